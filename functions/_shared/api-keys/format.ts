@@ -1,0 +1,48 @@
+// The shape of an API key: `rk_` + 32 base62 characters + a 6-character checksum. Keys are made
+// in the database (plaudit.issue_api_key); this module recognises one without asking it.
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_PATTERN = /^rk_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+const encoder = new TextEncoder();
+
+export async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+}
+
+/** Six base62 digits of the first four bytes of SHA-256(body), as plaudit.api_key_checksum. */
+export async function checksum(body: string): Promise<string> {
+  const digest = await sha256(body);
+  let v = new DataView(digest.buffer).getUint32(0);
+  let out = '';
+  for (let i = 0; i < 6; i++) {
+    out = ALPHABET[v % 62] + out;
+    v = Math.floor(v / 62);
+  }
+  return out;
+}
+
+/** Constant-time string comparison, for secrets and checksums. */
+export function timingSafeEqual(a: string, b: string): boolean {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+/** True when `key` has the form of a Plaudit key and its checksum matches. */
+export async function isWellFormedKey(key: string): Promise<boolean> {
+  const m = KEY_PATTERN.exec(key);
+  if (!m) return false;
+  return timingSafeEqual(await checksum(m[1]), m[2]);
+}
+
+export function looksLikeKey(key: string | undefined): boolean {
+  return key !== undefined && KEY_PATTERN.test(key);
+}
+
+/** The key in an `Authorization: Bearer …` header, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}

@@ -1,0 +1,173 @@
+import { z } from '@hono/zod-openapi';
+import { ApiError } from '../http/errors.ts';
+import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { errorResponseSpec, iso, json, OrgParams, Timestamp } from '../http/schemas.ts';
+import { keyRoute, router } from './define.ts';
+
+const Organization = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  slug: z.string(),
+  website: z.string().nullable(),
+  created_at: Timestamp,
+}).openapi('Organization');
+
+const WebUrl = z.string().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+
+const OrganizationPatch = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  website: WebUrl.nullable().optional(),
+}).openapi('OrganizationPatch');
+
+const Member = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: z.enum(['owner', 'admin', 'member']),
+  created_at: Timestamp,
+}).openapi('Member');
+
+const InvitationInput = z.object({
+  email: z.string().trim().max(320).email(),
+  role: z.enum(['admin', 'member']),
+}).openapi('InvitationInput');
+
+const Invitation = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  role: z.enum(['admin', 'member']),
+  status: z.enum(['pending', 'accepted', 'expired', 'revoked']),
+  expires_at: Timestamp,
+  created_at: Timestamp,
+}).openapi('Invitation');
+
+type OrgRow = { id: string; name: string; slug: string; website: string | null; created_at: Date };
+const toOrganization = (r: OrgRow) => ({ ...r, created_at: iso(r.created_at)! });
+
+type InvitationRow = {
+  id: string; email: string; role: 'admin' | 'member'; expires_at: Date; created_at: Date;
+  accepted_at?: Date | null; revoked_at?: Date | null;
+};
+function toInvitation(r: InvitationRow) {
+  const status = r.accepted_at ? 'accepted' : r.revoked_at ? 'revoked'
+    : r.expires_at.getTime() <= Date.now() ? 'expired' : 'pending';
+  return {
+    id: r.id, email: r.email, role: r.role, status: status as 'pending' | 'accepted' | 'expired' | 'revoked',
+    expires_at: iso(r.expires_at)!, created_at: iso(r.created_at)!,
+  };
+}
+
+
+export const organizations = router()
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}', tags: ['Organizations'],
+      summary: 'Get organization details',
+      request: { params: OrgParams },
+      responses: { 200: json(Organization, 'The organization') },
+    }),
+    async (c) => {
+      const [row] = await c.var.db<OrgRow[]>`
+        select id, name, slug, website, created_at from plaudit.organizations
+        where id = ${c.req.valid('param').orgId}`;
+      return c.json(toOrganization(row), 200);
+    },
+  )
+  .openapi(
+    keyRoute('admin', {
+      method: 'patch', path: '/organizations/{orgId}', tags: ['Organizations'],
+      summary: 'Update organization settings',
+      description: 'Changes `name` and `website`; fields left out stay as they are.',
+      request: {
+        params: OrgParams,
+        body: { required: true, content: { 'application/json': { schema: OrganizationPatch } } },
+      },
+      responses: {
+        200: json(Organization, 'The updated organization'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { orgId } = c.req.valid('param');
+      const patch = c.req.valid('json');
+      const changes: Record<string, unknown> = {};
+      if (patch.name !== undefined) changes.name = patch.name;
+      if (patch.website !== undefined) changes.website = patch.website;
+      const db = c.var.db;
+      const [row] = Object.keys(changes).length
+        ? await db<OrgRow[]>`
+            update plaudit.organizations set ${db(changes)} where id = ${orgId}
+            returning id, name, slug, website, created_at`
+        : await db<OrgRow[]>`
+            select id, name, slug, website, created_at from plaudit.organizations where id = ${orgId}`;
+      return c.json(toOrganization(row), 200);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/members', tags: ['Members'],
+      summary: 'List team members',
+      request: { params: OrgParams, query: PaginationQuery },
+      responses: { 200: json(Paginated(Member), 'A page of members, oldest first') },
+    }),
+    async (c) => {
+      const page = c.req.valid('query');
+      const db = c.var.db;
+      const [rows, [{ total }]] = await Promise.all([
+        db<(Omit<z.infer<typeof Member>, 'created_at'> & { created_at: Date })[]>`
+          select id, email, name, role, created_at from plaudit.members
+          order by created_at, id limit ${page.limit} offset ${offset(page)}`,
+        db<{ total: number }[]>`select count(*)::integer as total from plaudit.members`,
+      ]);
+      return c.json(paginate(rows.map((m) => ({ ...m, created_at: iso(m.created_at)! })), total, page), 200);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/invitations', tags: ['Members'],
+      summary: 'List invitations',
+      request: { params: OrgParams, query: PaginationQuery },
+      responses: { 200: json(Paginated(Invitation), 'A page of invitations, newest first') },
+    }),
+    async (c) => {
+      const page = c.req.valid('query');
+      const db = c.var.db;
+      const [rows, [{ total }]] = await Promise.all([
+        db<InvitationRow[]>`
+          select id, email, role, expires_at, created_at, accepted_at, revoked_at
+          from plaudit.invitations
+          order by created_at desc, id limit ${page.limit} offset ${offset(page)}`,
+        db<{ total: number }[]>`select count(*)::integer as total from plaudit.invitations`,
+      ]);
+      return c.json(paginate(rows.map(toInvitation), total, page), 200);
+    },
+  )
+  .openapi(
+    keyRoute('admin', {
+      method: 'post', path: '/organizations/{orgId}/invitations', tags: ['Members'],
+      summary: 'Invite a team member',
+      description: 'Creates an invitation that expires after 7 days. An address that is already a member, or already has an open invitation, gets 409.',
+      request: {
+        params: OrgParams,
+        body: { required: true, content: { 'application/json': { schema: InvitationInput } } },
+      },
+      responses: {
+        201: json(Invitation, 'The invitation'),
+        409: errorResponseSpec('Already a member, or already invited'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { orgId } = c.req.valid('param');
+      const { email, role } = c.req.valid('json');
+      try {
+        const [row] = await c.var.db<InvitationRow[]>`
+          select id, email, role, expires_at, created_at
+          from plaudit.create_invitation(${orgId}, ${email}, ${role}, ${c.var.apiKey!.keyId})`;
+        return c.json(toInvitation(row), 201);
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') throw new ApiError(409, (err as Error).message);
+        throw err;
+      }
+    },
+  );

@@ -1,0 +1,30 @@
+// The `api` function: serves /api/v1 locally (npm start) and as a Supabase Edge Function.
+import { createApp } from '../_shared/app.ts';
+import { loadConfig } from '../_shared/config.ts';
+import { createSql } from '../_shared/db/client.ts';
+
+const config = loadConfig();
+const sql = createSql(config.databaseUrl, { max: config.databasePoolSize });
+const app = createApp({ sql, config });
+
+const handler = (req: Request, info: Deno.ServeHandlerInfo) =>
+  app.fetch(req, { remoteAddr: info.remoteAddr as Deno.NetAddr });
+
+const port = Deno.env.get('PORT');
+if (port) {
+  Deno.serve({
+    port: Number(port),
+    hostname: Deno.env.get('HOST') ?? '127.0.0.1',
+    onListen: ({ hostname, port }) =>
+      console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${hostname}:${port}` })),
+  }, handler);
+} else {
+  Deno.serve(handler);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  Deno.addSignalListener(signal, async () => {
+    await sql.end({ timeout: 5 });
+    Deno.exit(0);
+  });
+}

