@@ -60,9 +60,10 @@ try {
   await sql`create extension if not exists pgtap`;
   await sql.end();
 
-  const onlyVitest = process.argv.length > 2;
-  const pgOk = onlyVitest ? true : runPgProve(databaseUrl);
-  const vitestOk = runVitest({
+  // PLAUDIT_TEST_ONLY=pgtap|vitest runs one half; arguments for vitest imply vitest only.
+  const only = process.env.PLAUDIT_TEST_ONLY ?? (process.argv.length > 2 ? 'vitest' : '');
+  const pgOk = only === 'vitest' ? true : runPgProve(databaseUrl);
+  const vitestOk = only === 'pgtap' ? true : runVitest({
     TEST_DATABASE_URL: databaseUrl,
     TEST_API_DATABASE_URL: await authenticatorUrl(databaseUrl),
     TEST_TMP_DIR: dir,
