@@ -1,0 +1,57 @@
+-- The e-mail outbox: a message to send is a row written in the same transaction as its cause
+-- (a review awaiting e-mail verification, a review request, an invitation). The worker claims
+-- due rows with FOR UPDATE SKIP LOCKED, renders the template, sends, and records the outcome.
+create table plaudit.email_outbox (
+  id uuid primary key default gen_random_uuid(),
+  org_id uuid not null references plaudit.organizations (id) on delete cascade,
+  to_address text not null check (char_length(to_address) <= 320),
+  template text not null check (template ~ '^[a-z_]+$'),
+  locale text not null default 'en' check (locale ~ '^[a-z]{2}(-[A-Z]{2})?$'),
+  -- What the template needs. May hold a one-time token for a link; see docs/design.md.
+  data jsonb not null default '{}',
+  -- Sent to the provider so that a retried send is not delivered twice.
+  idempotency_key text not null unique default gen_random_uuid()::text,
+  status text not null default 'queued' check (status in ('queued', 'sending', 'sent', 'failed')),
+  attempts integer not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  locked_until timestamptz,
+  last_error text,
+  provider_message_id text,
+  sent_at timestamptz,
+  created_at timestamptz not null default now()
+);
+
+create index email_outbox_due on plaudit.email_outbox (next_attempt_at) where status in ('queued', 'sending');
+create index email_outbox_org_id_created_at on plaudit.email_outbox (org_id, created_at desc);
+
+alter table plaudit.email_outbox enable row level security;
+
+create policy "Tenants can read their own outgoing e-mail"
+  on plaudit.email_outbox for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+grant select (id, org_id, to_address, template, locale, status, attempts, next_attempt_at,
+              last_error, sent_at, created_at)
+  on plaudit.email_outbox to plaudit_api;
+
+create function plaudit.enqueue_email(
+  p_org_id uuid, p_to text, p_template text, p_data jsonb,
+  p_locale text default 'en', p_idempotency_key text default null
+)
+returns uuid
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  new_id uuid;
+begin
+  insert into plaudit.email_outbox (org_id, to_address, template, locale, data, idempotency_key)
+  values (p_org_id, p_to, p_template, p_locale, p_data, coalesce(p_idempotency_key, gen_random_uuid()::text))
+  on conflict (idempotency_key) do nothing
+  returning id into new_id;
+  perform pg_notify('plaudit_outbox', 'email');
+  return new_id;
+end
+$$;
