@@ -11,7 +11,9 @@ export interface BodyLimitOptions {
 }
 
 function describe(bytes: number) {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
+  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 /** 413 in the contract's error format for bodies over the limit of their route. */
