@@ -13,8 +13,11 @@ const say = (msg) => console.error(`plaudit: ${msg}`);
 let cluster;
 let api;
 let maintenance;
+let stopping = false;
 
 async function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
   clearInterval(maintenance);
   await api?.stop();
   if (cluster?.startedHere) {
@@ -58,6 +61,7 @@ async function main() {
     env: { PLAUDIT_ENV: process.env.PLAUDIT_ENV ?? 'development', PUBLIC_URL: publicUrl },
   });
   api.child.once('exit', (code) => {
+    if (stopping) return;
     say(`the API exited (${code}); stopping`);
     api = undefined;
     shutdown(1);

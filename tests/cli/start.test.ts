@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: plain ESM helper
+import { waitForHealth } from '../../scripts/lib/api-server.mjs';
+// @ts-expect-error: plain ESM helper
+import { freePort } from '../../scripts/lib/postgres.mjs';
+
+function start(env: Record<string, string>) {
+  const child = spawn('node', ['scripts/start.mjs'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, exited, output: () => output };
+}
+
+describe('npm start', () => {
+  it('runs its own PostgreSQL, serves the API, keeps data across starts and stops everything on Ctrl-C', async () => {
+    const dataDir = fs.mkdtempSync(path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'start-'));
+    const env = {
+      PORT: String(await freePort()), PLAUDIT_DB_PORT: String(await freePort()), PLAUDIT_DATA_DIR: dataDir,
+      DATABASE_URL: '', API_DATABASE_URL: '',
+    };
+    delete (env as Record<string, string>).DATABASE_URL;
+    delete (env as Record<string, string>).API_DATABASE_URL;
+    const url = `http://127.0.0.1:${env.PORT}`;
+
+    const first = start(env);
+    await waitForHealth(url, 60_000);
+    for (let i = 0; i < 50 && !first.output().includes('Plaudit is running'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(first.output()).toContain(`${url}/api/v1`);
+    expect(first.output()).toContain(`${url}/docs`);
+    expect(first.output()).toContain('npm run --silent admin -- org create');
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    expect(fs.existsSync(pidFile)).toBe(true);
+
+    // An organization made now must still be there after a restart.
+    const { spawnSync } = await import('node:child_process');
+    const made = spawnSync('node', ['scripts/admin.mjs', 'org', 'create', '--name', 'Kept', '--slug', 'kept'], {
+      encoding: 'utf8', env: { ...process.env, ...env },
+    });
+    expect(made.status).toBe(0);
+    const { organization, api_key } = JSON.parse(made.stdout);
+
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(fs.existsSync(pidFile)).toBe(false);
+
+    const second = start(env);
+    await waitForHealth(url, 60_000);
+    const res = await fetch(`${url}/api/v1/organizations/${organization.id}`, { headers: { authorization: `Bearer ${api_key.key}` } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).slug).toBe('kept');
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(fs.existsSync(pidFile)).toBe(false);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
+});
