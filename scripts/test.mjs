@@ -36,6 +36,19 @@ function runPgProve(url) {
   return r.status === 0;
 }
 
+// Type-checks every function entry with Deno, as the deployed runtime will.
+function runTypeCheck() {
+  const entries = fs.readdirSync(path.join(root, 'functions'))
+    .map((d) => path.join('functions', d, 'index.ts'))
+    .filter((f) => fs.existsSync(path.join(root, f)));
+  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'deno'), ['check', ...entries], {
+    cwd: root, stdio: 'inherit', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' },
+  });
+  if (r.status === 0) summary.passed += 1;
+  else summary.failed += 1;
+  return r.status === 0;
+}
+
 function runVitest(env) {
   const report = path.join(dir, 'vitest.json');
   const r = spawnSync(path.join(root, 'node_modules', '.bin', 'vitest'), [
@@ -62,13 +75,14 @@ try {
 
   // PLAUDIT_TEST_ONLY=pgtap|vitest runs one half; arguments for vitest imply vitest only.
   const only = process.env.PLAUDIT_TEST_ONLY ?? (process.argv.length > 2 ? 'vitest' : '');
+  const typesOk = only ? true : runTypeCheck();
   const pgOk = only === 'vitest' ? true : runPgProve(databaseUrl);
   const vitestOk = only === 'pgtap' ? true : runVitest({
     TEST_DATABASE_URL: databaseUrl,
     TEST_API_DATABASE_URL: await authenticatorUrl(databaseUrl),
     TEST_TMP_DIR: dir,
   });
-  exitCode = pgOk && vitestOk ? 0 : 1;
+  exitCode = typesOk && pgOk && vitestOk ? 0 : 1;
 } catch (err) {
   console.error(err.message);
   summary.failed += 1;

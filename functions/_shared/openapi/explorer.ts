@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import { readFileBytes } from '../runtime.ts';
 
@@ -32,7 +32,7 @@ function page(specUrl: string, scriptUrl: string) {
 export function explorer() {
   let bundle: Promise<Uint8Array> | undefined;
   const app = new Hono<AppEnv>();
-  const html = (c: { html: (s: string) => Response }) => c.html(page('/api/v1/openapi.json', '/api/v1/docs/scalar.js'));
+  const html = (c: Context<AppEnv>) => c.html(page('/api/v1/openapi.json', '/api/v1/docs/scalar.js'));
   app.get('/docs', html);
   app.get('/api/v1/docs', html);
   app.get('/api/v1/docs/scalar.js', async (c) => {
