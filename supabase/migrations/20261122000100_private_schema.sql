@@ -8,5 +8,6 @@ revoke all on schema plaudit from public;
 create schema if not exists extensions;
 create extension if not exists pgcrypto with schema extensions;
 
--- Functions are not executable by everyone unless a migration grants it explicitly.
-alter default privileges in schema plaudit revoke execute on functions from public;
+-- PostgreSQL lets PUBLIC execute every new function, and a per-schema default cannot take that
+-- away: each migration that creates functions revokes PUBLIC's EXECUTE on them itself (see
+-- 20261122001200_revoke_public_function_execute.sql); 01-schema-security.test.sql enforces it.
