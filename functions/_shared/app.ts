@@ -12,6 +12,7 @@ import { explorer } from './openapi/explorer.ts';
 import { apiKeys } from './routes/api-keys.ts';
 import { health, VERSION } from './routes/health.ts';
 import { organizations } from './routes/organizations.ts';
+import { webhooks } from './routes/webhooks.ts';
 import { reviewForms } from './routes/review-forms.ts';
 
 export interface AppOptions {
@@ -44,6 +45,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   v1.route('/', health);
   v1.route('/', organizations);
   v1.route('/', apiKeys);
+  v1.route('/', webhooks);
   v1.route('/', reviewForms);
   app.route('/api/v1', v1);
 
