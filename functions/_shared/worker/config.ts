@@ -1,0 +1,78 @@
+import type { Environment } from '../config.ts';
+import type { EmailConfig } from '../email/transport.ts';
+import { env } from '../runtime.ts';
+
+export interface WorkerConfig {
+  /** plaudit_authenticator's URL (the worker switches to plaudit_worker in each transaction). */
+  databaseUrl: string;
+  environment: Environment;
+  publicUrl: string;
+  /** Per-attempt limit for a webhook call, headers and response snippet included. */
+  webhookTimeoutMs: number;
+  /** Deliveries in flight to one endpoint at most, across all workers. */
+  perEndpointConcurrency: number;
+  /** Webhook calls in flight in this worker at most. */
+  concurrency: number;
+  batchSize: number;
+  /** How long a claim holds a row; longer than the timeout, so only a dead worker loses it. */
+  leaseSeconds: number;
+  /** Poll interval when nothing wakes the worker (LISTEN/NOTIFY does, locally). */
+  pollMs: number;
+  /** Multiplies the retry schedules (not Retry-After); tests make retries quick with it. */
+  retryScale: number;
+  /** A failure run this long disables an endpoint. */
+  disableAfterSeconds: number;
+  /** Pins the worker to some organizations; all when empty. */
+  orgIds: string[] | null;
+  /** Milliseconds of export generation per kick. */
+  exportBudgetMs: number;
+  email: EmailConfig;
+  /** Edge-function mode: a request must carry `Authorization: Bearer <workerSecret>`. */
+  workerSecret: string | null;
+}
+
+function num(name: string, fallback: number, { min = 0, integer = true } = {}): number {
+  const raw = env(name);
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
+    throw new Error(`${name} must be a ${integer ? 'whole ' : ''}number ≥ ${min}`);
+  }
+  return n;
+}
+
+export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig {
+  const databaseUrl = env('WORKER_DATABASE_URL') ?? env('API_DATABASE_URL') ?? env('DATABASE_URL') ?? env('SUPABASE_DB_URL');
+  if (!databaseUrl && !overrides.databaseUrl) {
+    throw new Error('Set WORKER_DATABASE_URL (or DATABASE_URL) to the database the worker drains');
+  }
+  const webhookTimeoutMs = num('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 });
+  const transport = (env('EMAIL_TRANSPORT') ?? (env('RESEND_API_KEY') ? 'resend' : env('SMTP_URL') ? 'smtp' : 'none')) as EmailConfig['transport'];
+  if (!['smtp', 'resend', 'none'].includes(transport)) throw new Error('EMAIL_TRANSPORT must be smtp, resend or none');
+  const orgIds = (env('WORKER_ORG_IDS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const port = env('PORT') ?? '54321';
+  return {
+    databaseUrl: databaseUrl ?? '',
+    environment: env('PLAUDIT_ENV') === 'development' ? 'development' : 'production',
+    publicUrl: (env('PUBLIC_URL') ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    webhookTimeoutMs,
+    perEndpointConcurrency: num('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, { min: 1 }),
+    concurrency: num('WORKER_CONCURRENCY', 64, { min: 1 }),
+    batchSize: num('WORKER_BATCH_SIZE', 50, { min: 1 }),
+    leaseSeconds: num('WORKER_LEASE_SECONDS', Math.ceil(webhookTimeoutMs / 1000) + 45, { min: 1 }),
+    pollMs: num('WORKER_POLL_MS', 1000, { min: 10 }),
+    retryScale: num('WORKER_RETRY_SCALE', 1, { min: 0, integer: false }),
+    disableAfterSeconds: num('WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 24 * 3600, { min: 1 }),
+    orgIds: orgIds.length ? orgIds : null,
+    exportBudgetMs: num('EXPORT_BUDGET_MS', 2000, { min: 10 }),
+    email: {
+      transport,
+      smtpUrl: env('SMTP_URL'),
+      resendApiKey: env('RESEND_API_KEY'),
+      resendApiUrl: env('RESEND_API_URL'),
+      from: env('EMAIL_FROM') ?? 'Plaudit <no-reply@plaudit.invalid>',
+    },
+    workerSecret: env('WORKER_SECRET') ?? null,
+    ...overrides,
+  };
+}
