@@ -13,6 +13,7 @@ import { apiKeys } from './routes/api-keys.ts';
 import { health, VERSION } from './routes/health.ts';
 import { organizations } from './routes/organizations.ts';
 import { webhooks } from './routes/webhooks.ts';
+import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 
 export interface AppOptions {
@@ -46,6 +47,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   v1.route('/', organizations);
   v1.route('/', apiKeys);
   v1.route('/', webhooks);
+  v1.route('/', exports);
   v1.route('/', reviewForms);
   app.route('/api/v1', v1);
 

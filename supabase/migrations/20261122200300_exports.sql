@@ -81,13 +81,14 @@ create trigger exports_notify_created
   after insert on plaudit.exports
   for each row execute function plaudit.notify_export_created();
 
--- CSV cells. Simple SQL expressions, so the planner inlines them into the export query.
+-- CSV cells. Simple SQL expressions, so the planner inlines them into the export query: they
+-- carry no `set search_path` (a function with SET clauses is never inlined), and they call
+-- nothing but pg_catalog built-ins and each other, schema-qualified.
 create function plaudit.csv_guard(v text)
 returns text
 language sql
 immutable
 parallel safe
-set search_path = ''
 return case when v ~ '^[=+\-@\t\r]' then '''' || v else v end;
 
 create function plaudit.csv_quote(v text)
@@ -95,7 +96,6 @@ returns text
 language sql
 immutable
 parallel safe
-set search_path = ''
 return case
   when v is null then ''
   when v = '' or v ~ '[",\r\n]' then '"' || replace(v, '"', '""') || '"'
@@ -107,7 +107,6 @@ returns text
 language sql
 immutable
 parallel safe
-set search_path = ''
 return plaudit.csv_quote(plaudit.csv_guard(v));
 
 grant execute on function plaudit.csv_guard(text), plaudit.csv_quote(text), plaudit.csv_cell(text)
@@ -165,13 +164,13 @@ begin
         plaudit.csv_cell(p.id::text) || ',' || p.rating::text || ',' || plaudit.csv_cell(p.title) || ','
         || plaudit.csv_cell(p.content) || ',' || plaudit.csv_cell(p.reviewer_name) || ','
         || plaudit.csv_cell(p.reviewer_email) || ',' || plaudit.csv_cell(p.verification_status) || ','
-        || p.is_hidden::text || ',' || plaudit.iso_utc(p.created_at) || ',' || plaudit.csv_cell(p.form_id::text)
+        || p.is_hidden::text || ',' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || plaudit.csv_cell(p.form_id::text)
         || E'\r\n', '' order by p.created_at, p.id)
       else string_agg(json_build_object(
         'id', p.id, 'rating', p.rating, 'title', p.title, 'content', p.content,
         'reviewer_name', p.reviewer_name, 'reviewer_email', p.reviewer_email,
         'verification_status', p.verification_status, 'is_hidden', p.is_hidden,
-        'created_at', plaudit.iso_utc(p.created_at), 'form_id', p.form_id)::text, ','
+        'created_at', to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'form_id', p.form_id)::text, ','
         order by p.created_at, p.id)
     end,
     count(*)::integer,

