@@ -15,6 +15,7 @@ import { organizations } from './routes/organizations.ts';
 import { webhooks } from './routes/webhooks.ts';
 import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
+import { reviews } from './routes/reviews.ts';
 
 export interface AppOptions {
   sql: Sql;
@@ -49,6 +50,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   v1.route('/', webhooks);
   v1.route('/', exports);
   v1.route('/', reviewForms);
+  v1.route('/', reviews);
   app.route('/api/v1', v1);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {

@@ -63,7 +63,9 @@ create table plaudit.review_forms (
   is_active boolean not null default true,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  deleted_at timestamptz
+  deleted_at timestamptz,
+  -- Lets a review reference (form, organization) together, so it always belongs to its form's tenant.
+  unique (id, org_id)
 );
 
 -- Lists show the forms that are not deleted, newest first.

@@ -1,0 +1,134 @@
+-- What the public may see, and nothing else. plaudit.public_reviews is the public projection of
+-- reviews: only reviews that are not hidden and whose status is verified or unverified, and no
+-- reviewer e-mail, no custom answers, no provenance. The public functions below read reviews
+-- through it only, and aggregates from plaudit.review_statistics only (never by counting).
+create view plaudit.public_reviews with (security_barrier = true) as
+  select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at
+  from plaudit.reviews r
+  where not r.is_hidden and r.verification_status in ('verified', 'unverified');
+
+grant select on plaudit.public_reviews to plaudit_public;
+
+-- Changes whenever any public answer about the organization may change: its publicly visible
+-- reviews (statistics version), its public-profile settings, its name or website. Public
+-- responses derive their ETag from it, so revalidating costs this one small query. Null for an
+-- unknown slug.
+create function plaudit.public_version(p_slug text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select concat_ws('.',
+    coalesce((select sum(s.version) from plaudit.review_statistics s where s.org_id = o.id), 0),
+    (extract(epoch from o.updated_at) * 1000000)::bigint,
+    coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0))
+  from plaudit.organizations o
+  left join plaudit.public_profiles p on p.org_id = o.id
+  where o.slug = p_slug
+$$;
+
+-- The profile and embed settings with the aggregates, for /public/profiles/:slug and
+-- /public/embed/:slug. Null for an unknown slug.
+create function plaudit.public_profile(p_slug text)
+returns json
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select json_build_object(
+    'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
+                         coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0)),
+    'enabled', coalesce(p.enabled, true),
+    'slug', o.slug,
+    'name', coalesce(p.display_name, o.name),
+    'description', p.description,
+    'website', coalesce(p.website, o.website),
+    'logo_url', p.logo_url,
+    'average_rating', case when s.public_count > 0 then round(s.rating_sum::numeric / s.public_count, 2) end,
+    'review_count', s.public_count,
+    'rating_distribution', json_build_object('1', s.rating_1, '2', s.rating_2, '3', s.rating_3,
+                                             '4', s.rating_4, '5', s.rating_5),
+    'embed', json_build_object(
+      'layout', coalesce(p.embed_layout, 'list'), 'theme', coalesce(p.embed_theme, 'light'),
+      'max_reviews', coalesce(p.embed_max_reviews, 10), 'min_rating', coalesce(p.embed_min_rating, 1)))
+  from plaudit.organizations o
+  left join plaudit.public_profiles p on p.org_id = o.id
+  cross join lateral (
+    select coalesce(sum(st.version), 0) as version, coalesce(sum(st.public_count), 0) as public_count,
+           coalesce(sum(st.rating_sum), 0) as rating_sum,
+           coalesce(sum(st.rating_1), 0) as rating_1, coalesce(sum(st.rating_2), 0) as rating_2,
+           coalesce(sum(st.rating_3), 0) as rating_3, coalesce(sum(st.rating_4), 0) as rating_4,
+           coalesce(sum(st.rating_5), 0) as rating_5
+    from plaudit.review_statistics st where st.org_id = o.id
+  ) s
+  where o.slug = p_slug
+$$;
+
+-- A page of public reviews, newest first, with its total from the statistics.
+-- p_scope 'embed': the widget's reviews, at or above the embed's min_rating;
+-- p_scope 'profile': every public review (the caller answers 404 when `enabled` is false).
+-- Null for an unknown slug.
+create function plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer)
+returns json
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  org record;
+  st record;
+  min_rating integer;
+  total bigint;
+  items json;
+begin
+  select o.id, o.updated_at, coalesce(p.enabled, true) as enabled,
+         coalesce(p.embed_min_rating, 1) as embed_min_rating, p.updated_at as profile_updated_at
+    into org
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+    where o.slug = p_slug;
+  if not found then
+    return null;
+  end if;
+  select coalesce(sum(s.version), 0) as version, coalesce(sum(s.rating_1), 0) as r1,
+         coalesce(sum(s.rating_2), 0) as r2, coalesce(sum(s.rating_3), 0) as r3,
+         coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
+    into st
+    from plaudit.review_statistics s where s.org_id = org.id;
+  min_rating := case when p_scope = 'embed' then org.embed_min_rating else 1 end;
+  total := case when min_rating <= 1 then st.r1 else 0 end + case when min_rating <= 2 then st.r2 else 0 end
+         + case when min_rating <= 3 then st.r3 else 0 end + case when min_rating <= 4 then st.r4 else 0 end
+         + st.r5;
+  if p_scope = 'profile' and not org.enabled then
+    items := '[]';
+  else
+    select coalesce(json_agg(json_build_object(
+             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+             order by pr.created_at desc, pr.id desc), '[]')
+      into items
+      from plaudit.public_reviews pr
+      where pr.id in (
+        select page.id from plaudit.public_reviews page
+        where page.org_id = org.id and page.rating >= min_rating
+        order by page.created_at desc, page.id desc
+        limit p_limit offset (p_page - 1)::bigint * p_limit);
+  end if;
+  return json_build_object(
+    'version', concat_ws('.', st.version, (extract(epoch from org.updated_at) * 1000000)::bigint,
+                         coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
+    'enabled', org.enabled,
+    'total', total,
+    'items', items);
+end
+$$;
+
+grant execute on function plaudit.public_version(text), plaudit.public_profile(text),
+  plaudit.public_review_page(text, text, integer, integer) to plaudit_public;
+
+revoke execute on function plaudit.public_version(text), plaudit.public_profile(text),
+  plaudit.public_review_page(text, text, integer, integer) from public;

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+// @ts-expect-error: plain ESM helper shared with npm start
+import { startApi } from '../../scripts/lib/api-server.mjs';
+// @ts-expect-error: plain ESM helper shared with npm start
+import { freePort } from '../../scripts/lib/postgres.mjs';
+import type { Tenant } from './db.ts';
+import { api, type ApiResponse, type RequestOptions } from './http.ts';
+
+/**
+ * An API server of the test file's own, trusting X-Forwarded-For, so that each test submission
+ * can come from an address of its own: the per-IP submission limit (20 a minute) then applies
+ * only where a test means it to. Call at the top level of a test file.
+ */
+export function ownApiServer(env: Record<string, string> = {}) {
+  const server: { url?: string; stop?: () => Promise<void> } = {};
+  beforeAll(async () => {
+    const started = await startApi({
+      port: await freePort(),
+      databaseUrl: process.env.TEST_API_DATABASE_URL,
+      env: { PLAUDIT_ENV: 'development', TRUST_PROXY: 'true', ...env },
+      stdio: 'ignore',
+    });
+    server.url = started.url;
+    server.stop = started.stop;
+  });
+  afterAll(async () => {
+    await server.stop?.();
+  });
+  return {
+    call: <T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> =>
+      api<T>(method, path, { ...opts, baseUrl: server.url }),
+    get url() {
+      return server.url!;
+    },
+  };
+}
+
+let ipCounter = 0;
+/** A fresh client address (TEST-NET-2 and beyond, never routed). */
+export function freshIp() {
+  ipCounter += 1;
+  return `198.${18 + ((ipCounter >> 16) & 1)}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+export type Call = ReturnType<typeof ownApiServer>['call'];
+
+export async function createForm(call: Call, t: Tenant, body: Record<string, unknown> = {}) {
+  const res = await call('POST', `/api/v1/organizations/${t.org.id}/review-forms`, {
+    key: t.keys.write, body: { name: 'Form', ...body },
+  });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; verification_mode: string; submission_url: string };
+}
+
+let reviewCounter = 0;
+export function reviewBody(formId: string, overrides: Record<string, unknown> = {}) {
+  reviewCounter += 1;
+  return {
+    form_id: formId,
+    rating: 5,
+    title: 'Great',
+    content: `Lovely mug, number ${reviewCounter} ${Math.random().toString(36).slice(2)}`,
+    reviewer_name: 'Ada',
+    reviewer_email: `ada${reviewCounter}@example.com`,
+    ...overrides,
+  };
+}
+
+/** Submits a review from a fresh address; expects 201 unless told otherwise. */
+export async function submit(call: Call, formId: string, overrides: Record<string, unknown> = {}, ip = freshIp()) {
+  return call('POST', '/api/v1/reviews', { body: reviewBody(formId, overrides), headers: { 'x-forwarded-for': ip } });
+}
+
+export async function submitOk(call: Call, formId: string, overrides: Record<string, unknown> = {}) {
+  const res = await submit(call, formId, overrides);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; verification_status: string; rating: number; created_at: string };
+}
