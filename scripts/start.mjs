@@ -1,25 +1,30 @@
 // npm start: the whole service on one machine. Runs its own PostgreSQL unless DATABASE_URL is
-// set, applies the migrations, and serves the API on Deno. Ctrl-C stops everything it started.
+// set, applies the migrations, and serves the API and the worker on Deno (in development, with a
+// local SMTP server that captures every e-mail). Ctrl-C stops everything it started.
 import path from 'node:path';
 import { startApi } from './lib/api-server.mjs';
-import { applyMigrations, authenticatorUrl, connect, ensureDatabase } from './lib/database.mjs';
+import { startDevMail } from './lib/dev-mail.mjs';
+import { applyMigrations, authenticatorUrl, ensureDatabase } from './lib/database.mjs';
 import { Cluster } from './lib/postgres.mjs';
+import { startWorkerProcess } from './lib/worker-process.mjs';
 
 const port = Number(process.env.PORT ?? 54321);
 const dataDir = path.resolve(process.env.PLAUDIT_DATA_DIR ?? '.plaudit');
 const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`;
 const say = (msg) => console.error(`plaudit: ${msg}`);
+const environment = process.env.PLAUDIT_ENV ?? 'development';
 
 let cluster;
 let api;
-let maintenance;
+let worker;
+let devMail;
 let stopping = false;
 
 async function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
-  clearInterval(maintenance);
-  await api?.stop();
+  await Promise.all([api?.stop(), worker?.stop()]);
+  await devMail?.close();
   if (cluster?.startedHere) {
     say('stopping PostgreSQL');
     cluster.stop();
@@ -46,19 +51,30 @@ async function main() {
 
   const apiDatabaseUrl = process.env.API_DATABASE_URL ?? (cluster ? await authenticatorUrl(databaseUrl) : databaseUrl);
 
-  // Where pg_cron is not loaded, this process runs the scheduled maintenance itself.
-  const sql = connect(databaseUrl);
-  const [{ cron }] = await sql`select exists (select from pg_extension where extname = 'pg_cron') as cron`;
-  if (!cron) {
-    maintenance = setInterval(() => sql`select plaudit.run_maintenance()`.catch((e) => say(`maintenance failed: ${e.message}`)), 60_000);
-  } else {
-    await sql.end();
+  // In development every e-mail goes to a local capture, unless a real transport is configured.
+  const mailEnv = {};
+  if (environment === 'development' && !process.env.EMAIL_TRANSPORT && !process.env.SMTP_URL && !process.env.RESEND_API_KEY) {
+    devMail = await startDevMail({ dataDir: cluster ? dataDir : null });
+    Object.assign(mailEnv, { EMAIL_TRANSPORT: 'smtp', SMTP_URL: devMail.smtpUrl });
   }
+
+  // The worker drains the outboxes (webhooks, e-mail), generates exports and, where pg_cron is
+  // not loaded, runs the scheduled maintenance; NOTIFY plaudit_outbox wakes it.
+  worker = await startWorkerProcess({
+    databaseUrl: apiDatabaseUrl,
+    env: { PLAUDIT_ENV: environment, PUBLIC_URL: publicUrl, EMAIL_FROM: process.env.EMAIL_FROM ?? 'Plaudit <no-reply@plaudit.localhost>', ...mailEnv },
+  });
+  worker.child.once('exit', (code) => {
+    if (stopping) return;
+    say(`the worker exited (${code}); stopping`);
+    worker = undefined;
+    shutdown(1);
+  });
 
   api = await startApi({
     port,
     databaseUrl: apiDatabaseUrl,
-    env: { PLAUDIT_ENV: process.env.PLAUDIT_ENV ?? 'development', PUBLIC_URL: publicUrl },
+    env: { PLAUDIT_ENV: environment, PUBLIC_URL: publicUrl, ...(devMail ? { DEV_MAIL_URL: devMail.httpUrl } : {}) },
   });
   api.child.once('exit', (code) => {
     if (stopping) return;
@@ -72,7 +88,7 @@ async function main() {
   Plaudit is running.
     API       ${publicUrl}/api/v1
     Explorer  ${publicUrl}/docs
-    OpenAPI   ${publicUrl}/api/v1/openapi.json
+    OpenAPI   ${publicUrl}/api/v1/openapi.json${devMail ? `\n    Mail      ${publicUrl}/_dev/mail  (every e-mail sent, captured locally)` : ''}
 
   Create an organization and its first admin key (in another terminal):
     ${adminCmd}

@@ -13,6 +13,7 @@ import { apiKeys } from './routes/api-keys.ts';
 import { health, VERSION } from './routes/health.ts';
 import { organizations } from './routes/organizations.ts';
 import { webhooks } from './routes/webhooks.ts';
+import { devMailRoutes } from './routes/dev-mail.ts';
 import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
@@ -68,6 +69,9 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
     servers: [{ url: config.publicUrl }],
   });
   app.route('/', explorer());
+  // Local development only: the captured e-mail (docs/delivery.md).
+  const devMail = devMailRoutes(config);
+  if (devMail) app.route('/', devMail);
 
   app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
   app.onError((err, c) => {

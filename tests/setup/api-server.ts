@@ -6,10 +6,14 @@ import type { TestProject } from 'vitest/node';
 import { startApi } from '../../scripts/lib/api-server.mjs';
 // @ts-expect-error: plain ESM helper shared with npm start
 import { freePort } from '../../scripts/lib/postgres.mjs';
+// @ts-expect-error: plain ESM helper shared with npm start
+import { startDevMail } from '../../scripts/lib/dev-mail.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     apiUrl: string;
+    /** The development mail capture the API serves at /_dev/mail (SMTP address). */
+    devMailSmtpUrl: string;
   }
 }
 
@@ -20,15 +24,18 @@ export default async function setup(project: TestProject) {
   if (!databaseUrl) throw new Error('Run the suite with `npm test`: it prepares the test database');
   const logFile = path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'api.log');
   const out = fs.openSync(logFile, 'a');
+  const devMail = await startDevMail();
   const api = await startApi({
     port: await freePort(),
     databaseUrl,
-    env: { PLAUDIT_ENV: 'development' },
+    env: { PLAUDIT_ENV: 'development', DEV_MAIL_URL: devMail.httpUrl },
     stdio: out,
   });
   stop = api.stop;
   project.provide('apiUrl', api.url);
+  project.provide('devMailSmtpUrl', devMail.smtpUrl);
   return async () => {
     await stop?.();
+    await devMail.close();
   };
 }
