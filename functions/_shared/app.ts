@@ -17,6 +17,7 @@ import { devMailRoutes } from './routes/dev-mail.ts';
 import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
+import { verification } from './routes/verification.ts';
 
 export interface AppOptions {
   sql: Sql;
@@ -52,6 +53,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   v1.route('/', exports);
   v1.route('/', reviewForms);
   v1.route('/', reviews);
+  v1.route('/', verification);
   app.route('/api/v1', v1);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
