@@ -1,0 +1,277 @@
+-- Webhook endpoints, deliveries and the worker's functions: the fan-out trigger writes a delivery
+-- for each subscribed endpoint in the transaction of the event; secrets are readable by nobody
+-- but the signing functions; the claim takes due rows with a lease and per-endpoint limits;
+-- recording decides retries, 410 and success; tenants see only their own rows.
+begin;
+select no_plan();
+
+insert into plaudit.organizations (id, name, slug) values
+  ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme', 'acme'),
+  ('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'Globex', 'globex');
+
+insert into plaudit.webhook_endpoints (id, org_id, url, events, secret) values
+  ('a1111111-0000-4000-8000-000000000001', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'https://a.example/created',
+   array['review.created'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+  ('a1111111-0000-4000-8000-000000000002', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'https://a.example/all',
+   array['*'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+  ('a1111111-0000-4000-8000-000000000003', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'https://a.example/exports',
+   array['export.completed'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+  ('b2222222-0000-4000-8000-000000000001', 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'https://b.example/all',
+   array['*'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+
+------------
+--- Fan-out, in the transaction of the event
+------------
+select plaudit.emit_event('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'review.created', '{"id": "r1", "rating": 5}');
+
+select results_eq(
+  $$ select endpoint_id from plaudit.webhook_deliveries order by endpoint_id $$,
+  $$ values ('a1111111-0000-4000-8000-000000000001'::uuid), ('a1111111-0000-4000-8000-000000000002'::uuid) $$,
+  'fan-out: one delivery per subscribed endpoint of the organization (and * subscribes to all)'
+);
+
+select ok(
+  (select bool_and(payload::jsonb ->> 'event' = 'review.created'
+                   and payload::jsonb -> 'data' = '{"id": "r1", "rating": 5}'::jsonb
+                   and payload::jsonb ->> 'timestamp' ~ '^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$'
+                   and payload like '{"event":%' and status = 'pending' and message_id ~ '^msg_[0-9a-f]{32}$')
+     from plaudit.webhook_deliveries),
+  'fan-out: the body is {"event","timestamp","data"}, queued with a msg_ id'
+);
+
+update plaudit.webhook_endpoints set enabled = false where id = 'a1111111-0000-4000-8000-000000000002';
+select plaudit.emit_event('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'review.created', '{"id": "r2"}');
+select is(
+  (select count(*)::integer from plaudit.webhook_deliveries
+    where endpoint_id = 'a1111111-0000-4000-8000-000000000002' and payload like '%"r2"%'),
+  0,
+  'fan-out: a disabled endpoint gets nothing'
+);
+select results_eq(
+  $$ select status, last_error from plaudit.webhook_deliveries where endpoint_id = 'a1111111-0000-4000-8000-000000000002' $$,
+  $$ values ('cancelled'::text, 'endpoint disabled'::text) $$,
+  'disabling an endpoint cancels what it had queued'
+);
+update plaudit.webhook_endpoints set enabled = true where id = 'a1111111-0000-4000-8000-000000000002';
+
+select is(
+  (select count(*)::integer from plaudit.webhook_deliveries where org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'),
+  0,
+  'fan-out: another organization''s endpoints never receive the event'
+);
+
+-- A review written by the reviews triggers reaches the outbox and the deliveries in the same
+-- transaction.
+insert into plaudit.review_forms (id, org_id, name) values
+  ('f0000000-0000-4000-8000-00000000000a', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Form');
+insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status)
+values ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'f0000000-0000-4000-8000-00000000000a', 4, 'Nice', 'Ann', 'ann@example.com', 'unverified');
+select ok(
+  exists (select from plaudit.webhook_deliveries d join plaudit.events e on e.id = d.event_id
+          where e.type = 'review.created' and e.data ->> 'content' = 'Nice'
+            and d.endpoint_id = 'a1111111-0000-4000-8000-000000000001'),
+  'outbox: inserting a review writes review.created and its delivery in the same transaction'
+);
+
+------------
+--- Secrets
+------------
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select throws_ok(
+  $$ select secret from plaudit.webhook_endpoints $$, '42501', null,
+  'plaudit_api: cannot read webhook secrets'
+);
+select throws_ok(
+  $$ select previous_secret from plaudit.webhook_endpoints $$, '42501', null,
+  'plaudit_api: cannot read the previous secret'
+);
+select throws_ok(
+  $$ select * from plaudit.claim_webhook_deliveries(10, 60, 4, null) $$, '42501', null,
+  'plaudit_api: cannot claim deliveries (the worker''s function)'
+);
+select throws_ok(
+  $$ select * from plaudit.webhook_signatures('whsec_x', null, null, 'm', 1, 'b') $$, '42501', null,
+  'plaudit_api: cannot call the signing helper'
+);
+reset role;
+
+set local role plaudit_public;
+select throws_ok(
+  $$ select * from plaudit.claim_emails(10, 60, null) $$, '42501', null,
+  'plaudit_public: cannot claim e-mail'
+);
+reset role;
+
+------------
+--- Claim, sign, lease
+------------
+update plaudit.webhook_deliveries set next_attempt_at = now() - interval '1 second';
+set local role plaudit_worker;
+create temporary table claimed on commit drop as
+  select * from plaudit.claim_webhook_deliveries(10, 60, 1, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]);
+reset role;
+
+select is(
+  (select count(distinct endpoint_id)::integer from claimed), (select count(*)::integer from claimed),
+  'claim: with a limit of 1 per endpoint, never two deliveries of one endpoint'
+);
+select ok((select count(*) from claimed) >= 2, 'claim: takes the due deliveries of several endpoints');
+select ok(
+  (select bool_and(signature_hex = encode(extensions.hmac(convert_to(payload, 'UTF8'),
+                     convert_to('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'UTF8'), 'sha256'), 'hex')
+                   and webhook_signature ~ '^v1,[A-Za-z0-9+/]{43}=$' and attempt = 1)
+     from claimed),
+  'claim: each row comes signed (hex HMAC of the body; Standard Webhooks v1)'
+);
+
+set local role plaudit_worker;
+select is(
+  (select count(*)::integer from plaudit.claim_webhook_deliveries(10, 60, 4, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[])
+    where id in (select id from claimed)),
+  0,
+  'claim: a leased delivery is not claimed again'
+);
+reset role;
+
+update plaudit.webhook_deliveries set locked_until = now() - interval '1 second'
+  where id = (select id from claimed order by id limit 1);
+set local role plaudit_worker;
+select is(
+  (select attempt from plaudit.claim_webhook_deliveries(10, 60, 4, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[])
+    where id = (select id from claimed order by id limit 1)),
+  2,
+  'claim: once its lease has expired (a dead worker), the delivery is claimed again'
+);
+reset role;
+
+------------
+--- Recording outcomes
+------------
+create temporary table fresh on commit drop as
+  select d.id, d.claim_token from plaudit.webhook_deliveries d where d.locked_until > now();
+grant select on fresh to plaudit_worker;
+
+set local role plaudit_worker;
+select is(
+  plaudit.record_webhook_attempt((select id from fresh order by id limit 1), (select claim_token from fresh order by id limit 1),
+                                 500, 12, 'answered 500', 'oops', 'retry', 5000),
+  'pending',
+  'record: a failure with time left on the schedule stays pending'
+);
+select is(
+  plaudit.record_webhook_attempt((select id from fresh order by id limit 1), '00000000-0000-4000-8000-000000000000',
+                                 500, 12, 'late', null, 'retry', 5000),
+  'stale',
+  'record: a late failure from an expired claim changes nothing'
+);
+reset role;
+select ok(
+  (select next_attempt_at > now() + interval '4 seconds' and failing_since is not null
+     from plaudit.webhook_deliveries d join plaudit.webhook_endpoints e on e.id = d.endpoint_id
+    where d.id = (select id from fresh order by id limit 1)),
+  'record: the retry is scheduled, and the endpoint''s failure run has begun'
+);
+select is(
+  (select count(*)::integer from plaudit.webhook_delivery_attempts where delivery_id = (select id from fresh order by id limit 1)),
+  2,
+  'record: every attempt is logged'
+);
+
+select plaudit.emit_event('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'review.moderated', '{"id": "r3"}');
+update plaudit.webhook_deliveries set locked_until = now() + interval '1 minute', claim_token = '11111111-0000-4000-8000-000000000000'
+  where endpoint_id = 'a1111111-0000-4000-8000-000000000002' and event_type = 'review.moderated';
+create temporary table gone on commit drop as
+  select id from plaudit.webhook_deliveries
+   where endpoint_id = 'a1111111-0000-4000-8000-000000000002' and event_type = 'review.moderated';
+grant select on gone to plaudit_worker;
+set local role plaudit_worker;
+select is(
+  plaudit.record_webhook_attempt(
+    (select id from gone),
+    '11111111-0000-4000-8000-000000000000', 410, 3, 'answered 410', null, 'gone', null),
+  'failed',
+  'record: 410 fails the delivery'
+);
+reset role;
+select results_eq(
+  $$ select enabled, disabled_reason from plaudit.webhook_endpoints where id = 'a1111111-0000-4000-8000-000000000002' $$,
+  $$ values (false, 'the endpoint answered 410 Gone') $$,
+  'record: 410 disables the endpoint'
+);
+select is(
+  (select count(*)::integer from plaudit.webhook_deliveries
+    where endpoint_id = 'a1111111-0000-4000-8000-000000000002' and status = 'pending'),
+  0,
+  'record: nothing stays queued for a disabled endpoint'
+);
+
+------------
+--- Tenant isolation (tenant B looks at A's rows)
+------------
+set local role plaudit_api;
+set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select is((select count(*)::integer from plaudit.webhook_endpoints where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), 0,
+  'tenant B: sees none of A''s webhook endpoints');
+select is((select count(*)::integer from plaudit.webhook_deliveries where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), 0,
+  'tenant B: sees none of A''s deliveries');
+select is((select count(*)::integer from plaudit.webhook_delivery_attempts where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), 0,
+  'tenant B: sees none of A''s delivery attempts');
+select is_empty(
+  $$ update plaudit.webhook_endpoints set url = 'https://evil.example' where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' returning id $$,
+  'tenant B: cannot change A''s endpoints'
+);
+select is_empty(
+  $$ update plaudit.webhook_deliveries set status = 'pending' where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' returning id $$,
+  'tenant B: cannot requeue A''s deliveries'
+);
+select is_empty(
+  $$ delete from plaudit.webhook_endpoints where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' returning id $$,
+  'tenant B: cannot delete A''s endpoints'
+);
+select throws_ok(
+  $$ insert into plaudit.webhook_endpoints (org_id, url, events, secret)
+     values ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'https://evil.example', array['*'], 'whsec_AAAA') $$,
+  '42501', null,
+  'tenant B: cannot register an endpoint for A'
+);
+select is_empty(
+  $$ select * from plaudit.rotate_webhook_secret('a1111111-0000-4000-8000-000000000001') $$,
+  'tenant B: cannot rotate A''s secret'
+);
+select is_empty(
+  $$ select * from plaudit.create_test_delivery('a1111111-0000-4000-8000-000000000001', 'webhook.test', '{}') $$,
+  'tenant B: cannot send test events to A''s endpoint'
+);
+reset role;
+
+------------
+--- E-mail outbox
+------------
+select plaudit.enqueue_email('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'ann@example.com', 'review_verification',
+                             '{"verify_url": "https://x.example"}', 'de', 'idem-1');
+select plaudit.enqueue_email('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'ann@example.com', 'review_verification',
+                             '{"verify_url": "https://x.example"}', 'de', 'idem-1');
+select is((select count(*)::integer from plaudit.email_outbox where idempotency_key = 'idem-1'), 1,
+  'e-mail: one message per idempotency key');
+set local role plaudit_worker;
+create temporary table mails on commit drop as
+  select * from plaudit.claim_emails(10, 60, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]);
+select results_eq(
+  $$ select org_name, to_address, template, locale, attempt from mails where idempotency_key = 'idem-1' $$,
+  $$ values ('Acme'::text, 'ann@example.com'::text, 'review_verification'::text, 'de'::text, 1) $$,
+  'e-mail: the claim answers what the template needs'
+);
+select is((select count(*)::integer from plaudit.claim_emails(10, 60, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[])), 0,
+  'e-mail: a claimed message is not claimed twice');
+select is(plaudit.record_email_result((select id from mails where idempotency_key = 'idem-1'),
+                                      (select claim_token from mails where idempotency_key = 'idem-1'),
+                                      false, null, 'SMTP 451', 30000),
+  'queued', 'e-mail: a transient failure queues it again');
+reset role;
+select ok((select next_attempt_at > now() + interval '20 seconds' and status = 'queued' and last_error = 'SMTP 451'
+             from plaudit.email_outbox where idempotency_key = 'idem-1'),
+  'e-mail: the retry waits its turn');
+
+select * from finish();
+rollback;

@@ -1,0 +1,175 @@
+-- Exports generated in SQL, the CSV cell rules, export.completed through the outbox, expiry,
+-- tenant isolation of jobs and files, and the pg_cron schedules where pg_cron is installed.
+begin;
+select no_plan();
+
+------------
+--- CSV cells: RFC 4180 quoting (as COPY does it) and the formula guard
+------------
+select is(plaudit.csv_cell(null), '', 'csv: a missing value is an empty field');
+select is(plaudit.csv_cell(''), '""', 'csv: an empty string is quoted, as COPY does');
+select is(plaudit.csv_cell('plain'), 'plain', 'csv: plain text is left alone');
+select is(plaudit.csv_cell('a,b'), '"a,b"', 'csv: a comma is quoted');
+select is(plaudit.csv_cell('say "hi"'), '"say ""hi"""', 'csv: quotes are doubled inside quotes');
+select is(plaudit.csv_cell(E'two\nlines'), E'"two\nlines"', 'csv: a line feed is quoted');
+select is(plaudit.csv_cell(E'cr\rhere'), E'"cr\rhere"', 'csv: a carriage return is quoted');
+select is(plaudit.csv_cell('=1+2'), '''=1+2', 'csv: = is neutralised with an apostrophe');
+select is(plaudit.csv_cell('+1'), '''+1', 'csv: + is neutralised');
+select is(plaudit.csv_cell('-1'), '''-1', 'csv: - is neutralised');
+select is(plaudit.csv_cell('@SUM(1)'), '''@SUM(1)', 'csv: @ is neutralised');
+select is(plaudit.csv_cell(E'\tx'), E'''\tx', 'csv: a leading tab is neutralised');
+select is(plaudit.csv_cell(E'\rx'), E'"''\rx"', 'csv: a leading carriage return is neutralised and quoted');
+select is(plaudit.csv_cell('=HYPERLINK("x","y")'), '"''=HYPERLINK(""x"",""y"")"', 'csv: guard, then quoting');
+select is(plaudit.csv_cell('a=b'), 'a=b', 'csv: a formula sign inside a value is harmless');
+select is(plaudit.csv_cell('👍 émoji'), '👍 émoji', 'csv: UTF-8 passes through');
+
+------------
+--- Generating an export
+------------
+insert into plaudit.organizations (id, name, slug) values
+  ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme', 'acme'),
+  ('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'Globex', 'globex');
+insert into plaudit.review_forms (id, org_id, name) values
+  ('f0000000-0000-4000-8000-00000000000a', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Form');
+insert into plaudit.webhook_endpoints (id, org_id, url, events, secret) values
+  ('a1111111-0000-4000-8000-000000000003', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'https://a.example/exports',
+   array['export.completed'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+insert into plaudit.reviews (org_id, form_id, rating, title, content, reviewer_name, reviewer_email,
+                             verification_status, is_hidden, created_at)
+select 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'f0000000-0000-4000-8000-00000000000a', 1 + g % 5,
+       case when g % 2 = 0 then '=cmd|' || g end, 'content, "quoted" ' || g, 'Name ' || g,
+       'r' || g || '@example.com', 'unverified', g % 5 = 0,
+       timestamptz '2026-03-01 00:00:00+00' + g * interval '1 hour'
+from generate_series(1, 25) g;
+
+insert into plaudit.exports (id, org_id, format, filters) values
+  ('e0000000-0000-4000-8000-000000000001', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'csv', '{}'),
+  ('e0000000-0000-4000-8000-000000000002', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'json',
+   '{"include_hidden": true, "startDate": "2026-03-01", "endDate": "2026-03-01"}');
+
+set local role plaudit_worker;
+select is(plaudit.run_exports(10000, 7), 0, 'run_exports: works through the queue and answers 0 when it is empty');
+reset role;
+
+select results_eq(
+  $$ select status, row_count, chunk_count from plaudit.exports order by id $$,
+  $$ values ('completed'::text, 20, 3), ('completed'::text, 23, 4) $$,
+  'run_exports: both jobs complete in chunks of 7 rows (hidden reviews left out unless asked for)'
+);
+select is(
+  (select string_agg(body, '' order by seq) from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000001')
+    like E'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id\r\n%',
+  true,
+  'csv: the file starts with the header and CRLF'
+);
+select is(
+  (select count(*)::integer from regexp_matches(
+     (select string_agg(body, '' order by seq) from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000001'),
+     E'\r\n', 'g')),
+  21,
+  'csv: one CRLF-terminated record per review, plus the header'
+);
+select is(
+  jsonb_array_length((select string_agg(body, '' order by seq) from plaudit.export_chunks
+                       where export_id = 'e0000000-0000-4000-8000-000000000002')::jsonb),
+  23,
+  'json: the chunks join into one array (23 reviews on 2026-03-01, hidden ones included)'
+);
+select is(
+  (select byte_size from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000001'),
+  (select sum(octet_length(body)) from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000001'),
+  'the job knows its file size in bytes'
+);
+select is(
+  (select count(*)::integer from plaudit.events where type = 'export.completed'
+     and data ->> 'id' in ('e0000000-0000-4000-8000-000000000001', 'e0000000-0000-4000-8000-000000000002')),
+  2,
+  'export.completed is emitted once per job'
+);
+select is(
+  (select count(*)::integer from plaudit.webhook_deliveries
+    where endpoint_id = 'a1111111-0000-4000-8000-000000000003' and event_type = 'export.completed'),
+  2,
+  'export.completed fans out to the subscribed endpoint'
+);
+select ok(
+  (select expires_at = completed_at + interval '7 days' from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000001'),
+  'a completed file expires after 7 days'
+);
+
+insert into plaudit.exports (id, org_id, format, filters) values
+  ('e0000000-0000-4000-8000-000000000003', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'csv', '{"form_id": "not-a-uuid"}');
+set local role plaudit_worker;
+select plaudit.run_exports(10000, 7);
+reset role;
+select results_eq(
+  $$ select status, error is not null and error ~ 'uuid' from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000003' $$,
+  $$ values ('failed'::text, true) $$,
+  'a job that cannot be generated fails with its reason'
+);
+
+update plaudit.exports set expires_at = now() - interval '1 second' where id = 'e0000000-0000-4000-8000-000000000001';
+select plaudit.run_delivery_maintenance();
+select is(
+  (select count(*)::integer from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000001'),
+  0,
+  'maintenance: an expired file is deleted'
+);
+
+------------
+--- Tenant isolation
+------------
+set local role plaudit_api;
+set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select is((select count(*)::integer from plaudit.exports), 0, 'tenant B: sees none of A''s exports');
+select is((select count(*)::integer from plaudit.export_chunks), 0, 'tenant B: reads none of A''s export files');
+select throws_ok(
+  $$ insert into plaudit.exports (org_id, format) values ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'csv') $$,
+  '42501', null, 'tenant B: cannot create an export for A'
+);
+select throws_ok($$ select plaudit.run_exports(100, 10) $$, '42501', null, 'plaudit_api: cannot run exports');
+reset role;
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select is((select count(*)::integer from plaudit.exports), 3, 'tenant A: sees its own exports');
+select throws_ok($$ update plaudit.exports set status = 'completed' $$, '42501', null,
+  'tenant A: cannot change a job''s status itself');
+reset role;
+
+------------
+--- Schedules (pg_cron where installed; skipped elsewhere)
+------------
+create function pg_temp.cron_assertions()
+returns setof text
+language plpgsql
+as $$
+begin
+  if not exists (select from pg_extension where extname = 'pg_cron') then
+    return next skip('pg_cron is not installed here: the worker generates exports and runs maintenance', 3);
+    return;
+  end if;
+  return next results_eq(
+    $q$ select jobname::text collate "default", schedule collate "default", command collate "default", active
+          from cron.job where jobname in ('plaudit-exports', 'plaudit-delivery-maintenance') order by jobname $q$,
+    $q$ values ('plaudit-delivery-maintenance'::text, '* * * * *'::text, 'select plaudit.run_delivery_maintenance()'::text, true),
+               ('plaudit-exports', '* * * * *', 'select plaudit.run_exports(50000)', true) $q$,
+    'pg_cron: exports and delivery maintenance run every minute'
+  );
+  return next ok(
+    (select bool_and(database = current_database()) from cron.job
+      where jobname in ('plaudit-exports', 'plaudit-delivery-maintenance')),
+    'pg_cron: the jobs run in this database'
+  );
+  if exists (select from pg_extension where extname = 'pg_net') then
+    return next ok(exists (select from cron.job where jobname = 'plaudit-wake-worker'),
+      'pg_cron + pg_net: the worker is woken on a schedule');
+  else
+    return next ok(not exists (select from cron.job where jobname = 'plaudit-wake-worker'),
+      'pg_net is absent: no wake-up job was scheduled');
+  end if;
+end
+$$;
+select * from pg_temp.cron_assertions();
+
+select * from finish();
+rollback;
