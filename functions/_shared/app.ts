@@ -14,6 +14,7 @@ import { health, VERSION } from './routes/health.ts';
 import { organizations } from './routes/organizations.ts';
 import { webhooks } from './routes/webhooks.ts';
 import { devMailRoutes } from './routes/dev-mail.ts';
+import { wakeWorkerAfterWrites } from './worker/wake.ts';
 import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
@@ -39,6 +40,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
     c.header('X-Content-Type-Options', 'nosniff');
     await next();
   });
+  app.use('/api/*', wakeWorkerAfterWrites());
   app.use('*', ipRateLimit({ limiter: new MemoryRateLimiter(), limit: () => config.publicRateLimitPerMinute }));
   app.use('*', bodyLimit({
     maxSize: 64 * KIB,

@@ -27,15 +27,35 @@ if (Deno.env.get('WORKER_LOOP') === '1') {
   }
 } else {
   const drainMs = Number(Deno.env.get('WORKER_DRAIN_MS') ?? 50_000);
-  Deno.serve(async (req) => {
+  let draining: Promise<void> | null = null;
+  const handler = async (req: Request): Promise<Response> => {
     if (config.workerSecret) {
       const auth = req.headers.get('authorization') ?? '';
       if (!timingSafeEqual(auth, `Bearer ${config.workerSecret}`)) {
         return Response.json({ statusCode: 401, message: 'Invalid worker secret', error: 'Unauthorized' }, { status: 401 });
       }
     }
-    const started = Date.now();
-    await worker.drain({ maxMs: drainMs });
-    return Response.json({ ok: true, ms: Date.now() - started, stats: worker.stats });
-  });
+    // One drain at a time per instance; where the runtime can keep working after the answer
+    // (EdgeRuntime.waitUntil), answer at once so the caller (pg_net, the API) never waits.
+    if (!draining) {
+      const started = Date.now();
+      draining = worker.drain({ maxMs: drainMs })
+        .catch((err) => console.error(JSON.stringify({ level: 'error', msg: 'drain failed', error: (err as Error).message })))
+        .finally(() => {
+          draining = null;
+          console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'drained', ms: Date.now() - started, stats: worker.stats }));
+        });
+    }
+    const edge = (globalThis as unknown as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime;
+    if (edge) {
+      edge.waitUntil(draining!);
+      return Response.json({ ok: true, draining: true }, { status: 202 });
+    }
+    await draining;
+    return Response.json({ ok: true, stats: worker.stats });
+  };
+  // WORKER_PORT serves it locally (tests); the Edge Runtime chooses the port itself.
+  const port = Deno.env.get('WORKER_PORT');
+  if (port) Deno.serve({ port: Number(port), hostname: '127.0.0.1' }, handler);
+  else Deno.serve(handler);
 }
