@@ -19,6 +19,7 @@ import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
 import { verification } from './routes/verification.ts';
+import { publicData } from './routes/public.ts';
 
 export interface AppOptions {
   sql: Sql;
@@ -56,6 +57,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   v1.route('/', reviewForms);
   v1.route('/', reviews);
   v1.route('/', verification);
+  v1.route('/', publicData);
   app.route('/api/v1', v1);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {

@@ -1,0 +1,336 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Tx } from '../db/client.ts';
+import { translateDbErrors } from '../db/errors.ts';
+import { ApiError } from '../http/errors.ts';
+import type { AppEnv } from '../http/env.ts';
+import { paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
+import { conditionalPublicRead, publicCors, runAsPublic } from '../middleware/public-access/index.ts';
+import { keyRoute, router } from './define.ts';
+import { VerificationStatus } from './reviews.ts';
+
+const Layout = z.enum(['list', 'grid', 'carousel']);
+const Theme = z.enum(['light', 'dark']);
+
+const EmbedSettings = z.object({
+  layout: Layout,
+  theme: Theme,
+  max_reviews: z.number().int().min(1).max(100).openapi({ description: 'How many reviews the widget shows.' }),
+  min_rating: z.number().int().min(1).max(5).openapi({ description: 'The widget shows reviews rated at least this.' }),
+}).openapi('EmbedSettings');
+
+const ProfileSettings = z.object({
+  enabled: z.boolean().openapi({ description: 'With false, the public profile routes answer 404.' }),
+  display_name: z.string().nullable().openapi({ description: 'Shown instead of the organization name; null shows the name.' }),
+  description: z.string().nullable(),
+  website: z.string().nullable().openapi({ description: 'Shown instead of the organization website; null shows the website.' }),
+  logo_url: z.string().nullable(),
+  embed: EmbedSettings,
+}).openapi('PublicProfileSettings');
+
+const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+const HttpsUrl = z.string().trim().max(2048).url().refine((u) => /^https:\/\//i.test(u), 'must be an https URL');
+
+const ProfileSettingsPatch = z.object({
+  enabled: z.boolean().optional(),
+  display_name: z.string().trim().min(1).max(200).nullable().optional(),
+  description: z.string().trim().max(2000).nullable().optional(),
+  website: HttpUrl.nullable().optional(),
+  logo_url: HttpsUrl.nullable().optional(),
+  embed: z.object({
+    layout: Layout.optional(),
+    theme: Theme.optional(),
+    max_reviews: z.number().int().min(1).max(100).optional(),
+    min_rating: z.number().int().min(1).max(5).optional(),
+  }).optional(),
+}).openapi('PublicProfileSettingsPatch');
+
+const AverageRating = z.number().nullable().openapi({ description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.', example: 4.63 });
+const ReviewCount = z.number().int().openapi({ description: 'Number of public reviews (not hidden, verified or unverified).' });
+
+const PublicEmbed = z.object({
+  slug: z.string(),
+  name: z.string(),
+  layout: Layout,
+  theme: Theme,
+  max_reviews: z.number().int(),
+  min_rating: z.number().int(),
+  average_rating: AverageRating,
+  review_count: ReviewCount,
+}).openapi('PublicEmbed');
+
+const PublicProfile = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  website: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  average_rating: AverageRating,
+  review_count: ReviewCount,
+  rating_distribution: z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() })
+    .openapi({ description: 'Number of public reviews per rating.' }),
+}).openapi('PublicProfile');
+
+const PublicReview = z.object({
+  id: z.string().uuid(),
+  rating: z.number().int(),
+  title: z.string().nullable(),
+  content: z.string(),
+  reviewer_name: z.string(),
+  verification_status: VerificationStatus.openapi({ description: '`verified` or `unverified`: nothing else is public.' }),
+  created_at: z.string(),
+}).openapi('PublicReview');
+
+const SlugParams = z.object({
+  slug: z.string().min(1).max(200).openapi({ param: { name: 'slug', in: 'path' }, example: 'acme' }),
+});
+
+const TokenParams = z.object({
+  token: z.string().max(200).openapi({ param: { name: 'token', in: 'path' } }),
+});
+
+type ProfileRow = {
+  version: string; enabled: boolean; slug: string; name: string; description: string | null;
+  website: string | null; logo_url: string | null; average_rating: number | null; review_count: number;
+  rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
+  embed: z.infer<typeof EmbedSettings>;
+};
+type PageRow = { version: string; enabled: boolean; total: number; items: z.infer<typeof PublicReview>[] };
+
+const notFound = () => new ApiError(404, 'Business not found');
+
+const cachingHeaders = {
+  ETag: { description: 'Changes when anything in the answer may have changed', schema: { type: 'string' as const } },
+  'Cache-Control': { description: '`public, max-age=30, stale-while-revalidate=300`', schema: { type: 'string' as const } },
+};
+const notModified = { description: 'Not modified: the `If-None-Match` ETag is current', headers: cachingHeaders };
+const publicDescription = 'Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.';
+
+async function loadProfile(c: Context<AppEnv>, slug: string) {
+  const sql = c.var.sql;
+  const [row] = await runAsPublic(sql, (tx) => tx<{ p: ProfileRow | null }[]>`select plaudit.public_profile(${slug}) as p`);
+  return row.p;
+}
+
+async function publicVersion(c: Context<AppEnv>, slug: string) {
+  const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ v: string | null }[]>`select plaudit.public_version(${slug}) as v`);
+  return row.v;
+}
+
+async function reviewPage(c: Context<AppEnv>, slug: string, scope: 'embed' | 'profile', page: z.infer<typeof PaginationQuery>) {
+  const out = await conditionalPublicRead(c, `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
+    () => publicVersion(c, slug),
+    async () => {
+      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ p: PageRow | null }[]>`
+        select plaudit.public_review_page(${slug}, ${scope}, ${page.page}, ${page.limit}) as p`);
+      return row.p && (scope === 'embed' || row.p.enabled) ? row.p : null;
+    });
+  if ('notModified' in out) return out.notModified;
+  if (!out.data) throw notFound();
+  return c.json(paginate(out.data.items, Number(out.data.total), page), 200);
+}
+
+// The e-mail verification link's answer: a small page, for people.
+const PAGES = {
+  verified: [200, 'Review verified', 'Thank you! Your e-mail address is confirmed and your review is verified.'],
+  already_used: [409, 'Link already used', 'This verification link has already been used. Nothing more to do.'],
+  not_pending: [409, 'Nothing to verify', 'This review no longer needs verifying.'],
+  expired: [410, 'Link expired', 'This verification link has expired: links are valid for 7 days.'],
+  invalid: [404, 'Link not valid', 'This verification link is not valid. Check that the whole link was copied.'],
+  head: [200, 'Verify your review', 'Open this link in a browser to verify your review.'],
+} as const;
+
+function verificationPage(c: Context<AppEnv>, outcome: keyof typeof PAGES) {
+  const [status, title, message] = PAGES[outcome];
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+  return c.html(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a;background:#fff}h1{font-size:1.5rem}</style>
+</head>
+<body>
+<main>
+<h1>${title}</h1>
+<p>${message}</p>
+</main>
+</body>
+</html>
+`, status);
+}
+
+function profileSettings(row: Record<string, unknown> | undefined): z.infer<typeof ProfileSettings> {
+  return {
+    enabled: (row?.enabled as boolean | undefined) ?? true,
+    display_name: (row?.display_name as string | null | undefined) ?? null,
+    description: (row?.description as string | null | undefined) ?? null,
+    website: (row?.website as string | null | undefined) ?? null,
+    logo_url: (row?.logo_url as string | null | undefined) ?? null,
+    embed: {
+      layout: (row?.embed_layout as z.infer<typeof Layout> | undefined) ?? 'list',
+      theme: (row?.embed_theme as z.infer<typeof Theme> | undefined) ?? 'light',
+      max_reviews: (row?.embed_max_reviews as number | undefined) ?? 10,
+      min_rating: (row?.embed_min_rating as number | undefined) ?? 1,
+    },
+  };
+}
+
+async function readSettings(db: Tx) {
+  const [row] = await db`select * from plaudit.public_profiles`;
+  return profileSettings(row);
+}
+
+export const publicData = router();
+publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
+publicData
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/embed/{slug}', tags: ['Public data'],
+      summary: 'Get embed configuration for a business',
+      description: `The widget's settings, the business name and its aggregate rating. ${publicDescription}`,
+      request: { params: SlugParams },
+      responses: {
+        200: { ...json(PublicEmbed, 'The embed configuration'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug'),
+      },
+    }),
+    async (c) => {
+      const { slug } = c.req.valid('param');
+      const out = await conditionalPublicRead(c, `embed:${slug}`, () => publicVersion(c, slug), () => loadProfile(c, slug));
+      if ('notModified' in out) return out.notModified as never;
+      const p = out.data;
+      if (!p) throw notFound();
+      return c.json({
+        slug: p.slug, name: p.name, ...p.embed, average_rating: p.average_rating, review_count: Number(p.review_count),
+      }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/reviews/{slug}', tags: ['Public data'],
+      summary: 'Get public reviews for embed display',
+      description: `The widget's reviews, newest first: public reviews rated at least the embed's \`min_rating\`. ${publicDescription}`,
+      request: { params: SlugParams, query: PaginationQuery },
+      responses: {
+        200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug'),
+      },
+    }),
+    async (c) => (await reviewPage(c, c.req.valid('param').slug, 'embed', c.req.valid('query'))) as never,
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/profiles/{slug}', tags: ['Public data'],
+      summary: 'Get public profile data',
+      description: `The business's public profile with \`average_rating\`, \`review_count\` and \`rating_distribution\` (kept by the database as reviews change). 404 when the profile is disabled. ${publicDescription}`,
+      request: { params: SlugParams },
+      responses: {
+        200: { ...json(PublicProfile, 'The public profile'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug, or the profile is disabled'),
+      },
+    }),
+    async (c) => {
+      const { slug } = c.req.valid('param');
+      const out = await conditionalPublicRead(c, `profile:${slug}`, () => publicVersion(c, slug), async () => {
+        const p = await loadProfile(c, slug);
+        return p && p.enabled ? p : null;
+      });
+      if ('notModified' in out) return out.notModified as never;
+      const p = out.data;
+      if (!p) throw notFound();
+      const d = p.rating_distribution;
+      return c.json({
+        slug: p.slug, name: p.name, description: p.description, website: p.website, logo_url: p.logo_url,
+        average_rating: p.average_rating, review_count: Number(p.review_count),
+        rating_distribution: { 1: Number(d['1']), 2: Number(d['2']), 3: Number(d['3']), 4: Number(d['4']), 5: Number(d['5']) },
+      }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/profiles/{slug}/reviews', tags: ['Public data'],
+      summary: 'Get paginated public reviews',
+      description: `Every public review of the business (not hidden; verified or unverified), newest first. 404 when the profile is disabled. ${publicDescription}`,
+      request: { params: SlugParams, query: PaginationQuery },
+      responses: {
+        200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug, or the profile is disabled'),
+      },
+    }),
+    async (c) => (await reviewPage(c, c.req.valid('param').slug, 'profile', c.req.valid('query'))) as never,
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/verifications/{token}', tags: ['Public data'],
+      summary: 'Verify a review from the e-mailed link',
+      description: 'The link in the verification e-mail (`{PUBLIC_URL}/api/v1/public/verifications/{token}`). Verifies the review once and answers a small HTML page: verified (200), already used or nothing to verify (409), expired (410), not valid (404). A HEAD request verifies nothing.',
+      request: { params: TokenParams },
+      responses: {
+        200: { description: 'Verified', content: { 'text/html': { schema: z.string() } } },
+        404: { description: 'Not a valid link', content: { 'text/html': { schema: z.string() } } },
+        409: { description: 'Already used, or the review is no longer pending', content: { 'text/html': { schema: z.string() } } },
+        410: { description: 'Expired', content: { 'text/html': { schema: z.string() } } },
+      },
+    }),
+    async (c) => {
+      const { token } = c.req.valid('param');
+      if (c.req.method === 'HEAD') return verificationPage(c, 'head') as never;
+      if (!/^[0-9A-Za-z]{20,100}$/.test(token)) return verificationPage(c, 'invalid') as never;
+      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: keyof typeof PAGES }[]>`
+        select outcome from plaudit.verify_review_by_token(${token})`);
+      return verificationPage(c, row.outcome in PAGES ? row.outcome : 'invalid') as never;
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/public-profile', tags: ['Public profile'],
+      summary: 'Get profile settings',
+      description: 'The public profile and widget settings; an organization that never changed them has the defaults.',
+      request: { params: OrgParams },
+      responses: { 200: json(ProfileSettings, 'The settings') },
+    }),
+    async (c) => c.json(await readSettings(c.var.db), 200),
+  )
+  .openapi(
+    keyRoute('admin', {
+      method: 'patch', path: '/organizations/{orgId}/public-profile', tags: ['Public profile'],
+      summary: 'Update profile settings',
+      description: 'Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization\'s name and website.',
+      request: {
+        params: OrgParams,
+        body: { required: true, content: { 'application/json': { schema: ProfileSettingsPatch } } },
+      },
+      responses: {
+        200: json(ProfileSettings, 'The updated settings'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { orgId } = c.req.valid('param');
+      const patch = c.req.valid('json');
+      const db = c.var.db;
+      const changes: Record<string, unknown> = {};
+      for (const key of ['enabled', 'display_name', 'description', 'website', 'logo_url'] as const) {
+        if (patch[key] !== undefined) changes[key] = patch[key];
+      }
+      for (const key of ['layout', 'theme', 'max_reviews', 'min_rating'] as const) {
+        if (patch.embed?.[key] !== undefined) changes[`embed_${key}`] = patch.embed[key];
+      }
+      if (Object.keys(changes).length === 0) return c.json(await readSettings(db), 200);
+      const [row] = await translateDbErrors(() => db`
+        insert into plaudit.public_profiles ${db({ org_id: orgId, ...changes })}
+        on conflict (org_id) do update set ${db(changes)}
+        returning *`);
+      return c.json(profileSettings(row), 200);
+    },
+  );
