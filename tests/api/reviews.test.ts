@@ -486,3 +486,48 @@ describe('moderation and its trail', () => {
     expect((await call('DELETE', `${reviewsPath(t)}/${review.id}`, { key: t.keys.admin })).status).toBe(405);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('documents every review, form, verification and public-data route, with its scope', async () => {
+    const res = await call('GET', '/api/v1/openapi.json');
+    const paths = res.body.paths as Record<string, Record<string, { 'x-required-scope'?: string; security?: unknown }>>;
+    const expected: [string, string, string | null][] = [
+      ['/api/v1/reviews', 'post', null],
+      ['/api/v1/reviews', 'get', 'read'],
+      ['/api/v1/organizations/{orgId}/reviews', 'get', 'read'],
+      ['/api/v1/organizations/{orgId}/reviews/{id}', 'get', 'read'],
+      ['/api/v1/organizations/{orgId}/reviews/{id}/moderate', 'patch', 'write'],
+      ['/api/v1/organizations/{orgId}/reviews/{id}/moderation-history', 'get', 'read'],
+      ['/api/v1/organizations/{orgId}/review-forms', 'get', 'read'],
+      ['/api/v1/organizations/{orgId}/review-forms', 'post', 'write'],
+      ['/api/v1/organizations/{orgId}/review-forms/{id}', 'get', 'read'],
+      ['/api/v1/organizations/{orgId}/review-forms/{id}', 'patch', 'write'],
+      ['/api/v1/organizations/{orgId}/review-forms/{id}', 'delete', 'write'],
+      ['/api/v1/organizations/{orgId}/verification/verify', 'post', 'write'],
+      ['/api/v1/organizations/{orgId}/verification/approve', 'post', 'write'],
+      ['/api/v1/organizations/{orgId}/verification/reject', 'post', 'write'],
+      ['/api/v1/organizations/{orgId}/orders', 'post', 'write'],
+      ['/api/v1/organizations/{orgId}/public-profile', 'get', 'read'],
+      ['/api/v1/organizations/{orgId}/public-profile', 'patch', 'admin'],
+      ['/api/v1/public/embed/{slug}', 'get', null],
+      ['/api/v1/public/reviews/{slug}', 'get', null],
+      ['/api/v1/public/profiles/{slug}', 'get', null],
+      ['/api/v1/public/profiles/{slug}/reviews', 'get', null],
+      ['/api/v1/public/verifications/{token}', 'get', null],
+    ];
+    for (const [path, method, scope] of expected) {
+      const op = paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op['x-required-scope'], `${method} ${path}`).toBe(scope ?? undefined);
+      expect(op.security, `${method} ${path}`).toEqual(scope ? [{ ApiKey: [] }] : undefined);
+    }
+    const schemas = res.body.components.schemas;
+    for (const name of ['Review', 'ReviewSubmission', 'ReviewForm', 'ModerationEntry', 'PublicReview', 'PublicProfile', 'PublicEmbed', 'PublicProfileSettings']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    expect(Object.keys(schemas.Review.properties)).toEqual([
+      'id', 'rating', 'title', 'content', 'reviewer_name', 'reviewer_email', 'verification_status', 'is_hidden', 'created_at', 'form_id',
+    ]);
+    expect(schemas.PublicReview.properties.reviewer_email).toBeUndefined();
+  });
+});
