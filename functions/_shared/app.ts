@@ -18,6 +18,9 @@ import { wakeWorkerAfterWrites } from './worker/wake.ts';
 import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
+import { reviewRequests } from './routes/review-requests.ts';
+import { emailEvents } from './routes/email-events.ts';
+import { hostedPages } from './pages/routes.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public.ts';
 
@@ -56,6 +59,8 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   v1.route('/', exports);
   v1.route('/', reviewForms);
   v1.route('/', reviews);
+  v1.route('/', reviewRequests);
+  v1.route('/', emailEvents);
   v1.route('/', verification);
   v1.route('/', publicData);
   app.route('/api/v1', v1);
@@ -75,6 +80,8 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
     servers: [{ url: config.publicUrl }],
   });
   app.route('/', explorer());
+  // Hosted pages the e-mails and submission_url link to (outside /api/v1).
+  app.route('/', hostedPages());
   // Local development only: the captured e-mail (docs/delivery.md).
   const devMail = devMailRoutes(config);
   if (devMail) app.route('/', devMail);

@@ -2,7 +2,8 @@
 // run stops with one line saying what to install.
 import { spawnSync } from 'node:child_process';
 
-export const TEST_PACKAGES = ['postgresql-15', 'postgresql-15-pgtap', 'postgresql-15-cron'];
+// chromium: the hosted pages are tested in a real browser (driven by playwright-core).
+export const TEST_PACKAGES = ['postgresql-15', 'postgresql-15-pgtap', 'postgresql-15-cron', 'chromium'];
 
 function installed(pkg) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });

@@ -14,10 +14,14 @@ declare module 'vitest' {
     apiUrl: string;
     /** The development mail capture the API serves at /_dev/mail (SMTP address). */
     devMailSmtpUrl: string;
+    /** The API's EMAIL_WEBHOOK_SECRET: signs provider e-mail events in tests. */
+    emailWebhookSecret: string;
   }
 }
 
 let stop: (() => Promise<void>) | undefined;
+
+const EMAIL_WEBHOOK_SECRET = `whsec_${Buffer.from('plaudit test e-mail webhook secret').toString('base64')}`;
 
 export default async function setup(project: TestProject) {
   const databaseUrl = process.env.TEST_API_DATABASE_URL;
@@ -28,12 +32,13 @@ export default async function setup(project: TestProject) {
   const api = await startApi({
     port: await freePort(),
     databaseUrl,
-    env: { PLAUDIT_ENV: 'development', DEV_MAIL_URL: devMail.httpUrl },
+    env: { PLAUDIT_ENV: 'development', DEV_MAIL_URL: devMail.httpUrl, EMAIL_WEBHOOK_SECRET },
     stdio: out,
   });
   stop = api.stop;
   project.provide('apiUrl', api.url);
   project.provide('devMailSmtpUrl', devMail.smtpUrl);
+  project.provide('emailWebhookSecret', EMAIL_WEBHOOK_SECRET);
   return async () => {
     await stop?.();
     await devMail.close();

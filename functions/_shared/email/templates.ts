@@ -2,10 +2,14 @@
 // row's data, in the row's locale (falling back to English). Every value from data is escaped
 // in HTML; links are only ever http(s).
 
+import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
+
 export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  /** Extra message headers (List-Unsubscribe, …). */
+  headers?: Record<string, string>;
 }
 
 export interface TemplateInput {
@@ -92,6 +96,7 @@ function reviewVerification({ locale, orgName, data }: TemplateInput): RenderedE
 
 export const TEMPLATES: Record<string, (input: TemplateInput) => RenderedEmail> = {
   review_verification: reviewVerification,
+  ...REVIEW_REQUEST_TEMPLATES,
 };
 
 export class UnknownTemplateError extends Error {}

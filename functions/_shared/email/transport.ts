@@ -46,7 +46,7 @@ export function smtpTransport(smtpUrl: string): EmailTransport {
           text: m.text,
           html: m.html,
           messageId: `<${m.idempotencyKey}@${messageIdDomain(m.from)}>`,
-          headers: { 'X-Idempotency-Key': m.idempotencyKey },
+          headers: { ...m.headers, 'X-Idempotency-Key': m.idempotencyKey },
         });
         return { providerMessageId: info.messageId ?? null };
       } catch (err) {
@@ -74,7 +74,10 @@ export function resendTransport(apiKey: string, baseUrl = 'https://api.resend.co
           'content-type': 'application/json',
           'idempotency-key': m.idempotencyKey,
         },
-        body: JSON.stringify({ from: m.from, to: [m.to], subject: m.subject, text: m.text, html: m.html }),
+        body: JSON.stringify({
+          from: m.from, to: [m.to], subject: m.subject, text: m.text, html: m.html,
+          ...(m.headers && Object.keys(m.headers).length ? { headers: m.headers } : {}),
+        }),
         signal: AbortSignal.timeout(15_000),
       });
       const text = await res.text();

@@ -146,7 +146,7 @@ export const organizations = router()
     keyRoute('admin', {
       method: 'post', path: '/organizations/{orgId}/invitations', tags: ['Members'],
       summary: 'Invite a team member',
-      description: 'Creates an invitation that expires after 7 days. An address that is already a member, or already has an open invitation, gets 409.',
+      description: 'Creates an invitation that expires after 7 days and e-mails it: the message links to the accept page, which makes the invitee a member. An address that is already a member, or already has an open invitation, gets 409.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: InvitationInput } } },
@@ -161,9 +161,11 @@ export const organizations = router()
       const { orgId } = c.req.valid('param');
       const { email, role } = c.req.valid('json');
       try {
-        const [row] = await c.var.db<InvitationRow[]>`
-          select id, email, role, expires_at, created_at
+        const [row] = await c.var.db<(InvitationRow & { token: string })[]>`
+          select id, email, role, expires_at, created_at, token
           from plaudit.create_invitation(${orgId}, ${email}, ${role}, ${c.var.apiKey!.keyId})`;
+        // The invitation e-mail carries the one-time token to the accept page (/invitations/:token).
+        await c.var.db`select plaudit.queue_invitation_email(${row.id}, ${row.token}, ${c.var.config.publicUrl})`;
         return c.json(toInvitation(row), 201);
       } catch (err) {
         if ((err as { code?: string }).code === '23505') throw new ApiError(409, (err as Error).message);

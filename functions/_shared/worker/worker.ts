@@ -345,5 +345,12 @@ export class Worker {
     } catch (err) {
       this.#log({ level: 'error', msg: 'maintenance failed', error: (err as Error).message });
     }
+    if (this.#hasCron) return;
+    try {
+      // Review-request reminders and expired idempotency keys (pg_cron runs it where loaded).
+      await asWorker(this.#sql, (tx) => tx`select plaudit.run_review_request_maintenance()`);
+    } catch (err) {
+      this.#log({ level: 'error', msg: 'review request maintenance failed', error: (err as Error).message });
+    }
   }
 }
