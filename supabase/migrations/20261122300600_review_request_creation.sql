@@ -24,11 +24,16 @@ begin
     raise exception 'no tenant in this transaction' using errcode = 'insufficient_privilege';
   end if;
 
-  create temporary table if not exists pg_temp.rr_batch (
-    idx integer, id uuid, email text, name text, form_id uuid, order_id text, external_id text,
-    locale text, send_at timestamptz, error text, suppressed text
-  ) on commit drop;
-  truncate pg_temp.rr_batch;
+  -- The rows of this call, checked in a few set-based statements (a temporary table, dropped at
+  -- commit; a second call in the same transaction reuses it).
+  if to_regclass('pg_temp.rr_batch') is null then
+    create temporary table rr_batch (
+      idx integer, id uuid, email text, name text, form_id uuid, order_id text, external_id text,
+      locale text, send_at timestamptz, error text, suppressed text
+    ) on commit drop;
+  else
+    truncate pg_temp.rr_batch;
+  end if;
 
   insert into pg_temp.rr_batch (idx, id, email, name, form_id, order_id, external_id, locale, send_at, error, suppressed)
   select (r ->> 'index')::integer, gen_random_uuid(), r ->> 'email', r ->> 'name', (r ->> 'form_id')::uuid,
