@@ -51,12 +51,14 @@ const orgIdsLiteral = (ids: string[] | null) => (ids ? `{${ids.join(',')}}` : nu
 
 const defaultLog: WorkerLog = (line) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
 
-/** Runs `fn` in a transaction as plaudit_worker. */
+/**
+ * Runs one statement in a transaction as plaudit_worker. The role switch and the statement are
+ * pipelined (postgres.js sends an array of queries together), so a call costs one round trip
+ * more than the statement alone, not three.
+ */
 export async function asWorker<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  return await sql.begin(async (tx) => {
-    await tx.unsafe('set local role plaudit_worker');
-    return await fn(tx as unknown as Sql);
-  }) as T;
+  const results = await sql.begin((tx) => [tx.unsafe('set local role plaudit_worker'), fn(tx as unknown as Sql)] as never);
+  return (results as unknown as [unknown, T])[1];
 }
 
 export class Worker {
@@ -78,6 +80,7 @@ export class Worker {
   #unlisten: (() => Promise<void>) | null = null;
   #exportsRunning: Promise<void> | null = null;
   #exportsWanted = true;
+  #emailsWanted = true;
   #lastMaintenance = 0;
   #hasCron: boolean | null = null;
 
@@ -103,6 +106,7 @@ export class Worker {
     if (listen) {
       const sub = await this.#sql.listen('plaudit_outbox', (payload) => {
         if (payload === 'export') this.#exportsWanted = true;
+        if (payload === 'email') this.#emailsWanted = true;
         this.wake();
       });
       this.#unlisten = () => sub.unlisten();
@@ -153,9 +157,16 @@ export class Worker {
 
   async #run(): Promise<void> {
     let lastExportPoll = 0;
+    let lastEmailPoll = 0;
     while (!this.#stopped) {
       let progressed = false;
       try {
+        // E-mail and exports are looked for when notified, and on the poll timer; a wake-up
+        // because a webhook send finished does not query their tables.
+        if (Date.now() - lastEmailPoll >= this.#config.pollMs) {
+          this.#emailsWanted = true;
+          lastEmailPoll = Date.now();
+        }
         progressed = await this.tick();
         if (Date.now() - lastExportPoll >= 5000) {
           this.#exportsWanted = true;
@@ -184,6 +195,7 @@ export class Worker {
   async drain({ maxMs = 50_000 } = {}): Promise<void> {
     const deadline = Date.now() + maxMs;
     this.#exportsWanted = true;
+    this.#emailsWanted = true;
     while (Date.now() < deadline) {
       const claimed = await this.tick();
       if (!claimed && this.#inFlight.size === 0 && !this.#exportsRunning) break;
@@ -255,13 +267,15 @@ export class Worker {
   }
 
   async #claimEmails(): Promise<number> {
-    if (!this.#email || this.#emailsInFlight > 0) return 0;
+    if (!this.#email || this.#emailsInFlight > 0 || !this.#emailsWanted) return 0;
+    this.#emailsWanted = false;
     const c = this.#config;
     const rows = await asWorker(this.#sql, (tx) =>
       tx<EmailRow[]>`
         select * from plaudit.claim_emails(10, ${c.leaseSeconds},
           ${orgIdsLiteral(c.orgIds)}::uuid[])`);
     if (rows.length === 0) return 0;
+    this.#emailsWanted = true; // there may be more
     this.#emailsInFlight = rows.length;
     const p: Promise<void> = Promise.allSettled(rows.map((r) => this.#sendEmail(r))).then(() => {
       this.#emailsInFlight = 0;

@@ -1,0 +1,149 @@
+// export: a CSV export of 1,000,000 reviews (BENCH_EXPORT_ROWS) through the product path (POST
+// …/exports, the worker generating chunks in SQL, the streamed download) next to
+// `COPY (same query) TO STDOUT CSV` through psql on the same database. Also samples the API's
+// and the worker's memory while the file streams, to show that it stays flat.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { startWorkerProcess } from '../../lib/worker-process.mjs';
+
+// The export's select list, exactly as plaudit.export_step renders it (guard included).
+const SAME_QUERY = (orgId) => `
+  select id::text, rating::text, plaudit.csv_guard(title), plaudit.csv_guard(content),
+         plaudit.csv_guard(reviewer_name), plaudit.csv_guard(reviewer_email), verification_status,
+         is_hidden::text, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), form_id::text
+  from plaudit.reviews
+  where org_id = '${orgId}' and not is_hidden
+  order by created_at, id`;
+
+function rssMb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs COPY through psql into a byte counter; answers seconds and bytes. */
+function copyThroughPsql(url, query) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('psql', [url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `copy (${query}) to stdout with (format csv, header)`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let bytes = 0;
+    let err = '';
+    child.stdout.on('data', (c) => (bytes += c.length));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0
+      ? resolve({ seconds: (performance.now() - started) / 1000, bytes })
+      : reject(new Error(`psql COPY failed: ${err.trim()}`))));
+  });
+}
+
+async function seed(sql, rows, log) {
+  const [org] = await sql`insert into plaudit.organizations (name, slug) values ('Export bench', 'export-bench') returning id`;
+  const [form] = await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Bench form') returning id`;
+  const [key] = await sql`select key from plaudit.issue_api_key(${org.id}, 'bench write key', 'write')`;
+  log(`seeding ${rows} reviews (triggers off for the seed)`);
+  const started = Date.now();
+  // Realistic text with some of everything the CSV writer must handle.
+  await sql.begin(async (tx) => {
+    await tx`set local session_replication_role = replica`;
+    await tx`
+      insert into plaudit.reviews (org_id, form_id, rating, title, content, reviewer_name, reviewer_email,
+                                   verification_status, created_at)
+      select ${org.id}, ${form.id}, 1 + g % 5,
+             case when g % 3 = 0 then null else 'Review title ' || g end,
+             (array['Great product, fast delivery. Would buy again!',
+                    '=SUM(A1) and "quoted" words',
+                    E'Two lines:\nstill the same review, with commas',
+                    'A plain, longer review that says the service was friendly and the parcel arrived on time.',
+                    'Très bien 👍 — emoji and accents'])[1 + g % 5] || ' #' || g,
+             'Reviewer ' || g, 'reviewer' || g || '@example.com', 'verified',
+             timestamptz '2025-01-01 00:00:00+00' + g * interval '20 seconds'
+      from generate_series(1, ${rows}) g`;
+  });
+  await sql`analyze plaudit.reviews`;
+  log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { orgId: org.id, key: key.key };
+}
+
+export default {
+  name: 'export',
+  description: 'CSV export of 1,000,000 reviews (SQL chunks + streamed download) vs COPY (same query) TO STDOUT CSV',
+  async run(ctx) {
+    const { stack } = ctx;
+    const rows = Number(ctx.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+    const { orgId, key } = await seed(stack.sql, rows, ctx.log);
+    const worker = await startWorkerProcess({
+      databaseUrl: stack.authenticatorUrl,
+      stdio: 'ignore',
+      env: { PLAUDIT_ENV: 'production', EMAIL_TRANSPORT: 'none', WORKER_ORG_IDS: orgId },
+    });
+    try {
+      const query = SAME_QUERY(orgId);
+      ctx.log('COPY warm-up');
+      await copyThroughPsql(stack.superuserUrl, query);
+      ctx.log('COPY (same query) TO STDOUT CSV');
+      const copy = await copyThroughPsql(stack.superuserUrl, query);
+
+      const base = `${stack.api.url}/api/v1/organizations/${orgId}/exports`;
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      ctx.log('export: create, generate, download');
+      const started = performance.now();
+      const created = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ format: 'csv' }) });
+      const job = await created.json();
+      if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(job)}`);
+      let status;
+      for (;;) {
+        status = await (await fetch(`${base}/${job.id}`, { headers })).json();
+        if (status.status === 'completed' || status.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (status.status !== 'completed') throw new Error(`export ${status.status}: ${status.error}`);
+      const generated = performance.now();
+
+      const rss = { apiBefore: rssMb(stack.api.child.pid), apiMax: 0, workerBefore: rssMb(worker.child.pid), workerMax: 0 };
+      const sampler = setInterval(() => {
+        rss.apiMax = Math.max(rss.apiMax, rssMb(stack.api.child.pid));
+        rss.workerMax = Math.max(rss.workerMax, rssMb(worker.child.pid));
+      }, 50);
+      const res = await fetch(`${base}/${job.id}/download`, { headers });
+      if (res.status !== 200) throw new Error(`download answered ${res.status}`);
+      let bytes = 0;
+      for await (const chunk of res.body) bytes += chunk.length;
+      clearInterval(sampler);
+      const done = performance.now();
+      if (bytes !== status.byte_size) throw new Error(`downloaded ${bytes} bytes of ${status.byte_size}`);
+      if (status.row_count !== rows) throw new Error(`exported ${status.row_count} rows of ${rows}`);
+
+      const copyRps = rows / copy.seconds;
+      const generateRps = rows / ((generated - started) / 1000);
+      const exportRps = rows / ((done - started) / 1000);
+      const memory = {
+        file_mb: Number((bytes / 1048576).toFixed(1)),
+        api_rss_mb_before: Number(rss.apiBefore.toFixed(1)),
+        api_rss_mb_max_during_download: Number(rss.apiMax.toFixed(1)),
+        worker_rss_mb_before: Number(rss.workerBefore.toFixed(1)),
+        worker_rss_mb_max: Number(rss.workerMax.toFixed(1)),
+      };
+      ctx.log(`file ${memory.file_mb} MB; API RSS ${memory.api_rss_mb_before} → max ${memory.api_rss_mb_max_during_download} MB during the download; worker ${memory.worker_rss_mb_before} → ${memory.worker_rss_mb_max} MB`);
+      return {
+        rows: [
+          { name: 'COPY (same query) TO STDOUT CSV, rows/s', rps: copyRps },
+          { name: 'export: generate in SQL chunks, rows/s', rps: generateRps },
+          { name: 'export: generate + stream download, rows/s', rps: exportRps },
+        ],
+        ratios: [
+          { name: 'export ÷ COPY', value: exportRps / copyRps, target: 0.7 },
+          { name: 'generate ÷ COPY', value: generateRps / copyRps },
+        ],
+        memory,
+      };
+    } finally {
+      await worker.stop();
+    }
+  },
+};
