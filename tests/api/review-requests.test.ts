@@ -605,3 +605,28 @@ describe('hosted pages', () => {
     expect((await fetch(`${inject('apiUrl')}/verify/${'x'.repeat(43)}`)).status).toBe(404);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('documents every review-request route with its scope', async () => {
+    const res = await api('GET', '/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths;
+    const base = '/api/v1/organizations/{orgId}';
+    for (const [p, method, scope] of [
+      [`${base}/review-requests`, 'post', 'write'], [`${base}/review-requests/bulk`, 'post', 'write'],
+      [`${base}/review-requests`, 'get', 'read'], [`${base}/review-requests/{id}`, 'get', 'read'],
+      [`${base}/review-requests/stats`, 'get', 'read'], [`${base}/review-requests/settings`, 'get', 'read'],
+      [`${base}/review-requests/settings`, 'patch', 'admin'], [`${base}/suppressions`, 'get', 'read'],
+      [`${base}/suppressions`, 'post', 'write'], [`${base}/suppressions/{id}`, 'delete', 'write'],
+      ['/api/v1/email-events', 'post', undefined],
+    ] as const) {
+      const op = paths[p]?.[method];
+      expect(op, `${method} ${p}`).toBeDefined();
+      expect(op['x-required-scope'], `${method} ${p}`).toBe(scope);
+    }
+    expect(paths[`${base}/review-requests/bulk`].post.parameters).toContainEqual(expect.objectContaining({ name: 'idempotency-key', in: 'header' }));
+    for (const schema of ['ReviewRequest', 'ReviewRequestInput', 'BulkReviewRequestResult', 'ReviewRequestStats', 'Suppression', 'ReviewRequestSettings']) {
+      expect(res.body.components.schemas[schema], schema).toBeDefined();
+    }
+  });
+});

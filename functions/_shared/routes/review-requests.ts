@@ -153,7 +153,7 @@ const SuppressionQuery = PaginationQuery.extend({ email: z.string().trim().min(1
 
 const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().min(1).max(255).optional().openapi({
-    param: { name: 'Idempotency-Key', in: 'header' },
+    param: { name: 'idempotency-key', in: 'header' },
     description: 'Makes a retried call safe: a repeated key answers the first call\'s result and sends nothing again (kept 24 hours, per organization).',
   }),
 });
