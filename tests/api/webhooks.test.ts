@@ -229,3 +229,34 @@ describe('redelivery', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('a deployed service (environment production)', () => {
+  it('refuses private, loopback and plain-http URLs at registration, and accepts public https', async () => {
+    const { createApp } = await import('../../functions/_shared/app.ts');
+    const { loadConfig } = await import('../../functions/_shared/config.ts');
+    const { createSql } = await import('../../functions/_shared/db/client.ts');
+    const { setWebhookResolver } = await import('../../functions/_shared/routes/webhooks.ts');
+    const sql = createSql(process.env.TEST_API_DATABASE_URL!, { max: 2 });
+    setWebhookResolver(async (host) => (host === 'hooks.example.com' ? ['93.184.216.34'] : ['10.0.0.7']));
+    try {
+      const app = createApp({ sql, config: loadConfig({ databaseUrl: 'unused', environment: 'production' }), log: () => {} });
+      const post = (url: string) => app.request(`/api/v1/organizations/${t.org.id}/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.keys.write}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, events: ['review.created'] }),
+      });
+      for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://localhost/x', 'https://2130706433/x',
+        'https://[::ffff:10.0.0.1]/x', 'https://169.254.169.254/latest', 'https://internal.example.org/x']) {
+        const res = await post(url);
+        expect(res.status, url).toBe(422);
+        expect((await res.json()).message).toMatch(/^url: /);
+      }
+      const ok = await post('https://hooks.example.com/plaudit');
+      expect(ok.status).toBe(201);
+    } finally {
+      const { resolveHost } = await import('../../functions/_shared/net/dns.ts');
+      setWebhookResolver(resolveHost);
+      await sql.end({ timeout: 2 });
+    }
+  });
+});
