@@ -138,7 +138,7 @@ return 'id,rating,title,content,reviewer_name,reviewer_email,verification_status
 
 -- Renders the next chunk of one export (the caller holds the job's row lock) and answers true
 -- when the file is complete.
-create function plaudit.export_step(p_export_id uuid, p_rows integer default 5000)
+create function plaudit.export_step(p_export_id uuid, p_rows integer default 10000)
 returns boolean
 language plpgsql
 volatile
@@ -260,7 +260,7 @@ $$;
 -- pg_cron share the queue), until p_budget_ms has passed. A step that fails marks its export
 -- failed with the reason. Answers 0 when no export is left that this call could take, else the
 -- number still waiting (the budget ran out first).
-create function plaudit.run_exports(p_budget_ms integer default 2000, p_rows integer default 5000)
+create function plaudit.run_exports(p_budget_ms integer default 2000, p_rows integer default 10000)
 returns integer
 language plpgsql
 volatile
