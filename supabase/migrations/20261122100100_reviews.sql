@@ -41,8 +41,8 @@ create index reviews_org_id_verification_status on plaudit.reviews (org_id, veri
 create index reviews_org_id_rating on plaudit.reviews (org_id, rating, created_at, id);
 create index reviews_org_id_hidden on plaudit.reviews (org_id, created_at, id) where is_hidden;
 create index reviews_search on plaudit.reviews using gin (search);
--- What the public sees: the widget and profile feeds.
-create index reviews_public_feed on plaudit.reviews (org_id, created_at, id)
+-- What the public sees: the widget and profile feeds, walked index-only (rating for min_rating).
+create index reviews_public_feed on plaudit.reviews (org_id, created_at, id) include (rating)
   where not is_hidden and verification_status in ('verified', 'unverified');
 -- The duplicate rule: same reviewer e-mail, form and text within 24 hours.
 create index reviews_duplicate_lookup on plaudit.reviews (form_id, lower(reviewer_email), created_at);

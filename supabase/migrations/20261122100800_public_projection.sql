@@ -1,7 +1,8 @@
 -- What the public may see, and nothing else. plaudit.public_reviews is the public projection of
 -- reviews: only reviews that are not hidden and whose status is verified or unverified, and no
--- reviewer e-mail, no custom answers, no provenance. The public functions below read reviews
--- through it only, and aggregates from plaudit.review_statistics only (never by counting).
+-- reviewer e-mail, no custom answers, no provenance. The public functions below take every
+-- review column they answer from it (a page's ids come from an index walk with the same filter),
+-- and aggregates from plaudit.review_statistics only (never by counting).
 create view plaudit.public_reviews with (security_barrier = true) as
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at
   from plaudit.reviews r
@@ -112,11 +113,14 @@ begin
              order by pr.created_at desc, pr.id desc), '[]')
       into items
       from plaudit.public_reviews pr
-      where pr.id in (
-        select page.id from plaudit.public_reviews page
-        where page.org_id = org.id and page.rating >= min_rating
-        order by page.created_at desc, page.id desc
-        limit p_limit offset (p_page - 1)::bigint * p_limit);
+      where pr.id = any (array(
+        -- The page's ids: an index-only walk of reviews_public_feed (the same filter as the
+        -- projection). Only ids leave it; every output column comes from the projection.
+        select r.id from plaudit.reviews r
+        where r.org_id = org.id and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+          and r.rating >= min_rating
+        order by r.created_at desc, r.id desc
+        limit p_limit offset (p_page - 1)::bigint * p_limit));
   end if;
   return json_build_object(
     'version', concat_ws('.', st.version, (extract(epoch from org.updated_at) * 1000000)::bigint,

@@ -96,7 +96,8 @@ type ProfileRow = {
   rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
   embed: z.infer<typeof EmbedSettings>;
 };
-type PageRow = { version: string; enabled: boolean; total: number; items: z.infer<typeof PublicReview>[] };
+/** A page as the database renders it: the items stay JSON text, passed through unparsed. */
+type PageRow = { version: string; enabled: boolean; total: string; items: string };
 
 const notFound = () => new ApiError(404, 'Business not found');
 
@@ -122,13 +123,17 @@ async function reviewPage(c: Context<AppEnv>, slug: string, scope: 'embed' | 'pr
   const out = await conditionalPublicRead(c, `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
     () => publicVersion(c, slug),
     async () => {
-      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ p: PageRow | null }[]>`
-        select plaudit.public_review_page(${slug}, ${scope}, ${page.page}, ${page.limit}) as p`);
-      return row.p && (scope === 'embed' || row.p.enabled) ? row.p : null;
+      const [row] = await runAsPublic(c.var.sql, (tx) => tx<PageRow[]>`
+        select p ->> 'version' as version, (p ->> 'enabled')::boolean as enabled, p ->> 'total' as total,
+               (p -> 'items')::text as items
+        from plaudit.public_review_page(${slug}, ${scope}, ${page.page}, ${page.limit}) p`);
+      return row.version !== null && (scope === 'embed' || row.enabled) ? row : null;
     });
   if ('notModified' in out) return out.notModified;
   if (!out.data) throw notFound();
-  return c.json(paginate(out.data.items, Number(out.data.total), page), 200);
+  // The envelope around the database's JSON text, so the items are never parsed and re-serialized.
+  const { meta } = paginate([], Number(out.data.total), page);
+  return c.body(`{"data":${out.data.items},"meta":${JSON.stringify(meta)}}`, 200, { 'Content-Type': 'application/json' });
 }
 
 // The e-mail verification link's answer: a small page, for people.
