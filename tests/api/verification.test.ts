@@ -259,6 +259,18 @@ describe('POST …/orders', () => {
     }
   });
 
+  it('413 past 1 MiB; a submission past 64 KiB too', async () => {
+    const t = await createTenant();
+    const orders = Array.from({ length: 1000 }, (_, i) => ({ order_id: `${i}-${'y'.repeat(1100)}` }));
+    expect(JSON.stringify({ orders }).length).toBeGreaterThan(1024 * 1024);
+    const big = await call('POST', `${orgPath(t)}/orders`, { key: t.keys.write, body: { orders } });
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual(errorBody(413, 'Payload Too Large', /1 MiB/));
+    const review = await call('POST', '/api/v1/reviews', { body: { form_id: crypto.randomUUID(), content: 'x'.repeat(70_000) } });
+    expect(review.status).toBe(413);
+    expect(review.body).toEqual(errorBody(413, 'Payload Too Large', /64 KiB/));
+  });
+
   it('needs the write scope and the key\'s own organization', async () => {
     const body = { orders: [{ order_id: 'Z' }] };
     expect((await call('POST', `${orgPath(a)}/orders`, { key: a.keys.read, body })).status).toBe(403);
