@@ -165,17 +165,4 @@ const scenario = {
   ],
 };
 
-/** For a runner that calls run(ctx) (one round, rows and ratios in one answer). */
-scenario.run = async (ctx) => {
-  const state = await scenario.setup(ctx);
-  const rows = [];
-  for (const m of scenario.measurements) rows.push({ key: m.key, name: m.name, ...(await m.run(ctx, state)) });
-  const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
-  return {
-    rows,
-    ratios: scenario.ratios.map((r) => ({ ...r, value: byKey[r.of].rps / byKey[r.over].rps })),
-    memory: state.last.memory,
-  };
-};
-
 export default scenario;

@@ -154,16 +154,4 @@ const scenario = {
   ],
 };
 
-/** For a runner that calls run(ctx) (one round, rows and ratios in one answer). */
-scenario.run = async (ctx) => {
-  const state = await scenario.setup(ctx);
-  const rows = [];
-  for (const m of scenario.measurements) {
-    const name = typeof m.name === 'function' ? m.name(state) : m.name;
-    rows.push({ key: m.key, name, ...(await m.run(ctx, state)) });
-  }
-  const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
-  return { rows, ratios: scenario.ratios.map((r) => ({ ...r, value: byKey[r.of].rps / byKey[r.over].rps })) };
-};
-
 export default scenario;
