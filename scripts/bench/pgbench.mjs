@@ -60,10 +60,11 @@ function readLatencies(dir, prefix) {
 
 /**
  * Runs `script` (pgbench's script language) with `clients` connections on `threads` threads for
- * `seconds`. `mode` is pgbench's -M: 'extended' sends each statement as Parse/Bind/Execute with
- * an unnamed statement, as postgres.js does with prepare: false (and allows \startpipeline).
+ * `seconds`. `mode` is pgbench's -M: 'prepared' (named prepared statements, as the API sends
+ * them on a direct connection; see usePreparedStatements) or 'extended' (an unnamed statement
+ * each time); both allow \startpipeline.
  */
-export async function pgbench({ url, script, clients, threads = 2, seconds, mode = 'extended', workDir }) {
+export async function pgbench({ url, script, clients, threads = 2, seconds, mode = 'prepared', workDir }) {
   const dir = fs.mkdtempSync(path.join(workDir, 'pgbench-'));
   const scriptFile = path.join(dir, 'script.sql');
   fs.writeFileSync(scriptFile, script);

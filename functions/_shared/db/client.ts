@@ -1,15 +1,27 @@
 import postgres from 'postgres';
+import { env } from '../runtime.ts';
 
 export type Sql = postgres.Sql;
 export type Tx = postgres.ReservedSql;
 
 /**
- * One pool per process. prepare: false keeps it working behind Supabase's transaction pooler,
- * where a prepared statement may land on another server connection.
+ * Whether to use named prepared statements. Without them postgres.js describes every query that
+ * has parameters before running it: two round trips instead of one, and the pipeline stalls
+ * behind each. A transaction-mode pooler (Supabase's on port 6543) cannot keep a statement
+ * prepared on one server connection for the next transaction, so there they stay off.
+ * DATABASE_PREPARE=true|false overrides the guess from the port.
  */
+export function usePreparedStatements(url: string, setting = env('DATABASE_PREPARE')): boolean {
+  if (setting === 'true') return true;
+  if (setting === 'false') return false;
+  if (setting !== undefined && setting !== '') throw new Error('DATABASE_PREPARE must be true or false');
+  return new URL(url).port !== '6543';
+}
+
+/** One pool per process. */
 export function createSql(url: string, { max = 10 }: { max?: number } = {}): Sql {
   return postgres(url, {
-    prepare: false,
+    prepare: usePreparedStatements(url),
     max,
     idle_timeout: 30,
     connect_timeout: 10,
@@ -20,25 +32,51 @@ export function createSql(url: string, { max = 10 }: { max?: number } = {}): Sql
 
 export type TenantRole = 'plaudit_api' | 'plaudit_public';
 
+export interface TenantTransaction {
+  tx: Tx;
+  /** Sets the tenant; pipelined, it travels with the next query. */
+  setOrg(orgId: string): void;
+  commit(): Promise<void>;
+  /** Never throws: a failed rollback still ends the transaction by releasing the connection. */
+  rollback(): Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The statement that sets the tenant. The id is written into it, so it must be a UUID. */
+function setOrgStatement(orgId: string | null): string {
+  if (orgId !== null && !UUID.test(orgId)) throw new Error('a tenant id must be a UUID');
+  return `select set_config('plaudit.org_id', '${orgId?.toLowerCase() ?? ''}', true)`;
+}
+
 /**
- * Opens a transaction on a connection of its own that runs as `role` with the tenant set, both
- * local to the transaction so nothing outlives it on a pooled connection. The three set-up
- * statements are pipelined: they travel with the request's first query, in one round trip.
+ * Opens a transaction on the reserved connection `tx` that runs as `role` with the tenant set,
+ * both local to the transaction so nothing outlives it on a pooled connection. Nothing is
+ * awaited here: the set-up is one simple-protocol message (`begin`, the tenant, the role switch;
+ * a BEGIN inside it keeps the transaction open after it) that travels with whatever the
+ * connection sends next. One message instead of three statements: this runs on every request.
+ * `readOnly` makes the database refuse any write in it.
  */
-export async function openTenantTransaction(sql: Sql, role: TenantRole, orgId: string | null) {
-  const tx = await sql.reserve();
-  const setup = Promise.all([
-    tx`begin`,
-    tx`select set_config('plaudit.org_id', ${orgId ?? ''}, true)`,
-    tx.unsafe(`set local role ${role}`),
-  ]);
-  setup.catch(() => {}); // its failure surfaces through the request's own queries
+export function beginTenantTransaction(
+  tx: Tx,
+  role: TenantRole,
+  orgId: string | null,
+  { readOnly = false }: { readOnly?: boolean } = {},
+): TenantTransaction {
+  const simple = (statements: string) => {
+    const step = tx.unsafe(statements).simple().execute();
+    step.catch(() => {}); // a failure surfaces through the request's own queries, and at commit
+    return step;
+  };
+  const setup: Promise<unknown>[] = [
+    simple(`${readOnly ? 'begin read only' : 'begin'}; ${setOrgStatement(orgId)}; set local role ${role}`),
+  ];
   let finished = false;
   const finish = async (commit: boolean) => {
     if (finished) return;
     finished = true;
     try {
-      await setup;
+      await Promise.all(setup);
       await (commit ? tx`commit` : tx`rollback`);
     } catch (err) {
       if (commit) {
@@ -49,5 +87,22 @@ export async function openTenantTransaction(sql: Sql, role: TenantRole, orgId: s
       tx.release();
     }
   };
-  return { tx, commit: () => finish(true), rollback: () => finish(false) };
+  return {
+    tx,
+    setOrg: (id) => {
+      setup.push(simple(setOrgStatement(id)));
+    },
+    commit: () => finish(true),
+    rollback: () => finish(false),
+  };
+}
+
+/** beginTenantTransaction on a connection of its own. */
+export async function openTenantTransaction(
+  sql: Sql,
+  role: TenantRole,
+  orgId: string | null,
+  options?: { readOnly?: boolean },
+): Promise<TenantTransaction> {
+  return beginTenantTransaction(await sql.reserve(), role, orgId, options);
 }

@@ -11,10 +11,9 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { sha256 } from '../api-keys/format.ts';
 import type { AppEnv } from '../http/env.ts';
 import { runAsPublic } from '../middleware/public-access/index.ts';
-import { clientIp, setRateLimitHeaders } from '../middleware/rate-limit/index.ts';
+import { setRateLimitHeaders, submissionBucket } from '../middleware/rate-limit/index.ts';
 import { html, page, type SafeHtml } from './html.ts';
 import { errorFromDatabase, type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
 
@@ -42,11 +41,6 @@ async function formValues(c: Context<AppEnv>): Promise<Values> {
   const values: Values = {};
   for (const [k, v] of Object.entries(body)) if (typeof v === 'string') values[k] = v;
   return values;
-}
-
-async function rateBucket(c: Context<AppEnv>) {
-  const digest = await sha256(clientIp(c, c.var.config.trustProxy));
-  return `submit:${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 type SubmitRow = {
@@ -114,7 +108,7 @@ export function hostedPages() {
     const values = await formValues(c);
     const { submission, errors } = readSubmission(values, form.custom_fields);
     if (!submission) return formPage(c, form, values, errors, 422);
-    const bucket = await rateBucket(c);
+    const bucket = submissionBucket(c, c.var.config.trustProxy);
     const { config } = c.var;
     const [row] = await runAsPublic(c.var.sql, (tx) => tx<SubmitRow[]>`
       select * from plaudit.submit_review(
@@ -166,7 +160,7 @@ export function hostedPages() {
     const values = await formValues(c);
     const { submission, errors } = readSubmission(values, r.custom_fields);
     if (!submission) return landingPage(c, token, r, values, errors, 422);
-    const bucket = await rateBucket(c);
+    const bucket = submissionBucket(c, c.var.config.trustProxy);
     const { config } = c.var;
     const [row] = await runAsPublic(c.var.sql, (tx) => tx<SubmitRow[]>`
       select * from plaudit.submit_requested_review(

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { openTenantTransaction } from '../db/client.ts';
+import { openTenantTransaction, type TenantTransaction } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
@@ -161,13 +161,13 @@ export const exports = router()
       // The chunks are read one at a time, in a transaction of the stream's own (the request's
       // transaction ends when this handler returns).
       const sql = c.var.sql;
-      let tenant: Awaited<ReturnType<typeof openTenantTransaction>> | null = null;
+      let tenant: TenantTransaction | null = null;
       let seq = 0;
       const encoder = new TextEncoder();
       const stream = new ReadableStream<Uint8Array>({
         async pull(controller) {
           try {
-            tenant ??= await openTenantTransaction(sql, 'plaudit_api', orgId);
+            tenant ??= await openTenantTransaction(sql, 'plaudit_api', orgId, { readOnly: true });
             if (seq >= job.chunk_count) {
               await tenant.commit();
               controller.close();

@@ -285,7 +285,7 @@ export const reviewRequests = router()
       const db = c.var.db;
 
       if (key) {
-        const hash = await sha256(JSON.stringify(body));
+        const hash = sha256(JSON.stringify(body));
         const [claimed] = await db<{ key: string }[]>`
           insert into plaudit.idempotency_keys (org_id, key, route, request_hash)
           values (${orgId}, ${key}, 'review-requests/bulk', ${hash})

@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { sha256 } from '../api-keys/format.ts';
 import { apiErrorFromDb, translateDbErrors } from '../db/errors.ts';
 import type { Tx } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
@@ -8,7 +7,7 @@ import type { AppEnv } from '../http/env.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { publicCors, runAsPublic } from '../middleware/public-access/index.ts';
-import { clientIp, setRateLimitHeaders, tooManyRequests } from '../middleware/rate-limit/index.ts';
+import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../middleware/rate-limit/index.ts';
 import { keyRoute, router } from './define.ts';
 
 export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', 'rejected']).openapi({
@@ -159,10 +158,6 @@ async function listReviews(c: Context<AppEnv>, q: ListQuery) {
 
 const listDescription = 'Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.';
 
-async function hexSha256(text: string) {
-  return Array.from(await sha256(text), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 type SubmissionRow = ReviewRow & {
   rate_allowed: boolean; rate_remaining: number; rate_reset: string;
   error_code: string | null; error_message: string | null;
@@ -189,7 +184,7 @@ reviews
     async (c) => {
       const input = c.req.valid('json');
       const { sql, config } = c.var;
-      const bucket = `submit:${await hexSha256(clientIp(c, config.trustProxy))}`;
+      const bucket = submissionBucket(c, config.trustProxy);
       const limit = config.submitRateLimitPerMinute;
       const [row] = await runAsPublic(sql, (tx) => tx<SubmissionRow[]>`
         select * from plaudit.submit_review(

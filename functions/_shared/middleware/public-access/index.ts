@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import type postgres from 'postgres';
 import type { Sql, Tx } from '../../db/client.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { sha256 } from '../../api-keys/format.ts';
 
 /**
  * CORS for the public routes: any site may call them (the widget runs on customers' pages).
@@ -57,14 +58,12 @@ export async function runAsPublic<T extends readonly postgres.MaybeRow[]>(
 /** How long shared caches and browsers may reuse a public answer, and serve it stale while refreshing. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
 
-const encoder = new TextEncoder();
-
 /**
  * A weak ETag for a public answer: a digest of the organization's public version (see
  * plaudit.public_version) and of what selects the representation (route, page, limit).
  */
-export async function publicEtag(version: string, variant: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(`${version}|${variant}`)));
+export function publicEtag(version: string, variant: string): string {
+  const digest = sha256(`${version}|${variant}`);
   const b64 = btoa(String.fromCharCode(...digest.subarray(0, 16)));
   return `W/"${b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
 }
@@ -100,7 +99,7 @@ export async function conditionalPublicRead<T extends { version: string }>(
   if (inm) {
     const current = await version();
     if (current !== null) {
-      const etag = await publicEtag(current, variant);
+      const etag = publicEtag(current, variant);
       if (ifNoneMatchHits(inm, etag)) {
         setPublicCacheHeaders(c, etag);
         return { notModified: c.body(null, 304) };
@@ -109,7 +108,7 @@ export async function conditionalPublicRead<T extends { version: string }>(
   }
   const data = await load();
   if (!data) return { data: null };
-  const etag = await publicEtag(data.version, variant);
+  const etag = publicEtag(data.version, variant);
   setPublicCacheHeaders(c, etag);
   return { data, etag };
 }

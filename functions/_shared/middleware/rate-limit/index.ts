@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { bearerToken, looksLikeKey } from '../../api-keys/format.ts';
+import { bearerToken, looksLikeKey, sha256Hex } from '../../api-keys/format.ts';
 import { errorResponse } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
 
@@ -61,6 +61,14 @@ export function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
     if (forwarded) return forwarded;
   }
   return c.env?.remoteAddr?.hostname ?? 'unknown';
+}
+
+/**
+ * The database rate-limit bucket of a client's review submissions: a hash of its address, so the
+ * address itself is never stored.
+ */
+export function submissionBucket(c: Context<AppEnv>, trustProxy: boolean): string {
+  return `submit:${sha256Hex(clientIp(c, trustProxy))}`;
 }
 
 export interface IpRateLimitOptions {
