@@ -30,9 +30,9 @@ export function publicCors({ methods }: { methods: string[] }): MiddlewareHandle
 }
 
 /**
- * Runs one statement as plaudit_public in a transaction of its own, in one round trip: begin,
- * the role switch, the statement and commit are pipelined on one connection. `build` must return
- * the (not yet awaited) query. The role is transaction-local, so nothing outlives the call on
+ * Runs one statement as plaudit_public in a transaction of its own, in one round trip: begin
+ * and the role switch (one simple-protocol message), the statement and commit are pipelined on
+ * one connection. `build` must return the (not yet awaited) query. The role is transaction-local, so nothing outlives the call on
  * the pooled connection; a failing statement leaves the transaction aborted and the commit rolls
  * it back.
  */
@@ -43,13 +43,12 @@ export async function runAsPublic<T extends readonly postgres.MaybeRow[]>(
   const tx = await sql.reserve();
   try {
     const steps = await Promise.allSettled([
-      tx`begin`,
-      tx.unsafe('set local role plaudit_public'),
+      tx.unsafe('begin; set local role plaudit_public').simple(),
       build(tx),
       tx`commit`,
     ]);
     for (const step of steps) if (step.status === 'rejected') throw step.reason;
-    return (steps[2] as PromiseFulfilledResult<postgres.RowList<T>>).value;
+    return (steps[1] as PromiseFulfilledResult<postgres.RowList<T>>).value;
   } finally {
     tx.release();
   }
