@@ -11,8 +11,11 @@ export interface Config {
   rateLimitPerMinute: number;
   publicRateLimitPerMinute: number;
   submitRateLimitPerMinute: number;
-  /** Take the client address from X-Forwarded-For (behind a proxy that sets it). */
-  trustProxy: boolean;
+  /**
+   * How many proxies in front of the API append to X-Forwarded-For; the client address is the
+   * entry that many places from the right. 0: the socket's peer is the client.
+   */
+  trustProxy: number;
   databasePoolSize: number;
 }
 
@@ -21,6 +24,16 @@ function positiveInt(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+  return n;
+}
+
+/** TRUST_PROXY: `true` (one proxy), `false`, or a number of proxies; hosted Supabase has one. */
+export function proxyHops(raw: string | undefined, hosted: boolean): number {
+  if (raw === undefined || raw === '') return hosted ? 1 : 0;
+  if (raw === 'true') return 1;
+  if (raw === 'false') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10) throw new Error('TRUST_PROXY must be true, false or a number of proxies (0–10)');
   return n;
 }
 
@@ -37,7 +50,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     rateLimitPerMinute: positiveInt('RATE_LIMIT_PER_MINUTE', 600),
     publicRateLimitPerMinute: positiveInt('PUBLIC_RATE_LIMIT_PER_MINUTE', 600),
     submitRateLimitPerMinute: positiveInt('SUBMIT_RATE_LIMIT_PER_MINUTE', 20),
-    trustProxy: env('TRUST_PROXY') === 'true' || env('SB_REGION') !== undefined,
+    trustProxy: proxyHops(env('TRUST_PROXY'), env('SB_REGION') !== undefined),
     databasePoolSize: positiveInt('DATABASE_POOL_SIZE', 10),
     ...overrides,
   };

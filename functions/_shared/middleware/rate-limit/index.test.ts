@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../http/env.ts';
-import { ipRateLimit, MemoryRateLimiter } from './index.ts';
+import { checksum } from '../../api-keys/format.ts';
+import { clientIp, ipRateLimit, MemoryRateLimiter } from './index.ts';
 
 describe('MemoryRateLimiter', () => {
   it('admits exactly the limit within a window and resets at the next minute', () => {
@@ -22,16 +23,20 @@ describe('MemoryRateLimiter', () => {
 });
 
 describe('ipRateLimit', () => {
-  function app(limit: number) {
+  function app(limit: number, trustProxy = 1) {
     const a = new Hono<AppEnv>();
     a.use('*', async (c, next) => {
-      c.set('config', { trustProxy: true } as AppEnv['Variables']['config']);
+      c.set('config', { trustProxy } as AppEnv['Variables']['config']);
       await next();
     });
     a.use('*', ipRateLimit({ limit: () => limit }));
     a.get('/', (c) => c.text('ok'));
+    // Stands in for the API-key middleware: the key whose body is all b's is the only known one.
+    a.get('/keyed', (c) => c.req.header('authorization')?.includes('bbbb') ? c.text('ok') : c.text('unknown key', 401));
+    a.get('/ip', (c) => c.text(clientIp(c, trustProxy)));
     return a;
   }
+  const wellFormed = (ch: string) => `rk_${ch.repeat(32)}${checksum(ch.repeat(32))}`;
 
   it('sets the headers, then answers 429 with Retry-After past the limit', async () => {
     const a = app(2);
@@ -48,12 +53,49 @@ describe('ipRateLimit', () => {
     expect(elsewhere.status).toBe(200);
   });
 
-  it('leaves requests that carry an API key to the per-key limit, but still sets headers', async () => {
+  it('leaves requests that carry a well-formed API key to the per-key limit, but still sets headers', async () => {
     const a = app(1);
-    const headers = { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer rk_${'a'.repeat(38)}` };
+    const headers = { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${wellFormed('b')}` };
     await a.request('/', { headers });
     const second = await a.request('/', { headers });
     expect(second.status).toBe(200);
     expect(second.headers.get('x-ratelimit-limit')).toBe('1');
+  });
+
+  it('limits a key-shaped token with a wrong checksum like any anonymous request', async () => {
+    const a = app(1);
+    const headers = { 'x-forwarded-for': '203.0.113.10', authorization: `Bearer rk_${'a'.repeat(38)}` };
+    expect((await a.request('/', { headers })).status).toBe(200);
+    expect((await a.request('/', { headers })).status).toBe(429);
+  });
+
+  it('counts unknown well-formed keys per address and refuses more guesses with 429 before asking further', async () => {
+    const a = app(2);
+    const guess = (i: number) => ({ 'x-forwarded-for': '203.0.113.11', authorization: `Bearer ${wellFormed('acdefgh'[i])}` });
+    expect((await a.request('/keyed', { headers: guess(0) })).status).toBe(401);
+    const second = await a.request('/keyed', { headers: guess(1) });
+    expect(second.status).toBe(401);
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
+    const third = await a.request('/keyed', { headers: guess(2) });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The known key behind the same address is not locked out by anonymous traffic...
+    const known = { 'x-forwarded-for': '203.0.113.12', authorization: `Bearer ${wellFormed('b')}` };
+    await a.request('/', { headers: { 'x-forwarded-for': '203.0.113.12' } });
+    await a.request('/', { headers: { 'x-forwarded-for': '203.0.113.12' } });
+    expect((await a.request('/keyed', { headers: known })).status).toBe(200);
+    // ...but is by its own address's failed guesses.
+    expect((await a.request('/keyed', { headers: { ...known, 'x-forwarded-for': '203.0.113.11' } })).status).toBe(429);
+  });
+
+  it("takes the client address from the trusted proxies' end of X-Forwarded-For, never from what the client wrote", async () => {
+    const forwarded = { 'x-forwarded-for': '198.51.100.1, 203.0.113.20, 203.0.113.30' };
+    expect(await (await app(10, 1).request('/ip', { headers: forwarded })).text()).toBe('203.0.113.30');
+    expect(await (await app(10, 2).request('/ip', { headers: forwarded })).text()).toBe('203.0.113.20');
+    expect(await (await app(10, 5).request('/ip', { headers: forwarded })).text()).toBe('198.51.100.1');
+    // A client that sends its own X-Forwarded-For cannot escape its limit by changing it.
+    const a = app(1, 1);
+    expect((await a.request('/', { headers: { 'x-forwarded-for': '10.0.0.1, 203.0.113.40' } })).status).toBe(200);
+    expect((await a.request('/', { headers: { 'x-forwarded-for': '10.0.0.2, 203.0.113.40' } })).status).toBe(429);
   });
 });

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { bearerToken, looksLikeKey, sha256Hex } from '../../api-keys/format.ts';
+import { bearerToken, isWellFormedKey, sha256Hex } from '../../api-keys/format.ts';
 import { errorResponse } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
 
@@ -11,10 +11,16 @@ export interface RateLimitDecision {
   allowed: boolean;
 }
 
+function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(d.limit),
+    'X-RateLimit-Remaining': String(d.remaining),
+    'X-RateLimit-Reset': String(d.reset),
+  };
+}
+
 export function setRateLimitHeaders(c: Context, d: RateLimitDecision) {
-  c.header('X-RateLimit-Limit', String(d.limit));
-  c.header('X-RateLimit-Remaining', String(d.remaining));
-  c.header('X-RateLimit-Reset', String(d.reset));
+  for (const [name, value] of Object.entries(rateLimitHeaders(d))) c.header(name, value);
 }
 
 export function tooManyRequests(c: Context, d: RateLimitDecision) {
@@ -32,6 +38,15 @@ export class MemoryRateLimiter {
   constructor(private readonly maxKeys = 100_000) {}
 
   hit(key: string, limit: number, nowMs = Date.now()): RateLimitDecision {
+    return this.#count(key, limit, nowMs, 1);
+  }
+
+  /** The decision a hit would get now, without counting one. */
+  peek(key: string, limit: number, nowMs = Date.now()): RateLimitDecision {
+    return this.#count(key, limit, nowMs, 0);
+  }
+
+  #count(key: string, limit: number, nowMs: number, add: number): RateLimitDecision {
     const window = Math.floor(nowMs / 60_000);
     let entry = this.#windows.get(key);
     if (!entry || entry.window !== window) {
@@ -39,12 +54,13 @@ export class MemoryRateLimiter {
       entry = { window, hits: 0 };
       this.#windows.set(key, entry);
     }
-    entry.hits += 1;
+    entry.hits += add;
+    const used = add ? entry.hits : entry.hits + 1;
     return {
       limit,
       remaining: Math.max(limit - entry.hits, 0),
       reset: (window + 1) * 60,
-      allowed: entry.hits <= limit,
+      allowed: used <= limit,
     };
   }
 
@@ -55,10 +71,15 @@ export class MemoryRateLimiter {
   }
 }
 
-export function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
+/**
+ * The client's address. Behind `trustProxy` proxies, each of which appends the address it saw to
+ * X-Forwarded-For, it is the entry that many places from the right: entries further left were
+ * written by the client and prove nothing. With no proxy trusted it is the socket's peer.
+ */
+export function clientIp(c: Context<AppEnv>, trustProxy: number): string {
+  if (trustProxy > 0) {
+    const hops = c.req.header('x-forwarded-for')?.split(',').map((h) => h.trim()).filter(Boolean);
+    if (hops?.length) return hops[Math.max(hops.length - trustProxy, 0)];
   }
   return c.env?.remoteAddr?.hostname ?? 'unknown';
 }
@@ -67,7 +88,7 @@ export function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
  * The database rate-limit bucket of a client's review submissions: a hash of its address, so the
  * address itself is never stored.
  */
-export function submissionBucket(c: Context<AppEnv>, trustProxy: boolean): string {
+export function submissionBucket(c: Context<AppEnv>, trustProxy: number): string {
   return `submit:${sha256Hex(clientIp(c, trustProxy))}`;
 }
 
@@ -78,23 +99,38 @@ export interface IpRateLimitOptions {
 
 /**
  * Per-client-IP limit for everything that is not authenticated by a key. A request carrying a
- * key is limited per key by the API-key middleware instead; if it never reaches that middleware
- * (an unknown route, say) it is counted here afterwards, so every response carries the headers.
+ * well-formed key is limited per key by the API-key middleware instead; if it never reaches that
+ * middleware (an unknown route, say) it is counted here afterwards, so every response carries the
+ * headers. A well-formed key that turns out unknown or revoked (401) counts as a failure of the
+ * client's address, and once an address has used up the limit in failures its keyed requests get
+ * 429 before the database is asked: guessing keys is limited like any anonymous traffic.
  */
 export function ipRateLimit({ limiter = new MemoryRateLimiter(), limit }: IpRateLimitOptions): MiddlewareHandler<AppEnv> {
-  const hit = (c: Context<AppEnv>) => limiter.hit(clientIp(c, c.get('config').trustProxy), limit(c));
+  const ip = (c: Context<AppEnv>) => clientIp(c, c.get('config').trustProxy);
+  // Failed authentications have a window of their own: anonymous traffic from a shared address
+  // must not lock out the keys used behind it.
+  const failures = (c: Context<AppEnv>) => `401:${ip(c)}`;
   return async (c, next) => {
-    if (!looksLikeKey(bearerToken(c.req.header('authorization')))) {
-      const decision = hit(c);
+    const keyed = isWellFormedKey(bearerToken(c.req.header('authorization')) ?? '');
+    if (!keyed) {
+      const decision = limiter.hit(ip(c), limit(c));
       setRateLimitHeaders(c, decision);
       if (!decision.allowed) return tooManyRequests(c, decision);
+    } else {
+      const decision = limiter.peek(failures(c), limit(c));
+      if (!decision.allowed) {
+        setRateLimitHeaders(c, decision);
+        return tooManyRequests(c, decision);
+      }
     }
     await next();
-    if (!c.res.headers.has('X-RateLimit-Limit')) {
-      const d = hit(c);
-      c.res.headers.set('X-RateLimit-Limit', String(d.limit));
-      c.res.headers.set('X-RateLimit-Remaining', String(d.remaining));
-      c.res.headers.set('X-RateLimit-Reset', String(d.reset));
+    if (keyed && c.res.status === 401) {
+      const d = limiter.hit(failures(c), limit(c));
+      for (const [name, value] of Object.entries(rateLimitHeaders(d))) c.res.headers.set(name, value);
+    } else if (!c.res.headers.has('X-RateLimit-Limit')) {
+      for (const [name, value] of Object.entries(rateLimitHeaders(limiter.hit(ip(c), limit(c))))) {
+        c.res.headers.set(name, value);
+      }
     }
   };
 }
