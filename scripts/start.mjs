@@ -49,7 +49,8 @@ async function main() {
   say('applying migrations');
   applyMigrations(databaseUrl);
 
-  const apiDatabaseUrl = process.env.API_DATABASE_URL ?? (cluster ? await authenticatorUrl(databaseUrl) : databaseUrl);
+  // The API and the worker never connect as the owner: row-level security would not bind them.
+  const apiDatabaseUrl = process.env.API_DATABASE_URL ?? await authenticatorUrl(databaseUrl);
 
   // In development every e-mail goes to a local capture, unless a real transport is configured.
   const mailEnv = {};

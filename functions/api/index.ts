@@ -1,10 +1,11 @@
 // The `api` function: serves /api/v1 locally (npm start) and as a Supabase Edge Function.
 import { createApp } from '../_shared/app.ts';
 import { loadConfig } from '../_shared/config.ts';
-import { createSql } from '../_shared/db/client.ts';
+import { createSql, refuseUnboundRole } from '../_shared/db/client.ts';
 
 const config = loadConfig();
 const sql = createSql(config.databaseUrl, { max: config.databasePoolSize });
+await refuseUnboundRole(sql);
 const app = createApp({ sql, config });
 
 const handler = (req: Request, info: Deno.ServeHandlerInfo) =>

@@ -3,13 +3,14 @@
 //     timer; SIGINT/SIGTERM stop it after the sends in flight.
 //   otherwise (a Supabase Edge Function): each POST drains what is due, for up to
 //     WORKER_DRAIN_MS, then answers; pg_cron (through pg_net) and the API call it.
-import { createSql } from '../_shared/db/client.ts';
+import { createSql, refuseUnboundRole } from '../_shared/db/client.ts';
 import { timingSafeEqual } from '../_shared/webhooks/signing.ts';
 import { loadWorkerConfig } from '../_shared/worker/config.ts';
 import { Worker } from '../_shared/worker/worker.ts';
 
 const config = loadWorkerConfig();
 const sql = createSql(config.databaseUrl, { max: Math.min(10, config.concurrency + 4) });
+await refuseUnboundRole(sql);
 const worker = new Worker({ sql, config });
 
 if (Deno.env.get('WORKER_LOOP') === '1') {
