@@ -15,7 +15,7 @@ describe('createApp error handling', () => {
   it('answers 500 without internals and logs the error with the request id', async () => {
     const { app, lines } = appWith(() => Promise.reject(new Error('boom')));
     app.get('/api/v1/explode', () => {
-      throw new Error('connection string postgres://secret@db');
+      throw new Error('connection string postgres://user:secret@db, key rk_AbCdEfGh12345678AbCdEfGh12345678AbCdEf, secret whsec_c2VjcmV0, reviewer ann.lee@example.com');
     });
     const res = await app.request('/api/v1/explode');
     expect(res.status).toBe(500);
@@ -24,7 +24,9 @@ describe('createApp error handling', () => {
     expect(JSON.stringify(body)).not.toMatch(/secret|stack|at /);
     const logged = lines.find((l) => l.msg === 'unhandled error');
     expect(logged).toMatchObject({ request_id: res.headers.get('x-request-id'), level: 'error' });
-    expect(String(logged?.error)).toContain('connection string');
+    const text = JSON.stringify(logged);
+    expect(text).toContain('connection string postgres://[redacted]@db');
+    expect(text).not.toMatch(/secret@|rk_AbCd|c2VjcmV0|ann\.lee|example\.com/);
   });
 
   it('answers 503 from health when the database is unreachable', async () => {

@@ -7,7 +7,7 @@ import type { AppEnv } from './http/env.ts';
 import { bodyLimit } from './middleware/body-limit/index.ts';
 import { notFoundOrMethodNotAllowed } from './middleware/method-not-allowed/index.ts';
 import { ipRateLimit, MemoryRateLimiter } from './middleware/rate-limit/index.ts';
-import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
+import { type LogLine, redact, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
 import { explorer } from './openapi/explorer.ts';
 import { apiKeys } from './routes/api-keys.ts';
 import { health, VERSION } from './routes/health.ts';
@@ -100,8 +100,9 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
       msg: 'unhandled error',
       request_id: c.get('requestId'),
       route: c.req.routePath,
-      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-      stack: err instanceof Error ? err.stack : undefined,
+      // Driver errors quote values (a key, an address) and connection strings: blank them out.
+      error: redact(err instanceof Error ? `${err.name}: ${err.message}` : String(err)),
+      stack: err instanceof Error && err.stack ? redact(err.stack) : undefined,
     });
     return errorResponse(c, 500, `Internal server error; quote request id ${c.get('requestId')} when reporting it`);
   });

@@ -4,6 +4,7 @@
 //   otherwise (a Supabase Edge Function): each POST drains what is due, for up to
 //     WORKER_DRAIN_MS, then answers; pg_cron (through pg_net) and the API call it.
 import { createSql, refuseUnboundRole } from '../_shared/db/client.ts';
+import { redact } from '../_shared/middleware/request-log/index.ts';
 import { timingSafeEqual } from '../_shared/webhooks/signing.ts';
 import { loadWorkerConfig } from '../_shared/worker/config.ts';
 import { Worker } from '../_shared/worker/worker.ts';
@@ -41,7 +42,7 @@ if (Deno.env.get('WORKER_LOOP') === '1') {
     if (!draining) {
       const started = Date.now();
       draining = worker.drain({ maxMs: drainMs })
-        .catch((err) => console.error(JSON.stringify({ level: 'error', msg: 'drain failed', error: (err as Error).message })))
+        .catch((err) => console.error(JSON.stringify({ level: 'error', msg: 'drain failed', error: redact((err as Error).message) })))
         .finally(() => {
           draining = null;
           console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'drained', ms: Date.now() - started, stats: worker.stats }));

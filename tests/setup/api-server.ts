@@ -21,6 +21,9 @@ declare module 'vitest' {
 
 let stop: (() => Promise<void>) | undefined;
 
+/** A whole API key, a webhook secret, or an e-mail address. */
+const LEAK = /\brk_[0-9A-Za-z]{38}\b|\bwhsec_[0-9A-Za-z+/=]{8,}|[\w.+-]+@[\w-]+(\.[\w-]+)*\.[A-Za-z]{2,}/g;
+
 const EMAIL_WEBHOOK_SECRET = `whsec_${Buffer.from('plaudit test e-mail webhook secret').toString('base64')}`;
 
 export default async function setup(project: TestProject) {
@@ -42,5 +45,8 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stop?.();
     await devMail.close();
+    // Everything the suite made the API do is in its log: not one key, secret or address may be.
+    const leaks = fs.readFileSync(logFile, 'utf8').match(LEAK);
+    if (leaks) throw new Error(`the API log holds secrets or personal data: ${[...new Set(leaks)].slice(0, 5).join(', ')}`);
   };
 }

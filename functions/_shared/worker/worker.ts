@@ -13,6 +13,7 @@ import type { Resolver } from '../net/ssrf.ts';
 import { EMAIL_SCHEDULE_MS, nextRetryDelay, WEBHOOK_SCHEDULE_MS } from '../webhooks/retry.ts';
 import { type AttemptResult, sendDelivery, type SignedDelivery } from '../webhooks/send.ts';
 import type { WorkerConfig } from './config.ts';
+import { redact } from '../middleware/request-log/index.ts';
 
 export type WorkerLog = (line: Record<string, unknown>) => void;
 
@@ -49,7 +50,8 @@ export interface WorkerStats {
 
 const orgIdsLiteral = (ids: string[] | null) => (ids ? `{${ids.join(',')}}` : null);
 
-const defaultLog: WorkerLog = (line) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
+// Send and database errors can quote addresses, URLs with credentials or secrets.
+const defaultLog: WorkerLog = (line) => console.log(redact(JSON.stringify({ time: new Date().toISOString(), ...line })));
 
 /**
  * Runs one statement in a transaction as plaudit_worker. The role switch and the statement are

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../http/env.ts';
-import { type LogLine, requestLog } from './index.ts';
+import { type LogLine, redact, requestLog } from './index.ts';
 
 describe('requestLog', () => {
   function app(lines: LogLine[]) {
@@ -37,5 +37,16 @@ describe('requestLog', () => {
     expect(kept.headers.get('x-request-id')).toBe('abc-123');
     const replaced = await a.request('/orgs/1', { headers: { 'x-request-id': 'a b {"level":"x"}' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('redact', () => {
+  it('blanks out keys, webhook secrets, URL credentials and e-mail addresses, and keeps the rest', () => {
+    expect(redact('duplicate key value (key_hash)=(\\x01) for rk_AbCdEfGh12345678AbCdEfGh12345678AbCdEf'))
+      .toBe('duplicate key value (key_hash)=(\\x01) for rk_[redacted]');
+    expect(redact('secret whsec_dGVzdA== rotated')).toBe('secret whsec_[redacted] rotated');
+    expect(redact('connect postgresql://plaudit:pa55@db:5432/x failed')).toBe('connect postgresql://[redacted]@db:5432/x failed');
+    expect(redact('Key (email)=(Jane.Doe+tag@mail.example.org) already exists')).toBe('Key (email)=([e-mail]) already exists');
+    expect(redact('at file:///work/app.ts:12:3')).toBe('at file:///work/app.ts:12:3');
   });
 });
