@@ -1,10 +1,11 @@
 // pgbench, for the database-only side of a comparison: runs a custom script (-n -f) against a
 // database URL for a fixed time and answers transactions per second and latency percentiles,
 // computed from its per-transaction log (--log), whose third column is the latency in µs.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDebianPackages } from '../lib/deps.mjs';
+import { runCommand } from './command.mjs';
 import { percentile } from './stats.mjs';
 
 const DEBIAN_PGBENCH = '/usr/lib/postgresql/15/bin/pgbench';
@@ -73,18 +74,7 @@ export async function pgbench({ url, script, clients, threads = 2, seconds, mode
     '-n', '-f', scriptFile, '-c', String(clients), '-j', String(Math.min(threads, clients)),
     '-T', String(seconds), '-M', mode, '--log', `--log-prefix=${prefix}`,
   ];
-  const out = await new Promise((resolve, reject) => {
-    const child = spawn(pgbenchPath(), args, { cwd: dir, env: { ...process.env, ...libpqEnv(url) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`pgbench exited with ${code}:\n${(stderr + stdout).trim().split('\n').slice(-15).join('\n')}`));
-    });
-  });
+  const out = await runCommand(pgbenchPath(), args, { cwd: dir, env: { ...process.env, ...libpqEnv(url) } });
   const summary = parsePgbench(out);
   if (summary.failed > 0) throw new Error(`pgbench: ${summary.failed} failed transactions`);
   const latencies = readLatencies(dir, prefix);

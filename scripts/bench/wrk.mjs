@@ -1,8 +1,9 @@
 // HTTP load: wrk when it is installed (installed with apt-get when missing and running as root),
 // otherwise autocannon from node_modules, which runs inside this Node process and so tops out
 // lower; the result says which tool measured.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { runCommand } from './command.mjs';
 import { durationMs } from './stats.mjs';
 
 let tool;
@@ -27,18 +28,6 @@ export function httpLoadTool() {
   tool = which('wrk') ? 'wrk' : 'autocannon';
   if (tool === 'autocannon') console.error('bench: wrk not available; using autocannon (install wrk for a lighter load generator)');
   return tool;
-}
-
-function run(cmd, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} exited with ${code}: ${(err || out).trim()}`))));
-  });
 }
 
 /** Reads wrk's report (run with --latency). */
@@ -84,14 +73,18 @@ async function autocannonLoad({ url, headers, connections, seconds }) {
  * Loads `url` with `connections` keep-alive connections for `seconds`. Answers req/s, p50 and
  * p99 in milliseconds, and the counts of non-2xx answers and socket errors; throws when there
  * were any, unless `allowErrors`, so a run never reports the speed of error responses.
+ * `script` is a wrk Lua script that shapes each request (POST bodies, say); it needs wrk.
  */
-export async function httpLoad({ url, headers = {}, connections, threads = 2, seconds, allowErrors = false }) {
+export async function httpLoad({ url, headers = {}, connections, threads = 2, seconds, script, allowErrors = false }) {
   const using = httpLoadTool();
   let result;
   if (using === 'wrk') {
     const args = ['-t', String(Math.min(threads, connections)), '-c', String(connections), '-d', `${seconds}s`, '--latency'];
     for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-    result = { tool: 'wrk', ...parseWrk(await run('wrk', [...args, url])) };
+    if (script) args.push('-s', script);
+    result = { tool: 'wrk', ...parseWrk(await runCommand('wrk', [...args, url])) };
+  } else if (script) {
+    throw new Error('this measurement needs wrk (requests shaped by a Lua script)');
   } else {
     result = { tool: 'autocannon', ...(await autocannonLoad({ url, headers, connections, seconds })) };
   }

@@ -4,12 +4,10 @@
 //
 //   BENCH_REVIEWS=100000     reviews of the organization the feed and list scenarios read
 //   BENCH_BIG_REVIEWS=1000000 reviews of the organization of the meta.total scenario
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startApi } from '../../lib/api-server.mjs';
 import { freePort } from '../../lib/postgres.mjs';
-import { parseWrk, httpLoadTool } from '../wrk.mjs';
 
 const positive = (env, name, fallback) => {
   const n = Number(env[name] ?? fallback);
@@ -82,27 +80,11 @@ async function expectStatus(url, init, status) {
 }
 
 /** wrk with a Lua script (POST bodies); falls back to an error when wrk is missing. */
+/** wrk with a Lua script that shapes each request (a new body and address each time). */
 function wrkScript(ctx, { url, lua, seconds = ctx.seconds }) {
-  if (httpLoadTool() !== 'wrk') throw new Error('this scenario needs wrk (POST bodies from a Lua script)');
-  const file = path.join(ctx.stack.dir, `wrk-${Date.now()}.lua`);
-  fs.writeFileSync(file, lua);
-  const args = ['-t', String(Math.min(ctx.threads, ctx.connections)), '-c', String(ctx.connections), '-d', `${seconds}s`, '--latency', '-s', file, url];
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`wrk exited with ${code}: ${err || out}`));
-      const result = { tool: 'wrk', ...parseWrk(out) };
-      if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-        return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} socket errors, ${result.timeouts} timeouts of ${result.requests}`));
-      }
-      resolve(result);
-    });
-  });
+  const script = path.join(ctx.stack.dir, `wrk-${Date.now()}.lua`);
+  fs.writeFileSync(script, lua);
+  return ctx.http({ url, script, seconds });
 }
 
 const sqlText = (s) => `'${String(s).replaceAll("'", "''")}'`;
