@@ -4,7 +4,10 @@
 --   plaudit_api            what an authenticated request runs as; every tenant table is
 --                          filtered for it by row-level security.
 --   plaudit_public         what unauthenticated public routes run as.
--- None of them bypasses row-level security, and none can switch to any other role.
+-- None of them bypasses row-level security. plaudit_api and plaudit_public are members of no
+-- role, but `set role` is checked against the session user: a session logged in as
+-- plaudit_authenticator can switch between the roles granted to it (and back to itself) from
+-- whichever of them it is in, and to nothing else (docs/design.md, 01-schema-security.test.sql).
 do $$
 begin
   if not exists (select from pg_roles where rolname = 'plaudit_api') then

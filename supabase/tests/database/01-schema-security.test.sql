@@ -3,7 +3,7 @@
 -- functions, so that they fail the day a new table forgets row-level security or a new function
 -- is left executable by everyone.
 begin;
-select plan(29);
+select plan(41);
 
 -- Fixtures (as the superuser): two tenants.
 insert into plaudit.organizations (id, name, slug) values
@@ -134,8 +134,29 @@ select is_empty(
        from pg_auth_members am
        join pg_roles r on r.oid = am.roleid
        join pg_roles m on m.oid = am.member
-      where m.rolname in ('plaudit_api', 'plaudit_public') $$,
-  'plaudit_api and plaudit_public are members of no role: they cannot switch to anything'
+      where m.rolname in ('plaudit_api', 'plaudit_public', 'plaudit_worker') $$,
+  'plaudit_api, plaudit_public and plaudit_worker are members of no role'
+);
+
+-- `set role` is checked against the session user, not the current role: whatever role a
+-- session logged in as the authenticator is in, it can become any role the authenticator is a
+-- member of. So that set must be exactly the roles the API and the worker run as.
+select results_eq(
+  $$ select r.rolname, am.admin_option
+       from pg_auth_members am
+       join pg_roles r on r.oid = am.roleid
+      where am.member = 'plaudit_authenticator'::regrole
+      order by r.rolname $$,
+  $$ values ('plaudit_api'::name, false), ('plaudit_public', false), ('plaudit_worker', false) $$,
+  'the authenticator is granted exactly plaudit_api, plaudit_public and plaudit_worker, without admin option'
+);
+
+select results_eq(
+  $$ select r.rolname from pg_roles r
+      where pg_has_role('plaudit_authenticator', r.oid, 'member')
+      order by r.rolname $$,
+  $$ values ('plaudit_api'::name), ('plaudit_authenticator'), ('plaudit_public'), ('plaudit_worker') $$,
+  'the authenticator is a member (directly or not) of exactly itself, plaudit_api, plaudit_public and plaudit_worker'
 );
 
 select results_eq(
@@ -182,6 +203,52 @@ select is_empty(
 ------------
 --- The authenticator login role
 ------------
+
+-- Tries `set local role` to every role of the cluster from the current role, each in its own
+-- subtransaction (rolled back, so the current role stays put): answers each role with
+-- 'switched' or the error message.
+create function pg_temp.set_role_outcomes()
+returns table (rolname name, outcome text)
+language plpgsql
+as $$
+declare
+  r name;
+begin
+  for r in select pg_roles.rolname from pg_roles loop
+    begin
+      execute format('set local role %I', r);
+      raise exception 'switched';
+    exception when others then
+      rolname := r;
+      outcome := sqlerrm;
+      return next;
+    end;
+  end loop;
+end
+$$;
+
+-- Tries to read every table and view of schema plaudit as the current role: answers each with
+-- 'readable' or the error message.
+create function pg_temp.read_outcomes()
+returns table (relname name, relkind "char", outcome text)
+language plpgsql
+as $$
+declare
+  c record;
+begin
+  for c in select pg_class.oid, pg_class.relname, pg_class.relkind from pg_class
+            where relnamespace = 'plaudit'::regnamespace and pg_class.relkind in ('r', 'p', 'v', 'm', 'f') loop
+    begin
+      execute format('select 1 from %s limit 1', c.oid::regclass);
+      relname := c.relname; relkind := c.relkind; outcome := 'readable';
+    exception when others then
+      relname := c.relname; relkind := c.relkind; outcome := sqlerrm;
+    end;
+    return next;
+  end loop;
+end
+$$;
+
 set local session authorization plaudit_authenticator;
 
 -- noinherit: by itself it has none of plaudit_api's rights.
@@ -216,6 +283,68 @@ select throws_ok(
   $$ set role postgres $$,
   '42501', 'permission denied to set role "postgres"',
   'authenticator as plaudit_public: cannot switch to the superuser'
+);
+
+-- What an injection inside a request's transaction can reach.
+set local role plaudit_api;
+
+select set_eq(
+  $$ select rolname from pg_temp.set_role_outcomes() where outcome = 'switched' $$,
+  $$ values ('plaudit_api'::name), ('plaudit_authenticator'), ('plaudit_public'), ('plaudit_worker') $$,
+  'authenticator as plaudit_api: set role reaches exactly plaudit_api, plaudit_public, plaudit_worker and the authenticator'
+);
+
+select is_empty(
+  $$ select rolname, outcome from pg_temp.set_role_outcomes()
+      where outcome not in ('switched', format('permission denied to set role "%s"', rolname)) $$,
+  'authenticator as plaudit_api: set role to any other role fails with permission denied'
+);
+
+select ok(
+  (select count(*) from pg_temp.set_role_outcomes()
+    where rolname in ('postgres', 'pg_read_all_data', 'pg_write_server_files', 'plaudit_test_outsider')
+      and outcome = format('permission denied to set role "%s"', rolname)) = 4,
+  'the set role check covers the superuser, the predefined roles and other roles of the cluster'
+);
+
+select throws_ok(
+  $$ set role pg_read_all_data $$,
+  '42501', 'permission denied to set role "pg_read_all_data"',
+  'authenticator as plaudit_api: cannot switch to pg_read_all_data'
+);
+
+select throws_ok(
+  $$ set role plaudit_test_outsider $$,
+  '42501', 'permission denied to set role "plaudit_test_outsider"',
+  'authenticator as plaudit_api: cannot switch to another role of the cluster'
+);
+
+select lives_ok(
+  $$ reset role $$,
+  'authenticator as plaudit_api: reset role is allowed'
+);
+
+select is(current_user::text, 'plaudit_authenticator', 'authenticator: reset role returns to the authenticator, not further');
+
+select is_empty(
+  $$ select relname, outcome from pg_temp.read_outcomes()
+      where outcome <> format('permission denied for %s %s',
+                              case relkind when 'v' then 'view' when 'm' then 'materialized view'
+                                           when 'f' then 'foreign table' else 'table' end,
+                              relname) $$,
+  'authenticator after reset role: every table and view of plaudit refuses it with permission denied'
+);
+
+select ok(
+  (select count(*) from pg_temp.read_outcomes()
+    where relname in ('organizations', 'api_keys', 'members', 'reviews', 'public_reviews')) = 5,
+  'the read check covers the tenant tables and the public view'
+);
+
+select throws_ok(
+  $$ set role postgres $$,
+  '42501', 'permission denied to set role "postgres"',
+  'authenticator after reset role: cannot switch to the superuser'
 );
 
 ------------
