@@ -3,7 +3,7 @@
 -- functions, so that they fail the day a new table forgets row-level security or a new function
 -- is left executable by everyone.
 begin;
-select plan(41);
+select plan(46);
 
 -- Fixtures (as the superuser): two tenants.
 insert into plaudit.organizations (id, name, slug) values
@@ -113,6 +113,84 @@ select results_eq(
             ('plaudit_public', false, false, false, false) $$,
   'only the authenticator logs in; none inherits, bypasses RLS or is superuser'
 );
+
+select results_eq(
+  $$ select rolname, rolsuper, rolbypassrls
+       from pg_roles
+      where rolname in ('plaudit_api', 'plaudit_public', 'plaudit_authenticator', 'plaudit_worker')
+      order by rolname $$,
+  $$ values ('plaudit_api'::name, false, false), ('plaudit_authenticator', false, false),
+            ('plaudit_public', false, false), ('plaudit_worker', false, false) $$,
+  'none of the four roles the API and the worker use is a superuser or has BYPASSRLS'
+);
+
+------------
+--- Ownership: an owner bypasses RLS (unless forced) and may grant, alter or drop
+------------
+
+-- No table, view, sequence or function of schema plaudit (nor the schema) belongs to a role the
+-- API or the worker runs as: the migrations' role owns them all.
+create function pg_temp.owned_by_api_roles()
+returns table (object text, owner name)
+language sql
+as $$
+  select c.oid::regclass::text, r.rolname
+    from pg_class c join pg_roles r on r.oid = c.relowner
+   where c.relnamespace = 'plaudit'::regnamespace
+     and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+     and r.rolname in ('plaudit_api', 'plaudit_public', 'plaudit_authenticator', 'plaudit_worker')
+  union all
+  select p.oid::regprocedure::text, r.rolname
+    from pg_proc p join pg_roles r on r.oid = p.proowner
+   where p.pronamespace = 'plaudit'::regnamespace
+     and r.rolname in ('plaudit_api', 'plaudit_public', 'plaudit_authenticator', 'plaudit_worker')
+  union all
+  select n.nspname::text, r.rolname
+    from pg_namespace n join pg_roles r on r.oid = n.nspowner
+   where n.nspname = 'plaudit'
+     and r.rolname in ('plaudit_api', 'plaudit_public', 'plaudit_authenticator', 'plaudit_worker')
+$$;
+
+select is_empty(
+  $$ select * from pg_temp.owned_by_api_roles() $$,
+  'no table, view, sequence or function of schema plaudit is owned by plaudit_api, plaudit_public, plaudit_authenticator or plaudit_worker'
+);
+
+-- The check is not vacuous: it covers tables, views, sequences and functions ...
+select ok(
+  (select count(distinct c.relkind) from pg_class c
+    where c.relnamespace = 'plaudit'::regnamespace and c.relkind in ('r', 'v', 'S')) = 3
+  and exists (select from pg_proc p where p.pronamespace = 'plaudit'::regnamespace),
+  'the ownership check looks at tables, views, sequences and functions of plaudit'
+);
+
+-- ... and catches a table and a function handed to one of the roles (inside this transaction).
+create table plaudit.owned_by_api (id integer);
+alter table plaudit.owned_by_api owner to plaudit_api;
+create function plaudit.owned_by_worker() returns integer language sql as $$ select 1 $$;
+alter function plaudit.owned_by_worker() owner to plaudit_worker;
+select set_eq(
+  $$ select object, owner from pg_temp.owned_by_api_roles() $$,
+  $$ values ('plaudit.owned_by_api', 'plaudit_api'::name),
+            ('plaudit.owned_by_worker()', 'plaudit_worker'::name) $$,
+  'the ownership check flags a table and a function owned by the API or worker roles'
+);
+drop table plaudit.owned_by_api;
+drop function plaudit.owned_by_worker();
+
+-- Nor do they own anything else in this database (any schema, type or other object).
+select is_empty(
+  $$ select d.classid::regclass::text, d.objid, r.rolname
+       from pg_shdepend d join pg_roles r on r.oid = d.refobjid
+      where d.refclassid = 'pg_authid'::regclass and d.deptype = 'o'
+        and d.dbid = (select oid from pg_database where datname = current_database())
+        and r.rolname in ('plaudit_api', 'plaudit_public', 'plaudit_authenticator', 'plaudit_worker') $$,
+  'plaudit_api, plaudit_public, plaudit_authenticator and plaudit_worker own no object of the database'
+);
+
+------------
+--- Switching roles
+------------
 
 select ok(
   pg_has_role('plaudit_authenticator', 'plaudit_api', 'member')
