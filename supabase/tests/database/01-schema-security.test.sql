@@ -3,7 +3,7 @@
 -- functions, so that they fail the day a new table forgets row-level security or a new function
 -- is left executable by everyone.
 begin;
-select plan(46);
+select plan(51);
 
 -- Fixtures (as the superuser): two tenants.
 insert into plaudit.organizations (id, name, slug) values
@@ -91,6 +91,91 @@ select throws_ok(
 );
 
 reset role;
+
+------------
+--- SECURITY DEFINER functions run with a fixed search_path
+------------
+
+-- A SECURITY DEFINER function runs with its owner's rights; without its own search_path it
+-- resolves names through the caller's, and a caller who can put an object on that path first
+-- runs code as the owner. Every such function of plaudit sets one (`set search_path = ''`,
+-- every name schema-qualified).
+create function pg_temp.definers_without_search_path()
+returns setof text
+language sql
+as $$
+  select p.oid::regprocedure::text
+    from pg_proc p
+   where p.pronamespace = 'plaudit'::regnamespace
+     and p.prosecdef
+     and not exists (select from unnest(p.proconfig) c where c like 'search_path=%')
+$$;
+
+-- ... and the path it sets names neither "$user" nor a schema where PUBLIC or a role the API or
+-- the worker runs as can create objects.
+create function pg_temp.definers_with_open_search_path()
+returns table (function text, schema text)
+language sql
+as $$
+  select p.oid::regprocedure::text, e.schema
+    from pg_proc p
+    cross join lateral unnest(p.proconfig) c
+    cross join lateral (select btrim(btrim(raw), '"') as schema
+                          from regexp_split_to_table(substr(c, length('search_path=') + 1), ',') raw) e
+   where p.pronamespace = 'plaudit'::regnamespace
+     and p.prosecdef
+     and c like 'search_path=%'
+     and (e.schema = '$user'
+          or exists (select from pg_namespace n
+                      where n.nspname = e.schema
+                        and (has_schema_privilege('public', n.oid, 'create')
+                             or has_schema_privilege('plaudit_api', n.oid, 'create')
+                             or has_schema_privilege('plaudit_public', n.oid, 'create')
+                             or has_schema_privilege('plaudit_authenticator', n.oid, 'create')
+                             or has_schema_privilege('plaudit_worker', n.oid, 'create'))))
+$$;
+
+select is_empty(
+  $$ select * from pg_temp.definers_without_search_path() $$,
+  'every SECURITY DEFINER function of schema plaudit sets a fixed search_path'
+);
+
+select is_empty(
+  $$ select * from pg_temp.definers_with_open_search_path() $$,
+  'no SECURITY DEFINER function of schema plaudit puts "$user" or a schema others can write on its search_path'
+);
+
+-- The checks are not vacuous: they look at the schema's SECURITY DEFINER functions ...
+select ok(
+  (select count(*) from pg_proc p
+    where p.pronamespace = 'plaudit'::regnamespace and p.prosecdef
+      and p.oid in ('plaudit.authenticate(bytea,integer)'::regprocedure,
+                    'plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean)'::regprocedure,
+                    'plaudit.claim_webhook_deliveries(integer,integer,integer,uuid[])'::regprocedure)) = 3,
+  'the search_path checks cover the SECURITY DEFINER functions of the API, the public routes and the worker'
+);
+
+-- ... and flag a function that forgets its search_path, or sets an open one (both created and
+-- dropped inside this transaction).
+create function plaudit.forgot_search_path() returns integer
+  language sql security definer as $$ select 1 $$;
+create function plaudit.open_search_path() returns integer
+  language sql security definer set search_path = "$user", plaudit as $$ select 1 $$;
+
+select results_eq(
+  $$ select * from pg_temp.definers_without_search_path() $$,
+  $$ values ('plaudit.forgot_search_path()') $$,
+  'the search_path check flags a SECURITY DEFINER function created without one'
+);
+
+select results_eq(
+  $$ select * from pg_temp.definers_with_open_search_path() $$,
+  $$ values ('plaudit.open_search_path()', '$user') $$,
+  'the search_path check flags a SECURITY DEFINER function whose path starts with "$user"'
+);
+
+drop function plaudit.forgot_search_path();
+drop function plaudit.open_search_path();
 
 ------------
 --- Roles
