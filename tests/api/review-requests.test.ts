@@ -335,6 +335,32 @@ describe('tracking', () => {
     await waitForMail(to, 2);
   });
 
+  it('provider events for a message id not recorded yet answer 404, so that the provider delivers them again', async () => {
+    const { t, form, domain, to } = await setup();
+    const res = await api('POST', path(t), { key: t.keys.write, body: { email: `early@${domain}`, name: 'E', form_id: form.id } });
+    await waitForMail(to, 1);
+    await waitForStatus(t, res.body.id, 'sent');
+    const [{ id: outboxId, provider_message_id: messageId }] = await db`
+      select id, provider_message_id from plaudit.email_outbox where data ->> 'review_request_id' = ${res.body.id}`;
+    // The provider's event overtakes the worker: the message id is not recorded yet.
+    await db`update plaudit.email_outbox set provider_message_id = null where id = ${outboxId}`;
+    const delivered = { type: 'email.delivered', created_at: new Date().toISOString(), data: { email_id: messageId } };
+    const early = await providerEvent(delivered, { id: `evt-early-${res.body.id}` });
+    expect(early.status).toBe(404);
+    expect(early.body).toEqual(errorBody(404, 'Not Found', /not known yet/));
+    expect((await request(t, res.body.id)).status).toBe('sent');
+
+    // The worker records the id; the provider's retry applies, and a repeat of it is a duplicate.
+    await db`update plaudit.email_outbox set provider_message_id = ${messageId} where id = ${outboxId}`;
+    const retried = await providerEvent(delivered, { id: `evt-early-${res.body.id}` });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ received: true, outcome: 'applied' });
+    const again = await providerEvent(delivered, { id: `evt-early-${res.body.id}` });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ received: true, outcome: 'duplicate' });
+    expect((await request(t, res.body.id)).status).toBe('delivered');
+  });
+
   it('a transient bounce is recorded without suppressing; a complaint suppresses', async () => {
     const { t, form, domain, to } = await setup();
     const res = await api('POST', path(t), { key: t.keys.write, body: { email: `soft@${domain}`, name: 'S', form_id: form.id } });

@@ -5,6 +5,8 @@
 // EMAIL_WEBHOOK_SECRET (`whsec_…`, the provider's signing secret, an environment variable of the
 // API). Compared in constant time; a timestamp more than 5 minutes off is refused (replay).
 // Without EMAIL_WEBHOOK_SECRET the endpoint answers 503: events are never taken unsigned.
+// An event for a message id that no outbox row carries yet answers 404, so that the provider
+// delivers it again: it may have overtaken the worker's record of the send.
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorBody } from '../http/errors.ts';
 import { errorResponseSpec, json } from '../http/schemas.ts';
@@ -37,11 +39,12 @@ export const emailEvents = router().openapi(
   createRoute({
     method: 'post', path: '/email-events', tags: ['Review requests'],
     summary: 'Receive e-mail provider events',
-    description: 'For the e-mail provider, not for API clients: Resend-format events (`email.delivered`, `email.bounced`, `email.complained`, `email.delivery_delayed`, `email.opened`, `email.clicked`) signed with the Svix / Standard Webhooks headers and the secret in `EMAIL_WEBHOOK_SECRET`. A repeated event (same id) applies once; events may arrive in any order. A hard bounce or a complaint puts the address on the suppression list; a transient bounce is only recorded.',
+    description: 'For the e-mail provider, not for API clients: Resend-format events (`email.delivered`, `email.bounced`, `email.complained`, `email.delivery_delayed`, `email.opened`, `email.clicked`) signed with the Svix / Standard Webhooks headers and the secret in `EMAIL_WEBHOOK_SECRET`. A repeated event (same id) applies once; events may arrive in any order. An event for a message id not known yet answers 404, so that the provider delivers it again. A hard bounce or a complaint puts the address on the suppression list; a transient bounce is only recorded.',
     responses: {
       200: json(Receipt, 'The event was taken'),
       400: errorResponseSpec('Not a JSON event'),
       401: errorResponseSpec('Missing or wrong signature'),
+      404: errorResponseSpec('No message with this `data.email_id` is known yet (the event may have overtaken the send\'s record): the provider should deliver it again'),
       503: errorResponseSpec('EMAIL_WEBHOOK_SECRET is not configured'),
     },
   }),
@@ -72,6 +75,11 @@ export const emailEvents = router().openapi(
     }
     const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: string }[]>`
       select plaudit.record_email_provider_event(${messageId}, ${type}, ${h('id')}, ${occurred}, ${tx.json(data as never)}) as outcome`);
+    // The event may have overtaken the worker's record of the message id: not 2xx, so that the
+    // provider delivers it again later instead of it being lost.
+    if (row.outcome === 'unknown') {
+      return c.json(errorBody(404, 'The e-mail id is not known yet; deliver the event again later'), 404) as never;
+    }
     return c.json({ received: true, outcome: row.outcome }, 200);
   },
 );
