@@ -262,9 +262,16 @@ describe('tracking', () => {
     let r = await request(t, res.body.id);
     expect(r).toMatchObject({ status: 'opened', open_count: 2, opened_at: expect.any(String), delivered_at: expect.any(String) });
 
+    // HEAD (link checkers, scanners) gets the same redirect and is no click.
+    const token = linkIn(mail.text, /\/t\/c\/[^?]+$/).split('/').pop();
+    const head = await fetch(local(linkIn(mail.text, /rating=3$/)), { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBe(303);
+    expect(head.headers.get('location')).toBe(`/r/${token}?c=1&rating=3`);
+    r = await request(t, res.body.id);
+    expect(r).toMatchObject({ status: 'opened', click_count: 0, clicked_at: null });
+
     const click = await fetch(local(linkIn(mail.text, /rating=4$/)), { redirect: 'manual' });
     expect(click.status).toBe(303);
-    const token = linkIn(mail.text, /\/t\/c\/[^?]+$/).split('/').pop();
     expect(click.headers.get('location')).toBe(`/r/${token}?c=1&rating=4`);
     await fetch(local(linkIn(mail.text, /rating=2$/)), { redirect: 'manual' });
     r = await request(t, res.body.id);
@@ -274,6 +281,7 @@ describe('tracking', () => {
     // A forged token: a 404 page for the redirect, the pixel still answers (and records nothing).
     const forged = token!.slice(0, 30) + (token![30] === 'A' ? 'B' : 'A') + token!.slice(31);
     expect((await fetch(`${inject('apiUrl')}/t/c/${forged}`, { redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(`${inject('apiUrl')}/t/c/${forged}`, { method: 'HEAD', redirect: 'manual' })).status).toBe(404);
     expect((await fetch(`${inject('apiUrl')}/r/${forged}`)).status).toBe(404);
     expect((await fetch(`${inject('apiUrl')}/t/o/${forged}.gif`)).status).toBe(200);
     expect((await request(t, res.body.id)).open_count).toBe(2);

@@ -185,8 +185,13 @@ export function hostedPages() {
     const token = c.req.param('token');
     let valid = false;
     if (TOKEN.test(token)) {
-      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ valid: boolean }[]>`
-        select plaudit.track_review_request(${token}, 'clicked') as valid`);
+      // Hono routes HEAD here too: link checkers and scanners send it, and it is no click. It
+      // gets the same answer without recording anything, as the pixel and the landing page do.
+      const [row] = c.req.method === 'GET'
+        ? await runAsPublic(c.var.sql, (tx) => tx<{ valid: boolean }[]>`
+            select plaudit.track_review_request(${token}, 'clicked') as valid`)
+        : await runAsPublic(c.var.sql, (tx) => tx<{ valid: boolean }[]>`
+            select exists (select from plaudit.review_request_landing(${token})) as valid`);
       valid = row.valid;
     }
     if (!valid) return notFound(c);
