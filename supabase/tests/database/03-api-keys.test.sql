@@ -3,7 +3,7 @@
 -- A tenant acts as the API does: `set local role plaudit_api` and the transaction's tenant
 -- (`set local plaudit.org_id = …` is what set_config('plaudit.org_id', …, true) does).
 begin;
-select plan(53);
+select plan(67);
 
 -- Fixtures (as the superuser): tenants A (Acme) and B (Globex), and their keys. Every plaintext
 -- key the tests learn is kept in the temporary table `keys`, which every role may use.
@@ -311,6 +311,118 @@ select is(
   'read',
   'superuser: A''s read key still has the read scope'
 );
+
+------------
+--- Revocation is permanent: revoked_at and replaced_by never change once set
+------------
+insert into keys (label, id, key)
+  select 'a_live', id, key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Kiosk', 'read');
+insert into keys (label, id, key)
+  select 'a_to_rotate', id, key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Backup', 'read');
+
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+
+select results_eq(
+  $$ update plaudit.api_keys set revoked_at = now()
+      where id = (select id from keys where label = 'a_live') returning id $$,
+  $$ select id from keys where label = 'a_live' $$,
+  'tenant A: revoking a live key still works'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set revoked_at = null where id = (select id from keys where label = 'a_live') $$,
+  '23001', 'an API key''s revocation is permanent: revoked_at cannot be cleared or changed once set',
+  'tenant A: cannot un-revoke its own key'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set revoked_at = null, replaced_by = null
+      where id = (select id from keys where label = 'a_rotate') $$,
+  '23001', 'an API key''s revocation is permanent: revoked_at cannot be cleared or changed once set',
+  'tenant A: cannot undo the rotation of its own key'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set revoked_at = '2100-01-01'
+      where id = (select id from keys where label = 'a_spare') $$,
+  '23001', 'an API key''s revocation is permanent: revoked_at cannot be cleared or changed once set',
+  'tenant A: cannot move the revocation time of its own key'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set replaced_by = null where id = (select id from keys where label = 'a_rotate') $$,
+  '23001', 'an API key''s successor is permanent: replaced_by cannot be cleared or changed once set',
+  'tenant A: cannot detach a rotated key from its successor'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set replaced_by = (select id from keys where label = 'a_read')
+      where id = (select id from keys where label = 'a_rotate') $$,
+  '23001', 'an API key''s successor is permanent: replaced_by cannot be cleared or changed once set',
+  'tenant A: cannot point a rotated key at another successor'
+);
+
+select lives_ok(
+  $$ update plaudit.api_keys set revoked_at = revoked_at, replaced_by = replaced_by
+      where id in (select id from keys where label like 'a\_%') $$,
+  'tenant A: an update that leaves revoked_at and replaced_by as they are passes'
+);
+
+select lives_ok(
+  $$ insert into keys (label, id, key)
+       select 'a_to_rotate_successor', id, key
+         from plaudit.rotate_api_key((select id from keys where label = 'a_to_rotate')) $$,
+  'tenant A: rotation still works'
+);
+
+select results_eq(
+  $$ select revoked_at is not null, replaced_by from plaudit.api_keys
+      where id = (select id from keys where label = 'a_to_rotate') $$,
+  $$ select true, id from keys where label = 'a_to_rotate_successor' $$,
+  'tenant A: the rotated key is revoked and points at its successor'
+);
+
+reset role;
+
+-- The table's owner is bound too.
+select is(
+  current_user::text,
+  (select pg_get_userbyid(relowner)::text from pg_class where oid = 'plaudit.api_keys'::regclass),
+  'owner: these checks run as the owner of plaudit.api_keys'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set revoked_at = null where id = (select id from keys where label = 'a_live') $$,
+  '23001', 'an API key''s revocation is permanent: revoked_at cannot be cleared or changed once set',
+  'owner: cannot un-revoke a key'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set replaced_by = null where id = (select id from keys where label = 'a_to_rotate') $$,
+  '23001', 'an API key''s successor is permanent: replaced_by cannot be cleared or changed once set',
+  'owner: cannot detach a rotated key from its successor'
+);
+
+select results_eq(
+  $$ select k.label, a.revoked_at is not null, a.replaced_by is not null
+       from plaudit.api_keys a join keys k using (id)
+      where k.label in ('a_live', 'a_rotate', 'a_spare', 'a_to_rotate', 'a_to_rotate_successor')
+      order by k.label $$,
+  $$ values ('a_live', true, false), ('a_rotate', true, true), ('a_spare', true, false),
+            ('a_to_rotate', true, true), ('a_to_rotate_successor', false, false) $$,
+  'owner: revoked keys stay revoked and rotated keys keep their successor'
+);
+
+set local session authorization plaudit_authenticator;
+
+select is_empty(
+  $$ select * from plaudit.authenticate(
+       sha256(convert_to((select key from keys where label = 'a_live'), 'UTF8')), 600) $$,
+  'authenticator: the key whose un-revocation was refused does not authenticate'
+);
+
+reset session authorization;
 
 ------------
 --- Key material: no plaintext stored, only SHA-256; prefix and checksum
