@@ -64,6 +64,17 @@ describe('templates', () => {
     expect(de.html).toContain('lang="de"');
     expect(renderEmail('review_reminder', { locale: 'en', orgName: 'Acme', data }).subject).toBe('A reminder: how was your experience with Acme?');
     expect(renderEmail('review_reminder', { locale: 'de', orgName: 'Acme', data }).subject).toBe('Erinnerung: Wie war Ihre Erfahrung mit Acme?');
+    // A reminder says how many more may follow, by its number and the limit it was queued under.
+    const reminder = (locale: string, extra: Record<string, unknown>) => renderEmail('review_reminder', { locale, orgName: 'Acme', data: { ...data, ...extra } });
+    expect(reminder('en', { reminder: 1, reminder_max: 2 }).text).toContain('help other customers. You will get at most one more reminder for this request.');
+    expect(reminder('en', { reminder: 2, reminder_max: 2 }).html).toContain('This is the last reminder you will get for this request.');
+    expect(reminder('en', { reminder: 1, reminder_max: 1 }).text).toContain('This is the last reminder you will get for this request.');
+    expect(reminder('de', { reminder: 1, reminder_max: 2 }).text).toContain('Zu dieser Anfrage erhalten Sie höchstens eine weitere Erinnerung.');
+    expect(reminder('de', { reminder: 2, reminder_max: 2 }).text).toContain('Dies ist die letzte Erinnerung zu dieser Anfrage.');
+    for (const locale of ['en', 'de']) {
+      const unknown = reminder(locale, {}).text;
+      expect(unknown).not.toMatch(/only reminder|last reminder|weitere Erinnerung|letzte Erinnerung/);
+    }
     const inv = renderEmail('team_invitation', { locale: 'en', orgName: 'Acme', data: { accept_url: 'https://x.example/invitations/T', role: 'admin', expires_at: '2026-12-01T00:00:00Z' } });
     expect(inv.subject).toBe('You are invited to join Acme on Plaudit');
     expect(inv.text).toContain('https://x.example/invitations/T');
@@ -522,10 +533,18 @@ describe('reminders', () => {
     expect(await tick(2 * day + 60_000)).toBe(1);
     expect(await tick(2 * day + 120_000)).toBe(0);
     const reminders = await waitForMail((x) => to(x) && x.startsWith('open@'), 2);
-    expect(reminders.map((m) => m.subject)).toContain(`A reminder: how was your experience with ${t.org.name}?`);
+    const first = reminders.find((m) => m.subject.startsWith('A reminder'))!;
+    expect(first.subject).toBe(`A reminder: how was your experience with ${t.org.name}?`);
+    // With reminder_max 2 the first reminder is not the only one, and says so.
+    expect(first.text).toContain(`A few days ago ${t.org.name} asked about your experience.`);
+    expect(first.text).toContain('You will get at most one more reminder for this request.');
+    expect(first.text).not.toContain('only reminder');
     expect(await tick(4 * day + 180_000)).toBe(1);
     expect(await tick(30 * day)).toBe(0);
-    await waitForMail((x) => to(x) && x.startsWith('open@'), 3);
+    const all = await waitForMail((x) => to(x) && x.startsWith('open@'), 3);
+    const second = all.filter((m) => m.subject.startsWith('A reminder')).find((m) => m.id !== first.id)!;
+    expect(second.text).toContain('This is the last reminder you will get for this request.');
+    expect(second.text).not.toContain('one more reminder');
     await eventually(async () => {
       const r = await request(t, open.id);
       return r.events.filter((e: { type: string }) => e.type === 'reminder_sent').length === 2 && r;

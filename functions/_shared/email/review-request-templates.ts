@@ -75,16 +75,34 @@ const REQUEST: Record<string, RequestStrings> = {
   },
 };
 
-const REMINDER: Record<string, Pick<RequestStrings, 'subject' | 'intro'>> = {
+type ReminderStrings = Pick<RequestStrings, 'subject' | 'intro'> & {
+  /** How many more reminders may follow this one (0: it is the last). */
+  more: (remaining: number) => string;
+};
+
+const REMINDER: Record<string, ReminderStrings> = {
   en: {
     subject: (org) => `A reminder: how was your experience with ${org}?`,
-    intro: (org) => `A few days ago ${org} asked about your experience. If you have a minute, your review would help other customers. This is the only reminder of its kind you will get for this request.`,
+    intro: (org) => `A few days ago ${org} asked about your experience. If you have a minute, your review would help other customers.`,
+    more: (n) => n === 0
+      ? 'This is the last reminder you will get for this request.'
+      : `You will get at most ${n === 1 ? 'one more reminder' : `${n} more reminders`} for this request.`,
   },
   de: {
     subject: (org) => `Erinnerung: Wie war Ihre Erfahrung mit ${org}?`,
     intro: (org) => `Vor einigen Tagen hat ${org} nach Ihrer Erfahrung gefragt. Wenn Sie eine Minute Zeit haben, hilft Ihre Bewertung anderen Kundinnen und Kunden.`,
+    more: (n) => n === 0
+      ? 'Dies ist die letzte Erinnerung zu dieser Anfrage.'
+      : `Zu dieser Anfrage erhalten Sie höchstens ${n === 1 ? 'eine weitere Erinnerung' : `${n} weitere Erinnerungen`}.`,
   },
 };
+
+/** The reminders after this one, from the e-mail's data (`reminder` of `reminder_max`); null when unknown. */
+function remindersLeft(data: Record<string, unknown>): number | null {
+  const n = Number(data.reminder);
+  const max = Number(data.reminder_max);
+  return Number.isInteger(n) && Number.isInteger(max) && n >= 1 && max >= 1 ? Math.max(max - n, 0) : null;
+}
 
 function requestEmail({ locale, orgName, data }: TemplateInput, reminder: boolean): RenderedEmail {
   const [lang, t] = pick(REQUEST, locale);
@@ -96,7 +114,10 @@ function requestEmail({ locale, orgName, data }: TemplateInput, reminder: boolea
   const pixelUrl = safeLink(data.open_pixel_url);
   const ratingUrls = Array.isArray(data.rating_urls) ? data.rating_urls.map(safeLink) : [];
   const subject = (r ?? t).subject(orgName);
-  const intro = (r ?? t).intro(orgName, formName);
+  // A reminder says how many more may follow, from the limit it was queued under; an e-mail
+  // queued without it says nothing rather than something wrong.
+  const left = r ? remindersLeft(data) : null;
+  const intro = (r ?? t).intro(orgName, formName) + (r && left !== null ? ` ${r.more(left)}` : '');
   const starsText = ratingUrls.map((u, i) => `  ${'★'.repeat(i + 1)}${'☆'.repeat(4 - i)} ${t.stars(i + 1)}: ${u}`);
   const text = [
     t.greeting(name), '', intro, '', t.ratePrompt, ...starsText, '', `${t.button}: ${reviewUrl}`, '',
