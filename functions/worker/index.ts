@@ -28,6 +28,10 @@ if (Deno.env.get('WORKER_LOOP') === '1') {
     });
   }
 } else {
+  // Anyone who can reach the function could otherwise make it drain at will.
+  if (!config.workerSecret && config.environment === 'production') {
+    throw new Error('refusing to start: set WORKER_SECRET, which every call of the worker function must carry');
+  }
   const drainMs = Number(Deno.env.get('WORKER_DRAIN_MS') ?? 50_000);
   let draining: Promise<void> | null = null;
   const handler = async (req: Request): Promise<Response> => {

@@ -86,6 +86,17 @@ describe('403: another organization, or too low a scope', () => {
     expect(res.body).toEqual(errorBody(403, 'Forbidden', new RegExp(`needs an API key with the admin scope; this key has ${scope}`)));
   });
 
+  it('revoking and rotating keys need admin, and a refused attempt leaves the key working', async () => {
+    for (const scope of ['read', 'write'] as const) {
+      for (const [method, suffix] of [['DELETE', ''], ['POST', '/rotate']] as const) {
+        const res = await api(method, `${orgPath(a)}/api-keys/${a.keyIds.read}${suffix}`, { key: a.keys[scope] });
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(errorBody(403, 'Forbidden', new RegExp(`needs an API key with the admin scope; this key has ${scope}`)));
+      }
+    }
+    expect((await api('GET', orgPath(a), { key: a.keys.read })).status).toBe(200);
+  });
+
   it('read scope is enough for every GET', async () => {
     for (const suffix of ['', '/members', '/invitations', '/api-keys']) {
       expect((await api('GET', orgPath(a) + suffix, { key: a.keys.read })).status).toBe(200);
@@ -93,7 +104,8 @@ describe('403: another organization, or too low a scope', () => {
   });
 
   it('a forbidden write changes nothing', async () => {
-    await api('PATCH', orgPath(b), { key: a.keys.admin, body: { name: 'Hijacked' } });
+    const res = await api('PATCH', orgPath(b), { key: a.keys.admin, body: { name: 'Hijacked' } });
+    expect(res.status).toBe(403);
     const [row] = await db`select name from plaudit.organizations where id = ${b.org.id}`;
     expect(row.name).toBe(b.org.name);
   });

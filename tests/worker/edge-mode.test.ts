@@ -54,6 +54,23 @@ describe('worker as an edge function', () => {
     }
   });
 
+  it('will not start in production without WORKER_SECRET', async () => {
+    const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'functions/worker/index.ts'], {
+      cwd: root,
+      env: {
+        ...process.env, WORKER_DATABASE_URL: process.env.TEST_API_DATABASE_URL, WORKER_PORT: String(await freePort()),
+        WORKER_SECRET: '', PLAUDIT_ENV: 'production', EMAIL_TRANSPORT: 'none', DENO_NO_UPDATE_CHECK: '1',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('refusing to start: set WORKER_SECRET');
+  });
+
   it('is rung by the API after a successful write when WORKER_URL is set', async () => {
     const rings: string[] = [];
     const bell = await startReceiver((req) => {
