@@ -3,7 +3,7 @@
 -- A tenant acts as the API does: `set local role plaudit_api` and the transaction's tenant
 -- (`set local plaudit.org_id = …` is what set_config('plaudit.org_id', …, true) does).
 begin;
-select plan(49);
+select plan(62);
 
 -- Fixtures (as the superuser): tenants A (Acme) and B (Globex), their members, an admin key of
 -- A (the inviter), and open invitations, one of A's already expired.
@@ -382,6 +382,106 @@ select is(
   0,
   'superuser: nobody became a member through the API role'
 );
+
+------------
+--- An invitation's end is permanent: revoked_at and accepted_at never change once set
+------------
+set local role plaudit_public;
+
+select is(
+  plaudit.accept_invitation('a-pending', 'Pat'),
+  'accepted',
+  'public: accepting an open invitation still works'
+);
+
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+
+select results_eq(
+  $$ update plaudit.invitations set revoked_at = now()
+      where id = (select id from tokens where label = 'new') returning id $$,
+  $$ select id from tokens where label = 'new' $$,
+  'tenant A: withdrawing an open invitation still works'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set revoked_at = null where id = 'a1000000-0000-4000-8000-000000000002' $$,
+  '23001', 'an invitation''s withdrawal is permanent: revoked_at cannot be cleared or changed once set',
+  'tenant A: cannot reopen its own withdrawn invitation'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set revoked_at = null where id = 'a1000000-0000-4000-8000-000000000003' $$,
+  '23001', 'an invitation''s withdrawal is permanent: revoked_at cannot be cleared or changed once set',
+  'tenant A: cannot reopen the expired invitation that inviting the address again withdrew'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set revoked_at = '2100-01-01' where id = 'a1000000-0000-4000-8000-000000000002' $$,
+  '23001', 'an invitation''s withdrawal is permanent: revoked_at cannot be cleared or changed once set',
+  'tenant A: cannot move the withdrawal time of its own invitation'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set accepted_at = null where id = 'a1000000-0000-4000-8000-000000000001' $$,
+  '42501', 'permission denied for table invitations',
+  'tenant A: cannot clear the acceptance of its own invitation'
+);
+
+select lives_ok(
+  $$ update plaudit.invitations set revoked_at = revoked_at
+      where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' $$,
+  'tenant A: an update that leaves revoked_at as it is passes'
+);
+
+reset role;
+
+-- The table's owner is bound too.
+select is(
+  current_user::text,
+  (select pg_get_userbyid(relowner)::text from pg_class where oid = 'plaudit.invitations'::regclass),
+  'owner: these checks run as the owner of plaudit.invitations'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set revoked_at = null where id = 'a1000000-0000-4000-8000-000000000002' $$,
+  '23001', 'an invitation''s withdrawal is permanent: revoked_at cannot be cleared or changed once set',
+  'owner: cannot reopen a withdrawn invitation'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set accepted_at = null where id = 'a1000000-0000-4000-8000-000000000001' $$,
+  '23001', 'an invitation''s acceptance is permanent: accepted_at cannot be cleared or changed once set',
+  'owner: cannot clear an invitation''s acceptance'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set accepted_at = now() + interval '1 day'
+      where id = 'a1000000-0000-4000-8000-000000000001' $$,
+  '23001', 'an invitation''s acceptance is permanent: accepted_at cannot be cleared or changed once set',
+  'owner: cannot move an invitation''s acceptance time'
+);
+
+select results_eq(
+  $$ select id, accepted_at, revoked_at is not null from plaudit.invitations
+      where id in ('a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
+                   'a1000000-0000-4000-8000-000000000003')
+      order by id $$,
+  $$ values ('a1000000-0000-4000-8000-000000000001'::uuid, now(), false),
+            ('a1000000-0000-4000-8000-000000000002'::uuid, null::timestamptz, true),
+            ('a1000000-0000-4000-8000-000000000003'::uuid, null::timestamptz, true) $$,
+  'owner: the accepted invitation stays accepted and the withdrawn ones stay withdrawn'
+);
+
+set local role plaudit_public;
+
+select is(
+  plaudit.accept_invitation('a-withdraw', 'Wes'),
+  'revoked',
+  'public: the withdrawn invitation whose reopening was refused cannot be accepted'
+);
+
+reset role;
 
 select * from finish();
 rollback;
