@@ -149,6 +149,60 @@ describe('the worker sends e-mail', () => {
     expect(seen[0].body).toMatchObject({ to: ['api@example.com'], subject: expect.stringMatching(/confirm your review/), text: expect.any(String), html: expect.any(String) });
   });
 
+  it('through a Resend-compatible API: retries a 409 for a request still in flight, fails a 409 for a reused key at once', async () => {
+    const t = await createTenant();
+    const calls: Record<string, number> = {};
+    let inFlight = true;
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const to: string = JSON.parse(body).to[0];
+        calls[to] = (calls[to] ?? 0) + 1;
+        const answer = (status: number, json: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(json));
+        };
+        if (to.startsWith('reused')) {
+          return answer(409, { statusCode: 409, name: 'invalid_idempotent_request',
+            message: 'Same idempotency key used with a different request payload.' });
+        }
+        if (inFlight) {
+          return answer(409, { statusCode: 409, name: 'concurrent_idempotent_requests',
+            message: 'Same idempotency key used while original request is still in progress.' });
+        }
+        answer(200, { id: `re_${to}` });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => server.close(() => r(undefined))));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const w = await startWorker([t.org.id], { retryScale: 0.01 }, { emailTransport: resendTransport('re_test_key', base) });
+    cleanups.push(() => w.stop());
+
+    const reused = await enqueue(t, 'reused@example.com');
+    const concurrent = await enqueue(t, 'concurrent@example.com');
+    const failed = await eventually(async () => {
+      const row = await outboxRow(reused);
+      return row.status === 'failed' && row;
+    }, 10_000, 'permanent failure on invalid_idempotent_request');
+    expect(failed.attempts).toBe(1);
+    expect(failed.last_error).toMatch(/409.*invalid_idempotent_request/);
+    const queued = await eventually(async () => {
+      const row = await outboxRow(concurrent);
+      return row.status === 'queued' && row.attempts >= 1 && row;
+    }, 10_000, 'retry scheduled on concurrent_idempotent_requests');
+    expect(queued.last_error).toMatch(/409.*concurrent_idempotent_requests/);
+    inFlight = false;
+    const sent = await eventually(async () => {
+      const row = await outboxRow(concurrent);
+      return row.status === 'sent' && row;
+    }, 10_000, 'sent after the concurrent request finished');
+    expect(sent.provider_message_id).toBe('re_concurrent@example.com');
+    expect(calls['concurrent@example.com']).toBeGreaterThanOrEqual(2);
+    expect(calls['reused@example.com']).toBe(1);
+  });
+
   it('fails an unknown template for good', async () => {
     const t = await createTenant();
     const w = await startWorker([t.org.id], {}, { emailTransport: smtpTransport(inject('devMailSmtpUrl')) });

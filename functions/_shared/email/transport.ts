@@ -63,6 +63,16 @@ export function smtpTransport(smtpUrl: string): EmailTransport {
   };
 }
 
+/** The `name` of a Resend-style error body ({ statusCode, name, message }), if it has one. */
+function errorName(body: string): string | undefined {
+  try {
+    const name = (JSON.parse(body) as { name?: unknown } | null)?.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function resendTransport(apiKey: string, baseUrl = 'https://api.resend.com', fetchImpl: typeof fetch = fetch): EmailTransport {
   return {
     name: 'resend',
@@ -83,7 +93,14 @@ export function resendTransport(apiKey: string, baseUrl = 'https://api.resend.co
       const text = await res.text();
       if (!res.ok) {
         const message = `provider answered ${res.status}: ${text.slice(0, 300)}`;
-        if (res.status >= 400 && res.status < 500 && res.status !== 429 && res.status !== 409) {
+        if (res.status === 409) {
+          // 409 is about the idempotency key: `concurrent_idempotent_requests` (a request with the
+          // same key is still in flight) is worth retrying; `invalid_idempotent_request` (the key
+          // was used with a different body) can never succeed. Any other 409 is retried.
+          if (errorName(text) === 'invalid_idempotent_request') throw new PermanentEmailError(message);
+          throw new Error(message);
+        }
+        if (res.status >= 400 && res.status < 500 && res.status !== 429) {
           throw new PermanentEmailError(message);
         }
         throw new Error(message);
