@@ -19,7 +19,16 @@ function page(specUrl: string, scriptUrl: string) {
   <script>
     Scalar.createApiReference('#app', {
       url: ${JSON.stringify(specUrl)},
+      // Nothing from scalar.com: system fonts, no "Ask AI" agent (it loads its API registry
+      // through proxy.scalar.com as soon as the page opens), no developer toolbar (share and
+      // deploy upload the document to scalar.com), no link to the hosted client at
+      // client.scalar.com (the in-page client sends the calls), no proxy (calls go straight to
+      // this server).
       withDefaultFonts: false,
+      agent: { disabled: true },
+      showDeveloperTools: 'never',
+      hideClientButton: true,
+      telemetry: false,
       hideDownloadButton: false,
       authentication: { preferredSecurityScheme: 'ApiKey' },
     });
