@@ -5,29 +5,11 @@
 -- for every role, the table's owner included: setting them the first time (withdrawing, which
 -- plaudit.create_invitation also does to an expired invitation it replaces, and accepting
 -- through plaudit.accept_invitation) is all an update may do to them.
-create function plaudit.invitations_guard_end()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if old.revoked_at is not null and new.revoked_at is distinct from old.revoked_at then
-    raise exception 'an invitation''s withdrawal is permanent: revoked_at cannot be cleared or changed once set'
-      using errcode = 'restrict_violation';
-  end if;
-  if old.accepted_at is not null and new.accepted_at is distinct from old.accepted_at then
-    raise exception 'an invitation''s acceptance is permanent: accepted_at cannot be cleared or changed once set'
-      using errcode = 'restrict_violation';
-  end if;
-  return new;
-end
-$$;
-
 -- Open invitations (the only ones withdrawing, re-inviting and accepting update) skip the trigger.
 create trigger invitations_guard_end
   before update on plaudit.invitations
   for each row
   when (old.revoked_at is not null or old.accepted_at is not null)
-  execute function plaudit.invitations_guard_end();
-
-revoke execute on function plaudit.invitations_guard_end() from public;
+  execute function plaudit.refuse_changes_once_set(
+    'revoked_at', 'an invitation''s withdrawal is permanent',
+    'accepted_at', 'an invitation''s acceptance is permanent');
