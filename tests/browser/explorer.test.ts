@@ -2,22 +2,11 @@
 // every request to a host other than this server refused: the page renders the document, and a key
 // pasted into it makes a call that answers 200 with the organization, so the explorer needs nothing
 // from the internet (fonts, proxy, AI agent, CDN).
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser } from '../helpers/browser.ts';
 import { createTenant } from '../helpers/db.ts';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const base = () => inject('apiUrl');
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -25,7 +14,7 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 describe('API explorer in a browser', () => {
   it('renders offline and a pasted key makes a call that answers 200', async () => {
     const t = await createTenant();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     // Anything not on this server is refused, and noted.
     const thirdParty: string[] = [];
     await context.route('**/*', (route) => {

@@ -1,24 +1,13 @@
 // The hosted pages in a real browser (Debian's chromium, driven by playwright-core): submit a
 // review, see the validation errors (summary, inline, focus on the first), submit with the
 // keyboard only from a review-request landing page, and without JavaScript.
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser } from '../helpers/browser.ts';
 import { createTenant, db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const base = () => inject('apiUrl');
 
@@ -26,7 +15,7 @@ describe('hosted pages in a browser', () => {
   it('the form page shows errors inline, focuses the first, and then takes the review', async () => {
     const t = await createTenant();
     const form = await createForm(t, { custom_fields: [{ key: 'product', label: 'Product', type: 'select', required: true, options: ['Chair', 'Desk'] }] });
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     try {
       await page.goto(`${base()}/forms/${form.id}`);
       expect(await page.title()).toBe(`Review ${t.org.name}`);
@@ -74,7 +63,7 @@ describe('hosted pages in a browser', () => {
     });
     expect(created.status).toBe(201);
     const [{ token }] = await db`select plaudit.review_request_token(${created.body.id}) as token`;
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     try {
       await page.goto(`${base()}/t/c/${token}?rating=3`);
       expect(page.url()).toBe(`${base()}/r/${token}?c=1&rating=3`);
@@ -113,7 +102,7 @@ describe('hosted pages in a browser', () => {
   it('works without JavaScript', async () => {
     const t = await createTenant();
     const form = await createForm(t);
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await browser().newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     try {
       await page.goto(`${base()}/forms/${form.id}`);
