@@ -8,12 +8,22 @@ import { waitForHealth } from '../../scripts/lib/api-server.mjs';
 import { freePort } from '../../scripts/lib/postgres.mjs';
 
 function start(env: Record<string, string>) {
-  const child = spawn('node', ['scripts/start.mjs'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own, as in a terminal, where Ctrl-C signals every process of the group.
+  const child = spawn('node', ['scripts/start.mjs'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { child, exited, output: () => output };
+}
+
+function groupAlive(pgid: number) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe('npm start', () => {
@@ -44,9 +54,14 @@ describe('npm start', () => {
     expect(made.status).toBe(0);
     const { organization, api_key } = JSON.parse(made.stdout);
 
-    first.child.kill('SIGINT');
+    // Ctrl-C in a terminal: SIGINT to the whole group (npm start, Deno, PostgreSQL) at once.
+    process.kill(-first.child.pid!, 'SIGINT');
     expect(await first.exited).toBe(0);
     expect(fs.existsSync(pidFile)).toBe(false);
+    await expect(fetch(`${url}/api/v1/health`)).rejects.toThrow();
+    // Nothing of the group is left behind: no API, no worker, no database.
+    for (let i = 0; i < 50 && groupAlive(first.child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(groupAlive(first.child.pid!)).toBe(false);
 
     const second = start(env);
     await waitForHealth(url, 60_000);
@@ -56,6 +71,8 @@ describe('npm start', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(fs.existsSync(pidFile)).toBe(false);
+    for (let i = 0; i < 50 && groupAlive(second.child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(groupAlive(second.child.pid!)).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
 });
