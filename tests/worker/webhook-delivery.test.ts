@@ -234,6 +234,54 @@ describe('isolation', () => {
     expect(w.worker.inFlight).toBeLessThanOrEqual(8);
   });
 
+  it("many slow endpoints of other organizations cannot take every slot of the worker", async () => {
+    // 2 organizations × 3 endpoints that answer only at the timeout, 4 queued each: 24 would-be
+    // calls for 8 slots. Under the per-endpoint cap alone they filled all 8 for the whole timeout.
+    const slowOrgs = [await createTenant(), await createTenant()];
+    const fastOrg = await createTenant();
+    const hang = () => ({ status: 200, delayMs: 8000 });
+    const slow: Receiver[] = [];
+    for (const org of slowOrgs) {
+      for (let e = 0; e < 3; e++) {
+        const r = await receiver(hang);
+        slow.push(r);
+        await register(org, r.url);
+      }
+      for (let i = 0; i < 4; i++) await emit(org);
+    }
+    const fast = await receiver();
+    await register(fastOrg, fast.url);
+    const w = await worker([...slowOrgs.map((t) => t.org.id), fastOrg.org.id], { concurrency: 8, webhookTimeoutMs: 5000 });
+    await eventually(async () => slow.reduce((n, r) => n + r.requests.length, 0) >= 4, 5000, 'slow endpoints busy');
+    const start = Date.now();
+    for (let i = 0; i < 3; i++) await emit(fastOrg);
+    await fast.waitFor(3, 3000);
+    expect(Date.now() - start).toBeLessThan(2000);
+    // Each slow organization held at most its quarter of the worker's 8 slots.
+    for (let k = 0; k < 2; k++) {
+      expect(slow.slice(k * 3, k * 3 + 3).reduce((n, r) => n + r.requests.length, 0)).toBeLessThanOrEqual(2);
+    }
+    expect(w.worker.inFlight).toBeLessThanOrEqual(8);
+  });
+
+  it('an endpoint in a failure run gets one delivery in flight until one succeeds', async () => {
+    const t = await createTenant();
+    const r = await receiver(() => ({ status: 200, delayMs: 300 }));
+    const hook = await register(t, r.url);
+    await db`update plaudit.webhook_endpoints set failing_since = now() - interval '1 hour' where id = ${hook.id}`;
+    for (let i = 0; i < 4; i++) await emit(t);
+    await worker([t.org.id]);
+    await r.waitFor(1);
+    await new Promise((res) => setTimeout(res, 150));
+    expect(r.requests).toHaveLength(1); // the probe alone
+    // Its success ends the failure run: the other three go out together.
+    const [probe, ...others] = await r.waitFor(4, 5000);
+    expect(others.every((q) => q.at - probe.at >= 300)).toBe(true);
+    expect(Math.max(...others.map((q) => q.at)) - Math.min(...others.map((q) => q.at))).toBeLessThan(200);
+    const [e] = await db`select failing_since from plaudit.webhook_endpoints where id = ${hook.id}`;
+    expect(e.failing_since).toBeNull();
+  });
+
   it('another organization cannot read the delivery log', async () => {
     const t = await createTenant();
     const other = await createTenant();

@@ -13,6 +13,12 @@ export interface WorkerConfig {
   perEndpointConcurrency: number;
   /** Webhook calls in flight in this worker at most. */
   concurrency: number;
+  /**
+   * Webhook calls of one organization in flight in this worker at most, so one organization's
+   * slow endpoints never take every slot: a quarter of `concurrency` by default, all of it for a
+   * worker pinned to a single organization.
+   */
+  perOrgConcurrency: number;
   batchSize: number;
   /** How long a claim holds a row; longer than the timeout, so only a dead worker loses it. */
   leaseSeconds: number;
@@ -47,6 +53,7 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     throw new Error('Set WORKER_DATABASE_URL (or DATABASE_URL) to the database the worker drains');
   }
   const webhookTimeoutMs = num('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 });
+  const concurrency = overrides.concurrency ?? num('WORKER_CONCURRENCY', 64, { min: 1 });
   const transport = (env('EMAIL_TRANSPORT') ?? (env('RESEND_API_KEY') ? 'resend' : env('SMTP_URL') ? 'smtp' : 'none')) as EmailConfig['transport'];
   if (!['smtp', 'resend', 'none'].includes(transport)) throw new Error('EMAIL_TRANSPORT must be smtp, resend or none');
   const orgIds = (env('WORKER_ORG_IDS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -57,7 +64,10 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     publicUrl: (env('PUBLIC_URL') ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     webhookTimeoutMs,
     perEndpointConcurrency: num('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, { min: 1 }),
-    concurrency: num('WORKER_CONCURRENCY', 64, { min: 1 }),
+    concurrency,
+    perOrgConcurrency: num('WEBHOOK_CONCURRENCY_PER_ORG',
+      (overrides.orgIds !== undefined ? overrides.orgIds : orgIds)?.length === 1 ? concurrency : Math.max(1, Math.floor(concurrency / 4)),
+      { min: 1 }),
     batchSize: num('WORKER_BATCH_SIZE', 50, { min: 1 }),
     leaseSeconds: num('WORKER_LEASE_SECONDS', Math.ceil(webhookTimeoutMs / 1000) + 45, { min: 1 }),
     pollMs: num('WORKER_POLL_MS', 1000, { min: 10 }),

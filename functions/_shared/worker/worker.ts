@@ -5,6 +5,8 @@
 // Webhooks: deliveries are claimed in batches with a lease (FOR UPDATE SKIP LOCKED) and sent
 // concurrently; each result is recorded as soon as it arrives, and the freed slot is refilled at
 // once, so a slow endpoint holds at most its per-endpoint share of slots and never the batch.
+// One organization holds at most `perOrgConcurrency` of this worker's slots, and an endpoint in
+// a failure run one (the claim enforces both), so dead endpoints cannot take every slot.
 import type { Sql } from '../db/client.ts';
 import { renderEmail, UnknownTemplateError } from '../email/templates.ts';
 import { createTransport, type EmailTransport, PermanentEmailError } from '../email/transport.ts';
@@ -73,6 +75,8 @@ export class Worker {
   #random: () => number;
   #email: EmailTransport | null;
   #inFlight = new Set<Promise<void>>();
+  /** Webhook calls in flight per organization, for the claim's organization cap. */
+  #orgInFlight = new Map<string, number>();
   #emailsInFlight = 0;
   #running = false;
   #stopped = false;
@@ -215,13 +219,18 @@ export class Worker {
     const room = this.#config.concurrency - this.#inFlight.size;
     if (room <= 0) return 0;
     const c = this.#config;
+    const orgBusy = JSON.stringify(Object.fromEntries(this.#orgInFlight));
     const rows = await asWorker(this.#sql, (tx) =>
       tx<SignedDelivery[]>`
         select * from plaudit.claim_webhook_deliveries(
           ${Math.min(room, c.batchSize)}, ${c.leaseSeconds}, ${c.perEndpointConcurrency},
-          ${orgIdsLiteral(c.orgIds)}::uuid[])`);
+          ${orgIdsLiteral(c.orgIds)}::uuid[], ${c.perOrgConcurrency}::integer, ${orgBusy}::text::jsonb)`);
     for (const row of rows) {
+      this.#orgInFlight.set(row.org_id, (this.#orgInFlight.get(row.org_id) ?? 0) + 1);
       const p: Promise<void> = this.#deliver(row).finally(() => {
+        const n = (this.#orgInFlight.get(row.org_id) ?? 1) - 1;
+        if (n > 0) this.#orgInFlight.set(row.org_id, n);
+        else this.#orgInFlight.delete(row.org_id);
         this.#inFlight.delete(p);
         this.wake();
       });
