@@ -3,6 +3,7 @@
 // local SMTP server that captures every e-mail). Ctrl-C stops everything it started.
 import path from 'node:path';
 import { startApi } from './lib/api-server.mjs';
+import { stopAllDeno } from './lib/deno-process.mjs';
 import { startDevMail } from './lib/dev-mail.mjs';
 import { applyMigrations, authenticatorUrl, ensureDatabase } from './lib/database.mjs';
 import { Cluster } from './lib/postgres.mjs';
@@ -23,7 +24,8 @@ let stopping = false;
 async function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
-  await Promise.all([api?.stop(), worker?.stop()]);
+  // Every Deno process spawned, including one still starting when the stop came.
+  await stopAllDeno(8000);
   await devMail?.close();
   if (cluster?.startedHere) {
     say('stopping PostgreSQL');
@@ -59,6 +61,7 @@ async function main() {
     Object.assign(mailEnv, { EMAIL_TRANSPORT: 'smtp', SMTP_URL: devMail.smtpUrl });
   }
 
+  if (stopping) return; // a stop came during the set-up: start nothing more
   // The worker drains the outboxes (webhooks, e-mail), generates exports and, where pg_cron is
   // not loaded, runs the scheduled maintenance; NOTIFY plaudit_outbox wakes it.
   worker = await startWorkerProcess({
@@ -72,6 +75,7 @@ async function main() {
     shutdown(1);
   });
 
+  if (stopping) return;
   api = await startApi({
     port,
     databaseUrl: apiDatabaseUrl,
@@ -84,6 +88,7 @@ async function main() {
     shutdown(1);
   });
 
+  if (stopping) return;
   const adminCmd = 'npm run --silent admin -- org create --name "Acme Inc" --slug acme';
   console.error(`
   Plaudit is running.

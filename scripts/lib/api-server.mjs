@@ -1,10 +1,5 @@
 // Starts the API function on Deno, as `npm start`, the tests and the benchmarks run it.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { root } from './database.mjs';
-
-const DENO = path.join(root, 'node_modules', '.bin', 'deno');
-const PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-sys'];
+import { spawnDeno } from './deno-process.mjs';
 
 export async function waitForHealth(url, timeoutMs = 60_000, child) {
   const deadline = Date.now() + timeoutMs;
@@ -28,15 +23,8 @@ export async function waitForHealth(url, timeoutMs = 60_000, child) {
  * `stdio` decides where its log lines go ('inherit' for npm start, 'ignore' or a file for tests).
  */
 export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit' }) {
-  const child = spawn(DENO, ['run', ...PERMISSIONS, '--unstable-no-legacy-abort', 'functions/api/index.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      API_DATABASE_URL: databaseUrl,
-      DENO_NO_UPDATE_CHECK: '1',
-      ...env,
-    },
+  const { child, stop } = spawnDeno('functions/api/index.ts', {
+    env: { PORT: String(port), API_DATABASE_URL: databaseUrl, ...env },
     stdio: ['ignore', stdio, stdio],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -46,12 +34,5 @@ export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit' 
     child.kill('SIGKILL');
     throw err;
   }
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
-  return { child, url, stop };
+  return { child, url, stop: () => stop(5000) };
 }

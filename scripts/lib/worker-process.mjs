@@ -1,26 +1,14 @@
 // Starts the worker function on Deno as a long-running process (WORKER_LOOP=1), as `npm start`
 // and the fault-injection tests run it.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { root } from './database.mjs';
-
-const DENO = path.join(root, 'node_modules', '.bin', 'deno');
-const PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-sys'];
+import { spawnDeno } from './deno-process.mjs';
 
 /**
  * Spawns functions/worker/index.ts and resolves once it logs that it started (it has then
  * subscribed to NOTIFY plaudit_outbox). `stdio` as for startApi.
  */
 export async function startWorkerProcess({ databaseUrl, env = {}, stdio = 'inherit', timeoutMs = 60_000 }) {
-  const child = spawn(DENO, ['run', ...PERMISSIONS, '--unstable-no-legacy-abort', 'functions/worker/index.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      WORKER_DATABASE_URL: databaseUrl,
-      WORKER_LOOP: '1',
-      DENO_NO_UPDATE_CHECK: '1',
-      ...env,
-    },
+  const { child, stop } = spawnDeno('functions/worker/index.ts', {
+    env: { WORKER_DATABASE_URL: databaseUrl, WORKER_LOOP: '1', ...env },
     stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : stdio],
   });
   await new Promise((resolve, reject) => {
@@ -51,12 +39,5 @@ export async function startWorkerProcess({ databaseUrl, env = {}, stdio = 'inher
     const fs = await import('node:fs');
     child.stdout.on('data', (c) => fs.writeSync(stdio, c));
   } else child.stdout.resume();
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 8000).unref();
-    });
-  return { child, stop };
+  return { child, stop: () => stop(8000) };
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +8,10 @@ import { waitForHealth } from '../../scripts/lib/api-server.mjs';
 import { freePort } from '../../scripts/lib/postgres.mjs';
 
 function start(env: Record<string, string>) {
+  // Its own PostgreSQL: no DATABASE_URL from the surroundings.
+  const { DATABASE_URL: _d, API_DATABASE_URL: _a, ...inherited } = process.env;
   // A process group of its own, as in a terminal, where Ctrl-C signals every process of the group.
-  const child = spawn('node', ['scripts/start.mjs'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('node', ['scripts/start.mjs'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -29,12 +31,7 @@ function groupAlive(pgid: number) {
 describe('npm start', () => {
   it('runs its own PostgreSQL, serves the API, keeps data across starts and stops everything on Ctrl-C', async () => {
     const dataDir = fs.mkdtempSync(path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'start-'));
-    const env = {
-      PORT: String(await freePort()), PLAUDIT_DB_PORT: String(await freePort()), PLAUDIT_DATA_DIR: dataDir,
-      DATABASE_URL: '', API_DATABASE_URL: '',
-    };
-    delete (env as Record<string, string>).DATABASE_URL;
-    delete (env as Record<string, string>).API_DATABASE_URL;
+    const env = { PORT: String(await freePort()), PLAUDIT_DB_PORT: String(await freePort()), PLAUDIT_DATA_DIR: dataDir };
     const url = `http://127.0.0.1:${env.PORT}`;
 
     const first = start(env);
@@ -47,7 +44,6 @@ describe('npm start', () => {
     expect(fs.existsSync(pidFile)).toBe(true);
 
     // An organization made now must still be there after a restart.
-    const { spawnSync } = await import('node:child_process');
     const made = spawnSync('node', ['scripts/admin.mjs', 'org', 'create', '--name', 'Kept', '--slug', 'kept'], {
       encoding: 'utf8', env: { ...process.env, ...env },
     });
@@ -73,6 +69,23 @@ describe('npm start', () => {
     expect(fs.existsSync(pidFile)).toBe(false);
     for (let i = 0; i < 50 && groupAlive(second.child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
     expect(groupAlive(second.child.pid!)).toBe(false);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('stops what it already started when Ctrl-C comes while the API is still starting', async () => {
+    const dataDir = fs.mkdtempSync(path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'start-'));
+    const env: Record<string, string> = { PORT: String(await freePort()), PLAUDIT_DB_PORT: String(await freePort()), PLAUDIT_DATA_DIR: dataDir };
+    const started = start(env);
+    // The moment the API's Deno process exists, long before it answers: Deno compiles first.
+    const apiSpawned = () => spawnSync('pgrep', ['-g', String(started.child.pid), '-f', 'functions/api/index.ts']).status === 0;
+    for (let i = 0; i < 1200 && !apiSpawned() && started.child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(apiSpawned()).toBe(true);
+
+    process.kill(-started.child.pid!, 'SIGINT');
+    expect(await started.exited).toBe(0);
+    expect(started.output()).not.toContain('Plaudit is running');
+    for (let i = 0; i < 50 && groupAlive(started.child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(groupAlive(started.child.pid!)).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
 });

@@ -1,0 +1,40 @@
+// Spawns the API and worker functions on Deno, and remembers every process it spawned until it
+// exits, so that a stop that comes while one is still starting (Ctrl-C during start-up) stops it
+// too instead of leaving it running without its parent.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { root } from './database.mjs';
+
+const DENO = path.join(root, 'node_modules', '.bin', 'deno');
+const PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-sys'];
+
+const running = new Set();
+
+/** Runs `entry` (a path under functions/) with the permissions the functions need. */
+export function spawnDeno(entry, { env = {}, stdio }) {
+  const child = spawn(DENO, ['run', ...PERMISSIONS, '--unstable-no-legacy-abort', entry], {
+    cwd: root,
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', ...env },
+    stdio,
+  });
+  const stop = stopper(child);
+  running.add(stop);
+  child.once('exit', () => running.delete(stop));
+  return { child, stop };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+function stopper(child) {
+  return (graceMs = 5000) =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), graceMs).unref();
+    });
+}
+
+/** Stops every process spawnDeno started that is still running, started or still starting. */
+export function stopAllDeno(graceMs) {
+  return Promise.all([...running].map((stop) => stop(graceMs)));
+}
