@@ -131,11 +131,21 @@ export interface UrlCheckOptions {
   resolve: Resolver;
 }
 
+/** A URL that may be called, and the addresses it was checked at (see checkWebhookUrl). */
+export interface CheckedUrl {
+  url: URL;
+  /** The host's checked addresses, to connect to without looking the name up again; empty
+   *  when there is nothing to pin (an IP literal, or development, where any address goes). */
+  addresses: string[];
+}
+
 /**
  * Throws UnsafeUrlError, with a message fit for the API's 422, unless `raw` may be called.
- * Answers the parsed URL.
+ * Answers the parsed URL and, for a host name in production, the public addresses it resolved
+ * to: calling one of those, not the name, is what keeps a DNS answer that changes after this
+ * check (DNS rebinding) from reaching a private address.
  */
-export async function assertSafeWebhookUrl(raw: string, { environment, resolve }: UrlCheckOptions): Promise<URL> {
+export async function checkWebhookUrl(raw: string, { environment, resolve }: UrlCheckOptions): Promise<CheckedUrl> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -147,13 +157,13 @@ export async function assertSafeWebhookUrl(raw: string, { environment, resolve }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new UnsafeUrlError('must be an http or https URL');
     }
-    return url;
+    return { url, addresses: [] };
   }
   if (url.protocol !== 'https:') throw new UnsafeUrlError('must be an https URL');
   const host = url.hostname;
   if (isIpLiteral(host)) {
     if (!isPublicAddress(host)) throw new UnsafeUrlError('must not point at a private, loopback or reserved address');
-    return url;
+    return { url, addresses: [] };
   }
   if (BLOCKED_NAMES.test(host) || !host.includes('.')) {
     throw new UnsafeUrlError('must name a public host');
@@ -168,5 +178,10 @@ export async function assertSafeWebhookUrl(raw: string, { environment, resolve }
   if (!addresses.every(isPublicAddress)) {
     throw new UnsafeUrlError('must not resolve to a private, loopback or reserved address');
   }
-  return url;
+  return { url, addresses };
+}
+
+/** checkWebhookUrl, for callers that only need the verdict and the parsed URL. */
+export async function assertSafeWebhookUrl(raw: string, options: UrlCheckOptions): Promise<URL> {
+  return (await checkWebhookUrl(raw, options)).url;
 }

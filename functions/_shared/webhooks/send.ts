@@ -1,8 +1,9 @@
 // Sends one webhook attempt: checks the URL against the SSRF rules again (DNS answers change),
-// POSTs the stored body with its signatures, follows no redirect, gives up after the timeout,
-// and classifies the answer.
+// POSTs the stored body with its signatures to the very addresses just checked, follows no
+// redirect, gives up after the timeout, and classifies the answer.
 import type { Environment } from '../config.ts';
-import { assertSafeWebhookUrl, type Resolver, UnsafeUrlError } from '../net/ssrf.ts';
+import { pinnedPost } from '../net/pinned-post.ts';
+import { checkWebhookUrl, type Resolver, UnsafeUrlError } from '../net/ssrf.ts';
 import { parseRetryAfter } from './retry.ts';
 
 export const USER_AGENT = 'Plaudit-Webhooks/1.0';
@@ -39,7 +40,6 @@ export interface SendOptions {
   environment: Environment;
   timeoutMs: number;
   resolve: Resolver;
-  fetch?: typeof fetch;
 }
 
 export function deliveryHeaders(d: SignedDelivery): Record<string, string> {
@@ -59,30 +59,6 @@ export function deliveryHeaders(d: SignedDelivery): Record<string, string> {
 
 const SNIPPET_BYTES = 1024;
 
-async function readSnippet(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < SNIPPET_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all.subarray(0, SNIPPET_BYTES)).replace(/\uFFFD+$/, '');
-}
-
 function describe(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timed out after ${timeoutMs} ms`;
@@ -96,36 +72,35 @@ export async function sendDelivery(d: SignedDelivery, opts: SendOptions): Promis
   const fail = (error: string, statusCode: number | null = null): AttemptResult => ({
     outcome: 'retry', statusCode, durationMs: elapsed(), error, responseSnippet: null, retryAfterMs: null,
   });
+  let target;
   try {
-    await assertSafeWebhookUrl(d.url, { environment: opts.environment, resolve: opts.resolve });
+    target = await checkWebhookUrl(d.url, { environment: opts.environment, resolve: opts.resolve });
   } catch (err) {
     if (err instanceof UnsafeUrlError) return fail(`refused to call the URL: it ${err.message}`);
     return fail(describe(err, opts.timeoutMs));
   }
-  const signal = AbortSignal.timeout(opts.timeoutMs);
   try {
-    const res = await (opts.fetch ?? fetch)(d.url, {
-      method: 'POST',
+    const res = await pinnedPost(target.url, {
       headers: deliveryHeaders(d),
       body: d.payload,
-      redirect: 'manual',
-      signal,
+      timeoutMs: opts.timeoutMs,
+      addresses: target.addresses,
+      snippetBytes: SNIPPET_BYTES,
     });
-    const snippet = await readSnippet(res);
     const status = res.status;
     const result: AttemptResult = {
       outcome: status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'retry',
       statusCode: status,
       durationMs: elapsed(),
       error: null,
-      responseSnippet: snippet,
+      responseSnippet: res.snippet,
       retryAfterMs: null,
     };
     if (result.outcome === 'retry') {
       result.error = status >= 300 && status < 400
-        ? `redirect (${status}) not followed${res.headers.get('location') ? ` to ${res.headers.get('location')!.slice(0, 200)}` : ''}`
+        ? `redirect (${status}) not followed${res.header('location') ? ` to ${res.header('location')!.slice(0, 200)}` : ''}`
         : `answered ${status}`;
-      result.retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+      result.retryAfterMs = parseRetryAfter(res.header('retry-after'));
     }
     return result;
   } catch (err) {

@@ -24,7 +24,6 @@ export interface WorkerDeps {
   config: WorkerConfig;
   log?: WorkerLog;
   resolve?: Resolver;
-  fetch?: typeof fetch;
   random?: () => number;
   emailTransport?: EmailTransport | null;
 }
@@ -71,7 +70,6 @@ export class Worker {
   #config: WorkerConfig;
   #log: WorkerLog;
   #resolve: Resolver;
-  #fetch?: typeof fetch;
   #random: () => number;
   #email: EmailTransport | null;
   #inFlight = new Set<Promise<void>>();
@@ -95,7 +93,6 @@ export class Worker {
     this.#config = deps.config;
     this.#log = deps.log ?? defaultLog;
     this.#resolve = deps.resolve ?? resolveHost;
-    this.#fetch = deps.fetch;
     this.#random = deps.random ?? Math.random;
     this.#email = deps.emailTransport === undefined ? createTransport(deps.config.email) : deps.emailTransport;
   }
@@ -246,7 +243,6 @@ export class Worker {
         environment: this.#config.environment,
         timeoutMs: this.#config.webhookTimeoutMs,
         resolve: this.#resolve,
-        fetch: this.#fetch,
       });
     } catch (err) {
       result = { outcome: 'retry', statusCode: null, durationMs: 0, error: (err as Error).message, responseSnippet: null, retryAfterMs: null };
