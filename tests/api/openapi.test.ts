@@ -15,6 +15,7 @@ describe('OpenAPI document and explorer', () => {
       ['/api/v1/organizations/{orgId}', 'patch'],
       ['/api/v1/organizations/{orgId}/members', 'get'],
       ['/api/v1/organizations/{orgId}/invitations', 'post'],
+      ['/api/v1/organizations/{orgId}/invitations/{id}', 'delete'],
       ['/api/v1/organizations/{orgId}/api-keys', 'post'],
       ['/api/v1/organizations/{orgId}/api-keys', 'get'],
       ['/api/v1/organizations/{orgId}/api-keys/{id}', 'delete'],

@@ -111,6 +111,46 @@ describe('members and invitations', () => {
     expect(member.body).toEqual(errorBody(409, 'Conflict', /already a member/));
   });
 
+  it('withdraws an open invitation once: 204, then 409; read and write keys cannot', async () => {
+    const inv = await api('POST', path('/invitations'), { key: t.keys.admin, body: { email: 'withdrawn@example.com', role: 'member' } });
+    const item = path(`/invitations/${inv.body.id}`);
+    expect((await api('DELETE', item, { key: t.keys.write })).status).toBe(403);
+    const res = await api('DELETE', item, { key: t.keys.admin });
+    expect(res.status).toBe(204);
+    const list = await api('GET', path('/invitations?limit=100'), { key: t.keys.read });
+    expect(list.body.data.find((i: { id: string }) => i.id === inv.body.id).status).toBe('revoked');
+    const again = await api('DELETE', item, { key: t.keys.admin });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(errorBody(409, 'Conflict', 'This invitation was withdrawn already'));
+    // The address can be invited again, with a new link.
+    expect((await api('POST', path('/invitations'), { key: t.keys.admin, body: { email: 'withdrawn@example.com', role: 'member' } })).status).toBe(201);
+  });
+
+  it('409 for an accepted invitation, which stays accepted', async () => {
+    const inv = await api('POST', path('/invitations'), { key: t.keys.admin, body: { email: 'joined@example.com', role: 'member' } });
+    await db`update plaudit.invitations set accepted_at = now() where id = ${inv.body.id}`;
+    const res = await api('DELETE', path(`/invitations/${inv.body.id}`), { key: t.keys.admin });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual(errorBody(409, 'Conflict', 'This invitation was accepted already'));
+    const [row] = await db`select revoked_at from plaudit.invitations where id = ${inv.body.id}`;
+    expect(row.revoked_at).toBeNull();
+  });
+
+  it('404 for an unknown invitation or another organization\'s, which stays open', async () => {
+    const other = await createTenant();
+    const theirs = await api('POST', `/api/v1/organizations/${other.org.id}/invitations`, {
+      key: other.keys.admin, body: { email: 'theirs@example.com', role: 'member' },
+    });
+    for (const id of [theirs.body.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await api('DELETE', path(`/invitations/${id}`), { key: t.keys.admin });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(errorBody(404, 'Not Found', 'Invitation not found'));
+    }
+    expect((await api('DELETE', path('/invitations/not-a-uuid'), { key: t.keys.admin })).status).toBe(400);
+    const [row] = await db`select revoked_at from plaudit.invitations where id = ${theirs.body.id}`;
+    expect(row.revoked_at).toBeNull();
+  });
+
   it.each([
     [{ email: 'not-an-email', role: 'member' }, /email/],
     [{ email: 'a@example.com', role: 'owner' }, /role/],

@@ -607,6 +607,23 @@ describe('team invitations', () => {
     expect((await postForm(url, { name: 'Again' })).status).toBe(409);
     expect((await fetch(url.replace(/[^/]+$/, 'x'.repeat(43)))).status).toBe(404);
   });
+
+  it('a withdrawn invitation\'s link answers that it was withdrawn, and makes no member', async () => {
+    const t = await createTenant();
+    const w = await mailWorker([t.org.id]);
+    workers.push(w);
+    const email = `withdrawn-${t.org.slug}@example.com`;
+    const inv = await api('POST', `/api/v1/organizations/${t.org.id}/invitations`, { key: t.keys.admin, body: { email, role: 'member' } });
+    const [mail] = await waitForMail((x) => x === email, 1);
+    const url = local(linkIn(mail.text, /\/invitations\//));
+    expect((await api('DELETE', `/api/v1/organizations/${t.org.id}/invitations/${inv.body.id}`, { key: t.keys.admin })).status).toBe(204);
+    const page = await fetch(url);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain('This invitation was withdrawn');
+    expect((await postForm(url, { name: 'Too Late' })).status).toBe(410);
+    const members = await api('GET', `/api/v1/organizations/${t.org.id}/members`, { key: t.keys.read });
+    expect(members.body.data.map((m: { email: string }) => m.email)).not.toContain(email);
+  });
 });
 
 describe('hosted pages', () => {

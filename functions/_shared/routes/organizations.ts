@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgParams, Timestamp } from '../http/schemas.ts';
+import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { keyRoute, router } from './define.ts';
 
 const Organization = z.object({
@@ -171,5 +171,34 @@ export const organizations = router()
         if ((err as { code?: string }).code === '23505') throw new ApiError(409, (err as Error).message);
         throw err;
       }
+    },
+  )
+  .openapi(
+    keyRoute('admin', {
+      method: 'delete', path: '/organizations/{orgId}/invitations/{id}', tags: ['Members'],
+      summary: 'Withdraw an invitation',
+      description: 'Its link stops working at once: the accept page answers that the invitation was withdrawn. A withdrawal is permanent; invite the address again to send a new link. An invitation already accepted or withdrawn answers 409.',
+      request: { params: OrgItemParams },
+      responses: {
+        204: { description: 'Withdrawn' },
+        404: errorResponseSpec('No invitation with this id'),
+        409: errorResponseSpec('Already accepted or withdrawn'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const db = c.var.db;
+      const [row] = await db<{ withdrawn: boolean; accepted_at: Date | null; revoked_at: Date | null }[]>`
+        with withdrawn as (
+          update plaudit.invitations set revoked_at = now()
+          where id = ${id} and accepted_at is null and revoked_at is null
+          returning id)
+        select exists (select from withdrawn) as withdrawn, i.accepted_at, i.revoked_at
+        from plaudit.invitations i where i.id = ${id}`;
+      if (!row) throw new ApiError(404, 'Invitation not found');
+      if (!row.withdrawn) {
+        throw new ApiError(409, row.accepted_at ? 'This invitation was accepted already' : 'This invitation was withdrawn already');
+      }
+      return c.body(null, 204);
     },
   );

@@ -3,7 +3,7 @@
 -- A tenant acts as the API does: `set local role plaudit_api` and the transaction's tenant
 -- (`set local plaudit.org_id = …` is what set_config('plaudit.org_id', …, true) does).
 begin;
-select plan(62);
+select plan(64);
 
 -- Fixtures (as the superuser): tenants A (Acme) and B (Globex), their members, an admin key of
 -- A (the inviter), and open invitations, one of A's already expired.
@@ -428,6 +428,12 @@ select throws_ok(
   'tenant A: cannot clear the acceptance of its own invitation'
 );
 
+select throws_ok(
+  $$ update plaudit.invitations set revoked_at = now() where id = 'a1000000-0000-4000-8000-000000000001' $$,
+  '23514', 'new row for relation "invitations" violates check constraint "invitations_accepted_or_withdrawn"',
+  'tenant A: cannot withdraw an invitation once it was accepted'
+);
+
 select lives_ok(
   $$ update plaudit.invitations set revoked_at = revoked_at
       where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' $$,
@@ -460,6 +466,12 @@ select throws_ok(
       where id = 'a1000000-0000-4000-8000-000000000001' $$,
   '23001', 'an invitation''s acceptance is permanent: accepted_at cannot be cleared or changed once set',
   'owner: cannot move an invitation''s acceptance time'
+);
+
+select throws_ok(
+  $$ update plaudit.invitations set revoked_at = now() where id = 'a1000000-0000-4000-8000-000000000001' $$,
+  '23514', 'new row for relation "invitations" violates check constraint "invitations_accepted_or_withdrawn"',
+  'owner: cannot withdraw an accepted invitation'
 );
 
 select results_eq(
