@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDelivery, type SignedDelivery } from '../webhooks/send.ts';
 import { pinnedPost } from './pinned-post.ts';
@@ -42,6 +44,22 @@ describe('pinnedPost', () => {
     expect(seen.at(-1)).toEqual({ host: `rebound.invalid:${port}`, body: 'hello' });
     // Without pinned addresses the name is looked up, and this one does not resolve.
     await expect(post('/', [])).rejects.toThrow(/ENOTFOUND|EAI_AGAIN|getaddrinfo|resolve/i);
+  });
+
+  it('pins the address under Deno too, the runtime the worker runs on', async () => {
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const script = `
+      import { pinnedPost } from './functions/_shared/net/pinned-post.ts';
+      const res = await pinnedPost(new URL('http://rebound.invalid:${port}/'), {
+        headers: {}, body: 'from deno', timeoutMs: 5000, addresses: ['127.0.0.1'], snippetBytes: 1024 });
+      console.log(JSON.stringify({ status: res.status, snippet: res.snippet }));`;
+    const out = await new Promise<string>((resolve, reject) => execFile(
+      path.join(root, 'node_modules', '.bin', 'deno'), ['eval', script],
+      { cwd: root, env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } },
+      (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)),
+    ));
+    expect(JSON.parse(out)).toEqual({ status: 201, snippet: 'ok' });
+    expect(seen.at(-1)).toEqual({ host: `rebound.invalid:${port}`, body: 'from deno' });
   });
 
   it('keeps only the first bytes of a long answer', async () => {
