@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDelivery, type SignedDelivery } from '../webhooks/send.ts';
 import { pinnedPost } from './pinned-post.ts';
@@ -47,7 +48,7 @@ describe('pinnedPost', () => {
   });
 
   it('pins the address under Deno too, the runtime the worker runs on', async () => {
-    const root = path.resolve(import.meta.dirname, '../../..');
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
     const script = `
       import { pinnedPost } from './functions/_shared/net/pinned-post.ts';
       const res = await pinnedPost(new URL('http://rebound.invalid:${port}/'), {
