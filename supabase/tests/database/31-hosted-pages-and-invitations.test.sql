@@ -2,7 +2,7 @@
 -- signed token, and each answering only what its page shows. Team invitations: the e-mail can
 -- only go to the invitation's own address, and accepting makes a member once.
 begin;
-select plan(19);
+select plan(21);
 
 insert into plaudit.organizations (id, name, slug) values
   ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme', 'acme'),
@@ -75,6 +75,29 @@ set local role plaudit_public;
 select is(plaudit.accept_invitation('inv-token', 'Nia'), 'accepted', 'public: the invitee accepts');
 select is(plaudit.accept_invitation('inv-token', 'Nia'), 'accepted_before', 'public: accepting again changes nothing');
 reset role;
+
+-- Withdrawing an invitation withdraws its e-mail while it waits in the outbox, and no other.
+insert into plaudit.invitations (id, org_id, email, role, token_hash) values
+  ('a4000000-0000-4000-8000-000000000002', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'second@acme.test', 'member', sha256('inv-2'::bytea)),
+  ('a4000000-0000-4000-8000-000000000003', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'third@acme.test', 'member', sha256('inv-3'::bytea));
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select plaudit.queue_invitation_email('a4000000-0000-4000-8000-000000000002', 'inv-2', 'http://x');
+select plaudit.queue_invitation_email('a4000000-0000-4000-8000-000000000003', 'inv-3', 'http://x');
+select lives_ok(
+  $$ update plaudit.invitations set revoked_at = now() where id = 'a4000000-0000-4000-8000-000000000002' $$,
+  'tenant A: withdraws an invitation whose e-mail is queued'
+);
+reset role;
+select results_eq(
+  $$ select data ->> 'invitation_id', status, last_error from plaudit.email_outbox
+      where template = 'team_invitation'
+        and data ->> 'invitation_id' in ('a4000000-0000-4000-8000-000000000002', 'a4000000-0000-4000-8000-000000000003')
+      order by 1 $$,
+  $$ values ('a4000000-0000-4000-8000-000000000002', 'failed', 'cancelled: the invitation was withdrawn'),
+            ('a4000000-0000-4000-8000-000000000003', 'queued', null::text) $$,
+  'the withdrawn invitation''s queued e-mail is withdrawn with it; another invitation''s stays queued'
+);
 
 select * from finish();
 rollback;
