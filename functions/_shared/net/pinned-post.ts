@@ -52,7 +52,11 @@ export function pinnedPost(url: URL, opts: PinnedPostOptions): Promise<PinnedAns
   const body = new TextEncoder().encode(opts.body);
   return new Promise((resolve, reject) => {
     let timedOut = false;
-    const fail = (err: unknown) => reject(timedOut ? new PostTimeoutError(`timed out after ${opts.timeoutMs} ms`) : err);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const fail = (err: unknown) => {
+      clearTimeout(timer);
+      reject(timedOut ? new PostTimeoutError(`timed out after ${opts.timeoutMs} ms`) : err);
+    };
     const req = client.request({
       method: 'POST',
       protocol: url.protocol,
@@ -92,14 +96,11 @@ export function pinnedPost(url: URL, opts: PinnedPostOptions): Promise<PinnedAns
         if (!res.complete && kept < opts.snippetBytes) fail(new Error('the connection closed before the answer ended'));
       });
     });
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       timedOut = true;
       req.destroy(new PostTimeoutError(`timed out after ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      fail(err);
-    });
+    req.on('error', fail);
     req.end(body);
   });
 }
