@@ -2,15 +2,13 @@
 // applied, the API on Deno connected as plaudit_authenticator (the login role production uses),
 // and, on demand, the bare Deno.serve hello-world that shows the HTTP ceiling. stop() undoes
 // whatever was started, in reverse order, and is safe to call more than once.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startApi } from '../lib/api-server.mjs';
-import { applyMigrations, authenticatorUrl, connect, ensureDatabase, root } from '../lib/database.mjs';
+import { spawnDeno } from '../lib/deno-process.mjs';
+import { applyMigrations, authenticatorUrl, connect, ensureDatabase } from '../lib/database.mjs';
 import { Cluster, freePort } from '../lib/postgres.mjs';
-
-const DENO = path.join(root, 'node_modules', '.bin', 'deno');
 
 /** The API's per-key limit during benchmarks: high enough never to answer 429. */
 export const BENCH_RATE_LIMIT = 1_000_000_000;
@@ -29,14 +27,6 @@ async function waitForOk(url, child, timeoutMs = 30_000) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-function stopChild(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
-}
 
 /**
  * The shared stack; start() brings it up. `apiEnv` adds to the API's environment
@@ -60,7 +50,7 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
   stack.stop = async () => {
     if (stack.stopped) return;
     stack.stopped = true;
-    if (stack.hello) await stopChild(stack.hello.child);
+    if (stack.hello) await stack.hello.stop(5000);
     if (stack.api) await stack.api.stop();
     if (stack.sql) await stack.sql.end({ timeout: 5 }).catch(() => {});
     stack.cluster?.stop();
@@ -72,13 +62,9 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
   stack.startHello = async () => {
     if (stack.hello) return stack.hello;
     const port = await freePort();
-    const child = spawn(DENO, ['run', '--allow-net', '--allow-env', 'scripts/bench/hello.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' },
-      stdio: 'ignore',
-    });
+    const { child, stop } = spawnDeno('scripts/bench/hello.ts', { env: { PORT: String(port) }, stdio: 'ignore' });
     const url = `http://127.0.0.1:${port}/`;
-    stack.hello = { child, url };
+    stack.hello = { child, url, stop };
     await waitForOk(url, child);
     return stack.hello;
   };

@@ -2,6 +2,7 @@
 // not looked up again between the check and the call: a DNS answer that changes in between (DNS
 // rebinding) cannot turn a checked public host into a private one. TLS still verifies the
 // certificate for the URL's host name, which is also the SNI and the Host header.
+import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -36,15 +37,8 @@ function pinnedLookup(addresses: string[]): LookupFunction {
 }
 
 function decodeSnippet(chunks: Uint8Array[], max: number): string {
-  const size = chunks.reduce((n, c) => n + c.length, 0);
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
   // A character cut in two at the limit decodes as U+FFFD: drop it.
-  return new TextDecoder().decode(all.subarray(0, max)).replace(/\uFFFD+$/, '');
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, max)).replace(/\uFFFD+$/, '');
 }
 
 export function pinnedPost(url: URL, opts: PinnedPostOptions): Promise<PinnedAnswer> {

@@ -188,12 +188,12 @@ export const organizations = router()
     async (c) => {
       const { id } = c.req.valid('param');
       const db = c.var.db;
-      const [row] = await db<{ withdrawn: boolean; accepted_at: Date | null; revoked_at: Date | null }[]>`
+      const [row] = await db<{ withdrawn: boolean; accepted_at: Date | null }[]>`
         with withdrawn as (
           update plaudit.invitations set revoked_at = now()
           where id = ${id} and accepted_at is null and revoked_at is null
           returning id)
-        select exists (select from withdrawn) as withdrawn, i.accepted_at, i.revoked_at
+        select exists (select from withdrawn) as withdrawn, i.accepted_at
         from plaudit.invitations i where i.id = ${id}`;
       if (!row) throw new ApiError(404, 'Invitation not found');
       if (!row.withdrawn) {

@@ -59,11 +59,8 @@ export function deliveryHeaders(d: SignedDelivery): Record<string, string> {
 
 const SNIPPET_BYTES = 1024;
 
-function describe(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timed out after ${timeoutMs} ms`;
-  const cause = e?.cause?.code ?? e?.cause?.message;
-  return `${e?.message ?? String(err)}${cause ? ` (${cause})` : ''}`.slice(0, 1000);
+function describe(err: unknown): string {
+  return ((err as Error)?.message ?? String(err)).slice(0, 1000);
 }
 
 export async function sendDelivery(d: SignedDelivery, opts: SendOptions): Promise<AttemptResult> {
@@ -77,7 +74,7 @@ export async function sendDelivery(d: SignedDelivery, opts: SendOptions): Promis
     target = await checkWebhookUrl(d.url, { environment: opts.environment, resolve: opts.resolve });
   } catch (err) {
     if (err instanceof UnsafeUrlError) return fail(`refused to call the URL: it ${err.message}`);
-    return fail(describe(err, opts.timeoutMs));
+    return fail(describe(err));
   }
   try {
     const res = await pinnedPost(target.url, {
@@ -104,6 +101,6 @@ export async function sendDelivery(d: SignedDelivery, opts: SendOptions): Promis
     }
     return result;
   } catch (err) {
-    return fail(describe(err, opts.timeoutMs));
+    return fail(describe(err));
   }
 }

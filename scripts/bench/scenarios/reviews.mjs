@@ -79,7 +79,6 @@ async function expectStatus(url, init, status) {
   return { res, body };
 }
 
-/** wrk with a Lua script (POST bodies); falls back to an error when wrk is missing. */
 /** wrk with a Lua script that shapes each request (a new body and address each time). */
 function wrkScript(ctx, { url, lua, seconds = ctx.seconds }) {
   const script = path.join(ctx.stack.dir, `wrk-${Date.now()}.lua`);
