@@ -4,24 +4,26 @@ begin;
 select no_plan();
 
 ------------
---- CSV cells: RFC 4180 quoting (as COPY does it) and the formula guard
+--- CSV cells: RFC 4180 quoting and the formula guard
 ------------
 select is(plaudit.csv_cell(null), '', 'csv: a missing value is an empty field');
 select is(plaudit.csv_cell(''), '""', 'csv: an empty string is quoted, as COPY does');
-select is(plaudit.csv_cell('plain'), 'plain', 'csv: plain text is left alone');
+select is(plaudit.csv_cell('plain_42'), 'plain_42', 'csv: lowercase letters, digits and underscores are left alone');
+select is(plaudit.csv_cell('Two words'), '"Two words"', 'csv: anything else is quoted, which a reader cannot tell from bare');
+select is(plaudit.csv_cell('back\slash'), '"back\slash"', 'csv: a backslash is not an escape and stays single');
 select is(plaudit.csv_cell('a,b'), '"a,b"', 'csv: a comma is quoted');
 select is(plaudit.csv_cell('say "hi"'), '"say ""hi"""', 'csv: quotes are doubled inside quotes');
 select is(plaudit.csv_cell(E'two\nlines'), E'"two\nlines"', 'csv: a line feed is quoted');
 select is(plaudit.csv_cell(E'cr\rhere'), E'"cr\rhere"', 'csv: a carriage return is quoted');
-select is(plaudit.csv_cell('=1+2'), '''=1+2', 'csv: = is neutralised with an apostrophe');
-select is(plaudit.csv_cell('+1'), '''+1', 'csv: + is neutralised');
-select is(plaudit.csv_cell('-1'), '''-1', 'csv: - is neutralised');
-select is(plaudit.csv_cell('@SUM(1)'), '''@SUM(1)', 'csv: @ is neutralised');
-select is(plaudit.csv_cell(E'\tx'), E'''\tx', 'csv: a leading tab is neutralised');
+select is(plaudit.csv_cell('=1+2'), '"''=1+2"', 'csv: = is neutralised with an apostrophe (and the cell quoted)');
+select is(plaudit.csv_cell('+1'), '"''+1"', 'csv: + is neutralised');
+select is(plaudit.csv_cell('-1'), '"''-1"', 'csv: - is neutralised');
+select is(plaudit.csv_cell('@SUM(1)'), '"''@SUM(1)"', 'csv: @ is neutralised');
+select is(plaudit.csv_cell(E'\tx'), E'"''\tx"', 'csv: a leading tab is neutralised');
 select is(plaudit.csv_cell(E'\rx'), E'"''\rx"', 'csv: a leading carriage return is neutralised and quoted');
 select is(plaudit.csv_cell('=HYPERLINK("x","y")'), '"''=HYPERLINK(""x"",""y"")"', 'csv: guard, then quoting');
-select is(plaudit.csv_cell('a=b'), 'a=b', 'csv: a formula sign inside a value is harmless');
-select is(plaudit.csv_cell('👍 émoji'), '👍 émoji', 'csv: UTF-8 passes through');
+select is(plaudit.csv_cell('a=b'), '"a=b"', 'csv: a formula sign inside a value is harmless (no apostrophe)');
+select is(plaudit.csv_cell('👍 émoji'), '"👍 émoji"', 'csv: UTF-8 passes through');
 
 ------------
 --- Generating an export
@@ -53,8 +55,30 @@ reset role;
 
 select results_eq(
   $$ select status, row_count, chunk_count from plaudit.exports order by id $$,
-  $$ values ('completed'::text, 20, 3), ('completed'::text, 23, 4) $$,
-  'run_exports: both jobs complete in chunks of 7 rows (hidden reviews left out unless asked for)'
+  $$ values ('completed'::text, 20, 4), ('completed'::text, 23, 6) $$,
+  'run_exports: both jobs complete in chunks of 7 rows, the opening (and JSON''s closing) chunks of their own (hidden reviews left out unless asked for)'
+);
+select results_eq(
+  $$ with visible as (
+       select id, created_at, row_number() over (order by created_at, id) as n
+         from plaudit.reviews where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' and not is_hidden)
+     select c.seq, c.row_count, (c.last_created_at, c.last_review_id) = (v.created_at, v.id)
+       from plaudit.export_chunks c
+       left join visible v on v.n = (select sum(c2.row_count) from plaudit.export_chunks c2
+                                      where c2.export_id = c.export_id and c2.seq <= c.seq)
+      where c.export_id = 'e0000000-0000-4000-8000-000000000001' order by c.seq $$,
+  $$ values (0, 0, null::boolean), (1, 7, true), (2, 7, true), (3, 6, true) $$,
+  'csv: the header is chunk 0; each chunk of rows records how many reviews it holds and the last of them'
+);
+select is(
+  (select body from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000002' and seq = 0),
+  '[',
+  'json: the array opens in a chunk of its own'
+);
+select is(
+  (select body from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000002' and seq = 5),
+  ']',
+  'json: and closes in one'
 );
 select is(
   (select string_agg(body, '' order by seq) from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000001')
@@ -108,6 +132,19 @@ select results_eq(
   'a job that cannot be generated fails with its reason'
 );
 
+insert into plaudit.exports (id, org_id, format, filters) values
+  ('e0000000-0000-4000-8000-000000000004', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'json', '{"rating": 2}');
+set local role plaudit_worker;
+select plaudit.run_exports(10000, 5);
+reset role;
+select results_eq(
+  $$ select status, row_count, chunk_count,
+            jsonb_array_length((select string_agg(body, '' order by seq) from plaudit.export_chunks where export_id = x.id)::jsonb)
+       from plaudit.exports x where id = 'e0000000-0000-4000-8000-000000000004' $$,
+  $$ values ('completed'::text, 5, 3, 5) $$,
+  'json: a file of exactly one chunk of rows ends with the step that finds none, and closes'
+);
+
 update plaudit.exports set expires_at = now() - interval '1 second' where id = 'e0000000-0000-4000-8000-000000000001';
 select plaudit.run_delivery_maintenance();
 select is(
@@ -131,7 +168,7 @@ select throws_ok($$ select plaudit.run_exports(100, 10) $$, '42501', null, 'plau
 reset role;
 set local role plaudit_api;
 set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-select is((select count(*)::integer from plaudit.exports), 3, 'tenant A: sees its own exports');
+select is((select count(*)::integer from plaudit.exports), 4, 'tenant A: sees its own exports');
 select throws_ok($$ update plaudit.exports set status = 'completed' $$, '42501', null,
   'tenant A: cannot change a job''s status itself');
 reset role;
