@@ -3,7 +3,8 @@
 -- into a PL/pgSQL variable, again to prepend the file's opening, and again into the row. The
 -- opening (CSV header, or `[`) and the closing `]` of a JSON file are chunks of their own.
 -- What the step needs back (how many reviews, the last one for the cursor, the size) comes
--- from RETURNING, so each chunk records the reviews it holds.
+-- from RETURNING, so each chunk records the reviews it holds. A job's started_at and completed_at
+-- are the wall clock's (they were the worker transaction's start, up to a budget earlier).
 alter table plaudit.export_chunks
   add column row_count integer not null default 0,
   add column last_created_at timestamptz,
@@ -62,6 +63,10 @@ declare
   last_id uuid;
   edge text;
   done boolean;
+  -- The wall clock, not now(): a worker's transaction runs steps for seconds, and a job's
+  -- start and completion are when they happened within it.
+  began timestamptz := clock_timestamp();
+  ended timestamptz;
 begin
   select * into e from plaudit.exports where id = p_export_id;
   f := e.filters;
@@ -129,16 +134,17 @@ begin
     e.byte_size := e.byte_size + octet_length(edge);
   end if;
 
+  ended := clock_timestamp();
   update plaudit.exports
   set status = case when done then 'completed' else 'processing' end,
-      started_at = coalesce(started_at, now()),
+      started_at = coalesce(started_at, began),
       row_count = row_count + n,
       chunk_count = e.chunk_count,
       byte_size = e.byte_size,
       cursor_created_at = coalesce(last_ts, cursor_created_at),
       cursor_id = coalesce(last_id, cursor_id),
-      completed_at = case when done then now() end,
-      expires_at = case when done then now() + interval '7 days' end
+      completed_at = case when done then ended end,
+      expires_at = case when done then ended + interval '7 days' end
   where id = e.id
   returning * into e;
 

@@ -93,6 +93,13 @@ async function runExport(ctx, state) {
     if (status.status !== 'completed') throw new Error(`export ${status.status}: ${status.error}`);
     if (status.row_count !== state.rows) throw new Error(`exported ${status.row_count} rows of ${state.rows}`);
     const generatedMs = performance.now() - started;
+    // The database's own clock: queue wait (creation → first step) and generation (first step →
+    // completion), to tell the SQL's time from the worker's and the polling's.
+    const [clock] = await stack.sql`
+      select extract(epoch from started_at - created_at) * 1000 as wait_ms,
+             extract(epoch from completed_at - started_at) * 1000 as sql_ms
+      from plaudit.exports where id = ${job.id}`;
+    ctx.log(`generated in ${(generatedMs / 1000).toFixed(2)} s: ${(Number(clock.wait_ms) / 1000).toFixed(2)} s until the first step, ${(Number(clock.sql_ms) / 1000).toFixed(2)} s from the first step to completion`);
 
     const rss = { apiBefore: rssMb(stack.api.child.pid), apiMax: 0, workerBefore: rssMb(worker.child.pid), workerMax: 0 };
     const sampler = setInterval(() => {

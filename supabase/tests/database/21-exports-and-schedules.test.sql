@@ -120,6 +120,10 @@ select ok(
   (select expires_at = completed_at + interval '7 days' from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000001'),
   'a completed file expires after 7 days'
 );
+select ok(
+  (select now() < started_at and started_at < completed_at from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000001'),
+  'started_at and completed_at are the wall clock''s, not the start of the transaction that ran the steps'
+);
 
 insert into plaudit.exports (id, org_id, format, filters) values
   ('e0000000-0000-4000-8000-000000000003', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'csv', '{"form_id": "not-a-uuid"}');
