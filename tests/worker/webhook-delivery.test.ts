@@ -264,6 +264,52 @@ describe('isolation', () => {
     expect(w.worker.inFlight).toBeLessThanOrEqual(8);
   });
 
+  it('slow endpoints of any number of organizations hold at most half of the worker', async () => {
+    // 4 organizations × 2 endpoints that answer, but only after 2.5 s: under the organization cap
+    // alone (a quarter each) they took all 8 slots, 2.5 s at a time, and everyone else waited.
+    const slowOrgs = [await createTenant(), await createTenant(), await createTenant(), await createTenant()];
+    const fastOrg = await createTenant();
+    const slow: Receiver[] = [];
+    for (const org of slowOrgs) {
+      for (let e = 0; e < 2; e++) {
+        const r = await receiver(() => ({ status: 200, delayMs: 2500 }));
+        slow.push(r);
+        const hook = await register(org, r.url);
+        // Known to be slow from its earlier attempts (the next test shows the worker marking it).
+        await db`update plaudit.webhook_endpoints set slow_since = now() where id = ${hook.id}`;
+      }
+      for (let i = 0; i < 3; i++) await emit(org);
+    }
+    const fast = await receiver();
+    await register(fastOrg, fast.url);
+    const slowCalls = () => slow.reduce((n, r) => n + r.requests.length, 0);
+    const w = await worker([...slowOrgs.map((t) => t.org.id), fastOrg.org.id], { concurrency: 8, slowMs: 1000, webhookTimeoutMs: 5000 });
+    await eventually(async () => slowCalls() >= 4, 5000, 'slow endpoints busy');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(slowCalls()).toBe(4); // half of the 8 slots, however many organizations queue
+    const start = Date.now();
+    for (let i = 0; i < 3; i++) await emit(fastOrg);
+    await fast.waitFor(3, 3000);
+    expect(Date.now() - start).toBeLessThan(1000);
+    expect(w.worker.inFlight).toBeLessThanOrEqual(8);
+  });
+
+  it('marks an endpoint slow after an answer that takes WEBHOOK_SLOW_MS, and fast again after a quick one', async () => {
+    const t = await createTenant();
+    let delayMs = 400;
+    const r = await receiver(() => ({ status: 200, delayMs }));
+    const hook = await register(t, r.url);
+    const slowSince = async () => (await db`select slow_since from plaudit.webhook_endpoints where id = ${hook.id}`)[0].slow_since;
+    await worker([t.org.id], { slowMs: 300 });
+    await emit(t);
+    await r.waitFor(1);
+    await eventually(async () => (await slowSince()) !== null, 3000, 'endpoint marked slow');
+    delayMs = 0;
+    await emit(t);
+    await r.waitFor(2);
+    await eventually(async () => (await slowSince()) === null, 3000, 'endpoint fast again');
+  });
+
   it('an endpoint in a failure run gets one delivery in flight until one succeeds', async () => {
     const t = await createTenant();
     const r = await receiver(() => ({ status: 200, delayMs: 300 }));

@@ -19,6 +19,14 @@ export interface WorkerConfig {
    * worker pinned to a single organization.
    */
   perOrgConcurrency: number;
+  /**
+   * Webhook calls in flight in this worker to suspects, endpoints that are slow or in a failure
+   * run, at most: half of `concurrency` by default, so the rest stays free for the endpoints
+   * that answer in time, whichever organizations the suspects belong to.
+   */
+  suspectConcurrency: number;
+  /** An attempt this long or longer makes its endpoint slow; a faster one makes it fast again. */
+  slowMs: number;
   batchSize: number;
   /** How long a claim holds a row; longer than the timeout, so only a dead worker loses it. */
   leaseSeconds: number;
@@ -68,6 +76,8 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     perOrgConcurrency: num('WEBHOOK_CONCURRENCY_PER_ORG',
       (overrides.orgIds !== undefined ? overrides.orgIds : orgIds)?.length === 1 ? concurrency : Math.max(1, Math.floor(concurrency / 4)),
       { min: 1 }),
+    suspectConcurrency: num('WEBHOOK_CONCURRENCY_SUSPECT', Math.max(1, Math.floor(concurrency / 2)), { min: 1 }),
+    slowMs: num('WEBHOOK_SLOW_MS', Math.min(5000, webhookTimeoutMs), { min: 1 }),
     batchSize: num('WORKER_BATCH_SIZE', 50, { min: 1 }),
     leaseSeconds: num('WORKER_LEASE_SECONDS', Math.ceil(webhookTimeoutMs / 1000) + 45, { min: 1 }),
     pollMs: num('WORKER_POLL_MS', 1000, { min: 10 }),

@@ -5,8 +5,10 @@
 // Webhooks: deliveries are claimed in batches with a lease (FOR UPDATE SKIP LOCKED) and sent
 // concurrently; each result is recorded as soon as it arrives, and the freed slot is refilled at
 // once, so a slow endpoint holds at most its per-endpoint share of slots and never the batch.
-// One organization holds at most `perOrgConcurrency` of this worker's slots, and an endpoint in
-// a failure run one (the claim enforces both), so dead endpoints cannot take every slot.
+// One organization holds at most `perOrgConcurrency` of this worker's slots, an endpoint in a
+// failure run one, and suspects (endpoints that are slow or failing) together at most
+// `suspectConcurrency` (the claim enforces all three), so slow or dead endpoints, of however many
+// organizations, always leave slots to the endpoints that answer in time.
 import type { Sql } from '../db/client.ts';
 import { renderEmail, UnknownTemplateError } from '../email/templates.ts';
 import { createTransport, type EmailTransport, PermanentEmailError } from '../email/transport.ts';
@@ -75,6 +77,8 @@ export class Worker {
   #inFlight = new Set<Promise<void>>();
   /** Webhook calls in flight per organization, for the claim's organization cap. */
   #orgInFlight = new Map<string, number>();
+  /** Webhook calls in flight to slow or failing endpoints, for the claim's share of suspects. */
+  #suspectsInFlight = 0;
   #emailsInFlight = 0;
   #running = false;
   #stopped = false;
@@ -217,17 +221,21 @@ export class Worker {
     if (room <= 0) return 0;
     const c = this.#config;
     const orgBusy = JSON.stringify(Object.fromEntries(this.#orgInFlight));
+    const suspectRoom = Math.max(0, c.suspectConcurrency - this.#suspectsInFlight);
     const rows = await asWorker(this.#sql, (tx) =>
-      tx<SignedDelivery[]>`
+      tx<(SignedDelivery & { suspect: boolean })[]>`
         select * from plaudit.claim_webhook_deliveries(
           ${Math.min(room, c.batchSize)}, ${c.leaseSeconds}, ${c.perEndpointConcurrency},
-          ${orgIdsLiteral(c.orgIds)}::uuid[], ${c.perOrgConcurrency}::integer, ${orgBusy}::text::jsonb)`);
+          ${orgIdsLiteral(c.orgIds)}::uuid[], ${c.perOrgConcurrency}::integer, ${orgBusy}::text::jsonb,
+          ${suspectRoom}::integer)`);
     for (const row of rows) {
       this.#orgInFlight.set(row.org_id, (this.#orgInFlight.get(row.org_id) ?? 0) + 1);
+      if (row.suspect) this.#suspectsInFlight += 1;
       const p: Promise<void> = this.#deliver(row).finally(() => {
         const n = (this.#orgInFlight.get(row.org_id) ?? 1) - 1;
         if (n > 0) this.#orgInFlight.set(row.org_id, n);
         else this.#orgInFlight.delete(row.org_id);
+        if (row.suspect) this.#suspectsInFlight -= 1;
         this.#inFlight.delete(p);
         this.wake();
       });
@@ -259,7 +267,8 @@ export class Worker {
         tx<{ status: string | null }[]>`
           select plaudit.record_webhook_attempt(
             ${d.id}, ${d.claim_token}, ${result.statusCode}, ${result.durationMs}, ${result.error},
-            ${result.responseSnippet}, ${result.outcome}, ${retryIn}, ${this.#config.disableAfterSeconds}
+            ${result.responseSnippet}, ${result.outcome}, ${retryIn}, ${this.#config.disableAfterSeconds},
+            ${this.#config.slowMs}
           ) as status`);
       this.#log({
         level: result.outcome === 'succeeded' ? 'info' : 'warn', msg: 'webhook attempt',

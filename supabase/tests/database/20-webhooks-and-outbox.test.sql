@@ -207,6 +207,77 @@ select is(
 );
 
 ------------
+--- Slow endpoints, and the share of a worker that slow or failing endpoints may hold
+------------
+insert into plaudit.organizations (id, name, slug) values ('cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'Initech', 'initech');
+insert into plaudit.webhook_endpoints (id, org_id, url, events, secret) values
+  ('c3333333-0000-4000-8000-000000000001', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'https://c.example/slow-1', array['*'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+  ('c3333333-0000-4000-8000-000000000002', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'https://c.example/slow-2', array['*'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+  ('c3333333-0000-4000-8000-000000000003', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'https://c.example/failing', array['*'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
+  ('c3333333-0000-4000-8000-000000000004', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'https://c.example/fast', array['*'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+insert into plaudit.webhook_deliveries (id, org_id, endpoint_id, event_type, payload, is_test, attempts, locked_until, claim_token) values
+  ('c4444444-0000-4000-8000-000000000001', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'c3333333-0000-4000-8000-000000000001', 'review.created', '{}', false, 1, now() + interval '1 minute', 'c5555555-0000-4000-8000-000000000001'),
+  ('c4444444-0000-4000-8000-000000000002', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'c3333333-0000-4000-8000-000000000002', 'review.created', '{}', false, 1, now() + interval '1 minute', 'c5555555-0000-4000-8000-000000000002'),
+  ('c4444444-0000-4000-8000-000000000003', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'c3333333-0000-4000-8000-000000000004', 'review.created', '{}', true, 1, now() + interval '1 minute', 'c5555555-0000-4000-8000-000000000003'),
+  ('c4444444-0000-4000-8000-000000000004', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'c3333333-0000-4000-8000-000000000004', 'review.created', '{}', false, 1, now() + interval '1 minute', 'c5555555-0000-4000-8000-000000000004');
+
+set local role plaudit_worker;
+select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000001', 'c5555555-0000-4000-8000-000000000001',
+                                      200, 2500, null, null, 'succeeded', null, 432000, 1000);
+select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000002', 'c5555555-0000-4000-8000-000000000002',
+                                      null, 1000, 'timed out', null, 'retry', 5000, 432000, 1000);
+select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000003', 'c5555555-0000-4000-8000-000000000003',
+                                      200, 9000, null, null, 'succeeded', null, 432000, 1000);
+reset role;
+select results_eq(
+  $$ select id, slow_since is not null from plaudit.webhook_endpoints
+      where org_id = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc' order by id $$,
+  $$ values ('c3333333-0000-4000-8000-000000000001'::uuid, true), ('c3333333-0000-4000-8000-000000000002'::uuid, true),
+            ('c3333333-0000-4000-8000-000000000003'::uuid, false), ('c3333333-0000-4000-8000-000000000004'::uuid, false) $$,
+  'record: an attempt that takes the slow limit or longer, answered or not, marks its endpoint slow; a test delivery marks nothing'
+);
+
+update plaudit.webhook_endpoints set failing_since = now() where id = 'c3333333-0000-4000-8000-000000000003';
+update plaudit.webhook_endpoints set slow_since = null where id = 'c3333333-0000-4000-8000-000000000002';
+insert into plaudit.webhook_deliveries (org_id, endpoint_id, event_type, payload)
+  select 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', e, 'review.created', '{}'
+  from unnest(array['c3333333-0000-4000-8000-000000000001', 'c3333333-0000-4000-8000-000000000003',
+                    'c3333333-0000-4000-8000-000000000004']::uuid[]) e, generate_series(1, 3);
+set local role plaudit_worker;
+create temporary table suspect_claim on commit drop as
+  select endpoint_id, suspect from plaudit.claim_webhook_deliveries(
+    20, 60, 4, array['cccccccc-cccc-4ccc-8ccc-cccccccccccc']::uuid[], null, '{}', 0);
+reset role;
+select results_eq(
+  $$ select endpoint_id, suspect, count(*)::integer from suspect_claim group by 1, 2 order by 1 $$,
+  $$ values ('c3333333-0000-4000-8000-000000000004'::uuid, false, 3) $$,
+  'claim: with no room for suspects, the slow and the failing endpoints get nothing and the fast one all it has'
+);
+set local role plaudit_worker;
+select results_eq(
+  $$ select endpoint_id, suspect from plaudit.claim_webhook_deliveries(
+       20, 60, 4, array['cccccccc-cccc-4ccc-8ccc-cccccccccccc']::uuid[], null, '{}', 2) order by 1 $$,
+  $$ values ('c3333333-0000-4000-8000-000000000001'::uuid, true), ('c3333333-0000-4000-8000-000000000003'::uuid, true) $$,
+  'claim: room for two suspects gives each its first delivery (round-robin), the failing one its single probe'
+);
+select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000004', 'c5555555-0000-4000-8000-000000000004',
+                                      200, 40, null, null, 'succeeded', null, 432000, 1000);
+reset role;
+create temporary table slow_leased on commit drop as
+  select d.id, d.claim_token from plaudit.webhook_deliveries d
+   where d.endpoint_id = 'c3333333-0000-4000-8000-000000000001' and d.locked_until > now();
+grant select on slow_leased to plaudit_worker;
+set local role plaudit_worker;
+select plaudit.record_webhook_attempt(l.id, l.claim_token, 200, 40, null, null, 'succeeded', null, 432000, 1000)
+  from slow_leased l;
+reset role;
+select is(
+  (select slow_since from plaudit.webhook_endpoints where id = 'c3333333-0000-4000-8000-000000000001'),
+  null,
+  'record: a fast attempt makes a slow endpoint fast again'
+);
+
+------------
 --- Tenant isolation (tenant B looks at A's rows)
 ------------
 set local role plaudit_api;
