@@ -4,7 +4,8 @@
 -- opening (CSV header, or `[`) and the closing `]` of a JSON file are chunks of their own.
 -- What the step needs back (how many reviews, the last one for the cursor, the size) comes
 -- from RETURNING, so each chunk records the reviews it holds. A job's started_at and completed_at
--- are the wall clock's (they were the worker transaction's start, up to a budget earlier).
+-- are the wall clock's, a failed job's too (they were the worker transaction's start, up to a
+-- budget earlier, so a failure could even be stamped before the job's start).
 alter table plaudit.export_chunks
   add column row_count integer not null default 0,
   add column last_created_at timestamptz,
@@ -156,5 +157,50 @@ begin
       'download_path', '/api/v1/organizations/' || e.org_id || '/exports/' || e.id || '/download'));
   end if;
   return done;
+end
+$$;
+
+-- Works on pending exports, oldest first, one at a time (row lock, SKIP LOCKED: workers and
+-- pg_cron share the queue), until p_budget_ms has passed. A step that fails marks its export
+-- failed with the reason. Answers 0 when no export is left that this call could take, else the
+-- number still waiting (the budget ran out first).
+create or replace function plaudit.run_exports(p_budget_ms integer default 2000, p_rows integer default 10000)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  deadline timestamptz := clock_timestamp() + make_interval(secs => p_budget_ms / 1000.0);
+  job uuid;
+  done boolean;
+  left_over integer;
+begin
+  while clock_timestamp() < deadline loop
+    select x.id into job from plaudit.exports x
+      where x.status in ('pending', 'processing')
+      order by x.created_at
+      limit 1
+      for update skip locked;
+    if job is null then
+      return 0;
+    end if;
+    done := false;
+    while not done and clock_timestamp() < deadline loop
+      begin
+        done := plaudit.export_step(job, p_rows);
+      exception when others then
+        update plaudit.exports
+          set status = 'failed', error = left(sqlerrm, 500), completed_at = clock_timestamp()
+          where id = job;
+        delete from plaudit.export_chunks where export_id = job;
+        done := true;
+      end;
+    end loop;
+    job := null;
+  end loop;
+  select count(*)::integer into left_over from plaudit.exports where status in ('pending', 'processing');
+  return left_over;
 end
 $$;

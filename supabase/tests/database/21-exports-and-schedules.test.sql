@@ -137,9 +137,9 @@ set local role plaudit_worker;
 select plaudit.run_exports(10000, 7);
 reset role;
 select results_eq(
-  $$ select status, error is not null and error ~ 'uuid' from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000003' $$,
-  $$ values ('failed'::text, true) $$,
-  'a job that cannot be generated fails with its reason'
+  $$ select status, error is not null and error ~ 'uuid', completed_at > now() from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000003' $$,
+  $$ values ('failed'::text, true, true) $$,
+  'a job that cannot be generated fails with its reason, stamped by the wall clock'
 );
 
 insert into plaudit.exports (id, org_id, format, filters) values
