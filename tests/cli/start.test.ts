@@ -82,7 +82,7 @@ describe('npm start', () => {
     expect(apiSpawned()).toBe(true);
 
     process.kill(-started.child.pid!, 'SIGINT');
-    expect(await started.exited).toBe(0);
+    expect(await started.exited, started.output()).toBe(0);
     expect(started.output()).not.toContain('Plaudit is running');
     for (let i = 0; i < 50 && groupAlive(started.child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
     expect(groupAlive(started.child.pid!)).toBe(false);
