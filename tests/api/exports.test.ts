@@ -151,6 +151,25 @@ describe('exports', () => {
     expect(events[0].data).toMatchObject({ id: job.id, format: 'csv', status: 'completed', row_count: N });
   });
 
+  it('streams a file of hundreds of chunks byte for byte', { timeout: 120_000 }, async () => {
+    // Generated in this test's own transaction in chunks of 37 rows, so that no worker takes it
+    // first: about 230 chunks, each a separate read of the download's stream.
+    const id = await db.begin(async (tx) => {
+      const [job] = await tx`insert into plaudit.exports (org_id, format) values (${t.org.id}, 'csv') returning id`;
+      while (!(await tx`select plaudit.export_step(${job.id}, 37) as done`)[0].done);
+      return job.id as string;
+    });
+    const [stored] = await db`
+      select x.chunk_count, string_agg(c.body, '' order by c.seq) as body
+      from plaudit.exports x join plaudit.export_chunks c on c.export_id = x.id
+      where x.id = ${id} group by x.chunk_count`;
+    expect(stored.chunk_count).toBeGreaterThan(200);
+    const file = await download(t, id);
+    expect(file.status).toBe(200);
+    expect(file.text === stored.body).toBe(true);
+    expect(parseCsv(file.text)).toEqual(parseCsv(copyCsv(`${selectList(true).replace('order by', 'and not is_hidden order by')}`, [t.org.id])));
+  });
+
   it('writes JSON as an array of Review objects that round-trips', { timeout: 120_000 }, async () => {
     w ??= await startWorker([t.org.id]);
     const job = await exportJob(t, { format: 'json' });

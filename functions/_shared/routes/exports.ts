@@ -163,7 +163,6 @@ export const exports = router()
       const sql = c.var.sql;
       let tenant: TenantTransaction | null = null;
       let seq = 0;
-      const encoder = new TextEncoder();
       const stream = new ReadableStream<Uint8Array>({
         async pull(controller) {
           try {
@@ -173,11 +172,13 @@ export const exports = router()
               controller.close();
               return;
             }
-            const [chunk] = await tenant.tx<{ body: string }[]>`
-              select body from plaudit.export_chunks where export_id = ${id} and seq = ${seq}`;
+            // Raw: the chunk's bytes as they came off the wire (UTF-8 already), never decoded
+            // into a string and encoded again.
+            const [chunk] = await tenant.tx`
+              select body from plaudit.export_chunks where export_id = ${id} and seq = ${seq}`.raw();
             seq += 1;
             if (!chunk) throw new Error(`export chunk ${seq - 1} is missing`);
-            controller.enqueue(encoder.encode(chunk.body));
+            controller.enqueue(chunk[0] as unknown as Uint8Array);
           } catch (err) {
             await tenant?.rollback();
             controller.error(err);
