@@ -18,6 +18,9 @@ alter table plaudit.webhook_endpoints add column slow_since timestamptz;
 comment on column plaudit.webhook_endpoints.slow_since is
   'Set while the endpoint''s attempts take the worker''s WEBHOOK_SLOW_MS or longer; a faster attempt clears it.';
 
+-- Tenants read it with the rest of the endpoint's health (failing_since, disabled_reason).
+grant select (slow_since) on plaudit.webhook_endpoints to plaudit_api;
+
 -- A new parameter, so the earlier form goes (a call with its nine arguments would match both).
 drop function plaudit.record_webhook_attempt(uuid, uuid, integer, integer, text, text, text, bigint, integer);
 

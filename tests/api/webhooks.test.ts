@@ -32,6 +32,8 @@ describe('registering webhooks', () => {
       description: 'orders system',
       enabled: true,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      failing_since: null,
+      slow_since: null,
       created_at: expect.stringMatching(/Z$/),
     });
     const list = await api('GET', base(), { key: t.keys.read });

@@ -299,11 +299,12 @@ describe('isolation', () => {
     let delayMs = 400;
     const r = await receiver(() => ({ status: 200, delayMs }));
     const hook = await register(t, r.url);
-    const slowSince = async () => (await db`select slow_since from plaudit.webhook_endpoints where id = ${hook.id}`)[0].slow_since;
+    // As the endpoint's owner sees it.
+    const slowSince = async () => (await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, { key: t.keys.read })).body.slow_since;
     await worker([t.org.id], { slowMs: 300 });
     await emit(t);
     await r.waitFor(1);
-    await eventually(async () => (await slowSince()) !== null, 3000, 'endpoint marked slow');
+    expect(await eventually(async () => await slowSince(), 3000, 'endpoint marked slow')).toMatch(/Z$/);
     delayMs = 0;
     await emit(t);
     await r.waitFor(2);
@@ -315,6 +316,8 @@ describe('isolation', () => {
     const r = await receiver(() => ({ status: 200, delayMs: 300 }));
     const hook = await register(t, r.url);
     await db`update plaudit.webhook_endpoints set failing_since = now() - interval '1 hour' where id = ${hook.id}`;
+    const failing = await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, { key: t.keys.read });
+    expect(failing.body.failing_since).toMatch(/Z$/);
     for (let i = 0; i < 4; i++) await emit(t);
     await worker([t.org.id]);
     await r.waitFor(1);
@@ -324,8 +327,8 @@ describe('isolation', () => {
     const [probe, ...others] = await r.waitFor(4, 5000);
     expect(others.every((q) => q.at - probe.at >= 300)).toBe(true);
     expect(Math.max(...others.map((q) => q.at)) - Math.min(...others.map((q) => q.at))).toBeLessThan(200);
-    const [e] = await db`select failing_since from plaudit.webhook_endpoints where id = ${hook.id}`;
-    expect(e.failing_since).toBeNull();
+    const seen = await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, { key: t.keys.read });
+    expect(seen.body).toMatchObject({ failing_since: null, slow_since: null });
   });
 
   it('another organization cannot read the delivery log', async () => {

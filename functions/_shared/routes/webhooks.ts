@@ -64,6 +64,10 @@ const Webhook = z.object({
   enabled: z.boolean(),
   disabled_reason: z.string().nullable(),
   disabled_at: Timestamp.nullable(),
+  failing_since: Timestamp.nullable()
+    .openapi({ description: 'Since when every attempt has failed (timed out, could not connect or answered other than 2xx); null once one succeeds. While set, one delivery at a time is sent; after 5 days the endpoint is disabled.' }),
+  slow_since: Timestamp.nullable()
+    .openapi({ description: 'Since when attempts have taken the service\'s slow limit (WEBHOOK_SLOW_MS, 5 s by default) or longer; null once one is faster. Slow and failing endpoints share a limited number of a worker\'s concurrent calls.' }),
   secret_rotated_at: Timestamp.nullable(),
   previous_secret_expires_at: Timestamp.nullable()
     .openapi({ description: 'Until then, deliveries are also signed with the secret that was rotated out.' }),
@@ -129,16 +133,18 @@ const DeliveryQuery = PaginationQuery.extend({
 
 type EndpointRow = {
   id: string; url: string; description: string | null; events: string[]; enabled: boolean;
-  disabled_reason: string | null; disabled_at: Date | null; secret_rotated_at: Date | null;
+  disabled_reason: string | null; disabled_at: Date | null; failing_since: Date | null;
+  slow_since: Date | null; secret_rotated_at: Date | null;
   previous_secret_expires_at: Date | null; created_at: Date; updated_at: Date; secret?: string;
 };
 
-const ENDPOINT_COLUMNS = 'id, url, description, events, enabled, disabled_reason, disabled_at, secret_rotated_at, previous_secret_expires_at, created_at, updated_at';
+const ENDPOINT_COLUMNS = 'id, url, description, events, enabled, disabled_reason, disabled_at, failing_since, slow_since, secret_rotated_at, previous_secret_expires_at, created_at, updated_at';
 
 function toWebhook(r: EndpointRow) {
   return {
     id: r.id, url: r.url, description: r.description, events: r.events, enabled: r.enabled,
     disabled_reason: r.disabled_reason, disabled_at: iso(r.disabled_at),
+    failing_since: iso(r.failing_since), slow_since: iso(r.slow_since),
     secret_rotated_at: iso(r.secret_rotated_at),
     previous_secret_expires_at: r.previous_secret_expires_at && r.previous_secret_expires_at.getTime() > Date.now()
       ? iso(r.previous_secret_expires_at) : null,
