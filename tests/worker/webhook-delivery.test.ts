@@ -30,6 +30,11 @@ async function register(t: Tenant, url: string, events = ['review.created']) {
   return res.body as { id: string; secret: string };
 }
 
+/** The endpoint as its owner reads it through the API. */
+async function webhook(t: Tenant, id: string) {
+  return (await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${id}`, { key: t.keys.read })).body;
+}
+
 async function emit(t: Tenant, type = 'review.created', data: Record<string, unknown> = {}) {
   const [{ id }] = await db`select plaudit.emit_event(${t.org.id}, ${type}, ${db.json({ id: crypto.randomUUID(), rating: 5, content: 'Good', reviewer_name: 'Ann', ...data } as never)}) as id`;
   return id as string;
@@ -299,8 +304,7 @@ describe('isolation', () => {
     let delayMs = 400;
     const r = await receiver(() => ({ status: 200, delayMs }));
     const hook = await register(t, r.url);
-    // As the endpoint's owner sees it.
-    const slowSince = async () => (await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, { key: t.keys.read })).body.slow_since;
+    const slowSince = async () => (await webhook(t, hook.id)).slow_since;
     await worker([t.org.id], { slowMs: 300 });
     await emit(t);
     await r.waitFor(1);
@@ -316,8 +320,7 @@ describe('isolation', () => {
     const r = await receiver(() => ({ status: 200, delayMs: 300 }));
     const hook = await register(t, r.url);
     await db`update plaudit.webhook_endpoints set failing_since = now() - interval '1 hour' where id = ${hook.id}`;
-    const failing = await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, { key: t.keys.read });
-    expect(failing.body.failing_since).toMatch(/Z$/);
+    expect((await webhook(t, hook.id)).failing_since).toMatch(/Z$/);
     for (let i = 0; i < 4; i++) await emit(t);
     await worker([t.org.id]);
     await r.waitFor(1);
@@ -327,8 +330,7 @@ describe('isolation', () => {
     const [probe, ...others] = await r.waitFor(4, 5000);
     expect(others.every((q) => q.at - probe.at >= 300)).toBe(true);
     expect(Math.max(...others.map((q) => q.at)) - Math.min(...others.map((q) => q.at))).toBeLessThan(200);
-    const seen = await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, { key: t.keys.read });
-    expect(seen.body).toMatchObject({ failing_since: null, slow_since: null });
+    expect(await webhook(t, hook.id)).toMatchObject({ failing_since: null, slow_since: null });
   });
 
   it('another organization cannot read the delivery log', async () => {
