@@ -69,7 +69,7 @@ async function withDatabase(fn) {
   cluster.start();
   try {
     await ensureDatabase(cluster.url('postgres'), cluster.database);
-    if (cluster.startedHere) applyMigrations(cluster.url());
+    if (cluster.startedHere) await applyMigrations(cluster.url());
     const sql = connect(cluster.url());
     try {
       return await fn(sql);

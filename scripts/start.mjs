@@ -49,7 +49,7 @@ async function main() {
   }
 
   say('applying migrations');
-  applyMigrations(databaseUrl);
+  await applyMigrations(databaseUrl);
 
   // The API and the worker never connect as the owner: row-level security would not bind them.
   const apiDatabaseUrl = process.env.API_DATABASE_URL ?? await authenticatorUrl(databaseUrl);

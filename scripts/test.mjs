@@ -68,7 +68,7 @@ try {
   cluster.start();
   await ensureDatabase(cluster.url('postgres'), cluster.database);
   const databaseUrl = cluster.url();
-  applyMigrations(databaseUrl);
+  await applyMigrations(databaseUrl);
   const sql = connect(databaseUrl);
   await sql`create extension if not exists pgtap`;
   await sql.end();

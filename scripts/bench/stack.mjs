@@ -79,7 +79,7 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
       await ensureDatabase(stack.cluster.url('postgres'), stack.cluster.database);
       stack.superuserUrl = stack.cluster.url();
       log('applying migrations');
-      applyMigrations(stack.superuserUrl);
+      await applyMigrations(stack.superuserUrl);
       stack.authenticatorUrl = await authenticatorUrl(stack.superuserUrl);
       stack.sql = connect(stack.superuserUrl);
       log(`starting the API (${Object.entries(stack.apiEnv).map(([k, v]) => `${k}=${v}`).join(' ')})`);

@@ -1,6 +1,6 @@
-// Creating the database, applying migrations with the Supabase CLI, and giving the API's login
+// Creating the database, applying the migrations, and giving the API's login
 // role a password: the steps `npm start`, `npm test` and the admin command line share.
-import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,17 +22,50 @@ export async function ensureDatabase(serverUrl, name) {
   }
 }
 
-export function applyMigrations(databaseUrl, { quiet = true } = {}) {
-  const cli = path.join(root, 'node_modules', '.bin', 'supabase');
-  const r = spawnSync(cli, ['db', 'push', '--db-url', databaseUrl, '--include-all', '--yes'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
-  });
-  if (r.status !== 0) {
-    throw new Error(`migrations failed:\n${(r.stderr || '') + (r.stdout || '')}`);
+/**
+ * Applies the files of supabase/migrations/ that the database has not seen yet, in name order, each
+ * in its own transaction, and records them in the Supabase CLI's history table
+ * (`supabase_migrations.schema_migrations`), so that `supabase db push` against the same database
+ * later sees them as applied. A version the history holds but the folder lacks stops the run: the
+ * database was made by another set of migrations.
+ */
+export async function applyMigrations(databaseUrl, { quiet = true } = {}) {
+  const dir = path.join(root, 'supabase', 'migrations');
+  const files = fs.readdirSync(dir).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+  const sql = connect(databaseUrl);
+  try {
+    await sql.unsafe(`
+      create schema if not exists supabase_migrations;
+      create table if not exists supabase_migrations.schema_migrations (version text primary key);
+      alter table supabase_migrations.schema_migrations add column if not exists statements text[];
+      alter table supabase_migrations.schema_migrations add column if not exists name text;`);
+    const applied = new Set((await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version));
+    const known = new Set(files.map((f) => f.split('_')[0]));
+    const foreign = [...applied].filter((v) => !known.has(v));
+    if (foreign.length > 0) {
+      throw new Error(
+        `the database records migrations that supabase/migrations/ does not hold (${foreign.slice(0, 3).join(', ')}` +
+          `${foreign.length > 3 ? ', …' : ''}): it was made by another version of the schema`,
+      );
+    }
+    for (const file of files) {
+      const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
+      if (applied.has(version)) continue;
+      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      try {
+        await sql.begin(async (tx) => {
+          await tx.unsafe(text);
+          await tx`insert into supabase_migrations.schema_migrations (version, name, statements)
+                   values (${version}, ${rest.join('_')}, ${[text]})`;
+        });
+      } catch (err) {
+        throw new Error(`migration ${file} failed: ${err.message}`);
+      }
+      if (!quiet) console.log(`applied ${file}`);
+    }
+  } finally {
+    await sql.end();
   }
-  if (!quiet) process.stdout.write(r.stdout);
 }
 
 /** Gives plaudit_authenticator a fresh password and answers the URL the API connects with. */

