@@ -71,6 +71,7 @@ try {
   await applyMigrations(databaseUrl);
   const sql = connect(databaseUrl);
   await sql`create extension if not exists pgtap`;
+  await sql.unsafe(fs.readFileSync(path.join(root, 'supabase', 'tests', 'helpers.sql'), 'utf8'));
   await sql.end();
 
   // PLAUDIT_TEST_ONLY=pgtap|vitest runs one half; arguments for vitest imply vitest only.

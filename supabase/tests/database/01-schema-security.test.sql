@@ -3,6 +3,7 @@
 -- functions, so that they fail the day a new table forgets row-level security or a new function
 -- is left executable by everyone.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(51);
 
 -- Fixtures (as the superuser): two tenants.

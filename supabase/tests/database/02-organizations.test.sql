@@ -3,6 +3,7 @@
 -- A tenant acts as the API does: `set local role plaudit_api` and the transaction's tenant
 -- (`set local plaudit.org_id = …` is what set_config('plaudit.org_id', …, true) does).
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(23);
 
 -- Fixtures (as the superuser): tenant A (Acme) and tenant B (Globex). A's timestamps lie in the

@@ -3,6 +3,7 @@
 -- A tenant acts as the API does: `set local role plaudit_api` and the transaction's tenant
 -- (`set local plaudit.org_id = …` is what set_config('plaudit.org_id', …, true) does).
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(67);
 
 -- Fixtures (as the superuser): tenants A (Acme) and B (Globex), and their keys. Every plaintext
@@ -386,6 +387,7 @@ select results_eq(
 reset role;
 
 -- The table's owner is bound too.
+set local role plaudit_owner;
 select is(
   current_user::text,
   (select pg_get_userbyid(relowner)::text from pg_class where oid = 'plaudit.api_keys'::regclass),

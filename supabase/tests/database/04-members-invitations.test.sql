@@ -3,6 +3,7 @@
 -- A tenant acts as the API does: `set local role plaudit_api` and the transaction's tenant
 -- (`set local plaudit.org_id = …` is what set_config('plaudit.org_id', …, true) does).
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(64);
 
 -- Fixtures (as the superuser): tenants A (Acme) and B (Globex), their members, an admin key of
@@ -443,6 +444,7 @@ select lives_ok(
 reset role;
 
 -- The table's owner is bound too.
+set local role plaudit_owner;
 select is(
   current_user::text,
   (select pg_get_userbyid(relowner)::text from pg_class where oid = 'plaudit.invitations'::regclass),

@@ -3,6 +3,7 @@
 -- The API calls authenticate as the login role plaudit_authenticator (before it switches role),
 -- and public routes call hit_rate_limit as plaudit_public.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(31);
 
 -- Fixtures (as the superuser): tenant A (Acme) and its keys. Plaintext keys are kept in the

@@ -3,6 +3,7 @@
 -- pg_cron assertions skip themselves when the extension is not installed; the function itself is
 -- tested everywhere.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(10);
 
 -- pg_cron's tables only exist where it is installed, so its assertions are built at run time.

@@ -1,5 +1,6 @@
 -- Review forms: definitions validated by the database, tenant isolation, no deletion.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(19);
 
 insert into plaudit.organizations (id, name, slug) values

@@ -1,6 +1,7 @@
 -- Reviews: submission decided by the database, tenant isolation, and reviews that nobody can
 -- delete or rewrite, the table owner included.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(40);
 
 insert into plaudit.organizations (id, name, slug) values

@@ -2,6 +2,7 @@
 -- unhides, approvals and rejections, across two tenants; public versions move when (and only
 -- when) the public set changes.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(9);
 
 insert into plaudit.organizations (id, name, slug) values

@@ -1,6 +1,7 @@
 -- The moderation trail: written by the database for every moderation and verification change,
 -- append-only for everyone, and a hash chain that verifies and detects tampering.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(24);
 
 insert into plaudit.organizations (id, name, slug) values

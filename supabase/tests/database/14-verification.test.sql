@@ -1,6 +1,7 @@
 -- Verification: e-mail tokens (single use, expiring, stored hashed), purchase proof against
 -- the tenant's orders, manual decisions; provenance on every change.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(25);
 
 insert into plaudit.organizations (id, name, slug) values

@@ -1,6 +1,7 @@
 -- The public projection: what unauthenticated routes can reach. No reviewer e-mail, and no
 -- hidden, pending or rejected review, whatever the public role asks.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(20);
 
 insert into plaudit.organizations (id, name, slug, website) values
@@ -28,8 +29,8 @@ select is_empty(
                     'plaudit.public_review_page(text,text,integer,integer)'::regprocedure,
                     'plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean)'::regprocedure,
                     'plaudit.verify_review_by_token(text,uuid,uuid)'::regprocedure)
-      and not (p.prosecdef and p.proconfig @> array['search_path=""'])$$,
-  'the public entry points are SECURITY DEFINER with an empty search_path');
+      and not (p.prosecdef and p.proconfig @> array['search_path=pg_catalog, pg_temp'])$$,
+  'the public entry points are SECURITY DEFINER with the search_path pg_catalog, pg_temp');
 
 -- Anonymous / public role ---------------------------------------------------------------------------
 set local role plaudit_public;

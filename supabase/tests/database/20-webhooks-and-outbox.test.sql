@@ -3,6 +3,7 @@
 -- but the signing functions; the claim takes due rows with a lease and per-endpoint limits;
 -- recording decides retries, 410 and success; tenants see only their own rows.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select no_plan();
 
 insert into plaudit.organizations (id, name, slug) values

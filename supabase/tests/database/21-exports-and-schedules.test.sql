@@ -1,6 +1,7 @@
 -- Exports generated in SQL, the CSV cell rules, export.completed through the outbox, expiry,
 -- tenant isolation of jobs and files, and the pg_cron schedules where pg_cron is installed.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select no_plan();
 
 ------------

@@ -2,6 +2,7 @@
 -- plaudit.create_review_requests (the tenant of the transaction only), the lifecycle that never
 -- moves backwards, events applied once whatever their order, suppression, quota and tokens.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(50);
 
 insert into plaudit.organizations (id, name, slug) values

@@ -2,6 +2,7 @@
 -- signed token, and each answering only what its page shows. Team invitations: the e-mail can
 -- only go to the invitation's own address, and accepting makes a member once.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(21);
 
 insert into plaudit.organizations (id, name, slug) values

@@ -2,6 +2,7 @@
 -- their request ends: a temporary failure withdraws them instead of queueing them again, and a
 -- claim (after a lease ran out) never hands them out; other e-mails go on as before.
 begin;
+select tests.lend_temporary_to_runtime_roles();
 select plan(15);
 
 insert into plaudit.organizations (id, name, slug) values
