@@ -2,8 +2,11 @@
 // run stops with one line saying what to install.
 import { spawnSync } from 'node:child_process';
 
-// chromium: the hosted pages are tested in a real browser (driven by playwright-core).
-export const TEST_PACKAGES = ['postgresql-15', 'postgresql-15-pgtap', 'postgresql-15-cron', 'chromium'];
+// plpgsql-check: the database linter (08-database-lint.test.sql); chromium: the hosted pages are
+// tested in a real browser (driven by playwright-core).
+export const TEST_PACKAGES = [
+  'postgresql-15', 'postgresql-15-pgtap', 'postgresql-15-cron', 'postgresql-15-plpgsql-check', 'chromium',
+];
 
 function installed(pkg) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });

@@ -18,7 +18,7 @@ begin
      and current_setting('shared_preload_libraries', true) like '%pg_cron%'
      and coalesce(current_setting('cron.database_name', true), 'postgres') = current_database()
   then
-    create extension if not exists pg_cron;
+    create extension if not exists pg_cron with schema pg_catalog;
     perform cron.schedule('plaudit-maintenance', '* * * * *', 'select plaudit.run_maintenance()');
   else
     raise notice 'pg_cron is not loaded here: the local process runs plaudit.run_maintenance()';

@@ -47,7 +47,7 @@ begin
     return;
   end if;
 
-  create extension if not exists pg_cron;
+  create extension if not exists pg_cron with schema pg_catalog;
   perform cron.schedule('plaudit-exports', '* * * * *', 'select plaudit.run_exports(50000)');
   perform cron.schedule('plaudit-delivery-maintenance', '* * * * *', 'select plaudit.run_delivery_maintenance()');
 

@@ -2,7 +2,7 @@
 -- hidden, pending or rejected review, whatever the public role asks.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(20);
+select plan(21);
 
 insert into plaudit.organizations (id, name, slug, website) values
   ('15000000-0000-4000-8000-000000000001', 'Public Co', 'public-owner', 'https://public.example'),
@@ -33,11 +33,14 @@ select is_empty(
   'the public entry points are SECURITY DEFINER with the search_path pg_catalog, pg_temp');
 
 -- Anonymous / public role ---------------------------------------------------------------------------
-set local role plaudit_public;
 select results_eq($$select content from plaudit.public_reviews where org_id = '15000000-0000-4000-8000-000000000001' order by rating desc$$,
-  $$values ('Visible'::text), ('Verified')$$, 'public: only visible, verified or unverified reviews');
-select throws_ok($$select reviewer_email from plaudit.public_reviews$$, '42703', 'column "reviewer_email" does not exist',
-  'public: there is no e-mail to ask for');
+  $$values ('Visible'::text), ('Verified')$$, 'the projection holds only visible, verified or unverified reviews');
+select ok((select reloptions @> array['security_invoker=true'] from pg_class where oid = 'plaudit.public_reviews'::regclass),
+  'the projection runs with its reader''s rights, not its owner''s');
+
+set local role plaudit_public;
+select throws_ok($$select content from plaudit.public_reviews$$, '42501', 'permission denied for view public_reviews',
+  'public: the projection is read through the public functions only (they check the profile is enabled)');
 select throws_ok($$select * from plaudit.reviews$$, '42501', 'permission denied for table reviews', 'public: no access to reviews');
 select throws_ok($$select * from plaudit.review_statistics$$, '42501', 'permission denied for table review_statistics',
   'public: no access to statistics');
