@@ -8,6 +8,7 @@ import { bodyLimit } from './middleware/body-limit/index.ts';
 import { notFoundOrMethodNotAllowed } from './middleware/method-not-allowed/index.ts';
 import { ipRateLimit, MemoryRateLimiter } from './middleware/rate-limit/index.ts';
 import { type LogLine, redact, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
+import { textGuard } from './middleware/text-guard/index.ts';
 import { explorer } from './openapi/explorer.ts';
 import { apiKeys } from './routes/api-keys.ts';
 import { health, VERSION } from './routes/health.ts';
@@ -50,6 +51,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
     maxSize: 64 * KIB,
     overrides: [{ pattern: /\/(orders|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
   }));
+  app.use('*', textGuard());
 
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);

@@ -5,13 +5,20 @@ import { ApiError } from '../http/errors.ts';
  * API only translates. Messages raised by Plaudit's own functions name the field already
  * (`custom_fields.size: is required`); a table CHECK constraint is named after its column.
  */
-const STATUS_BY_SQLSTATE: Record<string, 404 | 409 | 422> = {
+const STATUS_BY_SQLSTATE: Record<string, 400 | 404 | 409 | 422> = {
   P0002: 404, // no_data_found: the thing does not exist (for this tenant)
   '55000': 409, // object_not_in_prerequisite_state: a state conflict
   '23505': 409, // unique_violation: already exists
   '23514': 422, // check_violation: a field fails validation
   '22023': 422, // invalid_parameter_value: a field fails validation
   '22001': 422, // string_data_right_truncation
+  // Text or numbers the database cannot take, should one pass the edge's checks: the client's
+  // input, so a 400, never a 500.
+  '22021': 400, // character_not_in_repertoire (a NUL, invalid UTF-8)
+  '22P05': 400, // untranslatable_character (\u0000 or a lone surrogate inside JSON)
+  '22P02': 400, // invalid_text_representation (not a number, a uuid, a timestamp)
+  '22003': 400, // numeric_value_out_of_range
+  '22008': 400, // datetime_field_overflow
 };
 
 interface PgError {

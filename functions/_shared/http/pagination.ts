@@ -1,7 +1,11 @@
 import { z } from '@hono/zod-openapi';
 
+/** Deep enough for any list (100 items a page: 100 million rows), small enough for an int4 offset. */
+export const MAX_PAGE = 1_000_000;
+
 export const PaginationQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ description: 'Page number, from 1.' }),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1)
+    .openapi({ description: `Page number, from 1 to ${MAX_PAGE.toLocaleString('en')}.` }),
   limit: z.coerce.number().int().min(1).max(100).default(20)
     .openapi({ description: 'Items per page, 1 to 100.' }),
 });
