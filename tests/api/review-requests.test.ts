@@ -666,10 +666,12 @@ describe('hosted pages', () => {
     expect(sent.status).toBe(201);
     expect(sent.body).toContain('open its link to confirm');
     const [{ token }] = await db`select data ->> 'token' as token from plaudit.email_outbox where org_id = ${t.org.id} and template = 'review_verification'`;
-    const first = await fetch(`${inject('apiUrl')}/verify/${token}`);
+    const opened = await fetch(`${inject('apiUrl')}/verify/${token}`);
+    expect(await opened.text()).toContain('Confirm my review');
+    const first = await fetch(`${inject('apiUrl')}/verify/${token}`, { method: 'POST' });
     expect(first.status).toBe(200);
     expect(await first.text()).toContain('Your review is confirmed');
-    const again = await fetch(`${inject('apiUrl')}/verify/${token}`);
+    const again = await fetch(`${inject('apiUrl')}/verify/${token}`, { method: 'POST' });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain('already used');
     expect((await fetch(`${inject('apiUrl')}/verify/${'x'.repeat(43)}`)).status).toBe(404);

@@ -65,23 +65,28 @@ describe('e-mail verification, end to end', () => {
     expect(stats.n).toBe(0);
   });
 
-  it('the e-mailed link verifies once and answers small pages; HEAD verifies nothing', async () => {
+  it('opening the e-mailed link verifies nothing: it leads to a page whose button confirms, once', async () => {
     const review = await submitOk(call, form.id);
     const { data } = await verificationEmail(review.id);
-    const head = await fetch(data.verify_url, { method: 'HEAD' });
-    expect(head.status).toBe(200);
+    for (const method of ['HEAD', 'GET']) {
+      const open = await fetch(data.verify_url, { method, redirect: 'manual' });
+      expect(open.status).toBe(303);
+      expect(open.headers.get('location')).toBe(`${server.url}/verify/${data.token}`);
+      expect(open.headers.get('cache-control')).toBe('no-store');
+    }
+    // What a link scanner or a person opening the mail gets: a page with a button, nothing changed.
+    const page = await fetch(data.verify_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html; charset=UTF-8/i);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await page.text();
+    expect(html).toContain(`<form method="post" action="/verify/${data.token}"><button type="submit">Confirm my review</button></form>`);
     expect((await provenance(review.id)).verification_status).toBe('pending');
+    expect(await trail(review.id)).toEqual([]);
 
-    const res = await fetch(data.verify_url);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html; charset=UTF-8/i);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    const html = await res.text();
-    expect(html).toContain('<html lang="en">');
-    expect(html).toMatch(/<title>Review verified<\/title>/);
-    expect(html).toMatch(/<h1>Review verified<\/h1>/);
-
+    const confirmed = await fetch(`${server.url}/verify/${data.token}`, { method: 'POST' });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toMatch(/<h1>Your review is confirmed<\/h1>/);
     const p = await provenance(review.id);
     expect(p).toMatchObject({ verification_status: 'verified', verification_method: 'email', verification_key_id: null });
     const [token] = await db`select id, used_at from plaudit.review_verification_tokens where review_id = ${review.id}`;
@@ -92,23 +97,40 @@ describe('e-mail verification, end to end', () => {
       id: review.id, verification_status: 'verified', previous_status: 'pending', method: 'email', actor: 'reviewer:email_link',
     })]);
 
-    const again = await fetch(data.verify_url);
+    const again = await fetch(`${server.url}/verify/${data.token}`, { method: 'POST' });
     expect(again.status).toBe(409);
-    expect(await again.text()).toMatch(/already been used/);
+    expect(await again.text()).toMatch(/already used/);
   });
 
-  it('expired, unknown and malformed links get their own pages and change nothing', async () => {
+  it('POST on the API path verifies once and answers JSON, errors in the contract format', async () => {
+    const review = await submitOk(call, form.id);
+    const { data } = await verificationEmail(review.id);
+    const res = await call('POST', `/api/v1/public/verifications/${data.token}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'verified' });
+    expect((await provenance(review.id)).verification_status).toBe('verified');
+    const again = await call('POST', `/api/v1/public/verifications/${data.token}`);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ statusCode: 409, error: 'Conflict', message: 'This verification link has already been used' });
+  });
+
+  it('expired, unknown and malformed links are refused and change nothing', async () => {
     const review = await submitOk(call, form.id);
     const { data } = await verificationEmail(review.id);
     await db`update plaudit.review_verification_tokens set expires_at = now() - interval '1 second' where review_id = ${review.id}`;
-    const expired = await fetch(data.verify_url);
+    const expired = await fetch(`${server.url}/verify/${data.token}`, { method: 'POST' });
     expect(expired.status).toBe(410);
-    expect(await expired.text()).toMatch(/<h1>Link expired<\/h1>/);
-    const unknown = await fetch(`${server.url}/api/v1/public/verifications/${'A'.repeat(43)}`);
+    expect(await expired.text()).toMatch(/<h1>This link has expired<\/h1>/);
+    expect((await call('POST', `/api/v1/public/verifications/${data.token}`)).body).toEqual({
+      statusCode: 410, error: 'Gone', message: 'This verification link has expired: links are valid for 7 days',
+    });
+    const unknown = await call('POST', `/api/v1/public/verifications/${'A'.repeat(43)}`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.text()).toMatch(/<h1>Link not valid<\/h1>/);
-    const malformed = await fetch(`${server.url}/api/v1/public/verifications/not-a-token!`);
+    expect(unknown.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Verification link not found' });
+    const malformed = await call('GET', '/api/v1/public/verifications/not-a-token!');
     expect(malformed.status).toBe(404);
+    expect(malformed.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Verification link not found' });
+    expect((await fetch(`${server.url}/verify/not-a-token!`)).status).toBe(404);
     expect((await provenance(review.id)).verification_status).toBe('pending');
   });
 
@@ -122,8 +144,9 @@ describe('e-mail verification, end to end', () => {
     expect(await trail(review.id)).toEqual([{ action: 'verify', reason: null, actor: `api_key:${a.keyIds.write}` }]);
     const again = await call('POST', `${orgPath(a)}/verification/verify`, { key: a.keys.write, body: { review_id: review.id, token: data.token } });
     expect(again.body).toEqual(errorBody(409, 'Conflict', /^token: has already been used$/));
-    // The link is spent too.
+    // The link is spent too: its page says so, and a POST is refused.
     expect((await fetch(data.verify_url)).status).toBe(409);
+    expect((await fetch(data.verify_url, { method: 'POST' })).status).toBe(409);
   });
 
   it('refuses a wrong, foreign or expired token, and another organization', async () => {
@@ -155,9 +178,11 @@ describe('e-mail verification, end to end', () => {
     expect((await call('POST', `${orgPath(a)}/verification/reject`, { key: a.keys.write, body: { review_id: review.id } })).status).toBe(200);
     const res = await call('POST', `${orgPath(a)}/verification/verify`, { key: a.keys.write, body: { review_id: review.id, token: data.token } });
     expect(res.body).toEqual(errorBody(409, 'Conflict', /^Only a pending review can be verified; this one is rejected$/));
-    const link = await fetch(data.verify_url);
-    expect(link.status).toBe(409);
-    expect(await link.text()).toMatch(/no longer needs verifying/);
+    const page = await fetch(data.verify_url);
+    expect(page.status).toBe(409);
+    expect(await page.text()).toMatch(/does not need confirming any more/);
+    const link = await call('POST', `/api/v1/public/verifications/${data.token}`);
+    expect(link.body).toEqual({ statusCode: 409, error: 'Conflict', message: 'This review does not need verifying any more' });
   });
 });
 

@@ -1,6 +1,6 @@
 // The e-mail verification flow end to end, as a developer runs it with npm start: a review is
 // submitted to an e-mail-verification form → the worker sends the message over SMTP into the
-// local capture → the link in /_dev/mail is followed → the review is verified → review.verified
+// local capture → the link in /_dev/mail is followed and its button pressed → the review is verified → review.verified
 // reaches a registered webhook, signed.
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { smtpTransport } from '../../functions/_shared/email/transport.ts';
@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('e-mail verification, end to end', () => {
-  it('submit → mail captured → link → verified → review.verified delivered', { timeout: 60_000 }, async () => {
+  it('submit → mail captured → link → button → verified → review.verified delivered', { timeout: 60_000 }, async () => {
     const t = await createTenant();
     receiver = await startReceiver();
     const hook = await api('POST', `/api/v1/organizations/${t.org.id}/webhooks`, {
@@ -47,8 +47,15 @@ describe('e-mail verification, end to end', () => {
     const link = /https?:\/\/\S+\/api\/v1\/public\/verifications\/\S+/.exec(message.text)?.[0];
     expect(link).toBeDefined();
     expect(message.html).toContain(`href="${link}"`);
+    // Opening the link shows a button and verifies nothing; the button's POST confirms.
     const page = await fetch(`${inject('apiUrl')}${new URL(link!).pathname}`);
     expect(page.status).toBe(200);
+    const action = /<form method="post" action="([^"]+)">/.exec(await page.text())?.[1];
+    expect(action).toMatch(/^\/verify\//);
+    const pending = await api('GET', `/api/v1/organizations/${t.org.id}/reviews/${submitted.body.id}`, { key: t.keys.read });
+    expect(pending.body.verification_status).toBe('pending');
+    const confirmed = await fetch(`${inject('apiUrl')}${action}`, { method: 'POST' });
+    expect(confirmed.status).toBe(200);
 
     const review = await api('GET', `/api/v1/organizations/${t.org.id}/reviews/${submitted.body.id}`, { key: t.keys.read });
     expect(review.body.verification_status).toBe('verified');

@@ -4,7 +4,7 @@
 //   GET      /t/o/:token.gif           open pixel
 //   GET      /t/c/:token?rating=N      click redirect (to the landing page, rating preselected)
 //   GET/POST /unsubscribe/:token       unsubscribe page; POST is also the one-click List-Unsubscribe-Post
-//   GET      /verify/:token            e-mail verification of a review
+//   GET/POST /verify/:token            e-mail verification of a review (GET asks, the button's POST confirms)
 //   GET/POST /invitations/:token       accept a team invitation
 // Each runs one SQL function as plaudit_public (supabase/migrations/20261122300900_hosted_pages.sql);
 // a review is submitted through plaudit.submit_review, the same SQL as POST /api/v1/reviews.
@@ -237,9 +237,22 @@ export function hostedPages() {
     expired: [410, 'This link has expired', 'Confirmation links are valid for 7 days. Submit your review again to get a new link.'],
     invalid: [404, 'This link is not valid', 'Check that you opened the whole link from the e-mail.'],
   };
+  // Opening the link changes nothing: mail providers' link scanners fetch every link of a message,
+  // and must not confirm a review nobody confirmed. The button posts.
   app.get('/verify/:token', async (c) => {
     const token = c.req.param('token');
-    if (c.req.method === 'HEAD') return message(c, 200, 'Confirm your review', 'Open this link in a browser to confirm your review.');
+    if (!TOKEN.test(token)) return message(c, ...VERIFY.invalid);
+    const [link] = await runAsPublic(c.var.sql, (tx) => tx<{ state: string; org_name: string | null }[]>`
+      select * from plaudit.verification_link_state(${token})`);
+    if (link.state !== 'pending') return message(c, ...(VERIFY[link.state] ?? VERIFY.invalid), link.org_name);
+    return respond(c, 200, 'Confirm your review', html`<p class="org">${link.org_name}</p>
+<h1>Confirm your review</h1>
+<p>Confirm that this e-mail address is yours: your review of ${link.org_name} is then published.</p>
+<form method="post" action="/verify/${token}"><button type="submit">Confirm my review</button></form>`, { privateLink: true });
+  });
+
+  app.post('/verify/:token', async (c) => {
+    const token = c.req.param('token');
     if (!TOKEN.test(token)) return message(c, ...VERIFY.invalid);
     const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: string; org_name: string | null }[]>`
       select * from plaudit.verify_review_link(${token})`);

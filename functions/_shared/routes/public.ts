@@ -86,6 +86,8 @@ const SlugParams = z.object({
   slug: z.string().min(1).max(200).openapi({ param: { name: 'slug', in: 'path' }, example: 'acme' }),
 });
 
+const VERIFICATION_TOKEN = /^[0-9A-Za-z]{20,100}$/;
+
 const TokenParams = z.object({
   token: z.string().max(200).openapi({ param: { name: 'token', in: 'path' } }),
 });
@@ -137,38 +139,13 @@ async function reviewPage(c: Context<AppEnv>, slug: string, scope: 'embed' | 'pr
 }
 
 // The e-mail verification link's answer: a small page, for people.
-const PAGES = {
-  verified: [200, 'Review verified', 'Thank you! Your e-mail address is confirmed and your review is verified.'],
-  already_used: [409, 'Link already used', 'This verification link has already been used. Nothing more to do.'],
-  not_pending: [409, 'Nothing to verify', 'This review no longer needs verifying.'],
-  expired: [410, 'Link expired', 'This verification link has expired: links are valid for 7 days.'],
-  invalid: [404, 'Link not valid', 'This verification link is not valid. Check that the whole link was copied.'],
-  head: [200, 'Verify your review', 'Open this link in a browser to verify your review.'],
+// What verifying a review by its e-mailed token answered, as the API says it.
+const VERIFICATION_REFUSALS = {
+  already_used: [409, 'This verification link has already been used'],
+  not_pending: [409, 'This review does not need verifying any more'],
+  expired: [410, 'This verification link has expired: links are valid for 7 days'],
+  invalid: [404, 'Verification link not found'],
 } as const;
-
-function verificationPage(c: Context<AppEnv>, outcome: keyof typeof PAGES) {
-  const [status, title, message] = PAGES[outcome];
-  c.header('Cache-Control', 'no-store');
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-  return c.html(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a;background:#fff}h1{font-size:1.5rem}</style>
-</head>
-<body>
-<main>
-<h1>${title}</h1>
-<p>${message}</p>
-</main>
-</body>
-</html>
-`, status);
-}
 
 function profileSettings(row: Record<string, unknown> | undefined): z.infer<typeof ProfileSettings> {
   return {
@@ -277,23 +254,45 @@ publicData
   .openapi(
     createRoute({
       method: 'get', path: '/public/verifications/{token}', tags: ['Public data'],
-      summary: 'Verify a review from the e-mailed link',
-      description: 'The link in the verification e-mail (`{PUBLIC_URL}/api/v1/public/verifications/{token}`). Verifies the review once and answers a small HTML page: verified (200), already used or nothing to verify (409), expired (410), not valid (404). A HEAD request verifies nothing.',
+      summary: 'Open the e-mailed verification link',
+      description: 'The link in the verification e-mail (`{PUBLIC_URL}/api/v1/public/verifications/{token}`). Opening it verifies nothing (mail providers\' link scanners open every link): it answers 303 to the hosted page `{PUBLIC_URL}/verify/{token}`, whose button confirms. A malformed token answers 404.',
       request: { params: TokenParams },
       responses: {
-        200: { description: 'Verified', content: { 'text/html': { schema: z.string() } } },
-        404: { description: 'Not a valid link', content: { 'text/html': { schema: z.string() } } },
-        409: { description: 'Already used, or the review is no longer pending', content: { 'text/html': { schema: z.string() } } },
-        410: { description: 'Expired', content: { 'text/html': { schema: z.string() } } },
+        303: { description: 'To the hosted confirmation page', headers: { Location: { schema: { type: 'string' } } } },
+        404: errorResponseSpec('Not a valid link'),
+      },
+    }),
+    (c) => {
+      const { token } = c.req.valid('param');
+      if (!VERIFICATION_TOKEN.test(token)) throw new ApiError(404, VERIFICATION_REFUSALS.invalid[1]);
+      c.header('Cache-Control', 'no-store');
+      c.header('Referrer-Policy', 'no-referrer');
+      return c.redirect(`${c.var.config.publicUrl}/verify/${token}`, 303) as never;
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post', path: '/public/verifications/{token}', tags: ['Public data'],
+      summary: 'Verify a review with its e-mailed token',
+      description: 'Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail\'s link. Already used or nothing to verify: 409; expired: 410; not valid: 404.',
+      request: { params: TokenParams },
+      responses: {
+        200: json(z.object({ status: z.literal('verified') }), 'The review is verified'),
+        404: errorResponseSpec('Not a valid link'),
+        409: errorResponseSpec('Already used, or the review is no longer pending'),
+        410: errorResponseSpec('Expired'),
       },
     }),
     async (c) => {
       const { token } = c.req.valid('param');
-      if (c.req.method === 'HEAD') return verificationPage(c, 'head') as never;
-      if (!/^[0-9A-Za-z]{20,100}$/.test(token)) return verificationPage(c, 'invalid') as never;
-      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: keyof typeof PAGES }[]>`
+      c.header('Cache-Control', 'no-store');
+      if (!VERIFICATION_TOKEN.test(token)) throw new ApiError(404, VERIFICATION_REFUSALS.invalid[1]);
+      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: string }[]>`
         select outcome from plaudit.verify_review_by_token(${token})`);
-      return verificationPage(c, row.outcome in PAGES ? row.outcome : 'invalid') as never;
+      if (row.outcome === 'verified') return c.json({ status: 'verified' as const }, 200);
+      const [status, message] = VERIFICATION_REFUSALS[row.outcome as keyof typeof VERIFICATION_REFUSALS] ??
+        VERIFICATION_REFUSALS.invalid;
+      throw new ApiError(status, message);
     },
   )
   .openapi(
