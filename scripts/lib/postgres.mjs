@@ -100,7 +100,8 @@ export class Cluster {
   constructor({ dir, port, database = 'plaudit', preloadCron = true }) {
     this.dir = path.resolve(dir);
     // The postgres user must reach the data and the log; the secrets stay in `dir`, for the caller.
-    this.home = reachableByPostgres(this.dir) ? this.dir : relocatedHome(this.dir);
+    // (`dir` itself is opened to it by init(); what matters is whether it can get that far.)
+    this.home = reachableByPostgres(path.dirname(this.dir)) ? this.dir : relocatedHome(this.dir);
     this.pgdata = path.join(this.home, 'pg');
     this.logFile = path.join(this.home, 'postgres.log');
     this.secretsFile = path.join(this.dir, 'secrets.json');
