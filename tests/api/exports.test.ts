@@ -122,6 +122,9 @@ describe('exports', () => {
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="reviews-\d{4}-\d\d-\d\d-[0-9a-f]{8}\.csv"$/);
     expect(Number(file.headers.get('content-length'))).toBe(Buffer.byteLength(file.text));
     expect(file.text.startsWith(`${REVIEW_COLUMNS.join(',')}\r\n`)).toBe(true);
+    // The trail's head as of the export's creation travels with the file.
+    expect(file.headers.get('plaudit-moderation-chain')).toBe(
+      `entries=${job.moderation_chain.entries}; head=${job.moderation_chain.head ?? ''}`);
 
     const exported = parseCsv(file.text);
     const guarded = parseCsv(copyCsv(selectList(true), [t.org.id]));

@@ -43,6 +43,8 @@ describe('GET /api/v1/public/profiles/:slug', () => {
       slug: biz.t.org.slug, name: biz.t.org.name, description: null, website: null, logo_url: null,
       average_rating: 3.17, review_count: 6,
       rating_distribution: { 1: 1, 2: 1, 3: 1, 4: 2, 5: 1 },
+      // One hidden, one approved, one rejected: three trail entries (tests/api/moderation-chain.test.ts).
+      moderation_chain: { entries: 3, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
     expect(res.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=300');
     expect(res.headers.get('etag')).toMatch(/^W\/"[\w-]+"$/);

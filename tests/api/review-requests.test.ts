@@ -539,6 +539,12 @@ describe('reminders', () => {
     expect(first.text).toContain(`A few days ago ${t.org.name} asked about your experience.`);
     expect(first.text).toContain('You will get at most one more reminder for this request.');
     expect(first.text).not.toContain('only reminder');
+    // The next reminder counts from the first one's sending, which the worker records just after
+    // the mail server took the message: wait for that record, not for the mail.
+    await eventually(async () => {
+      const r = await request(t, open.id);
+      return r.events.some((e: { type: string }) => e.type === 'reminder_sent') && r;
+    }, 15_000, 'the first reminder recorded as sent');
     expect(await tick(4 * day + 180_000)).toBe(1);
     expect(await tick(30 * day)).toBe(0);
     const all = await waitForMail((x) => to(x) && x.startsWith('open@'), 3);

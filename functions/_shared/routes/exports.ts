@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { openTenantTransaction, type TenantTransaction } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
+import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
 import { keyRoute, router } from './define.ts';
 
 const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
@@ -39,15 +39,22 @@ const ExportJob = z.object({
   completed_at: Timestamp.nullable(),
   expires_at: Timestamp.nullable().openapi({ description: 'The file can be downloaded until then (7 days after completion).' }),
   download_url: z.string().nullable(),
+  moderation_chain: ChainHead.openapi({ description: 'The moderation trail\'s head when the export was created; the download repeats it in the `Plaudit-Moderation-Chain` header (`entries=N; head=…`). Keep it with the file: a later rewrite of the trail up to it is detectable (SECURITY.md).' }),
 }).openapi('ExportJob');
 
 type ExportRow = {
   id: string; org_id: string; format: 'csv' | 'json'; filters: Record<string, unknown>;
   status: 'pending' | 'processing' | 'completed' | 'failed'; row_count: number; byte_size: string | number;
   chunk_count: number; error: string | null; created_at: Date; completed_at: Date | null; expires_at: Date | null;
+  moderation_chain_entries: string | number; moderation_chain_head: string | null;
 };
 
-const COLUMNS = 'id, org_id, format, filters, status, row_count, byte_size, chunk_count, error, created_at, completed_at, expires_at';
+const COLUMNS = "id, org_id, format, filters, status, row_count, byte_size, chunk_count, error, created_at, completed_at, " +
+  "expires_at, moderation_chain_entries, encode(moderation_chain_head, 'hex') as moderation_chain_head";
+
+function chainHead(r: ExportRow) {
+  return { entries: Number(r.moderation_chain_entries), head: r.moderation_chain_head };
+}
 
 function toJob(r: ExportRow, publicUrl: string) {
   return {
@@ -56,6 +63,7 @@ function toJob(r: ExportRow, publicUrl: string) {
     completed_at: iso(r.completed_at), expires_at: iso(r.expires_at),
     download_url: r.status === 'completed'
       ? `${publicUrl}/api/v1/organizations/${r.org_id}/exports/${r.id}/download` : null,
+    moderation_chain: chainHead(r),
   };
 }
 
@@ -193,6 +201,7 @@ export const exports = router()
         'Content-Disposition': `attachment; filename="${filename}"`,
         'Content-Length': String(Number(job.byte_size)),
         'Cache-Control': 'private, no-store',
+        'Plaudit-Moderation-Chain': `entries=${chainHead(job).entries}; head=${chainHead(job).head ?? ''}`,
       }) as never;
     },
   );

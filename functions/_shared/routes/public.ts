@@ -5,7 +5,7 @@ import { translateDbErrors } from '../db/errors.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
+import { ChainHead, errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
 import { conditionalPublicRead, publicCors, runAsPublic } from '../middleware/public-access/index.ts';
 import { keyRoute, router } from './define.ts';
 import { VerificationStatus } from './reviews.ts';
@@ -70,6 +70,7 @@ const PublicProfile = z.object({
   review_count: ReviewCount,
   rating_distribution: z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() })
     .openapi({ description: 'Number of public reviews per rating.' }),
+  moderation_chain: ChainHead,
 }).openapi('PublicProfile');
 
 const PublicReview = z.object({
@@ -97,6 +98,7 @@ type ProfileRow = {
   website: string | null; logo_url: string | null; average_rating: number | null; review_count: number;
   rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
   embed: z.infer<typeof EmbedSettings>;
+  moderation_chain: { entries: number; head: string | null };
 };
 /** A page as the database renders it: the items stay JSON text, passed through unparsed. */
 type PageRow = { version: string; enabled: boolean; total: string; items: string };
@@ -118,6 +120,12 @@ async function loadProfile(c: Context<AppEnv>, slug: string) {
 
 async function publicVersion(c: Context<AppEnv>, slug: string) {
   const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ v: string | null }[]>`select plaudit.public_version(${slug}) as v`);
+  return row.v;
+}
+
+/** The version of the profile and embed answers: public_version's, and the chain head they carry. */
+async function profileVersion(c: Context<AppEnv>, slug: string) {
+  const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ v: string | null }[]>`select plaudit.public_profile_version(${slug}) as v`);
   return row.v;
 }
 
@@ -185,7 +193,7 @@ publicData
     }),
     async (c) => {
       const { slug } = c.req.valid('param');
-      const out = await conditionalPublicRead(c, `embed:${slug}`, () => publicVersion(c, slug), () => loadProfile(c, slug));
+      const out = await conditionalPublicRead(c, `embed:${slug}`, () => profileVersion(c, slug), () => loadProfile(c, slug));
       if ('notModified' in out) return out.notModified as never;
       const p = out.data;
       if (!p) throw notFound();
@@ -222,7 +230,7 @@ publicData
     }),
     async (c) => {
       const { slug } = c.req.valid('param');
-      const out = await conditionalPublicRead(c, `profile:${slug}`, () => publicVersion(c, slug), async () => {
+      const out = await conditionalPublicRead(c, `profile:${slug}`, () => profileVersion(c, slug), async () => {
         const p = await loadProfile(c, slug);
         return p && p.enabled ? p : null;
       });
@@ -234,6 +242,7 @@ publicData
         slug: p.slug, name: p.name, description: p.description, website: p.website, logo_url: p.logo_url,
         average_rating: p.average_rating, review_count: Number(p.review_count),
         rating_distribution: { 1: Number(d['1']), 2: Number(d['2']), 3: Number(d['3']), 4: Number(d['4']), 5: Number(d['5']) },
+        moderation_chain: { entries: Number(p.moderation_chain.entries), head: p.moderation_chain.head },
       }, 200);
     },
   )

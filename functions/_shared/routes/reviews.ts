@@ -5,10 +5,25 @@ import type { Tx } from '../db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
+import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { publicCors, runAsPublic } from '../middleware/public-access/index.ts';
 import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../middleware/rate-limit/index.ts';
 import { keyRoute, router } from './define.ts';
+
+const ChainQuery = z.object({
+  entries: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
+    .openapi({ description: 'The entry count of a head kept earlier.' }),
+  head: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal characters').optional()
+    .openapi({ description: 'The head (hex SHA-256) kept earlier.' }),
+});
+
+const ChainStatus = ChainHead.extend({
+  valid: z.boolean().openapi({ description: 'The trail verifies, and matches the earlier head when one was given.' }),
+  problem: z.string().nullable().openapi({ description: 'What does not verify, or null.' }),
+  earlier_head: z.object({
+    entries: z.number().int(), head: z.string(), matches: z.boolean(), problem: z.string().nullable(),
+  }).nullable().openapi({ description: 'The check against the head given in the query, or null.' }),
+}).openapi('ModerationChainStatus');
 
 export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', 'rejected']).openapi({
   description: '`unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.',
@@ -285,5 +300,25 @@ reviews
       ]);
       if (!review) throw new ApiError(404, 'Review not found');
       return c.json(paginate(rows.map((e) => ({ ...e, created_at: iso(e.created_at)! })), total, page), 200);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/moderation-chain', tags: ['Reviews'],
+      summary: 'Check the moderation trail',
+      description: 'The organization\'s moderation trail head (`entries`, `head`), and whether the trail verifies: each entry\'s hash covers the one before it. Given a head kept earlier (`entries` and `head`, from this route, the public profile, a `review.moderated` event or an export), it also says whether today\'s trail still holds that head at that position; whoever rewrote history since, even with the database\'s owner rights, cannot make it match (SECURITY.md).',
+      request: { params: OrgParams, query: ChainQuery },
+      responses: {
+        200: json(ChainStatus, 'The head, and whether the trail verifies'),
+        400: errorResponseSpec('`entries` without `head` or the reverse, or `head` not 64 hexadecimal characters'),
+      },
+    }),
+    async (c) => {
+      const { entries, head } = c.req.valid('query');
+      if ((entries === undefined) !== (head === undefined)) throw new ApiError(400, 'entries and head: give both, or neither');
+      const db = c.var.db;
+      const [row] = await translateDbErrors(() => db<{ s: z.infer<typeof ChainStatus> }[]>`
+        select plaudit.moderation_chain_status(${entries ?? null}, ${head ?? null}) as s`);
+      return c.json(row.s, 200);
     },
   );
