@@ -3,7 +3,7 @@
 create schema if not exists tests;
 
 -- pgTAP compares result sets through temporary tables, created as the role a test has switched
--- to. The runtime roles hold no TEMPORARY privilege (20261124000000_owner_role.sql), so a file
+-- to. The runtime roles hold no TEMPORARY privilege (the first migration, "the owner"), so a file
 -- that runs pgTAP as one of them lends it for its own transaction; the rollback at its end takes
 -- the grant back. 07-privilege-hardening.test.sql checks the roles' privileges without it.
 create or replace function tests.lend_temporary_to_runtime_roles()

@@ -6,7 +6,7 @@
 //   GET/POST /unsubscribe/:token       unsubscribe page; POST is also the one-click List-Unsubscribe-Post
 //   GET/POST /verify/:token            e-mail verification of a review (GET asks, the button's POST confirms)
 //   GET/POST /invitations/:token       accept a team invitation
-// Each runs one SQL function as plaudit_public (supabase/migrations/20261122300900_hosted_pages.sql);
+// Each runs one SQL function as plaudit_public (supabase/migrations/20261125001100_review_requests.sql, "hosted pages");
 // a review is submitted through plaudit.submit_review, the same SQL as POST /api/v1/reviews.
 import { Hono } from 'hono';
 import type { Context } from 'hono';

@@ -1,6 +1,6 @@
 // Review requests: single and bulk creation, list, details with the event timeline, statistics,
 // per-organization settings (daily quota, reminders) and the suppression list. The database
-// decides (supabase/migrations/202611223*): these handlers validate shapes and translate.
+// decides (supabase/migrations/20261125001100_review_requests.sql): these handlers validate shapes and translate.
 //
 // Compliance: nothing here selects, filters or routes recipients by the rating they are
 // expected to give (review gating), which the FTC rule on consumer reviews (2024) and Google's

@@ -1,5 +1,5 @@
 // Webhook signatures, as a receiver checks them (the service itself signs inside the database,
-// see supabase/migrations/20261122200200_delivery_worker.sql, so the secret never leaves it):
+// see plaudit.webhook_signatures in supabase/schema.sql, so the secret never leaves it):
 //   x-webhook-signature  lowercase hex HMAC-SHA256 of the exact body, keyed with the secret
 //                        string `whsec_…` as given at registration;
 //   webhook-signature    Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`,

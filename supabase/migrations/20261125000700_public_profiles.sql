@@ -1,14 +1,72 @@
+-- Public profiles and the public projection: the only data unauthenticated callers ever see.
+--
+-- Sections: public profiles · public projection.
+
+-- ============================================================================================
+-- public profiles
+-- ============================================================================================
+set role plaudit_owner;
+
+-- Public-profile settings of an organization: the search-engine-indexed profile page and the
+-- embeddable widget. An organization without a row has the defaults (enabled, list layout,
+-- light theme, 10 reviews, every rating); the first PATCH creates the row.
+create table plaudit.public_profiles (
+  org_id uuid primary key references plaudit.organizations (id) on delete cascade,
+  enabled boolean not null default true,
+  display_name text check (char_length(display_name) between 1 and 200),
+  description text check (char_length(description) <= 2000),
+  website text check (char_length(website) <= 2048 and website ~* '^https?://'),
+  logo_url text check (char_length(logo_url) <= 2048 and logo_url ~* '^https://'),
+  embed_layout text not null default 'list' check (embed_layout in ('list', 'grid', 'carousel')),
+  embed_theme text not null default 'light' check (embed_theme in ('light', 'dark')),
+  embed_max_reviews integer not null default 10 check (embed_max_reviews between 1 and 100),
+  embed_min_rating integer not null default 1 check (embed_min_rating between 1 and 5),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+create trigger public_profiles_touch_updated_at
+  before update on plaudit.public_profiles
+  for each row execute function plaudit.touch_updated_at();
+
+alter table plaudit.public_profiles enable row level security;
+
+create policy "Tenants can read their own public profile"
+  on plaudit.public_profiles for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can create their own public profile"
+  on plaudit.public_profiles for insert to plaudit_api
+  with check (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can update their own public profile"
+  on plaudit.public_profiles for update to plaudit_api
+  using (org_id = (select plaudit.current_org_id()))
+  with check (org_id = (select plaudit.current_org_id()));
+
+grant select on plaudit.public_profiles to plaudit_api;
+grant insert (org_id, enabled, display_name, description, website, logo_url, embed_layout, embed_theme,
+              embed_max_reviews, embed_min_rating)
+  on plaudit.public_profiles to plaudit_api;
+grant update (enabled, display_name, description, website, logo_url, embed_layout, embed_theme,
+              embed_max_reviews, embed_min_rating)
+  on plaudit.public_profiles to plaudit_api;
+
+-- ============================================================================================
+-- public projection
+-- ============================================================================================
 -- What the public may see, and nothing else. plaudit.public_reviews is the public projection of
 -- reviews: only reviews that are not hidden and whose status is verified or unverified, and no
 -- reviewer e-mail, no custom answers, no provenance. The public functions below take every
 -- review column they answer from it (a page's ids come from an index walk with the same filter),
 -- and aggregates from plaudit.review_statistics only (never by counting).
-create view plaudit.public_reviews with (security_barrier = true) as
+-- It runs with its reader's rights (security_invoker): only the public SECURITY DEFINER functions
+-- below read it, and they check that the profile is enabled; plaudit_public cannot read it itself.
+create view plaudit.public_reviews with (security_barrier = true, security_invoker = true) as
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at
   from plaudit.reviews r
   where not r.is_hidden and r.verification_status in ('verified', 'unverified');
 
-grant select on plaudit.public_reviews to plaudit_public;
 
 -- Changes whenever any public answer about the organization may change: its publicly visible
 -- reviews (statistics version), its public-profile settings, its name or website. Public
@@ -19,7 +77,7 @@ returns text
 language sql
 stable
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select concat_ws('.',
     coalesce((select sum(s.version) from plaudit.review_statistics s where s.org_id = o.id), 0),
@@ -30,6 +88,24 @@ as $$
   where o.slug = p_slug
 $$;
 
+-- The public profile carries the head; its version (public_version's, and the head's entry
+-- count) moves with it, so a cached profile or embed answer never keeps an old head past a
+-- revalidation. Review pages keep public_version: the head is not on them.
+create function plaudit.public_profile_version(p_slug text)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select plaudit.public_version(p_slug) || '.' ||
+         coalesce((select h.last_seq from plaudit.moderation_chain_heads h
+                    join plaudit.organizations o on o.id = h.org_id where o.slug = p_slug), 0)
+$$;
+
+revoke execute on function plaudit.public_profile_version(text) from public;
+grant execute on function plaudit.public_profile_version(text) to plaudit_public;
+
 -- The profile and embed settings with the aggregates, for /public/profiles/:slug and
 -- /public/embed/:slug. Null for an unknown slug.
 create function plaudit.public_profile(p_slug text)
@@ -37,11 +113,12 @@ returns json
 language sql
 stable
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select json_build_object(
     'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
-                         coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0)),
+                         coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0),
+                         coalesce((select h.last_seq from plaudit.moderation_chain_heads h where h.org_id = o.id), 0)),
     'enabled', coalesce(p.enabled, true),
     'slug', o.slug,
     'name', coalesce(p.display_name, o.name),
@@ -54,7 +131,8 @@ as $$
                                              '4', s.rating_4, '5', s.rating_5),
     'embed', json_build_object(
       'layout', coalesce(p.embed_layout, 'list'), 'theme', coalesce(p.embed_theme, 'light'),
-      'max_reviews', coalesce(p.embed_max_reviews, 10), 'min_rating', coalesce(p.embed_min_rating, 1)))
+      'max_reviews', coalesce(p.embed_max_reviews, 10), 'min_rating', coalesce(p.embed_min_rating, 1)),
+    'moderation_chain', plaudit.moderation_chain_head(o.id))
   from plaudit.organizations o
   left join plaudit.public_profiles p on p.org_id = o.id
   cross join lateral (
@@ -77,7 +155,7 @@ returns json
 language plpgsql
 stable
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   org record;
@@ -136,3 +214,6 @@ grant execute on function plaudit.public_version(text), plaudit.public_profile(t
 
 revoke execute on function plaudit.public_version(text), plaudit.public_profile(text),
   plaudit.public_review_page(text, text, integer, integer) from public;
+
+revoke execute on all functions in schema plaudit from public;
+reset role;

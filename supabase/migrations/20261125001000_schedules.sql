@@ -1,3 +1,12 @@
+-- Schedules: delivery housekeeping, and what pg_cron runs where it is loaded.
+--
+-- Sections: delivery schedules.
+
+-- ============================================================================================
+-- delivery schedules
+-- ============================================================================================
+set role plaudit_owner;
+
 -- Housekeeping of the delivery tables, and the schedules that drive exports and the worker.
 --   plaudit-exports               every minute: generate pending exports (pg_cron);
 --   plaudit-delivery-maintenance  every minute: prune and expire (pg_cron);
@@ -9,7 +18,7 @@ returns void
 language plpgsql
 volatile
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   -- A rotation's previous secret stops signing after its 24 hours.
@@ -35,6 +44,8 @@ $$;
 
 grant execute on function plaudit.run_delivery_maintenance() to plaudit_worker;
 
+-- Scheduling needs the migrations' own role (pg_cron's schema is not the owner's).
+reset role;
 do $$
 declare
   cron_version integer[];
@@ -67,7 +78,7 @@ begin
     language plpgsql
     volatile
     security definer
-    set search_path = ''
+    set search_path = pg_catalog, pg_temp
     as $body$
     declare
       url text := nullif(current_setting('plaudit.worker_url', true), '');
@@ -100,6 +111,10 @@ begin
   end if;
 end
 $$;
+set role plaudit_owner;
 
 -- New functions are executable by PUBLIC by default; only the grants above stand.
 revoke execute on all functions in schema plaudit from public;
+
+revoke execute on all functions in schema plaudit from public;
+reset role;

@@ -1,3 +1,12 @@
+-- Review forms: how an organization collects reviews, with custom fields and a verification mode.
+--
+-- Sections: review forms.
+
+-- ============================================================================================
+-- review forms
+-- ============================================================================================
+set role plaudit_owner;
+
 -- Review forms: how an organization collects reviews. A form has custom fields (validated here,
 -- at submission, by plaudit.check_custom_field_values), a verification mode that decides the
 -- status a new review starts with, and an on/off switch. Deleting a form only marks it deleted:
@@ -10,7 +19,7 @@ create function plaudit.custom_field_definitions_are_valid(fields jsonb)
 returns boolean
 language plpgsql
 immutable
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 declare
   f jsonb;
@@ -80,7 +89,7 @@ create trigger review_forms_touch_updated_at
 create function plaudit.review_forms_stay_deleted()
 returns trigger
 language plpgsql
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
 begin
   if old.deleted_at is not null then
@@ -118,3 +127,6 @@ grant execute on function plaudit.custom_field_definitions_are_valid(jsonb) to p
 
 revoke execute on function plaudit.custom_field_definitions_are_valid(jsonb),
   plaudit.review_forms_stay_deleted() from public;
+
+revoke execute on all functions in schema plaudit from public;
+reset role;

@@ -1,0 +1,390 @@
+-- Organizations, their members and invitations, and API keys: who a tenant is and who may act for it.
+--
+-- Sections: organizations · api keys · members and invitations · refuse changes once set · api key
+--  revocation is permanent · invitation end is permanent · invitation accepted or withdrawn.
+
+-- ============================================================================================
+-- organizations
+-- ============================================================================================
+set role plaudit_owner;
+
+-- An organization is one tenant: every other tenant table carries its org_id.
+create table plaudit.organizations (
+  id uuid primary key default gen_random_uuid(),
+  name text not null check (char_length(name) between 1 and 200),
+  slug text not null unique
+    check (slug ~ '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$'),
+  website text check (website is null or char_length(website) <= 2048),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+create trigger organizations_touch_updated_at
+  before update on plaudit.organizations
+  for each row execute function plaudit.touch_updated_at();
+
+alter table plaudit.organizations enable row level security;
+
+create policy "Tenants can read their own organization"
+  on plaudit.organizations for select to plaudit_api
+  using (id = (select plaudit.current_org_id()));
+
+create policy "Tenants can update their own organization"
+  on plaudit.organizations for update to plaudit_api
+  using (id = (select plaudit.current_org_id()))
+  with check (id = (select plaudit.current_org_id()));
+
+-- Organizations are created and removed by operators (admin command line), never by the API.
+grant select on plaudit.organizations to plaudit_api;
+grant update (name, website) on plaudit.organizations to plaudit_api;
+
+-- ============================================================================================
+-- api keys
+-- ============================================================================================
+-- API keys: `rk_` + 32 base62 characters (about 190 random bits) + a 6-character checksum, so a
+-- mistyped or made-up key is refused before any query. Only the SHA-256 of the whole key is
+-- stored; the plaintext exists once, in the answer that creates it.
+
+create function plaudit.base62_alphabet()
+returns text
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$ select '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' $$;
+
+-- `n` uniformly random base62 characters: bytes of 248 and above are rejected so that every
+-- character is equally likely (248 = 4 * 62).
+create function plaudit.random_base62(n integer)
+returns text
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  alphabet constant text := plaudit.base62_alphabet();
+  out text := '';
+  bytes bytea;
+  b integer;
+begin
+  while char_length(out) < n loop
+    bytes := extensions.gen_random_bytes(n);
+    for i in 0 .. octet_length(bytes) - 1 loop
+      b := get_byte(bytes, i);
+      if b < 248 and char_length(out) < n then
+        out := out || substr(alphabet, b % 62 + 1, 1);
+      end if;
+    end loop;
+  end loop;
+  return out;
+end
+$$;
+
+-- The checksum of a key body: the first four bytes of its SHA-256, as a big-endian unsigned
+-- integer, in six base62 digits. functions/_shared/api-keys/format.ts computes the same.
+create function plaudit.api_key_checksum(body text)
+returns text
+language plpgsql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  alphabet constant text := plaudit.base62_alphabet();
+  v bigint := ('x' || encode(substring(sha256(convert_to(body, 'UTF8')) from 1 for 4), 'hex'))::bit(32)::bigint;
+  out text := '';
+begin
+  for i in 1 .. 6 loop
+    out := substr(alphabet, (v % 62)::integer + 1, 1) || out;
+    v := v / 62;
+  end loop;
+  return out;
+end
+$$;
+
+create table plaudit.api_keys (
+  id uuid primary key default gen_random_uuid(),
+  org_id uuid not null references plaudit.organizations (id) on delete cascade,
+  name text not null check (char_length(name) between 1 and 100),
+  scope text not null check (scope in ('read', 'write', 'admin')),
+  prefix text not null check (prefix ~ '^rk_[0-9A-Za-z]{8}$'),
+  key_hash bytea not null unique check (octet_length(key_hash) = 32),
+  rate_limit_per_minute integer check (rate_limit_per_minute between 1 and 100000),
+  created_at timestamptz not null default now(),
+  last_used_at timestamptz,
+  revoked_at timestamptz,
+  replaced_by uuid references plaudit.api_keys (id)
+);
+create index api_keys_replaced_by on plaudit.api_keys (replaced_by) where replaced_by is not null;
+
+create index api_keys_org_id_created_at on plaudit.api_keys (org_id, created_at desc, id);
+
+alter table plaudit.api_keys enable row level security;
+
+create policy "Tenants can read their own API keys"
+  on plaudit.api_keys for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can create API keys for themselves"
+  on plaudit.api_keys for insert to plaudit_api
+  with check (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can revoke their own API keys"
+  on plaudit.api_keys for update to plaudit_api
+  using (org_id = (select plaudit.current_org_id()))
+  with check (org_id = (select plaudit.current_org_id()));
+
+-- The API role never reads key_hash, not even its own tenant's: column privileges leave it out.
+grant select (id, org_id, name, scope, prefix, rate_limit_per_minute, created_at, last_used_at,
+              revoked_at, replaced_by)
+  on plaudit.api_keys to plaudit_api;
+grant insert (org_id, name, scope, prefix, key_hash, rate_limit_per_minute)
+  on plaudit.api_keys to plaudit_api;
+grant update (revoked_at, replaced_by) on plaudit.api_keys to plaudit_api;
+
+-- Creates a key and answers its plaintext, once. Runs with the caller's rights, so the API role
+-- can only create keys for the tenant of its transaction.
+create function plaudit.issue_api_key(
+  p_org_id uuid,
+  p_name text,
+  p_scope text,
+  p_rate_limit_per_minute integer default null
+)
+returns table (
+  id uuid, org_id uuid, name text, scope text, prefix text, key text,
+  rate_limit_per_minute integer, created_at timestamptz
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  body text := plaudit.random_base62(32);
+  full_key text := 'rk_' || body || plaudit.api_key_checksum(body);
+begin
+  return query
+    insert into plaudit.api_keys as k (org_id, name, scope, prefix, key_hash, rate_limit_per_minute)
+    values (p_org_id, p_name, p_scope, 'rk_' || left(body, 8),
+            sha256(convert_to(full_key, 'UTF8')), p_rate_limit_per_minute)
+    returning k.id, k.org_id, k.name, k.scope, k.prefix, full_key, k.rate_limit_per_minute,
+              k.created_at;
+end
+$$;
+
+-- Revokes a key and issues its successor (same name, scope and limit) in one transaction: the
+-- old key stops working the moment the new one exists. Answers no row for an unknown or
+-- already revoked key.
+create function plaudit.rotate_api_key(p_key_id uuid)
+returns table (
+  id uuid, org_id uuid, name text, scope text, prefix text, key text,
+  rate_limit_per_minute integer, created_at timestamptz
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  old_key record;
+  new_key record;
+begin
+  update plaudit.api_keys as k set revoked_at = now()
+    where k.id = p_key_id and k.revoked_at is null
+    returning k.id, k.org_id, k.name, k.scope, k.rate_limit_per_minute into old_key;
+  if not found then
+    return;
+  end if;
+  select * into new_key
+    from plaudit.issue_api_key(old_key.org_id, old_key.name, old_key.scope,
+                               old_key.rate_limit_per_minute);
+  update plaudit.api_keys as k set replaced_by = new_key.id where k.id = old_key.id;
+  return query select new_key.id, new_key.org_id, new_key.name, new_key.scope, new_key.prefix,
+                      new_key.key, new_key.rate_limit_per_minute, new_key.created_at;
+end
+$$;
+
+grant execute on function plaudit.base62_alphabet(), plaudit.random_base62(integer),
+  plaudit.api_key_checksum(text), plaudit.issue_api_key(uuid, text, text, integer),
+  plaudit.rotate_api_key(uuid)
+  to plaudit_api;
+
+-- ============================================================================================
+-- members and invitations
+-- ============================================================================================
+-- Team members and the invitations that make them. Members join by accepting an invitation
+-- (the e-mail and accept page come with review requests); the API lists members and invites.
+create table plaudit.members (
+  id uuid primary key default gen_random_uuid(),
+  org_id uuid not null references plaudit.organizations (id) on delete cascade,
+  email text not null check (char_length(email) <= 320 and email ~ '^[^@\s]+@[^@\s]+$'),
+  name text check (char_length(name) <= 200),
+  role text not null check (role in ('owner', 'admin', 'member')),
+  created_at timestamptz not null default now()
+);
+
+create unique index members_org_id_email on plaudit.members (org_id, lower(email));
+create index members_org_id_created_at on plaudit.members (org_id, created_at, id);
+
+alter table plaudit.members enable row level security;
+
+create policy "Tenants can read their own members"
+  on plaudit.members for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+grant select on plaudit.members to plaudit_api;
+
+create table plaudit.invitations (
+  id uuid primary key default gen_random_uuid(),
+  org_id uuid not null references plaudit.organizations (id) on delete cascade,
+  email text not null check (char_length(email) <= 320 and email ~ '^[^@\s]+@[^@\s]+$'),
+  role text not null check (role in ('admin', 'member')),
+  token_hash bytea not null unique check (octet_length(token_hash) = 32),
+  invited_by_key_id uuid references plaudit.api_keys (id),
+  expires_at timestamptz not null default now() + interval '7 days',
+  created_at timestamptz not null default now(),
+  accepted_at timestamptz,
+  revoked_at timestamptz
+);
+create index invitations_invited_by_key_id on plaudit.invitations (invited_by_key_id) where invited_by_key_id is not null;
+
+-- At most one open invitation per address and organization.
+create unique index invitations_one_open_per_email
+  on plaudit.invitations (org_id, lower(email))
+  where accepted_at is null and revoked_at is null;
+create index invitations_org_id_created_at on plaudit.invitations (org_id, created_at, id);
+
+alter table plaudit.invitations enable row level security;
+
+create policy "Tenants can read their own invitations"
+  on plaudit.invitations for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can invite into their own organization"
+  on plaudit.invitations for insert to plaudit_api
+  with check (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can withdraw their own invitations"
+  on plaudit.invitations for update to plaudit_api
+  using (org_id = (select plaudit.current_org_id()))
+  with check (org_id = (select plaudit.current_org_id()));
+
+-- Like key hashes, invitation token hashes are never readable by the API role.
+grant select (id, org_id, email, role, invited_by_key_id, expires_at, created_at, accepted_at,
+              revoked_at)
+  on plaudit.invitations to plaudit_api;
+grant insert (org_id, email, role, token_hash, invited_by_key_id) on plaudit.invitations to plaudit_api;
+grant update (revoked_at) on plaudit.invitations to plaudit_api;
+
+-- Invites an address. An expired open invitation to the same address is withdrawn first; an
+-- address that is already a member, or has a live invitation, raises unique_violation with a
+-- message the API passes on as 409. Answers the invitation and its one-time token.
+create function plaudit.create_invitation(
+  p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid default null
+)
+returns table (
+  id uuid, email text, role text, expires_at timestamptz, created_at timestamptz, token text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  new_token text := plaudit.random_base62(43);
+begin
+  if exists (select from plaudit.members m
+             where m.org_id = p_org_id and lower(m.email) = lower(p_email)) then
+    raise unique_violation using message = 'this address is already a member';
+  end if;
+  update plaudit.invitations as i set revoked_at = now()
+    where i.org_id = p_org_id and lower(i.email) = lower(p_email)
+      and i.accepted_at is null and i.revoked_at is null and i.expires_at <= now();
+  begin
+    return query
+      insert into plaudit.invitations as i (org_id, email, role, token_hash, invited_by_key_id)
+      values (p_org_id, p_email, p_role, sha256(convert_to(new_token, 'UTF8')), p_invited_by_key_id)
+      returning i.id, i.email, i.role, i.expires_at, i.created_at, new_token;
+  exception when unique_violation then
+    raise unique_violation using message = 'this address already has an open invitation';
+  end;
+end
+$$;
+
+grant execute on function plaudit.create_invitation(uuid, text, text, uuid) to plaudit_api;
+
+-- ============================================================================================
+-- refuse changes once set
+-- ============================================================================================
+-- A trigger function for columns that record a permanent end (a revocation, an acceptance):
+-- once such a column is set, no update may clear or change it, whoever asks, the table's owner
+-- included. Its arguments come in pairs: a column name, then what to call that fact in the error
+-- ("an API key's revocation is permanent"). Setting the column the first time is untouched.
+create function plaudit.refuse_changes_once_set()
+returns trigger
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  before jsonb := to_jsonb(old);
+  after jsonb := to_jsonb(new);
+  i integer := 0;
+begin
+  while i < tg_nargs loop
+    if jsonb_typeof(before -> tg_argv[i]) <> 'null' and (after -> tg_argv[i]) is distinct from (before -> tg_argv[i]) then
+      raise exception '%: % cannot be cleared or changed once set', tg_argv[i + 1], tg_argv[i]
+        using errcode = 'restrict_violation';
+    end if;
+    i := i + 2;
+  end loop;
+  return new;
+end
+$$;
+
+revoke execute on function plaudit.refuse_changes_once_set() from public;
+
+-- ============================================================================================
+-- api key revocation is permanent
+-- ============================================================================================
+-- Revoking an API key is permanent. plaudit_api may update revoked_at and replaced_by (that is
+-- how the API revokes and rotates its tenant's keys), so without this an API-role session could
+-- un-revoke a key of its own organization (`set revoked_at = null`), move its revocation time,
+-- or point a rotated key at another successor. Once set, revoked_at and replaced_by never
+-- change again, for every role, the table's owner included: setting them the first time (revoke,
+-- then rotate's replaced_by) is all an update may do to them.
+-- Live keys (the only ones plaudit.authenticate updates, for last_used_at) skip the trigger.
+create trigger api_keys_guard_revocation
+  before update on plaudit.api_keys
+  for each row
+  when (old.revoked_at is not null or old.replaced_by is not null)
+  execute function plaudit.refuse_changes_once_set(
+    'revoked_at', 'an API key''s revocation is permanent',
+    'replaced_by', 'an API key''s successor is permanent');
+
+-- ============================================================================================
+-- invitation end is permanent
+-- ============================================================================================
+-- An invitation's end is permanent. plaudit_api may update revoked_at (that is how a tenant
+-- withdraws its invitations), so without this an API-role session could reopen a withdrawn
+-- invitation of its own organization (`set revoked_at = null`), making its token acceptable
+-- again, or move its withdrawal time. Once set, revoked_at and accepted_at never change again,
+-- for every role, the table's owner included: setting them the first time (withdrawing, which
+-- plaudit.create_invitation also does to an expired invitation it replaces, and accepting
+-- through plaudit.accept_invitation) is all an update may do to them.
+-- Open invitations (the only ones withdrawing, re-inviting and accepting update) skip the trigger.
+create trigger invitations_guard_end
+  before update on plaudit.invitations
+  for each row
+  when (old.revoked_at is not null or old.accepted_at is not null)
+  execute function plaudit.refuse_changes_once_set(
+    'revoked_at', 'an invitation''s withdrawal is permanent',
+    'accepted_at', 'an invitation''s acceptance is permanent');
+
+-- ============================================================================================
+-- invitation accepted or withdrawn
+-- ============================================================================================
+-- An invitation ends once: accepted or withdrawn, never both. Withdrawing sets revoked_at, and
+-- without this an accepted invitation (whose revoked_at is still empty) could be marked
+-- withdrawn afterwards, by the API role or the owner, leaving a member whose invitation reads as
+-- withdrawn. The API's withdrawal route only touches open invitations; this holds for every
+-- other writer too.
+alter table plaudit.invitations
+  add constraint invitations_accepted_or_withdrawn check (accepted_at is null or revoked_at is null);
+
+revoke execute on all functions in schema plaudit from public;
+reset role;

@@ -1,0 +1,151 @@
+-- Authentication of API keys and the rate limits that come with it; the minute-by-minute housekeeping.
+--
+-- Sections: rate limits · authenticate · scheduled maintenance.
+
+-- ============================================================================================
+-- rate limits
+-- ============================================================================================
+set role plaudit_owner;
+
+-- Fixed one-minute windows, one counter row per bucket and window, bumped by a single atomic
+-- upsert: concurrent requests queue on the row lock for microseconds and each sees its own
+-- count, so a limit of 50 admits exactly 50. The table is unlogged: counters are worth nothing
+-- after a crash, and skipping the WAL keeps the hot path cheap.
+create unlogged table plaudit.rate_limit_counters (
+  bucket text not null check (char_length(bucket) <= 200),
+  window_start timestamptz not null,
+  hits integer not null default 1,
+  primary key (bucket, window_start)
+);
+
+-- No policies: only the SECURITY DEFINER functions below touch it.
+alter table plaudit.rate_limit_counters enable row level security;
+
+create function plaudit.hit_rate_limit(
+  p_bucket text,
+  p_limit integer,
+  out allowed boolean,
+  out remaining integer,
+  out reset_at bigint
+)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  this_window timestamptz := date_trunc('minute', now());
+  new_hits integer;
+begin
+  insert into plaudit.rate_limit_counters as c (bucket, window_start)
+  values (p_bucket, this_window)
+  on conflict (bucket, window_start) do update set hits = c.hits + 1
+  returning c.hits into new_hits;
+  allowed := new_hits <= p_limit;
+  remaining := greatest(p_limit - new_hits, 0);
+  reset_at := extract(epoch from this_window + interval '1 minute')::bigint;
+end
+$$;
+
+-- Drops windows that can no longer be consulted.
+create function plaudit.prune_rate_limits()
+returns integer
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  with gone as (
+    delete from plaudit.rate_limit_counters
+    where window_start < date_trunc('minute', now()) - interval '1 minute'
+    returning 1
+  )
+  select count(*)::integer from gone
+$$;
+
+grant execute on function plaudit.hit_rate_limit(text, integer) to plaudit_public;
+
+-- ============================================================================================
+-- authenticate
+-- ============================================================================================
+-- One round trip authenticates a request: finds the key by the hash of what the client sent,
+-- counts the request against the key's per-minute limit, and notes when the key was last used
+-- (at most once a minute, so a busy key does not rewrite its row on every request).
+-- The API sends only the SHA-256 of the key, never the key itself.
+create function plaudit.authenticate(p_key_hash bytea, p_default_limit integer)
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint
+)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  k record;
+  hit record;
+begin
+  select a.id, a.org_id, a.scope, a.prefix, a.rate_limit_per_minute, a.last_used_at into k
+    from plaudit.api_keys a
+    where a.key_hash = p_key_hash and a.revoked_at is null;
+  if not found then
+    return;
+  end if;
+
+  rate_limit := coalesce(k.rate_limit_per_minute, p_default_limit);
+  select * into hit from plaudit.hit_rate_limit('key:' || k.id, rate_limit);
+
+  if k.last_used_at is null or k.last_used_at < now() - interval '1 minute' then
+    update plaudit.api_keys set last_used_at = now() where id = k.id;
+  end if;
+
+  key_id := k.id;
+  org_id := k.org_id;
+  scope := k.scope;
+  prefix := k.prefix;
+  allowed := hit.allowed;
+  remaining := hit.remaining;
+  reset_at := hit.reset_at;
+  return next;
+end
+$$;
+
+grant execute on function plaudit.authenticate(bytea, integer) to plaudit_authenticator;
+
+-- ============================================================================================
+-- scheduled maintenance
+-- ============================================================================================
+-- Housekeeping that runs every minute. Where pg_cron is loaded (Supabase; the test cluster) it
+-- schedules itself; elsewhere (embedded PostgreSQL) the local process calls it on a timer.
+create function plaudit.run_maintenance()
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform plaudit.prune_rate_limits();
+end
+$$;
+
+-- Scheduling needs the migrations' own role (pg_cron's schema is not the owner's).
+reset role;
+do $$
+begin
+  if exists (select from pg_available_extensions where name = 'pg_cron')
+     and current_setting('shared_preload_libraries', true) like '%pg_cron%'
+     and coalesce(current_setting('cron.database_name', true), 'postgres') = current_database()
+  then
+    create extension if not exists pg_cron with schema pg_catalog;
+    perform cron.schedule('plaudit-maintenance', '* * * * *', 'select plaudit.run_maintenance()');
+  else
+    raise notice 'pg_cron is not loaded here: the local process runs plaudit.run_maintenance()';
+  end if;
+end
+$$;
+set role plaudit_owner;
+
+revoke execute on all functions in schema plaudit from public;
+reset role;

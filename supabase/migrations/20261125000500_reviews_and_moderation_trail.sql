@@ -1,0 +1,736 @@
+-- Reviews, their statistics, and the moderation trail: append-only, hash-chained, its head published.
+--
+-- Sections: reviews · review statistics · moderation trail · published chain heads.
+
+-- ============================================================================================
+-- reviews
+-- ============================================================================================
+set role plaudit_owner;
+
+-- Reviews. A review is written once, by plaudit.submit_review (public submission), and never
+-- deleted or rewritten: only moderation (is_hidden) and verification (status and its provenance)
+-- may change afterwards, and the database enforces it for everyone, the table owner included
+-- (a superuser can still disable triggers; nothing in a database stops its superuser).
+create table plaudit.reviews (
+  id uuid primary key default gen_random_uuid(),
+  org_id uuid not null references plaudit.organizations (id),
+  form_id uuid not null,
+  rating smallint not null check (rating between 1 and 5),
+  title text check (char_length(title) between 1 and 200),
+  content text not null check (char_length(content) between 1 and 5000),
+  reviewer_name text not null check (char_length(reviewer_name) between 1 and 200),
+  reviewer_email text not null
+    check (char_length(reviewer_email) <= 320 and reviewer_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  -- Answers to the form's custom fields, keyed by field key, as validated at submission.
+  custom_fields jsonb not null default '{}' check (jsonb_typeof(custom_fields) = 'object'),
+  verification_status text not null
+    check (verification_status in ('unverified', 'pending', 'verified', 'rejected')),
+  is_hidden boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  -- Verification provenance: how the current status was reached, when, and on whose word.
+  verification_method text check (verification_method in ('email', 'purchase_proof', 'manual')),
+  verification_at timestamptz,
+  verification_key_id uuid references plaudit.api_keys (id),
+  verification_token_id uuid,
+  verification_order_hash text check (verification_order_hash ~ '^[0-9a-f]{64}$'),
+  verification_reason text check (char_length(verification_reason) between 1 and 1000),
+  -- Text search over title and content (`q` of the review list).
+  search tsvector not null
+    generated always as (to_tsvector('simple', coalesce(title, '') || ' ' || content)) stored,
+  -- Deleting a form only marks it, so this reference always resolves, within the same tenant.
+  foreign key (form_id, org_id) references plaudit.review_forms (id, org_id)
+);
+create index reviews_verification_token_id on plaudit.reviews (verification_token_id) where verification_token_id is not null;
+create index reviews_verification_key_id on plaudit.reviews (verification_key_id) where verification_key_id is not null;
+
+-- The list, newest first (scanned backwards), and its date range; also the export's walk.
+create index reviews_org_id_created_at_id on plaudit.reviews (org_id, created_at, id);
+-- One index per list filter, each ending in the sort order.
+create index reviews_org_id_form_id on plaudit.reviews (org_id, form_id, created_at, id);
+create index reviews_org_id_verification_status on plaudit.reviews (org_id, verification_status, created_at, id);
+create index reviews_org_id_rating on plaudit.reviews (org_id, rating, created_at, id);
+create index reviews_org_id_hidden on plaudit.reviews (org_id, created_at, id) where is_hidden;
+create index reviews_search on plaudit.reviews using gin (search);
+-- What the public sees: the widget and profile feeds, walked index-only (rating for min_rating).
+create index reviews_public_feed on plaudit.reviews (org_id, created_at, id) include (rating)
+  where not is_hidden and verification_status in ('verified', 'unverified');
+-- The duplicate rule: same reviewer e-mail, form and text within 24 hours.
+create index reviews_duplicate_lookup on plaudit.reviews (form_id, lower(reviewer_email), created_at);
+
+-- Only the columns moderation and verification own may change, and a status only moves
+-- forward: pending → verified | rejected.
+create function plaudit.reviews_guard_update()
+returns trigger
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if (new.id, new.org_id, new.form_id, new.rating, new.title, new.content, new.reviewer_name,
+      new.reviewer_email, new.custom_fields, new.created_at)
+     is distinct from
+     (old.id, old.org_id, old.form_id, old.rating, old.title, old.content, old.reviewer_name,
+      old.reviewer_email, old.custom_fields, old.created_at)
+  then
+    raise exception 'a review cannot be rewritten: only moderation and verification may change it'
+      using errcode = 'restrict_violation';
+  end if;
+  if new.verification_status is distinct from old.verification_status then
+    if not (old.verification_status = 'pending' and new.verification_status in ('verified', 'rejected')) then
+      raise exception 'a review''s verification status can only move from pending to verified or rejected'
+        using errcode = 'restrict_violation';
+    end if;
+  elsif (new.verification_method, new.verification_at, new.verification_key_id, new.verification_token_id,
+         new.verification_order_hash, new.verification_reason)
+        is distinct from
+        (old.verification_method, old.verification_at, old.verification_key_id, old.verification_token_id,
+         old.verification_order_hash, old.verification_reason)
+  then
+    raise exception 'verification provenance changes only with the verification status'
+      using errcode = 'restrict_violation';
+  end if;
+  new.updated_at := now();
+  return new;
+end
+$$;
+
+create function plaudit.reviews_refuse_delete()
+returns trigger
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  raise exception 'reviews cannot be deleted; hide them through moderation instead'
+    using errcode = 'restrict_violation';
+end
+$$;
+
+create trigger reviews_guard_update
+  before update on plaudit.reviews
+  for each row execute function plaudit.reviews_guard_update();
+
+create trigger reviews_refuse_delete
+  before delete on plaudit.reviews
+  for each row execute function plaudit.reviews_refuse_delete();
+
+create trigger reviews_refuse_truncate
+  before truncate on plaudit.reviews
+  for each statement execute function plaudit.reviews_refuse_delete();
+
+-- Outbox events, in the transaction of their cause.
+-- review.created: what a receiver needs to show the review, never the reviewer's e-mail.
+create function plaudit.reviews_emit_created()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform plaudit.emit_event(n.org_id, 'review.created', jsonb_build_object(
+    'id', n.id, 'form_id', n.form_id, 'rating', n.rating, 'title', n.title, 'content', n.content,
+    'reviewer_name', n.reviewer_name, 'verification_status', n.verification_status,
+    'created_at', to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+  from new_reviews n
+  order by n.created_at, n.id;
+  return null;
+end
+$$;
+
+create trigger reviews_emit_created
+  after insert on plaudit.reviews
+  referencing new table as new_reviews
+  for each statement execute function plaudit.reviews_emit_created();
+
+alter table plaudit.reviews enable row level security;
+
+create policy "Tenants can read their own reviews"
+  on plaudit.reviews for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can moderate and verify their own reviews"
+  on plaudit.reviews for update to plaudit_api
+  using (org_id = (select plaudit.current_org_id()))
+  with check (org_id = (select plaudit.current_org_id()));
+
+-- Reviews are inserted by plaudit.submit_review only (SECURITY DEFINER); nobody deletes them.
+grant select on plaudit.reviews to plaudit_api;
+grant update (is_hidden, verification_status, verification_method, verification_at, verification_key_id,
+              verification_order_hash, verification_reason)
+  on plaudit.reviews to plaudit_api;
+
+revoke execute on function plaudit.reviews_guard_update(), plaudit.reviews_refuse_delete(),
+  plaudit.reviews_emit_created() from public;
+
+-- ============================================================================================
+-- review statistics
+-- ============================================================================================
+-- Per-organization review statistics, kept by triggers in the transaction of each change, so
+-- that nothing ever counts reviews per request:
+--   total_count   every review (meta.total of an unfiltered review list);
+--   public_count, rating_sum, rating_1 … rating_5   the publicly visible reviews (not hidden,
+--                 status verified or unverified): average, count and distribution;
+--   version       bumped whenever the publicly visible set changes (ETags of public responses).
+-- An organization's statistics are spread over up to 16 slot rows, each transaction writing the
+-- slot of its backend, so concurrent submissions do not queue on one row lock. Readers sum the
+-- slots (at most 16 rows through the primary key).
+create table plaudit.review_statistics (
+  org_id uuid not null references plaudit.organizations (id) on delete cascade,
+  slot smallint not null check (slot between 0 and 15),
+  total_count bigint not null default 0,
+  public_count bigint not null default 0,
+  rating_sum bigint not null default 0,
+  rating_1 bigint not null default 0,
+  rating_2 bigint not null default 0,
+  rating_3 bigint not null default 0,
+  rating_4 bigint not null default 0,
+  rating_5 bigint not null default 0,
+  version bigint not null default 0,
+  updated_at timestamptz not null default now(),
+  primary key (org_id, slot)
+);
+
+alter table plaudit.review_statistics enable row level security;
+
+create policy "Tenants can read their own review statistics"
+  on plaudit.review_statistics for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+-- Written by the triggers below only.
+grant select on plaudit.review_statistics to plaudit_api;
+
+create function plaudit.review_is_public(p_is_hidden boolean, p_status text)
+returns boolean
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
+
+-- Adds signed deltas, one row per organization, in organization order (so two multi-tenant
+-- statements cannot deadlock), to this backend's slot.
+create function plaudit.add_review_statistics(p_deltas jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  insert into plaudit.review_statistics as s
+    (org_id, slot, total_count, public_count, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5, version)
+  select d.org_id, pg_backend_pid() % 16, d.total_count, d.public_count, d.rating_sum,
+         d.rating_1, d.rating_2, d.rating_3, d.rating_4, d.rating_5, d.version
+  from jsonb_to_recordset(p_deltas) as d(
+    org_id uuid, total_count bigint, public_count bigint, rating_sum bigint, rating_1 bigint,
+    rating_2 bigint, rating_3 bigint, rating_4 bigint, rating_5 bigint, version bigint)
+  order by d.org_id
+  on conflict (org_id, slot) do update set
+    total_count = s.total_count + excluded.total_count,
+    public_count = s.public_count + excluded.public_count,
+    rating_sum = s.rating_sum + excluded.rating_sum,
+    rating_1 = s.rating_1 + excluded.rating_1,
+    rating_2 = s.rating_2 + excluded.rating_2,
+    rating_3 = s.rating_3 + excluded.rating_3,
+    rating_4 = s.rating_4 + excluded.rating_4,
+    rating_5 = s.rating_5 + excluded.rating_5,
+    version = s.version + excluded.version,
+    updated_at = now();
+end
+$$;
+
+create function plaudit.reviews_count_inserted()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  deltas jsonb;
+begin
+  select jsonb_agg(d) into deltas from (
+    select n.org_id,
+           count(*) as total_count,
+           count(*) filter (where p) as public_count,
+           coalesce(sum(n.rating) filter (where p), 0) as rating_sum,
+           count(*) filter (where p and n.rating = 1) as rating_1,
+           count(*) filter (where p and n.rating = 2) as rating_2,
+           count(*) filter (where p and n.rating = 3) as rating_3,
+           count(*) filter (where p and n.rating = 4) as rating_4,
+           count(*) filter (where p and n.rating = 5) as rating_5,
+           case when bool_or(p) then 1 else 0 end as version
+    from (select r.*, plaudit.review_is_public(r.is_hidden, r.verification_status) as p from new_reviews r) n
+    group by n.org_id
+  ) d;
+  if deltas is not null then
+    perform plaudit.add_review_statistics(deltas);
+  end if;
+  return null;
+end
+$$;
+
+-- Ratings never change, so an update matters only when it moves a review in or out of public view.
+create function plaudit.reviews_count_updated()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  deltas jsonb;
+begin
+  select jsonb_agg(d) into deltas from (
+    select c.org_id,
+           0 as total_count,
+           sum(c.sign) as public_count,
+           sum(c.sign * c.rating) as rating_sum,
+           coalesce(sum(c.sign) filter (where c.rating = 1), 0) as rating_1,
+           coalesce(sum(c.sign) filter (where c.rating = 2), 0) as rating_2,
+           coalesce(sum(c.sign) filter (where c.rating = 3), 0) as rating_3,
+           coalesce(sum(c.sign) filter (where c.rating = 4), 0) as rating_4,
+           coalesce(sum(c.sign) filter (where c.rating = 5), 0) as rating_5,
+           1 as version
+    from (
+      select n.org_id, n.rating,
+             case when plaudit.review_is_public(n.is_hidden, n.verification_status) then 1 else -1 end as sign
+      from new_reviews n join old_reviews o on o.id = n.id
+      where plaudit.review_is_public(n.is_hidden, n.verification_status)
+            <> plaudit.review_is_public(o.is_hidden, o.verification_status)
+    ) c
+    group by c.org_id
+  ) d;
+  if deltas is not null then
+    perform plaudit.add_review_statistics(deltas);
+  end if;
+  return null;
+end
+$$;
+
+create trigger reviews_count_inserted
+  after insert on plaudit.reviews
+  referencing new table as new_reviews
+  for each statement execute function plaudit.reviews_count_inserted();
+
+create trigger reviews_count_updated
+  after update on plaudit.reviews
+  referencing old table as old_reviews new table as new_reviews
+  for each statement execute function plaudit.reviews_count_updated();
+
+-- Recounts an organization from its reviews (after a bulk load with triggers disabled, or to
+-- check the counters): one slot row with the true figures, version moved past every earlier one.
+create function plaudit.rebuild_review_statistics(p_org_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  old_version bigint;
+begin
+  perform 1 from plaudit.organizations where id = p_org_id for update;
+  select coalesce(sum(version), 0) into old_version from plaudit.review_statistics where org_id = p_org_id;
+  delete from plaudit.review_statistics where org_id = p_org_id;
+  insert into plaudit.review_statistics
+    (org_id, slot, total_count, public_count, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5, version)
+  select p_org_id, 0, count(*),
+         count(*) filter (where p), coalesce(sum(rating) filter (where p), 0),
+         count(*) filter (where p and rating = 1), count(*) filter (where p and rating = 2),
+         count(*) filter (where p and rating = 3), count(*) filter (where p and rating = 4),
+         count(*) filter (where p and rating = 5), old_version + 1
+  from (select rating, plaudit.review_is_public(is_hidden, verification_status) as p
+        from plaudit.reviews where org_id = p_org_id) r;
+end
+$$;
+
+revoke execute on function plaudit.review_is_public(boolean, text), plaudit.add_review_statistics(jsonb),
+  plaudit.reviews_count_inserted(), plaudit.reviews_count_updated(),
+  plaudit.rebuild_review_statistics(uuid) from public;
+
+-- ============================================================================================
+-- moderation trail
+-- ============================================================================================
+-- The moderation trail: one entry per change of a review's visibility (hide, unhide) or
+-- verification status (verify, approve, reject), written by a trigger on reviews in the same
+-- transaction as the change, whoever makes it. Entries are append-only, and tamper-evident:
+-- each organization's entries form a hash chain (seq 1, 2, 3 …; each hash covers the entry's
+-- content and the previous entry's hash), and a chain head records the last seq and hash, so an
+-- edited, removed or reordered entry, or a cut-off tail, is detected by
+-- plaudit.verify_moderation_chain(org_id).
+create table plaudit.moderation_trail (
+  id uuid primary key default gen_random_uuid(),
+  org_id uuid not null references plaudit.organizations (id),
+  seq bigint not null check (seq >= 1),
+  review_id uuid not null references plaudit.reviews (id),
+  action text not null check (action in ('hide', 'unhide', 'verify', 'approve', 'reject')),
+  reason text check (char_length(reason) <= 1000),
+  actor text not null check (char_length(actor) between 1 and 200),
+  created_at timestamptz not null,
+  previous_hash bytea not null check (octet_length(previous_hash) = 32),
+  hash bytea not null check (octet_length(hash) = 32),
+  unique (org_id, seq)
+);
+create index moderation_trail_review_id on plaudit.moderation_trail (review_id);
+
+create index moderation_trail_org_id_review_id on plaudit.moderation_trail (org_id, review_id, seq);
+
+create table plaudit.moderation_chain_heads (
+  org_id uuid primary key references plaudit.organizations (id),
+  last_seq bigint not null,
+  last_hash bytea not null check (octet_length(last_hash) = 32),
+  updated_at timestamptz not null default now()
+);
+
+-- The hash of an entry: SHA-256 over a canonical JSON array of its fields and the previous
+-- entry's hash. The timestamp is formatted in UTC, so the session's time zone cannot change it.
+create function plaudit.moderation_entry_hash(
+  p_previous_hash bytea, p_org_id uuid, p_seq bigint, p_review_id uuid, p_action text,
+  p_reason text, p_actor text, p_created_at timestamptz
+)
+returns bytea
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select sha256(convert_to(jsonb_build_array(
+    'plaudit.moderation.v1', p_org_id::text, p_seq, p_review_id::text, p_action, p_reason, p_actor,
+    to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+    encode(p_previous_hash, 'hex'))::text, 'UTF8'))
+$$;
+
+-- Appends one entry to an organization's chain. The head row's lock serialises appends per
+-- organization, so concurrent moderation of one tenant yields one gap-free chain.
+create function plaudit.append_moderation_entry(
+  p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text
+)
+returns void
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  genesis constant bytea := '\x0000000000000000000000000000000000000000000000000000000000000000';
+  head record;
+  entry_seq bigint;
+  entry_at timestamptz;
+  entry_hash bytea;
+begin
+  insert into plaudit.moderation_chain_heads (org_id, last_seq, last_hash)
+  values (p_org_id, 0, genesis)
+  on conflict (org_id) do nothing;
+  select h.last_seq, h.last_hash into head
+    from plaudit.moderation_chain_heads h where h.org_id = p_org_id for update;
+  entry_seq := head.last_seq + 1;
+  entry_at := clock_timestamp();
+  entry_hash := plaudit.moderation_entry_hash(head.last_hash, p_org_id, entry_seq, p_review_id, p_action,
+                                              p_reason, p_actor, entry_at);
+  insert into plaudit.moderation_trail
+    (org_id, seq, review_id, action, reason, actor, created_at, previous_hash, hash)
+  values (p_org_id, entry_seq, p_review_id, p_action, p_reason, p_actor, entry_at, head.last_hash, entry_hash);
+  update plaudit.moderation_chain_heads
+    set last_seq = entry_seq, last_hash = entry_hash, updated_at = entry_at
+    where org_id = p_org_id;
+end
+$$;
+
+-- Who made the change: the transaction-local setting plaudit.actor (the API sets it to
+-- `api_key:<id>`, the e-mail link to `reviewer:email_link`), else the database user.
+create function plaudit.current_actor()
+returns text
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$ select coalesce(nullif(current_setting('plaudit.actor', true), ''), 'database:' || session_user) $$;
+
+create function plaudit.reviews_record_moderation()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if new.is_hidden is distinct from old.is_hidden then
+    perform plaudit.append_moderation_entry(
+      new.org_id, new.id, case when new.is_hidden then 'hide' else 'unhide' end,
+      nullif(current_setting('plaudit.moderation_reason', true), ''), plaudit.current_actor());
+  end if;
+  if new.verification_status is distinct from old.verification_status then
+    perform plaudit.append_moderation_entry(
+      new.org_id, new.id,
+      case when new.verification_status = 'rejected' then 'reject'
+           when new.verification_method = 'manual' then 'approve'
+           else 'verify' end,
+      new.verification_reason, plaudit.current_actor());
+  end if;
+  return null;
+end
+$$;
+
+create trigger reviews_record_moderation
+  after update of is_hidden, verification_status on plaudit.reviews
+  for each row
+  when (old.is_hidden is distinct from new.is_hidden
+        or old.verification_status is distinct from new.verification_status)
+  execute function plaudit.reviews_record_moderation();
+
+-- review.moderated and review.verified, beside the trail entry.
+create function plaudit.reviews_emit_changes()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  at text := to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+begin
+  if new.is_hidden is distinct from old.is_hidden then
+    perform plaudit.emit_event(new.org_id, 'review.moderated', jsonb_build_object(
+      'id', new.id, 'form_id', new.form_id,
+      'action', case when new.is_hidden then 'hide' else 'unhide' end,
+      'is_hidden', new.is_hidden,
+      'reason', nullif(current_setting('plaudit.moderation_reason', true), ''),
+      'actor', plaudit.current_actor(), 'moderated_at', at,
+      'moderation_chain', plaudit.moderation_chain_head(new.org_id)));
+  end if;
+  if new.verification_status is distinct from old.verification_status then
+    perform plaudit.emit_event(new.org_id, 'review.verified', jsonb_build_object(
+      'id', new.id, 'form_id', new.form_id,
+      'verification_status', new.verification_status, 'previous_status', old.verification_status,
+      'method', new.verification_method, 'reason', new.verification_reason,
+      'actor', plaudit.current_actor(), 'verified_at', at));
+  end if;
+  return null;
+end
+$$;
+
+-- Named to fire after reviews_record_moderation (triggers fire in name order): review.moderated
+-- carries the chain head that includes its own trail entry.
+create trigger reviews_signal_changes
+  after update of is_hidden, verification_status on plaudit.reviews
+  for each row
+  when (old.is_hidden is distinct from new.is_hidden
+        or old.verification_status is distinct from new.verification_status)
+  execute function plaudit.reviews_emit_changes();
+
+-- Append-only, for everyone: no update, delete or truncate of entries; the head only moves
+-- forward through append_moderation_entry.
+create function plaudit.moderation_trail_refuse_change()
+returns trigger
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  raise exception 'the moderation trail is append-only: entries cannot be changed or deleted'
+    using errcode = 'restrict_violation';
+end
+$$;
+
+create trigger moderation_trail_refuse_update
+  before update or delete on plaudit.moderation_trail
+  for each row execute function plaudit.moderation_trail_refuse_change();
+
+create trigger moderation_trail_refuse_truncate
+  before truncate on plaudit.moderation_trail
+  for each statement execute function plaudit.moderation_trail_refuse_change();
+
+create function plaudit.moderation_chain_heads_guard()
+returns trigger
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if tg_op = 'UPDATE' and new.org_id = old.org_id and new.last_seq = old.last_seq + 1 then
+    return new;
+  end if;
+  raise exception 'a moderation chain head only moves forward, one entry at a time'
+    using errcode = 'restrict_violation';
+end
+$$;
+
+create trigger moderation_chain_heads_guard
+  before update or delete on plaudit.moderation_chain_heads
+  for each row execute function plaudit.moderation_chain_heads_guard();
+
+create trigger moderation_chain_heads_refuse_truncate
+  before truncate on plaudit.moderation_chain_heads
+  for each statement execute function plaudit.moderation_trail_refuse_change();
+
+-- Recomputes an organization's chain. Answers one row: valid, the number of entries checked, and
+-- for a broken chain the first entry that does not verify (seq, id) and what is wrong.
+create function plaudit.verify_moderation_chain(p_org_id uuid)
+returns table (valid boolean, entries bigint, broken_seq bigint, broken_entry_id uuid, problem text)
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  expected_previous bytea := '\x0000000000000000000000000000000000000000000000000000000000000000';
+  expected_seq bigint := 1;
+  e record;
+  head record;
+begin
+  entries := 0;
+  for e in select * from plaudit.moderation_trail t where t.org_id = p_org_id order by t.seq loop
+    if e.seq <> expected_seq then
+      return query select false, entries, expected_seq, null::uuid,
+        format('entry %s is missing', expected_seq);
+      return;
+    end if;
+    if e.previous_hash <> expected_previous then
+      return query select false, entries, e.seq, e.id,
+        format('entry %s does not link to entry %s', e.seq, e.seq - 1);
+      return;
+    end if;
+    if e.hash <> plaudit.moderation_entry_hash(e.previous_hash, e.org_id, e.seq, e.review_id, e.action,
+                                               e.reason, e.actor, e.created_at) then
+      return query select false, entries, e.seq, e.id,
+        format('entry %s does not match its hash: its content was changed', e.seq);
+      return;
+    end if;
+    entries := entries + 1;
+    expected_previous := e.hash;
+    expected_seq := expected_seq + 1;
+  end loop;
+  select h.last_seq, h.last_hash into head from plaudit.moderation_chain_heads h where h.org_id = p_org_id;
+  if coalesce(head.last_seq, 0) <> entries
+     or (entries > 0 and head.last_hash is distinct from expected_previous) then
+    return query select false, entries, entries + 1, null::uuid,
+      format('the chain head records %s entries but %s verify: entries were removed', coalesce(head.last_seq, 0), entries);
+    return;
+  end if;
+  return query select true, entries, null::bigint, null::uuid, null::text;
+end
+$$;
+
+-- Hide or unhide a review, on behalf of `p_actor`, with a reason for the trail. Runs with the
+-- caller's rights: row-level security limits it to the caller's tenant.
+create function plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text)
+returns setof plaudit.reviews
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  hide boolean := p_action = 'hide';
+  changed plaudit.reviews;
+begin
+  if p_action is null or p_action not in ('hide', 'unhide') then
+    raise exception 'action: must be hide or unhide' using errcode = 'invalid_parameter_value';
+  end if;
+  perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
+  perform set_config('plaudit.moderation_reason', coalesce(p_reason, ''), true);
+  update plaudit.reviews r set is_hidden = hide
+    where r.id = p_review_id and r.is_hidden = not hide
+    returning r.* into changed;
+  perform set_config('plaudit.moderation_reason', '', true);
+  perform set_config('plaudit.actor', '', true);
+  if changed.id is null then
+    if exists (select from plaudit.reviews r where r.id = p_review_id) then
+      raise exception '%', case when hide then 'Review is already hidden' else 'Review is not hidden' end
+        using errcode = 'object_not_in_prerequisite_state';
+    end if;
+    raise exception 'Review not found' using errcode = 'no_data_found';
+  end if;
+  return next changed;
+end
+$$;
+
+alter table plaudit.moderation_trail enable row level security;
+alter table plaudit.moderation_chain_heads enable row level security;
+
+create policy "Tenants can read their own moderation trail"
+  on plaudit.moderation_trail for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+-- Read-only for the API; entries are written by the trigger alone. The chain heads have no
+-- policy and no grant: only the SECURITY DEFINER functions above touch them.
+grant select on plaudit.moderation_trail to plaudit_api;
+grant execute on function plaudit.moderate_review(uuid, text, text, text) to plaudit_api;
+
+revoke execute on function
+  plaudit.moderation_entry_hash(bytea, uuid, bigint, uuid, text, text, text, timestamptz),
+  plaudit.append_moderation_entry(uuid, uuid, text, text, text),
+  plaudit.current_actor(),
+  plaudit.reviews_record_moderation(),
+  plaudit.reviews_emit_changes(),
+  plaudit.moderation_trail_refuse_change(),
+  plaudit.moderation_chain_heads_guard(),
+  plaudit.verify_moderation_chain(uuid),
+  plaudit.moderate_review(uuid, text, text, text)
+  from public;
+
+
+-- ============================================================================================
+-- published chain heads
+-- ============================================================================================
+-- The moderation trail's chain head, published where others keep copies. The trail is
+-- hash-chained (each entry's hash covers the previous one), so whoever controls the database could
+-- still rewrite history and recompute the chain: plaudit.verify_moderation_chain would call the
+-- rewrite valid. Once a head (the entry count and the last hash) has been seen by someone else,
+-- a rewrite of any entry up to it changes the hash at that position, and the earlier head no
+-- longer matches. Heads go out on the public profile, in every review.moderated event, with each
+-- export, and through the authenticated API, which also checks the chain against a head kept
+-- earlier (SECURITY.md).
+
+-- {"entries": n, "head": "<hex of the last entry's hash>"}; entries 0 and head null before the
+-- first entry.
+create function plaudit.moderation_chain_head(p_org_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select jsonb_build_object('entries', coalesce(h.last_seq, 0), 'head', encode(h.last_hash, 'hex'))
+    from (select 1) one
+    left join plaudit.moderation_chain_heads h on h.org_id = p_org_id
+$$;
+
+revoke execute on function plaudit.moderation_chain_head(uuid) from public;
+
+-- The chain of the transaction's tenant: its head, whether it verifies, and, given a head kept
+-- earlier (p_entries, p_head), whether today's chain still holds that head at that position.
+create function plaudit.moderation_chain_status(p_entries bigint default null, p_head text default null)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  tenant uuid := plaudit.current_org_id();
+  chain record;
+  head jsonb;
+  kept_hash bytea;
+  earlier jsonb := null;
+begin
+  if tenant is null then
+    raise exception 'no tenant in this transaction' using errcode = 'insufficient_privilege';
+  end if;
+  select * into chain from plaudit.verify_moderation_chain(tenant);
+  head := plaudit.moderation_chain_head(tenant);
+  if p_entries is not null then
+    if p_head is null or p_head !~ '^[0-9a-f]{64}$' then
+      raise exception 'head: must be the 64 hexadecimal characters of a chain head' using errcode = 'invalid_parameter_value';
+    end if;
+    select t.hash into kept_hash from plaudit.moderation_trail t where t.org_id = tenant and t.seq = p_entries;
+    earlier := jsonb_build_object(
+      'entries', p_entries, 'head', p_head,
+      'matches', kept_hash is not null and kept_hash = decode(p_head, 'hex'),
+      'problem', case
+        when p_entries > (head ->> 'entries')::bigint then
+          format('the chain holds %s entries, fewer than the %s of the earlier head: entries were removed', head ->> 'entries', p_entries)
+        when kept_hash is null then format('entry %s is missing', p_entries)
+        when kept_hash <> decode(p_head, 'hex') then
+          format('entry %s no longer has the earlier head''s hash: the trail up to it was rewritten', p_entries)
+      end);
+  end if;
+  return head || jsonb_build_object(
+    'valid', chain.valid and coalesce((earlier ->> 'matches')::boolean, true),
+    'problem', coalesce(chain.problem, earlier ->> 'problem'),
+    'earlier_head', earlier);
+end
+$$;
+
+revoke execute on function plaudit.moderation_chain_status(bigint, text) from public;
+grant execute on function plaudit.moderation_chain_status(bigint, text) to plaudit_api;
+
+revoke execute on all functions in schema plaudit from public;
+reset role;

@@ -1,0 +1,22 @@
+// supabase/schema.sql is the schema as the migrations leave it, in one place: this fails the day
+// a migration changes the schema and the file was not refreshed (`npm run schema:dump`).
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: plain ESM helpers shared with the scripts
+import { root } from '../../scripts/lib/database.mjs';
+// @ts-expect-error: plain ESM helpers shared with the scripts
+import { dumpSchema, SCHEMA_FILE } from '../../scripts/lib/schema-dump.mjs';
+
+describe('supabase/schema.sql', () => {
+  it('is what the migrations make (refresh it with npm run schema:dump)', () => {
+    const committed = fs.readFileSync(path.join(root, SCHEMA_FILE), 'utf8');
+    const made = dumpSchema(process.env.TEST_DATABASE_URL);
+    // A line diff is easier to act on than two 7,000-line strings.
+    const a = committed.split('\n');
+    const b = made.split('\n');
+    const first = a.findIndex((line: string, i: number) => line !== b[i]);
+    expect(first, first < 0 ? '' : `first difference at line ${first + 1}:\n- ${a[first]}\n+ ${b[first]}`).toBe(-1);
+    expect(a.length).toBe(b.length);
+  });
+});
