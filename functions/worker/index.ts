@@ -3,9 +3,10 @@
 //     timer; SIGINT/SIGTERM stop it after the sends in flight.
 //   otherwise (a Supabase Edge Function): each POST drains what is due, for up to
 //     WORKER_DRAIN_MS, then answers; pg_cron (through pg_net) and the API call it.
-import { createSql, refuseUnboundRole } from '../_shared/db/client.ts';
-import { redact } from '../_shared/middleware/request-log/index.ts';
-import { timingSafeEqual } from '../_shared/webhooks/signing.ts';
+import { createSql, refuseUnboundRole } from '../_shared/core/db/client.ts';
+import { timingSafeEqual } from '../_shared/core/bytes.ts';
+import { errorBody } from '../_shared/core/errors.ts';
+import { redact } from '../_shared/core/redact.ts';
 import { loadWorkerConfig } from '../_shared/worker/config.ts';
 import { Worker } from '../_shared/worker/worker.ts';
 
@@ -38,7 +39,7 @@ if (Deno.env.get('WORKER_LOOP') === '1') {
     if (config.workerSecret) {
       const auth = req.headers.get('authorization') ?? '';
       if (!timingSafeEqual(auth, `Bearer ${config.workerSecret}`)) {
-        return Response.json({ statusCode: 401, message: 'Invalid worker secret', error: 'Unauthorized' }, { status: 401 });
+        return Response.json(errorBody(401, 'Invalid worker secret'), { status: 401 });
       }
     }
     // One drain at a time per instance; where the runtime can keep working after the answer

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../functions/_shared/app.ts';
-import { loadConfig } from '../../functions/_shared/config.ts';
+import { createApp } from '../../functions/_shared/api/app.ts';
+import { loadConfig } from '../../functions/_shared/core/config.ts';
 import { api } from '../helpers/http.ts';
 
 describe('OpenAPI document and explorer', () => {

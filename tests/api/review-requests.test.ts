@@ -3,7 +3,7 @@
 // redirect, landing page, unsubscribe), provider events, reminders on a simulated clock, the
 // quota, idempotency, and the team-invitation e-mail with its accept page.
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { renderEmail } from '../../functions/_shared/email/templates.ts';
+import { renderEmail } from '../../functions/_shared/core/email/templates.ts';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { api, errorBody } from '../helpers/http.ts';
 import { eventually } from '../helpers/receiver.ts';

@@ -1,8 +1,8 @@
 // Helpers for review-request tests: forms, a worker that sends through the development mail
 // capture (real SMTP), the captured messages, and signed provider events.
 import { inject } from 'vitest';
-import { smtpTransport } from '../../functions/_shared/email/transport.ts';
-import { standardSignature } from '../../functions/_shared/webhooks/signing.ts';
+import { smtpTransport } from '../../functions/_shared/core/email/transport.ts';
+import { standardSignature } from '../../functions/_shared/core/webhooks/signing.ts';
 import type { Tenant } from './db.ts';
 import { api } from './http.ts';
 import { startWorker, type TestWorker } from './worker.ts';

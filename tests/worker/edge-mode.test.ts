@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../functions/_shared/app.ts';
-import { loadConfig } from '../../functions/_shared/config.ts';
+import { createApp } from '../../functions/_shared/api/app.ts';
+import { loadConfig } from '../../functions/_shared/core/config.ts';
 import { createTenant, db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { eventually, startReceiver } from '../helpers/receiver.ts';
@@ -91,7 +91,7 @@ describe('worker as an edge function', () => {
       await bell.close();
     }
     // A successful write rings once (checked through the middleware alone).
-    const { wakeWorkerAfterWrites } = await import('../../functions/_shared/worker/wake.ts');
+    const { wakeWorkerAfterWrites } = await import('../../functions/_shared/api/middleware/wake-worker/index.ts');
     const bell2 = await startReceiver((req) => {
       rings.push(req.headers.authorization as string);
       return { status: 202 };

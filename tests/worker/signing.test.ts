@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextRetryDelay, parseRetryAfter, WEBHOOK_SCHEDULE_MS } from '../../functions/_shared/webhooks/retry.ts';
-import { hexSignature, standardSignature, timingSafeEqual, verifyStandardSignature } from '../../functions/_shared/webhooks/signing.ts';
+import { nextRetryDelay, parseRetryAfter, WEBHOOK_SCHEDULE_MS } from '../../functions/_shared/core/webhooks/retry.ts';
+import { hexSignature, standardSignature, timingSafeEqual, verifyStandardSignature } from '../../functions/_shared/core/webhooks/signing.ts';
 import { db } from '../helpers/db.ts';
 
 describe('signatures', () => {

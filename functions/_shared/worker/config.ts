@@ -1,6 +1,6 @@
-import type { Environment } from '../config.ts';
-import type { EmailConfig } from '../email/transport.ts';
-import { env } from '../runtime.ts';
+import type { Environment } from '../core/config.ts';
+import type { EmailConfig } from '../core/email/transport.ts';
+import { env } from '../core/runtime.ts';
 
 export interface WorkerConfig {
   /** plaudit_authenticator's URL (the worker switches to plaudit_worker in each transaction). */

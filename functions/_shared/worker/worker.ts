@@ -9,15 +9,16 @@
 // failure run one, and suspects (endpoints that are slow or failing) together at most
 // `suspectConcurrency` (the claim enforces all three), so slow or dead endpoints, of however many
 // organizations, always leave slots to the endpoints that answer in time.
-import type { Sql } from '../db/client.ts';
-import { renderEmail, UnknownTemplateError } from '../email/templates.ts';
-import { createTransport, type EmailTransport, PermanentEmailError } from '../email/transport.ts';
-import { resolveHost } from '../net/dns.ts';
-import type { Resolver } from '../net/ssrf.ts';
-import { EMAIL_SCHEDULE_MS, nextRetryDelay, WEBHOOK_SCHEDULE_MS } from '../webhooks/retry.ts';
-import { type AttemptResult, sendDelivery, type SignedDelivery } from '../webhooks/send.ts';
+import type { Sql } from '../core/db/client.ts';
+import { renderEmail, UnknownTemplateError } from '../core/email/templates.ts';
+import { createTransport, type EmailTransport, PermanentEmailError } from '../core/email/transport.ts';
+import { resolveHost } from '../core/net/dns.ts';
+import type { Resolver } from '../core/net/ssrf.ts';
+import { EMAIL_SCHEDULE_MS, nextRetryDelay, WEBHOOK_SCHEDULE_MS } from '../core/webhooks/retry.ts';
+import { type AttemptResult, sendDelivery, type SignedDelivery } from '../core/webhooks/send.ts';
 import type { WorkerConfig } from './config.ts';
-import { redact } from '../middleware/request-log/index.ts';
+import { asWorker } from '../core/db/roles.ts';
+import { redact } from '../core/redact.ts';
 
 export type WorkerLog = (line: Record<string, unknown>) => void;
 
@@ -56,15 +57,6 @@ const orgIdsLiteral = (ids: string[] | null) => (ids ? `{${ids.join(',')}}` : nu
 // Send and database errors can quote addresses, URLs with credentials or secrets.
 const defaultLog: WorkerLog = (line) => console.log(redact(JSON.stringify({ time: new Date().toISOString(), ...line })));
 
-/**
- * Runs one statement in a transaction as plaudit_worker. The role switch and the statement are
- * pipelined (postgres.js sends an array of queries together), so a call costs one round trip
- * more than the statement alone, not three.
- */
-export async function asWorker<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  const results = await sql.begin((tx) => [tx.unsafe('set local role plaudit_worker'), fn(tx as unknown as Sql)] as never);
-  return (results as unknown as [unknown, T])[1];
-}
 
 export class Worker {
   readonly stats: WorkerStats = { webhookAttempts: 0, webhookSucceeded: 0, emailsSent: 0, emailFailures: 0, exportKicks: 0 };

@@ -1,0 +1,114 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import type { Config } from '../core/config.ts';
+import type { Sql } from '../core/db/client.ts';
+import { ApiError, errorResponse } from './http/errors.ts';
+import type { AppEnv } from './http/env.ts';
+import { bodyLimit } from './middleware/body-limit/index.ts';
+import { notFoundOrMethodNotAllowed } from './middleware/method-not-allowed/index.ts';
+import { ipRateLimit, MemoryRateLimiter } from './middleware/rate-limit/index.ts';
+import { redact } from '../core/redact.ts';
+import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
+import { textGuard } from './middleware/text-guard/index.ts';
+import { explorer } from './openapi/explorer.ts';
+import { apiKeys } from './routes/api-keys.ts';
+import { health, VERSION } from './routes/health.ts';
+import { organizations } from './routes/organizations.ts';
+import { webhooks } from './routes/webhooks/index.ts';
+import { devMailRoutes } from './routes/dev-mail.ts';
+import { wakeWorkerAfterWrites } from './middleware/wake-worker/index.ts';
+import { exports } from './routes/exports.ts';
+import { reviewForms } from './routes/review-forms.ts';
+import { reviews } from './routes/reviews.ts';
+import { reviewRequests } from './routes/review-requests/index.ts';
+import { emailEvents } from './routes/email-events.ts';
+import { hostedPages } from './pages/routes.ts';
+import { verification } from './routes/verification.ts';
+import { publicData } from './routes/public.ts';
+
+export interface AppOptions {
+  sql: Sql;
+  config: Config;
+  /** Where log lines go (one JSON object each); stdout by default. */
+  log?: (line: LogLine) => void;
+}
+
+const KIB = 1024;
+
+/** The whole HTTP application: /api/v1, the OpenAPI document and the explorer. */
+export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use('*', requestLog({ write: log }));
+  app.use('*', async (c, next) => {
+    c.set('sql', sql);
+    c.set('config', config);
+    c.header('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  app.use('/api/*', wakeWorkerAfterWrites());
+  app.use('*', ipRateLimit({ limiter: new MemoryRateLimiter(), limit: () => config.publicRateLimitPerMinute }));
+  app.use('*', bodyLimit({
+    maxSize: 64 * KIB,
+    overrides: [{ pattern: /\/(orders|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
+  }));
+  app.use('*', textGuard());
+
+  const v1 = new OpenAPIHono<AppEnv>();
+  v1.route('/', health);
+  v1.route('/', organizations);
+  v1.route('/', apiKeys);
+  v1.route('/', webhooks);
+  v1.route('/', exports);
+  v1.route('/', reviewForms);
+  v1.route('/', reviews);
+  v1.route('/', reviewRequests);
+  v1.route('/', emailEvents);
+  v1.route('/', verification);
+  v1.route('/', publicData);
+  app.route('/api/v1', v1);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key, `rk_…`, created with the admin command line or the API-key routes.',
+  });
+  app.doc31('/api/v1/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Plaudit API',
+      version: VERSION,
+      description: 'Collect, verify, moderate and publish customer reviews. Errors answer `{"statusCode","message","error"}`; every response carries `X-RateLimit-*` headers.',
+    },
+    servers: [{ url: config.publicUrl }],
+  });
+  app.route('/', explorer());
+  // Hosted pages the e-mails and submission_url link to (outside /api/v1).
+  app.route('/', hostedPages());
+  // Local development only: the captured e-mail (docs/delivery.md).
+  const devMail = devMailRoutes(config);
+  if (devMail) app.route('/', devMail);
+
+  app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err.status, err.message);
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const message = status === 400 && /JSON/i.test(err.message) ? 'Malformed JSON in request body' : err.message;
+      return errorResponse(c, status as 400, message || 'Bad request');
+    }
+    log({
+      time: new Date().toISOString(),
+      level: 'error',
+      msg: 'unhandled error',
+      request_id: c.get('requestId'),
+      route: c.req.routePath,
+      // Driver errors quote values (a key, an address) and connection strings: blank them out.
+      error: redact(err instanceof Error ? `${err.name}: ${err.message}` : String(err)),
+      stack: err instanceof Error && err.stack ? redact(err.stack) : undefined,
+    });
+    return errorResponse(c, 500, `Internal server error; quote request id ${c.get('requestId')} when reporting it`);
+  });
+
+  return app;
+}

@@ -1,0 +1,86 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import type { AppEnv } from '../../http/env.ts';
+import { sha256 } from '../../api-keys/format.ts';
+
+/**
+ * CORS for the public routes: any site may call them (the widget runs on customers' pages).
+ * No credentials are involved, so `*` is safe; authenticated routes never get these headers.
+ * `onlyFor` restricts it to some methods of a path that also serves authenticated ones
+ * (POST /api/v1/reviews is public, GET /api/v1/reviews is not): a preflight counts as the
+ * method it announces.
+ */
+export function publicCors({ methods }: { methods: string[] }): MiddlewareHandler<AppEnv> {
+  const handler = cors({
+    origin: '*',
+    allowMethods: [...methods, 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'If-None-Match'],
+    exposeHeaders: ['ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+    maxAge: 86_400,
+  });
+  return async (c, next) => {
+    const method = c.req.method === 'OPTIONS'
+      ? c.req.header('access-control-request-method')?.toUpperCase()
+      : c.req.method;
+    if (!method || !methods.includes(method)) return next();
+    return handler(c, next);
+  };
+}
+
+/** How long shared caches and browsers may reuse a public answer, and serve it stale while refreshing. */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
+
+/**
+ * A weak ETag for a public answer: a digest of the organization's public version (see
+ * plaudit.public_version) and of what selects the representation (route, page, limit).
+ */
+export function publicEtag(version: string, variant: string): string {
+  const digest = sha256(`${version}|${variant}`);
+  const b64 = btoa(String.fromCharCode(...digest.subarray(0, 16)));
+  return `W/"${b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
+}
+
+/** Weak comparison of If-None-Match (a list, or `*`) with the current ETag. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (t: string) => t.trim().replace(/^W\//, '');
+  const current = opaque(etag);
+  return header.split(',').some((t) => opaque(t) === current);
+}
+
+/** Sets the caching headers of a public answer. */
+export function setPublicCacheHeaders(c: Context, etag: string) {
+  c.header('ETag', etag);
+  c.header('Cache-Control', PUBLIC_CACHE_CONTROL);
+}
+
+/**
+ * Answers a public read with ETag revalidation. With an If-None-Match header, the cheap
+ * `version` query runs first and a match answers 304 without reading any review. Otherwise (or
+ * on a mismatch) `load` runs the full query, which carries the version it was read at.
+ * `load` answers null for "not found".
+ */
+export async function conditionalPublicRead<T extends { version: string }>(
+  c: Context<AppEnv>,
+  variant: string,
+  version: () => Promise<string | null>,
+  load: () => Promise<T | null>,
+): Promise<{ notModified: Response } | { data: T | null; etag?: string }> {
+  const inm = c.req.header('if-none-match');
+  if (inm) {
+    const current = await version();
+    if (current !== null) {
+      const etag = publicEtag(current, variant);
+      if (ifNoneMatchHits(inm, etag)) {
+        setPublicCacheHeaders(c, etag);
+        return { notModified: c.body(null, 304) };
+      }
+    }
+  }
+  const data = await load();
+  if (!data) return { data: null };
+  const etag = publicEtag(data.version, variant);
+  setPublicCacheHeaders(c, etag);
+  return { data, etag };
+}

@@ -1,0 +1,89 @@
+// Server-rendered HTML for the hosted pages. One rule: every interpolated value is escaped, by
+// the html`` tagged template, unless it is itself the result of html`` (or of raw(), for the few
+// constant fragments that need it). Arrays are rendered item by item under the same rule.
+
+import { escapeHtml } from '../../core/html.ts';
+
+
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+function render(value: unknown): string {
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  return new SafeHtml(out);
+}
+
+/** A constant fragment written in this code base (never data). */
+export function raw(fragment: string): SafeHtml {
+  return new SafeHtml(fragment);
+}
+
+// Mobile first: one column, large touch targets, system fonts, visible focus, high contrast.
+const STYLE = raw(`
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1f2328;background:#f6f7f9}
+main{max-width:40rem;margin:0 auto;padding:1.25rem 1rem 3rem;background:#fff;min-height:100vh}
+@media (min-width:42rem){main{margin:2rem auto;min-height:0;border-radius:.75rem;padding:2rem 2.25rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}}
+h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem}
+.org{color:#57606a;font-size:.95rem;margin:0}
+label,legend{display:block;font-weight:600;margin:0 0 .35rem}
+.hint{font-weight:400;color:#57606a}
+.field{margin:0 0 1.25rem}
+input[type=text],input[type=email],input[type=number],textarea,select{width:100%;font:inherit;padding:.65rem .75rem;border:1px solid #8c959f;border-radius:.4rem;background:#fff;color:inherit}
+textarea{min-height:8rem;resize:vertical}
+fieldset{border:0;padding:0;margin:0 0 1.25rem;min-width:0}
+.stars{display:flex;flex-wrap:wrap;gap:.5rem}
+.stars label{font-weight:400;display:flex;align-items:center;gap:.35rem;border:1px solid #8c959f;border-radius:2rem;padding:.45rem .85rem;cursor:pointer;margin:0}
+.stars label:has(input:checked){background:#fff8c5;border-color:#bf8700}
+.stars .s{color:#bf8700;letter-spacing:-.1em}
+.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
+:focus-visible{outline:3px solid #0969da;outline-offset:2px}
+[aria-invalid=true]{border-color:#cf222e;border-width:2px}
+.error{color:#a40e26;font-weight:600;margin:.35rem 0 0}
+.summary{border:2px solid #cf222e;border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1.5rem;background:#fff5f5}
+.summary h2{font-size:1.1rem;margin:0 0 .5rem}
+.summary ul{margin:0;padding-left:1.25rem}
+.summary a{color:#a40e26}
+button{font:inherit;font-weight:600;background:#1f6feb;color:#fff;border:0;border-radius:.4rem;padding:.8rem 1.4rem;cursor:pointer;width:100%}
+@media (min-width:42rem){button{width:auto}}
+.notice{border-left:4px solid #1f6feb;background:#f0f6ff;padding:.75rem 1rem;border-radius:.25rem}
+.trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.fine{font-size:.85rem;color:#57606a;margin-top:2rem}
+`);
+
+export interface PageOptions {
+  title: string;
+  body: SafeHtml;
+  lang?: string;
+}
+
+export function page({ title, body, lang = 'en' }: PageOptions): string {
+  return html`<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`.value;
+}

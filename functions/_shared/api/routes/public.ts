@@ -1,0 +1,350 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Tx } from '../../core/db/client.ts';
+import { translateDbErrors } from '../http/db-errors.ts';
+import { ApiError } from '../http/errors.ts';
+import type { AppEnv } from '../http/env.ts';
+import { paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { ChainHead, errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
+import { conditionalPublicRead, publicCors } from '../middleware/public-access/index.ts';
+import { keyRoute, router } from './define.ts';
+import { VerificationStatus } from './reviews.ts';
+import { runAsPublic } from '../../core/db/roles.ts';
+
+const Layout = z.enum(['list', 'grid', 'carousel']);
+const Theme = z.enum(['light', 'dark']);
+
+const EmbedSettings = z.object({
+  layout: Layout,
+  theme: Theme,
+  max_reviews: z.number().int().min(1).max(100).openapi({ description: 'How many reviews the widget shows.' }),
+  min_rating: z.number().int().min(1).max(5).openapi({ description: 'The widget shows reviews rated at least this.' }),
+}).openapi('EmbedSettings');
+
+const ProfileSettings = z.object({
+  enabled: z.boolean().openapi({ description: 'With false, the public profile routes answer 404.' }),
+  display_name: z.string().nullable().openapi({ description: 'Shown instead of the organization name; null shows the name.' }),
+  description: z.string().nullable(),
+  website: z.string().nullable().openapi({ description: 'Shown instead of the organization website; null shows the website.' }),
+  logo_url: z.string().nullable(),
+  embed: EmbedSettings,
+}).openapi('PublicProfileSettings');
+
+const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+const HttpsUrl = z.string().trim().max(2048).url().refine((u) => /^https:\/\//i.test(u), 'must be an https URL');
+
+const ProfileSettingsPatch = z.object({
+  enabled: z.boolean().optional(),
+  display_name: z.string().trim().min(1).max(200).nullable().optional(),
+  description: z.string().trim().max(2000).nullable().optional(),
+  website: HttpUrl.nullable().optional(),
+  logo_url: HttpsUrl.nullable().optional(),
+  embed: z.object({
+    layout: Layout.optional(),
+    theme: Theme.optional(),
+    max_reviews: z.number().int().min(1).max(100).optional(),
+    min_rating: z.number().int().min(1).max(5).optional(),
+  }).optional(),
+}).openapi('PublicProfileSettingsPatch');
+
+const AverageRating = z.number().nullable().openapi({ description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.', example: 4.63 });
+const ReviewCount = z.number().int().openapi({ description: 'Number of public reviews (not hidden, verified or unverified).' });
+
+const PublicEmbed = z.object({
+  slug: z.string(),
+  name: z.string(),
+  layout: Layout,
+  theme: Theme,
+  max_reviews: z.number().int(),
+  min_rating: z.number().int(),
+  average_rating: AverageRating,
+  review_count: ReviewCount,
+}).openapi('PublicEmbed');
+
+const PublicProfile = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  website: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  average_rating: AverageRating,
+  review_count: ReviewCount,
+  rating_distribution: z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() })
+    .openapi({ description: 'Number of public reviews per rating.' }),
+  moderation_chain: ChainHead,
+}).openapi('PublicProfile');
+
+const PublicReview = z.object({
+  id: z.string().uuid(),
+  rating: z.number().int(),
+  title: z.string().nullable(),
+  content: z.string(),
+  reviewer_name: z.string(),
+  verification_status: VerificationStatus.openapi({ description: '`verified` or `unverified`: nothing else is public.' }),
+  created_at: z.string(),
+}).openapi('PublicReview');
+
+const SlugParams = z.object({
+  slug: z.string().min(1).max(200).openapi({ param: { name: 'slug', in: 'path' }, example: 'acme' }),
+});
+
+const VERIFICATION_TOKEN = /^[0-9A-Za-z]{20,100}$/;
+
+const TokenParams = z.object({
+  token: z.string().max(200).openapi({ param: { name: 'token', in: 'path' } }),
+});
+
+type ProfileRow = {
+  version: string; enabled: boolean; slug: string; name: string; description: string | null;
+  website: string | null; logo_url: string | null; average_rating: number | null; review_count: number;
+  rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
+  embed: z.infer<typeof EmbedSettings>;
+  moderation_chain: { entries: number; head: string | null };
+};
+/** A page as the database renders it: the items stay JSON text, passed through unparsed. */
+type PageRow = { version: string; enabled: boolean; total: string; items: string };
+
+const notFound = () => new ApiError(404, 'Business not found');
+
+const cachingHeaders = {
+  ETag: { description: 'Changes when anything in the answer may have changed', schema: { type: 'string' as const } },
+  'Cache-Control': { description: '`public, max-age=30, stale-while-revalidate=300`', schema: { type: 'string' as const } },
+};
+const notModified = { description: 'Not modified: the `If-None-Match` ETag is current', headers: cachingHeaders };
+const publicDescription = 'Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.';
+
+async function loadProfile(c: Context<AppEnv>, slug: string) {
+  const sql = c.var.sql;
+  const [row] = await runAsPublic(sql, (tx) => tx<{ p: ProfileRow | null }[]>`select plaudit.public_profile(${slug}) as p`);
+  return row.p;
+}
+
+async function publicVersion(c: Context<AppEnv>, slug: string) {
+  const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ v: string | null }[]>`select plaudit.public_version(${slug}) as v`);
+  return row.v;
+}
+
+/** The version of the profile and embed answers: public_version's, and the chain head they carry. */
+async function profileVersion(c: Context<AppEnv>, slug: string) {
+  const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ v: string | null }[]>`select plaudit.public_profile_version(${slug}) as v`);
+  return row.v;
+}
+
+async function reviewPage(c: Context<AppEnv>, slug: string, scope: 'embed' | 'profile', page: z.infer<typeof PaginationQuery>) {
+  const out = await conditionalPublicRead(c, `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
+    () => publicVersion(c, slug),
+    async () => {
+      const [row] = await runAsPublic(c.var.sql, (tx) => tx<PageRow[]>`
+        select p ->> 'version' as version, (p ->> 'enabled')::boolean as enabled, p ->> 'total' as total,
+               (p -> 'items')::text as items
+        from plaudit.public_review_page(${slug}, ${scope}, ${page.page}, ${page.limit}) p`);
+      return row.version !== null && (scope === 'embed' || row.enabled) ? row : null;
+    });
+  if ('notModified' in out) return out.notModified;
+  if (!out.data) throw notFound();
+  // The envelope around the database's JSON text, so the items are never parsed and re-serialized.
+  const { meta } = paginate([], Number(out.data.total), page);
+  return c.body(`{"data":${out.data.items},"meta":${JSON.stringify(meta)}}`, 200, { 'Content-Type': 'application/json' });
+}
+
+// The e-mail verification link's answer: a small page, for people.
+// What verifying a review by its e-mailed token answered, as the API says it.
+const VERIFICATION_REFUSALS = {
+  already_used: [409, 'This verification link has already been used'],
+  not_pending: [409, 'This review does not need verifying any more'],
+  expired: [410, 'This verification link has expired: links are valid for 7 days'],
+  invalid: [404, 'Verification link not found'],
+} as const;
+
+function profileSettings(row: Record<string, unknown> | undefined): z.infer<typeof ProfileSettings> {
+  return {
+    enabled: (row?.enabled as boolean | undefined) ?? true,
+    display_name: (row?.display_name as string | null | undefined) ?? null,
+    description: (row?.description as string | null | undefined) ?? null,
+    website: (row?.website as string | null | undefined) ?? null,
+    logo_url: (row?.logo_url as string | null | undefined) ?? null,
+    embed: {
+      layout: (row?.embed_layout as z.infer<typeof Layout> | undefined) ?? 'list',
+      theme: (row?.embed_theme as z.infer<typeof Theme> | undefined) ?? 'light',
+      max_reviews: (row?.embed_max_reviews as number | undefined) ?? 10,
+      min_rating: (row?.embed_min_rating as number | undefined) ?? 1,
+    },
+  };
+}
+
+async function readSettings(db: Tx) {
+  const [row] = await db`select * from plaudit.public_profiles`;
+  return profileSettings(row);
+}
+
+export const publicData = router();
+publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
+publicData
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/embed/{slug}', tags: ['Public data'],
+      summary: 'Get embed configuration for a business',
+      description: `The widget's settings, the business name and its aggregate rating. ${publicDescription}`,
+      request: { params: SlugParams },
+      responses: {
+        200: { ...json(PublicEmbed, 'The embed configuration'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug'),
+      },
+    }),
+    async (c) => {
+      const { slug } = c.req.valid('param');
+      const out = await conditionalPublicRead(c, `embed:${slug}`, () => profileVersion(c, slug), () => loadProfile(c, slug));
+      if ('notModified' in out) return out.notModified as never;
+      const p = out.data;
+      if (!p) throw notFound();
+      return c.json({
+        slug: p.slug, name: p.name, ...p.embed, average_rating: p.average_rating, review_count: Number(p.review_count),
+      }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/reviews/{slug}', tags: ['Public data'],
+      summary: 'Get public reviews for embed display',
+      description: `The widget's reviews, newest first: public reviews rated at least the embed's \`min_rating\`. ${publicDescription}`,
+      request: { params: SlugParams, query: PaginationQuery },
+      responses: {
+        200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug'),
+      },
+    }),
+    async (c) => (await reviewPage(c, c.req.valid('param').slug, 'embed', c.req.valid('query'))) as never,
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/profiles/{slug}', tags: ['Public data'],
+      summary: 'Get public profile data',
+      description: `The business's public profile with \`average_rating\`, \`review_count\` and \`rating_distribution\` (kept by the database as reviews change). 404 when the profile is disabled. ${publicDescription}`,
+      request: { params: SlugParams },
+      responses: {
+        200: { ...json(PublicProfile, 'The public profile'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug, or the profile is disabled'),
+      },
+    }),
+    async (c) => {
+      const { slug } = c.req.valid('param');
+      const out = await conditionalPublicRead(c, `profile:${slug}`, () => profileVersion(c, slug), async () => {
+        const p = await loadProfile(c, slug);
+        return p && p.enabled ? p : null;
+      });
+      if ('notModified' in out) return out.notModified as never;
+      const p = out.data;
+      if (!p) throw notFound();
+      const d = p.rating_distribution;
+      return c.json({
+        slug: p.slug, name: p.name, description: p.description, website: p.website, logo_url: p.logo_url,
+        average_rating: p.average_rating, review_count: Number(p.review_count),
+        rating_distribution: { 1: Number(d['1']), 2: Number(d['2']), 3: Number(d['3']), 4: Number(d['4']), 5: Number(d['5']) },
+        moderation_chain: { entries: Number(p.moderation_chain.entries), head: p.moderation_chain.head },
+      }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/profiles/{slug}/reviews', tags: ['Public data'],
+      summary: 'Get paginated public reviews',
+      description: `Every public review of the business (not hidden; verified or unverified), newest first. 404 when the profile is disabled. ${publicDescription}`,
+      request: { params: SlugParams, query: PaginationQuery },
+      responses: {
+        200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },
+        304: notModified,
+        404: errorResponseSpec('Unknown slug, or the profile is disabled'),
+      },
+    }),
+    async (c) => (await reviewPage(c, c.req.valid('param').slug, 'profile', c.req.valid('query'))) as never,
+  )
+  .openapi(
+    createRoute({
+      method: 'get', path: '/public/verifications/{token}', tags: ['Public data'],
+      summary: 'Open the e-mailed verification link',
+      description: 'The link in the verification e-mail (`{PUBLIC_URL}/api/v1/public/verifications/{token}`). Opening it verifies nothing (mail providers\' link scanners open every link): it answers 303 to the hosted page `{PUBLIC_URL}/verify/{token}`, whose button confirms. A malformed token answers 404.',
+      request: { params: TokenParams },
+      responses: {
+        303: { description: 'To the hosted confirmation page', headers: { Location: { schema: { type: 'string' } } } },
+        404: errorResponseSpec('Not a valid link'),
+      },
+    }),
+    (c) => {
+      const { token } = c.req.valid('param');
+      if (!VERIFICATION_TOKEN.test(token)) throw new ApiError(404, VERIFICATION_REFUSALS.invalid[1]);
+      c.header('Cache-Control', 'no-store');
+      c.header('Referrer-Policy', 'no-referrer');
+      return c.redirect(`${c.var.config.publicUrl}/verify/${token}`, 303) as never;
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post', path: '/public/verifications/{token}', tags: ['Public data'],
+      summary: 'Verify a review with its e-mailed token',
+      description: 'Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail\'s link. Already used or nothing to verify: 409; expired: 410; not valid: 404.',
+      request: { params: TokenParams },
+      responses: {
+        200: json(z.object({ status: z.literal('verified') }), 'The review is verified'),
+        404: errorResponseSpec('Not a valid link'),
+        409: errorResponseSpec('Already used, or the review is no longer pending'),
+        410: errorResponseSpec('Expired'),
+      },
+    }),
+    async (c) => {
+      const { token } = c.req.valid('param');
+      c.header('Cache-Control', 'no-store');
+      if (!VERIFICATION_TOKEN.test(token)) throw new ApiError(404, VERIFICATION_REFUSALS.invalid[1]);
+      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: string }[]>`
+        select outcome from plaudit.verify_review_by_token(${token})`);
+      if (row.outcome === 'verified') return c.json({ status: 'verified' as const }, 200);
+      const [status, message] = VERIFICATION_REFUSALS[row.outcome as keyof typeof VERIFICATION_REFUSALS] ??
+        VERIFICATION_REFUSALS.invalid;
+      throw new ApiError(status, message);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/public-profile', tags: ['Public profile'],
+      summary: 'Get profile settings',
+      description: 'The public profile and widget settings; an organization that never changed them has the defaults.',
+      request: { params: OrgParams },
+      responses: { 200: json(ProfileSettings, 'The settings') },
+    }),
+    async (c) => c.json(await readSettings(c.var.db), 200),
+  )
+  .openapi(
+    keyRoute('admin', {
+      method: 'patch', path: '/organizations/{orgId}/public-profile', tags: ['Public profile'],
+      summary: 'Update profile settings',
+      description: 'Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization\'s name and website.',
+      request: {
+        params: OrgParams,
+        body: { required: true, content: { 'application/json': { schema: ProfileSettingsPatch } } },
+      },
+      responses: {
+        200: json(ProfileSettings, 'The updated settings'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { orgId } = c.req.valid('param');
+      const patch = c.req.valid('json');
+      const db = c.var.db;
+      const changes: Record<string, unknown> = {};
+      for (const key of ['enabled', 'display_name', 'description', 'website', 'logo_url'] as const) {
+        if (patch[key] !== undefined) changes[key] = patch[key];
+      }
+      for (const key of ['layout', 'theme', 'max_reviews', 'min_rating'] as const) {
+        if (patch.embed?.[key] !== undefined) changes[`embed_${key}`] = patch.embed[key];
+      }
+      if (Object.keys(changes).length === 0) return c.json(await readSettings(db), 200);
+      const [row] = await translateDbErrors(() => db`
+        insert into plaudit.public_profiles ${db({ org_id: orgId, ...changes })}
+        on conflict (org_id) do update set ${db(changes)}
+        returning *`);
+      return c.json(profileSettings(row), 200);
+    },
+  );

@@ -1,0 +1,218 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import { translateDbErrors } from '../http/db-errors.ts';
+import { ApiError } from '../http/errors.ts';
+import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
+import { keyRoute, router } from './define.ts';
+
+export const VerificationMode = z.enum(['email', 'purchase_proof', 'manual', 'none']).openapi({
+  description: '`email`: a link is e-mailed to the reviewer; `purchase_proof`: the order id is checked against the orders you loaded; `manual`: you approve each review; `none`: reviews are published unverified.',
+});
+
+const FieldType = z.enum(['text', 'textarea', 'number', 'select', 'boolean']);
+
+const CustomFieldDefinition = z.object({
+  key: z.string().regex(/^[a-z][a-z0-9_]{0,49}$/, 'must be 1–50 characters of a-z, 0-9 and _, starting with a letter')
+    .openapi({ example: 'product' }),
+  label: z.string().trim().min(1).max(200).openapi({ example: 'Which product did you buy?' }),
+  type: FieldType,
+  required: z.boolean().default(false),
+  options: z.array(z.string().trim().min(1).max(200)).min(1).max(50).optional()
+    .openapi({ description: 'The choices of a `select` field (required for it, refused for other types).' }),
+}).superRefine((f, ctx) => {
+  if (f.type === 'select' && !f.options) {
+    ctx.addIssue({ code: 'custom', path: ['options'], message: 'is required for a select field' });
+  }
+  if (f.type !== 'select' && f.options) {
+    ctx.addIssue({ code: 'custom', path: ['options'], message: 'is only allowed for a select field' });
+  }
+  if (f.options && new Set(f.options).size !== f.options.length) {
+    ctx.addIssue({ code: 'custom', path: ['options'], message: 'must not repeat a choice' });
+  }
+}).openapi('CustomFieldDefinition');
+
+const CustomFieldDefinitions = z.array(CustomFieldDefinition).max(50).superRefine((fields, ctx) => {
+  const seen = new Set<string>();
+  fields.forEach((f, i) => {
+    if (seen.has(f.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `repeats the key ${f.key}` });
+    seen.add(f.key);
+  });
+});
+
+const ReviewFormInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  verification_mode: VerificationMode.default('none'),
+  custom_fields: CustomFieldDefinitions.default([]),
+  is_active: z.boolean().default(true),
+}).openapi('ReviewFormInput');
+
+const ReviewFormPatch = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  verification_mode: VerificationMode.optional(),
+  custom_fields: CustomFieldDefinitions.optional(),
+  is_active: z.boolean().optional(),
+}).openapi('ReviewFormPatch');
+
+const ReviewForm = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  verification_mode: VerificationMode,
+  custom_fields: z.array(CustomFieldDefinition),
+  is_active: z.boolean(),
+  created_at: Timestamp,
+  submission_url: z.string().openapi({
+    description: 'The public page of the hosted form: `{PUBLIC_URL}/forms/{id}`.',
+    example: 'https://reviews.example.com/forms/6f1c…',
+  }),
+}).openapi('ReviewForm');
+
+type FieldDefinition = z.infer<typeof CustomFieldDefinition>;
+
+type FormRow = {
+  id: string; name: string; verification_mode: z.infer<typeof VerificationMode>;
+  custom_fields: FieldDefinition[]; is_active: boolean; created_at: Date;
+};
+
+const COLUMNS = ['id', 'name', 'verification_mode', 'custom_fields', 'is_active', 'created_at'];
+
+/** A definition as stored: `required` always present, `options` only on select fields. */
+function normalizeFields(fields: FieldDefinition[]) {
+  return fields.map((f) => ({
+    key: f.key, label: f.label, type: f.type, required: f.required ?? false,
+    ...(f.type === 'select' ? { options: f.options } : {}),
+  }));
+}
+
+function toForm(c: Context<AppEnv>, r: FormRow) {
+  return {
+    id: r.id, name: r.name, verification_mode: r.verification_mode,
+    custom_fields: normalizeFields(r.custom_fields), is_active: r.is_active,
+    created_at: iso(r.created_at)!,
+    submission_url: `${c.var.config.publicUrl}/forms/${r.id}`,
+  };
+}
+
+const notFound = () => new ApiError(404, 'Review form not found');
+
+export const reviewForms = router()
+  .openapi(
+    keyRoute('write', {
+      method: 'post', path: '/organizations/{orgId}/review-forms', tags: ['Review forms'],
+      summary: 'Create a form',
+      request: {
+        params: OrgParams,
+        body: { required: true, content: { 'application/json': { schema: ReviewFormInput } } },
+      },
+      responses: {
+        201: json(ReviewForm, 'The new form'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { orgId } = c.req.valid('param');
+      const input = c.req.valid('json');
+      const db = c.var.db;
+      const [row] = await translateDbErrors(() => db<FormRow[]>`
+        insert into plaudit.review_forms (org_id, name, verification_mode, custom_fields, is_active)
+        values (${orgId}, ${input.name}, ${input.verification_mode},
+                ${db.json(normalizeFields(input.custom_fields))}, ${input.is_active})
+        returning ${db(COLUMNS)}`);
+      return c.json(toForm(c, row), 201);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/review-forms', tags: ['Review forms'],
+      summary: 'List forms',
+      description: 'Forms that are not deleted, newest first.',
+      request: { params: OrgParams, query: PaginationQuery },
+      responses: { 200: json(Paginated(ReviewForm), 'A page of forms') },
+    }),
+    async (c) => {
+      const page = c.req.valid('query');
+      const db = c.var.db;
+      const [rows, [{ total }]] = await Promise.all([
+        db<FormRow[]>`
+          select ${db(COLUMNS)} from plaudit.review_forms where deleted_at is null
+          order by created_at desc, id desc limit ${page.limit} offset ${offset(page)}`,
+        db<{ total: number }[]>`
+          select count(*)::integer as total from plaudit.review_forms where deleted_at is null`,
+      ]);
+      return c.json(paginate(rows.map((r) => toForm(c, r)), total, page), 200);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/review-forms/{id}', tags: ['Review forms'],
+      summary: 'Get form details',
+      request: { params: OrgItemParams },
+      responses: {
+        200: json(ReviewForm, 'The form'),
+        404: errorResponseSpec('No form with this id in this organization, or it was deleted'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const db = c.var.db;
+      const [row] = await db<FormRow[]>`
+        select ${db(COLUMNS)} from plaudit.review_forms where id = ${id} and deleted_at is null`;
+      if (!row) throw notFound();
+      return c.json(toForm(c, row), 200);
+    },
+  )
+  .openapi(
+    keyRoute('write', {
+      method: 'patch', path: '/organizations/{orgId}/review-forms/{id}', tags: ['Review forms'],
+      summary: 'Update form settings',
+      description: 'Fields left out stay as they are. A new verification mode applies to reviews submitted from now on; existing reviews keep their status.',
+      request: {
+        params: OrgItemParams,
+        body: { required: true, content: { 'application/json': { schema: ReviewFormPatch } } },
+      },
+      responses: {
+        200: json(ReviewForm, 'The updated form'),
+        404: errorResponseSpec('No form with this id in this organization, or it was deleted'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const patch = c.req.valid('json');
+      const db = c.var.db;
+      const changes: Record<string, unknown> = {};
+      if (patch.name !== undefined) changes.name = patch.name;
+      if (patch.verification_mode !== undefined) changes.verification_mode = patch.verification_mode;
+      if (patch.custom_fields !== undefined) changes.custom_fields = db.json(normalizeFields(patch.custom_fields));
+      if (patch.is_active !== undefined) changes.is_active = patch.is_active;
+      const [row] = Object.keys(changes).length
+        ? await translateDbErrors(() => db<FormRow[]>`
+            update plaudit.review_forms set ${db(changes)}
+            where id = ${id} and deleted_at is null returning ${db(COLUMNS)}`)
+        : await db<FormRow[]>`
+            select ${db(COLUMNS)} from plaudit.review_forms where id = ${id} and deleted_at is null`;
+      if (!row) throw notFound();
+      return c.json(toForm(c, row), 200);
+    },
+  )
+  .openapi(
+    keyRoute('write', {
+      method: 'delete', path: '/organizations/{orgId}/review-forms/{id}', tags: ['Review forms'],
+      summary: 'Delete a form',
+      description: 'The form stops accepting reviews and disappears from the API; the reviews it collected stay, with their `form_id`.',
+      request: { params: OrgItemParams },
+      responses: {
+        204: { description: 'Deleted' },
+        404: errorResponseSpec('No form with this id in this organization, or it was already deleted'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const rows = await c.var.db`
+        update plaudit.review_forms set deleted_at = now()
+        where id = ${id} and deleted_at is null returning id`;
+      if (rows.length === 0) throw notFound();
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,147 @@
+// Review requests: single and bulk creation, the list, and one request with its event timeline.
+import { z } from '@hono/zod-openapi';
+import { sha256 } from '../../api-keys/format.ts';
+import { ApiError } from '../../http/errors.ts';
+import { offset, paginate, Paginated } from '../../http/pagination.ts';
+import { errorResponseSpec, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
+import { keyRoute, router } from '../define.ts';
+import { ReviewRequestInput, RequestInput, ReviewRequest, BulkInput, BulkResult, ListQuery, IdempotencyHeaders, RequestRow, toRequest, selectRequests, loadRequests, createRequests, issueMessage, dateRange } from './shared.ts';
+import { toHex } from '../../../core/bytes.ts';
+
+export const reviewRequests = router()
+  .openapi(
+    keyRoute('write', {
+      method: 'post', path: '/organizations/{orgId}/review-requests', tags: ['Review requests'],
+      summary: 'Send one review request e-mail',
+      description: 'Queues the e-mail (now, or at `send_at`) and answers the request with its timeline. An address on the suppression list is never mailed: the request is stored as `failed` with the reason in its timeline. Counts against the daily quota (429 beyond it, with `Retry-After`). A repeated `external_id` answers 409 and sends nothing.',
+      request: {
+        params: OrgParams,
+        body: { required: true, content: { 'application/json': { schema: ReviewRequestInput } } },
+      },
+      responses: {
+        201: json(ReviewRequest, 'The request'),
+        404: errorResponseSpec('No active review form with this id in this organization'),
+        409: errorResponseSpec('A request with this external_id exists already'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const [row] = await createRequests(c, [{ ...input, index: 0 }]);
+      if (row.error) {
+        throw new ApiError(row.error.startsWith('form_id') ? 404 : row.error.startsWith('external_id') ? 409 : 422, row.error);
+      }
+      const [request] = await loadRequests(c.var.db, [row.id!]);
+      return c.json(request, 201);
+    },
+  )
+  .openapi(
+    keyRoute('write', {
+      method: 'post', path: '/organizations/{orgId}/review-requests/bulk', tags: ['Review requests'],
+      summary: 'Send bulk review requests',
+      description: 'Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call\'s result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429.',
+      request: {
+        params: OrgParams,
+        headers: IdempotencyHeaders,
+        body: { required: true, content: { 'application/json': { schema: BulkInput } } },
+      },
+      responses: {
+        202: json(BulkResult, 'Which rows were accepted and why others were refused'),
+        422: errorResponseSpec('The body is not `{"requests":[…]}` with 1–1,000 items, or the Idempotency-Key was used with another body'),
+      },
+    }),
+    async (c) => {
+      const { orgId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const key = c.req.valid('header')['idempotency-key'];
+      const db = c.var.db;
+
+      if (key) {
+        const hash = sha256(JSON.stringify(body));
+        const [claimed] = await db<{ key: string }[]>`
+          insert into plaudit.idempotency_keys (org_id, key, route, request_hash)
+          values (${orgId}, ${key}, 'review-requests/bulk', ${hash})
+          on conflict (org_id, key) do nothing returning key`;
+        if (!claimed) {
+          const [prev] = await db<{ request_hash: Uint8Array; status_code: number | null; response: unknown; route: string }[]>`
+            select request_hash, status_code, response, route from plaudit.idempotency_keys
+            where org_id = ${orgId} and key = ${key}`;
+          if (prev.route !== 'review-requests/bulk' || toHex(new Uint8Array(prev.request_hash)) !== toHex(hash)) {
+            throw new ApiError(422, 'Idempotency-Key: this key was already used with another request body');
+          }
+          c.header('Idempotent-Replayed', 'true');
+          return c.json(prev.response as z.infer<typeof BulkResult>, 202);
+        }
+      }
+
+      const rejected: { index: number; message: string }[] = [];
+      const valid: (RequestInput & { index: number })[] = [];
+      body.requests.forEach((raw, index) => {
+        const parsed = ReviewRequestInput.safeParse(raw);
+        if (parsed.success) valid.push({ ...parsed.data, index });
+        else rejected.push({ index, message: issueMessage(parsed.error.issues) });
+      });
+      const created = valid.length ? await createRequests(c, valid) : [];
+      const ids: string[] = [];
+      for (const row of created) {
+        if (row.error) rejected.push({ index: row.idx, message: row.error });
+        else ids.push(row.id!);
+      }
+      rejected.sort((a, b) => a.index - b.index);
+      const data = await loadRequests(db, ids);
+      const result = { accepted: data.length, data, rejected };
+      if (key) {
+        await db`
+          update plaudit.idempotency_keys set status_code = 202, response = ${db.json(result as never)}
+          where org_id = ${orgId} and key = ${key}`;
+      }
+      return c.json(result, 202);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/review-requests', tags: ['Review requests'],
+      summary: 'List requests',
+      description: 'Newest first. Filters combine with AND.',
+      request: { params: OrgParams, query: ListQuery },
+      responses: { 200: json(Paginated(ReviewRequest), 'A page of requests') },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const db = c.var.db;
+      const { start, end } = dateRange(q);
+      const conditions = [];
+      if (q.status) conditions.push(db`status = ${q.status}`);
+      if (q.email) conditions.push(db`lower(email) = lower(${q.email})`);
+      if (q.form_id) conditions.push(db`form_id = ${q.form_id}`);
+      if (q.external_id) conditions.push(db`external_id = ${q.external_id}`);
+      if (start) conditions.push(db`created_at >= ${start}`);
+      if (end) conditions.push(db`created_at < ${end}`);
+      const where = conditions.length ? conditions.reduce((a, b) => db`${a} and ${b}`) : db`true`;
+      const [rows, [{ total }]] = await Promise.all([
+        db<RequestRow[]>`
+          ${selectRequests(db)}
+          join (select id from plaudit.review_requests where ${where}
+                order by created_at desc, id desc limit ${q.limit} offset ${offset(q)}) page on page.id = q.id
+          order by q.created_at desc, q.id desc`,
+        db<{ total: number }[]>`select count(*)::integer as total from plaudit.review_requests where ${where}`,
+      ]);
+      return c.json(paginate(rows.map(toRequest), total, q), 200);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/review-requests/{id}', tags: ['Review requests'],
+      summary: 'Get request details and delivery status',
+      request: { params: OrgItemParams },
+      responses: {
+        200: json(ReviewRequest, 'The request and its timeline'),
+        404: errorResponseSpec('No request with this id in this organization'),
+      },
+    }),
+    async (c) => {
+      const [request] = await loadRequests(c.var.db, [c.req.valid('param').id]);
+      if (!request) throw new ApiError(404, 'Review request not found');
+      return c.json(request, 200);
+    },
+  );

@@ -1,0 +1,325 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { apiErrorFromDb, translateDbErrors } from '../http/db-errors.ts';
+import type { Tx } from '../../core/db/client.ts';
+import { ApiError } from '../http/errors.ts';
+import type { AppEnv } from '../http/env.ts';
+import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
+import { publicCors } from '../middleware/public-access/index.ts';
+import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../middleware/rate-limit/index.ts';
+import { keyRoute, router } from './define.ts';
+import { runAsPublic } from '../../core/db/roles.ts';
+
+const ChainQuery = z.object({
+  entries: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
+    .openapi({ description: 'The entry count of a head kept earlier.' }),
+  head: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal characters').optional()
+    .openapi({ description: 'The head (hex SHA-256) kept earlier.' }),
+});
+
+const ChainStatus = ChainHead.extend({
+  valid: z.boolean().openapi({ description: 'The trail verifies, and matches the earlier head when one was given.' }),
+  problem: z.string().nullable().openapi({ description: 'What does not verify, or null.' }),
+  earlier_head: z.object({
+    entries: z.number().int(), head: z.string(), matches: z.boolean(), problem: z.string().nullable(),
+  }).nullable().openapi({ description: 'The check against the head given in the query, or null.' }),
+}).openapi('ModerationChainStatus');
+
+export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', 'rejected']).openapi({
+  description: '`unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.',
+});
+
+export const Review = z.object({
+  id: z.string().uuid(),
+  rating: z.number().int().min(1).max(5),
+  title: z.string().nullable(),
+  content: z.string(),
+  reviewer_name: z.string(),
+  reviewer_email: z.string(),
+  verification_status: VerificationStatus,
+  is_hidden: z.boolean(),
+  created_at: Timestamp,
+  form_id: z.string().uuid(),
+}).openapi('Review');
+
+export type ReviewRow = {
+  id: string; rating: number; title: string | null; content: string; reviewer_name: string;
+  reviewer_email: string; verification_status: z.infer<typeof VerificationStatus>; is_hidden: boolean;
+  created_at: Date; form_id: string;
+};
+
+export const REVIEW_COLUMNS = [
+  'id', 'rating', 'title', 'content', 'reviewer_name', 'reviewer_email', 'verification_status', 'is_hidden',
+  'created_at', 'form_id',
+];
+
+export const toReview = (r: ReviewRow) => ({
+  id: r.id, rating: r.rating, title: r.title, content: r.content, reviewer_name: r.reviewer_name,
+  reviewer_email: r.reviewer_email, verification_status: r.verification_status, is_hidden: r.is_hidden,
+  created_at: iso(r.created_at)!, form_id: r.form_id,
+});
+
+/** The review of the tenant's transaction, or 404. */
+export async function loadReview(db: Tx, id: string) {
+  const [row] = await db<ReviewRow[]>`select ${db(REVIEW_COLUMNS)} from plaudit.reviews where id = ${id}`;
+  if (!row) throw new ApiError(404, 'Review not found');
+  return toReview(row);
+}
+
+const ReviewSubmission = z.object({
+  form_id: z.string().uuid(),
+  rating: z.number().int().min(1).max(5),
+  title: z.string().trim().max(200).nullable().optional(),
+  content: z.string().trim().min(1).max(5000),
+  reviewer_name: z.string().trim().min(1).max(200),
+  reviewer_email: z.string().trim().max(320).email(),
+  custom_fields: z.record(z.string(), z.unknown()).optional()
+    .openapi({ description: 'Answers to the form\'s custom fields, keyed by field key. Keys the form does not define are ignored.' }),
+  order_id: z.string().trim().min(1).max(200).optional()
+    .openapi({ description: 'For purchase-proof forms: the order id, checked against the organization\'s orders.' }),
+  website_url: z.string().max(2048).optional().openapi({
+    description: 'Leave out or empty. A trap for bots: a submission that fills it is answered as usual but not stored.',
+  }),
+}).openapi('ReviewSubmission');
+
+const ModerationInput = z.object({
+  action: z.enum(['hide', 'unhide']),
+  reason: z.string().trim().min(1).max(1000),
+}).openapi('ModerationInput');
+
+const ModerationEntry = z.object({
+  id: z.string().uuid(),
+  action: z.enum(['hide', 'unhide', 'verify', 'approve', 'reject']),
+  reason: z.string().nullable(),
+  actor: z.string().openapi({
+    description: 'Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.',
+    example: 'api_key:0b6c2d9e-6f3c-4a51-9d7b-2b1f0e8c4a11',
+  }),
+  created_at: Timestamp,
+}).openapi('ModerationEntry');
+
+const IsoDate = z.string().refine(
+  (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
+  'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+);
+const Rating = z.coerce.number().int().min(1).max(5);
+
+const ReviewListQuery = PaginationQuery.extend({
+  rating: Rating.optional().openapi({ description: 'Exactly this rating.' }),
+  min_rating: Rating.optional(),
+  max_rating: Rating.optional(),
+  verification_status: VerificationStatus.optional(),
+  is_hidden: z.enum(['true', 'false']).optional(),
+  form_id: z.string().uuid().optional(),
+  startDate: IsoDate.optional().openapi({ description: 'Created on or after (a date means from 00:00 UTC).' }),
+  endDate: IsoDate.optional().openapi({ description: 'Created on or before (a date means the whole day, UTC).' }),
+  q: z.string().trim().min(1).max(200).optional().openapi({ description: 'Words that must all appear in the title or text.' }),
+});
+
+type ListQuery = z.infer<typeof ReviewListQuery>;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+function listFilters(db: Tx, q: ListQuery) {
+  if (q.min_rating !== undefined && q.max_rating !== undefined && q.min_rating > q.max_rating) {
+    throw new ApiError(400, 'min_rating: must not be greater than max_rating');
+  }
+  const start = q.startDate ? new Date(DATE_ONLY.test(q.startDate) ? `${q.startDate}T00:00:00Z` : q.startDate) : undefined;
+  const endDateOnly = q.endDate !== undefined && DATE_ONLY.test(q.endDate);
+  // Exclusive upper bound: the day after a date; a date-time includes its whole millisecond
+  // (timestamps are stored to the microsecond but shown to the millisecond).
+  const end = q.endDate
+    ? new Date(endDateOnly ? Date.parse(`${q.endDate}T00:00:00Z`) + 86_400_000 : Date.parse(q.endDate) + 1)
+    : undefined;
+  if (start && end && start.getTime() >= end.getTime()) {
+    throw new ApiError(400, 'startDate: must not be after endDate');
+  }
+  const conditions = [];
+  if (q.rating !== undefined) conditions.push(db`rating = ${q.rating}`);
+  if (q.min_rating !== undefined) conditions.push(db`rating >= ${q.min_rating}`);
+  if (q.max_rating !== undefined) conditions.push(db`rating <= ${q.max_rating}`);
+  if (q.verification_status) conditions.push(db`verification_status = ${q.verification_status}`);
+  if (q.is_hidden) conditions.push(q.is_hidden === 'true' ? db`is_hidden` : db`not is_hidden`);
+  if (q.form_id) conditions.push(db`form_id = ${q.form_id}`);
+  if (start) conditions.push(db`created_at >= ${start}`);
+  if (end) conditions.push(db`created_at < ${end}`);
+  if (q.q) conditions.push(db`search @@ websearch_to_tsquery('simple', ${q.q})`);
+  return conditions;
+}
+
+/**
+ * A page of the tenant's reviews, newest first. The page's ids are found first (an index-only
+ * walk, however deep the page), then only those rows are read. An unfiltered list takes its
+ * total from the statistics counter, never from counting.
+ */
+async function listReviews(c: Context<AppEnv>, q: ListQuery) {
+  const db = c.var.db;
+  const conditions = listFilters(db, q);
+  const where = conditions.length ? conditions.reduce((a, b) => db`${a} and ${b}`) : db`true`;
+  const [rows, [{ total }]] = await Promise.all([
+    db<ReviewRow[]>`
+      select ${db(REVIEW_COLUMNS.map((col) => `r.${col}`))}
+      from (select id, created_at from plaudit.reviews where ${where}
+            order by created_at desc, id desc limit ${q.limit} offset ${offset(q)}) page
+      join plaudit.reviews r on r.id = page.id
+      order by page.created_at desc, page.id desc`,
+    conditions.length
+      ? db<{ total: number }[]>`select count(*)::integer as total from plaudit.reviews where ${where}`
+      : db<{ total: number }[]>`
+          select coalesce(sum(total_count), 0)::integer as total from plaudit.review_statistics`,
+  ]);
+  return paginate(rows.map(toReview), total, q);
+}
+
+const listDescription = 'Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.';
+
+type SubmissionRow = ReviewRow & {
+  rate_allowed: boolean; rate_remaining: number; rate_reset: string;
+  error_code: string | null; error_message: string | null;
+};
+
+export const reviews = router();
+reviews.use('/reviews', publicCors({ methods: ['POST'] }));
+reviews
+  .openapi(
+    createRoute({
+      method: 'post', path: '/reviews', tags: ['Reviews'],
+      summary: 'Submit a new review',
+      description: 'Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form\'s verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.',
+      request: { body: { required: true, content: { 'application/json': { schema: ReviewSubmission } } } },
+      responses: {
+        201: json(Review, 'The stored review'),
+        400: errorResponseSpec('Malformed JSON'),
+        404: errorResponseSpec('Unknown, inactive or deleted form'),
+        409: errorResponseSpec('The same review was already submitted within 24 hours'),
+        422: errorResponseSpec('A field failed validation; the message names it'),
+        429: errorResponseSpec('Too many submissions from this address'),
+      },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const { sql, config } = c.var;
+      const bucket = submissionBucket(c, config.trustProxy);
+      const limit = config.submitRateLimitPerMinute;
+      const [row] = await runAsPublic(sql, (tx) => tx<SubmissionRow[]>`
+        select * from plaudit.submit_review(
+          ${bucket}, ${limit}, ${input.form_id}, ${input.rating}, ${input.title || null}, ${input.content},
+          ${input.reviewer_name}, ${input.reviewer_email}, ${input.custom_fields ? tx.json(input.custom_fields as never) : null},
+          ${input.order_id ?? null}, ${config.publicUrl}, ${Boolean(input.website_url?.trim())})`);
+      const decision = { limit, remaining: row.rate_remaining, reset: Number(row.rate_reset), allowed: row.rate_allowed };
+      setRateLimitHeaders(c, decision);
+      // The shared 429 answer (with Retry-After) is untyped for this route's response map.
+      if (!decision.allowed) return tooManyRequests(c, decision) as never;
+      if (row.error_code) {
+        throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined })
+          ?? new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
+      }
+      return c.json(toReview(row), 201);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/reviews', tags: ['Reviews'],
+      summary: 'List reviews',
+      description: listDescription,
+      request: { params: OrgParams, query: ReviewListQuery },
+      responses: { 200: json(Paginated(Review), 'A page of reviews') },
+    }),
+    async (c) => c.json(await listReviews(c, c.req.valid('query')), 200),
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/reviews', tags: ['Reviews'],
+      summary: 'List the key\'s organization\'s reviews',
+      description: `The same list as \`GET /organizations/{orgId}/reviews\`, for the organization of the API key. ${listDescription}`,
+      request: { query: ReviewListQuery },
+      responses: { 200: json(Paginated(Review), 'A page of reviews') },
+    }),
+    async (c) => c.json(await listReviews(c, c.req.valid('query')), 200),
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/reviews/{id}', tags: ['Reviews'],
+      summary: 'Get one review',
+      request: { params: OrgItemParams },
+      responses: {
+        200: json(Review, 'The review'),
+        404: errorResponseSpec('No review with this id in this organization'),
+      },
+    }),
+    async (c) => c.json(await loadReview(c.var.db, c.req.valid('param').id), 200),
+  )
+  .openapi(
+    keyRoute('write', {
+      method: 'patch', path: '/organizations/{orgId}/reviews/{id}/moderate', tags: ['Reviews'],
+      summary: 'Hide or unhide a review',
+      description: 'Each change is recorded in the review\'s moderation history with its reason and the API key that made it, and emits `review.moderated`. Hiding a hidden review, or unhiding a visible one, answers 409.',
+      request: {
+        params: OrgItemParams,
+        body: { required: true, content: { 'application/json': { schema: ModerationInput } } },
+      },
+      responses: {
+        200: json(Review, 'The review after the change'),
+        404: errorResponseSpec('No review with this id in this organization'),
+        409: errorResponseSpec('The review is already in that state'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { action, reason } = c.req.valid('json');
+      const db = c.var.db;
+      const [row] = await translateDbErrors(() => db<ReviewRow[]>`
+        select ${db(REVIEW_COLUMNS)}
+        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${'api_key:' + c.var.apiKey!.keyId})`);
+      return c.json(toReview(row), 200);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/reviews/{id}/moderation-history', tags: ['Reviews'],
+      summary: 'Moderation history of a review',
+      description: 'Every hide, unhide, verification, approval and rejection of the review, newest first. The trail is append-only and hash-chained in the database.',
+      request: { params: OrgItemParams, query: PaginationQuery },
+      responses: {
+        200: json(Paginated(ModerationEntry), 'A page of the review\'s history'),
+        404: errorResponseSpec('No review with this id in this organization'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const page = c.req.valid('query');
+      const db = c.var.db;
+      type EntryRow = { id: string; action: z.infer<typeof ModerationEntry>['action']; reason: string | null; actor: string; created_at: Date };
+      const [[review], rows, [{ total }]] = await Promise.all([
+        db<{ id: string }[]>`select id from plaudit.reviews where id = ${id}`,
+        db<EntryRow[]>`
+          select id, action, reason, actor, created_at from plaudit.moderation_trail
+          where review_id = ${id} order by seq desc limit ${page.limit} offset ${offset(page)}`,
+        db<{ total: number }[]>`select count(*)::integer as total from plaudit.moderation_trail where review_id = ${id}`,
+      ]);
+      if (!review) throw new ApiError(404, 'Review not found');
+      return c.json(paginate(rows.map((e) => ({ ...e, created_at: iso(e.created_at)! })), total, page), 200);
+    },
+  )
+  .openapi(
+    keyRoute('read', {
+      method: 'get', path: '/organizations/{orgId}/moderation-chain', tags: ['Reviews'],
+      summary: 'Check the moderation trail',
+      description: 'The organization\'s moderation trail head (`entries`, `head`), and whether the trail verifies: each entry\'s hash covers the one before it. Given a head kept earlier (`entries` and `head`, from this route, the public profile, a `review.moderated` event or an export), it also says whether today\'s trail still holds that head at that position; whoever rewrote history since, even with the database\'s owner rights, cannot make it match (SECURITY.md).',
+      request: { params: OrgParams, query: ChainQuery },
+      responses: {
+        200: json(ChainStatus, 'The head, and whether the trail verifies'),
+        400: errorResponseSpec('`entries` without `head` or the reverse, or `head` not 64 hexadecimal characters'),
+      },
+    }),
+    async (c) => {
+      const { entries, head } = c.req.valid('query');
+      if ((entries === undefined) !== (head === undefined)) throw new ApiError(400, 'entries and head: give both, or neither');
+      const db = c.var.db;
+      const [row] = await translateDbErrors(() => db<{ s: z.infer<typeof ChainStatus> }[]>`
+        select plaudit.moderation_chain_status(${entries ?? null}, ${head ?? null}) as s`);
+      return c.json(row.s, 200);
+    },
+  );
