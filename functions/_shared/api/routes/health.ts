@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { errorBody } from '../../core/errors.ts';
 import { errorResponseSpec, json } from '../http/schemas.ts';
 import { router } from './define.ts';
 
@@ -24,7 +25,7 @@ export const health = router().openapi(
     try {
       await c.var.sql`select 1`;
     } catch {
-      return c.json({ statusCode: 503, message: 'The database cannot be reached', error: 'Service Unavailable' }, 503);
+      return c.json(errorBody(503, 'The database cannot be reached'), 503);
     }
     return c.json({ status: 'ok' as const, database: 'ok' as const, version: VERSION }, 200);
   },
