@@ -71,7 +71,7 @@ async function runScenario(scenario, ctx, rounds) {
       rps: median(r.map((x) => x.rps)),
       p50: median(r.map((x) => x.p50)),
       p99: median(r.map((x) => x.p99)),
-      runs: r.map(({ name, ...rest }) => rest),
+      runs: r.map(({ name: _name, ...rest }) => rest),
     };
   });
   const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));

@@ -36,16 +36,17 @@ function runPgProve(url) {
   return r.status === 0;
 }
 
-// Type-checks every function entry with Deno, as the deployed runtime will.
-function runTypeCheck() {
-  const entries = fs.readdirSync(path.join(root, 'functions'))
-    .map((d) => path.join('functions', d, 'index.ts'))
-    .filter((f) => fs.existsSync(path.join(root, f)));
-  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'deno'), ['check', ...entries], {
-    cwd: root, stdio: 'inherit', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' },
+// The house rules of deno.json, each counted as one test: the format, the linter, and the types
+// of functions/, tests/ and scripts/ (Deno type-checks as the deployed runtime will).
+function runDenoTask(task) {
+  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'deno'), ['task', '-q', task], {
+    cwd: root, stdio: 'inherit', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
   });
   if (r.status === 0) summary.passed += 1;
-  else summary.failed += 1;
+  else {
+    summary.failed += 1;
+    console.error(`deno task ${task} failed${task === 'fmt' ? ': run `npx deno fmt` to format the tree' : ''}`);
+  }
   return r.status === 0;
 }
 
@@ -76,7 +77,7 @@ try {
 
   // PLAUDIT_TEST_ONLY=pgtap|vitest runs one half; arguments for vitest imply vitest only.
   const only = process.env.PLAUDIT_TEST_ONLY ?? (process.argv.length > 2 ? 'vitest' : '');
-  const typesOk = only ? true : runTypeCheck();
+  const typesOk = only ? true : ['fmt', 'lint', 'check'].map(runDenoTask).every(Boolean);
   const pgOk = only === 'vitest' ? true : runPgProve(databaseUrl);
   const vitestOk = only === 'pgtap' ? true : runVitest({
     TEST_DATABASE_URL: databaseUrl,

@@ -21,6 +21,8 @@ export async function waitForHealth(url, timeoutMs = 60_000, child) {
 /**
  * Spawns functions/api/index.ts and resolves once /api/v1/health answers 200.
  * `stdio` decides where its log lines go ('inherit' for npm start, 'ignore' or a file for tests).
+ * @param {{ port: number, databaseUrl: string | undefined, env?: Record<string, string>,
+ *   stdio?: 'inherit' | 'ignore' | 'pipe' | number }} options
  */
 export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit' }) {
   const { child, stop } = spawnDeno('functions/api/index.ts', {

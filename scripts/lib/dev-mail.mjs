@@ -42,6 +42,7 @@ ${items || '<p><em>Nothing yet.</em></p>'}
 /**
  * Starts the capture. `dataDir` (optional) keeps messages across restarts. Answers
  * { smtpUrl, httpUrl, messages(), close() }.
+ * @param {{ dataDir?: string | null, smtpPort?: number, httpPort?: number, host?: string }} [options]
  */
 export async function startDevMail({ dataDir = null, smtpPort = 0, httpPort = 0, host = '127.0.0.1' } = {}) {
   const file = dataDir ? path.join(dataDir, 'mail.jsonl') : null;

@@ -5,6 +5,8 @@ import { spawnDeno } from './deno-process.mjs';
 /**
  * Spawns functions/worker/index.ts and resolves once it logs that it started (it has then
  * subscribed to NOTIFY plaudit_outbox). `stdio` as for startApi.
+ * @param {{ databaseUrl: string | undefined, env?: Record<string, string>,
+ *   stdio?: 'inherit' | 'ignore' | 'pipe' | number, timeoutMs?: number }} options
  */
 export async function startWorkerProcess({ databaseUrl, env = {}, stdio = 'inherit', timeoutMs = 60_000 }) {
   const { child, stop } = spawnDeno('functions/worker/index.ts', {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startApi } from '../../scripts/lib/api-server.mjs';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { freePort } from '../../scripts/lib/postgres.mjs';
 import { createTenant } from '../helpers/db.ts';
 import { api, errorBody } from '../helpers/http.ts';

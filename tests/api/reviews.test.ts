@@ -10,10 +10,9 @@ const call = server.call;
 let a: Tenant;
 let b: Tenant;
 let formA: { id: string };
-let formB: { id: string };
 beforeAll(async () => {
   [a, b] = await Promise.all([createTenant(), createTenant()]);
-  [formA, formB] = await Promise.all([createForm(call, a), createForm(call, b)]);
+  [formA] = await Promise.all([createForm(call, a), createForm(call, b)]);
 });
 
 const reviewsPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}/reviews`;

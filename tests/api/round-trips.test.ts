@@ -1,8 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startApi } from '../../scripts/lib/api-server.mjs';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { freePort } from '../../scripts/lib/postgres.mjs';
 import { createTenant, db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The API explorer at /docs in a real browser (Debian's chromium, driven by playwright-core) with
 // every request to a host other than this server refused: the page renders the document, and a key
 // pasted into it makes a call that answers 200 with the organization, so the explorer needs nothing

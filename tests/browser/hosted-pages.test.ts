@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The hosted pages in a real browser (Debian's chromium, driven by playwright-core): submit a
 // review, see the validation errors (summary, inline, focus on the first), submit with the
 // keyboard only from a review-request landing page, and without JavaScript.

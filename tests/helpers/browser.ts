@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Debian's chromium driven by playwright-core (playwright cannot download browsers here), one
 // browser per test file: `const browser = useBrowser();` then `browser()` inside tests.
 import { type Browser, chromium } from 'playwright-core';

@@ -32,6 +32,6 @@ export async function api<T = any>(method: string, path: string, opts: RequestOp
 }
 
 /** The contract's error body, for toEqual: status, status name, and a message matching `message`. */
-export function errorBody(status: number, error: string, message?: RegExp) {
+export function errorBody(status: number, error: string, message?: RegExp | string) {
   return { statusCode: status, error, message: message ? expect.stringMatching(message) : expect.any(String) };
 }

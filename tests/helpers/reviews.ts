@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startApi } from '../../scripts/lib/api-server.mjs';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { freePort } from '../../scripts/lib/postgres.mjs';
 import type { Tenant } from './db.ts';
 import { api, type ApiResponse, type RequestOptions } from './http.ts';

@@ -3,9 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helpers shared with the scripts
 import { root } from '../../scripts/lib/database.mjs';
-// @ts-expect-error: plain ESM helpers shared with the scripts
 import { dumpSchema, SCHEMA_FILE } from '../../scripts/lib/schema-dump.mjs';
 
 describe('supabase/schema.sql', () => {

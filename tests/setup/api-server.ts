@@ -2,11 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startApi } from '../../scripts/lib/api-server.mjs';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { freePort } from '../../scripts/lib/postgres.mjs';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startDevMail } from '../../scripts/lib/dev-mail.mjs';
 
 declare module 'vitest' {

@@ -8,10 +8,9 @@ import { loadConfig } from '../../functions/_shared/core/config.ts';
 import { createTenant, db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { eventually, startReceiver } from '../helpers/receiver.ts';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { freePort } from '../../scripts/lib/postgres.mjs';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
+const root = path.resolve(import.meta.dirname!, '..', '..');
 const children: import('node:child_process').ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');

@@ -11,7 +11,6 @@ import { resendTransport, smtpTransport } from '../../functions/_shared/core/ema
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { eventually } from '../helpers/receiver.ts';
 import { startWorker } from '../helpers/worker.ts';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startDevMail } from '../../scripts/lib/dev-mail.mjs';
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM helper shared with npm start
 import { startWorkerProcess } from '../../scripts/lib/worker-process.mjs';
 import { createTenant, db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';

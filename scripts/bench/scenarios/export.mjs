@@ -143,7 +143,7 @@ const scenario = {
     {
       key: 'copy',
       name: 'COPY (same query) TO STDOUT CSV, rows/s',
-      async run(ctx, state) {
+      async run(_ctx, state) {
         const copy = await copyThroughPsql(ctx.stack.superuserUrl, state.query);
         return { rps: state.rows / copy.seconds, bytes: copy.bytes };
       },
@@ -160,7 +160,7 @@ const scenario = {
       // The same export (the measurement before) counted with its streamed download.
       key: 'end-to-end',
       name: 'export: generated + streamed download, rows/s',
-      async run(ctx, state) {
+      async run(_ctx, state) {
         const { generatedMs, downloadMs } = state.last;
         return { rps: state.rows / ((generatedMs + downloadMs) / 1000) };
       },

@@ -21,6 +21,6 @@ export function devMailRoutes(config: Config): Hono<AppEnv> | null {
     }
   };
   app.on(['GET', 'DELETE'], '/_dev/mail/*', (c) => forward(c.req.path, c.req.method, new URL(c.req.url).search));
-  app.get('/_dev/mail', (c) => forward('/_dev/mail', 'GET', ''));
+  app.get('/_dev/mail', () => forward('/_dev/mail', 'GET', ''));
   return app;
 }

@@ -46,6 +46,7 @@ export function pinnedPost(url: URL, opts: PinnedPostOptions): Promise<PinnedAns
   const body = new TextEncoder().encode(opts.body);
   return new Promise((resolve, reject) => {
     let timedOut = false;
+    // deno-lint-ignore prefer-const -- set once the request exists (below); the handlers above clear it
     let timer: ReturnType<typeof setTimeout> | undefined;
     const fail = (err: unknown) => {
       clearTimeout(timer);

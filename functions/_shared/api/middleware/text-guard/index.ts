@@ -4,6 +4,7 @@ import { errorResponse } from '../../http/errors.ts';
 // PostgreSQL's text cannot hold a NUL character, and UTF-8 cannot encode half of a UTF-16
 // surrogate pair: such a string would fail deep in a query. They are refused at the edge instead,
 // naming the field, for every route: path, query and JSON body alike.
+// deno-lint-ignore no-control-regex -- finding the control character is the point
 const NUL = /\u0000/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -4,8 +4,8 @@ import type { Context } from 'hono';
 import type { Tx } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { offset, PaginationQuery } from '../../http/pagination.ts';
-import { iso, json, Timestamp } from '../../http/schemas.ts';
+import { PaginationQuery } from '../../http/pagination.ts';
+import { iso, Timestamp } from '../../http/schemas.ts';
 
 export const REVIEW_REQUEST_STATUSES = [
   'queued', 'sent', 'delivered', 'opened', 'clicked', 'completed', 'bounced', 'complained', 'unsubscribed', 'failed',

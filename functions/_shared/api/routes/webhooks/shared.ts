@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
-import { offset, PaginationQuery } from '../../http/pagination.ts';
+import { PaginationQuery } from '../../http/pagination.ts';
 import { iso, OrgItemParams, Timestamp, Uuid } from '../../http/schemas.ts';
 import { resolveHost } from '../../../core/net/dns.ts';
 import { assertSafeWebhookUrl, type Resolver, UnsafeUrlError } from '../../../core/net/ssrf.ts';
