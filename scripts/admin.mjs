@@ -35,7 +35,9 @@ const commands = {
     if (!o.org || !o.scope) throw new UsageError('key create needs --org <slug> and --scope');
     if (!['read', 'write', 'admin'].includes(o.scope)) throw new UsageError('--scope must be read, write or admin');
     const limit = o['rate-limit'] === undefined ? null : Number(o['rate-limit']);
-    if (limit !== null && !(Number.isInteger(limit) && limit >= 1)) throw new UsageError('--rate-limit must be a positive integer');
+    if (limit !== null && !(Number.isInteger(limit) && limit >= 1)) {
+      throw new UsageError('--rate-limit must be a positive integer');
+    }
     const [org] = await sql`select id from plaudit.organizations where slug = ${o.org}`;
     if (!org) throw new Error(`no organization with slug "${o.org}"`);
     const [key] = await sql`
@@ -85,8 +87,12 @@ async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      name: { type: 'string' }, slug: { type: 'string' }, website: { type: 'string' },
-      org: { type: 'string' }, scope: { type: 'string' }, 'rate-limit': { type: 'string' },
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      website: { type: 'string' },
+      org: { type: 'string' },
+      scope: { type: 'string' },
+      'rate-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

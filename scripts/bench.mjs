@@ -44,11 +44,13 @@ function positive(name, fallback) {
 }
 
 function parseEnvList(raw = '') {
-  return Object.fromEntries(raw.split(/\s+/).filter(Boolean).map((kv) => {
-    const i = kv.indexOf('=');
-    if (i < 1) throw new Error(`BENCH_API_ENV: "${kv}" is not NAME=value`);
-    return [kv.slice(0, i), kv.slice(i + 1)];
-  }));
+  return Object.fromEntries(
+    raw.split(/\s+/).filter(Boolean).map((kv) => {
+      const i = kv.indexOf('=');
+      if (i < 1) throw new Error(`BENCH_API_ENV: "${kv}" is not NAME=value`);
+      return [kv.slice(0, i), kv.slice(i + 1)];
+    }),
+  );
 }
 
 async function runScenario(scenario, ctx, rounds) {
@@ -124,7 +126,11 @@ async function main() {
   const output = {
     date: new Date().toISOString(),
     command: `node scripts/bench.mjs ${names.join(' ')}`.trim(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg().map((n) => Number(n.toFixed(2))) },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      loadavg: os.loadavg().map((n) => Number(n.toFixed(2))),
+    },
     settings: { ...settings, loadGenerator: loadTool, apiEnv: stack.apiEnv },
     scenarios: [],
   };
@@ -137,8 +143,16 @@ async function main() {
         stack,
         env: process.env,
         log: (msg) => say(`${scenario.name}: ${msg}`),
-        http: (o) => httpLoad({ connections: settings.connections, threads: settings.threads, seconds: settings.seconds, ...o }),
-        pgbench: (o) => pgbench({ clients: settings.connections, threads: settings.threads, seconds: settings.seconds, workDir: stack.dir, ...o }),
+        http: (o) =>
+          httpLoad({ connections: settings.connections, threads: settings.threads, seconds: settings.seconds, ...o }),
+        pgbench: (o) =>
+          pgbench({
+            clients: settings.connections,
+            threads: settings.threads,
+            seconds: settings.seconds,
+            workDir: stack.dir,
+            ...o,
+          }),
       };
       try {
         const result = await runScenario(scenario, ctx, settings.rounds);

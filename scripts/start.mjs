@@ -39,9 +39,13 @@ async function main() {
   if (!databaseUrl) {
     cluster = new Cluster({ dir: dataDir, port: Number(process.env.PLAUDIT_DB_PORT ?? 54322) });
     if (!cluster.initialized) {
-      say(`creating a PostgreSQL cluster in ${cluster.home} (${cluster.binaries.source} binaries in ${cluster.binaries.bin})`);
+      say(
+        `creating a PostgreSQL cluster in ${cluster.home} (${cluster.binaries.source} binaries in ${cluster.binaries.bin})`,
+      );
       if (cluster.home !== cluster.dir) {
-        say(`the postgres user cannot enter ${dataDir}: its data lives in ${cluster.home} (PLAUDIT_POSTGRES_HOME), its password in ${dataDir}`);
+        say(
+          `the postgres user cannot enter ${dataDir}: its data lives in ${cluster.home} (PLAUDIT_POSTGRES_HOME), its password in ${dataDir}`,
+        );
       }
       cluster.init();
     }
@@ -59,7 +63,10 @@ async function main() {
 
   // In development every e-mail goes to a local capture, unless a real transport is configured.
   const mailEnv = {};
-  if (environment === 'development' && !process.env.EMAIL_TRANSPORT && !process.env.SMTP_URL && !process.env.RESEND_API_KEY) {
+  if (
+    environment === 'development' && !process.env.EMAIL_TRANSPORT && !process.env.SMTP_URL &&
+    !process.env.RESEND_API_KEY
+  ) {
     devMail = await startDevMail({ dataDir: cluster ? dataDir : null });
     Object.assign(mailEnv, { EMAIL_TRANSPORT: 'smtp', SMTP_URL: devMail.smtpUrl });
   }
@@ -69,7 +76,12 @@ async function main() {
   // not loaded, runs the scheduled maintenance; NOTIFY plaudit_outbox wakes it.
   worker = await startWorkerProcess({
     databaseUrl: apiDatabaseUrl,
-    env: { PLAUDIT_ENV: environment, PUBLIC_URL: publicUrl, EMAIL_FROM: process.env.EMAIL_FROM ?? 'Plaudit <no-reply@plaudit.localhost>', ...mailEnv },
+    env: {
+      PLAUDIT_ENV: environment,
+      PUBLIC_URL: publicUrl,
+      EMAIL_FROM: process.env.EMAIL_FROM ?? 'Plaudit <no-reply@plaudit.localhost>',
+      ...mailEnv,
+    },
   });
   worker.child.once('exit', (code) => {
     if (stopping) return;
@@ -97,7 +109,9 @@ async function main() {
   Plaudit is running.
     API       ${publicUrl}/api/v1
     Explorer  ${publicUrl}/docs
-    OpenAPI   ${publicUrl}/api/v1/openapi.json${devMail ? `\n    Mail      ${publicUrl}/_dev/mail  (every e-mail sent, captured locally)` : ''}
+    OpenAPI   ${publicUrl}/api/v1/openapi.json${
+    devMail ? `\n    Mail      ${publicUrl}/_dev/mail  (every e-mail sent, captured locally)` : ''
+  }
 
   Create an organization and its first admin key (in another terminal):
     ${adminCmd}

@@ -22,8 +22,12 @@ function runPgProve(url) {
     cwd: root,
     encoding: 'utf8',
     env: {
-      ...process.env, PGHOST: u.hostname, PGPORT: u.port, PGUSER: decodeURIComponent(u.username),
-      PGPASSWORD: decodeURIComponent(u.password), PGDATABASE: u.pathname.slice(1),
+      ...process.env,
+      PGHOST: u.hostname,
+      PGPORT: u.port,
+      PGUSER: decodeURIComponent(u.username),
+      PGPASSWORD: decodeURIComponent(u.password),
+      PGDATABASE: u.pathname.slice(1),
     },
   });
   process.stdout.write(r.stdout);
@@ -40,7 +44,9 @@ function runPgProve(url) {
 // of functions/, tests/ and scripts/ (Deno type-checks as the deployed runtime will).
 function runDenoTask(task) {
   const r = spawnSync(path.join(root, 'node_modules', '.bin', 'deno'), ['task', '-q', task], {
-    cwd: root, stdio: 'inherit', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
   });
   if (r.status === 0) summary.passed += 1;
   else {
@@ -53,8 +59,13 @@ function runDenoTask(task) {
 function runVitest(env) {
   const report = path.join(dir, 'vitest.json');
   const r = spawnSync(path.join(root, 'node_modules', '.bin', 'vitest'), [
-    'run', '--config', 'tests/vitest.config.ts', '--reporter=default', '--reporter=json',
-    `--outputFile.json=${report}`, ...process.argv.slice(2),
+    'run',
+    '--config',
+    'tests/vitest.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
   ], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   if (fs.existsSync(report)) {
     const json = JSON.parse(fs.readFileSync(report, 'utf8'));

@@ -17,7 +17,14 @@ if (port) {
     port: Number(port),
     hostname: Deno.env.get('HOST') ?? '127.0.0.1',
     onListen: ({ hostname, port }) =>
-      console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${hostname}:${port}` })),
+      console.log(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          level: 'info',
+          msg: 'listening',
+          url: `http://${hostname}:${port}`,
+        }),
+      ),
   }, handler);
 } else {
   Deno.serve(handler);

@@ -17,7 +17,14 @@ const worker = new Worker({ sql, config });
 
 if (Deno.env.get('WORKER_LOOP') === '1') {
   await worker.start();
-  console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'worker started', environment: config.environment }));
+  console.log(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: 'info',
+      msg: 'worker started',
+      environment: config.environment,
+    }),
+  );
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     Deno.addSignalListener(signal, async () => {
@@ -47,10 +54,20 @@ if (Deno.env.get('WORKER_LOOP') === '1') {
     if (!draining) {
       const started = Date.now();
       draining = worker.drain({ maxMs: drainMs })
-        .catch((err) => console.error(JSON.stringify({ level: 'error', msg: 'drain failed', error: redact((err as Error).message) })))
+        .catch((err) =>
+          console.error(JSON.stringify({ level: 'error', msg: 'drain failed', error: redact((err as Error).message) }))
+        )
         .finally(() => {
           draining = null;
-          console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'drained', ms: Date.now() - started, stats: worker.stats }));
+          console.log(
+            JSON.stringify({
+              time: new Date().toISOString(),
+              level: 'info',
+              msg: 'drained',
+              ms: Date.now() - started,
+              stats: worker.stats,
+            }),
+          );
         });
     }
     const edge = (globalThis as unknown as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime;

@@ -71,8 +71,19 @@ export async function pgbench({ url, script, clients, threads = 2, seconds, mode
   fs.writeFileSync(scriptFile, script);
   const prefix = 'tx';
   const args = [
-    '-n', '-f', scriptFile, '-c', String(clients), '-j', String(Math.min(threads, clients)),
-    '-T', String(seconds), '-M', mode, '--log', `--log-prefix=${prefix}`,
+    '-n',
+    '-f',
+    scriptFile,
+    '-c',
+    String(clients),
+    '-j',
+    String(Math.min(threads, clients)),
+    '-T',
+    String(seconds),
+    '-M',
+    mode,
+    '--log',
+    `--log-prefix=${prefix}`,
   ];
   const out = await runCommand(pgbenchPath(), args, { cwd: dir, env: { ...process.env, ...libpqEnv(url) } });
   const summary = parsePgbench(out);

@@ -27,7 +27,6 @@ async function waitForOk(url, child, timeoutMs = 30_000) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-
 /**
  * The shared stack; start() brings it up. `apiEnv` adds to the API's environment
  * (DATABASE_POOL_SIZE, say); the per-key rate limit and PLAUDIT_ENV=production are always set.

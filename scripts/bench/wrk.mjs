@@ -26,7 +26,9 @@ export function httpLoadTool() {
     }
   }
   tool = which('wrk') ? 'wrk' : 'autocannon';
-  if (tool === 'autocannon') console.error('bench: wrk not available; using autocannon (install wrk for a lighter load generator)');
+  if (tool === 'autocannon') {
+    console.error('bench: wrk not available; using autocannon (install wrk for a lighter load generator)');
+  }
   return tool;
 }
 
@@ -79,7 +81,15 @@ export async function httpLoad({ url, headers = {}, connections, threads = 2, se
   const using = httpLoadTool();
   let result;
   if (using === 'wrk') {
-    const args = ['-t', String(Math.min(threads, connections)), '-c', String(connections), '-d', `${seconds}s`, '--latency'];
+    const args = [
+      '-t',
+      String(Math.min(threads, connections)),
+      '-c',
+      String(connections),
+      '-d',
+      `${seconds}s`,
+      '--latency',
+    ];
     for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
     if (script) args.push('-s', script);
     result = { tool: 'wrk', ...parseWrk(await runCommand('wrk', [...args, url])) };
@@ -89,7 +99,9 @@ export async function httpLoad({ url, headers = {}, connections, threads = 2, se
     result = { tool: 'autocannon', ...(await autocannonLoad({ url, headers, connections, seconds })) };
   }
   if (!allowErrors && (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} socket errors, ${result.timeouts} timeouts out of ${result.requests} requests`);
+    throw new Error(
+      `${url}: ${result.non2xx} non-2xx responses, ${result.errors} socket errors, ${result.timeouts} timeouts out of ${result.requests} requests`,
+    );
   }
   return result;
 }

@@ -39,7 +39,9 @@ export async function applyMigrations(databaseUrl, { quiet = true } = {}) {
       create table if not exists supabase_migrations.schema_migrations (version text primary key);
       alter table supabase_migrations.schema_migrations add column if not exists statements text[];
       alter table supabase_migrations.schema_migrations add column if not exists name text;`);
-    const applied = new Set((await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version));
+    const applied = new Set(
+      (await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version),
+    );
     const known = new Set(files.map((f) => f.split('_')[0]));
     const foreign = [...applied].filter((v) => !known.has(v));
     if (foreign.length > 0) {

@@ -5,7 +5,11 @@ import { spawnSync } from 'node:child_process';
 // plpgsql-check: the database linter (08-database-lint.test.sql); chromium: the hosted pages are
 // tested in a real browser (driven by playwright-core).
 export const TEST_PACKAGES = [
-  'postgresql-15', 'postgresql-15-pgtap', 'postgresql-15-cron', 'postgresql-15-plpgsql-check', 'chromium',
+  'postgresql-15',
+  'postgresql-15-pgtap',
+  'postgresql-15-cron',
+  'postgresql-15-plpgsql-check',
+  'chromium',
 ];
 
 function installed(pkg) {

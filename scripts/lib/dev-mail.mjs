@@ -14,7 +14,11 @@ import { SMTPServer } from 'smtp-server';
 
 const KEEP = 500;
 
-const escapeHtml = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const escapeHtml = (s) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
 const linkify = (s) => escapeHtml(s).replace(/https?:\/\/[^\s<>"']+/g, (u) => `<a href="${u}">${u}</a>`);
 
 function page(messages) {
@@ -49,7 +53,13 @@ export async function startDevMail({ dataDir = null, smtpPort = 0, httpPort = 0,
   let messages = [];
   if (file && fs.existsSync(file)) {
     messages = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)
-      .map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter(Boolean).slice(-KEEP);
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return null;
+        }
+      }).filter(Boolean).slice(-KEEP);
   }
   const waiters = new Set();
 
@@ -112,7 +122,14 @@ export async function startDevMail({ dataDir = null, smtpPort = 0, httpPort = 0,
         return send(204, 'text/plain', '');
       }
       if (req.method === 'GET') {
-        const data = newestFirst().map(({ id, to, subject, text, html, received_at }) => ({ id, to: to.join(', '), subject, text, html, received_at }));
+        const data = newestFirst().map(({ id, to, subject, text, html, received_at }) => ({
+          id,
+          to: to.join(', '),
+          subject,
+          text,
+          html,
+          received_at,
+        }));
         return send(200, 'application/json; charset=utf-8', JSON.stringify({ data }));
       }
     }
@@ -121,7 +138,11 @@ export async function startDevMail({ dataDir = null, smtpPort = 0, httpPort = 0,
       const m = messages.find((x) => x.id === one[1]);
       if (m) return send(200, 'text/html; charset=utf-8', m.html || `<pre>${linkify(m.text)}</pre>`);
     }
-    send(404, 'application/json', JSON.stringify({ statusCode: 404, message: `No route for ${req.method} ${url.pathname}`, error: 'Not Found' }));
+    send(
+      404,
+      'application/json',
+      JSON.stringify({ statusCode: 404, message: `No route for ${req.method} ${url.pathname}`, error: 'Not Found' }),
+    );
   });
   await new Promise((resolve) => server.listen(httpPort, host, resolve));
 
@@ -147,9 +168,13 @@ export async function startDevMail({ dataDir = null, smtpPort = 0, httpPort = 0,
         check();
       });
     },
-    close: () => Promise.all([
-      new Promise((r) => smtp.close(r)),
-      new Promise((r) => { server.closeAllConnections?.(); server.close(r); }),
-    ]),
+    close: () =>
+      Promise.all([
+        new Promise((r) => smtp.close(r)),
+        new Promise((r) => {
+          server.closeAllConnections?.();
+          server.close(r);
+        }),
+      ]),
   };
 }

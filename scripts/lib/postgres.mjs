@@ -65,7 +65,9 @@ function run(cmd, args, { asPostgres = true, allowFail = false } = {}) {
   // From `/`: the postgres user may not be able to enter the caller's working directory.
   const r = spawnSync(file, argv, { encoding: 'utf8', cwd: isRoot && asPostgres ? '/' : undefined });
   if (r.status !== 0 && !allowFail) {
-    throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout || r.error?.message || '').trim()}`);
+    throw new Error(
+      `${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout || r.error?.message || '').trim()}`,
+    );
   }
   return r;
 }
@@ -73,7 +75,9 @@ function run(cmd, args, { asPostgres = true, allowFail = false } = {}) {
 function ensurePostgresUser() {
   if (!isRoot) return;
   if (spawnSync('id', ['postgres']).status === 0) return;
-  run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { asPostgres: false });
+  run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], {
+    asPostgres: false,
+  });
 }
 
 function ownByPostgres(p) {
@@ -133,8 +137,16 @@ export class Cluster {
     ownByPostgres(this.pgdata);
     try {
       run(path.join(this.binaries.bin, 'initdb'), [
-        '-D', this.pgdata, '-U', 'postgres', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C',
-        '--auth-local=scram-sha-256', '--auth-host=scram-sha-256',
+        '-D',
+        this.pgdata,
+        '-U',
+        'postgres',
+        `--pwfile=${pwfile}`,
+        '-E',
+        'UTF8',
+        '--locale=C',
+        '--auth-local=scram-sha-256',
+        '--auth-host=scram-sha-256',
       ]);
     } finally {
       fs.rmSync(pwfile, { force: true });
@@ -162,13 +174,27 @@ export class Cluster {
       return;
     }
     const settings = [
-      `-c port=${this.port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${this.pgdata}`,
-      '-c max_connections=200', '-c fsync=on',
+      `-c port=${this.port}`,
+      '-c listen_addresses=127.0.0.1',
+      `-c unix_socket_directories=${this.pgdata}`,
+      '-c max_connections=200',
+      '-c fsync=on',
     ];
     if (this.cron) settings.push('-c shared_preload_libraries=pg_cron', `-c cron.database_name=${this.database}`);
     if (!fs.existsSync(this.logFile)) fs.writeFileSync(this.logFile, '');
     ownByPostgres(this.logFile);
-    run(path.join(this.binaries.bin, 'pg_ctl'), ['-D', this.pgdata, '-l', this.logFile, '-w', '-t', '60', '-o', settings.join(' '), 'start']);
+    run(path.join(this.binaries.bin, 'pg_ctl'), [
+      '-D',
+      this.pgdata,
+      '-l',
+      this.logFile,
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      settings.join(' '),
+      'start',
+    ]);
     this.startedHere = true;
   }
 

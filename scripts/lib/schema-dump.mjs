@@ -13,7 +13,8 @@ export function pgDump() {
 
 export function dumpSchema(databaseUrl) {
   const r = spawnSync(pgDump(), ['--schema-only', '--schema=plaudit', '--no-tablespaces', databaseUrl], {
-    encoding: 'utf8', maxBuffer: 1 << 28,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
   });
   if (r.status !== 0) throw new Error(`pg_dump failed: ${r.stderr || r.error?.message}`);
   return r.stdout

@@ -11,15 +11,25 @@ const keysPath = (tenant = t) => `/api/v1/organizations/${tenant.org.id}/api-key
 
 describe('POST /api-keys', () => {
   it('creates a key: the full key once, only its hash stored', async () => {
-    const res = await api('POST', keysPath(), { key: t.keys.admin, body: { name: 'CI', scope: 'write', rate_limit_per_minute: 120 } });
+    const res = await api('POST', keysPath(), {
+      key: t.keys.admin,
+      body: { name: 'CI', scope: 'write', rate_limit_per_minute: 120 },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(String), name: 'CI', scope: 'write', prefix: res.body.key.slice(0, 11),
-      key: expect.stringMatching(/^rk_[0-9A-Za-z]{38}$/), rate_limit_per_minute: 120, created_at: expect.any(String),
+      id: expect.any(String),
+      name: 'CI',
+      scope: 'write',
+      prefix: res.body.key.slice(0, 11),
+      key: expect.stringMatching(/^rk_[0-9A-Za-z]{38}$/),
+      rate_limit_per_minute: 120,
+      created_at: expect.any(String),
     });
-    const rows = await db`select to_jsonb(k)::text as row, encode(key_hash, 'hex') as hash from plaudit.api_keys k where id = ${res.body.id}`;
+    const rows =
+      await db`select to_jsonb(k)::text as row, encode(key_hash, 'hex') as hash from plaudit.api_keys k where id = ${res.body.id}`;
     expect(rows[0].row).not.toContain(res.body.key);
-    const [{ expected }] = await db`select encode(sha256(convert_to(${res.body.key}::text, 'UTF8')), 'hex') as expected`;
+    const [{ expected }] =
+      await db`select encode(sha256(convert_to(${res.body.key}::text, 'UTF8')), 'hex') as expected`;
     expect(rows[0].hash).toBe(expected);
     expect((await api('GET', `/api/v1/organizations/${t.org.id}`, { key: res.body.key })).status).toBe(200);
   });
@@ -45,7 +55,15 @@ describe('GET /api-keys', () => {
     expect(text).not.toMatch(/rk_[0-9A-Za-z]{38}/);
     expect(text).not.toMatch(/hash/);
     for (const k of res.body.data) {
-      expect(Object.keys(k).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix', 'rate_limit_per_minute', 'scope']);
+      expect(Object.keys(k).sort()).toEqual([
+        'created_at',
+        'id',
+        'last_used_at',
+        'name',
+        'prefix',
+        'rate_limit_per_minute',
+        'scope',
+      ]);
       expect(k.prefix).toMatch(/^rk_[0-9A-Za-z]{8}$/);
     }
     const times = res.body.data.map((k: { created_at: string }) => k.created_at);
@@ -53,7 +71,7 @@ describe('GET /api-keys', () => {
     expect(res.body.data.find((k: { id: string }) => k.id === t.keyIds.admin).last_used_at).not.toBeNull();
   });
 
-  it('never lists another organization\'s keys', async () => {
+  it("never lists another organization's keys", async () => {
     const res = await api('GET', `${keysPath()}?limit=100`, { key: t.keys.read });
     const ids = res.body.data.map((k: { id: string }) => k.id);
     for (const id of Object.values(other.keyIds)) expect(ids).not.toContain(id);
@@ -102,7 +120,7 @@ describe('DELETE /api-keys/:id', () => {
     expect((await api('DELETE', `${keysPath()}/${k.id}`, { key: t.keys.admin })).status).toBe(404);
   });
 
-  it('404 for another organization\'s key id, which stays active', async () => {
+  it("404 for another organization's key id, which stays active", async () => {
     const res = await api('DELETE', `${keysPath()}/${other.keyIds.read}`, { key: t.keys.admin });
     expect(res.status).toBe(404);
     expect(res.body).toEqual(errorBody(404, 'Not Found', /API key not found/));
@@ -131,7 +149,7 @@ describe('POST /api-keys/:id/rotate', () => {
     expect(old.replaced_by).toBe(res.body.id);
   });
 
-  it('404 for a revoked key and for another organization\'s key', async () => {
+  it("404 for a revoked key and for another organization's key", async () => {
     const [k] = await db`select id from plaudit.issue_api_key(${t.org.id}, 'gone', 'read')`;
     await api('DELETE', `${keysPath()}/${k.id}`, { key: t.keys.admin });
     expect((await api('POST', `${keysPath()}/${k.id}/rotate`, { key: t.keys.admin })).status).toBe(404);

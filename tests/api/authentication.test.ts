@@ -74,16 +74,20 @@ describe('403: another organization, or too low a scope', () => {
     expect(res.body).toEqual(errorBody(403, 'Forbidden', /another organization/));
   });
 
-  it.each([
-    ['read', 'PATCH', '', { name: 'x' }],
-    ['write', 'PATCH', '', { name: 'x' }],
-    ['read', 'POST', '/api-keys', { name: 'k', scope: 'read' }],
-    ['write', 'POST', '/api-keys', { name: 'k', scope: 'read' }],
-    ['write', 'POST', '/invitations', { email: 'x@example.com', role: 'member' }],
-  ] as const)('%s key on %s %s needs admin', async (scope, method, suffix, body) => {
+  it.each(
+    [
+      ['read', 'PATCH', '', { name: 'x' }],
+      ['write', 'PATCH', '', { name: 'x' }],
+      ['read', 'POST', '/api-keys', { name: 'k', scope: 'read' }],
+      ['write', 'POST', '/api-keys', { name: 'k', scope: 'read' }],
+      ['write', 'POST', '/invitations', { email: 'x@example.com', role: 'member' }],
+    ] as const,
+  )('%s key on %s %s needs admin', async (scope, method, suffix, body) => {
     const res = await api(method, orgPath(a) + suffix, { key: a.keys[scope], body });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual(errorBody(403, 'Forbidden', new RegExp(`needs an API key with the admin scope; this key has ${scope}`)));
+    expect(res.body).toEqual(
+      errorBody(403, 'Forbidden', new RegExp(`needs an API key with the admin scope; this key has ${scope}`)),
+    );
   });
 
   it('revoking and rotating keys need admin, and a refused attempt leaves the key working', async () => {
@@ -91,7 +95,9 @@ describe('403: another organization, or too low a scope', () => {
       for (const [method, suffix] of [['DELETE', ''], ['POST', '/rotate']] as const) {
         const res = await api(method, `${orgPath(a)}/api-keys/${a.keyIds.read}${suffix}`, { key: a.keys[scope] });
         expect(res.status).toBe(403);
-        expect(res.body).toEqual(errorBody(403, 'Forbidden', new RegExp(`needs an API key with the admin scope; this key has ${scope}`)));
+        expect(res.body).toEqual(
+          errorBody(403, 'Forbidden', new RegExp(`needs an API key with the admin scope; this key has ${scope}`)),
+        );
       }
     }
     expect((await api('GET', orgPath(a), { key: a.keys.read })).status).toBe(200);

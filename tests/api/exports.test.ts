@@ -22,7 +22,10 @@ const HOSTILE = [
   '\tleading tab',
   '\rleading carriage return',
   'emoji 👍🏽 and 🇫🇷, accents: déjà vu, 中文, עברית',
-  '"', ',', '""', ' leading and trailing spaces ',
+  '"',
+  ',',
+  '""',
+  ' leading and trailing spaces ',
   '\\. backslash dot',
   'NULL',
   "'already quoted with an apostrophe",
@@ -34,10 +37,22 @@ let t: Tenant;
 let w: TestWorker;
 let formId: string;
 
-const REVIEW_COLUMNS = ['id', 'rating', 'title', 'content', 'reviewer_name', 'reviewer_email', 'verification_status', 'is_hidden', 'created_at', 'form_id'];
+const REVIEW_COLUMNS = [
+  'id',
+  'rating',
+  'title',
+  'content',
+  'reviewer_name',
+  'reviewer_email',
+  'verification_status',
+  'is_hidden',
+  'created_at',
+  'form_id',
+];
 
 async function createForm(orgId: string) {
-  const [form] = await db`insert into plaudit.review_forms (org_id, name) values (${orgId}, 'Export form') returning id`;
+  const [form] =
+    await db`insert into plaudit.review_forms (org_id, name) values (${orgId}, 'Export form') returning id`;
   return form.id as string;
 }
 
@@ -48,16 +63,23 @@ async function exportJob(tenant: Tenant, body: Record<string, unknown>) {
 }
 
 async function completed(tenant: Tenant, id: string, timeoutMs = 60_000) {
-  return await eventually(async () => {
-    const res = await api('GET', `/api/v1/organizations/${tenant.org.id}/exports/${id}`, { key: tenant.keys.read });
-    return ['completed', 'failed'].includes(res.body.status) && res.body;
-  }, timeoutMs, 'export to finish');
+  return await eventually(
+    async () => {
+      const res = await api('GET', `/api/v1/organizations/${tenant.org.id}/exports/${id}`, { key: tenant.keys.read });
+      return ['completed', 'failed'].includes(res.body.status) && res.body;
+    },
+    timeoutMs,
+    'export to finish',
+  );
 }
 
 async function download(tenant: Tenant, id: string) {
-  const res = await fetch(`${(await import('vitest')).inject('apiUrl')}/api/v1/organizations/${tenant.org.id}/exports/${id}/download`, {
-    headers: { authorization: `Bearer ${tenant.keys.read}` },
-  });
+  const res = await fetch(
+    `${(await import('vitest')).inject('apiUrl')}/api/v1/organizations/${tenant.org.id}/exports/${id}/download`,
+    {
+      headers: { authorization: `Bearer ${tenant.keys.read}` },
+    },
+  );
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
@@ -65,7 +87,8 @@ async function download(tenant: Tenant, id: string) {
 function copyCsv(query: string, params: unknown[]): string {
   const sql = `copy (${query.replace(/\$1/g, `'${params[0]}'`)}) to stdout with (format csv, header)`;
   return execFileSync('psql', [process.env.TEST_DATABASE_URL!, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
-    encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
   });
 }
 
@@ -101,58 +124,79 @@ afterAll(async () => {
 });
 
 describe('exports', () => {
-  it('answers 409 until the job is completed, then a CSV that round-trips and matches COPY except for the formula guard', { timeout: 120_000 }, async () => {
-    const job = await exportJob(t, { format: 'csv', filters: { include_hidden: true } });
-    expect(job).toMatchObject({
-      id: expect.any(String), format: 'csv', filters: { include_hidden: true }, status: 'pending',
-      row_count: 0, created_at: expect.stringMatching(/Z$/), completed_at: null, download_url: null,
-    });
-    const early = await api('GET', `/api/v1/organizations/${t.org.id}/exports/${job.id}/download`, { key: t.keys.read });
-    expect(early.status).toBe(409);
-    expect(early.body).toEqual(errorBody(409, 'Conflict', /not ready/));
+  it(
+    'answers 409 until the job is completed, then a CSV that round-trips and matches COPY except for the formula guard',
+    { timeout: 120_000 },
+    async () => {
+      const job = await exportJob(t, { format: 'csv', filters: { include_hidden: true } });
+      expect(job).toMatchObject({
+        id: expect.any(String),
+        format: 'csv',
+        filters: { include_hidden: true },
+        status: 'pending',
+        row_count: 0,
+        created_at: expect.stringMatching(/Z$/),
+        completed_at: null,
+        download_url: null,
+      });
+      const early = await api('GET', `/api/v1/organizations/${t.org.id}/exports/${job.id}/download`, {
+        key: t.keys.read,
+      });
+      expect(early.status).toBe(409);
+      expect(early.body).toEqual(errorBody(409, 'Conflict', /not ready/));
 
-    w = await startWorker([t.org.id]);
-    const done = await completed(t, job.id);
-    expect(done).toMatchObject({ status: 'completed', row_count: N, completed_at: expect.stringMatching(/Z$/), download_url: expect.stringContaining(`/exports/${job.id}/download`) });
-    expect(Date.parse(done.expires_at) - Date.parse(done.completed_at)).toBe(7 * 24 * 3600_000);
+      w = await startWorker([t.org.id]);
+      const done = await completed(t, job.id);
+      expect(done).toMatchObject({
+        status: 'completed',
+        row_count: N,
+        completed_at: expect.stringMatching(/Z$/),
+        download_url: expect.stringContaining(`/exports/${job.id}/download`),
+      });
+      expect(Date.parse(done.expires_at) - Date.parse(done.completed_at)).toBe(7 * 24 * 3600_000);
 
-    const file = await download(t, job.id);
-    expect(file.status).toBe(200);
-    expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="reviews-\d{4}-\d\d-\d\d-[0-9a-f]{8}\.csv"$/);
-    expect(Number(file.headers.get('content-length'))).toBe(Buffer.byteLength(file.text));
-    expect(file.text.startsWith(`${REVIEW_COLUMNS.join(',')}\r\n`)).toBe(true);
-    // The trail's head as of the export's creation travels with the file.
-    expect(file.headers.get('plaudit-moderation-chain')).toBe(
-      `entries=${job.moderation_chain.entries}; head=${job.moderation_chain.head ?? ''}`);
+      const file = await download(t, job.id);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(file.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="reviews-\d{4}-\d\d-\d\d-[0-9a-f]{8}\.csv"$/,
+      );
+      expect(Number(file.headers.get('content-length'))).toBe(Buffer.byteLength(file.text));
+      expect(file.text.startsWith(`${REVIEW_COLUMNS.join(',')}\r\n`)).toBe(true);
+      // The trail's head as of the export's creation travels with the file.
+      expect(file.headers.get('plaudit-moderation-chain')).toBe(
+        `entries=${job.moderation_chain.entries}; head=${job.moderation_chain.head ?? ''}`,
+      );
 
-    const exported = parseCsv(file.text);
-    const guarded = parseCsv(copyCsv(selectList(true), [t.org.id]));
-    const raw = parseCsv(copyCsv(selectList(false), [t.org.id]));
-    expect(exported).toHaveLength(N + 1);
-    expect(exported).toEqual(guarded);
-    // Cell by cell against the unguarded values: equal, or the guarded form of a risky cell.
-    let guardedCells = 0;
-    for (let r = 1; r < raw.length; r++) {
-      for (let c = 0; c < REVIEW_COLUMNS.length; c++) {
-        const value = raw[r][c];
-        if (/^[=+\-@\t\r]/.test(value)) {
-          expect(exported[r][c]).toBe(`'${value}`);
-          guardedCells += 1;
-        } else {
-          expect(exported[r][c]).toBe(value);
+      const exported = parseCsv(file.text);
+      const guarded = parseCsv(copyCsv(selectList(true), [t.org.id]));
+      const raw = parseCsv(copyCsv(selectList(false), [t.org.id]));
+      expect(exported).toHaveLength(N + 1);
+      expect(exported).toEqual(guarded);
+      // Cell by cell against the unguarded values: equal, or the guarded form of a risky cell.
+      let guardedCells = 0;
+      for (let r = 1; r < raw.length; r++) {
+        for (let c = 0; c < REVIEW_COLUMNS.length; c++) {
+          const value = raw[r][c];
+          if (/^[=+\-@\t\r]/.test(value)) {
+            expect(exported[r][c]).toBe(`'${value}`);
+            guardedCells += 1;
+          } else {
+            expect(exported[r][c]).toBe(value);
+          }
         }
       }
-    }
-    expect(guardedCells).toBeGreaterThan(1000);
-    // The values are the reviews' own: emoji and line breaks survive.
-    expect(exported.some((row) => row[3].includes('👍🏽'))).toBe(true);
-    expect(exported.some((row) => row[3].includes('windows\r\nline break'))).toBe(true);
+      expect(guardedCells).toBeGreaterThan(1000);
+      // The values are the reviews' own: emoji and line breaks survive.
+      expect(exported.some((row) => row[3].includes('👍🏽'))).toBe(true);
+      expect(exported.some((row) => row[3].includes('windows\r\nline break'))).toBe(true);
 
-    const events = await db`select data from plaudit.events where org_id = ${t.org.id} and type = 'export.completed' and data ->> 'id' = ${job.id}`;
-    expect(events).toHaveLength(1);
-    expect(events[0].data).toMatchObject({ id: job.id, format: 'csv', status: 'completed', row_count: N });
-  });
+      const events =
+        await db`select data from plaudit.events where org_id = ${t.org.id} and type = 'export.completed' and data ->> 'id' = ${job.id}`;
+      expect(events).toHaveLength(1);
+      expect(events[0].data).toMatchObject({ id: job.id, format: 'csv', status: 'completed', row_count: N });
+    },
+  );
 
   it('streams a file of hundreds of chunks byte for byte', { timeout: 120_000 }, async () => {
     // Generated in this test's own transaction in chunks of 37 rows, so that no worker takes it
@@ -170,7 +214,9 @@ describe('exports', () => {
     const file = await download(t, id);
     expect(file.status).toBe(200);
     expect(file.text === stored.body).toBe(true);
-    expect(parseCsv(file.text)).toEqual(parseCsv(copyCsv(selectList(true).replace('order by', 'and not is_hidden order by'), [t.org.id])));
+    expect(parseCsv(file.text)).toEqual(
+      parseCsv(copyCsv(selectList(true).replace('order by', 'and not is_hidden order by'), [t.org.id])),
+    );
   });
 
   it('writes JSON as an array of Review objects that round-trips', { timeout: 120_000 }, async () => {
@@ -195,7 +241,13 @@ describe('exports', () => {
   it('filters on created_at with both ends inclusive, in UTC', { timeout: 60_000 }, async () => {
     const edge = await createTenant();
     const form = await createForm(edge.org.id);
-    const stamps = ['2026-02-28T23:59:59.999Z', '2026-03-01T00:00:00.000Z', '2026-03-01T12:00:00.000Z', '2026-03-01T23:59:59.999Z', '2026-03-02T00:00:00.000Z'];
+    const stamps = [
+      '2026-02-28T23:59:59.999Z',
+      '2026-03-01T00:00:00.000Z',
+      '2026-03-01T12:00:00.000Z',
+      '2026-03-01T23:59:59.999Z',
+      '2026-03-02T00:00:00.000Z',
+    ];
     for (const [i, at] of stamps.entries()) {
       await db`
         insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status, created_at)
@@ -228,21 +280,28 @@ describe('exports', () => {
   });
 
   it('validates formats and filters (422 naming the field)', async () => {
-    for (const [body, field] of [
-      [{ format: 'xlsx' }, /format/],
-      [{ format: 'csv', filters: { startDate: '2026-02-30' } }, /startDate/],
-      [{ format: 'csv', filters: { startDate: '01/02/2026' } }, /startDate/],
-      [{ format: 'csv', filters: { startDate: '2026-03-02', endDate: '2026-03-01' } }, /endDate/],
-      [{ format: 'csv', filters: { rating: 6 } }, /rating/],
-    ] as const) {
+    for (
+      const [body, field] of [
+        [{ format: 'xlsx' }, /format/],
+        [{ format: 'csv', filters: { startDate: '2026-02-30' } }, /startDate/],
+        [{ format: 'csv', filters: { startDate: '01/02/2026' } }, /startDate/],
+        [{ format: 'csv', filters: { startDate: '2026-03-02', endDate: '2026-03-01' } }, /endDate/],
+        [{ format: 'csv', filters: { rating: 6 } }, /rating/],
+      ] as const
+    ) {
       const res = await api('POST', `/api/v1/organizations/${t.org.id}/exports`, { key: t.keys.write, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toEqual(errorBody(422, 'Unprocessable Entity', field));
     }
-    expect((await api('POST', `/api/v1/organizations/${t.org.id}/exports`, { key: t.keys.read, body: { format: 'csv' } })).status).toBe(403);
+    expect(
+      (await api('POST', `/api/v1/organizations/${t.org.id}/exports`, { key: t.keys.read, body: { format: 'csv' } }))
+        .status,
+    ).toBe(403);
   });
 
-  it('records a failure with its reason, lists jobs, hides them from other tenants, and expires files', { timeout: 60_000 }, async () => {
+  it('records a failure with its reason, lists jobs, hides them from other tenants, and expires files', {
+    timeout: 60_000,
+  }, async () => {
     const other = await createTenant();
     const [bad] = await db`
       insert into plaudit.exports (org_id, format, filters) values (${t.org.id}, 'csv', '{"rating": "five"}') returning id`;
@@ -257,7 +316,9 @@ describe('exports', () => {
     expect(list.status).toBe(200);
     expect(list.body.data).toHaveLength(2);
     expect(list.body.meta.total).toBeGreaterThanOrEqual(3);
-    expect((await api('GET', `/api/v1/organizations/${other.org.id}/exports/${bad.id}`, { key: other.keys.read })).status).toBe(404);
+    expect(
+      (await api('GET', `/api/v1/organizations/${other.org.id}/exports/${bad.id}`, { key: other.keys.read })).status,
+    ).toBe(404);
 
     const job = await exportJob(t, { format: 'csv', filters: { startDate: '2026-01-01', endDate: '2026-01-01' } });
     await completed(t, job.id);

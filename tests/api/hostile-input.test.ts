@@ -10,7 +10,8 @@ import { ownApiServer } from '../helpers/reviews.ts';
 // A server of its own, with a per-IP allowance for thousands of calls: the shared one's budget
 // for 127.0.0.1 belongs to the other files running beside this one.
 const server = ownApiServer({
-  PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000', SUBMIT_RATE_LIMIT_PER_MINUTE: '1000000',
+  PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
+  SUBMIT_RATE_LIMIT_PER_MINUTE: '1000000',
   EMAIL_WEBHOOK_SECRET: inject('emailWebhookSecret'),
 });
 
@@ -23,8 +24,26 @@ interface Operation {
 }
 
 const hostileText = fc.oneof(
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '\ud83d', '2147483648', '-1', '0', '1e309',
-    '99999999999999999999', 'NaN', '', ' ', '%00', '../..', '<script>', '\u202e', '😀'),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udc00y',
+    '\ud83d',
+    '2147483648',
+    '-1',
+    '0',
+    '1e309',
+    '99999999999999999999',
+    'NaN',
+    '',
+    ' ',
+    '%00',
+    '../..',
+    '<script>',
+    '\u202e',
+    '😀',
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
@@ -45,7 +64,12 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 /** Percent-encodes a string's UTF-8 bytes (a lone surrogate becomes U+FFFD, as any client sends it). */
 function encodeSegment(text: string): string {
   return [...Buffer.from(text, 'utf8')]
-    .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0').toUpperCase()}`))
+    .map((
+      b,
+    ) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b))
+      ? String.fromCharCode(b)
+      : `%${b.toString(16).padStart(2, '0').toUpperCase()}`)
+    )
     .join('');
 }
 
@@ -105,10 +129,14 @@ describe('hostile input to every route', () => {
       fc.asyncProperty(input, async ({ op: index, orgIsOwn, pathValues, query, body }) => {
         const op = ops[index % ops.length];
         let i = 0;
-        const path = op.path.replace(/\{(\w+)\}/g, (_, name) =>
-          name === 'orgId' && orgIsOwn ? tenant.org.id : pathValues[i++ % 3]);
+        const path = op.path.replace(
+          /\{(\w+)\}/g,
+          (_, name) => name === 'orgId' && orgIsOwn ? tenant.org.id : pathValues[i++ % 3],
+        );
         const search = new URLSearchParams();
-        for (const [n, v] of query) if (op.queryParams.length) search.append(op.queryParams[n % op.queryParams.length], v);
+        for (const [n, v] of query) {
+          if (op.queryParams.length) search.append(op.queryParams[n % op.queryParams.length], v);
+        }
         let json: unknown;
         if (op.bodyProperties) {
           const props = op.bodyProperties;
@@ -123,7 +151,11 @@ describe('hostile input to every route', () => {
         const where = `${op.method} ${path}?${search} ${JSON.stringify(json)}`;
         expect(res.status, where).toBeLessThan(500);
         if (res.status >= 400 && res.headers.get('content-type')?.includes('json')) {
-          expect(res.body, where).toEqual({ statusCode: res.status, message: expect.any(String), error: expect.any(String) });
+          expect(res.body, where).toEqual({
+            statusCode: res.status,
+            message: expect.any(String),
+            error: expect.any(String),
+          });
         }
       }),
       { numRuns: 2000 },

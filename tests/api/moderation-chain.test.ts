@@ -19,7 +19,10 @@ beforeAll(async () => {
 
 const chainPath = () => `/api/v1/organizations/${t.org.id}/moderation-chain`;
 const moderate = (action: 'hide' | 'unhide', reason = 'checked') =>
-  call('PATCH', `/api/v1/organizations/${t.org.id}/reviews/${reviewId}/moderate`, { key: t.keys.write, body: { action, reason } });
+  call('PATCH', `/api/v1/organizations/${t.org.id}/reviews/${reviewId}/moderate`, {
+    key: t.keys.write,
+    body: { action, reason },
+  });
 
 describe('the moderation chain head', () => {
   it('starts empty, and each moderation moves it; the trail verifies', async () => {
@@ -28,8 +31,15 @@ describe('the moderation chain head', () => {
     expect(empty.body).toEqual({ entries: 0, head: null, valid: true, problem: null, earlier_head: null });
     expect((await moderate('hide')).status).toBe(200);
     const one = await call('GET', chainPath(), { key: t.keys.read });
-    expect(one.body).toEqual({ entries: 1, head: expect.stringMatching(/^[0-9a-f]{64}$/), valid: true, problem: null, earlier_head: null });
-    const [entry] = await db`select encode(hash, 'hex') as hash from plaudit.moderation_trail where org_id = ${t.org.id} and seq = 1`;
+    expect(one.body).toEqual({
+      entries: 1,
+      head: expect.stringMatching(/^[0-9a-f]{64}$/),
+      valid: true,
+      problem: null,
+      earlier_head: null,
+    });
+    const [entry] =
+      await db`select encode(hash, 'hex') as hash from plaudit.moderation_trail where org_id = ${t.org.id} and seq = 1`;
     expect(one.body.head).toBe(entry.hash);
   });
 
@@ -43,7 +53,10 @@ describe('the moderation chain head', () => {
     const [event] = await db`
       select data from plaudit.events where org_id = ${t.org.id} and type = 'review.moderated' order by created_at desc limit 1`;
     expect(event.data.moderation_chain).toEqual(head);
-    const made = await call('POST', `/api/v1/organizations/${t.org.id}/exports`, { key: t.keys.write, body: { format: 'csv' } });
+    const made = await call('POST', `/api/v1/organizations/${t.org.id}/exports`, {
+      key: t.keys.write,
+      body: { format: 'csv' },
+    });
     expect(made.status).toBe(201);
     expect(made.body.moderation_chain).toEqual(head);
 
@@ -59,9 +72,13 @@ describe('the moderation chain head', () => {
   it('a rewrite of history passes the plain check but fails against a head kept earlier', async () => {
     const { body: kept } = await call('GET', chainPath(), { key: t.keys.read });
     expect(kept.entries).toBe(2);
-    const [first] = await db`select encode(hash, 'hex') as hash from plaudit.moderation_trail where org_id = ${t.org.id} and seq = 1`;
+    const [first] =
+      await db`select encode(hash, 'hex') as hash from plaudit.moderation_trail where org_id = ${t.org.id} and seq = 1`;
     const still = await call('GET', `${chainPath()}?entries=1&head=${first.hash}`, { key: t.keys.read });
-    expect(still.body).toMatchObject({ valid: true, earlier_head: { entries: 1, head: first.hash, matches: true, problem: null } });
+    expect(still.body).toMatchObject({
+      valid: true,
+      earlier_head: { entries: 1, head: first.hash, matches: true, problem: null },
+    });
 
     // The operator: triggers off for the session, entry 1's reason edited, the chain recomputed.
     await db.begin(async (tx) => {
@@ -95,7 +112,9 @@ describe('the moderation chain head', () => {
     const againstFirst = await call('GET', `${chainPath()}?entries=1&head=${first.hash}`, { key: t.keys.read });
     expect(againstFirst.body).toMatchObject({ valid: false, earlier_head: { matches: false } });
     const beyond = await call('GET', `${chainPath()}?entries=5&head=${kept.head}`, { key: t.keys.read });
-    expect(beyond.body.problem).toBe('the chain holds 2 entries, fewer than the 5 of the earlier head: entries were removed');
+    expect(beyond.body.problem).toBe(
+      'the chain holds 2 entries, fewer than the 5 of the earlier head: entries were removed',
+    );
   });
 
   it('refuses half a head, or a head that is not hex, with 400', async () => {

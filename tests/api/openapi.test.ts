@@ -9,18 +9,20 @@ describe('OpenAPI document and explorer', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     const paths = res.body.paths as Record<string, Record<string, { security?: unknown; 'x-required-scope'?: string }>>;
-    for (const [path, method] of [
-      ['/api/v1/health', 'get'],
-      ['/api/v1/organizations/{orgId}', 'get'],
-      ['/api/v1/organizations/{orgId}', 'patch'],
-      ['/api/v1/organizations/{orgId}/members', 'get'],
-      ['/api/v1/organizations/{orgId}/invitations', 'post'],
-      ['/api/v1/organizations/{orgId}/invitations/{id}', 'delete'],
-      ['/api/v1/organizations/{orgId}/api-keys', 'post'],
-      ['/api/v1/organizations/{orgId}/api-keys', 'get'],
-      ['/api/v1/organizations/{orgId}/api-keys/{id}', 'delete'],
-      ['/api/v1/organizations/{orgId}/api-keys/{id}/rotate', 'post'],
-    ]) {
+    for (
+      const [path, method] of [
+        ['/api/v1/health', 'get'],
+        ['/api/v1/organizations/{orgId}', 'get'],
+        ['/api/v1/organizations/{orgId}', 'patch'],
+        ['/api/v1/organizations/{orgId}/members', 'get'],
+        ['/api/v1/organizations/{orgId}/invitations', 'post'],
+        ['/api/v1/organizations/{orgId}/invitations/{id}', 'delete'],
+        ['/api/v1/organizations/{orgId}/api-keys', 'post'],
+        ['/api/v1/organizations/{orgId}/api-keys', 'get'],
+        ['/api/v1/organizations/{orgId}/api-keys/{id}', 'delete'],
+        ['/api/v1/organizations/{orgId}/api-keys/{id}/rotate', 'post'],
+      ]
+    ) {
       expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
     expect(paths['/api/v1/organizations/{orgId}/api-keys'].post['x-required-scope']).toBe('admin');
@@ -29,21 +31,31 @@ describe('OpenAPI document and explorer', () => {
   });
 
   it('documents every /api/v1 route the app serves, and gives every keyed operation its scope', async () => {
-    const app = createApp({ sql: {} as never, config: loadConfig({ databaseUrl: 'postgres://unused', environment: 'production' }), log: () => {} });
-    const served = new Set(app.routes
-      .filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/v1/'))
-      // The document itself and the explorer's page and script are not operations.
-      .filter((r) => r.path !== '/api/v1/openapi.json' && !r.path.startsWith('/api/v1/docs'))
-      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`));
+    const app = createApp({
+      sql: {} as never,
+      config: loadConfig({ databaseUrl: 'postgres://unused', environment: 'production' }),
+      log: () => {},
+    });
+    const served = new Set(
+      app.routes
+        .filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/v1/'))
+        // The document itself and the explorer's page and script are not operations.
+        .filter((r) => r.path !== '/api/v1/openapi.json' && !r.path.startsWith('/api/v1/docs'))
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
     const res = await api('GET', '/api/v1/openapi.json');
     const paths = res.body.paths as Record<string, Record<string, { security?: unknown; 'x-required-scope'?: string }>>;
-    const documented = new Set(Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)));
+    const documented = new Set(
+      Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)),
+    );
     expect([...served].filter((r) => !documented.has(r)), 'served but not documented').toEqual([]);
     expect([...documented].filter((r) => !served.has(r)), 'documented but not served').toEqual([]);
     for (const [path, ops] of Object.entries(paths)) {
       for (const [method, op] of Object.entries(ops)) {
         if (op.security) expect(['read', 'write', 'admin'], `${method} ${path}`).toContain(op['x-required-scope']);
-        if (path.startsWith('/api/v1/organizations/')) expect(op.security, `${method} ${path}`).toEqual([{ ApiKey: [] }]);
+        if (path.startsWith('/api/v1/organizations/')) {
+          expect(op.security, `${method} ${path}`).toEqual([{ ApiKey: [] }]);
+        }
       }
     }
   });

@@ -19,14 +19,27 @@ async function business() {
   const open = await createForm(call, t);
   const manual = await createForm(call, t, { verification_mode: 'manual' });
   const visible: Made[] = [];
-  for (const rating of [5, 4, 4, 2, 1]) visible.push(await submitOk(call, open.id, { rating, title: `Rated ${rating}` }));
+  for (const rating of [5, 4, 4, 2, 1]) {
+    visible.push(await submitOk(call, open.id, { rating, title: `Rated ${rating}` }));
+  }
   const hidden = await submitOk(call, open.id, { rating: 5 });
-  expect((await call('PATCH', `${orgPath(t)}/reviews/${hidden.id}/moderate`, { key: t.keys.write, body: { action: 'hide', reason: 'x' } })).status).toBe(200);
+  expect(
+    (await call('PATCH', `${orgPath(t)}/reviews/${hidden.id}/moderate`, {
+      key: t.keys.write,
+      body: { action: 'hide', reason: 'x' },
+    })).status,
+  ).toBe(200);
   const pending = await submitOk(call, manual.id, { rating: 3 });
   const rejected = await submitOk(call, manual.id, { rating: 1 });
-  expect((await call('POST', `${orgPath(t)}/verification/reject`, { key: t.keys.write, body: { review_id: rejected.id } })).status).toBe(200);
+  expect(
+    (await call('POST', `${orgPath(t)}/verification/reject`, { key: t.keys.write, body: { review_id: rejected.id } }))
+      .status,
+  ).toBe(200);
   const approved = await submitOk(call, manual.id, { rating: 3 });
-  expect((await call('POST', `${orgPath(t)}/verification/approve`, { key: t.keys.write, body: { review_id: approved.id } })).status).toBe(200);
+  expect(
+    (await call('POST', `${orgPath(t)}/verification/approve`, { key: t.keys.write, body: { review_id: approved.id } }))
+      .status,
+  ).toBe(200);
   return { t, open, manual, visible: [...visible, approved], hidden, pending, rejected };
 }
 
@@ -40,8 +53,13 @@ describe('GET /api/v1/public/profiles/:slug', () => {
     const res = await call('GET', `/api/v1/public/profiles/${biz.t.org.slug}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      slug: biz.t.org.slug, name: biz.t.org.name, description: null, website: null, logo_url: null,
-      average_rating: 3.17, review_count: 6,
+      slug: biz.t.org.slug,
+      name: biz.t.org.name,
+      description: null,
+      website: null,
+      logo_url: null,
+      average_rating: 3.17,
+      review_count: 6,
       rating_distribution: { 1: 1, 2: 1, 3: 1, 4: 2, 5: 1 },
       // One hidden, one approved, one rejected: three trail entries (tests/api/moderation-chain.test.ts).
       moderation_chain: { entries: 3, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
@@ -63,18 +81,31 @@ describe('GET /api/v1/public/profiles/:slug', () => {
     } finally {
       await db`select plaudit.rebuild_review_statistics(${t.org.id})`;
     }
-    expect((await call('GET', `/api/v1/public/profiles/${t.org.slug}`)).body).toMatchObject({ review_count: 1, average_rating: 4 });
+    expect((await call('GET', `/api/v1/public/profiles/${t.org.slug}`)).body).toMatchObject({
+      review_count: 1,
+      average_rating: 4,
+    });
   });
 
   it('an organization without reviews: count 0, average null', async () => {
     const t = await createTenant();
     const res = await call('GET', `/api/v1/public/profiles/${t.org.slug}`);
-    expect(res.body).toMatchObject({ review_count: 0, average_rating: null, rating_distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } });
+    expect(res.body).toMatchObject({
+      review_count: 0,
+      average_rating: null,
+      rating_distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
+    });
   });
 
   it('404 for an unknown slug', async () => {
-    for (const path of ['/api/v1/public/profiles/no-such-business', '/api/v1/public/profiles/no-such-business/reviews',
-                        '/api/v1/public/embed/no-such-business', '/api/v1/public/reviews/no-such-business']) {
+    for (
+      const path of [
+        '/api/v1/public/profiles/no-such-business',
+        '/api/v1/public/profiles/no-such-business/reviews',
+        '/api/v1/public/embed/no-such-business',
+        '/api/v1/public/reviews/no-such-business',
+      ]
+    ) {
       const res = await call('GET', path);
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual(errorBody(404, 'Not Found', /^Business not found$/));
@@ -90,8 +121,13 @@ describe('public review feeds', () => {
     expect(res.body.meta).toEqual({ total: 6, page: 1, limit: 20, totalPages: 1 });
     expect(res.body.data.map((r: { id: string }) => r.id)).toEqual([...biz.visible].reverse().map((r) => r.id));
     expect(res.body.data[1]).toEqual({
-      id: biz.visible[4].id, rating: 1, title: 'Rated 1', content: expect.any(String), reviewer_name: 'Ada',
-      verification_status: 'unverified', created_at: biz.visible[4].created_at,
+      id: biz.visible[4].id,
+      rating: 1,
+      title: 'Rated 1',
+      content: expect.any(String),
+      reviewer_name: 'Ada',
+      verification_status: 'unverified',
+      created_at: biz.visible[4].created_at,
     });
     expect(res.body.data[0].verification_status).toBe('verified');
     const ids = res.body.data.map((r: { id: string }) => r.id);
@@ -102,22 +138,36 @@ describe('public review feeds', () => {
     expect((await call('GET', `/api/v1/public/profiles/${biz.t.org.slug}/reviews?limit=500`)).status).toBe(400);
   });
 
-  it('/public/reviews/:slug: the widget\'s reviews, at or above the embed min_rating', async () => {
+  it("/public/reviews/:slug: the widget's reviews, at or above the embed min_rating", async () => {
     const all = await call('GET', `/api/v1/public/reviews/${biz.t.org.slug}`);
     expect(all.body.meta.total).toBe(6);
-    expect((await call('PATCH', `${orgPath(biz.t)}/public-profile`, { key: biz.t.keys.admin, body: { embed: { min_rating: 4 } } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `${orgPath(biz.t)}/public-profile`, {
+        key: biz.t.keys.admin,
+        body: { embed: { min_rating: 4 } },
+      })).status,
+    ).toBe(200);
     const res = await call('GET', `/api/v1/public/reviews/${biz.t.org.slug}?limit=2`);
     expect(res.body.meta).toEqual({ total: 3, page: 1, limit: 2, totalPages: 2 });
     expect(res.body.data.map((r: { rating: number }) => r.rating)).toEqual([4, 4]);
     const page2 = await call('GET', `/api/v1/public/reviews/${biz.t.org.slug}?limit=2&page=2`);
     expect(page2.body.data.map((r: { id: string }) => r.id)).toEqual([biz.visible[0].id]);
-    await call('PATCH', `${orgPath(biz.t)}/public-profile`, { key: biz.t.keys.admin, body: { embed: { min_rating: 1 } } });
+    await call('PATCH', `${orgPath(biz.t)}/public-profile`, {
+      key: biz.t.keys.admin,
+      body: { embed: { min_rating: 1 } },
+    });
   });
 
   it('no public answer contains a reviewer e-mail address', async () => {
     const slug = biz.t.org.slug;
-    for (const path of [`/api/v1/public/profiles/${slug}`, `/api/v1/public/profiles/${slug}/reviews`,
-                        `/api/v1/public/embed/${slug}`, `/api/v1/public/reviews/${slug}`]) {
+    for (
+      const path of [
+        `/api/v1/public/profiles/${slug}`,
+        `/api/v1/public/profiles/${slug}/reviews`,
+        `/api/v1/public/embed/${slug}`,
+        `/api/v1/public/reviews/${slug}`,
+      ]
+    ) {
       const res = await call('GET', path);
       expect(res.status).toBe(200);
       expect(JSON.stringify(res.body)).not.toMatch(/@example\.com|reviewer_email/);
@@ -130,8 +180,14 @@ describe('GET /api/v1/public/embed/:slug', () => {
     const res = await call('GET', `/api/v1/public/embed/${biz.t.org.slug}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      slug: biz.t.org.slug, name: biz.t.org.name, layout: 'list', theme: 'light', max_reviews: 10, min_rating: 1,
-      average_rating: 3.17, review_count: 6,
+      slug: biz.t.org.slug,
+      name: biz.t.org.name,
+      layout: 'list',
+      theme: 'light',
+      max_reviews: 10,
+      min_rating: 1,
+      average_rating: 3.17,
+      review_count: 6,
     });
   });
 });
@@ -142,8 +198,12 @@ describe('caching: ETag, Cache-Control, 304', () => {
     const form = await createForm(call, t);
     const manual = await createForm(call, t, { verification_mode: 'manual' });
     await submitOk(call, form.id);
-    const paths = [`/api/v1/public/profiles/${t.org.slug}`, `/api/v1/public/profiles/${t.org.slug}/reviews`,
-                   `/api/v1/public/embed/${t.org.slug}`, `/api/v1/public/reviews/${t.org.slug}`];
+    const paths = [
+      `/api/v1/public/profiles/${t.org.slug}`,
+      `/api/v1/public/profiles/${t.org.slug}/reviews`,
+      `/api/v1/public/embed/${t.org.slug}`,
+      `/api/v1/public/reviews/${t.org.slug}`,
+    ];
     const etags: Record<string, string> = {};
     for (const path of paths) {
       const res = await call('GET', path);
@@ -183,14 +243,19 @@ describe('caching: ETag, Cache-Control, 304', () => {
     // A hide changes them too.
     const [visible] = (await call('GET', `${orgPath(t)}/reviews?limit=1`, { key: t.keys.read })).body.data;
     const before = await call('GET', paths[0]);
-    await call('PATCH', `${orgPath(t)}/reviews/${visible.id}/moderate`, { key: t.keys.write, body: { action: 'hide', reason: 'x' } });
+    await call('PATCH', `${orgPath(t)}/reviews/${visible.id}/moderate`, {
+      key: t.keys.write,
+      body: { action: 'hide', reason: 'x' },
+    });
     const after = await call('GET', paths[0], { headers: { 'if-none-match': before.headers.get('etag')! } });
     expect(after.status).toBe(200);
     expect(after.body.review_count).toBe(before.body.review_count - 1);
   });
 
   it('a stale or unrelated If-None-Match gets the full answer', async () => {
-    const res = await call('GET', `/api/v1/public/embed/${biz.t.org.slug}`, { headers: { 'if-none-match': 'W/"stale"' } });
+    const res = await call('GET', `/api/v1/public/embed/${biz.t.org.slug}`, {
+      headers: { 'if-none-match': 'W/"stale"' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.slug).toBe(biz.t.org.slug);
   });
@@ -198,16 +263,25 @@ describe('caching: ETag, Cache-Control, 304', () => {
 
 describe('CORS on public routes', () => {
   it('any origin may read, with the headers the widget needs exposed', async () => {
-    const res = await call('GET', `/api/v1/public/embed/${biz.t.org.slug}`, { headers: { origin: 'https://shop.example' } });
+    const res = await call('GET', `/api/v1/public/embed/${biz.t.org.slug}`, {
+      headers: { origin: 'https://shop.example' },
+    });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-expose-headers')).toContain('ETag');
     const preflight = await call('OPTIONS', `/api/v1/public/reviews/${biz.t.org.slug}`, {
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/i);
-    const authenticated = await call('GET', `${orgPath(biz.t)}/public-profile`, { key: biz.t.keys.read, headers: { origin: 'https://shop.example' } });
+    const authenticated = await call('GET', `${orgPath(biz.t)}/public-profile`, {
+      key: biz.t.keys.read,
+      headers: { origin: 'https://shop.example' },
+    });
     expect(authenticated.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
@@ -216,30 +290,63 @@ describe('public-profile settings', () => {
   it('GET answers the defaults until changed; PATCH changes only what it sends, inside embed too', async () => {
     const t = await createTenant();
     const defaults = {
-      enabled: true, display_name: null, description: null, website: null, logo_url: null,
+      enabled: true,
+      display_name: null,
+      description: null,
+      website: null,
+      logo_url: null,
       embed: { layout: 'list', theme: 'light', max_reviews: 10, min_rating: 1 },
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
     expect(get.status).toBe(200);
     expect(get.body).toEqual(defaults);
-    expect((await call('PATCH', `${orgPath(t)}/public-profile`, { key: t.keys.admin, body: {} })).body).toEqual(defaults);
+    expect((await call('PATCH', `${orgPath(t)}/public-profile`, { key: t.keys.admin, body: {} })).body).toEqual(
+      defaults,
+    );
 
     const patched = await call('PATCH', `${orgPath(t)}/public-profile`, {
       key: t.keys.admin,
-      body: { display_name: 'Acme Pottery', description: 'Mugs and plates', website: 'https://acme.example', logo_url: 'https://acme.example/logo.png', embed: { layout: 'grid', max_reviews: 6 } },
+      body: {
+        display_name: 'Acme Pottery',
+        description: 'Mugs and plates',
+        website: 'https://acme.example',
+        logo_url: 'https://acme.example/logo.png',
+        embed: { layout: 'grid', max_reviews: 6 },
+      },
     });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({
-      enabled: true, display_name: 'Acme Pottery', description: 'Mugs and plates', website: 'https://acme.example',
-      logo_url: 'https://acme.example/logo.png', embed: { layout: 'grid', theme: 'light', max_reviews: 6, min_rating: 1 },
+      enabled: true,
+      display_name: 'Acme Pottery',
+      description: 'Mugs and plates',
+      website: 'https://acme.example',
+      logo_url: 'https://acme.example/logo.png',
+      embed: { layout: 'grid', theme: 'light', max_reviews: 6, min_rating: 1 },
     });
-    const second = await call('PATCH', `${orgPath(t)}/public-profile`, { key: t.keys.admin, body: { embed: { theme: 'dark' }, description: null } });
-    expect(second.body).toMatchObject({ display_name: 'Acme Pottery', description: null, embed: { layout: 'grid', theme: 'dark', max_reviews: 6 } });
+    const second = await call('PATCH', `${orgPath(t)}/public-profile`, {
+      key: t.keys.admin,
+      body: { embed: { theme: 'dark' }, description: null },
+    });
+    expect(second.body).toMatchObject({
+      display_name: 'Acme Pottery',
+      description: null,
+      embed: { layout: 'grid', theme: 'dark', max_reviews: 6 },
+    });
     expect((await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read })).body).toEqual(second.body);
 
     const profile = await call('GET', `/api/v1/public/profiles/${t.org.slug}`);
-    expect(profile.body).toMatchObject({ name: 'Acme Pottery', description: null, website: 'https://acme.example', logo_url: 'https://acme.example/logo.png' });
-    expect((await call('GET', `/api/v1/public/embed/${t.org.slug}`)).body).toMatchObject({ name: 'Acme Pottery', layout: 'grid', theme: 'dark', max_reviews: 6 });
+    expect(profile.body).toMatchObject({
+      name: 'Acme Pottery',
+      description: null,
+      website: 'https://acme.example',
+      logo_url: 'https://acme.example/logo.png',
+    });
+    expect((await call('GET', `/api/v1/public/embed/${t.org.slug}`)).body).toMatchObject({
+      name: 'Acme Pottery',
+      layout: 'grid',
+      theme: 'dark',
+      max_reviews: 6,
+    });
 
     // Null display_name falls back to the organization's name.
     await call('PATCH', `${orgPath(t)}/public-profile`, { key: t.keys.admin, body: { display_name: null } });
@@ -279,12 +386,18 @@ describe('public-profile settings', () => {
     expect(res.body).toEqual(errorBody(422, 'Unprocessable Entity', message));
   });
 
-  it('read for GET, admin for PATCH, and only the key\'s own organization', async () => {
+  it("read for GET, admin for PATCH, and only the key's own organization", async () => {
     const other = await createTenant();
-    expect((await call('PATCH', `${orgPath(biz.t)}/public-profile`, { key: biz.t.keys.write, body: { enabled: false } })).body)
+    expect(
+      (await call('PATCH', `${orgPath(biz.t)}/public-profile`, { key: biz.t.keys.write, body: { enabled: false } }))
+        .body,
+    )
       .toEqual(errorBody(403, 'Forbidden', /admin scope/));
     expect((await call('GET', `${orgPath(biz.t)}/public-profile`, { key: other.keys.admin })).status).toBe(403);
-    expect((await call('PATCH', `${orgPath(biz.t)}/public-profile`, { key: other.keys.admin, body: { enabled: false } })).status).toBe(403);
+    expect(
+      (await call('PATCH', `${orgPath(biz.t)}/public-profile`, { key: other.keys.admin, body: { enabled: false } }))
+        .status,
+    ).toBe(403);
     expect((await call('GET', `${orgPath(biz.t)}/public-profile`)).status).toBe(401);
     expect((await call('GET', `/api/v1/public/profiles/${biz.t.org.slug}`)).status).toBe(200);
   });

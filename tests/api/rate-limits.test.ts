@@ -66,10 +66,14 @@ describe('per-IP rate limit on public requests', () => {
     expect(first.headers.get('x-ratelimit-limit')).toBe('3');
     const left = Number(first.headers.get('x-ratelimit-remaining'));
     expect(left).toBeGreaterThanOrEqual(1);
-    const second = await api('GET', '/api/v1/organizations/00000000-0000-0000-0000-000000000000', { baseUrl: server.url });
+    const second = await api('GET', '/api/v1/organizations/00000000-0000-0000-0000-000000000000', {
+      baseUrl: server.url,
+    });
     expect(second.status).toBe(401);
     expect(second.headers.get('x-ratelimit-remaining')).toBe(String(left - 1));
-    for (let i = left - 1; i > 0; i--) expect((await api('GET', '/api/v1/health', { baseUrl: server.url })).status).toBe(200);
+    for (let i = left - 1; i > 0; i--) {
+      expect((await api('GET', '/api/v1/health', { baseUrl: server.url })).status).toBe(200);
+    }
     const third = await api('GET', '/api/v1/health', { baseUrl: server.url });
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).not.toBeNull();

@@ -78,11 +78,26 @@ describe('POST /organizations/:orgId/review-forms', () => {
     [{ name: 'x', custom_fields: [{ key: 'Bad Key', label: 'l', type: 'text' }] }, /custom_fields\.0\.key/],
     [{ name: 'x', custom_fields: [{ key: 'k', label: '', type: 'text' }] }, /custom_fields\.0\.label/],
     [{ name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'date' }] }, /custom_fields\.0\.type/],
-    [{ name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'select' }] }, /custom_fields\.0\.options: is required/],
-    [{ name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'text', options: ['a'] }] }, /custom_fields\.0\.options: is only allowed/],
-    [{ name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'select', options: ['a', 'a'] }] }, /custom_fields\.0\.options: must not repeat/],
-    [{ name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'text' }, { key: 'k', label: 'm', type: 'text' }] }, /custom_fields\.1\.key: repeats/],
-    [{ name: 'x', custom_fields: Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, label: 'l', type: 'text' })) }, /custom_fields/],
+    [
+      { name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'select' }] },
+      /custom_fields\.0\.options: is required/,
+    ],
+    [
+      { name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'text', options: ['a'] }] },
+      /custom_fields\.0\.options: is only allowed/,
+    ],
+    [
+      { name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'select', options: ['a', 'a'] }] },
+      /custom_fields\.0\.options: must not repeat/,
+    ],
+    [
+      { name: 'x', custom_fields: [{ key: 'k', label: 'l', type: 'text' }, { key: 'k', label: 'm', type: 'text' }] },
+      /custom_fields\.1\.key: repeats/,
+    ],
+    [
+      { name: 'x', custom_fields: Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, label: 'l', type: 'text' })) },
+      /custom_fields/,
+    ],
   ])('422 naming the field for %j', async (body, message) => {
     const res = await api('POST', formsPath(a), { key: a.keys.write, body });
     expect(res.status).toBe(422);
@@ -91,13 +106,15 @@ describe('POST /organizations/:orgId/review-forms', () => {
 
   it('400 for malformed JSON', async () => {
     const res = await api('POST', formsPath(a), {
-      key: a.keys.write, rawBody: '{"name":', headers: { 'content-type': 'application/json' },
+      key: a.keys.write,
+      rawBody: '{"name":',
+      headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(errorBody(400, 'Bad Request', /Malformed JSON/));
   });
 
-  it('needs the write scope, a key, and the key\'s own organization', async () => {
+  it("needs the write scope, a key, and the key's own organization", async () => {
     expect((await api('POST', formsPath(a), { key: a.keys.read, body: { name: 'x' } })).body)
       .toEqual(errorBody(403, 'Forbidden', /write scope/));
     expect((await api('POST', formsPath(a), { body: { name: 'x' } })).status).toBe(401);
@@ -115,7 +132,7 @@ describe('POST /organizations/:orgId/review-forms', () => {
 });
 
 describe('GET /organizations/:orgId/review-forms', () => {
-  it('lists this organization\'s live forms, newest first, paginated', async () => {
+  it("lists this organization's live forms, newest first, paginated", async () => {
     const t = await createTenant();
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await createForm(t, { name: `Form ${i}` }));
@@ -149,12 +166,16 @@ describe('GET / PATCH / DELETE /organizations/:orgId/review-forms/:id', () => {
     expect(res.body).toEqual(form);
   });
 
-  it('404 for an unknown id, another organization\'s form, and a deleted form; 400 for a bad id', async () => {
+  it("404 for an unknown id, another organization's form, and a deleted form; 400 for a bad id", async () => {
     const theirs = await createForm(b);
     for (const id of [crypto.randomUUID(), theirs.id]) {
-      for (const [method, key, body] of [
-        ['GET', a.keys.read, undefined], ['PATCH', a.keys.write, { name: 'mine now' }], ['DELETE', a.keys.write, undefined],
-      ] as const) {
+      for (
+        const [method, key, body] of [
+          ['GET', a.keys.read, undefined],
+          ['PATCH', a.keys.write, { name: 'mine now' }],
+          ['DELETE', a.keys.write, undefined],
+        ] as const
+      ) {
         const res = await api(method, `${formsPath(a)}/${id}`, { key, body });
         expect(res.status, `${method} ${id}`).toBe(404);
         expect(res.body).toEqual(errorBody(404, 'Not Found', /Review form not found/));
@@ -168,14 +189,16 @@ describe('GET / PATCH / DELETE /organizations/:orgId/review-forms/:id', () => {
   it('updates only the fields sent', async () => {
     const form = await createForm(a, { custom_fields: FIELDS });
     const res = await api('PATCH', `${formsPath(a)}/${form.id}`, {
-      key: a.keys.write, body: { verification_mode: 'email', is_active: false, created_at: '2000-01-01T00:00:00Z' },
+      key: a.keys.write,
+      body: { verification_mode: 'email', is_active: false, created_at: '2000-01-01T00:00:00Z' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...form, verification_mode: 'email', is_active: false });
     const empty = await api('PATCH', `${formsPath(a)}/${form.id}`, { key: a.keys.write, body: {} });
     expect(empty.body).toEqual(res.body);
     const fields = await api('PATCH', `${formsPath(a)}/${form.id}`, {
-      key: a.keys.write, body: { name: 'Renamed', custom_fields: [] },
+      key: a.keys.write,
+      body: { name: 'Renamed', custom_fields: [] },
     });
     expect(fields.body).toMatchObject({ name: 'Renamed', custom_fields: [] });
   });

@@ -41,25 +41,36 @@ describe('POST /api/v1/reviews (public submission)', () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       form_id: formA.id,
     });
-    const [row] = await db`select org_id, custom_fields, verification_method from plaudit.reviews where id = ${res.body.id}`;
+    const [row] =
+      await db`select org_id, custom_fields, verification_method from plaudit.reviews where id = ${res.body.id}`;
     expect(row).toEqual({ org_id: a.org.id, custom_fields: {}, verification_method: null });
   });
 
   it('writes review.created to the outbox in the same transaction, without the e-mail', async () => {
     const review = await submitOk(call, formA.id, { rating: 3 });
-    const events = await db`select type, data from plaudit.events where org_id = ${a.org.id} and data->>'id' = ${review.id}`;
+    const events =
+      await db`select type, data from plaudit.events where org_id = ${a.org.id} and data->>'id' = ${review.id}`;
     expect(events).toHaveLength(1);
     expect(events[0].type).toBe('review.created');
     expect(events[0].data).toEqual({
-      id: review.id, form_id: formA.id, rating: 3, title: 'Great', content: expect.any(String),
-      reviewer_name: 'Ada', verification_status: 'unverified', created_at: review.created_at,
+      id: review.id,
+      form_id: formA.id,
+      rating: 3,
+      title: 'Great',
+      content: expect.any(String),
+      reviewer_name: 'Ada',
+      verification_status: 'unverified',
+      created_at: review.created_at,
     });
   });
 
   it('ignores fields the client must not set', async () => {
     const review = await submitOk(call, formA.id, {
-      id: '00000000-0000-4000-8000-000000000000', org_id: b.org.id, is_hidden: true,
-      verification_status: 'verified', created_at: '2001-01-01T00:00:00Z',
+      id: '00000000-0000-4000-8000-000000000000',
+      org_id: b.org.id,
+      is_hidden: true,
+      verification_status: 'verified',
+      created_at: '2001-01-01T00:00:00Z',
     });
     expect(review).toMatchObject({ verification_status: 'unverified', is_hidden: false });
     expect(review.id).not.toBe('00000000-0000-4000-8000-000000000000');
@@ -68,7 +79,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
     expect(row).toEqual({ org_id: a.org.id, is_hidden: false, verification_status: 'unverified' });
   });
 
-  it('validates custom fields against the form and keeps only the form\'s keys', async () => {
+  it("validates custom fields against the form and keeps only the form's keys", async () => {
     const form = await createForm(call, a, {
       custom_fields: [
         { key: 'product', label: 'Product', type: 'select', required: true, options: ['Mug', 'Plate'] },
@@ -84,15 +95,23 @@ describe('POST /api/v1/reviews (public submission)', () => {
     const [row] = await db`select custom_fields from plaudit.reviews where id = ${ok.id}`;
     expect(row.custom_fields).toEqual({ product: 'Mug', visits: 3, again: false, headline: 'Hi' });
 
-    for (const [fields, message] of [
-      [{}, /^custom_fields\.product: is required$/],
-      [{ product: '  ' }, /^custom_fields\.product: is required$/],
-      [{ product: 'Cup' }, /^custom_fields\.product: must be one of Mug, Plate$/],
-      [{ product: 'Mug', visits: '3' }, /^custom_fields\.visits: must be a number$/],
-      [{ product: 'Mug', again: 'yes' }, /^custom_fields\.again: must be true or false$/],
-      [{ product: 'Mug', headline: 'x'.repeat(501) }, /^custom_fields\.headline: must be a text of at most 500 characters$/],
-      [{ product: 'Mug', story: 'x'.repeat(5001) }, /^custom_fields\.story: must be a text of at most 5000 characters$/],
-    ] as const) {
+    for (
+      const [fields, message] of [
+        [{}, /^custom_fields\.product: is required$/],
+        [{ product: '  ' }, /^custom_fields\.product: is required$/],
+        [{ product: 'Cup' }, /^custom_fields\.product: must be one of Mug, Plate$/],
+        [{ product: 'Mug', visits: '3' }, /^custom_fields\.visits: must be a number$/],
+        [{ product: 'Mug', again: 'yes' }, /^custom_fields\.again: must be true or false$/],
+        [
+          { product: 'Mug', headline: 'x'.repeat(501) },
+          /^custom_fields\.headline: must be a text of at most 500 characters$/,
+        ],
+        [
+          { product: 'Mug', story: 'x'.repeat(5001) },
+          /^custom_fields\.story: must be a text of at most 5000 characters$/,
+        ],
+      ] as const
+    ) {
       const res = await submit(call, form.id, { custom_fields: fields });
       expect(res.status, JSON.stringify(fields)).toBe(422);
       expect(res.body).toEqual(errorBody(422, 'Unprocessable Entity', message));
@@ -124,7 +143,8 @@ describe('POST /api/v1/reviews (public submission)', () => {
 
   it('400 for malformed JSON', async () => {
     const res = await call('POST', '/api/v1/reviews', {
-      rawBody: '{"form_id":', headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+      rawBody: '{"form_id":',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(errorBody(400, 'Bad Request', /Malformed JSON/));
@@ -133,7 +153,10 @@ describe('POST /api/v1/reviews (public submission)', () => {
   it('404 for an unknown, inactive or deleted form', async () => {
     const inactive = await createForm(call, a, { is_active: false });
     const deleted = await createForm(call, a);
-    expect((await call('DELETE', `/api/v1/organizations/${a.org.id}/review-forms/${deleted.id}`, { key: a.keys.write })).status).toBe(204);
+    expect(
+      (await call('DELETE', `/api/v1/organizations/${a.org.id}/review-forms/${deleted.id}`, { key: a.keys.write }))
+        .status,
+    ).toBe(204);
     for (const id of [crypto.randomUUID(), inactive.id, deleted.id]) {
       const res = await submit(call, id);
       expect(res.status).toBe(404);
@@ -144,7 +167,11 @@ describe('POST /api/v1/reviews (public submission)', () => {
   it('stores the same e-mail, form and text once within 24 hours (409), case-insensitively', async () => {
     const first = reviewBody(formA.id);
     expect((await submit(call, formA.id, first)).status).toBe(201);
-    const again = await submit(call, formA.id, { ...first, reviewer_email: first.reviewer_email.toUpperCase(), rating: 1 });
+    const again = await submit(call, formA.id, {
+      ...first,
+      reviewer_email: first.reviewer_email.toUpperCase(),
+      rating: 1,
+    });
     expect(again.status).toBe(409);
     expect(again.body).toEqual(errorBody(409, 'Conflict', /already submitted/));
     // Other text, another form, another address: all fine.
@@ -152,7 +179,8 @@ describe('POST /api/v1/reviews (public submission)', () => {
     const otherForm = await createForm(call, a);
     expect((await submit(call, otherForm.id, { ...first, form_id: otherForm.id })).status).toBe(201);
     expect((await submit(call, formA.id, { ...first, reviewer_email: 'someone.else@example.com' })).status).toBe(201);
-    const [{ n }] = await db`select count(*)::integer as n from plaudit.reviews where content = ${first.content} and form_id = ${formA.id}`;
+    const [{ n }] =
+      await db`select count(*)::integer as n from plaudit.reviews where content = ${first.content} and form_id = ${formA.id}`;
     expect(n).toBe(2);
   });
 
@@ -174,7 +202,12 @@ describe('POST /api/v1/reviews (public submission)', () => {
     const before = await db`select count(*)::integer as n from plaudit.reviews where org_id = ${a.org.id}`;
     const res = await submit(call, formA.id, { website_url: 'http://spam.example' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(UUID), verification_status: 'unverified', is_hidden: false, form_id: formA.id });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(UUID),
+      verification_status: 'unverified',
+      is_hidden: false,
+      form_id: formA.id,
+    });
     const after = await db`select count(*)::integer as n from plaudit.reviews where org_id = ${a.org.id}`;
     expect(after[0].n).toBe(before[0].n);
     expect(await db`select 1 from plaudit.reviews where id = ${res.body.id}`).toHaveLength(0);
@@ -203,7 +236,9 @@ describe('POST /api/v1/reviews (public submission)', () => {
     // Another address is not affected.
     expect((await submit(call, formA.id)).status).toBe(201);
     const hash = createHash('sha256').update(ip).digest('hex');
-    const buckets = await db`select bucket from plaudit.rate_limit_counters where bucket like ${'%' + ip + '%'} or bucket = ${'submit:' + hash}`;
+    const buckets = await db`select bucket from plaudit.rate_limit_counters where bucket like ${
+      '%' + ip + '%'
+    } or bucket = ${'submit:' + hash}`;
     expect(buckets.map((r) => r.bucket)).toEqual([`submit:${hash}`]);
   });
 
@@ -215,10 +250,11 @@ describe('POST /api/v1/reviews (public submission)', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
-    const res = await submit(call, formA.id, { }, freshIp());
+    const res = await submit(call, formA.id, {}, freshIp());
     expect(res.status).toBe(201);
     const posted = await call('POST', '/api/v1/reviews', {
-      body: reviewBody(formA.id), headers: { ...origin, 'x-forwarded-for': freshIp() },
+      body: reviewBody(formA.id),
+      headers: { ...origin, 'x-forwarded-for': freshIp() },
     });
     expect(posted.headers.get('access-control-allow-origin')).toBe('*');
     expect(posted.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
@@ -267,9 +303,16 @@ describe('reading reviews', () => {
     expect(res.body.meta).toEqual({ total: 6, page: 1, limit: 20, totalPages: 1 });
     expect(ids(res)).toEqual(newestFirst());
     expect(res.body.data[0]).toEqual({
-      id: made[5].id, rating: 2, title: null, content: 'Slow delivery of the teapot', reviewer_name: 'Ada',
-      reviewer_email: expect.stringMatching(/@example\.com$/), verification_status: 'unverified',
-      is_hidden: false, created_at: made[5].created_at, form_id: forms[0].id,
+      id: made[5].id,
+      rating: 2,
+      title: null,
+      content: 'Slow delivery of the teapot',
+      reviewer_name: 'Ada',
+      reviewer_email: expect.stringMatching(/@example\.com$/),
+      verification_status: 'unverified',
+      is_hidden: false,
+      created_at: made[5].created_at,
+      form_id: forms[0].id,
     });
     const p2 = await call('GET', `${reviewsPath(t)}?limit=4&page=2`, { key: t.keys.read });
     expect(p2.body.meta).toEqual({ total: 6, page: 2, limit: 4, totalPages: 2 });
@@ -296,21 +339,31 @@ describe('reading reviews', () => {
     expect(ids(byForm)).toEqual([made[4].id, made[2].id]);
     const pending = await call('GET', `${reviewsPath(t)}?verification_status=pending`, { key: t.keys.read });
     expect(ids(pending)).toEqual([made[4].id, made[2].id]);
-    const unverified = await call('GET', `${reviewsPath(t)}?verification_status=unverified&rating=5`, { key: t.keys.read });
+    const unverified = await call('GET', `${reviewsPath(t)}?verification_status=unverified&rating=5`, {
+      key: t.keys.read,
+    });
     expect(ids(unverified)).toEqual([made[0].id]);
 
-    const hid = await call('PATCH', `${reviewsPath(t)}/${made[1].id}/moderate`, { key: t.keys.write, body: { action: 'hide', reason: 'spam' } });
+    const hid = await call('PATCH', `${reviewsPath(t)}/${made[1].id}/moderate`, {
+      key: t.keys.write,
+      body: { action: 'hide', reason: 'spam' },
+    });
     expect(hid.status).toBe(200);
     const hidden = await call('GET', `${reviewsPath(t)}?is_hidden=true`, { key: t.keys.read });
     expect(ids(hidden)).toEqual([made[1].id]);
     expect(hidden.body.meta.total).toBe(1);
     const visible = await call('GET', `${reviewsPath(t)}?is_hidden=false`, { key: t.keys.read });
     expect(visible.body.meta.total).toBe(5);
-    await call('PATCH', `${reviewsPath(t)}/${made[1].id}/moderate`, { key: t.keys.write, body: { action: 'unhide', reason: 'ok' } });
+    await call('PATCH', `${reviewsPath(t)}/${made[1].id}/moderate`, {
+      key: t.keys.write,
+      body: { action: 'unhide', reason: 'ok' },
+    });
 
     const text = await call('GET', `${reviewsPath(t)}?q=teapot`, { key: t.keys.read });
     expect(ids(text)).toEqual([made[5].id, made[1].id, made[0].id]);
-    const words = await call('GET', `${reviewsPath(t)}?q=${encodeURIComponent('WONDERFUL teapot')}`, { key: t.keys.read });
+    const words = await call('GET', `${reviewsPath(t)}?q=${encodeURIComponent('WONDERFUL teapot')}`, {
+      key: t.keys.read,
+    });
     expect(ids(words)).toEqual([made[0].id]);
 
     const today = new Date().toISOString().slice(0, 10);
@@ -318,16 +371,31 @@ describe('reading reviews', () => {
     expect(day.body.meta.total).toBe(6);
     const past = await call('GET', `${reviewsPath(t)}?endDate=2020-01-01`, { key: t.keys.read });
     expect(past.body.meta.total).toBe(0);
-    const since = await call('GET', `${reviewsPath(t)}?startDate=${encodeURIComponent(made[3].created_at)}`, { key: t.keys.read });
+    const since = await call('GET', `${reviewsPath(t)}?startDate=${encodeURIComponent(made[3].created_at)}`, {
+      key: t.keys.read,
+    });
     expect(ids(since)).toEqual(newestFirst().slice(0, 3));
-    const until = await call('GET', `${reviewsPath(t)}?endDate=${encodeURIComponent(made[1].created_at)}`, { key: t.keys.read });
+    const until = await call('GET', `${reviewsPath(t)}?endDate=${encodeURIComponent(made[1].created_at)}`, {
+      key: t.keys.read,
+    });
     expect(ids(until)).toEqual([made[1].id, made[0].id]);
   });
 
   it.each([
-    'rating=6', 'rating=x', 'min_rating=0', 'max_rating=9', 'verification_status=approved', 'is_hidden=yes',
-    'form_id=abc', 'startDate=yesterday', 'endDate=2026-13-45', 'q=', 'limit=0', 'page=0',
-    'min_rating=4&max_rating=2', 'startDate=2026-02-02&endDate=2026-02-01',
+    'rating=6',
+    'rating=x',
+    'min_rating=0',
+    'max_rating=9',
+    'verification_status=approved',
+    'is_hidden=yes',
+    'form_id=abc',
+    'startDate=yesterday',
+    'endDate=2026-13-45',
+    'q=',
+    'limit=0',
+    'page=0',
+    'min_rating=4&max_rating=2',
+    'startDate=2026-02-02&endDate=2026-02-01',
   ])('400 for %s', async (query) => {
     const res = await call('GET', `${reviewsPath(t)}?${query}`, { key: t.keys.read });
     expect(res.status).toBe(400);
@@ -348,7 +416,7 @@ describe('reading reviews', () => {
     expect((await call('GET', reviewsPath(t), { key: t.keys.read })).body.meta.total).toBe(6);
   });
 
-  it('GET /api/v1/reviews lists the key\'s own organization', async () => {
+  it("GET /api/v1/reviews lists the key's own organization", async () => {
     const res = await call('GET', '/api/v1/reviews?limit=2', { key: t.keys.read });
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ total: 6, page: 1, limit: 2, totalPages: 3 });
@@ -358,7 +426,7 @@ describe('reading reviews', () => {
     expect((await call('GET', '/api/v1/reviews')).status).toBe(401);
   });
 
-  it('gets one review; 404 for another organization\'s or an unknown id; 403 for another organization', async () => {
+  it("gets one review; 404 for another organization's or an unknown id; 403 for another organization", async () => {
     const res = await call('GET', `${reviewsPath(t)}/${made[0].id}`, { key: t.keys.read });
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(made[0].id);
@@ -405,32 +473,49 @@ describe('moderation and its trail', () => {
     expect(history.status).toBe(200);
     expect(history.body).toEqual({
       data: [
-        { id: expect.stringMatching(UUID), action: 'unhide', reason: 'Appeal accepted', actor: `api_key:${t.keyIds.admin}`, created_at: expect.stringMatching(/Z$/) },
-        { id: expect.stringMatching(UUID), action: 'hide', reason: 'Off-topic', actor: `api_key:${t.keyIds.write}`, created_at: expect.stringMatching(/Z$/) },
+        {
+          id: expect.stringMatching(UUID),
+          action: 'unhide',
+          reason: 'Appeal accepted',
+          actor: `api_key:${t.keyIds.admin}`,
+          created_at: expect.stringMatching(/Z$/),
+        },
+        {
+          id: expect.stringMatching(UUID),
+          action: 'hide',
+          reason: 'Off-topic',
+          actor: `api_key:${t.keyIds.write}`,
+          created_at: expect.stringMatching(/Z$/),
+        },
       ],
       meta: { total: 2, page: 1, limit: 20, totalPages: 1 },
     });
-    const page = await call('GET', `${reviewsPath(t)}/${review.id}/moderation-history?limit=1&page=2`, { key: t.keys.read });
+    const page = await call('GET', `${reviewsPath(t)}/${review.id}/moderation-history?limit=1&page=2`, {
+      key: t.keys.read,
+    });
     expect(page.body.data.map((e: { action: string }) => e.action)).toEqual(['hide']);
 
     const events = await db`
       select data from plaudit.events where org_id = ${t.org.id} and type = 'review.moderated' and data->>'id' = ${review.id}
       order by created_at, (data->>'moderated_at')`;
     expect(events.map((e) => [e.data.action, e.data.is_hidden, e.data.reason])).toEqual([
-      ['hide', true, 'Off-topic'], ['unhide', false, 'Appeal accepted'],
+      ['hide', true, 'Off-topic'],
+      ['unhide', false, 'Appeal accepted'],
     ]);
     expect(events[0].data.actor).toBe(`api_key:${t.keyIds.write}`);
   });
 
   it('refuses a bad body (422), a read key (403), another organization (403) and foreign ids (404)', async () => {
     const review = await submitOk(call, form.id);
-    for (const [body, message] of [
-      [{ action: 'hide' }, /^reason:/],
-      [{ action: 'hide', reason: '' }, /^reason:/],
-      [{ action: 'delete', reason: 'x' }, /^action:/],
-      [{ reason: 'x' }, /^action:/],
-      [{ action: 'hide', reason: 'x'.repeat(1001) }, /^reason:/],
-    ] as const) {
+    for (
+      const [body, message] of [
+        [{ action: 'hide' }, /^reason:/],
+        [{ action: 'hide', reason: '' }, /^reason:/],
+        [{ action: 'delete', reason: 'x' }, /^action:/],
+        [{ reason: 'x' }, /^action:/],
+        [{ action: 'hide', reason: 'x'.repeat(1001) }, /^reason:/],
+      ] as const
+    ) {
       const res = await moderate(review.id, body);
       expect(res.status).toBe(422);
       expect(res.body).toEqual(errorBody(422, 'Unprocessable Entity', message));
@@ -438,13 +523,21 @@ describe('moderation and its trail', () => {
     expect((await moderate(review.id, { action: 'hide', reason: 'x' }, t.keys.read)).body)
       .toEqual(errorBody(403, 'Forbidden', /write scope/));
     const stranger = await createTenant();
-    const cross = await call('PATCH', `${reviewsPath(t)}/${review.id}/moderate`, { key: stranger.keys.admin, body: { action: 'hide', reason: 'x' } });
+    const cross = await call('PATCH', `${reviewsPath(t)}/${review.id}/moderate`, {
+      key: stranger.keys.admin,
+      body: { action: 'hide', reason: 'x' },
+    });
     expect(cross.status).toBe(403);
     for (const id of [review.id, crypto.randomUUID()]) {
-      const res = await call('PATCH', `${reviewsPath(stranger)}/${id}/moderate`, { key: stranger.keys.write, body: { action: 'hide', reason: 'x' } });
+      const res = await call('PATCH', `${reviewsPath(stranger)}/${id}/moderate`, {
+        key: stranger.keys.write,
+        body: { action: 'hide', reason: 'x' },
+      });
       expect(res.status).toBe(404);
       expect(res.body).toEqual(errorBody(404, 'Not Found', /^Review not found$/));
-      const history = await call('GET', `${reviewsPath(stranger)}/${id}/moderation-history`, { key: stranger.keys.read });
+      const history = await call('GET', `${reviewsPath(stranger)}/${id}/moderation-history`, {
+        key: stranger.keys.read,
+      });
       expect(history.status).toBe(404);
     }
     const [row] = await db`select is_hidden from plaudit.reviews where id = ${review.id}`;
@@ -455,24 +548,30 @@ describe('moderation and its trail', () => {
   it('50 concurrent toggles leave the state, the trail, the events and the statistics consistent', async () => {
     const review = await submitOk(call, form.id, { rating: 4 });
     const actions = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? 'hide' : 'unhide'));
-    const results = await Promise.all(actions.map((action) => moderate(review.id, { action, reason: `toggle ${action}` })));
+    const results = await Promise.all(
+      actions.map((action) => moderate(review.id, { action, reason: `toggle ${action}` })),
+    );
     const ok = results.filter((r) => r.status === 200);
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
     expect(ok.length).toBeGreaterThan(0);
 
-    const trail = await db`select action, seq from plaudit.moderation_trail where review_id = ${review.id} order by seq`;
+    const trail =
+      await db`select action, seq from plaudit.moderation_trail where review_id = ${review.id} order by seq`;
     expect(trail).toHaveLength(ok.length);
     trail.forEach((e, i) => expect(e.action).toBe(i % 2 === 0 ? 'hide' : 'unhide'));
     const [state] = await db`select is_hidden from plaudit.reviews where id = ${review.id}`;
     expect(state.is_hidden).toBe(trail.length % 2 === 1);
     const okHides = ok.filter((r) => r.body.is_hidden).length;
     expect(okHides - (ok.length - okHides)).toBe(state.is_hidden ? 1 : 0);
-    const [{ n }] = await db`select count(*)::integer as n from plaudit.events where type = 'review.moderated' and data->>'id' = ${review.id}`;
+    const [{ n }] =
+      await db`select count(*)::integer as n from plaudit.events where type = 'review.moderated' and data->>'id' = ${review.id}`;
     expect(n).toBe(ok.length);
     const [chain] = await db`select * from plaudit.verify_moderation_chain(${t.org.id})`;
     expect(chain).toMatchObject({ valid: true, problem: null });
-    const [stats] = await db`select sum(public_count)::integer as c, sum(rating_4)::integer as r4 from plaudit.review_statistics where org_id = ${t.org.id}`;
-    const [truth] = await db`select count(*)::integer as c, count(*) filter (where rating = 4)::integer as r4 from plaudit.reviews
+    const [stats] =
+      await db`select sum(public_count)::integer as c, sum(rating_4)::integer as r4 from plaudit.review_statistics where org_id = ${t.org.id}`;
+    const [truth] =
+      await db`select count(*)::integer as c, count(*) filter (where rating = 4)::integer as r4 from plaudit.reviews
                              where org_id = ${t.org.id} and not is_hidden and verification_status in ('verified', 'unverified')`;
     expect(stats).toEqual(truth);
   });
@@ -480,8 +579,11 @@ describe('moderation and its trail', () => {
   it('the database refuses to delete or rewrite a review, even for its owner', async () => {
     const review = await submitOk(call, form.id);
     await expect(db`delete from plaudit.reviews where id = ${review.id}`).rejects.toThrow(/reviews cannot be deleted/);
-    await expect(db`update plaudit.reviews set content = 'rewritten' where id = ${review.id}`).rejects.toThrow(/cannot be rewritten/);
-    await expect(db`update plaudit.reviews set verification_status = 'verified' where id = ${review.id}`).rejects.toThrow(/only move from pending/);
+    await expect(db`update plaudit.reviews set content = 'rewritten' where id = ${review.id}`).rejects.toThrow(
+      /cannot be rewritten/,
+    );
+    await expect(db`update plaudit.reviews set verification_status = 'verified' where id = ${review.id}`).rejects
+      .toThrow(/only move from pending/);
     expect((await call('DELETE', `${reviewsPath(t)}/${review.id}`, { key: t.keys.admin })).status).toBe(405);
   });
 });
@@ -521,11 +623,31 @@ describe('OpenAPI document', () => {
       expect(op.security, `${method} ${path}`).toEqual(scope ? [{ ApiKey: [] }] : undefined);
     }
     const schemas = res.body.components.schemas;
-    for (const name of ['Review', 'ReviewSubmission', 'ReviewForm', 'ModerationEntry', 'PublicReview', 'PublicProfile', 'PublicEmbed', 'PublicProfileSettings']) {
+    for (
+      const name of [
+        'Review',
+        'ReviewSubmission',
+        'ReviewForm',
+        'ModerationEntry',
+        'PublicReview',
+        'PublicProfile',
+        'PublicEmbed',
+        'PublicProfileSettings',
+      ]
+    ) {
       expect(schemas[name], name).toBeDefined();
     }
     expect(Object.keys(schemas.Review.properties)).toEqual([
-      'id', 'rating', 'title', 'content', 'reviewer_name', 'reviewer_email', 'verification_status', 'is_hidden', 'created_at', 'form_id',
+      'id',
+      'rating',
+      'title',
+      'content',
+      'reviewer_name',
+      'reviewer_email',
+      'verification_status',
+      'is_hidden',
+      'created_at',
+      'form_id',
     ]);
     expect(schemas.PublicReview.properties.reviewer_email).toBeUndefined();
   });

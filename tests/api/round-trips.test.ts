@@ -73,9 +73,10 @@ describe('database round trips per authenticated request', () => {
     await counter?.close();
   });
 
-  const getOrg = (key: string) => () => api('GET', `/api/v1/organizations/${tenant.org.id}`, { key, baseUrl: server.url });
+  const getOrg = (key: string) => () =>
+    api('GET', `/api/v1/organizations/${tenant.org.id}`, { key, baseUrl: server.url });
 
-  it('a read costs three: authentication, rate limit and tenant set-up in one, the handler\'s query, the end', async () => {
+  it("a read costs three: authentication, rate limit and tenant set-up in one, the handler's query, the end", async () => {
     await getOrg(tenant.keys.read)(); // prepares the statements on the connection
     await getOrg(tenant.keys.read)();
     // The third, ending the read-only transaction, is not awaited: the answer does not wait for it.
@@ -89,6 +90,9 @@ describe('database round trips per authenticated request', () => {
     expect(await measure(counter, getOrg(unknown))).toEqual({ status: 401, roundTrips: 2 });
 
     const last = tenant.keys.read.at(-1) === 'A' ? 'B' : 'A';
-    expect(await measure(counter, getOrg(tenant.keys.read.slice(0, -1) + last))).toEqual({ status: 401, roundTrips: 0 });
+    expect(await measure(counter, getOrg(tenant.keys.read.slice(0, -1) + last))).toEqual({
+      status: 401,
+      roundTrips: 0,
+    });
   });
 });

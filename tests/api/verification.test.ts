@@ -11,9 +11,15 @@ const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
 const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
 async function verificationEmail(reviewId: string) {
-  const rows = await db`select to_address, template, locale, data from plaudit.email_outbox where data->>'review_id' = ${reviewId}`;
+  const rows =
+    await db`select to_address, template, locale, data from plaudit.email_outbox where data->>'review_id' = ${reviewId}`;
   expect(rows).toHaveLength(1);
-  return rows[0] as { to_address: string; template: string; locale: string; data: { review_id: string; token: string; reviewer_name: string; verify_url: string } };
+  return rows[0] as {
+    to_address: string;
+    template: string;
+    locale: string;
+    data: { review_id: string; token: string; reviewer_name: string; verify_url: string };
+  };
 }
 
 async function provenance(id: string) {
@@ -29,7 +35,8 @@ async function trail(id: string) {
 }
 
 async function verifiedEvents(id: string) {
-  const rows = await db`select data from plaudit.events where type = 'review.verified' and data->>'id' = ${id} order by created_at`;
+  const rows =
+    await db`select data from plaudit.events where type = 'review.verified' and data->>'id' = ${id} order by created_at`;
   return rows.map((r) => r.data);
 }
 
@@ -51,17 +58,21 @@ describe('e-mail verification, end to end', () => {
     const mail = await verificationEmail(review.id);
     expect(mail).toMatchObject({ to_address: 'grace@example.com', template: 'review_verification', locale: 'en' });
     expect(mail.data).toEqual({
-      review_id: review.id, reviewer_name: 'Grace', token: expect.stringMatching(/^[0-9A-Za-z]{43}$/),
+      review_id: review.id,
+      reviewer_name: 'Grace',
+      token: expect.stringMatching(/^[0-9A-Za-z]{43}$/),
       verify_url: `${server.url}/api/v1/public/verifications/${mail.data.token}`,
     });
-    const [token] = await db`select token_hash, expires_at, used_at from plaudit.review_verification_tokens where review_id = ${review.id}`;
+    const [token] =
+      await db`select token_hash, expires_at, used_at from plaudit.review_verification_tokens where review_id = ${review.id}`;
     expect(Buffer.from(token.token_hash).toString('hex')).toBe(sha256hex(mail.data.token));
     expect(token.used_at).toBeNull();
     const days = (token.expires_at.getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
     // Not public until verified.
-    const [stats] = await db`select coalesce(sum(public_count), 0)::integer as n from plaudit.review_statistics where org_id = ${a.org.id}`;
+    const [stats] =
+      await db`select coalesce(sum(public_count), 0)::integer as n from plaudit.review_statistics where org_id = ${a.org.id}`;
     expect(stats.n).toBe(0);
   });
 
@@ -80,7 +91,9 @@ describe('e-mail verification, end to end', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html; charset=UTF-8/i);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     const html = await page.text();
-    expect(html).toContain(`<form method="post" action="/verify/${data.token}"><button type="submit">Confirm my review</button></form>`);
+    expect(html).toContain(
+      `<form method="post" action="/verify/${data.token}"><button type="submit">Confirm my review</button></form>`,
+    );
     expect((await provenance(review.id)).verification_status).toBe('pending');
     expect(await trail(review.id)).toEqual([]);
 
@@ -88,13 +101,21 @@ describe('e-mail verification, end to end', () => {
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toMatch(/<h1>Your review is confirmed<\/h1>/);
     const p = await provenance(review.id);
-    expect(p).toMatchObject({ verification_status: 'verified', verification_method: 'email', verification_key_id: null });
+    expect(p).toMatchObject({
+      verification_status: 'verified',
+      verification_method: 'email',
+      verification_key_id: null,
+    });
     const [token] = await db`select id, used_at from plaudit.review_verification_tokens where review_id = ${review.id}`;
     expect(p.verification_token_id).toBe(token.id);
     expect(token.used_at).toBeInstanceOf(Date);
     expect(await trail(review.id)).toEqual([{ action: 'verify', reason: null, actor: 'reviewer:email_link' }]);
     expect(await verifiedEvents(review.id)).toEqual([expect.objectContaining({
-      id: review.id, verification_status: 'verified', previous_status: 'pending', method: 'email', actor: 'reviewer:email_link',
+      id: review.id,
+      verification_status: 'verified',
+      previous_status: 'pending',
+      method: 'email',
+      actor: 'reviewer:email_link',
     })]);
 
     const again = await fetch(`${server.url}/verify/${data.token}`, { method: 'POST' });
@@ -111,7 +132,11 @@ describe('e-mail verification, end to end', () => {
     expect((await provenance(review.id)).verification_status).toBe('verified');
     const again = await call('POST', `/api/v1/public/verifications/${data.token}`);
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ statusCode: 409, error: 'Conflict', message: 'This verification link has already been used' });
+    expect(again.body).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'This verification link has already been used',
+    });
   });
 
   it('expired, unknown and malformed links are refused and change nothing', async () => {
@@ -122,7 +147,9 @@ describe('e-mail verification, end to end', () => {
     expect(expired.status).toBe(410);
     expect(await expired.text()).toMatch(/<h1>This link has expired<\/h1>/);
     expect((await call('POST', `/api/v1/public/verifications/${data.token}`)).body).toEqual({
-      statusCode: 410, error: 'Gone', message: 'This verification link has expired: links are valid for 7 days',
+      statusCode: 410,
+      error: 'Gone',
+      message: 'This verification link has expired: links are valid for 7 days',
     });
     const unknown = await call('POST', `/api/v1/public/verifications/${'A'.repeat(43)}`);
     expect(unknown.status).toBe(404);
@@ -137,12 +164,21 @@ describe('e-mail verification, end to end', () => {
   it('POST …/verification/verify with the token verifies on behalf of the key', async () => {
     const review = await submitOk(call, form.id);
     const { data } = await verificationEmail(review.id);
-    const res = await call('POST', `${orgPath(a)}/verification/verify`, { key: a.keys.write, body: { review_id: review.id, token: data.token } });
+    const res = await call('POST', `${orgPath(a)}/verification/verify`, {
+      key: a.keys.write,
+      body: { review_id: review.id, token: data.token },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: review.id, verification_status: 'verified' });
-    expect(await provenance(review.id)).toMatchObject({ verification_method: 'email', verification_key_id: a.keyIds.write });
+    expect(await provenance(review.id)).toMatchObject({
+      verification_method: 'email',
+      verification_key_id: a.keyIds.write,
+    });
     expect(await trail(review.id)).toEqual([{ action: 'verify', reason: null, actor: `api_key:${a.keyIds.write}` }]);
-    const again = await call('POST', `${orgPath(a)}/verification/verify`, { key: a.keys.write, body: { review_id: review.id, token: data.token } });
+    const again = await call('POST', `${orgPath(a)}/verification/verify`, {
+      key: a.keys.write,
+      body: { review_id: review.id, token: data.token },
+    });
     expect(again.body).toEqual(errorBody(409, 'Conflict', /^token: has already been used$/));
     // The link is spent too: its page says so, and a POST is refused.
     expect((await fetch(data.verify_url)).status).toBe(409);
@@ -153,13 +189,24 @@ describe('e-mail verification, end to end', () => {
     const [r1, r2] = [await submitOk(call, form.id), await submitOk(call, form.id)];
     const t1 = (await verificationEmail(r1.id)).data.token;
     const t2 = (await verificationEmail(r2.id)).data.token;
-    const verify = (body: unknown, t = a, key = t.keys.write) => call('POST', `${orgPath(t)}/verification/verify`, { key, body });
+    const verify = (body: unknown, t = a, key = t.keys.write) =>
+      call('POST', `${orgPath(t)}/verification/verify`, { key, body });
 
-    expect((await verify({ review_id: r1.id, token: 'nope' })).body).toEqual(errorBody(422, 'Unprocessable Entity', /^token: is not a verification token of this review$/));
-    expect((await verify({ review_id: r1.id, token: t2 })).body).toEqual(errorBody(422, 'Unprocessable Entity', /^token: is not a verification token of this review$/));
-    expect((await verify({ review_id: r1.id })).body).toEqual(errorBody(422, 'Unprocessable Entity', /^token: send either token/));
-    expect((await verify({ review_id: r1.id, token: t1, order_id: 'x' })).body).toEqual(errorBody(422, 'Unprocessable Entity', /^token: send either token/));
-    expect((await verify({ review_id: 'x', token: t1 })).body).toEqual(errorBody(422, 'Unprocessable Entity', /^review_id:/));
+    expect((await verify({ review_id: r1.id, token: 'nope' })).body).toEqual(
+      errorBody(422, 'Unprocessable Entity', /^token: is not a verification token of this review$/),
+    );
+    expect((await verify({ review_id: r1.id, token: t2 })).body).toEqual(
+      errorBody(422, 'Unprocessable Entity', /^token: is not a verification token of this review$/),
+    );
+    expect((await verify({ review_id: r1.id })).body).toEqual(
+      errorBody(422, 'Unprocessable Entity', /^token: send either token/),
+    );
+    expect((await verify({ review_id: r1.id, token: t1, order_id: 'x' })).body).toEqual(
+      errorBody(422, 'Unprocessable Entity', /^token: send either token/),
+    );
+    expect((await verify({ review_id: 'x', token: t1 })).body).toEqual(
+      errorBody(422, 'Unprocessable Entity', /^review_id:/),
+    );
     expect((await verify({ review_id: r1.id, token: t1 }, a, a.keys.read)).status).toBe(403);
     expect((await verify({ review_id: r1.id, token: t1 }, a, b.keys.admin)).status).toBe(403);
     const foreign = await verify({ review_id: r1.id, token: t1 }, b);
@@ -167,7 +214,9 @@ describe('e-mail verification, end to end', () => {
     expect((await verify({ review_id: crypto.randomUUID(), token: t1 })).status).toBe(404);
 
     await db`update plaudit.review_verification_tokens set expires_at = now() - interval '1 second' where review_id = ${r2.id}`;
-    expect((await verify({ review_id: r2.id, token: t2 })).body).toEqual(errorBody(422, 'Unprocessable Entity', /^token: has expired/));
+    expect((await verify({ review_id: r2.id, token: t2 })).body).toEqual(
+      errorBody(422, 'Unprocessable Entity', /^token: has expired/),
+    );
     expect((await provenance(r1.id)).verification_status).toBe('pending');
     expect((await provenance(r2.id)).verification_status).toBe('pending');
   });
@@ -175,14 +224,26 @@ describe('e-mail verification, end to end', () => {
   it('a token of a review that was rejected meanwhile no longer verifies', async () => {
     const review = await submitOk(call, form.id);
     const { data } = await verificationEmail(review.id);
-    expect((await call('POST', `${orgPath(a)}/verification/reject`, { key: a.keys.write, body: { review_id: review.id } })).status).toBe(200);
-    const res = await call('POST', `${orgPath(a)}/verification/verify`, { key: a.keys.write, body: { review_id: review.id, token: data.token } });
-    expect(res.body).toEqual(errorBody(409, 'Conflict', /^Only a pending review can be verified; this one is rejected$/));
+    expect(
+      (await call('POST', `${orgPath(a)}/verification/reject`, { key: a.keys.write, body: { review_id: review.id } }))
+        .status,
+    ).toBe(200);
+    const res = await call('POST', `${orgPath(a)}/verification/verify`, {
+      key: a.keys.write,
+      body: { review_id: review.id, token: data.token },
+    });
+    expect(res.body).toEqual(
+      errorBody(409, 'Conflict', /^Only a pending review can be verified; this one is rejected$/),
+    );
     const page = await fetch(data.verify_url);
     expect(page.status).toBe(409);
     expect(await page.text()).toMatch(/does not need confirming any more/);
     const link = await call('POST', `/api/v1/public/verifications/${data.token}`);
-    expect(link.body).toEqual({ statusCode: 409, error: 'Conflict', message: 'This review does not need verifying any more' });
+    expect(link.body).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'This review does not need verifying any more',
+    });
   });
 });
 
@@ -192,15 +253,20 @@ describe('purchase proof', () => {
     form = await createForm(call, a, { verification_mode: 'purchase_proof' });
     const res = await call('POST', `${orgPath(a)}/orders`, {
       key: a.keys.write,
-      body: { orders: [
-        { order_id: 'A-1001', email: 'Buyer@Example.com', purchased_at: '2026-11-01T10:00:00Z' },
-        { order_id: 'A-1002' },
-        { order_id: 'A-1003', email: 'other@example.com', purchased_at: '2026-11-02' },
-      ] },
+      body: {
+        orders: [
+          { order_id: 'A-1001', email: 'Buyer@Example.com', purchased_at: '2026-11-01T10:00:00Z' },
+          { order_id: 'A-1002' },
+          { order_id: 'A-1003', email: 'other@example.com', purchased_at: '2026-11-02' },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: 3, inserted: 3, updated: 0 });
-    expect((await call('POST', `${orgPath(b)}/orders`, { key: b.keys.write, body: { orders: [{ order_id: 'B-9' }] } })).status).toBe(200);
+    expect(
+      (await call('POST', `${orgPath(b)}/orders`, { key: b.keys.write, body: { orders: [{ order_id: 'B-9' }] } }))
+        .status,
+    ).toBe(200);
   });
 
   it('a matching order (and its e-mail, case-insensitively) verifies at once; only a hash of the id is kept', async () => {
@@ -208,18 +274,26 @@ describe('purchase proof', () => {
     expect(review.verification_status).toBe('verified');
     const p = await provenance(review.id);
     expect(p).toMatchObject({
-      verification_method: 'purchase_proof', verification_key_id: null, verification_token_id: null,
+      verification_method: 'purchase_proof',
+      verification_key_id: null,
+      verification_token_id: null,
       verification_order_hash: sha256hex(`${a.org.id}:A-1001`),
     });
     expect(p.verification_at).toBeInstanceOf(Date);
-    const [{ found }] = await db`select count(*)::integer as found from plaudit.reviews where id = ${review.id} and to_jsonb(reviews.*)::text like '%A-1001%'`;
+    const [{ found }] =
+      await db`select count(*)::integer as found from plaudit.reviews where id = ${review.id} and to_jsonb(reviews.*)::text like '%A-1001%'`;
     expect(found).toBe(0);
     // An order without an e-mail matches any reviewer.
     expect((await submitOk(call, form.id, { order_id: 'A-1002' })).verification_status).toBe('verified');
   });
 
-  it('no order, an unknown order, another organization\'s order or another e-mail: pending', async () => {
-    for (const extra of [{}, { order_id: 'A-404' }, { order_id: 'B-9' }, { order_id: 'A-1003', reviewer_email: 'buyer@example.com' }]) {
+  it("no order, an unknown order, another organization's order or another e-mail: pending", async () => {
+    for (
+      const extra of [{}, { order_id: 'A-404' }, { order_id: 'B-9' }, {
+        order_id: 'A-1003',
+        reviewer_email: 'buyer@example.com',
+      }]
+    ) {
       const review = await submitOk(call, form.id, extra);
       expect(review.verification_status, JSON.stringify(extra)).toBe('pending');
       expect((await provenance(review.id)).verification_order_hash).toBeNull();
@@ -228,7 +302,8 @@ describe('purchase proof', () => {
 
   it('POST …/verification/verify with order_id verifies a pending review later', async () => {
     const review = await submitOk(call, form.id, { reviewer_email: 'other@example.com' });
-    const verify = (body: unknown, t = a) => call('POST', `${orgPath(t)}/verification/verify`, { key: t.keys.write, body });
+    const verify = (body: unknown, t = a) =>
+      call('POST', `${orgPath(t)}/verification/verify`, { key: t.keys.write, body });
     expect((await verify({ review_id: review.id, order_id: 'A-404' })).body)
       .toEqual(errorBody(422, 'Unprocessable Entity', /^order_id: does not match an order of this organization/));
     expect((await verify({ review_id: review.id, order_id: 'A-1001' })).body)
@@ -238,18 +313,27 @@ describe('purchase proof', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.verification_status).toBe('verified');
     expect(await provenance(review.id)).toMatchObject({
-      verification_method: 'purchase_proof', verification_key_id: a.keyIds.write, verification_order_hash: sha256hex(`${a.org.id}:A-1003`),
+      verification_method: 'purchase_proof',
+      verification_key_id: a.keyIds.write,
+      verification_order_hash: sha256hex(`${a.org.id}:A-1003`),
     });
     expect((await verify({ review_id: review.id, order_id: 'A-1003' })).body)
       .toEqual(errorBody(409, 'Conflict', /^Only a pending review can be verified; this one is verified$/));
-    expect(await verifiedEvents(review.id)).toEqual([expect.objectContaining({ verification_status: 'verified', method: 'purchase_proof' })]);
+    expect(await verifiedEvents(review.id)).toEqual([
+      expect.objectContaining({ verification_status: 'verified', method: 'purchase_proof' }),
+    ]);
   });
 
   it('order_id on a review whose form does not use purchase proof is refused', async () => {
     const manual = await createForm(call, a, { verification_mode: 'manual' });
     const review = await submitOk(call, manual.id);
-    const res = await call('POST', `${orgPath(a)}/verification/verify`, { key: a.keys.write, body: { review_id: review.id, order_id: 'A-1002' } });
-    expect(res.body).toEqual(errorBody(422, 'Unprocessable Entity', /^order_id: the review's form does not use purchase-proof verification$/));
+    const res = await call('POST', `${orgPath(a)}/verification/verify`, {
+      key: a.keys.write,
+      body: { review_id: review.id, order_id: 'A-1002' },
+    });
+    expect(res.body).toEqual(
+      errorBody(422, 'Unprocessable Entity', /^order_id: the review's form does not use purchase-proof verification$/),
+    );
   });
 });
 
@@ -257,8 +341,15 @@ describe('POST …/orders', () => {
   it('upserts: new ones inserted, known ones updated, a repeated id keeps its last occurrence', async () => {
     const t = await createTenant();
     const load = (orders: unknown) => call('POST', `${orgPath(t)}/orders`, { key: t.keys.write, body: { orders } });
-    expect((await load([{ order_id: 'X1', email: 'x@example.com' }])).body).toEqual({ received: 1, inserted: 1, updated: 0 });
-    const res = await load([{ order_id: 'X1' }, { order_id: 'X2', email: 'first@example.com' }, { order_id: 'X2', email: 'last@example.com' }]);
+    expect((await load([{ order_id: 'X1', email: 'x@example.com' }])).body).toEqual({
+      received: 1,
+      inserted: 1,
+      updated: 0,
+    });
+    const res = await load([{ order_id: 'X1' }, { order_id: 'X2', email: 'first@example.com' }, {
+      order_id: 'X2',
+      email: 'last@example.com',
+    }]);
     expect(res.body).toEqual({ received: 3, inserted: 1, updated: 1 });
     const rows = await db`select order_id, email from plaudit.orders where org_id = ${t.org.id} order by order_id`;
     expect(rows).toEqual([{ order_id: 'X1', email: null }, { order_id: 'X2', email: 'last@example.com' }]);
@@ -266,19 +357,31 @@ describe('POST …/orders', () => {
 
   it('takes 1,000 orders in a body beyond 64 KiB, refuses 1,001 and invalid rows', async () => {
     const t = await createTenant();
-    const orders = Array.from({ length: 1000 }, (_, i) => ({ order_id: `ORDER-${i}-${'x'.repeat(80)}`, email: `c${i}@example.com`, purchased_at: '2026-10-10T10:10:10Z' }));
+    const orders = Array.from(
+      { length: 1000 },
+      (_, i) => ({
+        order_id: `ORDER-${i}-${'x'.repeat(80)}`,
+        email: `c${i}@example.com`,
+        purchased_at: '2026-10-10T10:10:10Z',
+      }),
+    );
     expect(JSON.stringify({ orders }).length).toBeGreaterThan(64 * 1024);
     const res = await call('POST', `${orgPath(t)}/orders`, { key: t.keys.write, body: { orders } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: 1000, inserted: 1000, updated: 0 });
-    const tooMany = await call('POST', `${orgPath(t)}/orders`, { key: t.keys.write, body: { orders: [...orders, { order_id: 'one-more' }] } });
+    const tooMany = await call('POST', `${orgPath(t)}/orders`, {
+      key: t.keys.write,
+      body: { orders: [...orders, { order_id: 'one-more' }] },
+    });
     expect(tooMany.body).toEqual(errorBody(422, 'Unprocessable Entity', /^orders:/));
-    for (const [orders, message] of [
-      [[], /^orders:/],
-      [[{ order_id: '' }], /^orders\.0\.order_id:/],
-      [[{ order_id: 'a' }, { order_id: 'b', email: 'nope' }], /^orders\.1\.email:/],
-      [[{ order_id: 'a', purchased_at: 'last week' }], /^orders\.0\.purchased_at:/],
-    ] as const) {
+    for (
+      const [orders, message] of [
+        [[], /^orders:/],
+        [[{ order_id: '' }], /^orders\.0\.order_id:/],
+        [[{ order_id: 'a' }, { order_id: 'b', email: 'nope' }], /^orders\.1\.email:/],
+        [[{ order_id: 'a', purchased_at: 'last week' }], /^orders\.0\.purchased_at:/],
+      ] as const
+    ) {
       const bad = await call('POST', `${orgPath(t)}/orders`, { key: t.keys.write, body: { orders } });
       expect(bad.body).toEqual(errorBody(422, 'Unprocessable Entity', message));
     }
@@ -291,12 +394,14 @@ describe('POST …/orders', () => {
     const big = await call('POST', `${orgPath(t)}/orders`, { key: t.keys.write, body: { orders } });
     expect(big.status).toBe(413);
     expect(big.body).toEqual(errorBody(413, 'Payload Too Large', /1 MiB/));
-    const review = await call('POST', '/api/v1/reviews', { body: { form_id: crypto.randomUUID(), content: 'x'.repeat(70_000) } });
+    const review = await call('POST', '/api/v1/reviews', {
+      body: { form_id: crypto.randomUUID(), content: 'x'.repeat(70_000) },
+    });
     expect(review.status).toBe(413);
     expect(review.body).toEqual(errorBody(413, 'Payload Too Large', /64 KiB/));
   });
 
-  it('needs the write scope and the key\'s own organization', async () => {
+  it("needs the write scope and the key's own organization", async () => {
     const body = { orders: [{ order_id: 'Z' }] };
     expect((await call('POST', `${orgPath(a)}/orders`, { key: a.keys.read, body })).status).toBe(403);
     expect((await call('POST', `${orgPath(a)}/orders`, { key: b.keys.admin, body })).status).toBe(403);
@@ -319,12 +424,27 @@ describe('manual approval and rejection', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: review.id, verification_status: 'verified', is_hidden: false });
     expect(await provenance(review.id)).toMatchObject({
-      verification_method: 'manual', verification_key_id: a.keyIds.write, verification_reason: 'Checked the receipt',
+      verification_method: 'manual',
+      verification_key_id: a.keyIds.write,
+      verification_reason: 'Checked the receipt',
     });
-    expect(await trail(review.id)).toEqual([{ action: 'approve', reason: 'Checked the receipt', actor: `api_key:${a.keyIds.write}` }]);
-    expect(await verifiedEvents(review.id)).toEqual([expect.objectContaining({ verification_status: 'verified', previous_status: 'pending', method: 'manual', reason: 'Checked the receipt' })]);
+    expect(await trail(review.id)).toEqual([{
+      action: 'approve',
+      reason: 'Checked the receipt',
+      actor: `api_key:${a.keyIds.write}`,
+    }]);
+    expect(await verifiedEvents(review.id)).toEqual([
+      expect.objectContaining({
+        verification_status: 'verified',
+        previous_status: 'pending',
+        method: 'manual',
+        reason: 'Checked the receipt',
+      }),
+    ]);
     const again = await decide('approve', { review_id: review.id });
-    expect(again.body).toEqual(errorBody(409, 'Conflict', /^Only a pending review can be approved; this one is verified$/));
+    expect(again.body).toEqual(
+      errorBody(409, 'Conflict', /^Only a pending review can be approved; this one is verified$/),
+    );
     const history = await call('GET', `${orgPath(a)}/reviews/${review.id}/moderation-history`, { key: a.keys.read });
     expect(history.body.data.map((e: { action: string }) => e.action)).toEqual(['approve']);
   });
@@ -333,27 +453,45 @@ describe('manual approval and rejection', () => {
     const review = await submitOk(call, form.id);
     const res = await decide('reject', { review_id: review.id, reason: 'Not a customer' });
     expect(res.body).toMatchObject({ verification_status: 'rejected' });
-    expect(await trail(review.id)).toEqual([{ action: 'reject', reason: 'Not a customer', actor: `api_key:${a.keyIds.write}` }]);
-    expect(await verifiedEvents(review.id)).toEqual([expect.objectContaining({ verification_status: 'rejected', previous_status: 'pending' })]);
-    expect((await decide('reject', { review_id: review.id })).body).toEqual(errorBody(409, 'Conflict', /^Only a pending review can be rejected; this one is rejected$/));
-    expect((await decide('approve', { review_id: review.id })).body).toEqual(errorBody(409, 'Conflict', /this one is rejected$/));
+    expect(await trail(review.id)).toEqual([{
+      action: 'reject',
+      reason: 'Not a customer',
+      actor: `api_key:${a.keyIds.write}`,
+    }]);
+    expect(await verifiedEvents(review.id)).toEqual([
+      expect.objectContaining({ verification_status: 'rejected', previous_status: 'pending' }),
+    ]);
+    expect((await decide('reject', { review_id: review.id })).body).toEqual(
+      errorBody(409, 'Conflict', /^Only a pending review can be rejected; this one is rejected$/),
+    );
+    expect((await decide('approve', { review_id: review.id })).body).toEqual(
+      errorBody(409, 'Conflict', /this one is rejected$/),
+    );
   });
 
   it('an unverified review (mode none) is not pending: 409', async () => {
     const open = await createForm(call, a);
     const review = await submitOk(call, open.id);
-    expect((await decide('approve', { review_id: review.id })).body).toEqual(errorBody(409, 'Conflict', /this one is unverified$/));
+    expect((await decide('approve', { review_id: review.id })).body).toEqual(
+      errorBody(409, 'Conflict', /this one is unverified$/),
+    );
     expect((await decide('reject', { review_id: review.id })).status).toBe(409);
   });
 
   it('404 for unknown and foreign reviews, 403 for read keys and other organizations, 422 for bad bodies', async () => {
     const review = await submitOk(call, form.id);
     for (const action of ['approve', 'reject'] as const) {
-      expect((await decide(action, { review_id: crypto.randomUUID() })).body).toEqual(errorBody(404, 'Not Found', /^Review not found$/));
-      expect((await decide(action, { review_id: review.id }, b)).body).toEqual(errorBody(404, 'Not Found', /^Review not found$/));
+      expect((await decide(action, { review_id: crypto.randomUUID() })).body).toEqual(
+        errorBody(404, 'Not Found', /^Review not found$/),
+      );
+      expect((await decide(action, { review_id: review.id }, b)).body).toEqual(
+        errorBody(404, 'Not Found', /^Review not found$/),
+      );
       expect((await decide(action, { review_id: review.id }, a, a.keys.read)).status).toBe(403);
       expect((await decide(action, { review_id: review.id }, a, b.keys.admin)).status).toBe(403);
-      expect((await decide(action, { review_id: review.id, reason: 'x'.repeat(1001) })).body).toEqual(errorBody(422, 'Unprocessable Entity', /^reason:/));
+      expect((await decide(action, { review_id: review.id, reason: 'x'.repeat(1001) })).body).toEqual(
+        errorBody(422, 'Unprocessable Entity', /^reason:/),
+      );
       expect((await decide(action, {})).body).toEqual(errorBody(422, 'Unprocessable Entity', /^review_id:/));
     }
     expect((await provenance(review.id)).verification_status).toBe('pending');
@@ -363,7 +501,10 @@ describe('manual approval and rejection', () => {
     const t = await createTenant();
     const f = await createForm(call, t, { verification_mode: 'manual' });
     const review = await submitOk(call, f.id, { rating: 3 });
-    const stats = async () => (await db`select coalesce(sum(public_count), 0)::integer as n, coalesce(sum(rating_3), 0)::integer as r3 from plaudit.review_statistics where org_id = ${t.org.id}`)[0];
+    const stats = async () =>
+      (await db`select coalesce(sum(public_count), 0)::integer as n, coalesce(sum(rating_3), 0)::integer as r3 from plaudit.review_statistics where org_id = ${t.org.id}`)[
+        0
+      ];
     expect(await stats()).toEqual({ n: 0, r3: 0 });
     expect((await decide('approve', { review_id: review.id }, t)).status).toBe(200);
     expect(await stats()).toEqual({ n: 1, r3: 1 });

@@ -50,14 +50,16 @@ describe('registering webhooks', () => {
   });
 
   it('validates the URL and the events (422 naming the field)', async () => {
-    for (const [body, field] of [
-      [{ url: 'ftp://127.0.0.1/x' }, /url/],
-      [{ url: 'not a url' }, /url/],
-      [{ url: 'http://user:pw@127.0.0.1/x' }, /url/],
-      [{ events: [] }, /events/],
-      [{ events: ['review.deleted'] }, /events/],
-      [{ events: ['review.created', 'review.created'] }, /events/],
-    ] as const) {
+    for (
+      const [body, field] of [
+        [{ url: 'ftp://127.0.0.1/x' }, /url/],
+        [{ url: 'not a url' }, /url/],
+        [{ url: 'http://user:pw@127.0.0.1/x' }, /url/],
+        [{ events: [] }, /events/],
+        [{ events: ['review.deleted'] }, /events/],
+        [{ events: ['review.created', 'review.created'] }, /events/],
+      ] as const
+    ) {
       const res = await register(body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toEqual(errorBody(422, 'Unprocessable Entity', field));
@@ -73,11 +75,17 @@ describe('registering webhooks', () => {
 
   it('keeps tenants apart: another organization cannot see or touch an endpoint', async () => {
     const mine = await register();
-    const theirs = await api('GET', `/api/v1/organizations/${other.org.id}/webhooks/${mine.body.id}`, { key: other.keys.admin });
+    const theirs = await api('GET', `/api/v1/organizations/${other.org.id}/webhooks/${mine.body.id}`, {
+      key: other.keys.admin,
+    });
     expect(theirs.status).toBe(404);
-    const del = await api('DELETE', `/api/v1/organizations/${other.org.id}/webhooks/${mine.body.id}`, { key: other.keys.admin });
+    const del = await api('DELETE', `/api/v1/organizations/${other.org.id}/webhooks/${mine.body.id}`, {
+      key: other.keys.admin,
+    });
     expect(del.status).toBe(404);
-    const rotate = await api('POST', `/api/v1/organizations/${other.org.id}/webhooks/${mine.body.id}/rotate-secret`, { key: other.keys.admin });
+    const rotate = await api('POST', `/api/v1/organizations/${other.org.id}/webhooks/${mine.body.id}/rotate-secret`, {
+      key: other.keys.admin,
+    });
     expect(rotate.status).toBe(404);
   });
 
@@ -92,11 +100,23 @@ describe('registering webhooks', () => {
     const { body } = await register();
     const off = await api('PATCH', `${base()}/${body.id}`, { key: t.keys.write, body: { enabled: false } });
     expect(off.status).toBe(200);
-    expect(off.body).toMatchObject({ enabled: false, disabled_reason: 'disabled through the API', disabled_at: expect.any(String) });
-    const on = await api('PATCH', `${base()}/${body.id}`, {
-      key: t.keys.write, body: { enabled: true, events: ['*'], description: 'all', url: `${receiver.url}/other` },
+    expect(off.body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'disabled through the API',
+      disabled_at: expect.any(String),
     });
-    expect(on.body).toMatchObject({ enabled: true, disabled_reason: null, disabled_at: null, events: ['*'], description: 'all', url: `${receiver.url}/other` });
+    const on = await api('PATCH', `${base()}/${body.id}`, {
+      key: t.keys.write,
+      body: { enabled: true, events: ['*'], description: 'all', url: `${receiver.url}/other` },
+    });
+    expect(on.body).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      disabled_at: null,
+      events: ['*'],
+      description: 'all',
+      url: `${receiver.url}/other`,
+    });
     const bad = await api('PATCH', `${base()}/${body.id}`, { key: t.keys.write, body: { url: 'gopher://x' } });
     expect(bad.status).toBe(422);
   });
@@ -109,35 +129,58 @@ describe('POST …/webhooks/:id/test', () => {
     const res = await api('POST', `${base()}/${hook.id}/test`, { key: t.keys.write });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      webhook_id: hook.id, event: 'webhook.test', is_test: true, status: 'succeeded', attempts: 1,
-      last_status_code: 200, message_id: expect.stringMatching(/^msg_/),
+      webhook_id: hook.id,
+      event: 'webhook.test',
+      is_test: true,
+      status: 'succeeded',
+      attempts: 1,
+      last_status_code: 200,
+      message_id: expect.stringMatching(/^msg_/),
     });
-    expect(res.body.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, response_snippet: 'ok' })]);
+    expect(res.body.attempt_log).toEqual([
+      expect.objectContaining({ attempt: 1, status_code: 200, response_snippet: 'ok' }),
+    ]);
     const req = receiver.requests[before];
     expect(req.method).toBe('POST');
     expect(req.headers['content-type']).toBe('application/json');
     const payload = JSON.parse(req.body);
-    expect(payload).toEqual({ event: 'webhook.test', timestamp: expect.stringMatching(/Z$/), data: expect.objectContaining({ webhook_id: hook.id }) });
+    expect(payload).toEqual({
+      event: 'webhook.test',
+      timestamp: expect.stringMatching(/Z$/),
+      data: expect.objectContaining({ webhook_id: hook.id }),
+    });
     expect(await verifyHexSignature(hook.secret, req.body, req.headers['x-webhook-signature'] as string)).toBe(true);
     expect(req.headers['x-webhook-signature']).toMatch(/^[0-9a-f]{64}$/);
     expect(req.headers['webhook-id']).toBe(res.body.message_id);
-    expect(await verifyStandardSignature(hook.secret, req.body, {
-      id: req.headers['webhook-id'] as string,
-      timestamp: req.headers['webhook-timestamp'] as string,
-      signature: req.headers['webhook-signature'] as string,
-    })).toBe(true);
+    expect(
+      await verifyStandardSignature(hook.secret, req.body, {
+        id: req.headers['webhook-id'] as string,
+        timestamp: req.headers['webhook-timestamp'] as string,
+        signature: req.headers['webhook-signature'] as string,
+      }),
+    ).toBe(true);
     // A tampered body or another secret does not verify.
-    expect(await verifyHexSignature(hook.secret, req.body + ' ', req.headers['x-webhook-signature'] as string)).toBe(false);
+    expect(await verifyHexSignature(hook.secret, req.body + ' ', req.headers['x-webhook-signature'] as string)).toBe(
+      false,
+    );
   });
 
   it('sends a sample of the event named in the body', async () => {
     const { body: hook } = await register();
     const before = receiver.requests.length;
-    const res = await api('POST', `${base()}/${hook.id}/test`, { key: t.keys.write, body: { event: 'review.created' } });
+    const res = await api('POST', `${base()}/${hook.id}/test`, {
+      key: t.keys.write,
+      body: { event: 'review.created' },
+    });
     expect(res.status).toBe(200);
     const payload = JSON.parse(receiver.requests[before].body);
     expect(payload.event).toBe('review.created');
-    expect(payload.data).toMatchObject({ id: expect.any(String), rating: expect.any(Number), content: expect.any(String), reviewer_name: expect.any(String) });
+    expect(payload.data).toMatchObject({
+      id: expect.any(String),
+      rating: expect.any(Number),
+      content: expect.any(String),
+      reviewer_name: expect.any(String),
+    });
     const bad = await api('POST', `${base()}/${hook.id}/test`, { key: t.keys.write, body: { event: 'nope' } });
     expect(bad.status).toBe(422);
   });
@@ -148,7 +191,12 @@ describe('POST …/webhooks/:id/test', () => {
       const { body: hook } = await register({ url: failing.url });
       const res = await api('POST', `${base()}/${hook.id}/test`, { key: t.keys.write });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: 'failed', last_status_code: 500, last_error: 'answered 500', next_attempt_at: null });
+      expect(res.body).toMatchObject({
+        status: 'failed',
+        last_status_code: 500,
+        last_error: 'answered 500',
+        next_attempt_at: null,
+      });
       expect(res.body.attempt_log[0]).toMatchObject({ status_code: 500, response_snippet: 'boom' });
       const log = await api('GET', `${base()}/${hook.id}/deliveries`, { key: t.keys.read });
       expect(log.status).toBe(200);
@@ -186,8 +234,12 @@ describe('rotating the secret', () => {
     expect(headers.signature.split(' ')).toHaveLength(2);
     expect(await verifyStandardSignature(rotated.body.secret, req.body, headers)).toBe(true);
     expect(await verifyStandardSignature(hook.secret, req.body, headers)).toBe(true);
-    expect(await verifyHexSignature(rotated.body.secret, req.body, req.headers['x-webhook-signature'] as string)).toBe(true);
-    expect(await verifyHexSignature(hook.secret, req.body, req.headers['x-webhook-signature-previous'] as string)).toBe(true);
+    expect(await verifyHexSignature(rotated.body.secret, req.body, req.headers['x-webhook-signature'] as string)).toBe(
+      true,
+    );
+    expect(await verifyHexSignature(hook.secret, req.body, req.headers['x-webhook-signature-previous'] as string)).toBe(
+      true,
+    );
 
     // Once the window has passed, only the new secret signs.
     await db`update plaudit.webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = ${hook.id}`;
@@ -221,13 +273,22 @@ describe('redelivery', () => {
     const test = await api('POST', `${base()}/${hook.id}/test`, { key: t.keys.write });
     const again = await api('POST', `${base()}/${hook.id}/deliveries/${test.body.id}/redeliver`, { key: t.keys.write });
     expect(again.status).toBe(202);
-    expect(again.body).toMatchObject({ id: test.body.id, status: 'pending', message_id: test.body.message_id, next_attempt_at: expect.any(String) });
+    expect(again.body).toMatchObject({
+      id: test.body.id,
+      status: 'pending',
+      message_id: test.body.message_id,
+      next_attempt_at: expect.any(String),
+    });
     const twice = await api('POST', `${base()}/${hook.id}/deliveries/${test.body.id}/redeliver`, { key: t.keys.write });
     expect(twice.status).toBe(409);
     const detail = await api('GET', `${base()}/${hook.id}/deliveries/${test.body.id}`, { key: t.keys.read });
     expect(detail.status).toBe(200);
     expect(JSON.parse(detail.body.payload).event).toBe('webhook.test');
-    const missing = await api('POST', `${base()}/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, { key: t.keys.write });
+    const missing = await api(
+      'POST',
+      `${base()}/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
+      { key: t.keys.write },
+    );
     expect(missing.status).toBe(404);
   });
 });
@@ -241,14 +302,28 @@ describe('a deployed service (environment production)', () => {
     const sql = createSql(process.env.TEST_API_DATABASE_URL!, { max: 2 });
     setWebhookResolver(async (host) => (host === 'hooks.example.com' ? ['93.184.216.34'] : ['10.0.0.7']));
     try {
-      const app = createApp({ sql, config: loadConfig({ databaseUrl: 'unused', environment: 'production' }), log: () => {} });
-      const post = (url: string) => app.request(`/api/v1/organizations/${t.org.id}/webhooks`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${t.keys.write}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ url, events: ['review.created'] }),
+      const app = createApp({
+        sql,
+        config: loadConfig({ databaseUrl: 'unused', environment: 'production' }),
+        log: () => {},
       });
-      for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://localhost/x', 'https://2130706433/x',
-        'https://[::ffff:10.0.0.1]/x', 'https://169.254.169.254/latest', 'https://internal.example.org/x']) {
+      const post = (url: string) =>
+        app.request(`/api/v1/organizations/${t.org.id}/webhooks`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.keys.write}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url, events: ['review.created'] }),
+        });
+      for (
+        const url of [
+          'http://hooks.example.com/x',
+          'https://127.0.0.1/x',
+          'https://localhost/x',
+          'https://2130706433/x',
+          'https://[::ffff:10.0.0.1]/x',
+          'https://169.254.169.254/latest',
+          'https://internal.example.org/x',
+        ]
+      ) {
         const res = await post(url);
         expect(res.status, url).toBe(422);
         expect((await res.json()).message).toMatch(/^url: /);

@@ -16,17 +16,27 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
   { room: '_shared/api/middleware', rank: 2, sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys'] },
   { room: '_shared/api/openapi', rank: 3, sees: ['_shared/core', '_shared/api/http'] },
   {
-    room: '_shared/api/pages', rank: 3,
+    room: '_shared/api/pages',
+    rank: 3,
     sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware'],
   },
   {
-    room: '_shared/api/routes', rank: 3,
+    room: '_shared/api/routes',
+    rank: 3,
     sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware'],
   },
   {
-    room: '_shared/api/app.ts', rank: 4,
-    sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware',
-      '_shared/api/openapi', '_shared/api/pages', '_shared/api/routes'],
+    room: '_shared/api/app.ts',
+    rank: 4,
+    sees: [
+      '_shared/core',
+      '_shared/api/http',
+      '_shared/api/api-keys',
+      '_shared/api/middleware',
+      '_shared/api/openapi',
+      '_shared/api/pages',
+      '_shared/api/routes',
+    ],
   },
   { room: 'api', rank: 5, sees: ['_shared/core', '_shared/api/app.ts'] },
   { room: '_shared/worker', rank: 1, sees: ['_shared/core'] },
@@ -92,13 +102,19 @@ describe('import boundaries (docs/ARCHITECTURE.md)', () => {
 
   it('flags an upward import, a worker–API import and a reach into tests/', () => {
     const f = (p: string) => path.join(functions, p);
-    expect(violation(f('_shared/core/db/client.ts'), f('_shared/api/http/errors.ts'))).toBe('_shared/core may not import _shared/api/http');
+    expect(violation(f('_shared/core/db/client.ts'), f('_shared/api/http/errors.ts'))).toBe(
+      '_shared/core may not import _shared/api/http',
+    );
     expect(violation(f('_shared/worker/worker.ts'), f('_shared/api/middleware/request-log/index.ts')))
       .toBe('_shared/worker may not import _shared/api/middleware');
-    expect(violation(f('_shared/api/routes/reviews.ts'), f('_shared/worker/worker.ts'))).toBe('_shared/api/routes may not import _shared/worker');
+    expect(violation(f('_shared/api/routes/reviews.ts'), f('_shared/worker/worker.ts'))).toBe(
+      '_shared/api/routes may not import _shared/worker',
+    );
     expect(violation(f('_shared/api/http/env.ts'), f('_shared/api/middleware/body-limit/index.ts')))
       .toBe('_shared/api/http may not import _shared/api/middleware');
-    expect(violation(f('_shared/core/config.ts'), path.join(root, 'tests/helpers/db.ts'))).toBe('imports tests/helpers/db.ts, outside functions/');
+    expect(violation(f('_shared/core/config.ts'), path.join(root, 'tests/helpers/db.ts'))).toBe(
+      'imports tests/helpers/db.ts, outside functions/',
+    );
     expect(violation(f('_shared/api/routes/reviews.ts'), f('_shared/core/db/client.ts'))).toBeNull();
   });
 });

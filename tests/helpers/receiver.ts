@@ -36,8 +36,11 @@ export async function startReceiver(respond: Receiver['respond'] = () => ({ stat
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const r: ReceivedRequest = {
-        method: req.method!, path: req.url!, headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'), at: Date.now(),
+        method: req.method!,
+        path: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
       };
       const index = requests.length;
       requests.push(r);
@@ -77,7 +80,11 @@ export async function startReceiver(respond: Receiver['respond'] = () => ({ stat
 }
 
 /** Polls `check` until it answers a truthy value. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

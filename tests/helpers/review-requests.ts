@@ -9,7 +9,8 @@ import { startWorker, type TestWorker } from './worker.ts';
 
 export async function createForm(t: Tenant, body: Record<string, unknown> = {}) {
   const res = await api('POST', `/api/v1/organizations/${t.org.id}/review-forms`, {
-    key: t.keys.write, body: { name: 'After purchase', ...body },
+    key: t.keys.write,
+    body: { name: 'After purchase', ...body },
   });
   if (res.status !== 201) throw new Error(`form: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { id: string; submission_url: string };
@@ -17,7 +18,9 @@ export async function createForm(t: Tenant, body: Record<string, unknown> = {}) 
 
 /** A worker pinned to these organizations, sending over SMTP into the capture behind /_dev/mail. */
 export function mailWorker(orgIds: string[]): Promise<TestWorker> {
-  return startWorker(orgIds, { email: { transport: 'smtp', smtpUrl: inject('devMailSmtpUrl'), from: 'Plaudit <no-reply@plaudit.test>' } }, {
+  return startWorker(orgIds, {
+    email: { transport: 'smtp', smtpUrl: inject('devMailSmtpUrl'), from: 'Plaudit <no-reply@plaudit.test>' },
+  }, {
     emailTransport: smtpTransport(inject('devMailSmtpUrl')),
   });
 }
@@ -38,7 +41,11 @@ export async function capturedMail(match: (to: string) => boolean): Promise<Capt
   return data.filter((m) => match(m.to));
 }
 
-export async function waitForMail(match: (to: string) => boolean, count: number, timeoutMs = 20_000): Promise<CapturedMail[]> {
+export async function waitForMail(
+  match: (to: string) => boolean,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<CapturedMail[]> {
   const deadline = Date.now() + timeoutMs;
   let found: CapturedMail[] = [];
   while (Date.now() < deadline) {
@@ -50,12 +57,24 @@ export async function waitForMail(match: (to: string) => boolean, count: number,
 }
 
 /** Sends a provider event as Resend does (Svix signature with the API's EMAIL_WEBHOOK_SECRET). */
-export async function providerEvent(event: unknown, { id = `msg_${crypto.randomUUID()}`, secret = inject('emailWebhookSecret'), timestamp = Math.floor(Date.now() / 1000) } = {}) {
+export async function providerEvent(
+  event: unknown,
+  {
+    id = `msg_${crypto.randomUUID()}`,
+    secret = inject('emailWebhookSecret'),
+    timestamp = Math.floor(Date.now() / 1000),
+  } = {},
+) {
   const body = JSON.stringify(event);
   const signature = await standardSignature(secret, id, timestamp, body);
   return api('POST', '/api/v1/email-events', {
     rawBody: body,
-    headers: { 'content-type': 'application/json', 'svix-id': id, 'svix-timestamp': String(timestamp), 'svix-signature': signature },
+    headers: {
+      'content-type': 'application/json',
+      'svix-id': id,
+      'svix-timestamp': String(timestamp),
+      'svix-signature': signature,
+    },
   });
 }
 
@@ -69,7 +88,8 @@ export function linkIn(text: string, pattern: RegExp): string {
 /** Posts an HTML form (urlencoded), without following redirects. */
 export async function postForm(url: string, fields: Record<string, string>) {
   const res = await fetch(url, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
   });

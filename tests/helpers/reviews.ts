@@ -44,7 +44,8 @@ export type Call = ReturnType<typeof ownApiServer>['call'];
 
 export async function createForm(call: Call, t: Tenant, body: Record<string, unknown> = {}) {
   const res = await call('POST', `/api/v1/organizations/${t.org.id}/review-forms`, {
-    key: t.keys.write, body: { name: 'Form', ...body },
+    key: t.keys.write,
+    body: { name: 'Form', ...body },
   });
   expect(res.status).toBe(201);
   return res.body as { id: string; verification_mode: string; submission_url: string };

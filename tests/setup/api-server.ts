@@ -44,6 +44,8 @@ export default async function setup(project: TestProject) {
     await devMail.close();
     // Everything the suite made the API do is in its log: not one key, secret or address may be.
     const leaks = fs.readFileSync(logFile, 'utf8').match(LEAK);
-    if (leaks) throw new Error(`the API log holds secrets or personal data: ${[...new Set(leaks)].slice(0, 5).join(', ')}`);
+    if (leaks) {
+      throw new Error(`the API log holds secrets or personal data: ${[...new Set(leaks)].slice(0, 5).join(', ')}`);
+    }
   };
 }

@@ -22,24 +22,42 @@ describe('worker as an edge function', () => {
     const receiver = await startReceiver();
     try {
       const reg = await api('POST', `/api/v1/organizations/${t.org.id}/webhooks`, {
-        key: t.keys.write, body: { url: receiver.url, events: ['review.created'] },
+        key: t.keys.write,
+        body: { url: receiver.url, events: ['review.created'] },
       });
       expect(reg.status).toBe(201);
       await db`select plaudit.emit_event(${t.org.id}, 'review.created', '{"id":"edge"}'::jsonb)`;
 
       const port = await freePort();
-      const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'functions/worker/index.ts'], {
+      const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), [
+        'run',
+        '--allow-net',
+        '--allow-env',
+        '--allow-read',
+        '--allow-sys',
+        'functions/worker/index.ts',
+      ], {
         cwd: root,
         env: {
-          ...process.env, WORKER_DATABASE_URL: process.env.TEST_API_DATABASE_URL, WORKER_PORT: String(port),
-          WORKER_SECRET: 'edge-secret', PLAUDIT_ENV: 'development', WORKER_ORG_IDS: t.org.id,
-          EMAIL_TRANSPORT: 'none', DENO_NO_UPDATE_CHECK: '1', WORKER_DRAIN_MS: '5000',
+          ...process.env,
+          WORKER_DATABASE_URL: process.env.TEST_API_DATABASE_URL,
+          WORKER_PORT: String(port),
+          WORKER_SECRET: 'edge-secret',
+          PLAUDIT_ENV: 'development',
+          WORKER_ORG_IDS: t.org.id,
+          EMAIL_TRANSPORT: 'none',
+          DENO_NO_UPDATE_CHECK: '1',
+          WORKER_DRAIN_MS: '5000',
         },
         stdio: 'ignore',
       });
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
-      const refused = await eventually(async () => (await fetch(url, { method: 'POST' })).status, 30_000, 'the worker to listen');
+      const refused = await eventually(
+        async () => (await fetch(url, { method: 'POST' })).status,
+        30_000,
+        'the worker to listen',
+      );
       expect(refused).toBe(401);
       expect(receiver.requests).toHaveLength(0);
       const ok = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer edge-secret' } });
@@ -54,11 +72,23 @@ describe('worker as an edge function', () => {
   });
 
   it('will not start in production without WORKER_SECRET', async () => {
-    const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'functions/worker/index.ts'], {
+    const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), [
+      'run',
+      '--allow-net',
+      '--allow-env',
+      '--allow-read',
+      '--allow-sys',
+      'functions/worker/index.ts',
+    ], {
       cwd: root,
       env: {
-        ...process.env, WORKER_DATABASE_URL: process.env.TEST_API_DATABASE_URL, WORKER_PORT: String(await freePort()),
-        WORKER_SECRET: '', PLAUDIT_ENV: 'production', EMAIL_TRANSPORT: 'none', DENO_NO_UPDATE_CHECK: '1',
+        ...process.env,
+        WORKER_DATABASE_URL: process.env.TEST_API_DATABASE_URL,
+        WORKER_PORT: String(await freePort()),
+        WORKER_SECRET: '',
+        PLAUDIT_ENV: 'production',
+        EMAIL_TRANSPORT: 'none',
+        DENO_NO_UPDATE_CHECK: '1',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -79,7 +109,11 @@ describe('worker as an edge function', () => {
     process.env.WORKER_URL = bell.url;
     process.env.WORKER_SECRET = 'bell';
     try {
-      const app = createApp({ sql: {} as never, config: loadConfig({ databaseUrl: 'postgres://x', environment: 'production' }), log: () => {} });
+      const app = createApp({
+        sql: {} as never,
+        config: loadConfig({ databaseUrl: 'postgres://x', environment: 'production' }),
+        log: () => {},
+      });
       await app.request('/api/v1/nothing-here', { method: 'POST' });
       await app.request('/api/v1/health');
       await new Promise((r) => setTimeout(r, 200));

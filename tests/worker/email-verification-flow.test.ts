@@ -22,27 +22,39 @@ describe('e-mail verification, end to end', () => {
     const t = await createTenant();
     receiver = await startReceiver();
     const hook = await api('POST', `/api/v1/organizations/${t.org.id}/webhooks`, {
-      key: t.keys.write, body: { url: receiver.url, events: ['review.verified'] },
+      key: t.keys.write,
+      body: { url: receiver.url, events: ['review.verified'] },
     });
     expect(hook.status).toBe(201);
     const form = await api('POST', `/api/v1/organizations/${t.org.id}/review-forms`, {
-      key: t.keys.write, body: { name: 'Verified reviews', verification_mode: 'email', custom_fields: [], is_active: true },
+      key: t.keys.write,
+      body: { name: 'Verified reviews', verification_mode: 'email', custom_fields: [], is_active: true },
     });
     expect(form.status).toBe(201);
     worker = await startWorker([t.org.id], {}, { emailTransport: smtpTransport(inject('devMailSmtpUrl')) });
 
     const email = `flow-${t.org.slug}@example.com`;
     const submitted = await api('POST', '/api/v1/reviews', {
-      body: { form_id: form.body.id, rating: 4, content: 'Arrived on time, well packed.', reviewer_name: 'Flo', reviewer_email: email },
+      body: {
+        form_id: form.body.id,
+        rating: 4,
+        content: 'Arrived on time, well packed.',
+        reviewer_name: 'Flo',
+        reviewer_email: email,
+      },
     });
     expect(submitted.status).toBe(201);
     expect(submitted.body.verification_status).toBe('pending');
 
-    const message = await eventually(async () => {
-      const res = await fetch(`${inject('apiUrl')}/_dev/mail/messages`);
-      const { data } = await res.json();
-      return data.find((m: { to: string }) => m.to === email);
-    }, 15_000, 'the verification e-mail in /_dev/mail');
+    const message = await eventually(
+      async () => {
+        const res = await fetch(`${inject('apiUrl')}/_dev/mail/messages`);
+        const { data } = await res.json();
+        return data.find((m: { to: string }) => m.to === email);
+      },
+      15_000,
+      'the verification e-mail in /_dev/mail',
+    );
     expect(message.subject).toBe(`Please confirm your review of ${t.org.name}`);
     const link = /https?:\/\/\S+\/api\/v1\/public\/verifications\/\S+/.exec(message.text)?.[0];
     expect(link).toBeDefined();
@@ -52,18 +64,23 @@ describe('e-mail verification, end to end', () => {
     expect(page.status).toBe(200);
     const action = /<form method="post" action="([^"]+)">/.exec(await page.text())?.[1];
     expect(action).toMatch(/^\/verify\//);
-    const pending = await api('GET', `/api/v1/organizations/${t.org.id}/reviews/${submitted.body.id}`, { key: t.keys.read });
+    const pending = await api('GET', `/api/v1/organizations/${t.org.id}/reviews/${submitted.body.id}`, {
+      key: t.keys.read,
+    });
     expect(pending.body.verification_status).toBe('pending');
     const confirmed = await fetch(`${inject('apiUrl')}${action}`, { method: 'POST' });
     expect(confirmed.status).toBe(200);
 
-    const review = await api('GET', `/api/v1/organizations/${t.org.id}/reviews/${submitted.body.id}`, { key: t.keys.read });
+    const review = await api('GET', `/api/v1/organizations/${t.org.id}/reviews/${submitted.body.id}`, {
+      key: t.keys.read,
+    });
     expect(review.body.verification_status).toBe('verified');
 
     const [delivery] = await receiver.waitFor(1, 15_000);
     const body = JSON.parse(delivery.body);
     expect(body.event).toBe('review.verified');
     expect(JSON.stringify(body.data)).toContain(submitted.body.id);
-    expect(await verifyHexSignature(hook.body.secret, delivery.body, delivery.headers['x-webhook-signature'] as string)).toBe(true);
+    expect(await verifyHexSignature(hook.body.secret, delivery.body, delivery.headers['x-webhook-signature'] as string))
+      .toBe(true);
   });
 });

@@ -20,10 +20,14 @@ afterEach(async () => {
 
 async function enqueue(t: Tenant, to: string, locale = 'en', template = 'review_verification') {
   const [{ id }] = await db`
-    select plaudit.enqueue_email(${t.org.id}, ${to}, ${template}, ${db.json({
-      review_id: '00000000-0000-4000-8000-0000000000aa', token: 'tok123',
-      reviewer_name: 'Zoë <script>', verify_url: 'http://127.0.0.1:54321/verify?token=tok123&r=1',
-    } as never)}, ${locale}) as id`;
+    select plaudit.enqueue_email(${t.org.id}, ${to}, ${template}, ${
+    db.json({
+      review_id: '00000000-0000-4000-8000-0000000000aa',
+      token: 'tok123',
+      reviewer_name: 'Zoë <script>',
+      verify_url: 'http://127.0.0.1:54321/verify?token=tok123&r=1',
+    } as never)
+  }, ${locale}) as id`;
   return id as string;
 }
 
@@ -44,8 +48,14 @@ describe('templates', () => {
     const de = renderEmail('review_verification', { locale: 'de-DE', orgName: 'Acme', data });
     expect(de.subject).toBe('Bitte bestätigen Sie Ihre Bewertung von Acme');
     expect(de.html).toContain('lang="de"');
-    expect(renderEmail('review_verification', { locale: 'fr', orgName: 'Acme', data }).subject).toMatch(/^Please confirm/);
-    const js = renderEmail('review_verification', { locale: 'en', orgName: 'A', data: { verify_url: 'javascript:alert(1)' } });
+    expect(renderEmail('review_verification', { locale: 'fr', orgName: 'Acme', data }).subject).toMatch(
+      /^Please confirm/,
+    );
+    const js = renderEmail('review_verification', {
+      locale: 'en',
+      orgName: 'A',
+      data: { verify_url: 'javascript:alert(1)' },
+    });
     expect(js.html).not.toContain('javascript:');
   });
 });
@@ -57,10 +67,14 @@ describe('the worker sends e-mail', () => {
     cleanups.push(() => w.stop());
     const to = `reviewer-${t.org.slug}@example.com`;
     const id = await enqueue(t, to, 'de');
-    const sent = await eventually(async () => {
-      const row = await outboxRow(id);
-      return row.status === 'sent' && row;
-    }, 10_000, 'e-mail sent');
+    const sent = await eventually(
+      async () => {
+        const row = await outboxRow(id);
+        return row.status === 'sent' && row;
+      },
+      10_000,
+      'e-mail sent',
+    );
     expect(sent).toMatchObject({ attempts: 1, last_error: null, sent_at: expect.any(Date) });
     expect(sent.provider_message_id).toBe(`<${sent.idempotency_key}@plaudit.invalid>`);
 
@@ -69,7 +83,8 @@ describe('the worker sends e-mail', () => {
     const { data } = await list.json();
     const mine = data.find((m: { to: string }) => m.to === to);
     expect(mine).toMatchObject({
-      id: expect.any(String), subject: `Bitte bestätigen Sie Ihre Bewertung von ${t.org.name}`,
+      id: expect.any(String),
+      subject: `Bitte bestätigen Sie Ihre Bewertung von ${t.org.name}`,
       text: expect.stringContaining('http://127.0.0.1:54321/verify?token=tok123&r=1'),
       html: expect.stringContaining('href="http://127.0.0.1:54321/verify?token=tok123&amp;r=1"'),
       received_at: expect.stringMatching(/Z$/),
@@ -86,9 +101,13 @@ describe('the worker sends e-mail', () => {
     const t = await createTenant();
     let refuse = true;
     const smtp = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
       onRcptTo(address, _s, cb) {
-        if (address.address.startsWith('bounce')) return cb(Object.assign(new Error('No such user'), { responseCode: 550 }));
+        if (address.address.startsWith('bounce')) {
+          return cb(Object.assign(new Error('No such user'), { responseCode: 550 }));
+        }
         if (refuse) return cb(Object.assign(new Error('Try again later'), { responseCode: 451 }));
         cb();
       },
@@ -105,16 +124,24 @@ describe('the worker sends e-mail', () => {
 
     const bounced = await enqueue(t, 'bounce@example.com');
     const later = await enqueue(t, 'later@example.com');
-    const failed = await eventually(async () => {
-      const row = await outboxRow(bounced);
-      return row.status === 'failed' && row;
-    }, 10_000, 'permanent failure');
+    const failed = await eventually(
+      async () => {
+        const row = await outboxRow(bounced);
+        return row.status === 'failed' && row;
+      },
+      10_000,
+      'permanent failure',
+    );
     expect(failed.attempts).toBe(1);
     expect(failed.last_error).toMatch(/550/);
-    const queued = await eventually(async () => {
-      const row = await outboxRow(later);
-      return row.status === 'queued' && row.attempts >= 1 && row;
-    }, 10_000, 'transient failure');
+    const queued = await eventually(
+      async () => {
+        const row = await outboxRow(later);
+        return row.status === 'queued' && row.attempts >= 1 && row;
+      },
+      10_000,
+      'transient failure',
+    );
     expect(queued.last_error).toMatch(/451|Try again/);
     refuse = false;
     await eventually(async () => (await outboxRow(later)).status === 'sent', 10_000, 'sent after retry');
@@ -138,14 +165,23 @@ describe('the worker sends e-mail', () => {
     const w = await startWorker([t.org.id], {}, { emailTransport: resendTransport('re_test_key', base) });
     cleanups.push(() => w.stop());
     const id = await enqueue(t, 'api@example.com');
-    const row = await eventually(async () => {
-      const r = await outboxRow(id);
-      return r.status === 'sent' && r;
-    }, 10_000, 'sent through the API');
+    const row = await eventually(
+      async () => {
+        const r = await outboxRow(id);
+        return r.status === 'sent' && r;
+      },
+      10_000,
+      'sent through the API',
+    );
     expect(row.provider_message_id).toBe('re_1');
     expect(seen[0].headers.authorization).toBe('Bearer re_test_key');
     expect(seen[0].headers['idempotency-key']).toBe(row.idempotency_key);
-    expect(seen[0].body).toMatchObject({ to: ['api@example.com'], subject: expect.stringMatching(/confirm your review/), text: expect.any(String), html: expect.any(String) });
+    expect(seen[0].body).toMatchObject({
+      to: ['api@example.com'],
+      subject: expect.stringMatching(/confirm your review/),
+      text: expect.any(String),
+      html: expect.any(String),
+    });
   });
 
   it('through a Resend-compatible API: retries a 409 for a request still in flight, fails a 409 for a reused key at once', async () => {
@@ -163,12 +199,18 @@ describe('the worker sends e-mail', () => {
           res.end(JSON.stringify(json));
         };
         if (to.startsWith('reused')) {
-          return answer(409, { statusCode: 409, name: 'invalid_idempotent_request',
-            message: 'Same idempotency key used with a different request payload.' });
+          return answer(409, {
+            statusCode: 409,
+            name: 'invalid_idempotent_request',
+            message: 'Same idempotency key used with a different request payload.',
+          });
         }
         if (inFlight) {
-          return answer(409, { statusCode: 409, name: 'concurrent_idempotent_requests',
-            message: 'Same idempotency key used while original request is still in progress.' });
+          return answer(409, {
+            statusCode: 409,
+            name: 'concurrent_idempotent_requests',
+            message: 'Same idempotency key used while original request is still in progress.',
+          });
         }
         answer(200, { id: `re_${to}` });
       });
@@ -176,27 +218,41 @@ describe('the worker sends e-mail', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise((r) => server.close(() => r(undefined))));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const w = await startWorker([t.org.id], { retryScale: 0.01 }, { emailTransport: resendTransport('re_test_key', base) });
+    const w = await startWorker([t.org.id], { retryScale: 0.01 }, {
+      emailTransport: resendTransport('re_test_key', base),
+    });
     cleanups.push(() => w.stop());
 
     const reused = await enqueue(t, 'reused@example.com');
     const concurrent = await enqueue(t, 'concurrent@example.com');
-    const failed = await eventually(async () => {
-      const row = await outboxRow(reused);
-      return row.status === 'failed' && row;
-    }, 10_000, 'permanent failure on invalid_idempotent_request');
+    const failed = await eventually(
+      async () => {
+        const row = await outboxRow(reused);
+        return row.status === 'failed' && row;
+      },
+      10_000,
+      'permanent failure on invalid_idempotent_request',
+    );
     expect(failed.attempts).toBe(1);
     expect(failed.last_error).toMatch(/409.*invalid_idempotent_request/);
-    const queued = await eventually(async () => {
-      const row = await outboxRow(concurrent);
-      return row.status === 'queued' && row.attempts >= 1 && row;
-    }, 10_000, 'retry scheduled on concurrent_idempotent_requests');
+    const queued = await eventually(
+      async () => {
+        const row = await outboxRow(concurrent);
+        return row.status === 'queued' && row.attempts >= 1 && row;
+      },
+      10_000,
+      'retry scheduled on concurrent_idempotent_requests',
+    );
     expect(queued.last_error).toMatch(/409.*concurrent_idempotent_requests/);
     inFlight = false;
-    const sent = await eventually(async () => {
-      const row = await outboxRow(concurrent);
-      return row.status === 'sent' && row;
-    }, 10_000, 'sent after the concurrent request finished');
+    const sent = await eventually(
+      async () => {
+        const row = await outboxRow(concurrent);
+        return row.status === 'sent' && row;
+      },
+      10_000,
+      'sent after the concurrent request finished',
+    );
     expect(sent.provider_message_id).toBe('re_concurrent@example.com');
     expect(calls['concurrent@example.com']).toBeGreaterThanOrEqual(2);
     expect(calls['reused@example.com']).toBe(1);
@@ -223,7 +279,14 @@ describe('development mail capture', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaudit-mail-'));
     const first = await startDevMail({ dataDir: dir });
     const transport = smtpTransport(first.smtpUrl);
-    await transport.send({ from: 'a@example.com', to: 'b@example.com', subject: 'Hi', text: 'one https://x.example/a', html: '<p>one</p>', idempotencyKey: 'k1' });
+    await transport.send({
+      from: 'a@example.com',
+      to: 'b@example.com',
+      subject: 'Hi',
+      text: 'one https://x.example/a',
+      html: '<p>one</p>',
+      idempotencyKey: 'k1',
+    });
     await transport.close?.();
     expect(first.messages()).toHaveLength(1);
     await first.close();
@@ -236,10 +299,18 @@ describe('development mail capture', () => {
   it('does not exist in a deployed service', async () => {
     process.env.DEV_MAIL_URL = 'http://127.0.0.1:9';
     try {
-      const prod = createApp({ sql: {} as never, config: loadConfig({ databaseUrl: 'postgres://x', environment: 'production' }), log: () => {} });
+      const prod = createApp({
+        sql: {} as never,
+        config: loadConfig({ databaseUrl: 'postgres://x', environment: 'production' }),
+        log: () => {},
+      });
       expect((await prod.request('/_dev/mail')).status).toBe(404);
       expect((await prod.request('/_dev/mail/messages')).status).toBe(404);
-      const dev = createApp({ sql: {} as never, config: loadConfig({ databaseUrl: 'postgres://x', environment: 'development' }), log: () => {} });
+      const dev = createApp({
+        sql: {} as never,
+        config: loadConfig({ databaseUrl: 'postgres://x', environment: 'development' }),
+        log: () => {},
+      });
       expect((await dev.request('/_dev/mail/messages')).status).toBe(503);
     } finally {
       delete process.env.DEV_MAIL_URL;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { resolveHost } from '../../functions/_shared/core/net/dns.ts';
-import { assertSafeWebhookUrl, isPublicAddress, parseIPv4, parseIPv6, type Resolver } from '../../functions/_shared/core/net/ssrf.ts';
+import {
+  assertSafeWebhookUrl,
+  isPublicAddress,
+  parseIPv4,
+  parseIPv6,
+  type Resolver,
+} from '../../functions/_shared/core/net/ssrf.ts';
 
 // A resolver with fixed answers, so that no test depends on the network.
 const fixed: Record<string, string[]> = {
@@ -65,12 +71,21 @@ describe('SSRF guard, deployed service', () => {
     expect(await resolveHost('localhost')).toContain('127.0.0.1');
     // The name rule aside, its addresses alone are refused too.
     const viaAddresses: Resolver = async () => await resolveHost('localhost');
-    await expect(assertSafeWebhookUrl('https://my-receiver.example.net/x', { environment: 'production', resolve: viaAddresses }))
+    await expect(
+      assertSafeWebhookUrl('https://my-receiver.example.net/x', { environment: 'production', resolve: viaAddresses }),
+    )
       .rejects.toThrow(/resolve to a private/);
   });
 
   it('accepts public https URLs', async () => {
-    for (const url of ['https://hooks.example.com/plaudit', 'https://93.184.216.34/x', 'https://[2606:4700::1111]/x', 'https://8.8.8.8:8443/x']) {
+    for (
+      const url of [
+        'https://hooks.example.com/plaudit',
+        'https://93.184.216.34/x',
+        'https://[2606:4700::1111]/x',
+        'https://8.8.8.8:8443/x',
+      ]
+    ) {
       await expect(assertSafeWebhookUrl(url, production)).resolves.toBeInstanceOf(URL);
     }
   });
@@ -86,7 +101,18 @@ describe('SSRF guard, local development', () => {
 
 describe('address parsing', () => {
   it('reads every numeric spelling of an IPv4 address', () => {
-    for (const s of ['127.0.0.1', '0x7f000001', '2130706433', '0177.0.0.1', '127.1', '127.0.1', '0x7f.0.0.0x1', '017700000001']) {
+    for (
+      const s of [
+        '127.0.0.1',
+        '0x7f000001',
+        '2130706433',
+        '0177.0.0.1',
+        '127.1',
+        '127.0.1',
+        '0x7f.0.0.0x1',
+        '017700000001',
+      ]
+    ) {
       expect(parseIPv4(s), s).toEqual([127, 0, 0, 1]);
     }
     for (const s of ['256.1.1.1', '1.2.3.4.5', '0x1g', '4294967296', '']) expect(parseIPv4(s), s).toBeNull();

@@ -25,7 +25,10 @@ async function worker(orgIds: string[], overrides = {}) {
 }
 
 async function register(t: Tenant, url: string, events = ['review.created']) {
-  const res = await api('POST', `/api/v1/organizations/${t.org.id}/webhooks`, { key: t.keys.write, body: { url, events } });
+  const res = await api('POST', `/api/v1/organizations/${t.org.id}/webhooks`, {
+    key: t.keys.write,
+    body: { url, events },
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; secret: string };
 }
@@ -36,7 +39,9 @@ async function webhook(t: Tenant, id: string) {
 }
 
 async function emit(t: Tenant, type = 'review.created', data: Record<string, unknown> = {}) {
-  const [{ id }] = await db`select plaudit.emit_event(${t.org.id}, ${type}, ${db.json({ id: crypto.randomUUID(), rating: 5, content: 'Good', reviewer_name: 'Ann', ...data } as never)}) as id`;
+  const [{ id }] = await db`select plaudit.emit_event(${t.org.id}, ${type}, ${
+    db.json({ id: crypto.randomUUID(), rating: 5, content: 'Good', reviewer_name: 'Ann', ...data } as never)
+  }) as id`;
   return id as string;
 }
 
@@ -56,21 +61,37 @@ describe('the worker delivers events', () => {
     expect(req.path).toBe('/a');
     const body = JSON.parse(req.body);
     expect(body).toEqual({
-      event: 'review.created', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      event: 'review.created',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       data: expect.objectContaining({ content: 'Très bien, "quoted", 👍', rating: 5, reviewer_name: 'Ann' }),
     });
     expect(await verifyHexSignature(hook.secret, req.body, req.headers['x-webhook-signature'] as string)).toBe(true);
-    expect(await verifyStandardSignature(hook.secret, req.body, {
-      id: req.headers['webhook-id'] as string, timestamp: req.headers['webhook-timestamp'] as string,
-      signature: req.headers['webhook-signature'] as string,
-    })).toBe(true);
+    expect(
+      await verifyStandardSignature(hook.secret, req.body, {
+        id: req.headers['webhook-id'] as string,
+        timestamp: req.headers['webhook-timestamp'] as string,
+        signature: req.headers['webhook-signature'] as string,
+      }),
+    ).toBe(true);
     await eventually(async () => (await deliveries(hook.id))[0]?.status === 'succeeded', 5000, 'delivery recorded');
     const [d] = await deliveries(hook.id);
     expect(d).toMatchObject({ event_id: eventId, attempts: 1, last_status_code: 200 });
     expect(await deliveries(other.id)).toHaveLength(0);
-    const log = await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}/deliveries`, { key: t.keys.read });
-    expect(log.body.data[0]).toMatchObject({ event: 'review.created', event_id: eventId, status: 'succeeded', attempts: 1 });
-    expect(log.body.data[0].attempt_log[0]).toMatchObject({ attempt: 1, status_code: 200, duration_ms: expect.any(Number), response_snippet: 'ok' });
+    const log = await api('GET', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}/deliveries`, {
+      key: t.keys.read,
+    });
+    expect(log.body.data[0]).toMatchObject({
+      event: 'review.created',
+      event_id: eventId,
+      status: 'succeeded',
+      attempts: 1,
+    });
+    expect(log.body.data[0].attempt_log[0]).toMatchObject({
+      attempt: 1,
+      status_code: 200,
+      duration_ms: expect.any(Number),
+      response_snippet: 'ok',
+    });
   });
 
   it('retries after a 500 with the same webhook-id and body, then succeeds', async () => {
@@ -87,7 +108,11 @@ describe('the worker delivers events', () => {
     const attempts = await db`
       select a.attempt, a.status_code, a.response_snippet from plaudit.webhook_delivery_attempts a
       join plaudit.webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ${hook.id} order by a.attempt`;
-    expect(attempts.map((a) => [a.attempt, a.status_code, a.response_snippet])).toEqual([[1, 500, 'down'], [2, 500, 'down'], [3, 204, '']]);
+    expect(attempts.map((a) => [a.attempt, a.status_code, a.response_snippet])).toEqual([[1, 500, 'down'], [
+      2,
+      500,
+      'down',
+    ], [3, 204, '']]);
     const [endpoint] = await db`select failing_since, enabled from plaudit.webhook_endpoints where id = ${hook.id}`;
     expect(endpoint).toEqual({ failing_since: null, enabled: true });
   });
@@ -99,11 +124,19 @@ describe('the worker delivers events', () => {
     await emit(t);
     await emit(t);
     await worker([t.org.id], { perEndpointConcurrency: 1 });
-    await eventually(async () => {
-      const [e] = await db`select enabled, disabled_reason from plaudit.webhook_endpoints where id = ${hook.id}`;
-      return !e.enabled && e;
-    }, 5000, 'endpoint disabled');
-    await eventually(async () => (await deliveries(hook.id)).every((d) => d.status !== 'pending'), 5000, 'queue settled');
+    await eventually(
+      async () => {
+        const [e] = await db`select enabled, disabled_reason from plaudit.webhook_endpoints where id = ${hook.id}`;
+        return !e.enabled && e;
+      },
+      5000,
+      'endpoint disabled',
+    );
+    await eventually(
+      async () => (await deliveries(hook.id)).every((d) => d.status !== 'pending'),
+      5000,
+      'queue settled',
+    );
     const statuses = (await deliveries(hook.id)).map((d) => d.status).sort();
     expect(statuses).toEqual(['cancelled', 'failed']);
     expect(r.requests).toHaveLength(1);
@@ -145,7 +178,10 @@ describe('the worker delivers events', () => {
   it('does not follow redirects', async () => {
     const t = await createTenant();
     const target = await receiver();
-    const r = await receiver((_, i) => (i === 0 ? { status: 302, headers: { location: `${target.url}/elsewhere` } } : { status: 200 }));
+    const r = await receiver((
+      _,
+      i,
+    ) => (i === 0 ? { status: 302, headers: { location: `${target.url}/elsewhere` } } : { status: 200 }));
     const hook = await register(t, r.url);
     await worker([t.org.id]);
     await emit(t);
@@ -178,14 +214,21 @@ describe('the worker delivers events', () => {
     await db`update plaudit.webhook_endpoints set failing_since = now() - interval '5 days 1 minute' where id = ${hook.id}`;
     await emit(t);
     await worker([t.org.id]);
-    await eventually(async () => {
-      const [e] = await db`select enabled, disabled_reason from plaudit.webhook_endpoints where id = ${hook.id}`;
-      return !e.enabled && e;
-    }, 5000, 'endpoint disabled');
+    await eventually(
+      async () => {
+        const [e] = await db`select enabled, disabled_reason from plaudit.webhook_endpoints where id = ${hook.id}`;
+        return !e.enabled && e;
+      },
+      5000,
+      'endpoint disabled',
+    );
     const [e] = await db`select disabled_reason from plaudit.webhook_endpoints where id = ${hook.id}`;
     expect(e.disabled_reason).toMatch(/failed for 5\.00 days/);
     // Re-enabling through the API starts a fresh failure count.
-    const on = await api('PATCH', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, { key: t.keys.write, body: { enabled: true } });
+    const on = await api('PATCH', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}`, {
+      key: t.keys.write,
+      body: { enabled: true },
+    });
     expect(on.body).toMatchObject({ enabled: true, disabled_reason: null });
     const [after] = await db`select failing_since from plaudit.webhook_endpoints where id = ${hook.id}`;
     expect(after.failing_since).toBeNull();
@@ -202,16 +245,25 @@ describe('the worker delivers events', () => {
       const rows = await deliveries(hook.id);
       return rows[0]?.status === 'succeeded' && rows;
     });
-    const res = await api('POST', `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}/deliveries/${d.id}/redeliver`, { key: t.keys.write });
+    const res = await api(
+      'POST',
+      `/api/v1/organizations/${t.org.id}/webhooks/${hook.id}/deliveries/${d.id}/redeliver`,
+      { key: t.keys.write },
+    );
     expect(res.status).toBe(202);
     const [, second] = await r.waitFor(2);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toBe(first.body);
-    expect(Number(second.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(Number(first.headers['webhook-timestamp']));
-    expect(await verifyStandardSignature(hook.secret, second.body, {
-      id: second.headers['webhook-id'] as string, timestamp: second.headers['webhook-timestamp'] as string,
-      signature: second.headers['webhook-signature'] as string,
-    })).toBe(true);
+    expect(Number(second.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(
+      Number(first.headers['webhook-timestamp']),
+    );
+    expect(
+      await verifyStandardSignature(hook.secret, second.body, {
+        id: second.headers['webhook-id'] as string,
+        timestamp: second.headers['webhook-timestamp'] as string,
+        signature: second.headers['webhook-signature'] as string,
+      }),
+    ).toBe(true);
     await eventually(async () => (await deliveries(hook.id))[0]?.status === 'succeeded');
     expect((await deliveries(hook.id))[0].attempts).toBe(2);
   });
@@ -226,7 +278,11 @@ describe('isolation', () => {
     await register(slowOrg, slow.url);
     await register(fastOrg, fast.url);
     for (let i = 0; i < 30; i++) await emit(slowOrg);
-    const w: TestWorker = await worker([slowOrg.org.id, fastOrg.org.id], { perEndpointConcurrency: 2, concurrency: 8, webhookTimeoutMs: 6000 });
+    const w: TestWorker = await worker([slowOrg.org.id, fastOrg.org.id], {
+      perEndpointConcurrency: 2,
+      concurrency: 8,
+      webhookTimeoutMs: 6000,
+    });
     await slow.waitFor(2);
     const start = Date.now();
     for (let i = 0; i < 5; i++) await emit(fastOrg);
@@ -239,7 +295,7 @@ describe('isolation', () => {
     expect(w.worker.inFlight).toBeLessThanOrEqual(8);
   });
 
-  it("many slow endpoints of other organizations cannot take every slot of the worker", async () => {
+  it('many slow endpoints of other organizations cannot take every slot of the worker', async () => {
     // 2 organizations × 3 endpoints that answer only at the timeout, 4 queued each: 24 would-be
     // calls for 8 slots. Under the per-endpoint cap alone they filled all 8 for the whole timeout.
     const slowOrgs = [await createTenant(), await createTenant()];
@@ -256,7 +312,10 @@ describe('isolation', () => {
     }
     const fast = await receiver();
     await register(fastOrg, fast.url);
-    const w = await worker([...slowOrgs.map((t) => t.org.id), fastOrg.org.id], { concurrency: 8, webhookTimeoutMs: 5000 });
+    const w = await worker([...slowOrgs.map((t) => t.org.id), fastOrg.org.id], {
+      concurrency: 8,
+      webhookTimeoutMs: 5000,
+    });
     await eventually(async () => slow.reduce((n, r) => n + r.requests.length, 0) >= 4, 5000, 'slow endpoints busy');
     const start = Date.now();
     for (let i = 0; i < 3; i++) await emit(fastOrg);
@@ -288,7 +347,11 @@ describe('isolation', () => {
     const fast = await receiver();
     await register(fastOrg, fast.url);
     const slowCalls = () => slow.reduce((n, r) => n + r.requests.length, 0);
-    const w = await worker([...slowOrgs.map((t) => t.org.id), fastOrg.org.id], { concurrency: 8, slowMs: 1000, webhookTimeoutMs: 5000 });
+    const w = await worker([...slowOrgs.map((t) => t.org.id), fastOrg.org.id], {
+      concurrency: 8,
+      slowMs: 1000,
+      webhookTimeoutMs: 5000,
+    });
     await eventually(async () => slowCalls() >= 4, 5000, 'slow endpoints busy');
     await new Promise((r) => setTimeout(r, 300));
     expect(slowCalls()).toBe(4); // half of the 8 slots, however many organizations queue
@@ -338,7 +401,9 @@ describe('isolation', () => {
     const other = await createTenant();
     const r = await receiver();
     const hook = await register(t, r.url);
-    const res = await api('GET', `/api/v1/organizations/${other.org.id}/webhooks/${hook.id}/deliveries`, { key: other.keys.admin });
+    const res = await api('GET', `/api/v1/organizations/${other.org.id}/webhooks/${hook.id}/deliveries`, {
+      key: other.keys.admin,
+    });
     expect(res.status).toBe(404);
     const [{ n }] = await db.begin(async (tx) => {
       await tx`select set_config('plaudit.org_id', ${other.org.id}, true)`;

@@ -15,12 +15,18 @@ describe('createApp error handling', () => {
   it('answers 500 without internals and logs the error with the request id', async () => {
     const { app, lines } = appWith(() => Promise.reject(new Error('boom')));
     app.get('/api/v1/explode', () => {
-      throw new Error('connection string postgres://user:secret@db, key rk_AbCdEfGh12345678AbCdEfGh12345678AbCdEf, secret whsec_c2VjcmV0, reviewer ann.lee@example.com');
+      throw new Error(
+        'connection string postgres://user:secret@db, key rk_AbCdEfGh12345678AbCdEfGh12345678AbCdEf, secret whsec_c2VjcmV0, reviewer ann.lee@example.com',
+      );
     });
     const res = await app.request('/api/v1/explode');
     expect(res.status).toBe(500);
     const body = await res.json();
-    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: expect.stringContaining(res.headers.get('x-request-id')!) });
+    expect(body).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: expect.stringContaining(res.headers.get('x-request-id')!),
+    });
     expect(JSON.stringify(body)).not.toMatch(/secret|stack|at /);
     const logged = lines.find((l) => l.msg === 'unhandled error');
     expect(logged).toMatchObject({ request_id: res.headers.get('x-request-id'), level: 'error' });
@@ -33,6 +39,10 @@ describe('createApp error handling', () => {
     const { app } = appWith(() => Promise.reject(new Error('ECONNREFUSED')));
     const res = await app.request('/api/v1/health');
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'The database cannot be reached' });
+    expect(await res.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'The database cannot be reached',
+    });
   });
 });

@@ -48,10 +48,13 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   });
   app.use('/api/*', wakeWorkerAfterWrites());
   app.use('*', ipRateLimit({ limiter: new MemoryRateLimiter(), limit: () => config.publicRateLimitPerMinute }));
-  app.use('*', bodyLimit({
-    maxSize: 64 * KIB,
-    overrides: [{ pattern: /\/(orders|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
-  }));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: 64 * KIB,
+      overrides: [{ pattern: /\/(orders|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
+    }),
+  );
   app.use('*', textGuard());
 
   const v1 = new OpenAPIHono<AppEnv>();
@@ -78,7 +81,8 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
     info: {
       title: 'Plaudit API',
       version: VERSION,
-      description: 'Collect, verify, moderate and publish customer reviews. Errors answer `{"statusCode","message","error"}`; every response carries `X-RateLimit-*` headers.',
+      description:
+        'Collect, verify, moderate and publish customer reviews. Errors answer `{"statusCode","message","error"}`; every response carries `X-RateLimit-*` headers.',
     },
     servers: [{ url: config.publicUrl }],
   });

@@ -33,7 +33,9 @@ export function proxyHops(raw: string | undefined, hosted: boolean): number {
   if (raw === 'true') return 1;
   if (raw === 'false') return 0;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 10) throw new Error('TRUST_PROXY must be true, false or a number of proxies (0–10)');
+  if (!Number.isInteger(n) || n < 0 || n > 10) {
+    throw new Error('TRUST_PROXY must be true, false or a number of proxies (0–10)');
+  }
   return n;
 }
 

@@ -56,13 +56,17 @@ function num(name: string, fallback: number, { min = 0, integer = true } = {}): 
 }
 
 export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig {
-  const databaseUrl = env('WORKER_DATABASE_URL') ?? env('API_DATABASE_URL') ?? env('DATABASE_URL') ?? env('SUPABASE_DB_URL');
+  const databaseUrl = env('WORKER_DATABASE_URL') ?? env('API_DATABASE_URL') ?? env('DATABASE_URL') ??
+    env('SUPABASE_DB_URL');
   if (!databaseUrl && !overrides.databaseUrl) {
     throw new Error('Set WORKER_DATABASE_URL (or DATABASE_URL) to the database the worker drains');
   }
   const webhookTimeoutMs = num('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 });
   const concurrency = overrides.concurrency ?? num('WORKER_CONCURRENCY', 64, { min: 1 });
-  const transport = (env('EMAIL_TRANSPORT') ?? (env('RESEND_API_KEY') ? 'resend' : env('SMTP_URL') ? 'smtp' : 'none')) as EmailConfig['transport'];
+  const transport =
+    (env('EMAIL_TRANSPORT') ?? (env('RESEND_API_KEY') ? 'resend' : env('SMTP_URL') ? 'smtp' : 'none')) as EmailConfig[
+      'transport'
+    ];
   if (!['smtp', 'resend', 'none'].includes(transport)) throw new Error('EMAIL_TRANSPORT must be smtp, resend or none');
   const orgIds = (env('WORKER_ORG_IDS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const port = env('PORT') ?? '54321';
@@ -73,9 +77,13 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     webhookTimeoutMs,
     perEndpointConcurrency: num('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, { min: 1 }),
     concurrency,
-    perOrgConcurrency: num('WEBHOOK_CONCURRENCY_PER_ORG',
-      (overrides.orgIds !== undefined ? overrides.orgIds : orgIds)?.length === 1 ? concurrency : Math.max(1, Math.floor(concurrency / 4)),
-      { min: 1 }),
+    perOrgConcurrency: num(
+      'WEBHOOK_CONCURRENCY_PER_ORG',
+      (overrides.orgIds !== undefined ? overrides.orgIds : orgIds)?.length === 1
+        ? concurrency
+        : Math.max(1, Math.floor(concurrency / 4)),
+      { min: 1 },
+    ),
     suspectConcurrency: num('WEBHOOK_CONCURRENCY_SUSPECT', Math.max(1, Math.floor(concurrency / 2)), { min: 1 }),
     slowMs: num('WEBHOOK_SLOW_MS', Math.min(5000, webhookTimeoutMs), { min: 1 }),
     batchSize: num('WORKER_BATCH_SIZE', 50, { min: 1 }),

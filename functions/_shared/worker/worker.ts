@@ -55,11 +55,17 @@ export interface WorkerStats {
 const orgIdsLiteral = (ids: string[] | null) => (ids ? `{${ids.join(',')}}` : null);
 
 // Send and database errors can quote addresses, URLs with credentials or secrets.
-const defaultLog: WorkerLog = (line) => console.log(redact(JSON.stringify({ time: new Date().toISOString(), ...line })));
-
+const defaultLog: WorkerLog = (line) =>
+  console.log(redact(JSON.stringify({ time: new Date().toISOString(), ...line })));
 
 export class Worker {
-  readonly stats: WorkerStats = { webhookAttempts: 0, webhookSucceeded: 0, emailsSent: 0, emailFailures: 0, exportKicks: 0 };
+  readonly stats: WorkerStats = {
+    webhookAttempts: 0,
+    webhookSucceeded: 0,
+    emailsSent: 0,
+    emailFailures: 0,
+    exportKicks: 0,
+  };
   #sql: Sql;
   #config: WorkerConfig;
   #log: WorkerLog;
@@ -245,13 +251,22 @@ export class Worker {
         resolve: this.#resolve,
       });
     } catch (err) {
-      result = { outcome: 'retry', statusCode: null, durationMs: 0, error: (err as Error).message, responseSnippet: null, retryAfterMs: null };
+      result = {
+        outcome: 'retry',
+        statusCode: null,
+        durationMs: 0,
+        error: (err as Error).message,
+        responseSnippet: null,
+        retryAfterMs: null,
+      };
     }
     this.stats.webhookAttempts += 1;
     if (result.outcome === 'succeeded') this.stats.webhookSucceeded += 1;
     const retryIn = result.outcome === 'retry'
       ? nextRetryDelay(WEBHOOK_SCHEDULE_MS, d.schedule_step, {
-        scale: this.#config.retryScale, random: this.#random, retryAfterMs: result.retryAfterMs,
+        scale: this.#config.retryScale,
+        random: this.#random,
+        retryAfterMs: result.retryAfterMs,
       })
       : null;
     try {
@@ -263,14 +278,27 @@ export class Worker {
             ${this.#config.slowMs}
           ) as status`);
       this.#log({
-        level: result.outcome === 'succeeded' ? 'info' : 'warn', msg: 'webhook attempt',
-        delivery_id: d.id, endpoint_id: d.endpoint_id, event: d.event_type, attempt: d.attempt,
-        status_code: result.statusCode, ms: result.durationMs, outcome: result.outcome,
-        error: result.error, next: status, retry_in_ms: status === 'pending' ? retryIn : null,
+        level: result.outcome === 'succeeded' ? 'info' : 'warn',
+        msg: 'webhook attempt',
+        delivery_id: d.id,
+        endpoint_id: d.endpoint_id,
+        event: d.event_type,
+        attempt: d.attempt,
+        status_code: result.statusCode,
+        ms: result.durationMs,
+        outcome: result.outcome,
+        error: result.error,
+        next: status,
+        retry_in_ms: status === 'pending' ? retryIn : null,
       });
     } catch (err) {
       // The lease runs out and the delivery is claimed again: at-least-once.
-      this.#log({ level: 'error', msg: 'could not record a webhook attempt', delivery_id: d.id, error: (err as Error).message });
+      this.#log({
+        level: 'error',
+        msg: 'could not record a webhook attempt',
+        delivery_id: d.id,
+        error: (err as Error).message,
+      });
     }
   }
 
@@ -301,10 +329,15 @@ export class Worker {
     let permanent = false;
     try {
       const rendered = renderEmail(row.template, {
-        locale: row.locale, orgName: row.org_name, data: row.data ?? {},
+        locale: row.locale,
+        orgName: row.org_name,
+        data: row.data ?? {},
       });
       const result = await this.#email!.send({
-        ...rendered, from: this.#config.email.from, to: row.to_address, idempotencyKey: row.idempotency_key,
+        ...rendered,
+        from: this.#config.email.from,
+        to: row.to_address,
+        idempotencyKey: row.idempotency_key,
       });
       sent = true;
       providerId = result.providerMessageId;
@@ -323,8 +356,13 @@ export class Worker {
           select plaudit.record_email_result(${row.id}, ${row.claim_token}, ${sent}, ${providerId},
                                              ${error}, ${retryIn}) as status`);
       this.#log({
-        level: sent ? 'info' : 'warn', msg: 'e-mail', email_id: row.id, template: row.template,
-        attempt: row.attempt, outcome: status, error,
+        level: sent ? 'info' : 'warn',
+        msg: 'e-mail',
+        email_id: row.id,
+        template: row.template,
+        attempt: row.attempt,
+        outcome: status,
+        error,
       });
     } catch (err) {
       this.#log({ level: 'error', msg: 'could not record an e-mail', email_id: row.id, error: (err as Error).message });
@@ -338,8 +376,10 @@ export class Worker {
     this.#exportsRunning = (async () => {
       try {
         for (;;) {
-          const [{ remaining }] = await asWorker(this.#sql, (tx) =>
-            tx<{ remaining: number }[]>`select plaudit.run_exports(${budget}) as remaining`);
+          const [{ remaining }] = await asWorker(
+            this.#sql,
+            (tx) => tx<{ remaining: number }[]>`select plaudit.run_exports(${budget}) as remaining`,
+          );
           this.stats.exportKicks += 1;
           if (!remaining || this.#stopped) break;
         }

@@ -28,7 +28,15 @@ function rssMb(pid) {
 function copyThroughPsql(url, query) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('psql', [url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `copy (${query}) to stdout with (format csv, header)`], {
+    const child = spawn('psql', [
+      url,
+      '-X',
+      '-q',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-c',
+      `copy (${query}) to stdout with (format csv, header)`,
+    ], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let bytes = 0;
@@ -36,15 +44,22 @@ function copyThroughPsql(url, query) {
     child.stdout.on('data', (c) => (bytes += c.length));
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0
-      ? resolve({ seconds: (performance.now() - started) / 1000, bytes })
-      : reject(new Error(`psql COPY failed: ${err.trim()}`))));
+    child.on(
+      'close',
+      (
+        code,
+      ) => (code === 0
+        ? resolve({ seconds: (performance.now() - started) / 1000, bytes })
+        : reject(new Error(`psql COPY failed: ${err.trim()}`))),
+    );
   });
 }
 
 async function seed(sql, rows, log) {
-  const [org] = await sql`insert into plaudit.organizations (name, slug) values ('Export bench', 'export-bench') returning id`;
-  const [form] = await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Bench form') returning id`;
+  const [org] =
+    await sql`insert into plaudit.organizations (name, slug) values ('Export bench', 'export-bench') returning id`;
+  const [form] =
+    await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Bench form') returning id`;
   const [key] = await sql`select key from plaudit.issue_api_key(${org.id}, 'bench write key', 'write')`;
   log(`seeding ${rows} reviews (triggers off for the seed)`);
   const started = Date.now();
@@ -99,9 +114,18 @@ async function runExport(ctx, state) {
       select extract(epoch from started_at - created_at) * 1000 as wait_ms,
              extract(epoch from completed_at - started_at) * 1000 as sql_ms
       from plaudit.exports where id = ${job.id}`;
-    ctx.log(`generated in ${(generatedMs / 1000).toFixed(2)} s: ${(Number(clock.wait_ms) / 1000).toFixed(2)} s until the first step, ${(Number(clock.sql_ms) / 1000).toFixed(2)} s from the first step to completion`);
+    ctx.log(
+      `generated in ${(generatedMs / 1000).toFixed(2)} s: ${
+        (Number(clock.wait_ms) / 1000).toFixed(2)
+      } s until the first step, ${(Number(clock.sql_ms) / 1000).toFixed(2)} s from the first step to completion`,
+    );
 
-    const rss = { apiBefore: rssMb(stack.api.child.pid), apiMax: 0, workerBefore: rssMb(worker.child.pid), workerMax: 0 };
+    const rss = {
+      apiBefore: rssMb(stack.api.child.pid),
+      apiMax: 0,
+      workerBefore: rssMb(worker.child.pid),
+      workerMax: 0,
+    };
     const sampler = setInterval(() => {
       rss.apiMax = Math.max(rss.apiMax, rssMb(stack.api.child.pid));
       rss.workerMax = Math.max(rss.workerMax, rssMb(worker.child.pid));
@@ -121,7 +145,11 @@ async function runExport(ctx, state) {
       worker_rss_mb_before: Number(rss.workerBefore.toFixed(1)),
       worker_rss_mb_max: Number(rss.workerMax.toFixed(1)),
     };
-    ctx.log(`file ${memory.file_mb} MB in ${(downloadMs / 1000).toFixed(2)} s; API RSS ${memory.api_rss_mb_before} → max ${memory.api_rss_mb_max_during_download} MB during the download; worker ${memory.worker_rss_mb_before} → ${memory.worker_rss_mb_max} MB`);
+    ctx.log(
+      `file ${memory.file_mb} MB in ${
+        (downloadMs / 1000).toFixed(2)
+      } s; API RSS ${memory.api_rss_mb_before} → max ${memory.api_rss_mb_max_during_download} MB during the download; worker ${memory.worker_rss_mb_before} → ${memory.worker_rss_mb_max} MB`,
+    );
     return { generatedMs, downloadMs, memory };
   } finally {
     await worker.stop();

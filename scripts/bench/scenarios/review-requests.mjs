@@ -18,8 +18,11 @@ const positive = (env, name, fallback) => {
 };
 
 async function tenant(sql, slug) {
-  const [org] = await sql`insert into plaudit.organizations (name, slug) values (${'Bench ' + slug}, ${slug}) returning id`;
-  const [form] = await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Bench form') returning id`;
+  const [org] = await sql`insert into plaudit.organizations (name, slug) values (${
+    'Bench ' + slug
+  }, ${slug}) returning id`;
+  const [form] =
+    await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Bench form') returning id`;
   const [key] = await sql`select key from plaudit.issue_api_key(${org.id}, 'bench', 'write')`;
   await sql`insert into plaudit.review_request_settings (org_id, daily_quota) values (${org.id}, 100000)`;
   return { orgId: org.id, formId: form.id, key: key.key };
@@ -28,16 +31,23 @@ async function tenant(sql, slug) {
 async function bulk(apiUrl, t, call, rows = 1000) {
   const body = JSON.stringify({
     requests: Array.from({ length: rows }, (_, i) => ({
-      email: `c${call}-${i}@bench.example`, name: `Customer ${call}-${i}`, form_id: t.formId, external_id: `o-${call}-${i}`,
+      email: `c${call}-${i}@bench.example`,
+      name: `Customer ${call}-${i}`,
+      form_id: t.formId,
+      external_id: `o-${call}-${i}`,
     })),
   });
   const started = performance.now();
   const res = await fetch(`${apiUrl}/api/v1/organizations/${t.orgId}/review-requests/bulk`, {
-    method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body,
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    body,
   });
   const json = await res.json();
   const ms = performance.now() - started;
-  if (res.status !== 202 || json.accepted !== rows) throw new Error(`bulk call answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  if (res.status !== 202 || json.accepted !== rows) {
+    throw new Error(`bulk call answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  }
   return ms;
 }
 
@@ -70,8 +80,11 @@ async function bareSmtpLoop(smtpUrl, count, html, text) {
     while (next < count) {
       const n = next++;
       await transport.sendMail({
-        from: 'Plaudit <no-reply@plaudit.bench>', to: `bare${n}@bench.example`,
-        subject: 'How was your experience with Bench?', text, html,
+        from: 'Plaudit <no-reply@plaudit.bench>',
+        to: `bare${n}@bench.example`,
+        subject: 'How was your experience with Bench?',
+        text,
+        html,
       });
     }
   }));
@@ -82,7 +95,8 @@ async function bareSmtpLoop(smtpUrl, count, html, text) {
 
 export default {
   name: 'review-requests',
-  description: 'Bulk review requests: a 1,000-row call (p50/p99 ms) vs the same INSERTs in pgbench; worker e-mails/s to local SMTP vs a bare SMTP client loop',
+  description:
+    'Bulk review requests: a 1,000-row call (p50/p99 ms) vs the same INSERTs in pgbench; worker e-mails/s to local SMTP vs a bare SMTP client loop',
   async run(ctx) {
     const { stack } = ctx;
     const sql = stack.sql;
@@ -99,7 +113,12 @@ export default {
     latencies.sort((a, b) => a - b);
     const bulkP50 = percentile(latencies, 50);
     ctx.log('pgbench: the same INSERTs, 1 client');
-    const ref = await ctx.pgbench({ url: stack.superuserUrl, script: SAME_INSERTS(t.orgId, t.formId), clients: 1, threads: 1 });
+    const ref = await ctx.pgbench({
+      url: stack.superuserUrl,
+      script: SAME_INSERTS(t.orgId, t.formId),
+      clients: 1,
+      threads: 1,
+    });
 
     // Sending.
     const s = await tenant(sql, 'rr-send');
@@ -113,14 +132,18 @@ export default {
         databaseUrl: stack.authenticatorUrl,
         stdio: 'ignore',
         env: {
-          PLAUDIT_ENV: 'production', WORKER_ORG_IDS: s.orgId, EMAIL_TRANSPORT: 'smtp', SMTP_URL: mail.smtpUrl,
+          PLAUDIT_ENV: 'production',
+          WORKER_ORG_IDS: s.orgId,
+          EMAIL_TRANSPORT: 'smtp',
+          SMTP_URL: mail.smtpUrl,
           EMAIL_FROM: 'Plaudit <no-reply@plaudit.bench>',
         },
       });
       const deadline = Date.now() + 600_000;
       let sent = 0;
       while (Date.now() < deadline) {
-        [{ sent }] = await sql`select count(*)::int as sent from plaudit.email_outbox where org_id = ${s.orgId} and status = 'sent'`;
+        [{ sent }] =
+          await sql`select count(*)::int as sent from plaudit.email_outbox where org_id = ${s.orgId} and status = 'sent'`;
         if (sent >= toSend) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -136,7 +159,12 @@ export default {
 
       return {
         rows: [
-          { name: 'POST …/review-requests/bulk, 1,000 rows', rps: 1000 / (bulkP50 / 1000), p50: bulkP50, p99: percentile(latencies, 99) },
+          {
+            name: 'POST …/review-requests/bulk, 1,000 rows',
+            rps: 1000 / (bulkP50 / 1000),
+            p50: bulkP50,
+            p99: percentile(latencies, 99),
+          },
           { name: 'pgbench: the same INSERTs, 1 transaction', rps: ref.rps * 1000, p50: ref.p50, p99: ref.p99 },
           { name: `worker: ${toSend} e-mails over SMTP (msg/s)`, rps: workerRate },
           { name: 'bare SMTP client loop, 10 in flight (msg/s)', rps: bareRate },

@@ -27,8 +27,11 @@ async function seedOrganization(ctx, slug, count) {
   const sql = stack.sql;
   const started = Date.now();
   ctx.log(`seeding ${count.toLocaleString('en')} reviews into ${slug}`);
-  const [org] = await sql`insert into plaudit.organizations (name, slug) values (${'Bench ' + slug}, ${slug}) returning id`;
-  const [form] = await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Bench form') returning id`;
+  const [org] = await sql`insert into plaudit.organizations (name, slug) values (${
+    'Bench ' + slug
+  }, ${slug}) returning id`;
+  const [form] =
+    await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Bench form') returning id`;
   const [key] = await sql`select id, key from plaudit.issue_api_key(${org.id}, 'bench', 'read')`;
   const chunk = 250_000;
   for (let from = 1; from <= count; from += chunk) {
@@ -60,7 +63,12 @@ async function publicApi(ctx) {
   const api = await startApi({
     port: await freePort(),
     databaseUrl: stack.authenticatorUrl,
-    env: { ...stack.apiEnv, PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000', SUBMIT_RATE_LIMIT_PER_MINUTE: '1000000000', TRUST_PROXY: 'true' },
+    env: {
+      ...stack.apiEnv,
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
+      SUBMIT_RATE_LIMIT_PER_MINUTE: '1000000000',
+      TRUST_PROXY: 'true',
+    },
     stdio: 'ignore',
   });
   stack.reviewPublicApi = api;
@@ -75,7 +83,9 @@ async function publicApi(ctx) {
 async function expectStatus(url, init, status) {
   const res = await fetch(url, init);
   const body = await res.text();
-  if (res.status !== status) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${res.status}, not ${status}: ${body.slice(0, 300)}`);
+  if (res.status !== status) {
+    throw new Error(`${init?.method ?? 'GET'} ${url} answered ${res.status}, not ${status}: ${body.slice(0, 300)}`);
+  }
   return { res, body };
 }
 
@@ -94,7 +104,8 @@ const sqlText = (s) => `'${String(s).replaceAll("'", "''")}'`;
 
 export const publicFeed = {
   name: 'reviews-public-feed',
-  description: 'GET /public/profiles/:slug/reviews (page 1 of 100,000 reviews): uncached next to pgbench running its SQL, and revalidated with If-None-Match (304)',
+  description:
+    'GET /public/profiles/:slug/reviews (page 1 of 100,000 reviews): uncached next to pgbench running its SQL, and revalidated with If-None-Match (304)',
 
   async setup(ctx) {
     const seed = await seedOrganization(ctx, 'bench-feed', positive(ctx.env, 'BENCH_REVIEWS', 100_000));
@@ -106,10 +117,20 @@ export const publicFeed = {
     const etag = res.headers.get('etag');
     await expectStatus(url, { headers: { 'if-none-match': etag } }, 304);
     // What runAsPublic sends for each, in one pipeline.
-    const inPublicTx = (statement) => [
-      '\\startpipeline', 'begin;', 'set local role plaudit_public;', statement, 'commit;', '\\endpipeline',
-    ].join('\n') + '\n';
-    const script = inPublicTx(`select p ->> 'version' as version, (p ->> 'enabled')::boolean as enabled, p ->> 'total' as total, (p -> 'items')::text as items from plaudit.public_review_page(${sqlText(seed.slug)}, 'profile', 1, 20) p;`);
+    const inPublicTx = (statement) =>
+      [
+        '\\startpipeline',
+        'begin;',
+        'set local role plaudit_public;',
+        statement,
+        'commit;',
+        '\\endpipeline',
+      ].join('\n') + '\n';
+    const script = inPublicTx(
+      `select p ->> 'version' as version, (p ->> 'enabled')::boolean as enabled, p ->> 'total' as total, (p -> 'items')::text as items from plaudit.public_review_page(${
+        sqlText(seed.slug)
+      }, 'profile', 1, 20) p;`,
+    );
     const revalidate = inPublicTx(`select plaudit.public_version(${sqlText(seed.slug)}) as v;`);
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url, seconds: ctx.warmup });
@@ -119,9 +140,21 @@ export const publicFeed = {
 
   measurements: [
     { key: 'uncached', name: 'API feed page 1, uncached (200)', run: (ctx, s) => ctx.http({ url: s.url }) },
-    { key: 'pgbench', name: 'pgbench, same SQL (pipelined)', run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }) },
-    { key: 'revalidated', name: 'API feed, If-None-Match (304)', run: (ctx, s) => ctx.http({ url: s.url, headers: { 'If-None-Match': s.etag } }) },
-    { key: 'pgversion', name: 'pgbench, public_version only', run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.revalidate }) },
+    {
+      key: 'pgbench',
+      name: 'pgbench, same SQL (pipelined)',
+      run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }),
+    },
+    {
+      key: 'revalidated',
+      name: 'API feed, If-None-Match (304)',
+      run: (ctx, s) => ctx.http({ url: s.url, headers: { 'If-None-Match': s.etag } }),
+    },
+    {
+      key: 'pgversion',
+      name: 'pgbench, public_version only',
+      run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.revalidate }),
+    },
   ],
 
   ratios: [
@@ -132,7 +165,8 @@ export const publicFeed = {
 
 export const publicSubmit = {
   name: 'reviews-submit',
-  description: 'POST /api/v1/reviews (each request a new review from a new address) next to pgbench running the same plaudit.submit_review',
+  description:
+    'POST /api/v1/reviews (each request a new review from a new address) next to pgbench running the same plaudit.submit_review',
 
   async setup(ctx) {
     const seed = await seedOrganization(ctx, 'bench-feed', positive(ctx.env, 'BENCH_REVIEWS', 100_000));
@@ -141,7 +175,13 @@ export const publicSubmit = {
     await expectStatus(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.1' },
-      body: JSON.stringify({ form_id: seed.formId, rating: 5, content: 'Bench check', reviewer_name: 'B', reviewer_email: 'check@example.com' }),
+      body: JSON.stringify({
+        form_id: seed.formId,
+        rating: 5,
+        content: 'Bench check',
+        reviewer_name: 'B',
+        reviewer_email: 'check@example.com',
+      }),
     }, 201);
     // Unique text and address per request (the duplicate rule), one client address per request.
     const lua = (prefix) => `
@@ -174,7 +214,11 @@ end
 
   measurements: [
     { key: 'api', name: 'API POST /reviews (201)', run: (ctx, s) => wrkScript(ctx, { url: s.url, lua: s.lua() }) },
-    { key: 'pgbench', name: 'pgbench, same submit_review (pipelined)', run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }) },
+    {
+      key: 'pgbench',
+      name: 'pgbench, same submit_review (pipelined)',
+      run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }),
+    },
   ],
 
   ratios: [{ name: 'API ÷ pgbench', of: 'api', over: 'pgbench', target: 0.5 }],
@@ -182,7 +226,8 @@ end
 
 export const reviewList = {
   name: 'reviews-list-depth',
-  description: 'authenticated GET /organizations/:orgId/reviews on 100,000 reviews at page 1 and page 1,000 (limit 20); the deep page must cost under 3× the first (req/s ratio ≥ 0.34)',
+  description:
+    'authenticated GET /organizations/:orgId/reviews on 100,000 reviews at page 1 and page 1,000 (limit 20); the deep page must cost under 3× the first (req/s ratio ≥ 0.34)',
 
   async setup(ctx) {
     const seed = await seedOrganization(ctx, 'bench-feed', positive(ctx.env, 'BENCH_REVIEWS', 100_000));
@@ -204,8 +249,16 @@ export const reviewList = {
   },
 
   measurements: [
-    { key: 'first', name: 'API list page 1', run: (ctx, s) => ctx.http({ url: `${s.base}?page=1`, headers: s.headers }) },
-    { key: 'deep', name: 'API list page 1,000', run: (ctx, s) => ctx.http({ url: `${s.base}?page=1000`, headers: s.headers }) },
+    {
+      key: 'first',
+      name: 'API list page 1',
+      run: (ctx, s) => ctx.http({ url: `${s.base}?page=1`, headers: s.headers }),
+    },
+    {
+      key: 'deep',
+      name: 'API list page 1,000',
+      run: (ctx, s) => ctx.http({ url: `${s.base}?page=1000`, headers: s.headers }),
+    },
   ],
 
   ratios: [{ name: 'page 1,000 ÷ page 1', of: 'deep', over: 'first', target: 0.34 }],
@@ -216,7 +269,8 @@ const FIVE_MS_BUDGET = { tool: 'budget', rps: 200, p50: 5, p99: 5 };
 
 export const metaTotal = {
   name: 'reviews-meta-total',
-  description: 'meta.total of an unfiltered list on an organization with 1,000,000 reviews: the counter statement (one client, in the tenant transaction) against a 5 ms budget, count(*) for comparison, and the API list',
+  description:
+    'meta.total of an unfiltered list on an organization with 1,000,000 reviews: the counter statement (one client, in the tenant transaction) against a 5 ms budget, count(*) for comparison, and the API list',
 
   async setup(ctx) {
     const seed = await seedOrganization(ctx, 'bench-million', positive(ctx.env, 'BENCH_BIG_REVIEWS', 1_000_000));
@@ -224,17 +278,25 @@ export const metaTotal = {
     const headers = { Authorization: `Bearer ${seed.key}` };
     const { body } = await expectStatus(url, { headers }, 200);
     ctx.log(`meta.total = ${JSON.parse(body).meta.total}`);
-    const tenant = (statement) => [
-      '\\startpipeline', 'begin;', `select set_config('plaudit.org_id', '${seed.orgId}', true);`,
-      'set local role plaudit_api;', statement, 'commit;', '\\endpipeline',
-    ].join('\n') + '\n';
+    const tenant = (statement) =>
+      [
+        '\\startpipeline',
+        'begin;',
+        `select set_config('plaudit.org_id', '${seed.orgId}', true);`,
+        'set local role plaudit_api;',
+        statement,
+        'commit;',
+        '\\endpipeline',
+      ].join('\n') + '\n';
     // Execution time of the counter statement alone, from EXPLAIN ANALYZE as the API role.
     const execMs = await ctx.stack.sql.begin(async (tx) => {
       await tx`select set_config('plaudit.org_id', ${seed.orgId}, true)`;
       await tx.unsafe('set local role plaudit_api');
       const times = [];
       for (let i = 0; i < 51; i++) {
-        const plan = await tx.unsafe('explain (analyze, format json) select coalesce(sum(total_count), 0)::integer from plaudit.review_statistics');
+        const plan = await tx.unsafe(
+          'explain (analyze, format json) select coalesce(sum(total_count), 0)::integer from plaudit.review_statistics',
+        );
         times.push(plan[0]['QUERY PLAN'][0]['Execution Time']);
       }
       return times.sort((x, y) => x - y)[25];
@@ -243,16 +305,32 @@ export const metaTotal = {
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url, headers, seconds: ctx.warmup });
     return {
-      url, headers,
+      url,
+      headers,
       counter: tenant('select coalesce(sum(total_count), 0)::integer as total from plaudit.review_statistics;'),
       counted: tenant('select count(*)::integer as total from plaudit.reviews;'),
     };
   },
 
   measurements: [
-    { key: 'counter', name: 'meta.total: counter statement, 1 client', run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.counter, clients: 1, threads: 1 }) },
+    {
+      key: 'counter',
+      name: 'meta.total: counter statement, 1 client',
+      run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.counter, clients: 1, threads: 1 }),
+    },
     { key: 'budget', name: 'a 5 ms statement, 1 client (budget)', run: async () => FIVE_MS_BUDGET },
-    { key: 'count', name: 'count(*) instead, 1 client', run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.counted, clients: 1, threads: 1, seconds: Math.min(ctx.seconds, 5) }) },
+    {
+      key: 'count',
+      name: 'count(*) instead, 1 client',
+      run: (ctx, s) =>
+        ctx.pgbench({
+          url: ctx.stack.authenticatorUrl,
+          script: s.counted,
+          clients: 1,
+          threads: 1,
+          seconds: Math.min(ctx.seconds, 5),
+        }),
+    },
     { key: 'api', name: 'API list page 1 (1M reviews)', run: (ctx, s) => ctx.http({ url: s.url, headers: s.headers }) },
   ],
 

@@ -43,7 +43,9 @@ function startWorker(ctx, state, perEndpoint) {
     databaseUrl: ctx.stack.authenticatorUrl,
     stdio: 'ignore',
     env: {
-      PLAUDIT_ENV: 'development', EMAIL_TRANSPORT: 'none', WORKER_ORG_IDS: state.orgId,
+      PLAUDIT_ENV: 'development',
+      EMAIL_TRANSPORT: 'none',
+      WORKER_ORG_IDS: state.orgId,
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(perEndpoint),
     },
   });
@@ -59,7 +61,9 @@ async function burstRun(ctx, state, perEndpoint) {
     const committed = performance.timeOrigin + performance.now();
     const deadline = Date.now() + 300_000;
     while (state.burstCount < state.burst && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    if (state.burstCount < state.burst) throw new Error(`only ${state.burstCount} of ${state.burst} burst events arrived`);
+    if (state.burstCount < state.burst) {
+      throw new Error(`only ${state.burstCount} of ${state.burst} burst events arrived`);
+    }
     return { rps: state.burst / ((state.burstLast - committed) / 1000) };
   } finally {
     await worker.stop();
@@ -68,10 +72,12 @@ async function burstRun(ctx, state, perEndpoint) {
 
 const scenario = {
   name: 'webhooks',
-  description: 'Webhook deliveries to a local receiver: deliveries/s and event-to-receipt latency (target p50 < 100 ms)',
+  description:
+    'Webhook deliveries to a local receiver: deliveries/s and event-to-receipt latency (target p50 < 100 ms)',
   async setup(ctx) {
     const sql = ctx.stack.sql;
-    const [org] = await sql`insert into plaudit.organizations (name, slug) values ('Webhook bench', 'webhook-bench') returning id`;
+    const [org] =
+      await sql`insert into plaudit.organizations (name, slug) values ('Webhook bench', 'webhook-bench') returning id`;
     const state = {
       orgId: org.id,
       rate: Number(ctx.env.BENCH_WEBHOOK_RATE ?? 50),
@@ -113,7 +119,9 @@ const scenario = {
             const n = `${round}-${i}`;
             mine.push(n);
             const sentAt = performance.timeOrigin + performance.now();
-            await sql`select plaudit.emit_event(${state.orgId}, 'review.created', ${sql.json({ phase: 'latency', n, sent_at: sentAt })})`;
+            await sql`select plaudit.emit_event(${state.orgId}, 'review.created', ${
+              sql.json({ phase: 'latency', n, sent_at: sentAt })
+            })`;
             const next = sentAt + 1000 / state.rate - (performance.timeOrigin + performance.now());
             if (next > 0) await new Promise((r) => setTimeout(r, next));
           }

@@ -18,8 +18,12 @@ export const OrgItemParams = OrgParams.extend({
 
 /** An organization's moderation-trail head, published so that others can keep it (SECURITY.md). */
 export const ChainHead = z.object({
-  entries: z.number().int().openapi({ description: 'Entries in the organization\'s moderation trail.' }),
-  head: z.string().nullable().openapi({ description: 'Hex SHA-256 of the last entry (null before the first). Keep it: a later rewrite of the trail up to this entry no longer matches it (`GET /organizations/{orgId}/moderation-chain?entries=&head=`).', example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' }),
+  entries: z.number().int().openapi({ description: "Entries in the organization's moderation trail." }),
+  head: z.string().nullable().openapi({
+    description:
+      'Hex SHA-256 of the last entry (null before the first). Keep it: a later rewrite of the trail up to this entry no longer matches it (`GET /organizations/{orgId}/moderation-chain?entries=&head=`).',
+    example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  }),
 }).openapi('ModerationChainHead');
 
 /** Timestamps leave the API as ISO 8601 UTC strings ending in Z. */

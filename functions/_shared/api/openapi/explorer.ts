@@ -3,7 +3,10 @@ import type { AppEnv } from '../http/env.ts';
 import { readFileBytes } from '../../core/runtime.ts';
 
 // Scalar's standalone bundle, served by us: the explorer works with no network beyond this server.
-const SCALAR_BUNDLE = new URL('../../../../node_modules/@scalar/api-reference/dist/browser/standalone.js', import.meta.url);
+const SCALAR_BUNDLE = new URL(
+  '../../../../node_modules/@scalar/api-reference/dist/browser/standalone.js',
+  import.meta.url,
+);
 
 function page(specUrl: string, scriptUrl: string) {
   return `<!doctype html>

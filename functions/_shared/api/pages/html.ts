@@ -4,7 +4,6 @@
 
 import { escapeHtml } from '../../core/html.ts';
 
-
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
@@ -70,20 +69,21 @@ export interface PageOptions {
 }
 
 export function page({ title, body, lang = 'en' }: PageOptions): string {
-  return html`<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.value;
+  return html`
+    <!doctype html>
+    <html lang="${lang}">
+      <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="robots" content="noindex">
+        <title>${title}</title>
+        <style>${STYLE}</style>
+      </head>
+      <body>
+        <main>
+    ${body}
+        </main>
+      </body>
+    </html>
+  `.value;
 }

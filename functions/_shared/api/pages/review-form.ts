@@ -58,7 +58,9 @@ export function readSubmission(form: Values, fields: FieldDefinition[]): { submi
   else if (name.length > 200) errors.reviewer_name = 'Your name can be at most 200 characters long.';
   const email = s('reviewer_email');
   if (!email) errors.reviewer_email = 'Enter your e-mail address.';
-  else if (email.length > 320 || !EMAIL.test(email)) errors.reviewer_email = 'Enter an e-mail address such as name@example.com.';
+  else if (email.length > 320 || !EMAIL.test(email)) {
+    errors.reviewer_email = 'Enter an e-mail address such as name@example.com.';
+  }
   const custom: Record<string, unknown> = {};
   for (const f of fields) {
     const name = `cf_${f.key}`;
@@ -85,8 +87,14 @@ export function readSubmission(form: Values, fields: FieldDefinition[]): { submi
   return {
     errors,
     submission: {
-      rating, title: title || null, content, reviewer_name: name, reviewer_email: email, custom_fields: custom,
-      order_id: s('order_id') || null, honeypot: s('website_url') !== '',
+      rating,
+      title: title || null,
+      content,
+      reviewer_name: name,
+      reviewer_email: email,
+      custom_fields: custom,
+      order_id: s('order_id') || null,
+      honeypot: s('website_url') !== '',
     },
   };
 }
@@ -108,8 +116,12 @@ export function errorFromDatabase(message: string, fields: FieldDefinition[]): E
 }
 
 const LABELS: Record<string, string> = {
-  rating: 'Your rating', title: 'Title', content: 'Your review', reviewer_name: 'Your name',
-  reviewer_email: 'Your e-mail address', order_id: 'Order number',
+  rating: 'Your rating',
+  title: 'Title',
+  content: 'Your review',
+  reviewer_name: 'Your name',
+  reviewer_email: 'Your e-mail address',
+  order_id: 'Order number',
 };
 
 function errorText(name: string, errors: Errors) {
@@ -117,21 +129,68 @@ function errorText(name: string, errors: Errors) {
 }
 
 function controlAttrs(name: string, errors: Errors, first: string | undefined, hint?: string) {
-  const described = [hint ? `${controlId(name)}-hint` : '', errors[name] ? `${controlId(name)}-error` : ''].filter(Boolean).join(' ');
-  return html`id="${controlId(name)}" name="${name}"${errors[name] ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${first === name ? html` autofocus` : ''}`;
+  const described = [hint ? `${controlId(name)}-hint` : '', errors[name] ? `${controlId(name)}-error` : ''].filter(
+    Boolean,
+  ).join(' ');
+  return html`id="${controlId(name)}" name="${name}"${
+    errors[name]
+      ? html`
+        aria-invalid="true"
+      `
+      : ''
+  }${
+    described
+      ? html`
+        aria-describedby="${described}"
+      `
+      : ''
+  }${
+    first === name
+      ? html`
+        autofocus
+      `
+      : ''
+  }`;
 }
 
-function textField(name: string, label: string, values: Values, errors: Errors, first: string | undefined,
-  opts: { type?: string; required?: boolean; max?: number; autocomplete?: string; hint?: string; textarea?: boolean } = {}) {
-  const hint = opts.hint ? html` <span class="hint" id="${controlId(name)}-hint">${opts.hint}</span>` : '';
+function textField(
+  name: string,
+  label: string,
+  values: Values,
+  errors: Errors,
+  first: string | undefined,
+  opts: { type?: string; required?: boolean; max?: number; autocomplete?: string; hint?: string; textarea?: boolean } =
+    {},
+) {
+  const hint = opts.hint
+    ? html`
+      <span class="hint" id="${controlId(name)}-hint">${opts.hint}</span>
+    `
+    : '';
   const attrs = controlAttrs(name, errors, first, opts.hint);
-  const req = opts.required ? html` required aria-required="true"` : '';
-  const max = opts.max ? html` maxlength="${opts.max}"` : '';
-  const ac = opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : '';
+  const req = opts.required
+    ? html`
+      required aria-required="true"
+    `
+    : '';
+  const max = opts.max
+    ? html`
+      maxlength="${opts.max}"
+    `
+    : '';
+  const ac = opts.autocomplete
+    ? html`
+      autocomplete="${opts.autocomplete}"
+    `
+    : '';
   const control = opts.textarea
     ? html`<textarea ${attrs}${req}${max}>${values[name] ?? ''}</textarea>`
     : html`<input type="${opts.type ?? 'text'}" ${attrs}${req}${max}${ac} value="${values[name] ?? ''}">`;
-  return html`<div class="field"><label for="${controlId(name)}">${label}${opts.required ? '' : html` <span class="hint">(optional)</span>`}${hint}</label>
+  return html`<div class="field"><label for="${controlId(name)}">${label}${
+    opts.required ? '' : html`
+      <span class="hint">(optional)</span>
+    `
+  }${hint}</label>
 ${control}${errorText(name, errors)}</div>`;
 }
 
@@ -139,55 +198,150 @@ function customField(f: FieldDefinition, values: Values, errors: Errors, first: 
   const name = `cf_${f.key}`;
   if (f.type === 'boolean') {
     const checked = values[name] !== undefined && values[name] !== '';
-    return html`<div class="field"><label class="check"><input type="checkbox" ${controlAttrs(name, errors, first)} value="yes"${checked ? html` checked` : ''}> <span>${f.label}</span></label>${errorText(name, errors)}</div>`;
+    return html`
+      <div
+        class="field"><label class="check"><input type="checkbox" ${controlAttrs(
+          name,
+          errors,
+          first,
+        )} value="yes"${checked
+          ? html`
+            checked
+          `
+          : ''}> <span>${f.label}</span></label>${errorText(name, errors)}</div>
+    `;
   }
   if (f.type === 'select') {
-    const req = f.required ? html` required aria-required="true"` : '';
-    const options = (f.options ?? []).map((o) => html`<option${values[name] === o ? html` selected` : ''}>${o}</option>`);
-    return html`<div class="field"><label for="${controlId(name)}">${f.label}${f.required ? '' : html` <span class="hint">(optional)</span>`}</label>
-<select ${controlAttrs(name, errors, first)}${req}><option value="">Choose…</option>${options}</select>${errorText(name, errors)}</div>`;
+    const req = f.required
+      ? html`
+        required aria-required="true"
+      `
+      : '';
+    const options = (f.options ?? []).map((o) =>
+      html`<option${
+        values[name] === o
+          ? html`
+            selected
+          `
+          : ''
+      }>${o}</option>`
+    );
+    return html`<div class="field"><label for="${controlId(name)}">${f.label}${
+      f.required ? '' : html`
+        <span class="hint">(optional)</span>
+      `
+    }</label>
+<select ${controlAttrs(name, errors, first)}${req}><option value="">Choose…</option>${options}</select>${
+      errorText(name, errors)
+    }</div>`;
   }
   return textField(name, f.label, values, errors, first, {
-    type: f.type === 'number' ? 'number' : 'text', required: f.required, textarea: f.type === 'textarea',
+    type: f.type === 'number' ? 'number' : 'text',
+    required: f.required,
+    textarea: f.type === 'textarea',
     max: f.type === 'textarea' ? 5000 : f.type === 'text' ? 500 : undefined,
   });
 }
 
 function ratingField(values: Values, errors: Errors, first: string | undefined): SafeHtml {
   const current = values.rating ?? '';
-  const options = [1, 2, 3, 4, 5].map((n) => html`<label><input type="radio" name="rating" value="${n}"${n === 1 ? html` id="${controlId('rating')}"` : ''}${current === String(n) ? html` checked` : ''}${first === 'rating' && n === 1 ? html` autofocus` : ''} required><span class="s" aria-hidden="true">${'★'.repeat(n)}</span> ${n} star${n === 1 ? '' : 's'}</label>`);
-  return html`<fieldset class="field"${errors.rating ? html` aria-invalid="true" aria-describedby="${controlId('rating')}-error"` : ''}>
-<legend>${LABELS.rating}</legend>
-<div class="stars">${options}</div>${errorText('rating', errors)}</fieldset>`;
+  const options = [1, 2, 3, 4, 5].map((n) =>
+    html`<label><input type="radio" name="rating" value="${n}"${
+      n === 1
+        ? html`
+          id="${controlId('rating')}"
+        `
+        : ''
+    }${
+      current === String(n)
+        ? html`
+          checked
+        `
+        : ''
+    }${
+      first === 'rating' && n === 1
+        ? html`
+          autofocus
+        `
+        : ''
+    } required><span class="s" aria-hidden="true">${'★'.repeat(n)}</span> ${n} star${n === 1 ? '' : 's'}</label>`
+  );
+  return html`
+    <fieldset class="field" ${errors.rating
+      ? html`
+        aria-invalid="true" aria-describedby="${controlId('rating')}-error"
+      `
+      : ''}>
+    <legend>${LABELS.rating}</legend>
+    <div class="stars">${options}</div>${errorText('rating', errors)}</fieldset>
+  `;
 }
 
 /** The form, with the values given back and the errors shown. */
 export function reviewForm(ctx: FormContext, values: Values, errors: Errors, heading: SafeHtml | string): SafeHtml {
-  const order = ['rating', 'title', 'content', ...ctx.customFields.map((f) => `cf_${f.key}`), 'reviewer_name', 'reviewer_email', 'order_id'];
+  const order = [
+    'rating',
+    'title',
+    'content',
+    ...ctx.customFields.map((f) => `cf_${f.key}`),
+    'reviewer_name',
+    'reviewer_email',
+    'order_id',
+  ];
   const first = order.find((k) => errors[k]);
-  const labelOf = (k: string) => k.startsWith('cf_') ? ctx.customFields.find((f) => `cf_${f.key}` === k)?.label ?? k : LABELS[k] ?? k;
+  const labelOf = (k: string) =>
+    k.startsWith('cf_') ? ctx.customFields.find((f) => `cf_${f.key}` === k)?.label ?? k : LABELS[k] ?? k;
   const listed = order.filter((k) => errors[k]);
   const summary = listed.length || errors._form
-    ? html`<div class="summary" role="alert" aria-labelledby="summary-title"><h2 id="summary-title">${listed.length ? `Please correct ${listed.length === 1 ? 'one thing' : `${listed.length} things`}` : 'Your review was not sent'}</h2>
-<ul>${listed.map((k) => html`<li><a href="#${controlId(k)}">${labelOf(k)}: ${errors[k]}</a></li>`)}${errors._form ? html`<li>${errors._form}</li>` : ''}</ul></div>`
+    ? html`
+      <div class="summary" role="alert" aria-labelledby="summary-title">
+        <h2 id="summary-title">${listed.length
+          ? `Please correct ${listed.length === 1 ? 'one thing' : `${listed.length} things`}`
+          : 'Your review was not sent'}</h2>
+        <ul>${listed.map((k) =>
+          html`<li><a href="#${controlId(k)}">${labelOf(k)}: ${errors[k]}</a></li>`
+        )}${errors._form
+          ? html`<li>${errors._form}</li>`
+          : ''}</ul>
+      </div>
+    `
     : '';
   const verificationNote = ctx.verificationMode === 'email'
     ? html`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
     : '';
-  return html`<p class="org">${ctx.orgName}</p>
-<h1>${heading}</h1>
-${summary}
-<form method="post" action="${ctx.action}" novalidate>
-${ratingField(values, errors, first)}
-${textField('title', LABELS.title, values, errors, first, { max: 200 })}
-${textField('content', LABELS.content, values, errors, first, { required: true, max: 5000, textarea: true })}
-${ctx.customFields.map((f) => customField(f, values, errors, first))}
-${textField('reviewer_name', LABELS.reviewer_name, values, errors, first, { required: true, max: 200, autocomplete: 'name' })}
-${textField('reviewer_email', LABELS.reviewer_email, values, errors, first, { type: 'email', required: true, max: 320, autocomplete: 'email', hint: 'Never shown publicly.' })}
-${ctx.askOrderId ? textField('order_id', LABELS.order_id, values, errors, first, { max: 200, hint: 'Lets us mark your review as a verified purchase.' }) : ''}
-<div class="trap" aria-hidden="true"><label for="f-website_url">Leave this empty</label><input type="text" id="f-website_url" name="website_url" tabindex="-1" autocomplete="off" value=""></div>
-${verificationNote}
-<button type="submit">Send my review</button>
-</form>
-<p class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${ctx.orgName} by Plaudit.</p>`;
+  return html`
+    <p class="org">${ctx.orgName}</p>
+    <h1>${heading}</h1>
+    ${summary}
+    <form method="post" action="${ctx.action}" novalidate>
+    ${ratingField(values, errors, first)}
+    ${textField('title', LABELS.title, values, errors, first, { max: 200 })}
+    ${textField('content', LABELS.content, values, errors, first, { required: true, max: 5000, textarea: true })}
+    ${ctx.customFields.map((f) => customField(f, values, errors, first))}
+    ${textField('reviewer_name', LABELS.reviewer_name, values, errors, first, {
+      required: true,
+      max: 200,
+      autocomplete: 'name',
+    })}
+    ${textField('reviewer_email', LABELS.reviewer_email, values, errors, first, {
+      type: 'email',
+      required: true,
+      max: 320,
+      autocomplete: 'email',
+      hint: 'Never shown publicly.',
+    })}
+    ${ctx.askOrderId
+      ? textField('order_id', LABELS.order_id, values, errors, first, {
+        max: 200,
+        hint: 'Lets us mark your review as a verified purchase.',
+      })
+      : ''}
+    <div class="trap" aria-hidden="true"><label for="f-website_url">Leave this empty</label><input type="text" id="f-website_url" name="website_url" tabindex="-1" autocomplete="off" value=""></div>
+    ${verificationNote}
+    <button type="submit">Send my review</button>
+    </form>
+    <p
+      class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${ctx
+        .orgName} by Plaudit.</p>
+  `;
 }

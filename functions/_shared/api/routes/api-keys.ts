@@ -28,14 +28,24 @@ const NewApiKey = ApiKey.omit({ last_used_at: true }).extend({
 }).openapi('NewApiKey');
 
 type KeyRow = {
-  id: string; name: string; scope: 'read' | 'write' | 'admin'; prefix: string;
-  rate_limit_per_minute: number | null; created_at: Date; last_used_at?: Date | null; key?: string;
+  id: string;
+  name: string;
+  scope: 'read' | 'write' | 'admin';
+  prefix: string;
+  rate_limit_per_minute: number | null;
+  created_at: Date;
+  last_used_at?: Date | null;
+  key?: string;
 };
 
 const toApiKey = (r: KeyRow) => ({
-  id: r.id, name: r.name, scope: r.scope, prefix: r.prefix,
+  id: r.id,
+  name: r.name,
+  scope: r.scope,
+  prefix: r.prefix,
   rate_limit_per_minute: r.rate_limit_per_minute,
-  created_at: iso(r.created_at)!, last_used_at: iso(r.last_used_at ?? null),
+  created_at: iso(r.created_at)!,
+  last_used_at: iso(r.last_used_at ?? null),
 });
 const toNewApiKey = (r: KeyRow) => {
   const { last_used_at: _, ...key } = toApiKey(r);
@@ -45,7 +55,9 @@ const toNewApiKey = (r: KeyRow) => {
 export const apiKeys = router()
   .openapi(
     keyRoute('admin', {
-      method: 'post', path: '/organizations/{orgId}/api-keys', tags: ['API keys'],
+      method: 'post',
+      path: '/organizations/{orgId}/api-keys',
+      tags: ['API keys'],
       summary: 'Generate a new key',
       description: 'The full key is in this answer only; it cannot be retrieved later.',
       request: {
@@ -68,7 +80,9 @@ export const apiKeys = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/api-keys', tags: ['API keys'],
+      method: 'get',
+      path: '/organizations/{orgId}/api-keys',
+      tags: ['API keys'],
       summary: 'List active keys',
       description: 'Active keys, newest first. Only the prefix of each key is shown.',
       request: { params: OrgParams, query: PaginationQuery },
@@ -90,7 +104,9 @@ export const apiKeys = router()
   )
   .openapi(
     keyRoute('admin', {
-      method: 'delete', path: '/organizations/{orgId}/api-keys/{id}', tags: ['API keys'],
+      method: 'delete',
+      path: '/organizations/{orgId}/api-keys/{id}',
+      tags: ['API keys'],
       summary: 'Revoke a key',
       description: 'The key answers 401 from now on.',
       request: { params: OrgItemParams },
@@ -110,9 +126,12 @@ export const apiKeys = router()
   )
   .openapi(
     keyRoute('admin', {
-      method: 'post', path: '/organizations/{orgId}/api-keys/{id}/rotate', tags: ['API keys'],
+      method: 'post',
+      path: '/organizations/{orgId}/api-keys/{id}/rotate',
+      tags: ['API keys'],
       summary: 'Rotate a key',
-      description: 'Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: the old key answers 401 at once.',
+      description:
+        'Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: the old key answers 401 at once.',
       request: { params: OrgItemParams },
       responses: {
         201: json(NewApiKey, 'The new key, with its full value'),

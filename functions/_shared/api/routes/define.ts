@@ -14,7 +14,9 @@ export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
 ) {
   return createRoute({
     ...config,
-    description: `${config.description ?? ''}\n\nRequires an API key with scope \`${scope}\`${scope === 'read' ? '' : ' or higher'}.`.trim(),
+    description: `${config.description ?? ''}\n\nRequires an API key with scope \`${scope}\`${
+      scope === 'read' ? '' : ' or higher'
+    }.`.trim(),
     security: [{ ApiKey: [] }],
     middleware: [apiKeyAuth({ scope })] as const,
     'x-required-scope': scope,

@@ -26,7 +26,10 @@ const TYPES: Record<string, string> = {
 
 const Receipt = z.object({
   received: z.boolean(),
-  outcome: z.string().openapi({ description: '`applied`, `recorded`, `duplicate`, or `ignored` (not a review request\'s message, or an event type not tracked).' }),
+  outcome: z.string().openapi({
+    description:
+      "`applied`, `recorded`, `duplicate`, or `ignored` (not a review request's message, or an event type not tracked).",
+  }),
 }).openapi('EmailEventReceipt');
 
 interface ProviderEvent {
@@ -37,23 +40,34 @@ interface ProviderEvent {
 
 export const emailEvents = router().openapi(
   createRoute({
-    method: 'post', path: '/email-events', tags: ['Review requests'],
+    method: 'post',
+    path: '/email-events',
+    tags: ['Review requests'],
     summary: 'Receive e-mail provider events',
-    description: 'For the e-mail provider, not for API clients: Resend-format events (`email.delivered`, `email.bounced`, `email.complained`, `email.delivery_delayed`, `email.opened`, `email.clicked`) signed with the Svix / Standard Webhooks headers and the secret in `EMAIL_WEBHOOK_SECRET`. A repeated event (same id) applies once; events may arrive in any order. An event for a message id not known yet answers 404, so that the provider delivers it again. A hard bounce or a complaint puts the address on the suppression list; a transient bounce is only recorded.',
+    description:
+      'For the e-mail provider, not for API clients: Resend-format events (`email.delivered`, `email.bounced`, `email.complained`, `email.delivery_delayed`, `email.opened`, `email.clicked`) signed with the Svix / Standard Webhooks headers and the secret in `EMAIL_WEBHOOK_SECRET`. A repeated event (same id) applies once; events may arrive in any order. An event for a message id not known yet answers 404, so that the provider delivers it again. A hard bounce or a complaint puts the address on the suppression list; a transient bounce is only recorded.',
     responses: {
       200: json(Receipt, 'The event was taken'),
       400: errorResponseSpec('Not a JSON event'),
       401: errorResponseSpec('Missing or wrong signature'),
-      404: errorResponseSpec('No message with this `data.email_id` is known yet (the event may have overtaken the send\'s record): the provider should deliver it again'),
+      404: errorResponseSpec(
+        "No message with this `data.email_id` is known yet (the event may have overtaken the send's record): the provider should deliver it again",
+      ),
       503: errorResponseSpec('EMAIL_WEBHOOK_SECRET is not configured'),
     },
   }),
   async (c) => {
     const secret = env('EMAIL_WEBHOOK_SECRET');
-    if (!secret) return c.json(errorBody(503, 'E-mail events are not configured: set EMAIL_WEBHOOK_SECRET'), 503) as never;
+    if (!secret) {
+      return c.json(errorBody(503, 'E-mail events are not configured: set EMAIL_WEBHOOK_SECRET'), 503) as never;
+    }
     const body = await c.req.text();
     const h = (name: string) => c.req.header(`svix-${name}`) ?? c.req.header(`webhook-${name}`) ?? null;
-    const ok = await verifyStandardSignature(secret, body, { id: h('id'), timestamp: h('timestamp'), signature: h('signature') });
+    const ok = await verifyStandardSignature(secret, body, {
+      id: h('id'),
+      timestamp: h('timestamp'),
+      signature: h('signature'),
+    });
     if (!ok) return c.json(errorBody(401, 'Invalid or missing webhook signature'), 401) as never;
     let event: ProviderEvent;
     try {
@@ -65,16 +79,22 @@ export const emailEvents = router().openapi(
     const messageId = event.data?.email_id;
     if (!type || !messageId) return c.json({ received: true, outcome: 'ignored' }, 200);
     if (type === 'bounced' && /transient|soft|temporary/i.test(event.data?.bounce?.type ?? '')) type = 'soft_bounced';
-    const occurred = event.created_at && !Number.isNaN(Date.parse(event.created_at)) ? new Date(event.created_at) : new Date();
+    const occurred = event.created_at && !Number.isNaN(Date.parse(event.created_at))
+      ? new Date(event.created_at)
+      : new Date();
     const data: Record<string, unknown> = {};
     if (event.data?.bounce) {
       data.bounce = {
-        type: event.data.bounce.type ?? null, sub_type: event.data.bounce.subType ?? null,
+        type: event.data.bounce.type ?? null,
+        sub_type: event.data.bounce.subType ?? null,
         message: event.data.bounce.message?.slice(0, 300) ?? null,
       };
     }
-    const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: string }[]>`
-      select plaudit.record_email_provider_event(${messageId}, ${type}, ${h('id')}, ${occurred}, ${tx.json(data as never)}) as outcome`);
+    const [row] = await runAsPublic(c.var.sql, (tx) =>
+      tx<{ outcome: string }[]>`
+      select plaudit.record_email_provider_event(${messageId}, ${type}, ${h('id')}, ${occurred}, ${
+        tx.json(data as never)
+      }) as outcome`);
     // The event may have overtaken the worker's record of the message id: not 2xx, so that the
     // provider delivers it again later instead of it being lost.
     if (row.outcome === 'unknown') {

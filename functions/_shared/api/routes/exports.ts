@@ -17,9 +17,12 @@ const Filters = z.object({
   endDate: DateOnly.optional().openapi({ description: 'Reviews created on or before this day (UTC), inclusive.' }),
   rating: z.number().int().min(1).max(5).optional(),
   form_id: Uuid.optional(),
-  include_hidden: z.boolean().optional().openapi({ description: 'Include reviews hidden by moderation; false by default.' }),
+  include_hidden: z.boolean().optional().openapi({
+    description: 'Include reviews hidden by moderation; false by default.',
+  }),
 }).refine((f) => !f.startDate || !f.endDate || f.startDate <= f.endDate, {
-  message: 'must not be before startDate', path: ['endDate'],
+  message: 'must not be before startDate',
+  path: ['endDate'],
 }).openapi('ExportFilters');
 
 const ExportInput = z.object({
@@ -37,19 +40,35 @@ const ExportJob = z.object({
   error: z.string().nullable().openapi({ description: 'Why the export failed.' }),
   created_at: Timestamp,
   completed_at: Timestamp.nullable(),
-  expires_at: Timestamp.nullable().openapi({ description: 'The file can be downloaded until then (7 days after completion).' }),
+  expires_at: Timestamp.nullable().openapi({
+    description: 'The file can be downloaded until then (7 days after completion).',
+  }),
   download_url: z.string().nullable(),
-  moderation_chain: ChainHead.openapi({ description: 'The moderation trail\'s head when the export was created; the download repeats it in the `Plaudit-Moderation-Chain` header (`entries=N; head=…`). Keep it with the file: a later rewrite of the trail up to it is detectable (SECURITY.md).' }),
+  moderation_chain: ChainHead.openapi({
+    description:
+      "The moderation trail's head when the export was created; the download repeats it in the `Plaudit-Moderation-Chain` header (`entries=N; head=…`). Keep it with the file: a later rewrite of the trail up to it is detectable (SECURITY.md).",
+  }),
 }).openapi('ExportJob');
 
 type ExportRow = {
-  id: string; org_id: string; format: 'csv' | 'json'; filters: Record<string, unknown>;
-  status: 'pending' | 'processing' | 'completed' | 'failed'; row_count: number; byte_size: string | number;
-  chunk_count: number; error: string | null; created_at: Date; completed_at: Date | null; expires_at: Date | null;
-  moderation_chain_entries: string | number; moderation_chain_head: string | null;
+  id: string;
+  org_id: string;
+  format: 'csv' | 'json';
+  filters: Record<string, unknown>;
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  row_count: number;
+  byte_size: string | number;
+  chunk_count: number;
+  error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+  expires_at: Date | null;
+  moderation_chain_entries: string | number;
+  moderation_chain_head: string | null;
 };
 
-const COLUMNS = "id, org_id, format, filters, status, row_count, byte_size, chunk_count, error, created_at, completed_at, " +
+const COLUMNS =
+  'id, org_id, format, filters, status, row_count, byte_size, chunk_count, error, created_at, completed_at, ' +
   "expires_at, moderation_chain_entries, encode(moderation_chain_head, 'hex') as moderation_chain_head";
 
 function chainHead(r: ExportRow) {
@@ -58,11 +77,19 @@ function chainHead(r: ExportRow) {
 
 function toJob(r: ExportRow, publicUrl: string) {
   return {
-    id: r.id, format: r.format, filters: r.filters, status: r.status, row_count: r.row_count,
-    byte_size: Number(r.byte_size), error: r.error, created_at: iso(r.created_at)!,
-    completed_at: iso(r.completed_at), expires_at: iso(r.expires_at),
+    id: r.id,
+    format: r.format,
+    filters: r.filters,
+    status: r.status,
+    row_count: r.row_count,
+    byte_size: Number(r.byte_size),
+    error: r.error,
+    created_at: iso(r.created_at)!,
+    completed_at: iso(r.completed_at),
+    expires_at: iso(r.expires_at),
     download_url: r.status === 'completed'
-      ? `${publicUrl}/api/v1/organizations/${r.org_id}/exports/${r.id}/download` : null,
+      ? `${publicUrl}/api/v1/organizations/${r.org_id}/exports/${r.id}/download`
+      : null,
     moderation_chain: chainHead(r),
   };
 }
@@ -70,9 +97,12 @@ function toJob(r: ExportRow, publicUrl: string) {
 export const exports = router()
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/exports', tags: ['Exports'],
+      method: 'post',
+      path: '/organizations/{orgId}/exports',
+      tags: ['Exports'],
       summary: 'Create an export job',
-      description: 'Starts generating a file of the organization\'s reviews, oldest first. Poll the job, or wait for the `export.completed` event, then download it. Dates filter on `created_at`, both ends inclusive, in UTC. CSV cells that begin with `=`, `+`, `-`, `@`, tab or carriage return get a leading apostrophe so that spreadsheets do not run them as formulas.',
+      description:
+        "Starts generating a file of the organization's reviews, oldest first. Poll the job, or wait for the `export.completed` event, then download it. Dates filter on `created_at`, both ends inclusive, in UTC. CSV cells that begin with `=`, `+`, `-`, `@`, tab or carriage return get a leading apostrophe so that spreadsheets do not run them as formulas.",
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: ExportInput } } },
@@ -97,7 +127,9 @@ export const exports = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/exports', tags: ['Exports'],
+      method: 'get',
+      path: '/organizations/{orgId}/exports',
+      tags: ['Exports'],
       summary: 'List export jobs',
       description: 'Newest first.',
       request: { params: OrgParams, query: PaginationQuery },
@@ -118,14 +150,17 @@ export const exports = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/exports/{id}', tags: ['Exports'],
+      method: 'get',
+      path: '/organizations/{orgId}/exports/{id}',
+      tags: ['Exports'],
       summary: 'Get export job status',
       request: { params: OrgItemParams },
       responses: { 200: json(ExportJob, 'The job'), 404: errorResponseSpec('No such export') },
     }),
     async (c) => {
       const [row] = await c.var.db.unsafe<ExportRow[]>(
-        `select ${COLUMNS} from plaudit.exports where id = $1`, [c.req.valid('param').id],
+        `select ${COLUMNS} from plaudit.exports where id = $1`,
+        [c.req.valid('param').id],
       );
       if (!row) throw new ApiError(404, 'Export not found');
       return c.json(toJob(row, c.var.config.publicUrl), 200);
@@ -133,9 +168,12 @@ export const exports = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/exports/{id}/download', tags: ['Exports'],
+      method: 'get',
+      path: '/organizations/{orgId}/exports/{id}/download',
+      tags: ['Exports'],
       summary: 'Download the export file',
-      description: '`text/csv` or `application/json` (an array of Review objects), as an attachment. 409 until the job is completed; 410 once the file has expired.',
+      description:
+        '`text/csv` or `application/json` (an array of Review objects), as an attachment. 409 until the job is completed; 410 once the file has expired.',
       request: { params: OrgItemParams },
       responses: {
         200: {
@@ -153,13 +191,17 @@ export const exports = router()
     async (c) => {
       const { orgId, id } = c.req.valid('param');
       const [job] = await c.var.db.unsafe<ExportRow[]>(
-        `select ${COLUMNS} from plaudit.exports where id = $1`, [id],
+        `select ${COLUMNS} from plaudit.exports where id = $1`,
+        [id],
       );
       if (!job) throw new ApiError(404, 'Export not found');
       if (job.status !== 'completed') {
-        throw new ApiError(409, job.status === 'failed'
-          ? `The export failed: ${job.error ?? 'unknown reason'}`
-          : `The export is not ready yet (status ${job.status}); try again when it is completed`);
+        throw new ApiError(
+          409,
+          job.status === 'failed'
+            ? `The export failed: ${job.error ?? 'unknown reason'}`
+            : `The export is not ready yet (status ${job.status}); try again when it is completed`,
+        );
       }
       if (job.expires_at && job.expires_at.getTime() <= Date.now()) {
         throw new ApiError(410, 'The export file has expired; create a new export');

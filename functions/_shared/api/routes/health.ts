@@ -13,7 +13,9 @@ export const VERSION = '0.1.0';
 
 export const health = router().openapi(
   createRoute({
-    method: 'get', path: '/health', tags: ['Health'],
+    method: 'get',
+    path: '/health',
+    tags: ['Health'],
     summary: 'Service health',
     description: 'Answers 200 once the API can reach the database, 503 otherwise. No key needed.',
     responses: {

@@ -45,23 +45,38 @@ type OrgRow = { id: string; name: string; slug: string; website: string | null; 
 const toOrganization = (r: OrgRow) => ({ ...r, created_at: iso(r.created_at)! });
 
 type InvitationRow = {
-  id: string; email: string; role: 'admin' | 'member'; expires_at: Date; created_at: Date;
-  accepted_at?: Date | null; revoked_at?: Date | null;
+  id: string;
+  email: string;
+  role: 'admin' | 'member';
+  expires_at: Date;
+  created_at: Date;
+  accepted_at?: Date | null;
+  revoked_at?: Date | null;
 };
 function toInvitation(r: InvitationRow) {
-  const status = r.accepted_at ? 'accepted' : r.revoked_at ? 'revoked'
-    : r.expires_at.getTime() <= Date.now() ? 'expired' : 'pending';
+  const status = r.accepted_at
+    ? 'accepted'
+    : r.revoked_at
+    ? 'revoked'
+    : r.expires_at.getTime() <= Date.now()
+    ? 'expired'
+    : 'pending';
   return {
-    id: r.id, email: r.email, role: r.role, status: status as 'pending' | 'accepted' | 'expired' | 'revoked',
-    expires_at: iso(r.expires_at)!, created_at: iso(r.created_at)!,
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    status: status as 'pending' | 'accepted' | 'expired' | 'revoked',
+    expires_at: iso(r.expires_at)!,
+    created_at: iso(r.created_at)!,
   };
 }
-
 
 export const organizations = router()
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}', tags: ['Organizations'],
+      method: 'get',
+      path: '/organizations/{orgId}',
+      tags: ['Organizations'],
       summary: 'Get organization details',
       request: { params: OrgParams },
       responses: { 200: json(Organization, 'The organization') },
@@ -75,7 +90,9 @@ export const organizations = router()
   )
   .openapi(
     keyRoute('admin', {
-      method: 'patch', path: '/organizations/{orgId}', tags: ['Organizations'],
+      method: 'patch',
+      path: '/organizations/{orgId}',
+      tags: ['Organizations'],
       summary: 'Update organization settings',
       description: 'Changes `name` and `website`; fields left out stay as they are.',
       request: {
@@ -105,7 +122,9 @@ export const organizations = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/members', tags: ['Members'],
+      method: 'get',
+      path: '/organizations/{orgId}/members',
+      tags: ['Members'],
       summary: 'List team members',
       request: { params: OrgParams, query: PaginationQuery },
       responses: { 200: json(Paginated(Member), 'A page of members, oldest first') },
@@ -124,7 +143,9 @@ export const organizations = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/invitations', tags: ['Members'],
+      method: 'get',
+      path: '/organizations/{orgId}/invitations',
+      tags: ['Members'],
       summary: 'List invitations',
       request: { params: OrgParams, query: PaginationQuery },
       responses: { 200: json(Paginated(Invitation), 'A page of invitations, newest first') },
@@ -144,9 +165,12 @@ export const organizations = router()
   )
   .openapi(
     keyRoute('admin', {
-      method: 'post', path: '/organizations/{orgId}/invitations', tags: ['Members'],
+      method: 'post',
+      path: '/organizations/{orgId}/invitations',
+      tags: ['Members'],
       summary: 'Invite a team member',
-      description: 'Creates an invitation that expires after 7 days and e-mails it: the message links to the accept page, which makes the invitee a member. An address that is already a member, or already has an open invitation, gets 409.',
+      description:
+        'Creates an invitation that expires after 7 days and e-mails it: the message links to the accept page, which makes the invitee a member. An address that is already a member, or already has an open invitation, gets 409.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: InvitationInput } } },
@@ -175,9 +199,12 @@ export const organizations = router()
   )
   .openapi(
     keyRoute('admin', {
-      method: 'delete', path: '/organizations/{orgId}/invitations/{id}', tags: ['Members'],
+      method: 'delete',
+      path: '/organizations/{orgId}/invitations/{id}',
+      tags: ['Members'],
       summary: 'Withdraw an invitation',
-      description: 'Its link stops working at once: the accept page answers that the invitation was withdrawn. A withdrawal is permanent; invite the address again to send a new link. An invitation already accepted or withdrawn answers 409.',
+      description:
+        'Its link stops working at once: the accept page answers that the invitation was withdrawn. A withdrawal is permanent; invite the address again to send a new link. An invitation already accepted or withdrawn answers 409.',
       request: { params: OrgItemParams },
       responses: {
         204: { description: 'Withdrawn' },
@@ -197,7 +224,10 @@ export const organizations = router()
         from plaudit.invitations i where i.id = ${id}`;
       if (!row) throw new ApiError(404, 'Invitation not found');
       if (!row.withdrawn) {
-        throw new ApiError(409, row.accepted_at ? 'This invitation was accepted already' : 'This invitation was withdrawn already');
+        throw new ApiError(
+          409,
+          row.accepted_at ? 'This invitation was accepted already' : 'This invitation was withdrawn already',
+        );
       }
       return c.body(null, 204);
     },

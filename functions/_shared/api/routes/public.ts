@@ -23,9 +23,13 @@ const EmbedSettings = z.object({
 
 const ProfileSettings = z.object({
   enabled: z.boolean().openapi({ description: 'With false, the public profile routes answer 404.' }),
-  display_name: z.string().nullable().openapi({ description: 'Shown instead of the organization name; null shows the name.' }),
+  display_name: z.string().nullable().openapi({
+    description: 'Shown instead of the organization name; null shows the name.',
+  }),
   description: z.string().nullable(),
-  website: z.string().nullable().openapi({ description: 'Shown instead of the organization website; null shows the website.' }),
+  website: z.string().nullable().openapi({
+    description: 'Shown instead of the organization website; null shows the website.',
+  }),
   logo_url: z.string().nullable(),
   embed: EmbedSettings,
 }).openapi('PublicProfileSettings');
@@ -47,8 +51,13 @@ const ProfileSettingsPatch = z.object({
   }).optional(),
 }).openapi('PublicProfileSettingsPatch');
 
-const AverageRating = z.number().nullable().openapi({ description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.', example: 4.63 });
-const ReviewCount = z.number().int().openapi({ description: 'Number of public reviews (not hidden, verified or unverified).' });
+const AverageRating = z.number().nullable().openapi({
+  description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.',
+  example: 4.63,
+});
+const ReviewCount = z.number().int().openapi({
+  description: 'Number of public reviews (not hidden, verified or unverified).',
+});
 
 const PublicEmbed = z.object({
   slug: z.string(),
@@ -69,7 +78,13 @@ const PublicProfile = z.object({
   logo_url: z.string().nullable(),
   average_rating: AverageRating,
   review_count: ReviewCount,
-  rating_distribution: z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() })
+  rating_distribution: z.object({
+    1: z.number().int(),
+    2: z.number().int(),
+    3: z.number().int(),
+    4: z.number().int(),
+    5: z.number().int(),
+  })
     .openapi({ description: 'Number of public reviews per rating.' }),
   moderation_chain: ChainHead,
 }).openapi('PublicProfile');
@@ -80,7 +95,9 @@ const PublicReview = z.object({
   title: z.string().nullable(),
   content: z.string(),
   reviewer_name: z.string(),
-  verification_status: VerificationStatus.openapi({ description: '`verified` or `unverified`: nothing else is public.' }),
+  verification_status: VerificationStatus.openapi({
+    description: '`verified` or `unverified`: nothing else is public.',
+  }),
   created_at: z.string(),
 }).openapi('PublicReview');
 
@@ -95,8 +112,15 @@ const TokenParams = z.object({
 });
 
 type ProfileRow = {
-  version: string; enabled: boolean; slug: string; name: string; description: string | null;
-  website: string | null; logo_url: string | null; average_rating: number | null; review_count: number;
+  version: string;
+  enabled: boolean;
+  slug: string;
+  name: string;
+  description: string | null;
+  website: string | null;
+  logo_url: string | null;
+  average_rating: number | null;
+  review_count: number;
   rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
   embed: z.infer<typeof EmbedSettings>;
   moderation_chain: { entries: number; head: string | null };
@@ -108,43 +132,67 @@ const notFound = () => new ApiError(404, 'Business not found');
 
 const cachingHeaders = {
   ETag: { description: 'Changes when anything in the answer may have changed', schema: { type: 'string' as const } },
-  'Cache-Control': { description: '`public, max-age=30, stale-while-revalidate=300`', schema: { type: 'string' as const } },
+  'Cache-Control': {
+    description: '`public, max-age=30, stale-while-revalidate=300`',
+    schema: { type: 'string' as const },
+  },
 };
 const notModified = { description: 'Not modified: the `If-None-Match` ETag is current', headers: cachingHeaders };
-const publicDescription = 'Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.';
+const publicDescription =
+  'Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.';
 
 async function loadProfile(c: Context<AppEnv>, slug: string) {
   const sql = c.var.sql;
-  const [row] = await runAsPublic(sql, (tx) => tx<{ p: ProfileRow | null }[]>`select plaudit.public_profile(${slug}) as p`);
+  const [row] = await runAsPublic(
+    sql,
+    (tx) => tx<{ p: ProfileRow | null }[]>`select plaudit.public_profile(${slug}) as p`,
+  );
   return row.p;
 }
 
 async function publicVersion(c: Context<AppEnv>, slug: string) {
-  const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ v: string | null }[]>`select plaudit.public_version(${slug}) as v`);
+  const [row] = await runAsPublic(
+    c.var.sql,
+    (tx) => tx<{ v: string | null }[]>`select plaudit.public_version(${slug}) as v`,
+  );
   return row.v;
 }
 
 /** The version of the profile and embed answers: public_version's, and the chain head they carry. */
 async function profileVersion(c: Context<AppEnv>, slug: string) {
-  const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ v: string | null }[]>`select plaudit.public_profile_version(${slug}) as v`);
+  const [row] = await runAsPublic(
+    c.var.sql,
+    (tx) => tx<{ v: string | null }[]>`select plaudit.public_profile_version(${slug}) as v`,
+  );
   return row.v;
 }
 
-async function reviewPage(c: Context<AppEnv>, slug: string, scope: 'embed' | 'profile', page: z.infer<typeof PaginationQuery>) {
-  const out = await conditionalPublicRead(c, `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
+async function reviewPage(
+  c: Context<AppEnv>,
+  slug: string,
+  scope: 'embed' | 'profile',
+  page: z.infer<typeof PaginationQuery>,
+) {
+  const out = await conditionalPublicRead(
+    c,
+    `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
     () => publicVersion(c, slug),
     async () => {
-      const [row] = await runAsPublic(c.var.sql, (tx) => tx<PageRow[]>`
+      const [row] = await runAsPublic(c.var.sql, (tx) =>
+        tx<PageRow[]>`
         select p ->> 'version' as version, (p ->> 'enabled')::boolean as enabled, p ->> 'total' as total,
                (p -> 'items')::text as items
         from plaudit.public_review_page(${slug}, ${scope}, ${page.page}, ${page.limit}) p`);
       return row.version !== null && (scope === 'embed' || row.enabled) ? row : null;
-    });
+    },
+  );
   if ('notModified' in out) return out.notModified;
   if (!out.data) throw notFound();
   // The envelope around the database's JSON text, so the items are never parsed and re-serialized.
   const { meta } = paginate([], Number(out.data.total), page);
-  return c.body(`{"data":${out.data.items},"meta":${JSON.stringify(meta)}}`, 200, { 'Content-Type': 'application/json' });
+  return c.body(`{"data":${out.data.items},"meta":${JSON.stringify(meta)}}`, 200, {
+    'Content-Type': 'application/json',
+  });
 }
 
 // The e-mail verification link's answer: a small page, for people.
@@ -182,7 +230,9 @@ publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
 publicData
   .openapi(
     createRoute({
-      method: 'get', path: '/public/embed/{slug}', tags: ['Public data'],
+      method: 'get',
+      path: '/public/embed/{slug}',
+      tags: ['Public data'],
       summary: 'Get embed configuration for a business',
       description: `The widget's settings, the business name and its aggregate rating. ${publicDescription}`,
       request: { params: SlugParams },
@@ -194,20 +244,32 @@ publicData
     }),
     async (c) => {
       const { slug } = c.req.valid('param');
-      const out = await conditionalPublicRead(c, `embed:${slug}`, () => profileVersion(c, slug), () => loadProfile(c, slug));
+      const out = await conditionalPublicRead(
+        c,
+        `embed:${slug}`,
+        () => profileVersion(c, slug),
+        () => loadProfile(c, slug),
+      );
       if ('notModified' in out) return out.notModified as never;
       const p = out.data;
       if (!p) throw notFound();
       return c.json({
-        slug: p.slug, name: p.name, ...p.embed, average_rating: p.average_rating, review_count: Number(p.review_count),
+        slug: p.slug,
+        name: p.name,
+        ...p.embed,
+        average_rating: p.average_rating,
+        review_count: Number(p.review_count),
       }, 200);
     },
   )
   .openapi(
     createRoute({
-      method: 'get', path: '/public/reviews/{slug}', tags: ['Public data'],
+      method: 'get',
+      path: '/public/reviews/{slug}',
+      tags: ['Public data'],
       summary: 'Get public reviews for embed display',
-      description: `The widget's reviews, newest first: public reviews rated at least the embed's \`min_rating\`. ${publicDescription}`,
+      description:
+        `The widget's reviews, newest first: public reviews rated at least the embed's \`min_rating\`. ${publicDescription}`,
       request: { params: SlugParams, query: PaginationQuery },
       responses: {
         200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },
@@ -219,9 +281,12 @@ publicData
   )
   .openapi(
     createRoute({
-      method: 'get', path: '/public/profiles/{slug}', tags: ['Public data'],
+      method: 'get',
+      path: '/public/profiles/{slug}',
+      tags: ['Public data'],
       summary: 'Get public profile data',
-      description: `The business's public profile with \`average_rating\`, \`review_count\` and \`rating_distribution\` (kept by the database as reviews change). 404 when the profile is disabled. ${publicDescription}`,
+      description:
+        `The business's public profile with \`average_rating\`, \`review_count\` and \`rating_distribution\` (kept by the database as reviews change). 404 when the profile is disabled. ${publicDescription}`,
       request: { params: SlugParams },
       responses: {
         200: { ...json(PublicProfile, 'The public profile'), headers: cachingHeaders },
@@ -240,18 +305,32 @@ publicData
       if (!p) throw notFound();
       const d = p.rating_distribution;
       return c.json({
-        slug: p.slug, name: p.name, description: p.description, website: p.website, logo_url: p.logo_url,
-        average_rating: p.average_rating, review_count: Number(p.review_count),
-        rating_distribution: { 1: Number(d['1']), 2: Number(d['2']), 3: Number(d['3']), 4: Number(d['4']), 5: Number(d['5']) },
+        slug: p.slug,
+        name: p.name,
+        description: p.description,
+        website: p.website,
+        logo_url: p.logo_url,
+        average_rating: p.average_rating,
+        review_count: Number(p.review_count),
+        rating_distribution: {
+          1: Number(d['1']),
+          2: Number(d['2']),
+          3: Number(d['3']),
+          4: Number(d['4']),
+          5: Number(d['5']),
+        },
         moderation_chain: { entries: Number(p.moderation_chain.entries), head: p.moderation_chain.head },
       }, 200);
     },
   )
   .openapi(
     createRoute({
-      method: 'get', path: '/public/profiles/{slug}/reviews', tags: ['Public data'],
+      method: 'get',
+      path: '/public/profiles/{slug}/reviews',
+      tags: ['Public data'],
       summary: 'Get paginated public reviews',
-      description: `Every public review of the business (not hidden; verified or unverified), newest first. 404 when the profile is disabled. ${publicDescription}`,
+      description:
+        `Every public review of the business (not hidden; verified or unverified), newest first. 404 when the profile is disabled. ${publicDescription}`,
       request: { params: SlugParams, query: PaginationQuery },
       responses: {
         200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },
@@ -263,9 +342,12 @@ publicData
   )
   .openapi(
     createRoute({
-      method: 'get', path: '/public/verifications/{token}', tags: ['Public data'],
+      method: 'get',
+      path: '/public/verifications/{token}',
+      tags: ['Public data'],
       summary: 'Open the e-mailed verification link',
-      description: 'The link in the verification e-mail (`{PUBLIC_URL}/api/v1/public/verifications/{token}`). Opening it verifies nothing (mail providers\' link scanners open every link): it answers 303 to the hosted page `{PUBLIC_URL}/verify/{token}`, whose button confirms. A malformed token answers 404.',
+      description:
+        "The link in the verification e-mail (`{PUBLIC_URL}/api/v1/public/verifications/{token}`). Opening it verifies nothing (mail providers' link scanners open every link): it answers 303 to the hosted page `{PUBLIC_URL}/verify/{token}`, whose button confirms. A malformed token answers 404.",
       request: { params: TokenParams },
       responses: {
         303: { description: 'To the hosted confirmation page', headers: { Location: { schema: { type: 'string' } } } },
@@ -282,9 +364,12 @@ publicData
   )
   .openapi(
     createRoute({
-      method: 'post', path: '/public/verifications/{token}', tags: ['Public data'],
+      method: 'post',
+      path: '/public/verifications/{token}',
+      tags: ['Public data'],
       summary: 'Verify a review with its e-mailed token',
-      description: 'Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail\'s link. Already used or nothing to verify: 409; expired: 410; not valid: 404.',
+      description:
+        "Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail's link. Already used or nothing to verify: 409; expired: 410; not valid: 404.",
       request: { params: TokenParams },
       responses: {
         200: json(z.object({ status: z.literal('verified') }), 'The review is verified'),
@@ -297,7 +382,8 @@ publicData
       const { token } = c.req.valid('param');
       c.header('Cache-Control', 'no-store');
       if (!VERIFICATION_TOKEN.test(token)) throw new ApiError(404, VERIFICATION_REFUSALS.invalid[1]);
-      const [row] = await runAsPublic(c.var.sql, (tx) => tx<{ outcome: string }[]>`
+      const [row] = await runAsPublic(c.var.sql, (tx) =>
+        tx<{ outcome: string }[]>`
         select outcome from plaudit.verify_review_by_token(${token})`);
       if (row.outcome === 'verified') return c.json({ status: 'verified' as const }, 200);
       const [status, message] = VERIFICATION_REFUSALS[row.outcome as keyof typeof VERIFICATION_REFUSALS] ??
@@ -307,7 +393,9 @@ publicData
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/public-profile', tags: ['Public profile'],
+      method: 'get',
+      path: '/organizations/{orgId}/public-profile',
+      tags: ['Public profile'],
       summary: 'Get profile settings',
       description: 'The public profile and widget settings; an organization that never changed them has the defaults.',
       request: { params: OrgParams },
@@ -317,9 +405,12 @@ publicData
   )
   .openapi(
     keyRoute('admin', {
-      method: 'patch', path: '/organizations/{orgId}/public-profile', tags: ['Public profile'],
+      method: 'patch',
+      path: '/organizations/{orgId}/public-profile',
+      tags: ['Public profile'],
       summary: 'Update profile settings',
-      description: 'Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization\'s name and website.',
+      description:
+        "Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website.",
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: ProfileSettingsPatch } } },
@@ -341,10 +432,12 @@ publicData
         if (patch.embed?.[key] !== undefined) changes[`embed_${key}`] = patch.embed[key];
       }
       if (Object.keys(changes).length === 0) return c.json(await readSettings(db), 200);
-      const [row] = await translateDbErrors(() => db`
+      const [row] = await translateDbErrors(() =>
+        db`
         insert into plaudit.public_profiles ${db({ org_id: orgId, ...changes })}
         on conflict (org_id) do update set ${db(changes)}
-        returning *`);
+        returning *`
+      );
       return c.json(profileSettings(row), 200);
     },
   );

@@ -8,7 +8,8 @@ import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } fro
 import { keyRoute, router } from './define.ts';
 
 export const VerificationMode = z.enum(['email', 'purchase_proof', 'manual', 'none']).openapi({
-  description: '`email`: a link is e-mailed to the reviewer; `purchase_proof`: the order id is checked against the orders you loaded; `manual`: you approve each review; `none`: reviews are published unverified.',
+  description:
+    '`email`: a link is e-mailed to the reviewer; `purchase_proof`: the order id is checked against the orders you loaded; `manual`: you approve each review; `none`: reviews are published unverified.',
 });
 
 const FieldType = z.enum(['text', 'textarea', 'number', 'select', 'boolean']);
@@ -71,8 +72,12 @@ const ReviewForm = z.object({
 type FieldDefinition = z.infer<typeof CustomFieldDefinition>;
 
 type FormRow = {
-  id: string; name: string; verification_mode: z.infer<typeof VerificationMode>;
-  custom_fields: FieldDefinition[]; is_active: boolean; created_at: Date;
+  id: string;
+  name: string;
+  verification_mode: z.infer<typeof VerificationMode>;
+  custom_fields: FieldDefinition[];
+  is_active: boolean;
+  created_at: Date;
 };
 
 const COLUMNS = ['id', 'name', 'verification_mode', 'custom_fields', 'is_active', 'created_at'];
@@ -80,15 +85,21 @@ const COLUMNS = ['id', 'name', 'verification_mode', 'custom_fields', 'is_active'
 /** A definition as stored: `required` always present, `options` only on select fields. */
 function normalizeFields(fields: FieldDefinition[]) {
   return fields.map((f) => ({
-    key: f.key, label: f.label, type: f.type, required: f.required ?? false,
+    key: f.key,
+    label: f.label,
+    type: f.type,
+    required: f.required ?? false,
     ...(f.type === 'select' ? { options: f.options } : {}),
   }));
 }
 
 function toForm(c: Context<AppEnv>, r: FormRow) {
   return {
-    id: r.id, name: r.name, verification_mode: r.verification_mode,
-    custom_fields: normalizeFields(r.custom_fields), is_active: r.is_active,
+    id: r.id,
+    name: r.name,
+    verification_mode: r.verification_mode,
+    custom_fields: normalizeFields(r.custom_fields),
+    is_active: r.is_active,
     created_at: iso(r.created_at)!,
     submission_url: `${c.var.config.publicUrl}/forms/${r.id}`,
   };
@@ -99,7 +110,9 @@ const notFound = () => new ApiError(404, 'Review form not found');
 export const reviewForms = router()
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/review-forms', tags: ['Review forms'],
+      method: 'post',
+      path: '/organizations/{orgId}/review-forms',
+      tags: ['Review forms'],
       summary: 'Create a form',
       request: {
         params: OrgParams,
@@ -114,17 +127,21 @@ export const reviewForms = router()
       const { orgId } = c.req.valid('param');
       const input = c.req.valid('json');
       const db = c.var.db;
-      const [row] = await translateDbErrors(() => db<FormRow[]>`
+      const [row] = await translateDbErrors(() =>
+        db<FormRow[]>`
         insert into plaudit.review_forms (org_id, name, verification_mode, custom_fields, is_active)
         values (${orgId}, ${input.name}, ${input.verification_mode},
                 ${db.json(normalizeFields(input.custom_fields))}, ${input.is_active})
-        returning ${db(COLUMNS)}`);
+        returning ${db(COLUMNS)}`
+      );
       return c.json(toForm(c, row), 201);
     },
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/review-forms', tags: ['Review forms'],
+      method: 'get',
+      path: '/organizations/{orgId}/review-forms',
+      tags: ['Review forms'],
       summary: 'List forms',
       description: 'Forms that are not deleted, newest first.',
       request: { params: OrgParams, query: PaginationQuery },
@@ -145,7 +162,9 @@ export const reviewForms = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/review-forms/{id}', tags: ['Review forms'],
+      method: 'get',
+      path: '/organizations/{orgId}/review-forms/{id}',
+      tags: ['Review forms'],
       summary: 'Get form details',
       request: { params: OrgItemParams },
       responses: {
@@ -164,9 +183,12 @@ export const reviewForms = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'patch', path: '/organizations/{orgId}/review-forms/{id}', tags: ['Review forms'],
+      method: 'patch',
+      path: '/organizations/{orgId}/review-forms/{id}',
+      tags: ['Review forms'],
       summary: 'Update form settings',
-      description: 'Fields left out stay as they are. A new verification mode applies to reviews submitted from now on; existing reviews keep their status.',
+      description:
+        'Fields left out stay as they are. A new verification mode applies to reviews submitted from now on; existing reviews keep their status.',
       request: {
         params: OrgItemParams,
         body: { required: true, content: { 'application/json': { schema: ReviewFormPatch } } },
@@ -187,9 +209,11 @@ export const reviewForms = router()
       if (patch.custom_fields !== undefined) changes.custom_fields = db.json(normalizeFields(patch.custom_fields));
       if (patch.is_active !== undefined) changes.is_active = patch.is_active;
       const [row] = Object.keys(changes).length
-        ? await translateDbErrors(() => db<FormRow[]>`
+        ? await translateDbErrors(() =>
+          db<FormRow[]>`
             update plaudit.review_forms set ${db(changes)}
-            where id = ${id} and deleted_at is null returning ${db(COLUMNS)}`)
+            where id = ${id} and deleted_at is null returning ${db(COLUMNS)}`
+        )
         : await db<FormRow[]>`
             select ${db(COLUMNS)} from plaudit.review_forms where id = ${id} and deleted_at is null`;
       if (!row) throw notFound();
@@ -198,9 +222,12 @@ export const reviewForms = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'delete', path: '/organizations/{orgId}/review-forms/{id}', tags: ['Review forms'],
+      method: 'delete',
+      path: '/organizations/{orgId}/review-forms/{id}',
+      tags: ['Review forms'],
       summary: 'Delete a form',
-      description: 'The form stops accepting reviews and disappears from the API; the reviews it collected stay, with their `form_id`.',
+      description:
+        'The form stops accepting reviews and disappears from the API; the reviews it collected stay, with their `form_id`.',
       request: { params: OrgItemParams },
       responses: {
         204: { description: 'Deleted' },

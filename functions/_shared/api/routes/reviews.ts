@@ -22,12 +22,16 @@ const ChainStatus = ChainHead.extend({
   valid: z.boolean().openapi({ description: 'The trail verifies, and matches the earlier head when one was given.' }),
   problem: z.string().nullable().openapi({ description: 'What does not verify, or null.' }),
   earlier_head: z.object({
-    entries: z.number().int(), head: z.string(), matches: z.boolean(), problem: z.string().nullable(),
+    entries: z.number().int(),
+    head: z.string(),
+    matches: z.boolean(),
+    problem: z.string().nullable(),
   }).nullable().openapi({ description: 'The check against the head given in the query, or null.' }),
 }).openapi('ModerationChainStatus');
 
 export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', 'rejected']).openapi({
-  description: '`unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.',
+  description:
+    '`unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.',
 });
 
 export const Review = z.object({
@@ -44,20 +48,42 @@ export const Review = z.object({
 }).openapi('Review');
 
 export type ReviewRow = {
-  id: string; rating: number; title: string | null; content: string; reviewer_name: string;
-  reviewer_email: string; verification_status: z.infer<typeof VerificationStatus>; is_hidden: boolean;
-  created_at: Date; form_id: string;
+  id: string;
+  rating: number;
+  title: string | null;
+  content: string;
+  reviewer_name: string;
+  reviewer_email: string;
+  verification_status: z.infer<typeof VerificationStatus>;
+  is_hidden: boolean;
+  created_at: Date;
+  form_id: string;
 };
 
 export const REVIEW_COLUMNS = [
-  'id', 'rating', 'title', 'content', 'reviewer_name', 'reviewer_email', 'verification_status', 'is_hidden',
-  'created_at', 'form_id',
+  'id',
+  'rating',
+  'title',
+  'content',
+  'reviewer_name',
+  'reviewer_email',
+  'verification_status',
+  'is_hidden',
+  'created_at',
+  'form_id',
 ];
 
 export const toReview = (r: ReviewRow) => ({
-  id: r.id, rating: r.rating, title: r.title, content: r.content, reviewer_name: r.reviewer_name,
-  reviewer_email: r.reviewer_email, verification_status: r.verification_status, is_hidden: r.is_hidden,
-  created_at: iso(r.created_at)!, form_id: r.form_id,
+  id: r.id,
+  rating: r.rating,
+  title: r.title,
+  content: r.content,
+  reviewer_name: r.reviewer_name,
+  reviewer_email: r.reviewer_email,
+  verification_status: r.verification_status,
+  is_hidden: r.is_hidden,
+  created_at: iso(r.created_at)!,
+  form_id: r.form_id,
 });
 
 /** The review of the tenant's transaction, or 404. */
@@ -75,9 +101,12 @@ const ReviewSubmission = z.object({
   reviewer_name: z.string().trim().min(1).max(200),
   reviewer_email: z.string().trim().max(320).email(),
   custom_fields: z.record(z.string(), z.unknown()).optional()
-    .openapi({ description: 'Answers to the form\'s custom fields, keyed by field key. Keys the form does not define are ignored.' }),
+    .openapi({
+      description:
+        "Answers to the form's custom fields, keyed by field key. Keys the form does not define are ignored.",
+    }),
   order_id: z.string().trim().min(1).max(200).optional()
-    .openapi({ description: 'For purchase-proof forms: the order id, checked against the organization\'s orders.' }),
+    .openapi({ description: "For purchase-proof forms: the order id, checked against the organization's orders." }),
   website_url: z.string().max(2048).optional().openapi({
     description: 'Leave out or empty. A trap for bots: a submission that fills it is answered as usual but not stored.',
   }),
@@ -93,14 +122,16 @@ const ModerationEntry = z.object({
   action: z.enum(['hide', 'unhide', 'verify', 'approve', 'reject']),
   reason: z.string().nullable(),
   actor: z.string().openapi({
-    description: 'Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.',
+    description:
+      'Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.',
     example: 'api_key:0b6c2d9e-6f3c-4a51-9d7b-2b1f0e8c4a11',
   }),
   created_at: Timestamp,
 }).openapi('ModerationEntry');
 
 const IsoDate = z.string().refine(
-  (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
+  (s) =>
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
   'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
 );
 const Rating = z.coerce.number().int().min(1).max(5);
@@ -114,7 +145,9 @@ const ReviewListQuery = PaginationQuery.extend({
   form_id: z.string().uuid().optional(),
   startDate: IsoDate.optional().openapi({ description: 'Created on or after (a date means from 00:00 UTC).' }),
   endDate: IsoDate.optional().openapi({ description: 'Created on or before (a date means the whole day, UTC).' }),
-  q: z.string().trim().min(1).max(200).optional().openapi({ description: 'Words that must all appear in the title or text.' }),
+  q: z.string().trim().min(1).max(200).optional().openapi({
+    description: 'Words that must all appear in the title or text.',
+  }),
 });
 
 type ListQuery = z.infer<typeof ReviewListQuery>;
@@ -125,7 +158,9 @@ function listFilters(db: Tx, q: ListQuery) {
   if (q.min_rating !== undefined && q.max_rating !== undefined && q.min_rating > q.max_rating) {
     throw new ApiError(400, 'min_rating: must not be greater than max_rating');
   }
-  const start = q.startDate ? new Date(DATE_ONLY.test(q.startDate) ? `${q.startDate}T00:00:00Z` : q.startDate) : undefined;
+  const start = q.startDate
+    ? new Date(DATE_ONLY.test(q.startDate) ? `${q.startDate}T00:00:00Z` : q.startDate)
+    : undefined;
   const endDateOnly = q.endDate !== undefined && DATE_ONLY.test(q.endDate);
   // Exclusive upper bound: the day after a date; a date-time includes its whole millisecond
   // (timestamps are stored to the microsecond but shown to the millisecond).
@@ -172,11 +207,15 @@ async function listReviews(c: Context<AppEnv>, q: ListQuery) {
   return paginate(rows.map(toReview), total, q);
 }
 
-const listDescription = 'Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.';
+const listDescription =
+  'Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.';
 
 type SubmissionRow = ReviewRow & {
-  rate_allowed: boolean; rate_remaining: number; rate_reset: string;
-  error_code: string | null; error_message: string | null;
+  rate_allowed: boolean;
+  rate_remaining: number;
+  rate_reset: string;
+  error_code: string | null;
+  error_message: string | null;
 };
 
 export const reviews = router();
@@ -184,9 +223,12 @@ reviews.use('/reviews', publicCors({ methods: ['POST'] }));
 reviews
   .openapi(
     createRoute({
-      method: 'post', path: '/reviews', tags: ['Reviews'],
+      method: 'post',
+      path: '/reviews',
+      tags: ['Reviews'],
       summary: 'Submit a new review',
-      description: 'Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form\'s verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.',
+      description:
+        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.",
       request: { body: { required: true, content: { 'application/json': { schema: ReviewSubmission } } } },
       responses: {
         201: json(Review, 'The stored review'),
@@ -202,25 +244,35 @@ reviews
       const { sql, config } = c.var;
       const bucket = submissionBucket(c, config.trustProxy);
       const limit = config.submitRateLimitPerMinute;
-      const [row] = await runAsPublic(sql, (tx) => tx<SubmissionRow[]>`
+      const [row] = await runAsPublic(sql, (tx) =>
+        tx<SubmissionRow[]>`
         select * from plaudit.submit_review(
           ${bucket}, ${limit}, ${input.form_id}, ${input.rating}, ${input.title || null}, ${input.content},
-          ${input.reviewer_name}, ${input.reviewer_email}, ${input.custom_fields ? tx.json(input.custom_fields as never) : null},
+          ${input.reviewer_name}, ${input.reviewer_email}, ${
+          input.custom_fields ? tx.json(input.custom_fields as never) : null
+        },
           ${input.order_id ?? null}, ${config.publicUrl}, ${Boolean(input.website_url?.trim())})`);
-      const decision = { limit, remaining: row.rate_remaining, reset: Number(row.rate_reset), allowed: row.rate_allowed };
+      const decision = {
+        limit,
+        remaining: row.rate_remaining,
+        reset: Number(row.rate_reset),
+        allowed: row.rate_allowed,
+      };
       setRateLimitHeaders(c, decision);
       // The shared 429 answer (with Retry-After) is untyped for this route's response map.
       if (!decision.allowed) return tooManyRequests(c, decision) as never;
       if (row.error_code) {
-        throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined })
-          ?? new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
+        throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined }) ??
+          new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
       }
       return c.json(toReview(row), 201);
     },
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/reviews', tags: ['Reviews'],
+      method: 'get',
+      path: '/organizations/{orgId}/reviews',
+      tags: ['Reviews'],
       summary: 'List reviews',
       description: listDescription,
       request: { params: OrgParams, query: ReviewListQuery },
@@ -230,9 +282,12 @@ reviews
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/reviews', tags: ['Reviews'],
-      summary: 'List the key\'s organization\'s reviews',
-      description: `The same list as \`GET /organizations/{orgId}/reviews\`, for the organization of the API key. ${listDescription}`,
+      method: 'get',
+      path: '/reviews',
+      tags: ['Reviews'],
+      summary: "List the key's organization's reviews",
+      description:
+        `The same list as \`GET /organizations/{orgId}/reviews\`, for the organization of the API key. ${listDescription}`,
       request: { query: ReviewListQuery },
       responses: { 200: json(Paginated(Review), 'A page of reviews') },
     }),
@@ -240,7 +295,9 @@ reviews
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/reviews/{id}', tags: ['Reviews'],
+      method: 'get',
+      path: '/organizations/{orgId}/reviews/{id}',
+      tags: ['Reviews'],
       summary: 'Get one review',
       request: { params: OrgItemParams },
       responses: {
@@ -252,9 +309,12 @@ reviews
   )
   .openapi(
     keyRoute('write', {
-      method: 'patch', path: '/organizations/{orgId}/reviews/{id}/moderate', tags: ['Reviews'],
+      method: 'patch',
+      path: '/organizations/{orgId}/reviews/{id}/moderate',
+      tags: ['Reviews'],
       summary: 'Hide or unhide a review',
-      description: 'Each change is recorded in the review\'s moderation history with its reason and the API key that made it, and emits `review.moderated`. Hiding a hidden review, or unhiding a visible one, answers 409.',
+      description:
+        "Each change is recorded in the review's moderation history with its reason and the API key that made it, and emits `review.moderated`. Hiding a hidden review, or unhiding a visible one, answers 409.",
       request: {
         params: OrgItemParams,
         body: { required: true, content: { 'application/json': { schema: ModerationInput } } },
@@ -270,20 +330,25 @@ reviews
       const { id } = c.req.valid('param');
       const { action, reason } = c.req.valid('json');
       const db = c.var.db;
-      const [row] = await translateDbErrors(() => db<ReviewRow[]>`
+      const [row] = await translateDbErrors(() =>
+        db<ReviewRow[]>`
         select ${db(REVIEW_COLUMNS)}
-        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${'api_key:' + c.var.apiKey!.keyId})`);
+        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${'api_key:' + c.var.apiKey!.keyId})`
+      );
       return c.json(toReview(row), 200);
     },
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/reviews/{id}/moderation-history', tags: ['Reviews'],
+      method: 'get',
+      path: '/organizations/{orgId}/reviews/{id}/moderation-history',
+      tags: ['Reviews'],
       summary: 'Moderation history of a review',
-      description: 'Every hide, unhide, verification, approval and rejection of the review, newest first. The trail is append-only and hash-chained in the database.',
+      description:
+        'Every hide, unhide, verification, approval and rejection of the review, newest first. The trail is append-only and hash-chained in the database.',
       request: { params: OrgItemParams, query: PaginationQuery },
       responses: {
-        200: json(Paginated(ModerationEntry), 'A page of the review\'s history'),
+        200: json(Paginated(ModerationEntry), "A page of the review's history"),
         404: errorResponseSpec('No review with this id in this organization'),
       },
     }),
@@ -291,13 +356,21 @@ reviews
       const { id } = c.req.valid('param');
       const page = c.req.valid('query');
       const db = c.var.db;
-      type EntryRow = { id: string; action: z.infer<typeof ModerationEntry>['action']; reason: string | null; actor: string; created_at: Date };
+      type EntryRow = {
+        id: string;
+        action: z.infer<typeof ModerationEntry>['action'];
+        reason: string | null;
+        actor: string;
+        created_at: Date;
+      };
       const [[review], rows, [{ total }]] = await Promise.all([
         db<{ id: string }[]>`select id from plaudit.reviews where id = ${id}`,
         db<EntryRow[]>`
           select id, action, reason, actor, created_at from plaudit.moderation_trail
           where review_id = ${id} order by seq desc limit ${page.limit} offset ${offset(page)}`,
-        db<{ total: number }[]>`select count(*)::integer as total from plaudit.moderation_trail where review_id = ${id}`,
+        db<
+          { total: number }[]
+        >`select count(*)::integer as total from plaudit.moderation_trail where review_id = ${id}`,
       ]);
       if (!review) throw new ApiError(404, 'Review not found');
       return c.json(paginate(rows.map((e) => ({ ...e, created_at: iso(e.created_at)! })), total, page), 200);
@@ -305,9 +378,12 @@ reviews
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/moderation-chain', tags: ['Reviews'],
+      method: 'get',
+      path: '/organizations/{orgId}/moderation-chain',
+      tags: ['Reviews'],
       summary: 'Check the moderation trail',
-      description: 'The organization\'s moderation trail head (`entries`, `head`), and whether the trail verifies: each entry\'s hash covers the one before it. Given a head kept earlier (`entries` and `head`, from this route, the public profile, a `review.moderated` event or an export), it also says whether today\'s trail still holds that head at that position; whoever rewrote history since, even with the database\'s owner rights, cannot make it match (SECURITY.md).',
+      description:
+        "The organization's moderation trail head (`entries`, `head`), and whether the trail verifies: each entry's hash covers the one before it. Given a head kept earlier (`entries` and `head`, from this route, the public profile, a `review.moderated` event or an export), it also says whether today's trail still holds that head at that position; whoever rewrote history since, even with the database's owner rights, cannot make it match (SECURITY.md).",
       request: { params: OrgParams, query: ChainQuery },
       responses: {
         200: json(ChainStatus, 'The head, and whether the trail verifies'),
@@ -316,10 +392,14 @@ reviews
     }),
     async (c) => {
       const { entries, head } = c.req.valid('query');
-      if ((entries === undefined) !== (head === undefined)) throw new ApiError(400, 'entries and head: give both, or neither');
+      if ((entries === undefined) !== (head === undefined)) {
+        throw new ApiError(400, 'entries and head: give both, or neither');
+      }
       const db = c.var.db;
-      const [row] = await translateDbErrors(() => db<{ s: z.infer<typeof ChainStatus> }[]>`
-        select plaudit.moderation_chain_status(${entries ?? null}, ${head ?? null}) as s`);
+      const [row] = await translateDbErrors(() =>
+        db<{ s: z.infer<typeof ChainStatus> }[]>`
+        select plaudit.moderation_chain_status(${entries ?? null}, ${head ?? null}) as s`
+      );
       return c.json(row.s, 200);
     },
   );

@@ -20,7 +20,8 @@ const DecisionInput = z.object({
 }).openapi('VerificationDecisionInput');
 
 const IsoDateTime = z.string().refine(
-  (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
+  (s) =>
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
   'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
 );
 
@@ -60,11 +61,13 @@ const decisionResponses = {
 const DECISIONS = {
   approve: {
     summary: 'Manually approve a review',
-    description: 'A pending review (any verification mode) becomes `verified`, method `manual`; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`.',
+    description:
+      'A pending review (any verification mode) becomes `verified`, method `manual`; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`.',
   },
   reject: {
     summary: 'Reject a review',
-    description: 'A pending review becomes `rejected` and never appears publicly; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`.',
+    description:
+      'A pending review becomes `rejected` and never appears publicly; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`.',
   },
 } as const;
 
@@ -72,7 +75,9 @@ type Decision = keyof typeof DECISIONS;
 
 function decisionRoute(decision: Decision) {
   return keyRoute('write', {
-    method: 'post', path: `/organizations/{orgId}/verification/${decision}` as const, tags: ['Verification'],
+    method: 'post',
+    path: `/organizations/{orgId}/verification/${decision}` as const,
+    tags: ['Verification'],
     ...DECISIONS[decision],
     request: {
       params: OrgParams,
@@ -83,18 +88,23 @@ function decisionRoute(decision: Decision) {
 }
 
 async function decide(db: Tx, decision: Decision, { review_id, reason }: z.infer<typeof DecisionInput>, keyId: string) {
-  await translateDbErrors(() => decision === 'approve'
-    ? db`select id from plaudit.approve_review(${review_id}, ${reason ?? null}, ${keyId})`
-    : db`select id from plaudit.reject_review(${review_id}, ${reason ?? null}, ${keyId})`);
+  await translateDbErrors(() =>
+    decision === 'approve'
+      ? db`select id from plaudit.approve_review(${review_id}, ${reason ?? null}, ${keyId})`
+      : db`select id from plaudit.reject_review(${review_id}, ${reason ?? null}, ${keyId})`
+  );
   return loadReview(db, review_id);
 }
 
 export const verification = router()
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/verification/verify', tags: ['Verification'],
+      method: 'post',
+      path: '/organizations/{orgId}/verification/verify',
+      tags: ['Verification'],
       summary: 'Verify a review by e-mail token or purchase proof',
-      description: 'Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`.',
+      description:
+        'Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: VerifyInput } } },
@@ -117,20 +127,29 @@ export const verification = router()
         }
         if (outcome !== 'verified') throw TOKEN_ERRORS[outcome] ?? new Error(`unexpected outcome ${outcome}`);
       } else {
-        await translateDbErrors(() => db`select id from plaudit.verify_review_by_order(${review_id}, ${order_id!}, ${keyId})`);
+        await translateDbErrors(() =>
+          db`select id from plaudit.verify_review_by_order(${review_id}, ${order_id!}, ${keyId})`
+        );
       }
       return c.json(await loadReview(db, review_id), 200);
     },
   )
-  .openapi(decisionRoute('approve'), async (c) =>
-    c.json(await decide(c.var.db, 'approve', c.req.valid('json'), c.var.apiKey!.keyId), 200))
-  .openapi(decisionRoute('reject'), async (c) =>
-    c.json(await decide(c.var.db, 'reject', c.req.valid('json'), c.var.apiKey!.keyId), 200))
+  .openapi(
+    decisionRoute('approve'),
+    async (c) => c.json(await decide(c.var.db, 'approve', c.req.valid('json'), c.var.apiKey!.keyId), 200),
+  )
+  .openapi(
+    decisionRoute('reject'),
+    async (c) => c.json(await decide(c.var.db, 'reject', c.req.valid('json'), c.var.apiKey!.keyId), 200),
+  )
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/orders', tags: ['Verification'],
+      method: 'post',
+      path: '/organizations/{orgId}/orders',
+      tags: ['Verification'],
       summary: 'Load orders for purchase proof',
-      description: 'Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders.',
+      description:
+        'Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: OrdersInput } } },
@@ -145,11 +164,14 @@ export const verification = router()
       const { orders } = c.req.valid('json');
       const db = c.var.db;
       const rows = orders.map((o) => ({
-        order_id: o.order_id, email: o.email ?? null,
+        order_id: o.order_id,
+        email: o.email ?? null,
         purchased_at: o.purchased_at ? new Date(o.purchased_at).toISOString() : null,
       }));
-      const [result] = await translateDbErrors(() => db<{ inserted: number; updated: number }[]>`
-        select inserted, updated from plaudit.upsert_orders(${orgId}, ${db.json(rows)})`);
+      const [result] = await translateDbErrors(() =>
+        db<{ inserted: number; updated: number }[]>`
+        select inserted, updated from plaudit.upsert_orders(${orgId}, ${db.json(rows)})`
+      );
       return c.json({ received: orders.length, ...result }, 200);
     },
   );

@@ -26,7 +26,9 @@ export function pick<T>(table: Record<string, T>, locale: string): [string, T] {
 export function layout(lang: string, title: string, bodyHtml: string, footerHtml: string, pixel = ''): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${
+    escapeHtml(title)
+  }</title></head>
 <body style="margin:0;padding:24px;background:#f6f7f9;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1f2328">
 <div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:32px">
 ${bodyHtml}

@@ -10,7 +10,11 @@ import { escapeHtml, safeLink } from '../html.ts';
 import { layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
 
 const button = (href: string, label: string) =>
-  `<p style="margin:28px 0"><a href="${escapeHtml(href)}" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(label)}</a></p>`;
+  `<p style="margin:28px 0"><a href="${
+    escapeHtml(href)
+  }" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${
+    escapeHtml(label)
+  }</a></p>`;
 
 type RequestStrings = {
   subject: (org: string) => string;
@@ -28,7 +32,8 @@ const REQUEST: Record<string, RequestStrings> = {
   en: {
     subject: (org) => `How was your experience with ${org}?`,
     greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
-    intro: (org) => `${org} would like to hear about your experience. Your review helps other customers and takes about a minute.`,
+    intro: (org) =>
+      `${org} would like to hear about your experience. Your review helps other customers and takes about a minute.`,
     ratePrompt: 'How would you rate it? Choose a rating, then write a few words:',
     stars: (n) => `${n} star${n === 1 ? '' : 's'}`,
     button: 'Write a review',
@@ -39,12 +44,14 @@ const REQUEST: Record<string, RequestStrings> = {
   de: {
     subject: (org) => `Wie war Ihre Erfahrung mit ${org}?`,
     greeting: (name) => (name ? `Hallo ${name},` : 'Hallo,'),
-    intro: (org) => `${org} möchte gern von Ihrer Erfahrung hören. Ihre Bewertung hilft anderen Kundinnen und Kunden und dauert etwa eine Minute.`,
+    intro: (org) =>
+      `${org} möchte gern von Ihrer Erfahrung hören. Ihre Bewertung hilft anderen Kundinnen und Kunden und dauert etwa eine Minute.`,
     ratePrompt: 'Wie bewerten Sie sie? Wählen Sie eine Bewertung und schreiben Sie ein paar Worte:',
     stars: (n) => `${n} ${n === 1 ? 'Stern' : 'Sterne'}`,
     button: 'Bewertung schreiben',
     fallback: 'Falls die Schaltfläche nicht funktioniert, öffnen Sie diesen Link:',
-    why: (org) => `Sie erhalten diese E-Mail, weil Sie Kundin oder Kunde von ${org} sind. Im Auftrag von ${org} versendet von Plaudit.`,
+    why: (org) =>
+      `Sie erhalten diese E-Mail, weil Sie Kundin oder Kunde von ${org} sind. Im Auftrag von ${org} versendet von Plaudit.`,
     unsubscribe: 'Keine Bewertungsanfragen mehr erhalten',
   },
 };
@@ -57,17 +64,23 @@ type ReminderStrings = Pick<RequestStrings, 'subject' | 'intro'> & {
 const REMINDER: Record<string, ReminderStrings> = {
   en: {
     subject: (org) => `A reminder: how was your experience with ${org}?`,
-    intro: (org) => `A few days ago ${org} asked about your experience. If you have a minute, your review would help other customers.`,
-    more: (n) => n === 0
-      ? 'This is the last reminder you will get for this request.'
-      : `You will get at most ${n === 1 ? 'one more reminder' : `${n} more reminders`} for this request.`,
+    intro: (org) =>
+      `A few days ago ${org} asked about your experience. If you have a minute, your review would help other customers.`,
+    more: (n) =>
+      n === 0
+        ? 'This is the last reminder you will get for this request.'
+        : `You will get at most ${n === 1 ? 'one more reminder' : `${n} more reminders`} for this request.`,
   },
   de: {
     subject: (org) => `Erinnerung: Wie war Ihre Erfahrung mit ${org}?`,
-    intro: (org) => `Vor einigen Tagen hat ${org} nach Ihrer Erfahrung gefragt. Wenn Sie eine Minute Zeit haben, hilft Ihre Bewertung anderen Kundinnen und Kunden.`,
-    more: (n) => n === 0
-      ? 'Dies ist die letzte Erinnerung zu dieser Anfrage.'
-      : `Zu dieser Anfrage erhalten Sie höchstens ${n === 1 ? 'eine weitere Erinnerung' : `${n} weitere Erinnerungen`}.`,
+    intro: (org) =>
+      `Vor einigen Tagen hat ${org} nach Ihrer Erfahrung gefragt. Wenn Sie eine Minute Zeit haben, hilft Ihre Bewertung anderen Kundinnen und Kunden.`,
+    more: (n) =>
+      n === 0
+        ? 'Dies ist die letzte Erinnerung zu dieser Anfrage.'
+        : `Zu dieser Anfrage erhalten Sie höchstens ${
+          n === 1 ? 'eine weitere Erinnerung' : `${n} weitere Erinnerungen`
+        }.`,
   },
 };
 
@@ -94,20 +107,42 @@ function requestEmail({ locale, orgName, data }: TemplateInput, reminder: boolea
   const intro = (r ?? t).intro(orgName, formName) + (r && left !== null ? ` ${r.more(left)}` : '');
   const starsText = ratingUrls.map((u, i) => `  ${'★'.repeat(i + 1)}${'☆'.repeat(4 - i)} ${t.stars(i + 1)}: ${u}`);
   const text = [
-    t.greeting(name), '', intro, '', t.ratePrompt, ...starsText, '', `${t.button}: ${reviewUrl}`, '',
-    '-- ', t.why(orgName), `${t.unsubscribe}: ${unsubscribeUrl}`, '',
+    t.greeting(name),
+    '',
+    intro,
+    '',
+    t.ratePrompt,
+    ...starsText,
+    '',
+    `${t.button}: ${reviewUrl}`,
+    '',
+    '-- ',
+    t.why(orgName),
+    `${t.unsubscribe}: ${unsubscribeUrl}`,
+    '',
   ].join('\n');
   const starLinks = ratingUrls.map((u, i) =>
-    `<a href="${escapeHtml(u)}" title="${escapeHtml(t.stars(i + 1))}" aria-label="${escapeHtml(t.stars(i + 1))}" style="font-size:32px;line-height:1;color:#bf8700;text-decoration:none;padding:0 4px">★</a>`).join('');
-  const html = layout(lang, subject, `
+    `<a href="${escapeHtml(u)}" title="${escapeHtml(t.stars(i + 1))}" aria-label="${
+      escapeHtml(t.stars(i + 1))
+    }" style="font-size:32px;line-height:1;color:#bf8700;text-decoration:none;padding:0 4px">★</a>`
+  ).join('');
+  const html = layout(
+    lang,
+    subject,
+    `
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(intro)}</p>
 <p>${escapeHtml(t.ratePrompt)}</p>
 <p style="margin:16px 0">${starLinks}</p>
 ${button(reviewUrl, t.button)}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(reviewUrl)}">${escapeHtml(reviewUrl)}</a></p>`,
-    `${escapeHtml(t.why(orgName))}<br><a href="${escapeHtml(unsubscribeUrl)}" style="color:#6e7781">${escapeHtml(t.unsubscribe)}</a>`,
-    pixelUrl ? `<img src="${escapeHtml(pixelUrl)}" width="1" height="1" alt="" style="display:block;border:0">` : '');
+<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(reviewUrl)}">${
+      escapeHtml(reviewUrl)
+    }</a></p>`,
+    `${escapeHtml(t.why(orgName))}<br><a href="${escapeHtml(unsubscribeUrl)}" style="color:#6e7781">${
+      escapeHtml(t.unsubscribe)
+    }</a>`,
+    pixelUrl ? `<img src="${escapeHtml(pixelUrl)}" width="1" height="1" alt="" style="display:block;border:0">` : '',
+  );
   const headers: Record<string, string> = {};
   if (unsubscribeUrl) {
     // RFC 2369 and RFC 8058: mail clients offer one-click unsubscribe (a POST to this URL).
@@ -146,7 +181,8 @@ const INVITATION: Record<string, InvitationStrings> = {
     button: 'Einladung annehmen',
     fallback: 'Falls die Schaltfläche nicht funktioniert, öffnen Sie diesen Link:',
     expires: (date) => `Die Einladung läuft am ${date} (UTC) ab.`,
-    ignore: 'Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese Nachricht: Ohne Ihre Zustimmung geschieht nichts.',
+    ignore:
+      'Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese Nachricht: Ohne Ihre Zustimmung geschieht nichts.',
     footer: (org) => `Im Auftrag von ${org} versendet von Plaudit.`,
   },
 };
@@ -159,14 +195,30 @@ function teamInvitation({ locale, orgName, data }: TemplateInput): RenderedEmail
   const subject = t.subject(orgName);
   const intro = t.intro(orgName, role);
   const text = [
-    intro, '', `${t.button}: ${link}`, '', expires ? t.expires(expires) : '', t.ignore, '', '-- ', t.footer(orgName), '',
+    intro,
+    '',
+    `${t.button}: ${link}`,
+    '',
+    expires ? t.expires(expires) : '',
+    t.ignore,
+    '',
+    '-- ',
+    t.footer(orgName),
+    '',
   ].join('\n');
-  const html = layout(lang, subject, `
+  const html = layout(
+    lang,
+    subject,
+    `
 <p>${escapeHtml(intro)}</p>
 ${button(link, t.button)}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${
+      escapeHtml(link)
+    }</a></p>
 ${expires ? `<p style="font-size:13px;color:#57606a">${escapeHtml(t.expires(expires))}</p>` : ''}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.ignore)}</p>`, escapeHtml(t.footer(orgName)));
+<p style="font-size:13px;color:#57606a">${escapeHtml(t.ignore)}</p>`,
+    escapeHtml(t.footer(orgName)),
+  );
   return { subject, text, html };
 }
 

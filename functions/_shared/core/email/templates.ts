@@ -22,7 +22,8 @@ const REVIEW_VERIFICATION: Record<string, Strings> = {
   en: {
     subject: (org) => `Please confirm your review of ${org}`,
     greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
-    intro: (org) => `Thank you for reviewing ${org}. Please confirm your e-mail address so that your review can be published.`,
+    intro: (org) =>
+      `Thank you for reviewing ${org}. Please confirm your e-mail address so that your review can be published.`,
     button: 'Confirm my review',
     fallback: 'If the button does not work, open this link:',
     ignore: 'If you did not write this review, ignore this message: nothing will be published.',
@@ -31,10 +32,12 @@ const REVIEW_VERIFICATION: Record<string, Strings> = {
   de: {
     subject: (org) => `Bitte bestätigen Sie Ihre Bewertung von ${org}`,
     greeting: (name) => (name ? `Hallo ${name},` : 'Hallo,'),
-    intro: (org) => `Vielen Dank für Ihre Bewertung von ${org}. Bitte bestätigen Sie Ihre E-Mail-Adresse, damit Ihre Bewertung veröffentlicht werden kann.`,
+    intro: (org) =>
+      `Vielen Dank für Ihre Bewertung von ${org}. Bitte bestätigen Sie Ihre E-Mail-Adresse, damit Ihre Bewertung veröffentlicht werden kann.`,
     button: 'Bewertung bestätigen',
     fallback: 'Falls die Schaltfläche nicht funktioniert, öffnen Sie diesen Link:',
-    ignore: 'Wenn Sie diese Bewertung nicht geschrieben haben, ignorieren Sie diese Nachricht: Es wird nichts veröffentlicht.',
+    ignore:
+      'Wenn Sie diese Bewertung nicht geschrieben haben, ignorieren Sie diese Nachricht: Es wird nichts veröffentlicht.',
     footer: (org) => `Im Auftrag von ${org} versendet von Plaudit.`,
   },
 };
@@ -45,14 +48,35 @@ function reviewVerification({ locale, orgName, data }: TemplateInput): RenderedE
   const link = safeLink(data.verify_url);
   const subject = t.subject(orgName);
   const text = [
-    t.greeting(name), '', t.intro(orgName), '', `${t.button}: ${link}`, '', t.ignore, '', '-- ', t.footer(orgName), '',
+    t.greeting(name),
+    '',
+    t.intro(orgName),
+    '',
+    `${t.button}: ${link}`,
+    '',
+    t.ignore,
+    '',
+    '-- ',
+    t.footer(orgName),
+    '',
   ].join('\n');
-  const html = layout(lang, subject, `
+  const html = layout(
+    lang,
+    subject,
+    `
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(t.intro(orgName))}</p>
-<p style="margin:28px 0"><a href="${escapeHtml(link)}" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(t.button)}</a></p>
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.ignore)}</p>`, escapeHtml(t.footer(orgName)));
+<p style="margin:28px 0"><a href="${
+      escapeHtml(link)
+    }" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${
+      escapeHtml(t.button)
+    }</a></p>
+<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${
+      escapeHtml(link)
+    }</a></p>
+<p style="font-size:13px;color:#57606a">${escapeHtml(t.ignore)}</p>`,
+    escapeHtml(t.footer(orgName)),
+  );
   return { subject, text, html };
 }
 

@@ -73,7 +73,11 @@ function errorName(body: string): string | undefined {
   }
 }
 
-export function resendTransport(apiKey: string, baseUrl = 'https://api.resend.com', fetchImpl: typeof fetch = fetch): EmailTransport {
+export function resendTransport(
+  apiKey: string,
+  baseUrl = 'https://api.resend.com',
+  fetchImpl: typeof fetch = fetch,
+): EmailTransport {
   return {
     name: 'resend',
     async send(m) {
@@ -85,7 +89,11 @@ export function resendTransport(apiKey: string, baseUrl = 'https://api.resend.co
           'idempotency-key': m.idempotencyKey,
         },
         body: JSON.stringify({
-          from: m.from, to: [m.to], subject: m.subject, text: m.text, html: m.html,
+          from: m.from,
+          to: [m.to],
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
           ...(m.headers && Object.keys(m.headers).length ? { headers: m.headers } : {}),
         }),
         signal: AbortSignal.timeout(15_000),

@@ -9,9 +9,11 @@ type DenoDns = {
 export const resolveHost: Resolver = async (hostname) => {
   const deno = (globalThis as unknown as { Deno?: DenoDns }).Deno;
   if (deno?.resolveDns) {
-    const answers = await Promise.all((['A', 'AAAA'] as const).map((type) =>
-      deno.resolveDns(hostname, type, { signal: AbortSignal.timeout(5000) }).catch(() => [] as string[])
-    ));
+    const answers = await Promise.all(
+      (['A', 'AAAA'] as const).map((type) =>
+        deno.resolveDns(hostname, type, { signal: AbortSignal.timeout(5000) }).catch(() => [] as string[])
+      ),
+    );
     return answers.flat();
   }
   const dns = await import('node:dns');

@@ -33,7 +33,11 @@ describe('pinnedPost', () => {
 
   const post = (path: string, addresses: string[], timeoutMs = 2000) =>
     pinnedPost(new URL(`http://rebound.invalid:${port}${path}`), {
-      headers: { 'content-type': 'text/plain' }, body: 'hello', timeoutMs, addresses, snippetBytes: 1024,
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+      timeoutMs,
+      addresses,
+      snippetBytes: 1024,
     });
 
   it('connects to the checked address, never to what the name resolves to now', async () => {
@@ -54,11 +58,14 @@ describe('pinnedPost', () => {
       const res = await pinnedPost(new URL('http://rebound.invalid:${port}/'), {
         headers: {}, body: 'from deno', timeoutMs: 5000, addresses: ['127.0.0.1'], snippetBytes: 1024 });
       console.log(JSON.stringify({ status: res.status, snippet: res.snippet }));`;
-    const out = await new Promise<string>((resolve, reject) => execFile(
-      path.join(root, 'node_modules', '.bin', 'deno'), ['eval', script],
-      { cwd: root, env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } },
-      (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)),
-    ));
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        path.join(root, 'node_modules', '.bin', 'deno'),
+        ['eval', script],
+        { cwd: root, env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } },
+        (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)),
+      )
+    );
     expect(JSON.parse(out)).toEqual({ status: 201, snippet: 'ok' });
     expect(seen.at(-1)).toEqual({ host: `rebound.invalid:${port}`, body: 'from deno' });
   });
@@ -70,21 +77,38 @@ describe('pinnedPost', () => {
   });
 
   it('gives up after the timeout', async () => {
-    await expect(post('/silent', ['127.0.0.1'], 200)).rejects.toMatchObject({ name: 'TimeoutError', message: 'timed out after 200 ms' });
+    await expect(post('/silent', ['127.0.0.1'], 200)).rejects.toMatchObject({
+      name: 'TimeoutError',
+      message: 'timed out after 200 ms',
+    });
   });
 });
 
 describe('sendDelivery in production', () => {
   it('calls the address the SSRF check approved, not a fresh lookup of the name', async () => {
     const delivery = {
-      id: 'd', claim_token: 't', org_id: 'o', endpoint_id: 'e', url: 'https://rebound.invalid/hook',
-      event_type: 'review.created', message_id: 'msg_1', payload: '{}', attempt: 1, schedule_step: 0,
-      is_test: false, webhook_timestamp: 1, signature_hex: 'ab', previous_signature_hex: null, webhook_signature: 'v1,x',
+      id: 'd',
+      claim_token: 't',
+      org_id: 'o',
+      endpoint_id: 'e',
+      url: 'https://rebound.invalid/hook',
+      event_type: 'review.created',
+      message_id: 'msg_1',
+      payload: '{}',
+      attempt: 1,
+      schedule_step: 0,
+      is_test: false,
+      webhook_timestamp: 1,
+      signature_hex: 'ab',
+      previous_signature_hex: null,
+      webhook_signature: 'v1,x',
     } satisfies SignedDelivery;
     // The check sees a public address. A lookup of the name now would fail (it does not resolve
     // here); the attempt instead fails connecting to, or timing out on, the approved address.
     const result = await sendDelivery(delivery, {
-      environment: 'production', timeoutMs: 300, resolve: async () => ['9.9.9.9'],
+      environment: 'production',
+      timeoutMs: 300,
+      resolve: async () => ['9.9.9.9'],
     });
     expect(result.outcome).toBe('retry');
     expect(result.statusCode).toBeNull();

@@ -67,7 +67,12 @@ export async function sendDelivery(d: SignedDelivery, opts: SendOptions): Promis
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const fail = (error: string, statusCode: number | null = null): AttemptResult => ({
-    outcome: 'retry', statusCode, durationMs: elapsed(), error, responseSnippet: null, retryAfterMs: null,
+    outcome: 'retry',
+    statusCode,
+    durationMs: elapsed(),
+    error,
+    responseSnippet: null,
+    retryAfterMs: null,
   });
   let target;
   try {
@@ -95,7 +100,9 @@ export async function sendDelivery(d: SignedDelivery, opts: SendOptions): Promis
     };
     if (result.outcome === 'retry') {
       result.error = status >= 300 && status < 400
-        ? `redirect (${status}) not followed${res.header('location') ? ` to ${res.header('location')!.slice(0, 200)}` : ''}`
+        ? `redirect (${status}) not followed${
+          res.header('location') ? ` to ${res.header('location')!.slice(0, 200)}` : ''
+        }`
         : `answered ${status}`;
       result.retryAfterMs = parseRetryAfter(res.header('retry-after'));
     }

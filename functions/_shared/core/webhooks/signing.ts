@@ -13,7 +13,9 @@ export { base64Decode, base64Encode, timingSafeEqual };
 const encoder = new TextEncoder();
 
 async function hmac(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  const k = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const k = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return new Uint8Array(await crypto.subtle.sign('HMAC', k, data as BufferSource));
 }
 
@@ -23,7 +25,12 @@ export async function hexSignature(secret: string, body: string | Uint8Array): P
 }
 
 /** One Standard Webhooks signature, `v1,<base64>`. */
-export async function standardSignature(secret: string, id: string, timestamp: number | string, body: string): Promise<string> {
+export async function standardSignature(
+  secret: string,
+  id: string,
+  timestamp: number | string,
+  body: string,
+): Promise<string> {
   const key = base64Decode(secret.startsWith('whsec_') ? secret.slice(6) : secret);
   return `v1,${base64Encode(await hmac(key, encoder.encode(`${id}.${timestamp}.${body}`)))}`;
 }

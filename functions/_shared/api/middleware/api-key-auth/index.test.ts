@@ -22,7 +22,9 @@ function app(sql: postgres.Sql) {
     return c.json(row);
   });
   a.post('/orgs/:orgId/forms/:status', apiKeyAuth({ scope: 'write' }), async (c) => {
-    await c.var.db`insert into plaudit.review_forms (org_id, name) values (${c.var.apiKey!.orgId}, 'made in a request')`;
+    await c.var.db`insert into plaudit.review_forms (org_id, name) values (${
+      c.var.apiKey!.orgId
+    }, 'made in a request')`;
     const status = Number(c.req.param('status'));
     return c.json({ status }, status as 201);
   });
@@ -36,7 +38,11 @@ describe('apiKeyAuth without the database', () => {
   it('answers 401 for a missing or malformed key before any query', async () => {
     const missing = await app(untouchable).request('/orgs/x/who');
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Missing API key: send Authorization: Bearer rk_…' });
+    expect(await missing.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Missing API key: send Authorization: Bearer rk_…',
+    });
     for (const header of ['Basic abc', 'Bearer ', 'Bearer rk_short', `Bearer rk_${'a'.repeat(38)}`]) {
       const res = await app(untouchable).request('/orgs/x/who', { headers: { authorization: header } });
       expect(res.status).toBe(401);
@@ -46,16 +52,28 @@ describe('apiKeyAuth without the database', () => {
 });
 
 describe.skipIf(!ready)('apiKeyAuth with the database', () => {
-  const owner = postgres(process.env.TEST_DATABASE_URL ?? 'postgres://unused', { max: 1, prepare: false, onnotice: () => {} });
-  const api = postgres(process.env.TEST_API_DATABASE_URL ?? 'postgres://unused', { max: 2, prepare: false, onnotice: () => {} });
+  const owner = postgres(process.env.TEST_DATABASE_URL ?? 'postgres://unused', {
+    max: 1,
+    prepare: false,
+    onnotice: () => {},
+  });
+  const api = postgres(process.env.TEST_API_DATABASE_URL ?? 'postgres://unused', {
+    max: 2,
+    prepare: false,
+    onnotice: () => {},
+  });
   let org: string;
   let other: string;
   const keys: Record<string, string> = {};
 
   beforeAll(async () => {
     const suffix = Math.random().toString(36).slice(2, 8);
-    [{ id: org }] = await owner`insert into plaudit.organizations (name, slug) values ('Auth A', ${'auth-a-' + suffix}) returning id`;
-    [{ id: other }] = await owner`insert into plaudit.organizations (name, slug) values ('Auth B', ${'auth-b-' + suffix}) returning id`;
+    [{ id: org }] = await owner`insert into plaudit.organizations (name, slug) values ('Auth A', ${
+      'auth-a-' + suffix
+    }) returning id`;
+    [{ id: other }] = await owner`insert into plaudit.organizations (name, slug) values ('Auth B', ${
+      'auth-b-' + suffix
+    }) returning id`;
     for (const scope of ['read', 'write']) {
       [{ key: keys[scope] }] = await owner`select key from plaudit.issue_api_key(${org}, ${scope}, ${scope})`;
     }
@@ -66,9 +84,10 @@ describe.skipIf(!ready)('apiKeyAuth with the database', () => {
   });
 
   const bearer = (scope: string) => ({ authorization: `Bearer ${keys[scope]}` });
-  const forms = async () => (await owner`select count(*)::int as n from plaudit.review_forms where org_id = ${org}`)[0].n;
+  const forms = async () =>
+    (await owner`select count(*)::int as n from plaudit.review_forms where org_id = ${org}`)[0].n;
 
-  it('runs the handler as plaudit_api with the key\'s organization as the tenant', async () => {
+  it("runs the handler as plaudit_api with the key's organization as the tenant", async () => {
     const res = await app(api).request(`/orgs/${org}/who`, { headers: bearer('read') });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ role: 'plaudit_api', org });
@@ -84,7 +103,9 @@ describe.skipIf(!ready)('apiKeyAuth with the database', () => {
     expect((await notUuid.json()).message).toBe('orgId: must be a UUID');
     const revoked = `rk_${'0'.repeat(32)}`;
     const { checksum } = await import('../../api-keys/format.ts');
-    const unknown = await app(api).request(`/orgs/${org}/who`, { headers: { authorization: `Bearer ${revoked}${checksum('0'.repeat(32))}` } });
+    const unknown = await app(api).request(`/orgs/${org}/who`, {
+      headers: { authorization: `Bearer ${revoked}${checksum('0'.repeat(32))}` },
+    });
     expect(unknown.status).toBe(401);
     const low = await app(api).request(`/orgs/${org}/forms/201`, { method: 'POST', headers: bearer('read') });
     expect(low.status).toBe(403);
@@ -93,9 +114,11 @@ describe.skipIf(!ready)('apiKeyAuth with the database', () => {
 
   it('commits a write that answers a success and rolls back one that answers an error', async () => {
     const before = await forms();
-    expect((await app(api).request(`/orgs/${org}/forms/422`, { method: 'POST', headers: bearer('write') })).status).toBe(422);
+    expect((await app(api).request(`/orgs/${org}/forms/422`, { method: 'POST', headers: bearer('write') })).status)
+      .toBe(422);
     expect(await forms()).toBe(before);
-    expect((await app(api).request(`/orgs/${org}/forms/201`, { method: 'POST', headers: bearer('write') })).status).toBe(201);
+    expect((await app(api).request(`/orgs/${org}/forms/201`, { method: 'POST', headers: bearer('write') })).status)
+      .toBe(201);
     expect(await forms()).toBe(before + 1);
   });
 });

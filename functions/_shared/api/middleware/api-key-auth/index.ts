@@ -94,7 +94,9 @@ export function apiKeyAuth({ scope }: ApiKeyAuthOptions): MiddlewareHandler<AppE
       tenant.setOrg(row.org_id);
     }
     if (RANK[row.scope] < RANK[scope]) {
-      return refuse(errorResponse(c, 403, `This action needs an API key with the ${scope} scope; this key has ${row.scope}`));
+      return refuse(
+        errorResponse(c, 403, `This action needs an API key with the ${scope} scope; this key has ${row.scope}`),
+      );
     }
 
     c.set('db', tenant.tx);

@@ -12,7 +12,9 @@ describe('bodyLimit', () => {
     const res = await app.request('/x', { method: 'POST', body: 'x'.repeat(11) });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({
-      statusCode: 413, error: 'Payload Too Large', message: 'Request body exceeds the limit of 10 bytes',
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'Request body exceeds the limit of 10 bytes',
     });
   });
 

@@ -13,7 +13,9 @@ describe('notFoundOrMethodNotAllowed', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, PATCH, HEAD');
     expect(await res.json()).toEqual({
-      statusCode: 405, error: 'Method Not Allowed', message: 'Method DELETE is not allowed on /things/42',
+      statusCode: 405,
+      error: 'Method Not Allowed',
+      message: 'Method DELETE is not allowed on /things/42',
     });
   });
 

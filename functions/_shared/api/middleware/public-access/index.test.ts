@@ -19,7 +19,7 @@ describe('publicCors', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('Content-Type');
   });
 
-  it('adds * to an allowed method\'s answer and exposes the rate-limit headers and ETag', async () => {
+  it("adds * to an allowed method's answer and exposes the rate-limit headers and ETag", async () => {
     const res = await app.request('/thing', { method: 'POST', headers: { origin: 'https://a.example' } });
     expect(res.status).toBe(201);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

@@ -15,7 +15,14 @@ export function publicCors({ methods }: { methods: string[] }): MiddlewareHandle
     origin: '*',
     allowMethods: [...methods, 'OPTIONS'],
     allowHeaders: ['Content-Type', 'If-None-Match'],
-    exposeHeaders: ['ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+    exposeHeaders: [
+      'ETag',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'X-Request-Id',
+    ],
     maxAge: 86_400,
   });
   return async (c, next) => {

@@ -71,7 +71,10 @@ describe('ipRateLimit', () => {
 
   it('counts unknown well-formed keys per address and refuses more guesses with 429 before asking further', async () => {
     const a = app(2);
-    const guess = (i: number) => ({ 'x-forwarded-for': '203.0.113.11', authorization: `Bearer ${wellFormed('acdefgh'[i])}` });
+    const guess = (i: number) => ({
+      'x-forwarded-for': '203.0.113.11',
+      authorization: `Bearer ${wellFormed('acdefgh'[i])}`,
+    });
     expect((await a.request('/keyed', { headers: guess(0) })).status).toBe(401);
     const second = await a.request('/keyed', { headers: guess(1) });
     expect(second.status).toBe(401);

@@ -105,7 +105,9 @@ export interface IpRateLimitOptions {
  * client's address, and once an address has used up the limit in failures its keyed requests get
  * 429 before the database is asked: guessing keys is limited like any anonymous traffic.
  */
-export function ipRateLimit({ limiter = new MemoryRateLimiter(), limit }: IpRateLimitOptions): MiddlewareHandler<AppEnv> {
+export function ipRateLimit(
+  { limiter = new MemoryRateLimiter(), limit }: IpRateLimitOptions,
+): MiddlewareHandler<AppEnv> {
   const ip = (c: Context<AppEnv>) => clientIp(c, c.get('config').trustProxy);
   // Failed authentications have a window of their own: anonymous traffic from a shared address
   // must not lock out the keys used behind it.

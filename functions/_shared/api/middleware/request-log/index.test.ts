@@ -22,7 +22,11 @@ describe('requestLog', () => {
     });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
-      msg: 'request', method: 'GET', route: '/orgs/:id', status: 200, key_prefix: 'rk_ABCDEFGH',
+      msg: 'request',
+      method: 'GET',
+      route: '/orgs/:id',
+      status: 200,
+      key_prefix: 'rk_ABCDEFGH',
       request_id: res.headers.get('x-request-id'),
     });
     expect(typeof lines[0].ms).toBe('number');
@@ -46,8 +50,12 @@ describe('redact', () => {
     expect(redact('duplicate key value (key_hash)=(\\x01) for rk_AbCdEfGh12345678AbCdEfGh12345678AbCdEf'))
       .toBe('duplicate key value (key_hash)=(\\x01) for rk_[redacted]');
     expect(redact('secret whsec_dGVzdA== rotated')).toBe('secret whsec_[redacted] rotated');
-    expect(redact('connect postgresql://plaudit:pa55@db:5432/x failed')).toBe('connect postgresql://[redacted]@db:5432/x failed');
-    expect(redact('Key (email)=(Jane.Doe+tag@mail.example.org) already exists')).toBe('Key (email)=([e-mail]) already exists');
+    expect(redact('connect postgresql://plaudit:pa55@db:5432/x failed')).toBe(
+      'connect postgresql://[redacted]@db:5432/x failed',
+    );
+    expect(redact('Key (email)=(Jane.Doe+tag@mail.example.org) already exists')).toBe(
+      'Key (email)=([e-mail]) already exists',
+    );
     expect(redact('at file:///work/app.ts:12:3')).toBe('at file:///work/app.ts:12:3');
   });
 });

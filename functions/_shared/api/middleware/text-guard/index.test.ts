@@ -5,7 +5,10 @@ import { findUnstorable, textGuard, unstorable } from './index.ts';
 function app() {
   const a = new Hono();
   a.use('*', textGuard());
-  a.all('*', async (c) => c.json({ body: c.req.method === 'POST' ? await c.req.json().catch(() => 'unparsed') : null }));
+  a.all(
+    '*',
+    async (c) => c.json({ body: c.req.method === 'POST' ? await c.req.json().catch(() => 'unparsed') : null }),
+  );
   return a;
 }
 
@@ -18,19 +21,25 @@ describe('textGuard', () => {
   });
 
   it('names the first offending field of a JSON body, keys included', () => {
-    expect(findUnstorable({ a: 'ok', b: [{ c: 'x\u0000' }] })).toEqual({ field: 'b.0.c', problem: expect.stringMatching(/NUL/) });
+    expect(findUnstorable({ a: 'ok', b: [{ c: 'x\u0000' }] })).toEqual({
+      field: 'b.0.c',
+      problem: expect.stringMatching(/NUL/),
+    });
     expect(findUnstorable({ custom_fields: { ['k\ud800']: 'v' } })?.field).toBe('custom_fields.(a key)');
     expect(findUnstorable({ a: 1, b: null, c: true })).toBeUndefined();
   });
 
   it('answers 422 for a body field, in the contract format, without reaching the route', async () => {
     const res = await app().request('/x', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'ok', content: 'bad\u0000' }),
     });
     expect(res.status).toBe(422);
     expect(await res.json()).toEqual({
-      statusCode: 422, error: 'Unprocessable Entity', message: 'content: must not contain NUL characters (U+0000)',
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: 'content: must not contain NUL characters (U+0000)',
     });
   });
 
@@ -48,10 +57,16 @@ describe('textGuard', () => {
 
   it('lets clean requests and unparsable bodies through to the route', async () => {
     const ok = await app().request('/x', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: '😀' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ t: '😀' }),
     });
     expect(await ok.json()).toEqual({ body: { t: '😀' } });
-    const bad = await app().request('/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const bad = await app().request('/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(bad.status).toBe(200);
   });
 });

@@ -12,7 +12,6 @@ import { reviewRequestSettings } from './settings.ts';
 import { reviewRequestStats } from './stats.ts';
 import { reviewRequestSuppressions } from './suppressions.ts';
 
-
 // Statistics and settings first: their paths would otherwise be taken for a request's {id}.
 export const reviewRequests = router()
   .route('/', reviewRequestStats)

@@ -5,15 +5,33 @@ import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { keyRoute, router } from '../define.ts';
-import { ReviewRequestInput, RequestInput, ReviewRequest, BulkInput, BulkResult, ListQuery, IdempotencyHeaders, RequestRow, toRequest, selectRequests, loadRequests, createRequests, issueMessage, dateRange } from './shared.ts';
+import {
+  BulkInput,
+  BulkResult,
+  createRequests,
+  dateRange,
+  IdempotencyHeaders,
+  issueMessage,
+  ListQuery,
+  loadRequests,
+  RequestInput,
+  RequestRow,
+  ReviewRequest,
+  ReviewRequestInput,
+  selectRequests,
+  toRequest,
+} from './shared.ts';
 import { toHex } from '../../../core/bytes.ts';
 
 export const reviewRequests = router()
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/review-requests', tags: ['Review requests'],
+      method: 'post',
+      path: '/organizations/{orgId}/review-requests',
+      tags: ['Review requests'],
       summary: 'Send one review request e-mail',
-      description: 'Queues the e-mail (now, or at `send_at`) and answers the request with its timeline. An address on the suppression list is never mailed: the request is stored as `failed` with the reason in its timeline. Counts against the daily quota (429 beyond it, with `Retry-After`). A repeated `external_id` answers 409 and sends nothing.',
+      description:
+        'Queues the e-mail (now, or at `send_at`) and answers the request with its timeline. An address on the suppression list is never mailed: the request is stored as `failed` with the reason in its timeline. Counts against the daily quota (429 beyond it, with `Retry-After`). A repeated `external_id` answers 409 and sends nothing.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: ReviewRequestInput } } },
@@ -29,7 +47,10 @@ export const reviewRequests = router()
       const input = c.req.valid('json');
       const [row] = await createRequests(c, [{ ...input, index: 0 }]);
       if (row.error) {
-        throw new ApiError(row.error.startsWith('form_id') ? 404 : row.error.startsWith('external_id') ? 409 : 422, row.error);
+        throw new ApiError(
+          row.error.startsWith('form_id') ? 404 : row.error.startsWith('external_id') ? 409 : 422,
+          row.error,
+        );
       }
       const [request] = await loadRequests(c.var.db, [row.id!]);
       return c.json(request, 201);
@@ -37,9 +58,12 @@ export const reviewRequests = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/review-requests/bulk', tags: ['Review requests'],
+      method: 'post',
+      path: '/organizations/{orgId}/review-requests/bulk',
+      tags: ['Review requests'],
       summary: 'Send bulk review requests',
-      description: 'Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call\'s result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429.',
+      description:
+        "Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call's result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429.",
       request: {
         params: OrgParams,
         headers: IdempotencyHeaders,
@@ -47,7 +71,9 @@ export const reviewRequests = router()
       },
       responses: {
         202: json(BulkResult, 'Which rows were accepted and why others were refused'),
-        422: errorResponseSpec('The body is not `{"requests":[…]}` with 1–1,000 items, or the Idempotency-Key was used with another body'),
+        422: errorResponseSpec(
+          'The body is not `{"requests":[…]}` with 1–1,000 items, or the Idempotency-Key was used with another body',
+        ),
       },
     }),
     async (c) => {
@@ -63,7 +89,9 @@ export const reviewRequests = router()
           values (${orgId}, ${key}, 'review-requests/bulk', ${hash})
           on conflict (org_id, key) do nothing returning key`;
         if (!claimed) {
-          const [prev] = await db<{ request_hash: Uint8Array; status_code: number | null; response: unknown; route: string }[]>`
+          const [prev] = await db<
+            { request_hash: Uint8Array; status_code: number | null; response: unknown; route: string }[]
+          >`
             select request_hash, status_code, response, route from plaudit.idempotency_keys
             where org_id = ${orgId} and key = ${key}`;
           if (prev.route !== 'review-requests/bulk' || toHex(new Uint8Array(prev.request_hash)) !== toHex(hash)) {
@@ -100,7 +128,9 @@ export const reviewRequests = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/review-requests', tags: ['Review requests'],
+      method: 'get',
+      path: '/organizations/{orgId}/review-requests',
+      tags: ['Review requests'],
       summary: 'List requests',
       description: 'Newest first. Filters combine with AND.',
       request: { params: OrgParams, query: ListQuery },
@@ -131,7 +161,9 @@ export const reviewRequests = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/review-requests/{id}', tags: ['Review requests'],
+      method: 'get',
+      path: '/organizations/{orgId}/review-requests/{id}',
+      tags: ['Review requests'],
       summary: 'Get request details and delivery status',
       request: { params: OrgItemParams },
       responses: {

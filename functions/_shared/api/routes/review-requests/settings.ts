@@ -8,9 +8,11 @@ import { Settings, SettingsPatch } from './shared.ts';
 export const reviewRequestSettings = router()
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/review-requests/settings', tags: ['Review requests'],
+      method: 'get',
+      path: '/organizations/{orgId}/review-requests/settings',
+      tags: ['Review requests'],
       summary: 'Get review request settings',
-      description: 'The daily quota (and today\'s use, UTC) and the reminder settings. Reminders are off by default.',
+      description: "The daily quota (and today's use, UTC) and the reminder settings. Reminders are off by default.",
       request: { params: OrgParams },
       responses: { 200: json(Settings, 'The settings') },
     }),
@@ -18,9 +20,12 @@ export const reviewRequestSettings = router()
   )
   .openapi(
     keyRoute('admin', {
-      method: 'patch', path: '/organizations/{orgId}/review-requests/settings', tags: ['Review requests'],
+      method: 'patch',
+      path: '/organizations/{orgId}/review-requests/settings',
+      tags: ['Review requests'],
       summary: 'Change review request settings',
-      description: '`daily_quota` (1–100,000 requests per UTC day), `reminders_enabled`, `reminder_delay_days` (1–60: a reminder goes out this many days after the request, and after the previous reminder, while no review came), `reminder_max` (1 or 2). Fields left out stay as they are.',
+      description:
+        '`daily_quota` (1–100,000 requests per UTC day), `reminders_enabled`, `reminder_delay_days` (1–60: a reminder goes out this many days after the request, and after the previous reminder, while no review came), `reminder_max` (1 or 2). Fields left out stay as they are.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: SettingsPatch } } },
@@ -49,7 +54,11 @@ export const reviewRequestSettings = router()
 
 export async function loadSettings(db: Tx): Promise<z.infer<typeof Settings>> {
   const [row] = await db<{
-    daily_quota: number; reminders_enabled: boolean; reminder_delay_days: number; reminder_max: number; used_today: number;
+    daily_quota: number;
+    reminders_enabled: boolean;
+    reminder_delay_days: number;
+    reminder_max: number;
+    used_today: number;
   }[]>`
     select coalesce(s.daily_quota, 1000) as daily_quota, coalesce(s.reminders_enabled, false) as reminders_enabled,
            coalesce(s.reminder_delay_days, 3) as reminder_delay_days, coalesce(s.reminder_max, 1) as reminder_max,
@@ -58,4 +67,3 @@ export async function loadSettings(db: Tx): Promise<z.infer<typeof Settings>> {
     from (select 1) one left join plaudit.review_request_settings s on true`;
   return { ...row, remaining_today: Math.max(row.daily_quota - row.used_today, 0) };
 }
-

@@ -8,11 +8,21 @@ import { PaginationQuery } from '../../http/pagination.ts';
 import { iso, Timestamp } from '../../http/schemas.ts';
 
 export const REVIEW_REQUEST_STATUSES = [
-  'queued', 'sent', 'delivered', 'opened', 'clicked', 'completed', 'bounced', 'complained', 'unsubscribed', 'failed',
+  'queued',
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'completed',
+  'bounced',
+  'complained',
+  'unsubscribed',
+  'failed',
 ] as const;
 
 export const Status = z.enum(REVIEW_REQUEST_STATUSES).openapi({
-  description: 'Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards.',
+  description:
+    'Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards.',
 });
 
 export const MAX_SEND_AHEAD_DAYS = 90;
@@ -28,7 +38,10 @@ export const ReviewRequestInput = z.object({
     `must be at most ${MAX_SEND_AHEAD_DAYS} days ahead`,
   ).openapi({ description: 'When to send (ISO 8601); now when left out or in the past.' }),
   external_id: z.string().trim().min(1).max(200).optional()
-    .openapi({ description: 'Your reference (an order number, say). A second request with the same external_id is refused and never sent.' }),
+    .openapi({
+      description:
+        'Your reference (an order number, say). A second request with the same external_id is refused and never sent.',
+    }),
   locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or de-DE').default('en')
     .openapi({ description: 'Language of the e-mail: `en` and `de` have their own texts; others get English.' }),
 }).openapi('ReviewRequestInput');
@@ -36,7 +49,10 @@ export const ReviewRequestInput = z.object({
 export type RequestInput = z.infer<typeof ReviewRequestInput>;
 
 export const ReviewRequestEvent = z.object({
-  type: z.string().openapi({ description: 'A status (`queued`, `sent`, …), or `soft_bounced`, `delivery_delayed`, `reminder_queued`, `reminder_sent`.' }),
+  type: z.string().openapi({
+    description:
+      'A status (`queued`, `sent`, …), or `soft_bounced`, `delivery_delayed`, `reminder_queued`, `reminder_sent`.',
+  }),
   occurred_at: Timestamp,
   data: z.record(z.string(), z.unknown()),
 }).openapi('ReviewRequestEvent');
@@ -61,7 +77,9 @@ export const ReviewRequest = z.object({
   open_count: z.number().int(),
   click_count: z.number().int(),
   reminders_sent: z.number().int(),
-  events: z.array(ReviewRequestEvent).openapi({ description: 'The timeline, oldest first. Each provider event appears once.' }),
+  events: z.array(ReviewRequestEvent).openapi({
+    description: 'The timeline, oldest first. Each provider event appears once.',
+  }),
 }).openapi('ReviewRequest');
 
 export const BulkInput = z.object({
@@ -78,7 +96,8 @@ export const BulkResult = z.object({
 
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const IsoDate = z.string().refine(
-  (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
+  (s) =>
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
   'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
 );
 
@@ -98,13 +117,29 @@ export const StatsQuery = z.object({
     .openapi({ description: 'Last day (UTC), inclusive; default: today.' }),
 });
 
-export const STAGES = ['requested', 'sent', 'delivered', 'opened', 'clicked', 'completed', 'bounced', 'complained', 'unsubscribed', 'failed'] as const;
+export const STAGES = [
+  'requested',
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'completed',
+  'bounced',
+  'complained',
+  'unsubscribed',
+  'failed',
+] as const;
 
 export const Stats = z.object({
   startDate: z.string(),
   endDate: z.string(),
   total: z.number().int().openapi({ description: 'Requests created in the range.' }),
-  by_status: z.object(Object.fromEntries(REVIEW_REQUEST_STATUSES.map((s) => [s, z.number().int()])) as Record<typeof REVIEW_REQUEST_STATUSES[number], z.ZodNumber>),
+  by_status: z.object(
+    Object.fromEntries(REVIEW_REQUEST_STATUSES.map((s) => [s, z.number().int()])) as Record<
+      typeof REVIEW_REQUEST_STATUSES[number],
+      z.ZodNumber
+    >,
+  ),
   sent: z.number().int().openapi({ description: 'Requests whose e-mail was sent (the denominator of the rates).' }),
   delivery_rate: z.number(),
   open_rate: z.number(),
@@ -113,7 +148,10 @@ export const Stats = z.object({
   daily: z.array(z.object({
     date: z.string(),
     ...Object.fromEntries(STAGES.map((s) => [s, z.number().int()])) as Record<typeof STAGES[number], z.ZodNumber>,
-  })).openapi({ description: 'One entry per UTC day of the range, zeros included: how many of the range\'s requests were created (`requested`), sent, delivered, opened, clicked, completed, bounced… that day.' }),
+  })).openapi({
+    description:
+      "One entry per UTC day of the range, zeros included: how many of the range's requests were created (`requested`), sent, delivered, opened, clicked, completed, bounced… that day.",
+  }),
 }).openapi('ReviewRequestStats');
 
 export const Settings = z.object({
@@ -146,27 +184,57 @@ export const SuppressionQuery = PaginationQuery.extend({ email: z.string().trim(
 export const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().min(1).max(255).optional().openapi({
     param: { name: 'idempotency-key', in: 'header' },
-    description: 'Makes a retried call safe: a repeated key answers the first call\'s result and sends nothing again (kept 24 hours, per organization).',
+    description:
+      "Makes a retried call safe: a repeated key answers the first call's result and sends nothing again (kept 24 hours, per organization).",
   }),
 });
 
 // ---------------------------------------------------------------------------------------------
 
 export type RequestRow = {
-  id: string; email: string; name: string; form_id: string; order_id: string | null; external_id: string | null;
-  locale: string; status: z.infer<typeof Status>; send_at: Date; created_at: Date; sent_at: Date | null;
-  delivered_at: Date | null; opened_at: Date | null; clicked_at: Date | null; completed_at: Date | null;
-  review_id: string | null; open_count: number; click_count: number; reminders_sent: number;
+  id: string;
+  email: string;
+  name: string;
+  form_id: string;
+  order_id: string | null;
+  external_id: string | null;
+  locale: string;
+  status: z.infer<typeof Status>;
+  send_at: Date;
+  created_at: Date;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  opened_at: Date | null;
+  clicked_at: Date | null;
+  completed_at: Date | null;
+  review_id: string | null;
+  open_count: number;
+  click_count: number;
+  reminders_sent: number;
   events: { type: string; occurred_at: string; data: Record<string, unknown> }[];
 };
 
 export function toRequest(r: RequestRow): z.infer<typeof ReviewRequest> {
   return {
-    id: r.id, email: r.email, name: r.name, form_id: r.form_id, order_id: r.order_id, external_id: r.external_id,
-    locale: r.locale, status: r.status, send_at: iso(r.send_at)!, created_at: iso(r.created_at)!,
-    sent_at: iso(r.sent_at), delivered_at: iso(r.delivered_at), opened_at: iso(r.opened_at),
-    clicked_at: iso(r.clicked_at), completed_at: iso(r.completed_at), review_id: r.review_id,
-    open_count: r.open_count, click_count: r.click_count, reminders_sent: r.reminders_sent,
+    id: r.id,
+    email: r.email,
+    name: r.name,
+    form_id: r.form_id,
+    order_id: r.order_id,
+    external_id: r.external_id,
+    locale: r.locale,
+    status: r.status,
+    send_at: iso(r.send_at)!,
+    created_at: iso(r.created_at)!,
+    sent_at: iso(r.sent_at),
+    delivered_at: iso(r.delivered_at),
+    opened_at: iso(r.opened_at),
+    clicked_at: iso(r.clicked_at),
+    completed_at: iso(r.completed_at),
+    review_id: r.review_id,
+    open_count: r.open_count,
+    click_count: r.click_count,
+    reminders_sent: r.reminders_sent,
     events: (r.events ?? []).map((e) => ({ type: e.type, occurred_at: iso(e.occurred_at)!, data: e.data ?? {} })),
   };
 }

@@ -2,14 +2,17 @@
 import { ApiError } from '../../http/errors.ts';
 import { json, OrgParams } from '../../http/schemas.ts';
 import { keyRoute, router } from '../define.ts';
-import { REVIEW_REQUEST_STATUSES, StatsQuery, STAGES, Stats } from './shared.ts';
+import { REVIEW_REQUEST_STATUSES, STAGES, Stats, StatsQuery } from './shared.ts';
 
 export const reviewRequestStats = router()
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/review-requests/stats', tags: ['Review requests'],
+      method: 'get',
+      path: '/organizations/{orgId}/review-requests/stats',
+      tags: ['Review requests'],
       summary: 'Get aggregate request statistics',
-      description: 'For the requests created from `startDate` to `endDate` (UTC days, inclusive; default the last 30 days, at most 366): counts per status (every status, 0 included), the delivery, open, click and completion rates as fractions 0–1 of the requests sent, and a daily series.',
+      description:
+        'For the requests created from `startDate` to `endDate` (UTC days, inclusive; default the last 30 days, at most 366): counts per status (every status, 0 included), the delivery, open, click and completion rates as fractions 0–1 of the requests sent, and a daily series.',
       request: { params: OrgParams, query: StatsQuery },
       responses: { 200: json(Stats, 'The statistics') },
     }),
@@ -17,7 +20,8 @@ export const reviewRequestStats = router()
       const q = c.req.valid('query');
       const today = new Date().toISOString().slice(0, 10);
       const endDate = q.endDate ?? today;
-      const startDate = q.startDate ?? new Date(Date.parse(`${endDate}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+      const startDate = q.startDate ??
+        new Date(Date.parse(`${endDate}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
       if (Number.isNaN(Date.parse(`${startDate}T00:00:00Z`)) || Number.isNaN(Date.parse(`${endDate}T00:00:00Z`))) {
         throw new ApiError(400, 'startDate, endDate: must be valid dates');
       }
@@ -47,13 +51,20 @@ export const reviewRequestStats = router()
             and k.at is not null and k.at >= ${start} and k.at < ${end}
           group by 1, 2`,
       ]);
-      const by_status = Object.fromEntries(REVIEW_REQUEST_STATUSES.map((s) => [s, 0])) as Record<typeof REVIEW_REQUEST_STATUSES[number], number>;
+      const by_status = Object.fromEntries(REVIEW_REQUEST_STATUSES.map((s) => [s, 0])) as Record<
+        typeof REVIEW_REQUEST_STATUSES[number],
+        number
+      >;
       for (const r of statusRows) by_status[r.status as keyof typeof by_status] = r.n;
       const total = statusRows.reduce((n, r) => n + r.n, 0);
-      const rate = (n: number) => (totals.sent ? Math.round((Math.min(n, totals.sent) / totals.sent) * 10_000) / 10_000 : 0);
+      const rate = (
+        n: number,
+      ) => (totals.sent ? Math.round((Math.min(n, totals.sent) / totals.sent) * 10_000) / 10_000 : 0);
       const daily = Array.from({ length: days }, (_, i) => {
         const date = new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-        return { date, ...Object.fromEntries(STAGES.map((s) => [s, 0])) } as { date: string } & Record<typeof STAGES[number], number>;
+        return { date, ...Object.fromEntries(STAGES.map((s) => [s, 0])) } as
+          & { date: string }
+          & Record<typeof STAGES[number], number>;
       });
       const byDate = new Map(daily.map((d) => [d.date, d]));
       for (const r of dailyRows) {
@@ -61,9 +72,16 @@ export const reviewRequestStats = router()
         if (d) d[r.stage as typeof STAGES[number]] = r.n;
       }
       return c.json({
-        startDate, endDate, total, by_status, sent: totals.sent,
-        delivery_rate: rate(totals.delivered), open_rate: rate(totals.opened), click_rate: rate(totals.clicked),
-        completion_rate: rate(totals.completed), daily,
+        startDate,
+        endDate,
+        total,
+        by_status,
+        sent: totals.sent,
+        delivery_rate: rate(totals.delivered),
+        open_rate: rate(totals.opened),
+        click_rate: rate(totals.clicked),
+        completion_rate: rate(totals.completed),
+        daily,
       }, 200);
     },
   );

@@ -9,9 +9,12 @@ import { Suppression, SuppressionInput, SuppressionQuery } from './shared.ts';
 export const reviewRequestSuppressions = router()
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/suppressions', tags: ['Review requests'],
+      method: 'get',
+      path: '/organizations/{orgId}/suppressions',
+      tags: ['Review requests'],
       summary: 'List the suppression list',
-      description: 'Addresses that never get review requests (or reminders) from this organization: unsubscribed, hard-bounced, complained, or added by hand. Newest first.',
+      description:
+        'Addresses that never get review requests (or reminders) from this organization: unsubscribed, hard-bounced, complained, or added by hand. Newest first.',
       request: { params: OrgParams, query: SuppressionQuery },
       responses: { 200: json(Paginated(Suppression), 'A page of suppressed addresses') },
     }),
@@ -30,9 +33,12 @@ export const reviewRequestSuppressions = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/suppressions', tags: ['Review requests'],
+      method: 'post',
+      path: '/organizations/{orgId}/suppressions',
+      tags: ['Review requests'],
       summary: 'Suppress an address',
-      description: 'Adds an address by hand (reason `manual`); e-mails still queued for it are withdrawn. An address already on the list answers 409.',
+      description:
+        'Adds an address by hand (reason `manual`); e-mails still queued for it are withdrawn. An address already on the list answers 409.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: SuppressionInput } } },
@@ -57,7 +63,9 @@ export const reviewRequestSuppressions = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'delete', path: '/organizations/{orgId}/suppressions/{id}', tags: ['Review requests'],
+      method: 'delete',
+      path: '/organizations/{orgId}/suppressions/{id}',
+      tags: ['Review requests'],
       summary: 'Lift a suppression',
       description: 'The address may get review requests again (requests made before stay as they are).',
       request: { params: OrgItemParams },
@@ -67,7 +75,9 @@ export const reviewRequestSuppressions = router()
       },
     }),
     async (c) => {
-      const rows = await c.var.db`delete from plaudit.email_suppressions where id = ${c.req.valid('param').id} returning id`;
+      const rows = await c.var.db`delete from plaudit.email_suppressions where id = ${
+        c.req.valid('param').id
+      } returning id`;
       if (rows.length === 0) throw new ApiError(404, 'Suppression not found');
       return c.body(null, 204);
     },

@@ -3,14 +3,25 @@ import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams } from '../../http/schemas.ts';
 import { keyRoute, router } from '../define.ts';
-import { Delivery, DeliveryWithPayload, DeliveryParams, DeliveryQuery, toDelivery, loadEndpoint, deliveriesQuery } from './shared.ts';
+import {
+  deliveriesQuery,
+  Delivery,
+  DeliveryParams,
+  DeliveryQuery,
+  DeliveryWithPayload,
+  loadEndpoint,
+  toDelivery,
+} from './shared.ts';
 
 export const webhookDeliveries = router()
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/webhooks/{id}/deliveries', tags: ['Webhooks'],
+      method: 'get',
+      path: '/organizations/{orgId}/webhooks/{id}/deliveries',
+      tags: ['Webhooks'],
       summary: 'Delivery log',
-      description: 'Deliveries to this endpoint, newest first, each with its attempts: status code, duration, error and the first KiB of the answer. Kept 30 days.',
+      description:
+        'Deliveries to this endpoint, newest first, each with its attempts: status code, duration, error and the first KiB of the answer. Kept 30 days.',
       request: { params: OrgItemParams, query: DeliveryQuery },
       responses: { 200: json(Paginated(Delivery), 'A page of deliveries'), 404: errorResponseSpec('No such webhook') },
     }),
@@ -30,7 +41,9 @@ export const webhookDeliveries = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}', tags: ['Webhooks'],
+      method: 'get',
+      path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}',
+      tags: ['Webhooks'],
       summary: 'Get one delivery, with its body',
       request: { params: DeliveryParams },
       responses: { 200: json(DeliveryWithPayload, 'The delivery'), 404: errorResponseSpec('No such delivery') },
@@ -44,9 +57,12 @@ export const webhookDeliveries = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}/redeliver', tags: ['Webhooks'],
+      method: 'post',
+      path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+      tags: ['Webhooks'],
       summary: 'Redeliver one delivery',
-      description: 'Queues the delivery again, now, with the same body and the same `webhook-id` (so a receiver that already processed it can tell), and restarts its retry schedule.',
+      description:
+        'Queues the delivery again, now, with the same body and the same `webhook-id` (so a receiver that already processed it can tell), and restarts its retry schedule.',
       request: { params: DeliveryParams },
       responses: {
         202: json(Delivery, 'The delivery, queued'),

@@ -4,14 +4,36 @@ import { offset, paginate, Paginated, PaginationQuery } from '../../http/paginat
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { sendDelivery, type SignedDelivery } from '../../../core/webhooks/send.ts';
 import { keyRoute, router } from '../define.ts';
-import { TEST_EVENT, timeoutMs, checkUrl, WebhookInput, WebhookPatch, Webhook, NewWebhook, RotatedSecret, Delivery, TestInput, EndpointRow, ENDPOINT_COLUMNS, toWebhook, toDelivery, loadEndpoint, deliveriesQuery, sampleData, webhookResolver } from './shared.ts';
+import {
+  checkUrl,
+  deliveriesQuery,
+  Delivery,
+  ENDPOINT_COLUMNS,
+  EndpointRow,
+  loadEndpoint,
+  NewWebhook,
+  RotatedSecret,
+  sampleData,
+  TEST_EVENT,
+  TestInput,
+  timeoutMs,
+  toDelivery,
+  toWebhook,
+  Webhook,
+  WebhookInput,
+  WebhookPatch,
+  webhookResolver,
+} from './shared.ts';
 
 export const webhookEndpoints = router()
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/webhooks', tags: ['Webhooks'],
+      method: 'post',
+      path: '/organizations/{orgId}/webhooks',
+      tags: ['Webhooks'],
       summary: 'Register a webhook endpoint',
-      description: 'Answers the signing secret (`whsec_…`) once. Each delivery is a POST of `{"event","timestamp","data"}` signed with it: `x-webhook-signature` (hex HMAC-SHA256 of the body, keyed with the secret string) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`.',
+      description:
+        'Answers the signing secret (`whsec_…`) once. Each delivery is a POST of `{"event","timestamp","data"}` signed with it: `x-webhook-signature` (hex HMAC-SHA256 of the body, keyed with the secret string) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`.',
       request: {
         params: OrgParams,
         body: { required: true, content: { 'application/json': { schema: WebhookInput } } },
@@ -35,7 +57,9 @@ export const webhookEndpoints = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/webhooks', tags: ['Webhooks'],
+      method: 'get',
+      path: '/organizations/{orgId}/webhooks',
+      tags: ['Webhooks'],
       summary: 'List registered webhooks',
       description: 'Newest first. Secrets are never shown.',
       request: { params: OrgParams, query: PaginationQuery },
@@ -56,7 +80,9 @@ export const webhookEndpoints = router()
   )
   .openapi(
     keyRoute('read', {
-      method: 'get', path: '/organizations/{orgId}/webhooks/{id}', tags: ['Webhooks'],
+      method: 'get',
+      path: '/organizations/{orgId}/webhooks/{id}',
+      tags: ['Webhooks'],
       summary: 'Get a webhook',
       request: { params: OrgItemParams },
       responses: { 200: json(Webhook, 'The webhook'), 404: errorResponseSpec('No such webhook') },
@@ -65,9 +91,12 @@ export const webhookEndpoints = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'patch', path: '/organizations/{orgId}/webhooks/{id}', tags: ['Webhooks'],
+      method: 'patch',
+      path: '/organizations/{orgId}/webhooks/{id}',
+      tags: ['Webhooks'],
       summary: 'Change, enable or disable a webhook',
-      description: 'Fields left out stay as they are. `enabled: false` cancels what is queued for the endpoint; `enabled: true` re-enables an endpoint disabled by you, by a 410 answer or after 5 days of failures.',
+      description:
+        'Fields left out stay as they are. `enabled: false` cancels what is queued for the endpoint; `enabled: true` re-enables an endpoint disabled by you, by a 410 answer or after 5 days of failures.',
       request: {
         params: OrgItemParams,
         body: { required: true, content: { 'application/json': { schema: WebhookPatch } } },
@@ -99,23 +128,30 @@ export const webhookEndpoints = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'delete', path: '/organizations/{orgId}/webhooks/{id}', tags: ['Webhooks'],
+      method: 'delete',
+      path: '/organizations/{orgId}/webhooks/{id}',
+      tags: ['Webhooks'],
       summary: 'Delete a webhook',
       description: 'Deliveries stop at once; the delivery log goes with it.',
       request: { params: OrgItemParams },
       responses: { 204: { description: 'Deleted' }, 404: errorResponseSpec('No such webhook') },
     }),
     async (c) => {
-      const rows = await c.var.db`delete from plaudit.webhook_endpoints where id = ${c.req.valid('param').id} returning id`;
+      const rows = await c.var.db`delete from plaudit.webhook_endpoints where id = ${
+        c.req.valid('param').id
+      } returning id`;
       if (rows.length === 0) throw new ApiError(404, 'Webhook not found');
       return c.body(null, 204);
     },
   )
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/webhooks/{id}/test', tags: ['Webhooks'],
+      method: 'post',
+      path: '/organizations/{orgId}/webhooks/{id}/test',
+      tags: ['Webhooks'],
       summary: 'Send a test event',
-      description: 'Delivers a signed `webhook.test` event now (or a sample of the event named in the body), once, without retries, and answers with the outcome. The attempt appears in the delivery log.',
+      description:
+        'Delivers a signed `webhook.test` event now (or a sample of the event named in the body), once, without retries, and answers with the outcome. The attempt appears in the delivery log.',
       request: {
         params: OrgItemParams,
         body: { required: false, content: { 'application/json': { schema: TestInput } } },
@@ -135,7 +171,9 @@ export const webhookEndpoints = router()
         select * from plaudit.create_test_delivery(${id}, ${event}, ${db.json(sampleData(event, id, orgId) as never)})`;
       if (!d) throw new ApiError(404, 'Webhook not found');
       const result = await sendDelivery(d, {
-        environment: c.var.config.environment, timeoutMs: timeoutMs(), resolve: webhookResolver(),
+        environment: c.var.config.environment,
+        timeoutMs: timeoutMs(),
+        resolve: webhookResolver(),
       });
       await db`
         select plaudit.record_test_delivery(${d.id}, ${d.claim_token}, ${result.statusCode}, ${result.durationMs},
@@ -146,9 +184,12 @@ export const webhookEndpoints = router()
   )
   .openapi(
     keyRoute('write', {
-      method: 'post', path: '/organizations/{orgId}/webhooks/{id}/rotate-secret', tags: ['Webhooks'],
+      method: 'post',
+      path: '/organizations/{orgId}/webhooks/{id}/rotate-secret',
+      tags: ['Webhooks'],
       summary: 'Rotate the signing secret',
-      description: 'Issues a new secret, shown only in this answer. For 24 hours deliveries are signed with both: `webhook-signature` carries two `v1,` signatures, `x-webhook-signature` uses the new secret and `x-webhook-signature-previous` the old one.',
+      description:
+        'Issues a new secret, shown only in this answer. For 24 hours deliveries are signed with both: `webhook-signature` carries two `v1,` signatures, `x-webhook-signature` uses the new secret and `x-webhook-signature-previous` the old one.',
       request: { params: OrgItemParams },
       responses: { 200: json(RotatedSecret, 'The new secret'), 404: errorResponseSpec('No such webhook') },
     }),
@@ -156,6 +197,10 @@ export const webhookEndpoints = router()
       const [row] = await c.var.db<{ id: string; secret: string; previous_secret_expires_at: Date }[]>`
         select * from plaudit.rotate_webhook_secret(${c.req.valid('param').id})`;
       if (!row) throw new ApiError(404, 'Webhook not found');
-      return c.json({ id: row.id, secret: row.secret, previous_secret_expires_at: iso(row.previous_secret_expires_at)! }, 200);
+      return c.json({
+        id: row.id,
+        secret: row.secret,
+        previous_secret_expires_at: iso(row.previous_secret_expires_at)!,
+      }, 200);
     },
   );

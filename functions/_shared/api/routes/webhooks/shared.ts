@@ -40,11 +40,18 @@ export async function checkUrl(url: string, environment: Environment) {
 }
 
 export const WebhookUrl = z.string().trim().min(1).max(2048)
-  .openapi({ example: 'https://example.com/hooks/plaudit', description: 'Where events are POSTed. A deployed service accepts only https URLs whose host resolves to public addresses.' });
+  .openapi({
+    example: 'https://example.com/hooks/plaudit',
+    description:
+      'Where events are POSTed. A deployed service accepts only https URLs whose host resolves to public addresses.',
+  });
 
 export const Events = z.array(Subscription).min(1).max(20)
   .refine((a) => new Set(a).size === a.length, 'must not repeat an event')
-  .openapi({ example: ['review.created', 'review.verified'], description: 'Event types to receive; `*` receives all.' });
+  .openapi({
+    example: ['review.created', 'review.verified'],
+    description: 'Event types to receive; `*` receives all.',
+  });
 
 export const WebhookInput = z.object({
   url: WebhookUrl,
@@ -56,7 +63,9 @@ export const WebhookPatch = z.object({
   url: WebhookUrl.optional(),
   events: Events.optional(),
   description: z.string().max(500).nullable().optional(),
-  enabled: z.boolean().optional().openapi({ description: 'false stops deliveries (queued ones are cancelled); true resumes with new events.' }),
+  enabled: z.boolean().optional().openapi({
+    description: 'false stops deliveries (queued ones are cancelled); true resumes with new events.',
+  }),
 }).openapi('WebhookPatch');
 
 export const Webhook = z.object({
@@ -68,9 +77,15 @@ export const Webhook = z.object({
   disabled_reason: z.string().nullable(),
   disabled_at: Timestamp.nullable(),
   failing_since: Timestamp.nullable()
-    .openapi({ description: 'Since when every attempt has failed (timed out, could not connect or answered other than 2xx); null once one succeeds. While set, one delivery at a time is sent; after 5 days the endpoint is disabled.' }),
+    .openapi({
+      description:
+        'Since when every attempt has failed (timed out, could not connect or answered other than 2xx); null once one succeeds. While set, one delivery at a time is sent; after 5 days the endpoint is disabled.',
+    }),
   slow_since: Timestamp.nullable()
-    .openapi({ description: 'Since when attempts have taken the service\'s slow limit (WEBHOOK_SLOW_MS, 5 s by default) or longer; null once one is faster. Slow and failing endpoints share a limited number of a worker\'s concurrent calls.' }),
+    .openapi({
+      description:
+        "Since when attempts have taken the service's slow limit (WEBHOOK_SLOW_MS, 5 s by default) or longer; null once one is faster. Slow and failing endpoints share a limited number of a worker's concurrent calls.",
+    }),
   secret_rotated_at: Timestamp.nullable(),
   previous_secret_expires_at: Timestamp.nullable()
     .openapi({ description: 'Until then, deliveries are also signed with the secret that was rotated out.' }),
@@ -135,54 +150,109 @@ export const DeliveryQuery = PaginationQuery.extend({
 });
 
 export type EndpointRow = {
-  id: string; url: string; description: string | null; events: string[]; enabled: boolean;
-  disabled_reason: string | null; disabled_at: Date | null; failing_since: Date | null;
-  slow_since: Date | null; secret_rotated_at: Date | null;
-  previous_secret_expires_at: Date | null; created_at: Date; updated_at: Date; secret?: string;
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  failing_since: Date | null;
+  slow_since: Date | null;
+  secret_rotated_at: Date | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  secret?: string;
 };
 
-export const ENDPOINT_COLUMNS = 'id, url, description, events, enabled, disabled_reason, disabled_at, failing_since, slow_since, secret_rotated_at, previous_secret_expires_at, created_at, updated_at';
+export const ENDPOINT_COLUMNS =
+  'id, url, description, events, enabled, disabled_reason, disabled_at, failing_since, slow_since, secret_rotated_at, previous_secret_expires_at, created_at, updated_at';
 
 export function toWebhook(r: EndpointRow) {
   return {
-    id: r.id, url: r.url, description: r.description, events: r.events, enabled: r.enabled,
-    disabled_reason: r.disabled_reason, disabled_at: iso(r.disabled_at),
-    failing_since: iso(r.failing_since), slow_since: iso(r.slow_since),
+    id: r.id,
+    url: r.url,
+    description: r.description,
+    events: r.events,
+    enabled: r.enabled,
+    disabled_reason: r.disabled_reason,
+    disabled_at: iso(r.disabled_at),
+    failing_since: iso(r.failing_since),
+    slow_since: iso(r.slow_since),
     secret_rotated_at: iso(r.secret_rotated_at),
     previous_secret_expires_at: r.previous_secret_expires_at && r.previous_secret_expires_at.getTime() > Date.now()
-      ? iso(r.previous_secret_expires_at) : null,
-    created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
+      ? iso(r.previous_secret_expires_at)
+      : null,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
   };
 }
 
 export type DeliveryRow = {
-  id: string; endpoint_id: string; event_type: string; event_id: string | null; message_id: string;
-  is_test: boolean; status: 'pending' | 'succeeded' | 'failed' | 'cancelled'; attempts: number;
-  next_attempt_at: Date; last_status_code: number | null; last_error: string | null;
-  delivered_at: Date | null; created_at: Date; payload?: string;
-  attempt_log: { attempt: number; status_code: number | null; duration_ms: number; error: string | null; response_snippet: string | null; created_at: string }[];
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  event_id: string | null;
+  message_id: string;
+  is_test: boolean;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
+  payload?: string;
+  attempt_log: {
+    attempt: number;
+    status_code: number | null;
+    duration_ms: number;
+    error: string | null;
+    response_snippet: string | null;
+    created_at: string;
+  }[];
 };
 
 export function toDelivery(r: DeliveryRow) {
   return {
-    id: r.id, webhook_id: r.endpoint_id, event: r.event_type, event_id: r.event_id, message_id: r.message_id,
-    is_test: r.is_test, status: r.status, attempts: r.attempts,
+    id: r.id,
+    webhook_id: r.endpoint_id,
+    event: r.event_type,
+    event_id: r.event_id,
+    message_id: r.message_id,
+    is_test: r.is_test,
+    status: r.status,
+    attempts: r.attempts,
     next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null,
-    last_status_code: r.last_status_code, last_error: r.last_error,
-    delivered_at: iso(r.delivered_at), created_at: iso(r.created_at)!,
+    last_status_code: r.last_status_code,
+    last_error: r.last_error,
+    delivered_at: iso(r.delivered_at),
+    created_at: iso(r.created_at)!,
     attempt_log: (r.attempt_log ?? []).map((a) => ({ ...a, created_at: iso(a.created_at)! })),
   };
 }
 
 export async function loadEndpoint(db: Tx, id: string): Promise<EndpointRow> {
   const [row] = await db.unsafe<EndpointRow[]>(
-    `select ${ENDPOINT_COLUMNS} from plaudit.webhook_endpoints where id = $1`, [id],
+    `select ${ENDPOINT_COLUMNS} from plaudit.webhook_endpoints where id = $1`,
+    [id],
   );
   if (!row) throw new ApiError(404, 'Webhook not found');
   return row;
 }
 
-export function deliveriesQuery(db: Tx, where: { endpointId: string; deliveryId?: string; status?: string; limit?: number; offset?: number; payload?: boolean }) {
+export function deliveriesQuery(
+  db: Tx,
+  where: {
+    endpointId: string;
+    deliveryId?: string;
+    status?: string;
+    limit?: number;
+    offset?: number;
+    payload?: boolean;
+  },
+) {
   return db<DeliveryRow[]>`
     select d.id, d.endpoint_id, d.event_type, d.event_id, d.message_id, d.is_test, d.status, d.attempts,
            d.next_attempt_at, d.last_status_code, d.last_error, d.delivered_at, d.created_at,
@@ -206,14 +276,35 @@ export function sampleData(event: string, endpointId: string, orgId: string): Re
   const now = new Date().toISOString();
   switch (event) {
     case 'review.created':
-      return { id: reviewId, form_id: formId, rating: 5, title: 'Great service', content: 'Quick and friendly. Would order again.', reviewer_name: 'Sample Reviewer', verification_status: 'unverified', is_hidden: false, created_at: now };
+      return {
+        id: reviewId,
+        form_id: formId,
+        rating: 5,
+        title: 'Great service',
+        content: 'Quick and friendly. Would order again.',
+        reviewer_name: 'Sample Reviewer',
+        verification_status: 'unverified',
+        is_hidden: false,
+        created_at: now,
+      };
     case 'review.moderated':
       return { id: reviewId, action: 'hide', is_hidden: true, reason: 'Sample moderation', created_at: now };
     case 'review.verified':
       return { id: reviewId, verification_status: 'verified', previous_status: 'pending', created_at: now };
     case 'export.completed':
-      return { id: '00000000-0000-4000-8000-000000000003', format: 'csv', status: 'completed', row_count: 42, filters: {}, completed_at: now, download_path: `/api/v1/organizations/${orgId}/exports/00000000-0000-4000-8000-000000000003/download` };
+      return {
+        id: '00000000-0000-4000-8000-000000000003',
+        format: 'csv',
+        status: 'completed',
+        row_count: 42,
+        filters: {},
+        completed_at: now,
+        download_path: `/api/v1/organizations/${orgId}/exports/00000000-0000-4000-8000-000000000003/download`,
+      };
     default:
-      return { webhook_id: endpointId, message: 'A test event from Plaudit: your endpoint is reachable and verifies signatures.' };
+      return {
+        webhook_id: endpointId,
+        message: 'A test event from Plaudit: your endpoint is reachable and verifies signatures.',
+      };
   }
 }
