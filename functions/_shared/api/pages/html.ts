@@ -1,6 +1,7 @@
 // Server-rendered HTML for the hosted pages. One rule: every interpolated value is escaped, by
-// the html`` tagged template, unless it is itself the result of html`` (or of raw(), for the few
-// constant fragments that need it). Arrays are rendered item by item under the same rule.
+// the markup`` tagged template, unless it is itself the result of markup`` (or of raw(), for the few
+// constant fragments that need it). Arrays are rendered item by item under the same rule. (Not
+// named `html`: the formatter re-indents templates with that tag, which would change the pages.)
 
 import { escapeHtml } from '../../core/html.ts';
 
@@ -18,7 +19,7 @@ function render(value: unknown): string {
   return escapeHtml(String(value));
 }
 
-export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+export function markup(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
   let out = strings[0];
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
   return new SafeHtml(out);
@@ -69,21 +70,20 @@ export interface PageOptions {
 }
 
 export function page({ title, body, lang = 'en' }: PageOptions): string {
-  return html`
-    <!doctype html>
-    <html lang="${lang}">
-      <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="robots" content="noindex">
-        <title>${title}</title>
-        <style>${STYLE}</style>
-      </head>
-      <body>
-        <main>
-    ${body}
-        </main>
-      </body>
-    </html>
-  `.value;
+  return markup`<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`.value;
 }

@@ -3,7 +3,7 @@
 // POST /api/v1/reviews does. Plain HTML: it works without JavaScript; errors are listed in a
 // summary (links to the fields) and next to each field (aria-describedby), and the first
 // invalid field gets the focus (autofocus).
-import { html, type SafeHtml } from './html.ts';
+import { markup, type SafeHtml } from './html.ts';
 
 export interface FieldDefinition {
   key: string;
@@ -125,32 +125,16 @@ const LABELS: Record<string, string> = {
 };
 
 function errorText(name: string, errors: Errors) {
-  return errors[name] ? html`<p class="error" id="${controlId(name)}-error">${errors[name]}</p>` : '';
+  return errors[name] ? markup`<p class="error" id="${controlId(name)}-error">${errors[name]}</p>` : '';
 }
 
 function controlAttrs(name: string, errors: Errors, first: string | undefined, hint?: string) {
   const described = [hint ? `${controlId(name)}-hint` : '', errors[name] ? `${controlId(name)}-error` : ''].filter(
     Boolean,
   ).join(' ');
-  return html`id="${controlId(name)}" name="${name}"${
-    errors[name]
-      ? html`
-        aria-invalid="true"
-      `
-      : ''
-  }${
-    described
-      ? html`
-        aria-describedby="${described}"
-      `
-      : ''
-  }${
-    first === name
-      ? html`
-        autofocus
-      `
-      : ''
-  }`;
+  return markup`id="${controlId(name)}" name="${name}"${errors[name] ? markup` aria-invalid="true"` : ''}${
+    described ? markup` aria-describedby="${described}"` : ''
+  }${first === name ? markup` autofocus` : ''}`;
 }
 
 function textField(
@@ -162,34 +146,16 @@ function textField(
   opts: { type?: string; required?: boolean; max?: number; autocomplete?: string; hint?: string; textarea?: boolean } =
     {},
 ) {
-  const hint = opts.hint
-    ? html`
-      <span class="hint" id="${controlId(name)}-hint">${opts.hint}</span>
-    `
-    : '';
+  const hint = opts.hint ? markup` <span class="hint" id="${controlId(name)}-hint">${opts.hint}</span>` : '';
   const attrs = controlAttrs(name, errors, first, opts.hint);
-  const req = opts.required
-    ? html`
-      required aria-required="true"
-    `
-    : '';
-  const max = opts.max
-    ? html`
-      maxlength="${opts.max}"
-    `
-    : '';
-  const ac = opts.autocomplete
-    ? html`
-      autocomplete="${opts.autocomplete}"
-    `
-    : '';
+  const req = opts.required ? markup` required aria-required="true"` : '';
+  const max = opts.max ? markup` maxlength="${opts.max}"` : '';
+  const ac = opts.autocomplete ? markup` autocomplete="${opts.autocomplete}"` : '';
   const control = opts.textarea
-    ? html`<textarea ${attrs}${req}${max}>${values[name] ?? ''}</textarea>`
-    : html`<input type="${opts.type ?? 'text'}" ${attrs}${req}${max}${ac} value="${values[name] ?? ''}">`;
-  return html`<div class="field"><label for="${controlId(name)}">${label}${
-    opts.required ? '' : html`
-      <span class="hint">(optional)</span>
-    `
+    ? markup`<textarea ${attrs}${req}${max}>${values[name] ?? ''}</textarea>`
+    : markup`<input type="${opts.type ?? 'text'}" ${attrs}${req}${max}${ac} value="${values[name] ?? ''}">`;
+  return markup`<div class="field"><label for="${controlId(name)}">${label}${
+    opts.required ? '' : markup` <span class="hint">(optional)</span>`
   }${hint}</label>
 ${control}${errorText(name, errors)}</div>`;
 }
@@ -198,38 +164,17 @@ function customField(f: FieldDefinition, values: Values, errors: Errors, first: 
   const name = `cf_${f.key}`;
   if (f.type === 'boolean') {
     const checked = values[name] !== undefined && values[name] !== '';
-    return html`
-      <div
-        class="field"><label class="check"><input type="checkbox" ${controlAttrs(
-          name,
-          errors,
-          first,
-        )} value="yes"${checked
-          ? html`
-            checked
-          `
-          : ''}> <span>${f.label}</span></label>${errorText(name, errors)}</div>
-    `;
+    return markup`<div class="field"><label class="check"><input type="checkbox" ${
+      controlAttrs(name, errors, first)
+    } value="yes"${checked ? markup` checked` : ''}> <span>${f.label}</span></label>${errorText(name, errors)}</div>`;
   }
   if (f.type === 'select') {
-    const req = f.required
-      ? html`
-        required aria-required="true"
-      `
-      : '';
+    const req = f.required ? markup` required aria-required="true"` : '';
     const options = (f.options ?? []).map((o) =>
-      html`<option${
-        values[name] === o
-          ? html`
-            selected
-          `
-          : ''
-      }>${o}</option>`
+      markup`<option${values[name] === o ? markup` selected` : ''}>${o}</option>`
     );
-    return html`<div class="field"><label for="${controlId(name)}">${f.label}${
-      f.required ? '' : html`
-        <span class="hint">(optional)</span>
-      `
+    return markup`<div class="field"><label for="${controlId(name)}">${f.label}${
+      f.required ? '' : markup` <span class="hint">(optional)</span>`
     }</label>
 <select ${controlAttrs(name, errors, first)}${req}><option value="">Choose…</option>${options}</select>${
       errorText(name, errors)
@@ -246,35 +191,17 @@ function customField(f: FieldDefinition, values: Values, errors: Errors, first: 
 function ratingField(values: Values, errors: Errors, first: string | undefined): SafeHtml {
   const current = values.rating ?? '';
   const options = [1, 2, 3, 4, 5].map((n) =>
-    html`<label><input type="radio" name="rating" value="${n}"${
-      n === 1
-        ? html`
-          id="${controlId('rating')}"
-        `
-        : ''
-    }${
-      current === String(n)
-        ? html`
-          checked
-        `
-        : ''
-    }${
-      first === 'rating' && n === 1
-        ? html`
-          autofocus
-        `
-        : ''
-    } required><span class="s" aria-hidden="true">${'★'.repeat(n)}</span> ${n} star${n === 1 ? '' : 's'}</label>`
+    markup`<label><input type="radio" name="rating" value="${n}"${n === 1 ? markup` id="${controlId('rating')}"` : ''}${
+      current === String(n) ? markup` checked` : ''
+    }${first === 'rating' && n === 1 ? markup` autofocus` : ''} required><span class="s" aria-hidden="true">${
+      '★'.repeat(n)
+    }</span> ${n} star${n === 1 ? '' : 's'}</label>`
   );
-  return html`
-    <fieldset class="field" ${errors.rating
-      ? html`
-        aria-invalid="true" aria-describedby="${controlId('rating')}-error"
-      `
-      : ''}>
-    <legend>${LABELS.rating}</legend>
-    <div class="stars">${options}</div>${errorText('rating', errors)}</fieldset>
-  `;
+  return markup`<fieldset class="field"${
+    errors.rating ? markup` aria-invalid="true" aria-describedby="${controlId('rating')}-error"` : ''
+  }>
+<legend>${LABELS.rating}</legend>
+<div class="stars">${options}</div>${errorText('rating', errors)}</fieldset>`;
 }
 
 /** The form, with the values given back and the errors shown. */
@@ -293,55 +220,53 @@ export function reviewForm(ctx: FormContext, values: Values, errors: Errors, hea
     k.startsWith('cf_') ? ctx.customFields.find((f) => `cf_${f.key}` === k)?.label ?? k : LABELS[k] ?? k;
   const listed = order.filter((k) => errors[k]);
   const summary = listed.length || errors._form
-    ? html`
-      <div class="summary" role="alert" aria-labelledby="summary-title">
-        <h2 id="summary-title">${listed.length
-          ? `Please correct ${listed.length === 1 ? 'one thing' : `${listed.length} things`}`
-          : 'Your review was not sent'}</h2>
-        <ul>${listed.map((k) =>
-          html`<li><a href="#${controlId(k)}">${labelOf(k)}: ${errors[k]}</a></li>`
-        )}${errors._form
-          ? html`<li>${errors._form}</li>`
-          : ''}</ul>
-      </div>
-    `
+    ? markup`<div class="summary" role="alert" aria-labelledby="summary-title"><h2 id="summary-title">${
+      listed.length
+        ? `Please correct ${listed.length === 1 ? 'one thing' : `${listed.length} things`}`
+        : 'Your review was not sent'
+    }</h2>
+<ul>${listed.map((k) => markup`<li><a href="#${controlId(k)}">${labelOf(k)}: ${errors[k]}</a></li>`)}${
+      errors._form ? markup`<li>${errors._form}</li>` : ''
+    }</ul></div>`
     : '';
   const verificationNote = ctx.verificationMode === 'email'
-    ? html`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
+    ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
     : '';
-  return html`
-    <p class="org">${ctx.orgName}</p>
-    <h1>${heading}</h1>
-    ${summary}
-    <form method="post" action="${ctx.action}" novalidate>
-    ${ratingField(values, errors, first)}
-    ${textField('title', LABELS.title, values, errors, first, { max: 200 })}
-    ${textField('content', LABELS.content, values, errors, first, { required: true, max: 5000, textarea: true })}
-    ${ctx.customFields.map((f) => customField(f, values, errors, first))}
-    ${textField('reviewer_name', LABELS.reviewer_name, values, errors, first, {
+  return markup`<p class="org">${ctx.orgName}</p>
+<h1>${heading}</h1>
+${summary}
+<form method="post" action="${ctx.action}" novalidate>
+${ratingField(values, errors, first)}
+${textField('title', LABELS.title, values, errors, first, { max: 200 })}
+${textField('content', LABELS.content, values, errors, first, { required: true, max: 5000, textarea: true })}
+${ctx.customFields.map((f) => customField(f, values, errors, first))}
+${
+    textField('reviewer_name', LABELS.reviewer_name, values, errors, first, {
       required: true,
       max: 200,
       autocomplete: 'name',
-    })}
-    ${textField('reviewer_email', LABELS.reviewer_email, values, errors, first, {
+    })
+  }
+${
+    textField('reviewer_email', LABELS.reviewer_email, values, errors, first, {
       type: 'email',
       required: true,
       max: 320,
       autocomplete: 'email',
       hint: 'Never shown publicly.',
-    })}
-    ${ctx.askOrderId
+    })
+  }
+${
+    ctx.askOrderId
       ? textField('order_id', LABELS.order_id, values, errors, first, {
         max: 200,
         hint: 'Lets us mark your review as a verified purchase.',
       })
-      : ''}
-    <div class="trap" aria-hidden="true"><label for="f-website_url">Leave this empty</label><input type="text" id="f-website_url" name="website_url" tabindex="-1" autocomplete="off" value=""></div>
-    ${verificationNote}
-    <button type="submit">Send my review</button>
-    </form>
-    <p
-      class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${ctx
-        .orgName} by Plaudit.</p>
-  `;
+      : ''
+  }
+<div class="trap" aria-hidden="true"><label for="f-website_url">Leave this empty</label><input type="text" id="f-website_url" name="website_url" tabindex="-1" autocomplete="off" value=""></div>
+${verificationNote}
+<button type="submit">Send my review</button>
+</form>
+<p class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${ctx.orgName} by Plaudit.</p>`;
 }

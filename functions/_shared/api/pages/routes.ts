@@ -13,7 +13,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
 import { setRateLimitHeaders, submissionBucket } from '../middleware/rate-limit/index.ts';
-import { html, page, type SafeHtml } from './html.ts';
+import { markup, page, type SafeHtml } from './html.ts';
 import {
   errorFromDatabase,
   type Errors,
@@ -63,8 +63,20 @@ function message(
     c,
     status,
     title,
-    html`${orgName ? html`<p class="org">${orgName}</p>` : ''}<h1>${title}</h1><p>${text}</p>`,
+    markup`${orgName ? markup`<p class="org">${orgName}</p>` : ''}<h1>${title}</h1><p>${text}</p>`,
     { privateLink },
+  );
+}
+
+/** The page of a form that does not exist or no longer accepts reviews. */
+function formUnavailable(c: Context<AppEnv>, orgName: string | null | undefined, privateLink: boolean) {
+  return message(
+    c,
+    404,
+    'This form is not available',
+    'The form does not exist or no longer accepts reviews.',
+    orgName,
+    privateLink,
   );
 }
 
@@ -93,7 +105,7 @@ function thanks(c: Context<AppEnv>, orgName: string, status: string | null, priv
     c,
     201,
     'Thank you for your review',
-    html`<p class="org">${orgName}</p>
+    markup`<p class="org">${orgName}</p>
 <h1 tabindex="-1" autofocus>Thank you for your review</h1>
 <p class="notice" role="status">${next}</p>`,
     { privateLink },
@@ -122,14 +134,7 @@ function afterSubmit(
     }, 429);
   }
   if (row.error_code === 'P0002') {
-    return message(
-      c,
-      404,
-      'This form is not available',
-      'The form does not exist or no longer accepts reviews.',
-      orgName,
-      privateLink,
-    );
+    return formUnavailable(c, orgName, privateLink);
   }
   if (row.error_code === '23505') return rerender({ _form: 'You already sent this review. Thank you!' }, 409);
   if (row.error_code) {
@@ -189,21 +194,14 @@ export function hostedPages() {
         },
         values,
         errors,
-        html`Review ${form.org_name}`,
+        markup`Review ${form.org_name}`,
       ),
     );
 
   app.get('/forms/:formId', async (c) => {
     const form = await loadForm(c, c.req.param('formId'));
     if (!form) {
-      return message(
-        c,
-        404,
-        'This form is not available',
-        'The form does not exist or no longer accepts reviews.',
-        null,
-        false,
-      );
+      return formUnavailable(c, null, false);
     }
     return formPage(
       c,
@@ -217,14 +215,7 @@ export function hostedPages() {
   app.post('/forms/:formId', async (c) => {
     const form = await loadForm(c, c.req.param('formId'));
     if (!form) {
-      return message(
-        c,
-        404,
-        'This form is not available',
-        'The form does not exist or no longer accepts reviews.',
-        null,
-        false,
-      );
+      return formUnavailable(c, null, false);
     }
     const values = await formValues(c);
     const { submission, errors } = readSubmission(values, form.custom_fields);
@@ -281,7 +272,7 @@ export function hostedPages() {
         },
         values,
         errors,
-        html`How was your experience with ${r.org_name}, ${r.name}?`,
+        markup`How was your experience with ${r.org_name}, ${r.name}?`,
       ),
       { privateLink: true },
     );
@@ -401,7 +392,7 @@ export function hostedPages() {
       c,
       200,
       `Unsubscribe from ${info.org_name}`,
-      html`<p class="org">${info.org_name}</p>
+      markup`<p class="org">${info.org_name}</p>
 <h1>Stop review requests from ${info.org_name}?</h1>
 <p>${info.email} will no longer get e-mails asking for a review from ${info.org_name}.</p>
 <form method="post" action="/unsubscribe/${token}"><button type="submit">Unsubscribe</button></form>`,
@@ -463,7 +454,7 @@ export function hostedPages() {
       c,
       200,
       'Confirm your review',
-      html`<p class="org">${link.org_name}</p>
+      markup`<p class="org">${link.org_name}</p>
 <h1>Confirm your review</h1>
 <p>Confirm that this e-mail address is yours: your review of ${link.org_name} is then published.</p>
 <form method="post" action="/verify/${token}"><button type="submit">Confirm my review</button></form>`,
@@ -501,23 +492,17 @@ export function hostedPages() {
       c,
       Object.keys(errors).length ? 422 : 200,
       `Join ${inv.org_name}`,
-      html`
-        <p class="org">${inv.org_name}</p>
-        <h1>Join ${inv.org_name} on Plaudit</h1>
-        <p>You are invited as ${inv.role === 'admin' ? 'an administrator' : 'a member'}, with the address ${inv
-          .email}.</p>
-        <form method="post" action="/invitations/${token}" novalidate>
-          <div class="field"><label for="f-name">Your name</label>
-        <input type="text" id="f-name" name="name" autocomplete="name" maxlength="200" required aria-required="true" value="${name}"${errors
-            .name
-          ? html`
-            aria-invalid="true" aria-describedby="f-name-error" autofocus
-          `
-          : ''}>
-        ${errors.name ? html`<p class="error" id="f-name-error">${errors.name}</p>` : ''}</div>
-          <button type="submit">Accept the invitation</button>
-        </form>
-      `,
+      markup`<p class="org">${inv.org_name}</p>
+<h1>Join ${inv.org_name} on Plaudit</h1>
+<p>You are invited as ${inv.role === 'admin' ? 'an administrator' : 'a member'}, with the address ${inv.email}.</p>
+<form method="post" action="/invitations/${token}" novalidate>
+<div class="field"><label for="f-name">Your name</label>
+<input type="text" id="f-name" name="name" autocomplete="name" maxlength="200" required aria-required="true" value="${name}"${
+        errors.name ? markup` aria-invalid="true" aria-describedby="f-name-error" autofocus` : ''
+      }>
+${errors.name ? markup`<p class="error" id="f-name-error">${errors.name}</p>` : ''}</div>
+<button type="submit">Accept the invitation</button>
+</form>`,
       { privateLink: true },
     );
 

@@ -117,18 +117,8 @@ export const StatsQuery = z.object({
     .openapi({ description: 'Last day (UTC), inclusive; default: today.' }),
 });
 
-export const STAGES = [
-  'requested',
-  'sent',
-  'delivered',
-  'opened',
-  'clicked',
-  'completed',
-  'bounced',
-  'complained',
-  'unsubscribed',
-  'failed',
-] as const;
+// The funnel's stages: every status after `queued`, which counts as `requested`.
+export const STAGES = ['requested', ...REVIEW_REQUEST_STATUSES.slice(1)] as const;
 
 export const Stats = z.object({
   startDate: z.string(),
