@@ -28,3 +28,35 @@ begin
                  current_database());
 end
 $$;
+
+-- Four assertions about one pg_cron job: it exists once, runs `p_command` on `p_schedule`, is
+-- active in this database, and runs as a superuser (the role that scheduled it). Skipped where
+-- pg_cron is not installed (embedded PostgreSQL), where the local process runs the command.
+-- (cron.job's text columns use the "C" collation, hence the collate clauses.)
+create or replace function tests.cron_job_is(p_job text, p_schedule text, p_command text)
+returns setof text
+language plpgsql
+set search_path = public, pg_catalog, pg_temp
+as $$
+begin
+  if not exists (select from pg_extension where extname = 'pg_cron') then
+    return next skip(format('pg_cron is not installed here: the local process runs %s', p_command), 4);
+    return;
+  end if;
+  return next results_eq(
+    format($q$ select count(*)::integer from cron.job where jobname = %L $q$, p_job),
+    $q$ values (1) $q$,
+    format('pg_cron: exactly one job is named %s', p_job));
+  return next results_eq(
+    format($q$ select schedule collate "default", command collate "default" from cron.job where jobname = %L $q$, p_job),
+    format($q$ values (%L::text, %L::text) $q$, p_schedule, p_command),
+    format('pg_cron: %s runs %s on %s', p_job, p_command, p_schedule));
+  return next results_eq(
+    format($q$ select database collate "default", active from cron.job where jobname = %L $q$, p_job),
+    $q$ select current_database()::text collate "default", true $q$,
+    format('pg_cron: %s is active and runs in this database', p_job));
+  return next ok(
+    (select rolsuper from pg_roles where rolname = (select username from cron.job where jobname = p_job)),
+    format('pg_cron: %s runs as a role that may execute its command', p_job));
+end
+$$;

@@ -6,45 +6,10 @@ begin;
 select tests.lend_temporary_to_runtime_roles();
 select plan(10);
 
--- pg_cron's tables only exist where it is installed, so its assertions are built at run time.
--- (cron.job's text columns use the "C" collation, hence the collate clauses.)
-create function pg_temp.cron_assertions()
-returns setof text
-language plpgsql
-as $$
-begin
-  if not exists (select from pg_extension where extname = 'pg_cron') then
-    return next skip('pg_cron is not installed here: the local process runs plaudit.run_maintenance()', 4);
-    return;
-  end if;
-
-  return next results_eq(
-    $q$ select count(*)::integer from cron.job where jobname = 'plaudit-maintenance' $q$,
-    $q$ values (1) $q$,
-    'pg_cron: exactly one job is named plaudit-maintenance'
-  );
-  return next results_eq(
-    $q$ select schedule collate "default", command collate "default" from cron.job where jobname = 'plaudit-maintenance' $q$,
-    $q$ values ('* * * * *'::text, 'select plaudit.run_maintenance()'::text) $q$,
-    'pg_cron: plaudit-maintenance runs plaudit.run_maintenance() every minute'
-  );
-  return next results_eq(
-    $q$ select database collate "default", active from cron.job where jobname = 'plaudit-maintenance' $q$,
-    $q$ select current_database()::text collate "default", true $q$,
-    'pg_cron: the job is active and runs in this database'
-  );
-  return next ok(
-    (select rolsuper from pg_roles
-      where rolname = (select username from cron.job where jobname = 'plaudit-maintenance')),
-    'pg_cron: the job runs as a role that may execute plaudit.run_maintenance()'
-  );
-end
-$$;
-
 ------------
 --- pg_cron (skipped where it is not installed)
 ------------
-select * from pg_temp.cron_assertions();
+select * from tests.cron_job_is('plaudit-maintenance', '* * * * *', 'select plaudit.run_maintenance()');
 
 ------------
 --- run_maintenance itself
