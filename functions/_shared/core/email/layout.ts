@@ -38,3 +38,11 @@ ${bodyHtml}
 </html>
 `;
 }
+
+/** The message's call to action, as a button that survives mail clients' styling. */
+export const button = (href: string, label: string) =>
+  `<p style="margin:28px 0"><a href="${
+    escapeHtml(href)
+  }" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${
+    escapeHtml(label)
+  }</a></p>`;

@@ -7,14 +7,7 @@
 // links all lead to the same review page (with that rating preselected), where any rating can be
 // given. Nothing here (nor in the API) selects recipients or routes them by expected sentiment.
 import { escapeHtml, safeLink } from '../html.ts';
-import { layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
-
-const button = (href: string, label: string) =>
-  `<p style="margin:28px 0"><a href="${
-    escapeHtml(href)
-  }" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${
-    escapeHtml(label)
-  }</a></p>`;
+import { button, layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
 
 type RequestStrings = {
   subject: (org: string) => string;

@@ -3,7 +3,7 @@
 // in HTML; links are only ever http(s).
 
 import { escapeHtml, safeLink } from '../html.ts';
-import { layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
+import { button, layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 
 export type { RenderedEmail, TemplateInput } from './layout.ts';
@@ -66,11 +66,7 @@ function reviewVerification({ locale, orgName, data }: TemplateInput): RenderedE
     `
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(t.intro(orgName))}</p>
-<p style="margin:28px 0"><a href="${
-      escapeHtml(link)
-    }" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${
-      escapeHtml(t.button)
-    }</a></p>
+${button(link, t.button)}
 <p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${
       escapeHtml(link)
     }</a></p>
