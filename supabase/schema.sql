@@ -1562,6 +1562,55 @@ $$;
 ALTER FUNCTION plaudit.public_profile(p_slug text) OWNER TO plaudit_owner;
 
 --
+-- Name: public_profile_reviews(text, integer, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) RETURNS json
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  org record;
+  st record;
+  total bigint;
+  items json;
+begin
+  select o.id, coalesce(p.enabled, true) as enabled
+    into org
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.slug = p_slug;
+  if not found or not org.enabled then
+    return null;
+  end if;
+  select coalesce(sum(s.public_count), 0) as n, coalesce(sum(s.rating_1), 0) as r1, coalesce(sum(s.rating_2), 0) as r2,
+         coalesce(sum(s.rating_3), 0) as r3, coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
+    into st
+    from plaudit.review_statistics s where s.org_id = org.id;
+  total := case p_rating when 1 then st.r1 when 2 then st.r2 when 3 then st.r3 when 4 then st.r4 when 5 then st.r5
+                         else st.n end;
+  select coalesce(json_agg(json_build_object(
+           'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+           'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+           'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
+           'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           order by pr.created_at desc, pr.id desc), '[]')
+    into items
+    from plaudit.public_reviews pr
+    join plaudit.reviews r on r.id = pr.id
+   where pr.id = any (array(
+     -- The page's ids: a walk of reviews_public_feed (the projection's filter).
+     select x.id from plaudit.reviews x
+      where x.org_id = org.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
+        and (p_rating is null or x.rating = p_rating)
+      order by x.created_at desc, x.id desc
+      limit p_limit offset (p_page - 1)::bigint * p_limit));
+  return json_build_object('total', total, 'items', items);
+end
+$$;
+
+ALTER FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) OWNER TO plaudit_owner;
+
+--
 -- Name: public_profile_version(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -1652,6 +1701,24 @@ end
 $$;
 
 ALTER FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) OWNER TO plaudit_owner;
+
+--
+-- Name: public_sitemap(integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) RETURNS TABLE(slug text, updated_at timestamp with time zone, total bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  select o.slug, greatest(o.updated_at, p.updated_at), count(*) over ()
+    from plaudit.organizations o
+    left join plaudit.public_profiles p on p.org_id = o.id
+   where coalesce(p.enabled, true)
+   order by o.slug
+   limit p_limit offset (p_page - 1)::bigint * p_limit
+$$;
+
+ALTER FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) OWNER TO plaudit_owner;
 
 --
 -- Name: public_version(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -5600,6 +5667,13 @@ REVOKE ALL ON FUNCTION plaudit.public_profile(p_slug text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
 
 --
+-- Name: FUNCTION public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
+
+--
 -- Name: FUNCTION public_profile_version(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5619,6 +5693,13 @@ GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_publ
 
 REVOKE ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) TO plaudit_public;
+
+--
+-- Name: FUNCTION public_sitemap(p_page integer, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO plaudit_public;
 
 --
 -- Name: FUNCTION public_version(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner

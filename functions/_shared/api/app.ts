@@ -22,6 +22,7 @@ import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
+import { profilePages } from './pages/profile.ts';
 import { hostedPages } from './pages/routes.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public.ts';
@@ -89,6 +90,8 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   app.route('/', explorer());
   // Hosted pages the e-mails and submission_url link to (outside /api/v1).
   app.route('/', hostedPages());
+  // The public profile pages, the sitemap and robots.txt.
+  app.route('/', profilePages());
   // Local development only: the captured e-mail (docs/delivery.md).
   const devMail = devMailRoutes(config);
   if (devMail) app.route('/', devMail);

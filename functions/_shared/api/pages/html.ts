@@ -67,17 +67,23 @@ export interface PageOptions {
   title: string;
   body: SafeHtml;
   lang?: string;
+  /** Search engines index the page (public profiles) instead of the default noindex. */
+  indexable?: boolean;
+  /** More of the head: description, canonical, cards, structured data. */
+  head?: SafeHtml;
+  /** Styles of this kind of page, after the shared ones. */
+  style?: SafeHtml;
 }
 
-export function page({ title, body, lang = 'en' }: PageOptions): string {
+export function page({ title, body, lang = 'en', indexable = false, head, style }: PageOptions): string {
   return markup`<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+<meta name="robots" content="${indexable ? 'index, follow' : 'noindex'}">
 <title>${title}</title>
-<style>${STYLE}</style>
+${head ?? ''}<style>${STYLE}${style ?? ''}</style>
 </head>
 <body>
 <main>

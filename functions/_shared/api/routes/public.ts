@@ -10,6 +10,7 @@ import { conditionalPublicRead, publicCors } from '../middleware/public-access/i
 import { keyRoute, router } from './define.ts';
 import { VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
+import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 
 const Layout = z.enum(['list', 'grid', 'carousel']);
 const Theme = z.enum(['light', 'dark']);
@@ -61,6 +62,9 @@ const ReviewCount = z.number().int().openapi({
 
 const PublicEmbed = z.object({
   slug: z.string(),
+  url: z.string().openapi({
+    description: 'The public profile page, `{PUBLIC_URL}/p/{slug}`: where "see all reviews" leads.',
+  }),
   name: z.string(),
   layout: Layout,
   theme: Theme,
@@ -72,6 +76,10 @@ const PublicEmbed = z.object({
 
 const PublicProfile = z.object({
   slug: z.string(),
+  url: z.string().openapi({
+    description: 'The public profile page, `{PUBLIC_URL}/p/{slug}`.',
+    example: 'https://reviews.example.com/p/acme',
+  }),
   name: z.string(),
   description: z.string().nullable(),
   website: z.string().nullable(),
@@ -111,20 +119,7 @@ const TokenParams = z.object({
   token: z.string().max(200).openapi({ param: { name: 'token', in: 'path' } }),
 });
 
-type ProfileRow = {
-  version: string;
-  enabled: boolean;
-  slug: string;
-  name: string;
-  description: string | null;
-  website: string | null;
-  logo_url: string | null;
-  average_rating: number | null;
-  review_count: number;
-  rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
-  embed: z.infer<typeof EmbedSettings>;
-  moderation_chain: { entries: number; head: string | null };
-};
+type ProfileRow = PublicProfileRow;
 /** A page as the database renders it: the items stay JSON text, passed through unparsed. */
 type PageRow = { version: string; enabled: boolean; total: string; items: string };
 
@@ -141,13 +136,8 @@ const notModified = { description: 'Not modified: the `If-None-Match` ETag is cu
 const publicDescription =
   'Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.';
 
-async function loadProfile(c: Context<AppEnv>, slug: string) {
-  const sql = c.var.sql;
-  const [row] = await runAsPublic(
-    sql,
-    (tx) => tx<{ p: ProfileRow | null }[]>`select plaudit.public_profile(${slug}) as p`,
-  );
-  return row.p;
+function loadProfile(c: Context<AppEnv>, slug: string) {
+  return loadPublicProfile(c.var.sql, slug);
 }
 
 async function publicVersion(c: Context<AppEnv>, slug: string) {
@@ -159,12 +149,8 @@ async function publicVersion(c: Context<AppEnv>, slug: string) {
 }
 
 /** The version of the profile and embed answers: public_version's, and the chain head they carry. */
-async function profileVersion(c: Context<AppEnv>, slug: string) {
-  const [row] = await runAsPublic(
-    c.var.sql,
-    (tx) => tx<{ v: string | null }[]>`select plaudit.public_profile_version(${slug}) as v`,
-  );
-  return row.v;
+function profileVersion(c: Context<AppEnv>, slug: string) {
+  return publicProfileVersion(c.var.sql, slug);
 }
 
 async function reviewPage(
@@ -255,6 +241,7 @@ publicData
       if (!p) throw notFound();
       return c.json({
         slug: p.slug,
+        url: `${c.var.config.publicUrl}/p/${encodeURIComponent(p.slug)}`,
         name: p.name,
         ...p.embed,
         average_rating: p.average_rating,
@@ -306,6 +293,7 @@ publicData
       const d = p.rating_distribution;
       return c.json({
         slug: p.slug,
+        url: `${c.var.config.publicUrl}/p/${encodeURIComponent(p.slug)}`,
         name: p.name,
         description: p.description,
         website: p.website,

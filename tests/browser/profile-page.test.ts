@@ -1,0 +1,110 @@
+/// <reference lib="dom" />
+// The public profile page in a real browser (Debian's chromium): at a phone's and a desktop's
+// width, with and without JavaScript; axe-core finds no accessibility violation; screenshots are
+// written for people to look at ($TEST_TMP_DIR/screenshots).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { useBrowser } from '../helpers/browser.ts';
+import { createTenant, type Tenant } from '../helpers/db.ts';
+import { api } from '../helpers/http.ts';
+import { createForm } from '../helpers/review-requests.ts';
+
+const browser = useBrowser();
+const base = () => inject('apiUrl');
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const shots = path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
+
+let t: Tenant;
+
+beforeAll(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  t = await createTenant();
+  const form = await createForm(t, {});
+  await api('PATCH', `/api/v1/organizations/${t.org.id}/public-profile`, {
+    key: t.keys.admin,
+    body: {
+      display_name: 'Fjord Coffee Roasters',
+      description: 'Small-batch coffee, roasted in Bergen since 2011.',
+      website: 'https://fjord.example',
+    },
+  });
+  const reviews = [
+    [
+      5,
+      'Best beans in town',
+      'The Ethiopian roast is fruity and bright. Delivery took two days, packaging was plastic-free.',
+      'Ingrid H.',
+    ],
+    [
+      4,
+      'Great coffee, slow shipping',
+      'Lovely espresso blend. Shipping to Oslo took a week, but worth the wait.',
+      'Lars P.',
+    ],
+    [5, null, 'Subscribed for a year now and never disappointed. مرحبا — and a ☕ for the team!', 'Amira K.'],
+    [2, 'Not for me', 'Too dark for my taste. Customer service offered a replacement right away though.', 'Tom B.'],
+  ] as const;
+  for (const [i, [rating, title, content, name]] of reviews.entries()) {
+    const res = await api('POST', '/api/v1/reviews', {
+      body: {
+        form_id: form.id,
+        rating,
+        title,
+        content,
+        reviewer_name: name,
+        reviewer_email: `r${i}-${t.org.slug}@example.com`,
+      },
+      headers: { 'x-forwarded-for': `198.51.100.${10 + i}` },
+    });
+    expect(res.status).toBe(201);
+  }
+});
+
+async function axeViolations(page: import('playwright-core').Page) {
+  await page.addScriptTag({ content: axeSource });
+  return await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v: { id: string; nodes: unknown[] }) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
+describe('the public profile page in a browser', () => {
+  for (const width of [375, 1280]) {
+    it(`reads well at ${width} px: no overflow, no accessibility violation`, async () => {
+      // bypassCSP: the page's policy forbids scripts, axe-core's included.
+      const context = await browser().newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+      const page = await context.newPage();
+      try {
+        const res = await page.goto(`${base()}/p/${t.org.slug}`);
+        expect(res?.status()).toBe(200);
+        expect(await page.title()).toBe('Fjord Coffee Roasters reviews – rated 4.0 of 5');
+        await expect(page.getByRole('heading', { level: 1 })).toBeDefined();
+        expect(await page.locator('h1').textContent()).toBe('Fjord Coffee Roasters');
+        expect(await page.locator('article.review').count()).toBe(4);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: path.join(shots, `profile-${width}.png`), fullPage: true });
+        expect(await axeViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('works without JavaScript: the same reviews, and the filter is a link', async () => {
+    const context = await browser().newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base()}/p/${t.org.slug}`);
+      expect(await page.locator('article.review').count()).toBe(4);
+      await page.getByRole('link', { name: '5 ★' }).click();
+      await page.waitForURL(/rating=5/);
+      expect(await page.locator('article.review').count()).toBe(2);
+      expect(await page.locator('[aria-label="Rated 5 out of 5"]').count()).toBe(2);
+    } finally {
+      await context.close();
+    }
+  });
+});
