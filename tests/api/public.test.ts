@@ -54,6 +54,7 @@ describe('GET /api/v1/public/profiles/:slug', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       slug: biz.t.org.slug,
+      url: `${server.url}/p/${biz.t.org.slug}`,
       name: biz.t.org.name,
       description: null,
       website: null,
@@ -181,6 +182,7 @@ describe('GET /api/v1/public/embed/:slug', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       slug: biz.t.org.slug,
+      url: `${server.url}/p/${biz.t.org.slug}`,
       name: biz.t.org.name,
       layout: 'list',
       theme: 'light',
