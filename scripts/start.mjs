@@ -7,6 +7,7 @@ import { stopAllDeno } from './lib/deno-process.mjs';
 import { startDevMail } from './lib/dev-mail.mjs';
 import { applyMigrations, authenticatorUrl, ensureDatabase } from './lib/database.mjs';
 import { Cluster } from './lib/postgres.mjs';
+import { ensureWidgetBuilt } from './lib/widget.mjs';
 import { startWorkerProcess } from './lib/worker-process.mjs';
 
 const port = Number(process.env.PORT ?? 54321);
@@ -57,6 +58,7 @@ async function main() {
 
   say('applying migrations');
   await applyMigrations(databaseUrl);
+  ensureWidgetBuilt();
 
   // The API and the worker never connect as the owner: row-level security would not bind them.
   const apiDatabaseUrl = process.env.API_DATABASE_URL ?? await authenticatorUrl(databaseUrl);
@@ -115,6 +117,8 @@ async function main() {
 
   Create an organization and its first admin key (in another terminal):
     ${adminCmd}
+  Its public page is then ${publicUrl}/p/acme, and the snippet that embeds its reviews widget in
+  any site is in ${publicUrl}/api/v1/public/embed/acme ("snippet").
 
   Press Ctrl-C to stop.
 `);

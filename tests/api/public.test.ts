@@ -190,7 +190,16 @@ describe('GET /api/v1/public/embed/:slug', () => {
       min_rating: 1,
       average_rating: 3.17,
       review_count: 6,
+      enabled: true,
+      // The widget draws from this one answer: its first reviews come with it.
+      reviews: expect.any(Array),
+      script_url: expect.stringMatching(new RegExp(`^${server.url}/embed/v1/widget\\.[0-9a-f]{16}\\.js$`)),
+      snippet:
+        `<div id="service-widget" data-slug="${biz.t.org.slug}"><a href="${server.url}/p/${biz.t.org.slug}">Reviews of ${biz.t.org.name}</a></div>\n` +
+        `<script async src="${res.body.script_url}"></script>`,
     });
+    expect(res.body.reviews).toHaveLength(6);
+    expect(res.body.reviews.map((r: { rating: number }) => r.rating).sort()).toEqual([1, 2, 3, 4, 4, 5]);
   });
 });
 

@@ -13,17 +13,18 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
   { room: '_shared/core', rank: 0, sees: [] },
   { room: '_shared/api/http', rank: 1, sees: ['_shared/core'] },
   { room: '_shared/api/api-keys', rank: 1, sees: ['_shared/core'] },
+  { room: '_shared/api/assets', rank: 1, sees: ['_shared/core'] },
   { room: '_shared/api/middleware', rank: 2, sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys'] },
   { room: '_shared/api/openapi', rank: 3, sees: ['_shared/core', '_shared/api/http'] },
   {
     room: '_shared/api/pages',
     rank: 3,
-    sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware'],
+    sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/assets', '_shared/api/middleware'],
   },
   {
     room: '_shared/api/routes',
     rank: 3,
-    sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware'],
+    sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/assets', '_shared/api/middleware'],
   },
   {
     room: '_shared/api/app.ts',
@@ -32,6 +33,7 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
       '_shared/core',
       '_shared/api/http',
       '_shared/api/api-keys',
+      '_shared/api/assets',
       '_shared/api/middleware',
       '_shared/api/openapi',
       '_shared/api/pages',

@@ -14,7 +14,8 @@ import { createForm } from '../helpers/review-requests.ts';
 const browser = useBrowser();
 const base = () => inject('apiUrl');
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const shots = path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
+// Screenshots for people to look at: SCREENSHOT_DIR keeps them past the run.
+const shots = process.env.SCREENSHOT_DIR ?? path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
 
 let t: Tenant;
 

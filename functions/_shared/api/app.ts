@@ -22,6 +22,7 @@ import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
+import { embedScript } from './pages/embed.ts';
 import { profilePages } from './pages/profile.ts';
 import { hostedPages } from './pages/routes.ts';
 import { verification } from './routes/verification.ts';
@@ -92,6 +93,8 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   app.route('/', hostedPages());
   // The public profile pages, the sitemap and robots.txt.
   app.route('/', profilePages());
+  // The embeddable widget's script.
+  app.route('/', embedScript());
   // Local development only: the captured e-mail (docs/delivery.md).
   const devMail = devMailRoutes(config);
   if (devMail) app.route('/', devMail);

@@ -11,6 +11,7 @@ import { keyRoute, router } from './define.ts';
 import { VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
+import { embedSnippet, widgetScriptUrl } from '../assets/widget.ts';
 
 const Layout = z.enum(['list', 'grid', 'carousel']);
 const Theme = z.enum(['light', 'dark']);
@@ -72,6 +73,18 @@ const PublicEmbed = z.object({
   min_rating: z.number().int(),
   average_rating: AverageRating,
   review_count: ReviewCount,
+  enabled: z.boolean().openapi({
+    description: 'False when the business switched its public profile off: the widget then shows nothing.',
+  }),
+  reviews: z.array(z.lazy(() => PublicReview)).openapi({
+    description:
+      "The widget's first reviews (at most `max_reviews`, rated at least `min_rating`), newest first, so that it draws from this one answer.",
+  }),
+  script_url: z.string().openapi({ description: 'The widget script at its content-hashed, immutable address.' }),
+  snippet: z.string().openapi({
+    description:
+      'The HTML to paste into a page: the container (with a link for readers without scripts) and the script tag.',
+  }),
 }).openapi('PublicEmbed');
 
 const PublicProfile = z.object({
@@ -234,19 +247,36 @@ publicData
         c,
         `embed:${slug}`,
         () => profileVersion(c, slug),
-        () => loadProfile(c, slug),
+        async () => {
+          const profile = await loadProfile(c, slug);
+          if (!profile) return null;
+          const [page] = await runAsPublic(c.var.sql, (tx) =>
+            tx<{ items: string }[]>`
+            select (p -> 'items')::text as items
+            from plaudit.public_review_page(${slug}, 'embed', 1, ${profile.embed.max_reviews}) p`);
+          return { ...profile, reviews: profile.enabled ? page.items : '[]' };
+        },
       );
       if ('notModified' in out) return out.notModified as never;
       const p = out.data;
       if (!p) throw notFound();
-      return c.json({
+      const url = `${c.var.config.publicUrl}/p/${encodeURIComponent(p.slug)}`;
+      const scriptUrl = await widgetScriptUrl(c.var.config.publicUrl);
+      const answer = {
         slug: p.slug,
-        url: `${c.var.config.publicUrl}/p/${encodeURIComponent(p.slug)}`,
+        url,
         name: p.name,
         ...p.embed,
         average_rating: p.average_rating,
         review_count: Number(p.review_count),
-      }, 200);
+        enabled: p.enabled,
+        script_url: scriptUrl,
+        snippet: embedSnippet(p.slug, p.name, url, scriptUrl),
+      };
+      // The reviews stay the database's JSON text, spliced in unparsed.
+      return c.body(`${JSON.stringify(answer).slice(0, -1)},"reviews":${p.reviews}}`, 200, {
+        'Content-Type': 'application/json',
+      }) as never;
     },
   )
   .openapi(

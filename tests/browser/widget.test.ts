@@ -1,0 +1,261 @@
+/// <reference lib="dom" />
+// The embeddable widget in a real browser (Debian's chromium), on a host page of another origin
+// with hostile CSS: every layout × theme renders the business and its reviews inside a shadow
+// root that the host's CSS cannot reach; review text stays text; an unknown slug leaves the
+// container as it was and throws nothing; a container added later mounts; the carousel moves
+// with the keyboard; axe-core finds no violation; a hidden review is gone once the cache
+// revalidates. Screenshots of each layout × theme at 375 and 1,280 px go to
+// $TEST_TMP_DIR/screenshots.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { useBrowser } from '../helpers/browser.ts';
+import { createTenant, type Tenant } from '../helpers/db.ts';
+import { api } from '../helpers/http.ts';
+import { createForm } from '../helpers/review-requests.ts';
+
+const browser = useBrowser();
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+// Screenshots for people to look at: SCREENSHOT_DIR keeps them past the run.
+const shots = process.env.SCREENSHOT_DIR ?? path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
+const XSS = '<img src=x onerror="window.__xss=1"></script><b>bold?</b>';
+
+let t: Tenant;
+let embed: { snippet: string; script_url: string };
+let host: http.Server;
+let hostUrl: string;
+let hiddenId: string;
+/** The host page's body, per request path. */
+const pages = new Map<string, string>();
+
+const HOSTILE_CSS = `<style>
+* { color: #f0f !important; font-family: "Comic Sans MS" !important; font-size: 30px !important; }
+div, section, ul, li, p { display: inline !important; border: 5px dashed red !important; }
+button { display: none !important; }
+</style>`;
+
+function hostPage(body: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host shop</title>${HOSTILE_CSS}</head>
+<body><main><h1>Our shop</h1>${body}</main></body></html>`;
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  t = await createTenant();
+  const form = await createForm(t, {});
+  await api('PATCH', `/api/v1/organizations/${t.org.id}/public-profile`, {
+    key: t.keys.admin,
+    body: { display_name: 'Fjord Coffee Roasters' },
+  });
+  const reviews: [number, string | null, string, string][] = [
+    [5, 'Best beans in town', 'The Ethiopian roast is fruity and bright. '.repeat(10), 'Ingrid H.'],
+    [4, 'Great coffee', 'Lovely espresso blend. Shipping took a week.', 'Lars P.'],
+    [5, null, 'مرحبا — ☕ for the team! Subscribed for a year now.', 'Amira K.'],
+    [3, 'Mixed', XSS, 'Mallory'],
+    [1, 'Hide me', 'This review will be hidden by moderation.', 'Spam Bot'],
+  ];
+  for (const [i, [rating, title, content, name]] of reviews.entries()) {
+    const res = await api('POST', '/api/v1/reviews', {
+      body: {
+        form_id: form.id,
+        rating,
+        title,
+        content,
+        reviewer_name: name,
+        reviewer_email: `w${i}-${t.org.slug}@example.com`,
+      },
+      headers: { 'x-forwarded-for': `198.51.100.${60 + i}` },
+    });
+    expect(res.status).toBe(201);
+    if (name === 'Spam Bot') hiddenId = res.body.id;
+  }
+  embed = (await api('GET', `/api/v1/public/embed/${t.org.slug}`)).body;
+  host = http.createServer((req, res) => {
+    const body = pages.get(req.url ?? '/');
+    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  // Another origin than the API's (another port): the widget works across origins.
+  hostUrl = `http://localhost:${(host.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => host.close(() => resolve())));
+
+/** A page with one widget of this layout and theme, as the snippet places it. */
+function widgetPage(name: string, attrs: string) {
+  const snippet = embed.snippet.replace('<div id="service-widget"', `<div id="service-widget" ${attrs}`);
+  pages.set(`/${name}`, hostPage(snippet));
+  return `${hostUrl}/${name}`;
+}
+
+async function open(url: string, width: number, opts: { bypassCSP?: boolean } = {}) {
+  const context = await browser().newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce', ...opts });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, errors, close: () => context.close() };
+}
+
+/** What the widget shows, read from inside its shadow root. */
+function shadow(page: Page, selector = '#service-widget') {
+  return page.evaluate((sel) => {
+    const root = document.querySelector(sel)?.shadowRoot;
+    const w = root?.querySelector('.w');
+    if (!root || !w) return null;
+    return {
+      className: w.className,
+      name: root.querySelector('.name')?.textContent,
+      reviews: root.querySelectorAll('li.r').length,
+      text: w.textContent ?? '',
+      imgs: root.querySelectorAll('img').length,
+      bold: root.querySelectorAll('b').length,
+      nameColor: getComputedStyle(root.querySelector('.name')!).color,
+      nameFont: getComputedStyle(root.querySelector('.name')!).fontSize,
+      link: root.querySelector('a.all')?.getAttribute('href'),
+    };
+  }, selector);
+}
+
+describe('the widget on a host page', () => {
+  for (const layout of ['list', 'grid', 'carousel']) {
+    for (const theme of ['light', 'dark']) {
+      it(`${layout} × ${theme}: renders inside its shadow root, untouched by the host's CSS, with no violation`, async () => {
+        const url = widgetPage(`${layout}-${theme}`, `data-layout="${layout}" data-theme="${theme}"`);
+        for (const width of [375, 1280]) {
+          const { page, errors, close } = await open(url, width, { bypassCSP: true });
+          try {
+            await page.waitForFunction(() =>
+              !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.w')
+            );
+            const seen = await shadow(page);
+            expect(seen).toMatchObject({
+              className: `w ${layout} ${theme}`,
+              name: 'Fjord Coffee Roasters',
+              reviews: 5,
+            });
+            expect(seen!.text).toContain('5 reviews');
+            expect(seen!.link).toBe(`${inject('apiUrl')}/p/${t.org.slug}`);
+            // The host's `* { color: #f0f !important }` and font size stop at the shadow boundary.
+            expect(seen!.nameColor).not.toBe('rgb(255, 0, 255)');
+            expect(seen!.nameFont).toBe('17px');
+            // Review text is text.
+            expect(seen!.imgs).toBe(0);
+            expect(seen!.bold).toBe(0);
+            expect(seen!.text).toContain('<img src=x onerror="window.__xss=1"></script><b>bold?</b>');
+            expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+            expect(errors).toEqual([]);
+            await page.screenshot({ path: path.join(shots, `widget-${layout}-${theme}-${width}.png`), fullPage: true });
+            await page.addScriptTag({ content: axeSource });
+            const violations = await page.evaluate(async () => {
+              const include = [['#service-widget']];
+              // deno-lint-ignore no-explicit-any
+              const r = await (window as any).axe.run({ include }, { resultTypes: ['violations'] });
+              return r.violations.map((v: { id: string; nodes: { target: unknown }[] }) =>
+                `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`
+              );
+            });
+            expect(violations).toEqual([]);
+          } finally {
+            await close();
+          }
+        }
+      });
+    }
+  }
+
+  it('reads its words in German and folds long text behind "Weiterlesen"', async () => {
+    const url = widgetPage('de', 'data-locale="de" data-layout="list"');
+    const { page, close } = await open(url, 1280);
+    try {
+      await page.waitForFunction(() => !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.w'));
+      const text = (await shadow(page))!.text;
+      expect(text).toContain('5 Bewertungen');
+      expect(text).toContain('Alle 5 Bewertungen ansehen');
+      const more = page.locator('#service-widget').getByRole('button', { name: 'Weiterlesen' });
+      await more.click();
+      await expect.poll(() => page.locator('#service-widget').getByRole('button', { name: 'Weniger anzeigen' }).count())
+        .toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('moves the carousel with the keyboard', async () => {
+    const url = widgetPage('keys', 'data-layout="carousel"');
+    const { page, close } = await open(url, 375);
+    try {
+      await page.waitForFunction(() =>
+        !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.items')
+      );
+      const list = page.locator('#service-widget').locator('ul.items');
+      await list.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() =>
+        (document.querySelector('#service-widget')!.shadowRoot!.querySelector('.items') as HTMLElement).scrollLeft > 0
+      );
+      await page.locator('#service-widget').getByRole('button', { name: 'Previous reviews' }).click();
+      await page.waitForFunction(() =>
+        (document.querySelector('#service-widget')!.shadowRoot!.querySelector('.items') as HTMLElement).scrollLeft === 0
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it('an unknown slug leaves the fallback link, throws nothing; a container added later mounts', async () => {
+    pages.set(
+      '/spa',
+      hostPage(`<div id="service-widget" data-slug="no-such-business"><a href="/fallback">Our reviews</a></div>
+<script async src="${embed.script_url}"></script>
+<script>
+  addEventListener('plaudit:ready', (e) => { window.__ready = (window.__ready || 0) + 1; });
+  setTimeout(() => {
+    const later = document.createElement('div');
+    later.setAttribute('data-plaudit-widget', '');
+    later.setAttribute('data-slug', ${JSON.stringify(t.org.slug)});
+    document.querySelector('main').append(later);
+  }, 0);
+</script>`),
+    );
+    const { page, errors, close } = await open(`${hostUrl}/spa`, 1280);
+    try {
+      await page.waitForFunction(() =>
+        !!document.querySelector('[data-plaudit-widget]')?.shadowRoot?.querySelector('.w')
+      );
+      await page.waitForFunction(() => (window as unknown as { __ready?: number }).__ready === 1);
+      expect(await page.getByRole('link', { name: 'Our reviews' }).isVisible()).toBe(true);
+      expect(
+        await page.evaluate(() => document.querySelector('#service-widget')!.shadowRoot?.querySelector('.w') ?? null),
+      ).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a hidden review is gone once the cache revalidates', async () => {
+    const url = widgetPage('moderated', 'data-layout="list"');
+    expect(
+      (await api('PATCH', `/api/v1/organizations/${t.org.id}/reviews/${hiddenId}/moderate`, {
+        key: t.keys.write,
+        body: { action: 'hide', reason: 'spam' },
+      })).status,
+    ).toBe(200);
+    // A new browser context: an empty HTTP cache, as after the answer's max-age.
+    const { page, close } = await open(url, 1280);
+    try {
+      await page.waitForFunction(() => !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.w'));
+      const seen = (await shadow(page))!;
+      expect(seen.reviews).toBe(4);
+      expect(seen.text).not.toContain('This review will be hidden');
+    } finally {
+      await close();
+    }
+  });
+});

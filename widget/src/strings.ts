@@ -1,0 +1,40 @@
+// The widget's words, in English and German; other locales fall back to English.
+export interface Strings {
+  rated: (n: string) => string;
+  reviews: (n: number) => string;
+  seeAll: (n: number) => string;
+  verified: string;
+  readMore: string;
+  readLess: string;
+  previous: string;
+  next: string;
+  region: (name: string) => string;
+}
+
+const en: Strings = {
+  rated: (n) => `Rated ${n} out of 5`,
+  reviews: (n) => `${n.toLocaleString('en')} review${n === 1 ? '' : 's'}`,
+  seeAll: (n) => `See all ${n.toLocaleString('en')} reviews`,
+  verified: 'Verified',
+  readMore: 'Read more',
+  readLess: 'Show less',
+  previous: 'Previous reviews',
+  next: 'Next reviews',
+  region: (name) => `Reviews of ${name}`,
+};
+
+const de: Strings = {
+  rated: (n) => `Bewertet mit ${n} von 5`,
+  reviews: (n) => `${n.toLocaleString('de')} Bewertung${n === 1 ? '' : 'en'}`,
+  seeAll: (n) => `Alle ${n.toLocaleString('de')} Bewertungen ansehen`,
+  verified: 'Verifiziert',
+  readMore: 'Weiterlesen',
+  readLess: 'Weniger anzeigen',
+  previous: 'Vorherige Bewertungen',
+  next: 'Nächste Bewertungen',
+  region: (name) => `Bewertungen von ${name}`,
+};
+
+export function stringsFor(locale: string): Strings {
+  return locale.toLowerCase().startsWith('de') ? de : en;
+}

@@ -1,0 +1,33 @@
+// The widget's styles, inside its shadow root: the host page's CSS cannot reach them, and they
+// cannot leak out. Inherited properties (font, colour) would still flow in from the host element,
+// so the widget's root resets them all (`all: initial`) and sets its own. Brand colours come from custom properties the host may set on the container:
+// --plaudit-accent, --plaudit-star, --plaudit-background, --plaudit-text, --plaudit-muted.
+export const STYLES = `
+:host{display:block}
+.w{all:initial;display:block;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;text-align:start;--a:var(--plaudit-accent,#0b57d0);--s:var(--plaudit-star,#9a6700);--bg:var(--plaudit-background,#fff);--fg:var(--plaudit-text,#1f2328);--mu:var(--plaudit-muted,#57606a);--bd:#d0d7de;
+background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:12px;padding:16px;box-sizing:border-box}
+.w.dark{--a:var(--plaudit-accent,#8ab4f8);--s:var(--plaudit-star,#e3b341);--bg:var(--plaudit-background,#161b22);--fg:var(--plaudit-text,#e6edf3);--mu:var(--plaudit-muted,#9da7b3);--bd:#30363d}
+@media (prefers-color-scheme:dark){.w.auto{--a:var(--plaudit-accent,#8ab4f8);--s:var(--plaudit-star,#e3b341);--bg:var(--plaudit-background,#161b22);--fg:var(--plaudit-text,#e6edf3);--mu:var(--plaudit-muted,#9da7b3);--bd:#30363d}}
+*{box-sizing:border-box}
+.head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;margin:0 0 12px}
+.name{font-size:17px;font-weight:700;margin:0}
+.st{color:var(--s);letter-spacing:1px}
+.avg{font-weight:700}
+.mu{color:var(--mu);font-size:13px}
+.items{list-style:none;margin:0;padding:0;display:grid;gap:12px}
+.grid .items{grid-template-columns:repeat(auto-fill,minmax(220px,1fr))}
+.carousel .items{align-items:start;grid-auto-flow:column;grid-auto-columns:min(85%,300px);overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding-bottom:4px}
+@media (prefers-reduced-motion:reduce){.carousel .items{scroll-behavior:auto}}
+.carousel .items>li{scroll-snap-align:start}
+.r{border:1px solid var(--bd);border-radius:10px;padding:12px;margin:0;min-width:0}
+.r .title{font-weight:700;margin:4px 0}
+.r p{margin:4px 0;white-space:pre-line;overflow-wrap:anywhere}
+.meta{display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
+.badge{background:#dafbe1;color:#116329;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
+button{font:inherit;color:var(--a);background:none;border:0;padding:0;cursor:pointer;text-decoration:underline}
+.nav{display:flex;gap:8px;justify-content:flex-end;margin-top:8px}
+.nav button{border:1px solid var(--bd);border-radius:16px;padding:2px 12px;text-decoration:none;color:var(--fg)}
+a{color:var(--a)}
+:focus-visible{outline:3px solid var(--a);outline-offset:2px}
+.all{display:inline-block;margin-top:12px}
+`;

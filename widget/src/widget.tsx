@@ -1,0 +1,123 @@
+// One widget: the business, its rating, its latest public reviews, and a link to all of them.
+// Review text is only ever text (Preact escapes it); nothing from the data becomes markup.
+import { useRef, useState } from 'preact/hooks';
+import { type Strings, stringsFor } from './strings.ts';
+
+export interface EmbedReview {
+  id: string;
+  rating: number;
+  title: string | null;
+  content: string;
+  reviewer_name: string;
+  verification_status: 'verified' | 'unverified';
+  created_at: string;
+}
+
+export interface EmbedData {
+  enabled: boolean;
+  url: string;
+  name: string;
+  layout: 'list' | 'grid' | 'carousel';
+  theme: 'light' | 'dark' | 'auto';
+  max_reviews: number;
+  min_rating: number;
+  average_rating: number | null;
+  review_count: number;
+  reviews: EmbedReview[];
+}
+
+export interface Options {
+  layout?: string;
+  theme?: string;
+  maxReviews?: number;
+  minRating?: number;
+  locale: string;
+}
+
+const FOLD = 280;
+
+function Stars({ rating, t }: { rating: number; t: Strings }) {
+  const full = Math.round(rating);
+  return (
+    <span class='st' role='img' aria-label={t.rated(rating.toLocaleString(undefined, { maximumFractionDigits: 1 }))}>
+      {'★'.repeat(full) + '☆'.repeat(5 - full)}
+    </span>
+  );
+}
+
+function Review({ r, t, locale }: { r: EmbedReview; t: Strings; locale: string }) {
+  const [open, setOpen] = useState(false);
+  const long = r.content.length > FOLD;
+  const text = long && !open ? `${r.content.slice(0, FOLD).trimEnd()}…` : r.content;
+  let date = r.created_at.slice(0, 10);
+  try {
+    date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(r.created_at));
+  } catch {
+    // an unknown locale keeps the ISO date
+  }
+  return (
+    <li class='r'>
+      <Stars rating={r.rating} t={t} />
+      {r.title && <p class='title'>{r.title}</p>}
+      <p>{text}</p>
+      {long && (
+        <button type='button' aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? t.readLess : t.readMore}
+        </button>
+      )}
+      <div class='meta mu'>
+        <span>{r.reviewer_name}</span>
+        <time dateTime={r.created_at}>{date}</time>
+        {r.verification_status === 'verified' && <span class='badge'>{t.verified}</span>}
+      </div>
+    </li>
+  );
+}
+
+export function Widget({ data, options }: { data: EmbedData; options: Options }) {
+  const t = stringsFor(options.locale);
+  const list = useRef<HTMLUListElement>(null);
+  const layout = ['list', 'grid', 'carousel'].includes(options.layout ?? '') ? options.layout! : data.layout;
+  const theme = ['light', 'dark', 'auto'].includes(options.theme ?? '') ? options.theme! : data.theme;
+  const max = options.maxReviews && options.maxReviews > 0 ? Math.min(options.maxReviews, 100) : data.max_reviews;
+  const min = options.minRating && options.minRating >= 1 ? options.minRating : data.min_rating;
+  const reviews = data.reviews.filter((r) => r.rating >= min).slice(0, max);
+  const scroll = (dir: number) => {
+    const el = list.current;
+    if (el) el.scrollBy({ left: dir * el.clientWidth * 0.9 });
+  };
+  return (
+    <section class={`w ${layout} ${theme}`} aria-label={t.region(data.name)}>
+      <div class='head'>
+        <p class='name'>{data.name}</p>
+        {data.average_rating !== null && (
+          <>
+            <Stars rating={Number(data.average_rating)} t={t} />
+            <span class='avg'>{Number(data.average_rating).toFixed(1)}</span>
+          </>
+        )}
+        <span class='mu'>{t.reviews(data.review_count)}</span>
+      </div>
+      <ul
+        class='items'
+        ref={list}
+        tabIndex={layout === 'carousel' ? 0 : undefined}
+        onKeyDown={layout === 'carousel'
+          ? (e) => {
+            if (e.key === 'ArrowRight') scroll(1);
+            if (e.key === 'ArrowLeft') scroll(-1);
+          }
+          : undefined}
+      >
+        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={options.locale} />)}
+      </ul>
+      {layout === 'carousel' && reviews.length > 1 && (
+        <div class='nav'>
+          <button type='button' aria-label={t.previous} onClick={() => scroll(-1)}>←</button>
+          <button type='button' aria-label={t.next} onClick={() => scroll(1)}>→</button>
+        </div>
+      )}
+      <a class='all' href={data.url} target='_top'>{t.seeAll(data.review_count)}</a>
+    </section>
+  );
+}
