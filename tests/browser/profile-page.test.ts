@@ -3,17 +3,16 @@
 // width, with and without JavaScript; axe-core finds no accessibility violation; screenshots are
 // written for people to look at ($TEST_TMP_DIR/screenshots).
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { useBrowser } from '../helpers/browser.ts';
+import { axeViolations, useBrowser } from '../helpers/browser.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
+import { postReviews } from '../helpers/reviews.ts';
 
 const browser = useBrowser();
 const base = () => inject('apiUrl');
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // Screenshots for people to look at: SCREENSHOT_DIR keeps them past the run.
 const shots = process.env.SCREENSHOT_DIR ?? path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
 
@@ -47,30 +46,8 @@ beforeAll(async () => {
     [5, null, 'Subscribed for a year now and never disappointed. مرحبا — and a ☕ for the team!', 'Amira K.'],
     [2, 'Not for me', 'Too dark for my taste. Customer service offered a replacement right away though.', 'Tom B.'],
   ] as const;
-  for (const [i, [rating, title, content, name]] of reviews.entries()) {
-    const res = await api('POST', '/api/v1/reviews', {
-      body: {
-        form_id: form.id,
-        rating,
-        title,
-        content,
-        reviewer_name: name,
-        reviewer_email: `r${i}-${t.org.slug}@example.com`,
-      },
-      headers: { 'x-forwarded-for': `198.51.100.${10 + i}` },
-    });
-    expect(res.status).toBe(201);
-  }
+  await postReviews(form.id, t.org.slug, reviews);
 });
-
-async function axeViolations(page: import('playwright-core').Page) {
-  await page.addScriptTag({ content: axeSource });
-  return await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: { id: string; nodes: unknown[] }) => `${v.id} (${v.nodes.length})`);
-  });
-}
 
 describe('the public profile page in a browser', () => {
   for (const width of [375, 1280]) {

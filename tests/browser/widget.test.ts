@@ -9,17 +9,16 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { useBrowser } from '../helpers/browser.ts';
+import { axeViolations, useBrowser } from '../helpers/browser.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
+import { postReviews, type ReviewSpec } from '../helpers/reviews.ts';
 
 const browser = useBrowser();
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // Screenshots for people to look at: SCREENSHOT_DIR keeps them past the run.
 const shots = process.env.SCREENSHOT_DIR ?? path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
 const XSS = '<img src=x onerror="window.__xss=1"></script><b>bold?</b>';
@@ -51,28 +50,15 @@ beforeAll(async () => {
     key: t.keys.admin,
     body: { display_name: 'Fjord Coffee Roasters' },
   });
-  const reviews: [number, string | null, string, string][] = [
+  const reviews: ReviewSpec[] = [
     [5, 'Best beans in town', 'The Ethiopian roast is fruity and bright. '.repeat(10), 'Ingrid H.'],
     [4, 'Great coffee', 'Lovely espresso blend. Shipping took a week.', 'Lars P.'],
     [5, null, 'مرحبا — ☕ for the team! Subscribed for a year now.', 'Amira K.'],
     [3, 'Mixed', XSS, 'Mallory'],
     [1, 'Hide me', 'This review will be hidden by moderation.', 'Spam Bot'],
   ];
-  for (const [i, [rating, title, content, name]] of reviews.entries()) {
-    const res = await api('POST', '/api/v1/reviews', {
-      body: {
-        form_id: form.id,
-        rating,
-        title,
-        content,
-        reviewer_name: name,
-        reviewer_email: `w${i}-${t.org.slug}@example.com`,
-      },
-      headers: { 'x-forwarded-for': `198.51.100.${60 + i}` },
-    });
-    expect(res.status).toBe(201);
-    if (name === 'Spam Bot') hiddenId = res.body.id;
-  }
+  const ids = await postReviews(form.id, t.org.slug, reviews);
+  hiddenId = ids[reviews.findIndex((r) => r[3] === 'Spam Bot')];
   embed = (await api('GET', `/api/v1/public/embed/${t.org.slug}`)).body;
   host = http.createServer((req, res) => {
     const body = pages.get(req.url ?? '/');
@@ -151,15 +137,7 @@ describe('the widget on a host page', () => {
             expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
             expect(errors).toEqual([]);
             await page.screenshot({ path: path.join(shots, `widget-${layout}-${theme}-${width}.png`), fullPage: true });
-            await page.addScriptTag({ content: axeSource });
-            const violations = await page.evaluate(async () => {
-              const include = [['#service-widget']];
-              // deno-lint-ignore no-explicit-any
-              const r = await (window as any).axe.run({ include }, { resultTypes: ['violations'] });
-              return r.violations.map((v: { id: string; nodes: { target: unknown }[] }) =>
-                `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`
-              );
-            });
+            const violations = await axeViolations(page, ['#service-widget']);
             expect(violations).toEqual([]);
           } finally {
             await close();

@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 // Debian's chromium driven by playwright-core (playwright cannot download browsers here), one
 // browser per test file: `const browser = useBrowser();` then `browser()` inside tests.
-import { type Browser, chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 export function useBrowser(): () => Browser {
@@ -27,4 +29,24 @@ export function useBrowser(): () => Browser {
     if (!browser) throw new Error('the browser is not started yet');
     return browser;
   };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's violations on the page (or inside `include`'s selectors), as `rule: targets`. The
+ * page's context must bypass its Content-Security-Policy (`bypassCSP: true`) to let axe run.
+ */
+export async function axeViolations(page: Page, include?: string[]): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  return await page.evaluate(async (selectors) => {
+    // deno-lint-ignore no-explicit-any
+    const axe = (window as any).axe;
+    const result = await axe.run(selectors ? { include: selectors.map((s) => [s]) } : document, {
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v: { id: string; nodes: { target: unknown }[] }) =>
+      `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`
+    );
+  }, include ?? null);
 }

@@ -75,3 +75,27 @@ export async function submitOk(call: Call, formId: string, overrides: Record<str
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; verification_status: string; rating: number; created_at: string };
 }
+
+/** A review to post: rating, title, text and the reviewer's name. */
+export type ReviewSpec = readonly [number, string | null, string, string];
+
+/** Posts reviews to a form through the shared test server, each from its own address; answers their ids. */
+export async function postReviews(formId: string, tag: string, reviews: readonly ReviewSpec[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, [rating, title, content, name]] of reviews.entries()) {
+    const res = await api('POST', '/api/v1/reviews', {
+      body: {
+        form_id: formId,
+        rating,
+        title,
+        content,
+        reviewer_name: name,
+        reviewer_email: `r${i}-${tag}@example.com`,
+      },
+      headers: { 'x-forwarded-for': freshIp() },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    ids.push(res.body.id);
+  }
+  return ids;
+}
