@@ -1521,6 +1521,39 @@ $$;
 ALTER FUNCTION plaudit.prune_rate_limits() OWNER TO plaudit_owner;
 
 --
+-- Name: public_embed_reviews(text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) RETURNS json
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  select case when o.id is null then null
+              when not coalesce(p.enabled, true) then '[]'::json
+              else (
+    select coalesce(json_agg(json_build_object(
+             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+             'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+             order by pr.created_at desc, pr.id desc), '[]')
+      from plaudit.public_reviews pr
+      join plaudit.reviews r on r.id = pr.id
+     where pr.id = any (array(
+       select x.id from plaudit.reviews x
+        where x.org_id = o.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
+          and x.rating >= coalesce(p.embed_min_rating, 1)
+        order by x.created_at desc, x.id desc
+        limit p_limit)))
+         end
+    from (select 1) one
+    left join plaudit.organizations o on o.slug = p_slug
+    left join plaudit.public_profiles p on p.org_id = o.id
+$$;
+
+ALTER FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) OWNER TO plaudit_owner;
+
+--
 -- Name: public_profile(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5658,6 +5691,13 @@ GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_em
 --
 
 REVOKE ALL ON FUNCTION plaudit.prune_rate_limits() FROM PUBLIC;
+
+--
+-- Name: FUNCTION public_embed_reviews(p_slug text, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) TO plaudit_public;
 
 --
 -- Name: FUNCTION public_profile(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner

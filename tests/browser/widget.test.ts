@@ -59,6 +59,20 @@ beforeAll(async () => {
   ];
   const ids = await postReviews(form.id, t.org.slug, reviews);
   hiddenId = ids[reviews.findIndex((r) => r[3] === 'Spam Bot')];
+  // One more, approved by the business: its badge says how it was verified.
+  const manual = await createForm(t, { verification_mode: 'manual' });
+  const [approved] = await postReviews(manual.id, `${t.org.slug}-m`, [[
+    4,
+    'Approved',
+    'Checked by the shop.',
+    'Vera V.',
+  ]]);
+  expect(
+    (await api('POST', `/api/v1/organizations/${t.org.id}/verification/approve`, {
+      key: t.keys.write,
+      body: { review_id: approved },
+    })).status,
+  ).toBe(200);
   embed = (await api('GET', `/api/v1/public/embed/${t.org.slug}`)).body;
   host = http.createServer((req, res) => {
     const body = pages.get(req.url ?? '/');
@@ -123,9 +137,10 @@ describe('the widget on a host page', () => {
             expect(seen).toMatchObject({
               className: `w ${layout} ${theme}`,
               name: 'Fjord Coffee Roasters',
-              reviews: 5,
+              reviews: 6,
             });
-            expect(seen!.text).toContain('5 reviews');
+            expect(seen!.text).toContain('6 reviews');
+            expect(seen!.text).toContain('Verified by the business');
             expect(seen!.link).toBe(`${inject('apiUrl')}/p/${t.org.slug}`);
             // The host's `* { color: #f0f !important }` and font size stop at the shadow boundary.
             expect(seen!.nameColor).not.toBe('rgb(255, 0, 255)');
@@ -153,8 +168,9 @@ describe('the widget on a host page', () => {
     try {
       await page.waitForFunction(() => !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.w'));
       const text = (await shadow(page))!.text;
-      expect(text).toContain('5 Bewertungen');
-      expect(text).toContain('Alle 5 Bewertungen ansehen');
+      expect(text).toContain('6 Bewertungen');
+      expect(text).toContain('Vom Unternehmen bestätigt');
+      expect(text).toContain('Alle 6 Bewertungen ansehen');
       const more = page.locator('#service-widget').getByRole('button', { name: 'Weiterlesen' });
       await more.click();
       await expect.poll(() => page.locator('#service-widget').getByRole('button', { name: 'Weniger anzeigen' }).count())
@@ -230,7 +246,7 @@ describe('the widget on a host page', () => {
     try {
       await page.waitForFunction(() => !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.w'));
       const seen = (await shadow(page))!;
-      expect(seen.reviews).toBe(4);
+      expect(seen.reviews).toBe(5);
       expect(seen.text).not.toContain('This review will be hidden');
     } finally {
       await close();

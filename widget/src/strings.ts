@@ -3,7 +3,7 @@ export interface Strings {
   rated: (n: string) => string;
   reviews: (n: number) => string;
   seeAll: (n: number) => string;
-  verified: string;
+  verified: (method: string | null) => string;
   readMore: string;
   readLess: string;
   previous: string;
@@ -15,7 +15,8 @@ const en: Strings = {
   rated: (n) => `Rated ${n} out of 5`,
   reviews: (n) => `${n.toLocaleString('en')} review${n === 1 ? '' : 's'}`,
   seeAll: (n) => `See all ${n.toLocaleString('en')} reviews`,
-  verified: 'Verified',
+  verified: (m) =>
+    m === 'email' ? 'Verified by e-mail' : m === 'purchase_proof' ? 'Verified purchase' : 'Verified by the business',
   readMore: 'Read more',
   readLess: 'Show less',
   previous: 'Previous reviews',
@@ -27,7 +28,12 @@ const de: Strings = {
   rated: (n) => `Bewertet mit ${n} von 5`,
   reviews: (n) => `${n.toLocaleString('de')} Bewertung${n === 1 ? '' : 'en'}`,
   seeAll: (n) => `Alle ${n.toLocaleString('de')} Bewertungen ansehen`,
-  verified: 'Verifiziert',
+  verified: (m) =>
+    m === 'email'
+      ? 'Per E-Mail bestätigt'
+      : m === 'purchase_proof'
+      ? 'Verifizierter Kauf'
+      : 'Vom Unternehmen bestätigt',
   readMore: 'Weiterlesen',
   readLess: 'Weniger anzeigen',
   previous: 'Vorherige Bewertungen',

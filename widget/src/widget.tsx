@@ -10,6 +10,7 @@ export interface EmbedReview {
   content: string;
   reviewer_name: string;
   verification_status: 'verified' | 'unverified';
+  verification_method: 'email' | 'purchase_proof' | 'manual' | null;
   created_at: string;
 }
 
@@ -68,7 +69,7 @@ function Review({ r, t, locale }: { r: EmbedReview; t: Strings; locale: string }
       <div class='meta mu'>
         <span>{r.reviewer_name}</span>
         <time dateTime={r.created_at}>{date}</time>
-        {r.verification_status === 'verified' && <span class='badge'>{t.verified}</span>}
+        {r.verification_status === 'verified' && <span class='badge'>{t.verified(r.verification_method)}</span>}
       </div>
     </li>
   );

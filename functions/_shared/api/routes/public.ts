@@ -76,7 +76,13 @@ const PublicEmbed = z.object({
   enabled: z.boolean().openapi({
     description: 'False when the business switched its public profile off: the widget then shows nothing.',
   }),
-  reviews: z.array(z.lazy(() => PublicReview)).openapi({
+  reviews: z.array(z.lazy(() =>
+    PublicReview.extend({
+      verification_method: z.enum(['email', 'purchase_proof', 'manual']).nullable().openapi({
+        description: 'How a verified review was verified; null for an unverified one.',
+      }),
+    })
+  )).openapi({
     description:
       "The widget's first reviews (at most `max_reviews`, rated at least `min_rating`), newest first, so that it draws from this one answer.",
   }),
@@ -251,10 +257,9 @@ publicData
           const profile = await loadProfile(c, slug);
           if (!profile) return null;
           const [page] = await runAsPublic(c.var.sql, (tx) =>
-            tx<{ items: string }[]>`
-            select (p -> 'items')::text as items
-            from plaudit.public_review_page(${slug}, 'embed', 1, ${profile.embed.max_reviews}) p`);
-          return { ...profile, reviews: profile.enabled ? page.items : '[]' };
+            tx<{ items: string | null }[]>`
+            select plaudit.public_embed_reviews(${slug}, ${profile.embed.max_reviews})::text as items`);
+          return { ...profile, reviews: page.items ?? '[]' };
         },
       );
       if ('notModified' in out) return out.notModified as never;
