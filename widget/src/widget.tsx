@@ -105,8 +105,11 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
         tabIndex={layout === 'carousel' ? 0 : undefined}
         onKeyDown={layout === 'carousel'
           ? (e) => {
-            if (e.key === 'ArrowRight') scroll(1);
-            if (e.key === 'ArrowLeft') scroll(-1);
+            // One card a key press: the browser's own arrow-key scrolling would add to ours.
+            if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+              e.preventDefault();
+              scroll(e.key === 'ArrowRight' ? 1 : -1);
+            }
           }
           : undefined}
       >
