@@ -340,4 +340,48 @@ export const metaTotal = {
   ],
 };
 
-export default [publicFeed, publicSubmit, reviewList, metaTotal];
+export const profilePage = {
+  name: 'profile',
+  description:
+    'GET /p/:slug (the public profile page of 100,000 reviews, page 1): uncached next to pgbench running its two statements, and revalidated with If-None-Match (304)',
+
+  async setup(ctx) {
+    const seed = await seedOrganization(ctx, 'bench-feed', positive(ctx.env, 'BENCH_REVIEWS', 100_000));
+    const api = await publicApi(ctx);
+    const url = `${api.url}/p/${seed.slug}`;
+    const { res, body } = await expectStatus(url, {}, 200);
+    if ((body.match(/<article class="review">/g) ?? []).length !== 10) throw new Error('unexpected profile page');
+    const etag = res.headers.get('etag');
+    await expectStatus(url, { headers: { 'if-none-match': etag } }, 304);
+    // What the page runs, each statement as runAsPublic sends it (the two run side by side).
+    const inPublicTx = (statement) =>
+      ['\\startpipeline', 'begin;', 'set local role plaudit_public;', statement, 'commit;', '\\endpipeline'].join('\n') + '\n';
+    const script = inPublicTx(`select plaudit.public_profile(${sqlText(seed.slug)}) as p;`) +
+      inPublicTx(`select plaudit.public_profile_reviews(${sqlText(seed.slug)}, null, 1, 10) as r;`);
+    ctx.log(`warming up for ${ctx.warmup} s`);
+    await ctx.http({ url, seconds: ctx.warmup });
+    await ctx.http({ url, headers: { 'If-None-Match': etag }, seconds: ctx.warmup });
+    return { url, etag, script };
+  },
+
+  measurements: [
+    { key: 'uncached', name: 'profile page 1, uncached (200)', run: (ctx, s) => ctx.http({ url: s.url }) },
+    {
+      key: 'pgbench',
+      name: 'pgbench, same two statements',
+      run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }),
+    },
+    {
+      key: 'revalidated',
+      name: 'profile page, If-None-Match (304)',
+      run: (ctx, s) => ctx.http({ url: s.url, headers: { 'If-None-Match': s.etag } }),
+    },
+  ],
+
+  ratios: [
+    { name: 'uncached ÷ pgbench', of: 'uncached', over: 'pgbench', target: 0.6 },
+    { name: '304 ÷ uncached', of: 'revalidated', over: 'uncached', target: 2 },
+  ],
+};
+
+export default [publicFeed, publicSubmit, reviewList, metaTotal, profilePage];

@@ -78,8 +78,12 @@ function stars(rating: number): string {
   return '★'.repeat(full) + '☆'.repeat(5 - full);
 }
 
+// One formatter each, made once: building an Intl formatter per value costs more than the page.
+const DATE = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const COUNT = new Intl.NumberFormat('en');
+
 function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return DATE.format(new Date(iso));
 }
 
 /** JSON inside a script element: no `</script>`, no HTML comment opener can end it early. */
@@ -138,7 +142,7 @@ function readQuery(c: Context<AppEnv>): { page: number; rating: number | null } 
   const rawRating = c.req.query('rating');
   const page = rawPage === undefined ? 1 : Number(rawPage);
   if (!/^\d{1,7}$/.test(rawPage ?? '1') || page < 1 || page > MAX_PAGE) {
-    return `page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en')}.`;
+    return `page must be a whole number from 1 to ${COUNT.format(MAX_PAGE)}.`;
   }
   if (rawRating !== undefined && rawRating !== '' && !/^[1-5]$/.test(rawRating)) {
     return 'rating must be 1, 2, 3, 4 or 5.';
@@ -163,7 +167,7 @@ function render(base: string, slug: string, data: PageData, q: { page: number; r
   const average = p.average_rating === null ? null : Number(p.average_rating);
   const summary = average === null
     ? `No reviews of ${p.name} yet.`
-    : `${p.name} is rated ${average.toFixed(1)} out of 5 from ${count.toLocaleString('en')} review${
+    : `${p.name} is rated ${average.toFixed(1)} out of 5 from ${COUNT.format(count)} review${
       count === 1 ? '' : 's'
     }.`;
   const description = p.description ? `${summary} ${p.description}` : summary;
@@ -194,7 +198,7 @@ ${logo ? markup`<meta property="og:image" content="${logo}">\n` : ''}<meta name=
     return markup`<li><a href="${link(1, n)}">${n} star${
       n === 1 ? '' : 's'
     }</a><span class="bar" role="img" aria-label="${share}% of reviews"><span style="width:${share}%"></span></span><span class="num">${
-      Number(dist[k]).toLocaleString('en')
+      COUNT.format(Number(dist[k]))
     }</span></li>`;
   });
 
@@ -230,7 +234,7 @@ ${p.description ? markup`<p>${p.description}</p>` : ''}
 <div><div class="avg">${average === null ? '–' : average.toFixed(1)}</div></div>
 <div><div class="stars-row" role="img" aria-label="${
     average === null ? 'No rating yet' : `Rated ${average.toFixed(1)} out of 5`
-  }">${stars(average ?? 0)}</div><p class="count">${count.toLocaleString('en')} review${
+  }">${stars(average ?? 0)}</div><p class="count">${COUNT.format(count)} review${
     count === 1 ? '' : 's'
   }</p></div>
 <ul class="bars" aria-label="Reviews per rating">${bars}</ul>
