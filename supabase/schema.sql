@@ -313,6 +313,21 @@ CREATE FUNCTION plaudit.base62_alphabet() RETURNS text
 ALTER FUNCTION plaudit.base62_alphabet() OWNER TO plaudit_owner;
 
 --
+-- Name: brand_name(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.brand_name(p_org_id uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  select coalesce(nullif(btrim(p.display_name), ''), o.name)
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.id = p_org_id
+$$;
+
+ALTER FUNCTION plaudit.brand_name(p_org_id uuid) OWNER TO plaudit_owner;
+
+--
 -- Name: cancel_deliveries_of_disabled_endpoint(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -515,9 +530,9 @@ begin
       returning e.id, e.claim_token, e.org_id, e.to_address, e.template, e.locale, e.data,
                 e.idempotency_key, e.attempts
     )
-    select c.id, c.claim_token, c.org_id, o.name, c.to_address, c.template, c.locale, c.data,
+    select c.id, c.claim_token, c.org_id, plaudit.brand_name(c.org_id), c.to_address, c.template, c.locale, c.data,
            c.idempotency_key, c.attempts
-    from claimed c join plaudit.organizations o on o.id = c.org_id;
+    from claimed c;
     get diagnostics claimed = row_count;
 
     wanted := wanted - claimed;
@@ -1662,12 +1677,12 @@ ALTER FUNCTION plaudit.public_profile_version(p_slug text) OWNER TO plaudit_owne
 -- Name: public_review_form(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.public_review_form(p_form_id uuid) RETURNS TABLE(id uuid, org_name text, name text, verification_mode text, custom_fields jsonb)
+CREATE FUNCTION plaudit.public_review_form(p_form_id uuid) RETURNS TABLE(id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-  select f.id, o.name, f.name, f.verification_mode, f.custom_fields
-  from plaudit.review_forms f join plaudit.organizations o on o.id = f.org_id
+  select f.id, plaudit.brand_name(f.org_id), f.name, f.verification_mode, f.custom_fields, p.logo_url
+  from plaudit.review_forms f left join plaudit.public_profiles p on p.org_id = f.org_id
   where f.id = p_form_id and f.deleted_at is null and f.is_active
 $$;
 
@@ -2244,15 +2259,16 @@ ALTER FUNCTION plaudit.review_request_from_token(p_token text) OWNER TO plaudit_
 -- Name: review_request_landing(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.review_request_landing(p_token text) RETURNS TABLE(request_id uuid, status text, name text, email text, order_id text, locale text, form_id uuid, form_name text, form_active boolean, verification_mode text, custom_fields jsonb, org_name text)
+CREATE FUNCTION plaudit.review_request_landing(p_token text) RETURNS TABLE(request_id uuid, status text, name text, email text, order_id text, locale text, form_id uuid, form_name text, form_active boolean, verification_mode text, custom_fields jsonb, org_name text, logo_url text)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
   select q.id, q.status, q.name, q.email, q.order_id, q.locale,
-         f.id, f.name, f.is_active and f.deleted_at is null, f.verification_mode, f.custom_fields, o.name
+         f.id, f.name, f.is_active and f.deleted_at is null, f.verification_mode, f.custom_fields,
+         plaudit.brand_name(q.org_id), p.logo_url
   from plaudit.review_requests q
   join plaudit.review_forms f on f.id = q.form_id
-  join plaudit.organizations o on o.id = q.org_id
+  left join plaudit.public_profiles p on p.org_id = q.org_id
   where q.id = plaudit.review_request_from_token(p_token)
 $$;
 
@@ -5427,6 +5443,12 @@ GRANT ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit int
 
 REVOKE ALL ON FUNCTION plaudit.base62_alphabet() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.base62_alphabet() TO plaudit_api;
+
+--
+-- Name: FUNCTION brand_name(p_org_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.brand_name(p_org_id uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION cancel_deliveries_of_disabled_endpoint(); Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -355,7 +355,9 @@ export const profilePage = {
     await expectStatus(url, { headers: { 'if-none-match': etag } }, 304);
     // What the page runs, each statement as runAsPublic sends it (the two run side by side).
     const inPublicTx = (statement) =>
-      ['\\startpipeline', 'begin;', 'set local role plaudit_public;', statement, 'commit;', '\\endpipeline'].join('\n') + '\n';
+      ['\\startpipeline', 'begin;', 'set local role plaudit_public;', statement, 'commit;', '\\endpipeline'].join(
+        '\n',
+      ) + '\n';
     const script = inPublicTx(`select plaudit.public_profile(${sqlText(seed.slug)}) as p;`) +
       inPublicTx(`select plaudit.public_profile_reviews(${sqlText(seed.slug)}, null, 1, 10) as r;`);
     ctx.log(`warming up for ${ctx.warmup} s`);

@@ -38,6 +38,7 @@ main{max-width:40rem;margin:0 auto;padding:1.25rem 1rem 3rem;background:#fff;min
 @media (min-width:42rem){main{margin:2rem auto;min-height:0;border-radius:.75rem;padding:2rem 2.25rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}}
 h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem}
 .org{color:#57606a;font-size:.95rem;margin:0}
+.logo{display:block;width:3rem;height:3rem;object-fit:contain;border-radius:.4rem;margin:0 0 .5rem}
 label,legend{display:block;font-weight:600;margin:0 0 .35rem}
 .hint{font-weight:400;color:#57606a}
 .field{margin:0 0 1.25rem}

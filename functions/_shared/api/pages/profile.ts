@@ -167,9 +167,7 @@ function render(base: string, slug: string, data: PageData, q: { page: number; r
   const average = p.average_rating === null ? null : Number(p.average_rating);
   const summary = average === null
     ? `No reviews of ${p.name} yet.`
-    : `${p.name} is rated ${average.toFixed(1)} out of 5 from ${COUNT.format(count)} review${
-      count === 1 ? '' : 's'
-    }.`;
+    : `${p.name} is rated ${average.toFixed(1)} out of 5 from ${COUNT.format(count)} review${count === 1 ? '' : 's'}.`;
   const description = p.description ? `${summary} ${p.description}` : summary;
   const title = `${p.name} reviews${average === null ? '' : ` – rated ${average.toFixed(1)} of 5`}${
     q.page > 1 ? ` – page ${q.page}` : ''
@@ -234,9 +232,7 @@ ${p.description ? markup`<p>${p.description}</p>` : ''}
 <div><div class="avg">${average === null ? '–' : average.toFixed(1)}</div></div>
 <div><div class="stars-row" role="img" aria-label="${
     average === null ? 'No rating yet' : `Rated ${average.toFixed(1)} out of 5`
-  }">${stars(average ?? 0)}</div><p class="count">${COUNT.format(count)} review${
-    count === 1 ? '' : 's'
-  }</p></div>
+  }">${stars(average ?? 0)}</div><p class="count">${COUNT.format(count)} review${count === 1 ? '' : 's'}</p></div>
 <ul class="bars" aria-label="Reviews per rating">${bars}</ul>
 </section>
 <section aria-labelledby="reviews-h">

@@ -4,6 +4,7 @@
 // summary (links to the fields) and next to each field (aria-describedby), and the first
 // invalid field gets the focus (autofocus).
 import { markup, type SafeHtml } from './html.ts';
+import { safeLink } from '../../core/html.ts';
 
 export interface FieldDefinition {
   key: string;
@@ -16,6 +17,8 @@ export interface FieldDefinition {
 export interface FormContext {
   action: string;
   orgName: string;
+  /** The business's logo (its public profile's), shown above the form. */
+  logoUrl?: string | null;
   formName: string;
   verificationMode: string;
   customFields: FieldDefinition[];
@@ -232,7 +235,10 @@ export function reviewForm(ctx: FormContext, values: Values, errors: Errors, hea
   const verificationNote = ctx.verificationMode === 'email'
     ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
     : '';
-  return markup`<p class="org">${ctx.orgName}</p>
+  const logo = safeLink(ctx.logoUrl);
+  return markup`${
+    logo ? markup`<img class="logo" src="${logo}" alt="${ctx.orgName} logo" width="48" height="48">` : ''
+  }<p class="org">${ctx.orgName}</p>
 <h1>${heading}</h1>
 ${summary}
 <form method="post" action="${ctx.action}" novalidate>

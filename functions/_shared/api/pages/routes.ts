@@ -42,7 +42,7 @@ function respond(
 ) {
   c.header(
     'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   );
   c.header('Cache-Control', 'no-store');
   c.header('X-Robots-Tag', 'noindex');
@@ -149,6 +149,7 @@ type FormRow = {
   name: string;
   verification_mode: string;
   custom_fields: FieldDefinition[];
+  logo_url: string | null;
 };
 
 type LandingRow = {
@@ -164,6 +165,7 @@ type LandingRow = {
   verification_mode: string;
   custom_fields: FieldDefinition[];
   org_name: string;
+  logo_url: string | null;
 };
 
 export function hostedPages() {
@@ -187,6 +189,7 @@ export function hostedPages() {
         {
           action: `/forms/${form.id}`,
           orgName: form.org_name,
+          logoUrl: form.logo_url,
           formName: form.name,
           verificationMode: form.verification_mode,
           customFields: form.custom_fields,
@@ -265,6 +268,7 @@ export function hostedPages() {
         {
           action: `/r/${token}`,
           orgName: r.org_name,
+          logoUrl: r.logo_url,
           formName: r.form_name,
           verificationMode: r.verification_mode,
           customFields: r.custom_fields,
