@@ -243,7 +243,7 @@ CREATE TABLE plaudit.reviews (
     CONSTRAINT reviews_reviewer_email_check CHECK (((char_length(reviewer_email) <= 320) AND (reviewer_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT reviews_reviewer_name_check CHECK (((char_length(reviewer_name) >= 1) AND (char_length(reviewer_name) <= 200))),
     CONSTRAINT reviews_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
-    CONSTRAINT reviews_verification_method_check CHECK ((verification_method = ANY (ARRAY['email'::text, 'purchase_proof'::text, 'manual'::text]))),
+    CONSTRAINT reviews_verification_method_check CHECK ((verification_method = ANY (ARRAY['email'::text, 'purchase_proof'::text, 'manual'::text, 'invitation'::text]))),
     CONSTRAINT reviews_verification_order_hash_check CHECK ((verification_order_hash ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT reviews_verification_reason_check CHECK (((char_length(verification_reason) >= 1) AND (char_length(verification_reason) <= 1000))),
     CONSTRAINT reviews_verification_status_check CHECK ((verification_status = ANY (ARRAY['unverified'::text, 'pending'::text, 'verified'::text, 'rejected'::text])))
@@ -2538,7 +2538,9 @@ begin
       using errcode = 'restrict_violation';
   end if;
   if new.verification_status is distinct from old.verification_status then
-    if not (old.verification_status = 'pending' and new.verification_status in ('verified', 'rejected')) then
+    if not ((old.verification_status = 'pending' and new.verification_status in ('verified', 'rejected'))
+            or (old.verification_status = 'unverified' and new.verification_status = 'verified'
+                and new.verification_method is not distinct from 'invitation')) then
       raise exception 'a review''s verification status can only move from pending to verified or rejected'
         using errcode = 'restrict_violation';
     end if;
@@ -2789,6 +2791,24 @@ begin
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));
+    -- Written from the link mailed to the request's address, and signed with that address: the
+    -- review is verified by the invitation, and no confirmation mail is needed (forms that want
+    -- each review approved by hand stay pending).
+    if lower(btrim(coalesce(p_reviewer_email, ''))) = lower(btrim(q.email))
+       and s.verification_status in ('pending', 'unverified')
+       and (select f.verification_mode from plaudit.review_forms f where f.id = q.form_id) <> 'manual'
+    then
+      perform set_config('plaudit.actor', 'reviewer:invitation', true);
+      update plaudit.reviews r
+         set verification_status = 'verified', verification_method = 'invitation', verification_at = now()
+       where r.id = s.id;
+      perform set_config('plaudit.actor', '', true);
+      update plaudit.email_outbox e
+         set status = 'failed', last_error = 'cancelled: verified by invitation', locked_until = null
+       where e.org_id = q.org_id and e.template = 'review_verification' and e.status = 'queued'
+         and e.data ->> 'review_id' = s.id::text;
+      s.verification_status := 'verified';
+    end if;
   end if;
   rate_allowed := s.rate_allowed; rate_remaining := s.rate_remaining; rate_reset := s.rate_reset;
   error_code := s.error_code; error_message := s.error_message;

@@ -16,7 +16,13 @@ const en: Strings = {
   reviews: (n) => `${n.toLocaleString('en')} review${n === 1 ? '' : 's'}`,
   seeAll: (n) => `See all ${n.toLocaleString('en')} reviews`,
   verified: (m) =>
-    m === 'email' ? 'Verified by e-mail' : m === 'purchase_proof' ? 'Verified purchase' : 'Verified by the business',
+    m === 'email'
+      ? 'Verified by e-mail'
+      : m === 'purchase_proof'
+      ? 'Verified purchase'
+      : m === 'invitation'
+      ? 'Verified by invitation'
+      : 'Verified by the business',
   readMore: 'Read more',
   readLess: 'Show less',
   previous: 'Previous reviews',
@@ -33,6 +39,8 @@ const de: Strings = {
       ? 'Per E-Mail bestätigt'
       : m === 'purchase_proof'
       ? 'Verifizierter Kauf'
+      : m === 'invitation'
+      ? 'Auf Einladung verifiziert'
       : 'Vom Unternehmen bestätigt',
   readMore: 'Weiterlesen',
   readLess: 'Weniger anzeigen',

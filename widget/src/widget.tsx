@@ -10,7 +10,7 @@ export interface EmbedReview {
   content: string;
   reviewer_name: string;
   verification_status: 'verified' | 'unverified';
-  verification_method: 'email' | 'purchase_proof' | 'manual' | null;
+  verification_method: 'email' | 'purchase_proof' | 'manual' | 'invitation' | null;
   created_at: string;
 }
 

@@ -40,7 +40,7 @@ type PageData = { version: string; profile: PublicProfileRow; reviews: ReviewPag
 const BADGE: Record<string, string> = {
   email: 'Verified by e-mail',
   purchase_proof: 'Verified purchase',
-  invitation: 'Invited by the business',
+  invitation: 'Verified by invitation',
   manual: 'Verified by the business',
 };
 

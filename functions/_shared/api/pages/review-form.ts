@@ -24,6 +24,8 @@ export interface FormContext {
   customFields: FieldDefinition[];
   /** Show an order id field (purchase-proof forms without a known order). */
   askOrderId: boolean;
+  /** Reached from a review request's e-mail: the invitation verifies the review. */
+  invited?: boolean;
 }
 
 export type Values = Record<string, string>;
@@ -232,7 +234,9 @@ export function reviewForm(ctx: FormContext, values: Values, errors: Errors, hea
       errors._form ? markup`<li>${errors._form}</li>` : ''
     }</ul></div>`
     : '';
-  const verificationNote = ctx.verificationMode === 'email'
+  const verificationNote = ctx.invited && ctx.verificationMode !== 'manual'
+    ? markup`<p class="hint">Sent with the address this invitation went to, your review is published as verified: no confirmation e-mail needed.</p>`
+    : ctx.verificationMode === 'email'
     ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
     : '';
   const logo = safeLink(ctx.logoUrl);

@@ -269,6 +269,7 @@ export function hostedPages() {
           action: `/r/${token}`,
           orgName: r.org_name,
           logoUrl: r.logo_url,
+          invited: true,
           formName: r.form_name,
           verificationMode: r.verification_mode,
           customFields: r.custom_fields,

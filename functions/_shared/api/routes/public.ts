@@ -78,7 +78,7 @@ const PublicEmbed = z.object({
   }),
   reviews: z.array(z.lazy(() =>
     PublicReview.extend({
-      verification_method: z.enum(['email', 'purchase_proof', 'manual']).nullable().openapi({
+      verification_method: z.enum(['email', 'purchase_proof', 'manual', 'invitation']).nullable().openapi({
         description: 'How a verified review was verified; null for an unverified one.',
       }),
     })
