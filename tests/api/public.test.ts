@@ -195,7 +195,7 @@ describe('GET /api/v1/public/embed/:slug', () => {
       reviews: expect.any(Array),
       script_url: expect.stringMatching(new RegExp(`^${server.url}/embed/v1/widget\\.[0-9a-f]{16}\\.js$`)),
       snippet:
-        `<div id="service-widget" data-slug="${biz.t.org.slug}"><a href="${server.url}/p/${biz.t.org.slug}">Reviews of ${biz.t.org.name}</a></div>\n` +
+        `<div id="service-widget" data-slug="${biz.t.org.slug}" style="display:block;height:480px"><a href="${server.url}/p/${biz.t.org.slug}">Reviews of ${biz.t.org.name}</a></div>\n` +
         `<script async src="${res.body.script_url}"></script>`,
     });
     expect(res.body.reviews).toHaveLength(6);

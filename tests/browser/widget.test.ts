@@ -162,6 +162,38 @@ describe('the widget on a host page', () => {
     }
   }
 
+  it('reserves its space: the page around it does not move when its reviews arrive (CLS 0)', async () => {
+    // A plain page (no hostile CSS): the snippet as given, with text below it that would move.
+    pages.set(
+      '/cls',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+<script>
+  window.__shift = 0;
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__shift += e.value; })
+    .observe({ type: 'layout-shift', buffered: true });
+</script>
+<h1>Our shop</h1>${embed.snippet}<p id="below">Text below the widget.</p></body></html>`,
+    );
+    for (const width of [375, 1280]) {
+      const { page, close } = await open(`${hostUrl}/cls`, width, { bypassCSP: true });
+      try {
+        await page.waitForFunction(() =>
+          !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('li.r')
+        );
+        // Two frames after the reviews are drawn, so that any shift they caused is reported.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+        const box = await page.locator('#service-widget').boundingBox();
+        expect(box?.height).toBe(480);
+        await page.screenshot({ path: path.join(shots, `widget-reserved-${width}.png`) });
+        // Scrolling inside its box, the list is reachable by keyboard.
+        expect(await axeViolations(page, ['#service-widget'])).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   it('reads its words in German and folds long text behind "Weiterlesen"', async () => {
     const url = widgetPage('de', 'data-locale="de" data-layout="list"');
     const { page, close } = await open(url, 1280);

@@ -55,6 +55,7 @@ function mount(el: Element): void {
   const style = document.createElement('style');
   style.textContent = STYLES;
   const slot = document.createElement('div');
+  slot.className = 'root';
   root.replaceChildren(style, slot, document.createElement('slot'));
   const m = { root, slot };
   mounted.set(el, m);

@@ -4,8 +4,11 @@
 // --plaudit-accent, --plaudit-star, --plaudit-background, --plaudit-text, --plaudit-muted.
 export const STYLES = `
 :host{display:block}
+.root{height:100%}
+/* The widget fills the height its container reserves (the snippet sets it) and scrolls inside. */
 .w{all:initial;display:block;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;text-align:start;--a:var(--plaudit-accent,#0b57d0);--s:var(--plaudit-star,#9a6700);--bg:var(--plaudit-background,#fff);--fg:var(--plaudit-text,#1f2328);--mu:var(--plaudit-muted,#57606a);--bd:#d0d7de;
-background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:12px;padding:16px;box-sizing:border-box}
+background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:12px;padding:16px;box-sizing:border-box;
+height:100%;display:flex;flex-direction:column;overflow:hidden}
 .w.dark{--a:var(--plaudit-accent,#8ab4f8);--s:var(--plaudit-star,#e3b341);--bg:var(--plaudit-background,#161b22);--fg:var(--plaudit-text,#e6edf3);--mu:var(--plaudit-muted,#9da7b3);--bd:#30363d}
 @media (prefers-color-scheme:dark){.w.auto{--a:var(--plaudit-accent,#8ab4f8);--s:var(--plaudit-star,#e3b341);--bg:var(--plaudit-background,#161b22);--fg:var(--plaudit-text,#e6edf3);--mu:var(--plaudit-muted,#9da7b3);--bd:#30363d}}
 *{box-sizing:border-box}
@@ -14,7 +17,7 @@ background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:12
 .st{color:var(--s);letter-spacing:1px}
 .avg{font-weight:700}
 .mu{color:var(--mu);font-size:13px}
-.items{list-style:none;margin:0;padding:0;display:grid;gap:12px}
+.items{list-style:none;margin:0;padding:0 2px 2px 0;display:grid;gap:12px;flex:1;min-height:0;overflow:auto;align-content:start}
 .grid .items{grid-template-columns:repeat(auto-fill,minmax(220px,1fr))}
 .carousel .items{align-items:start;grid-auto-flow:column;grid-auto-columns:min(85%,300px);overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding-bottom:4px}
 @media (prefers-reduced-motion:reduce){.carousel .items{scroll-behavior:auto}}

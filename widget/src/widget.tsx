@@ -102,7 +102,9 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
       <ul
         class='items'
         ref={list}
-        tabIndex={layout === 'carousel' ? 0 : undefined}
+        // Focusable: the list scrolls inside the height the container reserves.
+        tabIndex={0}
+        aria-label={t.region(data.name)}
         onKeyDown={layout === 'carousel'
           ? (e) => {
             // One card a key press: the browser's own arrow-key scrolling would add to ours.

@@ -276,7 +276,7 @@ publicData
         review_count: Number(p.review_count),
         enabled: p.enabled,
         script_url: scriptUrl,
-        snippet: embedSnippet(p.slug, p.name, url, scriptUrl),
+        snippet: embedSnippet(p.slug, p.name, url, scriptUrl, p.embed.layout),
       };
       // The reviews stay the database's JSON text, spliced in unparsed.
       return c.body(`${JSON.stringify(answer).slice(0, -1)},"reviews":${p.reviews}}`, 200, {
