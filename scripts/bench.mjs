@@ -26,12 +26,13 @@ import exportScenario from './bench/scenarios/export.mjs';
 import webhooks from './bench/scenarios/webhooks.mjs';
 import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
+import widget from './bench/scenarios/widget.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { createStack } from './bench/stack.mjs';
 import { fixed, median, table } from './bench/stats.mjs';
 import { httpLoad, httpLoadTool } from './bench/wrk.mjs';
 
-const SCENARIOS = [orgGet, exportScenario, webhooks, ...reviewScenarios, reviewRequests];
+const SCENARIOS = [orgGet, exportScenario, webhooks, ...reviewScenarios, reviewRequests, widget];
 
 const say = (msg) => console.error(`bench: ${msg}`);
 

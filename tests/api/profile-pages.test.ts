@@ -7,6 +7,9 @@ import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
 
 // A page size of 2 makes the sitemap an index with the few profiles a test database holds.
 const server = ownApiServer({ SITEMAP_PAGE_SIZE: '2' });
+// With the default size one sitemap holds every profile, read in one statement: other test files
+// add organizations meanwhile, which would shift the pages of the small one between requests.
+const whole = ownApiServer();
 const call = server.call;
 
 let t: Tenant;
@@ -168,25 +171,12 @@ describe('the public profile page', () => {
       expect(res.headers.get('x-robots-tag')).toBe('noindex');
       expect(await res.text()).toContain('<meta name="robots" content="noindex">');
     }
-    const sitemaps = await allSitemapUrls();
-    expect(sitemaps).toContain(`${server.url}/p/${t.org.slug}`);
-    expect(sitemaps).not.toContain(`${server.url}/p/${off.org.slug}`);
+    const sitemap = await (await fetch(`${whole.url}/sitemap.xml`)).text();
+    expect(sitemap).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset /);
+    expect(sitemap).toContain(`<loc>${whole.url}/p/${t.org.slug}</loc>`);
+    expect(sitemap).not.toContain(`/p/${off.org.slug}<`);
   });
 });
-
-/** Every profile address of the sitemap (an index of sitemaps here: see the page size). */
-async function allSitemapUrls(): Promise<string[]> {
-  const index = await (await get('/sitemap.xml')).text();
-  expect(index).toContain('<sitemapindex ');
-  const parts = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-  const urls: string[] = [];
-  for (const part of parts) {
-    const res = await fetch(part.replace(/^https?:\/\/[^/]+/, server.url));
-    expect(res.status).toBe(200);
-    urls.push(...[...(await res.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]));
-  }
-  return urls;
-}
 
 describe('sitemap and robots.txt', () => {
   it('is an index of sitemaps past the page size, each with at most that many profiles', async () => {
