@@ -243,15 +243,23 @@ describe('the widget on a host page', () => {
     }
   });
 
-  it('an unknown slug leaves the fallback link, throws nothing; a container added later mounts', async () => {
+  it('an unknown slug, a switched-off profile or a network error leave the fallback and throw nothing; a later container mounts', async () => {
+    const off = await createTenant();
+    await api('PATCH', `/api/v1/organizations/${off.org.id}/public-profile`, {
+      key: off.keys.admin,
+      body: { enabled: false },
+    });
     pages.set(
       '/spa',
-      hostPage(`<div id="service-widget" data-slug="no-such-business"><a href="/fallback">Our reviews</a></div>
+      hostPage(`<div class="w1" data-plaudit-widget data-slug="no-such-business"><a href="/a">Unknown reviews</a></div>
+<div class="w2" data-plaudit-widget data-slug="${off.org.slug}"><a href="/b">Switched-off reviews</a></div>
+<div class="w3" data-plaudit-widget data-slug="${t.org.slug}" data-api="http://127.0.0.1:1"><a href="/c">Unreachable reviews</a></div>
 <script async src="${embed.script_url}"></script>
 <script>
   addEventListener('plaudit:ready', (e) => { window.__ready = (window.__ready || 0) + 1; });
   setTimeout(() => {
     const later = document.createElement('div');
+    later.className = 'later';
     later.setAttribute('data-plaudit-widget', '');
     later.setAttribute('data-slug', ${JSON.stringify(t.org.slug)});
     document.querySelector('main').append(later);
@@ -260,14 +268,61 @@ describe('the widget on a host page', () => {
     );
     const { page, errors, close } = await open(`${hostUrl}/spa`, 1280);
     try {
-      await page.waitForFunction(() =>
-        !!document.querySelector('[data-plaudit-widget]')?.shadowRoot?.querySelector('.w')
-      );
-      await page.waitForFunction(() => (window as unknown as { __ready?: number }).__ready === 1);
-      expect(await page.getByRole('link', { name: 'Our reviews' }).isVisible()).toBe(true);
-      expect(
-        await page.evaluate(() => document.querySelector('#service-widget')!.shadowRoot?.querySelector('.w') ?? null),
-      ).toBeNull();
+      await page.waitForFunction(() => !!document.querySelector('.later')?.shadowRoot?.querySelector('.w'));
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => (window as unknown as { __ready?: number }).__ready)).toBe(1);
+      for (
+        const [cls, link] of [['w1', 'Unknown reviews'], ['w2', 'Switched-off reviews'], ['w3', 'Unreachable reviews']]
+      ) {
+        expect(await page.getByRole('link', { name: link }).isVisible(), link).toBe(true);
+        expect(
+          await page.evaluate((c) => document.querySelector(`.${c}`)!.shadowRoot?.querySelector('.w') ?? null, cls),
+        ).toBeNull();
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("follows the container's overrides and brand colours, and the page drives it through window.Plaudit", async () => {
+    const url = widgetPage(
+      'overrides',
+      'data-layout="grid" data-max-reviews="2" data-min-rating="5" style="--plaudit-background: rgb(255, 248, 225)"',
+    );
+    const { page, close } = await open(url, 1280);
+    try {
+      await page.waitForFunction(() => !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.w'));
+      const seen = await page.evaluate(() => {
+        const root = document.querySelector('#service-widget')!.shadowRoot!;
+        return {
+          ratings: [...root.querySelectorAll('li.r [role=img]')].map((e) => e.getAttribute('aria-label')),
+          background: getComputedStyle(root.querySelector('.w')!).backgroundColor,
+        };
+      });
+      expect(seen.ratings).toEqual(['Rated 5 out of 5', 'Rated 5 out of 5']);
+      expect(seen.background).toBe('rgb(255, 248, 225)');
+      // unmount takes the widget away; refresh draws it again from fresh data.
+      await page.evaluate(() => (window as any).Plaudit.unmount(document.querySelector('#service-widget')));
+      expect(await page.evaluate(() => document.querySelector('#service-widget')!.shadowRoot!.querySelector('.w')))
+        .toBeNull();
+      await page.evaluate(() => (window as any).Plaudit.refresh(document.querySelector('#service-widget')));
+      await page.waitForFunction(() => !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.w'));
+    } finally {
+      await close();
+    }
+  });
+
+  it('works pasted into a plain HTML file opened from disk', async () => {
+    const file = path.join(process.env.TEST_TMP_DIR ?? '/tmp', `snippet-${t.org.slug}.html`);
+    fs.writeFileSync(
+      file,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>My shop</title></head><body>${embed.snippet}</body></html>`,
+    );
+    const { page, errors, close } = await open(`file://${file}`, 1280);
+    try {
+      await page.waitForFunction(() => !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('li.r'));
+      expect((await shadow(page))!.name).toBe('Fjord Coffee Roasters');
       expect(errors).toEqual([]);
     } finally {
       await close();
