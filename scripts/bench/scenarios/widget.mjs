@@ -88,8 +88,8 @@ export default {
           const cdp = await context.newCDPSession(page);
           await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
           await page.goto(`${hostUrl}${path}`);
-          await page.waitForFunction(() => window.__painted !== undefined, null, { timeout: 60_000 });
-          times[path].push(await page.evaluate(() => window.__painted));
+          await page.waitForFunction(() => globalThis.__painted !== undefined, null, { timeout: 60_000 });
+          times[path].push(await page.evaluate(() => globalThis.__painted));
           await context.close();
         }
       }
