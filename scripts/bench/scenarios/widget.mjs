@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../lib/chromium.mjs';
 import { ensureWidgetBuilt, WIDGET_SCRIPT } from '../../lib/widget.mjs';
 
 const positive = (env, name, fallback) => {
@@ -66,18 +66,7 @@ export default {
     });
     await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve));
     const hostUrl = `http://127.0.0.1:${host.address().port}`;
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     const times = { '/widget': [], '/static': [] };
     try {
       for (let i = 0; i < loads; i++) {
