@@ -1536,10 +1536,10 @@ $$;
 ALTER FUNCTION plaudit.prune_rate_limits() OWNER TO plaudit_owner;
 
 --
--- Name: public_embed_reviews(text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+-- Name: public_embed_reviews(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) RETURNS json
+CREATE FUNCTION plaudit.public_embed_reviews(p_slug text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
@@ -1559,14 +1559,14 @@ CREATE FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) RETUR
         where x.org_id = o.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
           and x.rating >= coalesce(p.embed_min_rating, 1)
         order by x.created_at desc, x.id desc
-        limit p_limit)))
+        limit coalesce(p.embed_max_reviews, 10))))
          end
     from (select 1) one
     left join plaudit.organizations o on o.slug = p_slug
     left join plaudit.public_profiles p on p.org_id = o.id
 $$;
 
-ALTER FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) OWNER TO plaudit_owner;
+ALTER FUNCTION plaudit.public_embed_reviews(p_slug text) OWNER TO plaudit_owner;
 
 --
 -- Name: public_profile(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -5735,11 +5735,11 @@ GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_em
 REVOKE ALL ON FUNCTION plaudit.prune_rate_limits() FROM PUBLIC;
 
 --
--- Name: FUNCTION public_embed_reviews(p_slug text, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+-- Name: FUNCTION public_embed_reviews(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
-REVOKE ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text, p_limit integer) TO plaudit_public;
+REVOKE ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
 
 --
 -- Name: FUNCTION public_profile(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -1,9 +1,10 @@
 -- The widget's first reviews, with how each verified one was verified, so that its badge can
--- say it: at most p_limit public reviews rated at least the embed's min_rating, newest first.
+-- say it: at most the embed's max_reviews public reviews rated at least its min_rating, newest
+-- first. It reads the settings itself, so that it runs beside the profile's query, not after it.
 -- Null for an unknown slug; an empty list for a profile that is switched off.
 set role plaudit_owner;
 
-create function plaudit.public_embed_reviews(p_slug text, p_limit integer)
+create function plaudit.public_embed_reviews(p_slug text)
 returns json
 language sql
 stable
@@ -26,7 +27,7 @@ as $$
         where x.org_id = o.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
           and x.rating >= coalesce(p.embed_min_rating, 1)
         order by x.created_at desc, x.id desc
-        limit p_limit)))
+        limit coalesce(p.embed_max_reviews, 10))))
          end
     from (select 1) one
     left join plaudit.organizations o on o.slug = p_slug
@@ -34,6 +35,6 @@ as $$
 $$;
 
 revoke execute on all functions in schema plaudit from public;
-grant execute on function plaudit.public_embed_reviews(text, integer) to plaudit_public;
+grant execute on function plaudit.public_embed_reviews(text) to plaudit_public;
 
 reset role;

@@ -254,11 +254,15 @@ publicData
         `embed:${slug}`,
         () => profileVersion(c, slug),
         async () => {
-          const profile = await loadProfile(c, slug);
+          // The profile and the widget's first reviews, side by side on two connections.
+          const [profile, [page]] = await Promise.all([
+            loadProfile(c, slug),
+            runAsPublic(
+              c.var.sql,
+              (tx) => tx<{ items: string | null }[]>`select plaudit.public_embed_reviews(${slug})::text as items`,
+            ),
+          ]);
           if (!profile) return null;
-          const [page] = await runAsPublic(c.var.sql, (tx) =>
-            tx<{ items: string | null }[]>`
-            select plaudit.public_embed_reviews(${slug}, ${profile.embed.max_reviews})::text as items`);
           return { ...profile, reviews: page.items ?? '[]' };
         },
       );
