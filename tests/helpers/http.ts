@@ -31,7 +31,26 @@ export async function api<T = any>(method: string, path: string, opts: RequestOp
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
-/** The contract's error body, for toEqual: status, status name, and a message matching `message`. */
+const isFieldError = (e: unknown) =>
+  typeof e === 'object' && e !== null && Object.keys(e).sort().join() === 'code,field,message' &&
+  Object.values(e).every((v) => typeof v === 'string' && v !== '');
+
+/**
+ * The contract's error body, for toEqual: status, status name, a message matching `message`, and
+ * nothing else but, on a 400 or 422, the list of field errors.
+ */
 export function errorBody(status: number, error: string, message?: RegExp | string) {
-  return { statusCode: status, error, message: message ? expect.stringMatching(message) : expect.any(String) };
+  const core = { statusCode: status, error, message: message ? expect.stringMatching(message) : expect.any(String) };
+  return expect.toSatisfy((actual: any) => {
+    const { errors, ...rest } = actual ?? {};
+    if (errors !== undefined && !((status === 400 || status === 422) && errors.length && errors.every(isFieldError))) {
+      return false;
+    }
+    try {
+      expect(rest).toEqual(core);
+      return true;
+    } catch {
+      return false;
+    }
+  }, `an error body ${JSON.stringify({ statusCode: status, error, message: String(message ?? '…') })}`);
 }

@@ -101,10 +101,14 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
 
   app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
   app.onError((err, c) => {
-    if (err instanceof ApiError) return errorResponse(c, err.status, err.message);
+    if (err instanceof ApiError) return errorResponse(c, err.status, err.message, err.errors);
     if (err instanceof HTTPException) {
       const status = err.status;
-      const message = status === 400 && /JSON/i.test(err.message) ? 'Malformed JSON in request body' : err.message;
+      const message = status === 400 && /JSON/i.test(err.message)
+        ? 'Malformed JSON in request body'
+        : status === 415
+        ? 'Unsupported media type: send the body as JSON, with `Content-Type: application/json`'
+        : err.message;
       return errorResponse(c, status as 400, message || 'Bad request');
     }
     log({

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { errorBody, statusName } from '../../core/errors.ts';
+import { errorBody, type FieldError, statusName } from '../../core/errors.ts';
 
-export { errorBody, statusName };
+export { errorBody, type FieldError, statusName };
 
-export function errorResponse(c: Context, status: ContentfulStatusCode, message: string) {
-  return c.json(errorBody(status, message), status);
+export function errorResponse(c: Context, status: ContentfulStatusCode, message: string, errors?: FieldError[]) {
+  return c.json(errorBody(status, message, errors), status);
 }
 
 /** Thrown by handlers for an expected client error; the app's error handler renders it. */
@@ -13,6 +13,7 @@ export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
+    readonly errors?: FieldError[],
   ) {
     super(message);
   }

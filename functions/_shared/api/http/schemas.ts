@@ -1,9 +1,25 @@
 import { z } from '@hono/zod-openapi';
 
+export const FieldErrorSchema = z.object({
+  field: z.string().openapi({
+    description: 'The field, as a path into the body or the parameter name: `custom_fields.size`, `limit`.',
+    example: 'reviewer_email',
+  }),
+  code: z.string().openapi({
+    description:
+      'What is wrong, for programs: `required`, `invalid_type`, `too_short`, `too_long`, `too_small`, `too_big`, `too_few`, `too_many`, `invalid_format`, `invalid_value`, `unknown_field` or `invalid`.',
+    example: 'invalid_format',
+  }),
+  message: z.string().openapi({ description: 'What is wrong, for people.', example: 'must be an e-mail address' }),
+}).openapi('FieldError');
+
 export const ErrorSchema = z.object({
-  statusCode: z.number().int().openapi({ example: 404 }),
-  message: z.string().openapi({ example: 'Review not found' }),
-  error: z.string().openapi({ example: 'Not Found' }),
+  statusCode: z.number().int().openapi({ example: 422 }),
+  message: z.string().openapi({ example: 'reviewer_email: must be an e-mail address' }),
+  error: z.string().openapi({ example: 'Unprocessable Entity' }),
+  errors: z.array(FieldErrorSchema).optional().openapi({
+    description: 'On a 400 or 422 that names fields: one entry per field, in the order of the message.',
+  }),
 }).openapi('Error');
 
 export const Uuid = z.string().uuid();

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { errorBody } from '../http/errors.ts';
+import { fieldErrorsOfIssues, messageOf } from '../http/validation.ts';
 import type { AppEnv, Scope } from '../http/env.ts';
 import { authenticatedErrors } from '../http/schemas.ts';
 import { apiKeyAuth } from '../middleware/api-key-auth/index.ts';
@@ -25,18 +26,16 @@ export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
 }
 
 /**
- * A sub-application whose validation failures answer in the contract's format: 422 naming the
- * field for a JSON body that parses but does not validate, 400 for path and query parameters.
+ * A sub-application whose validation failures answer in the contract's format, every field named
+ * in `errors`: 422 for a JSON body that parses but does not validate, 400 for path and query parameters.
  */
 export function router() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
       const status = result.target === 'json' || result.target === 'form' ? 422 : 400;
-      const message = result.error.issues
-        .map((i) => `${i.path.length ? i.path.join('.') : result.target}: ${i.message}`)
-        .join('; ');
-      return c.json(errorBody(status, message), status);
+      const errors = fieldErrorsOfIssues(result.error.issues, result.target === 'json' ? 'body' : result.target);
+      return c.json(errorBody(status, messageOf(errors), errors), status);
     },
   });
 }

@@ -40,6 +40,7 @@ describe('textGuard', () => {
       statusCode: 422,
       error: 'Unprocessable Entity',
       message: 'content: must not contain NUL characters (U+0000)',
+      errors: [{ field: 'content', code: 'invalid', message: 'must not contain NUL characters (U+0000)' }],
     });
   });
 
