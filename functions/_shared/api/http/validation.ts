@@ -5,10 +5,16 @@ import type { FieldError } from '../../core/errors.ts';
 // for a schema (lowercase, "must be an http(s) URL") is kept as it is.
 
 interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  [detail: string]: unknown;
+  readonly code: string;
+  readonly path: PropertyKey[];
+  readonly message: string;
+  readonly origin?: unknown;
+  readonly minimum?: unknown;
+  readonly maximum?: unknown;
+  readonly inclusive?: unknown;
+  readonly expected?: unknown;
+  readonly format?: unknown;
+  readonly values?: unknown;
 }
 
 const FORMATS: Record<string, string> = {
