@@ -114,6 +114,36 @@ $$;
 ALTER FUNCTION plaudit.api_key_checksum(body text) OWNER TO plaudit_owner;
 
 --
+-- Name: api_keys_guard_revocation(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.api_keys_guard_revocation() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+  if new.revoked_at is distinct from old.revoked_at then
+    if old.revoked_at is null then
+      if new.revoked_at > now() + interval '24 hours' then
+        raise exception 'an API key''s revocation may lie at most 24 hours ahead'
+          using errcode = 'check_violation';
+      end if;
+    elsif not (old.revoked_at > now() and new.revoked_at = now()) then
+      raise exception 'an API key''s revocation is permanent: revoked_at cannot be cleared or changed once set'
+        using errcode = 'restrict_violation';
+    end if;
+  end if;
+  if old.replaced_by is not null and new.replaced_by is distinct from old.replaced_by then
+    raise exception 'an API key''s successor is permanent: replaced_by cannot be cleared or changed once set'
+      using errcode = 'restrict_violation';
+  end if;
+  return new;
+end
+$$;
+
+ALTER FUNCTION plaudit.api_keys_guard_revocation() OWNER TO plaudit_owner;
+
+--
 -- Name: append_moderation_entry(uuid, uuid, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -276,7 +306,7 @@ declare
 begin
   select a.id, a.org_id, a.scope, a.prefix, a.rate_limit_per_minute, a.last_used_at into k
     from plaudit.api_keys a
-    where a.key_hash = p_key_hash and a.revoked_at is null;
+    where a.key_hash = p_key_hash and (a.revoked_at is null or a.revoked_at > now());
   if not found then
     return;
   end if;
@@ -383,6 +413,39 @@ end
 $$;
 
 ALTER FUNCTION plaudit.cancel_queued_request_emails(p_org_id uuid, p_email text, p_request_id uuid, p_reason text) OWNER TO plaudit_owner;
+
+--
+-- Name: canonical_json(jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.canonical_json(v jsonb) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+begin
+  case jsonb_typeof(v)
+    when 'object' then
+      return '{' || coalesce((
+        select string_agg(to_json(e.key)::text || ':' || plaudit.canonical_json(e.value), ','
+                          order by e.index is null, e.index, e.ord)
+          from (select o.key, o.value, o.ord,
+                       case when o.key ~ '^(0|[1-9][0-9]{0,9})$' and o.key::bigint <= 4294967294
+                            then o.key::bigint end as index
+                  from jsonb_each(v) with ordinality o(key, value, ord)) e), '') || '}';
+    when 'array' then
+      return '[' || coalesce((
+        select string_agg(plaudit.canonical_json(a.value), ',' order by a.ord)
+          from jsonb_array_elements(v) with ordinality a(value, ord)), '') || ']';
+    when 'number' then
+      return trim_scale(v::text::numeric)::text;
+    else
+      -- A string, true, false or null: jsonb prints these as JSON.stringify does.
+      return v::text;
+  end case;
+end
+$_$;
+
+ALTER FUNCTION plaudit.canonical_json(v jsonb) OWNER TO plaudit_owner;
 
 --
 -- Name: change_verification(uuid, text, text, text, uuid, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -1016,15 +1079,94 @@ $$;
 ALTER FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) OWNER TO plaudit_owner;
 
 --
--- Name: export_csv_header(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+-- Name: export_csv_custom_cells(jsonb, text[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.export_csv_header() RETURNS text
+CREATE FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    RETURN (SELECT string_agg((','::text || plaudit.csv_cell((export_csv_custom_cells.p_values ->> u.k))), ''::text ORDER BY u.i) AS string_agg FROM unnest(export_csv_custom_cells.p_keys) WITH ORDINALITY u(k, i));
+
+ALTER FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) OWNER TO plaudit_owner;
+
+--
+-- Name: export_csv_header(text[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) RETURNS text
     LANGUAGE sql IMMUTABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
-    RETURN 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id'::text;
+    AS $$
+  select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id'
+         || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
+                        from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
+$$;
 
-ALTER FUNCTION plaudit.export_csv_header() OWNER TO plaudit_owner;
+ALTER FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) OWNER TO plaudit_owner;
+
+--
+-- Name: export_custom_field_keys(uuid, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) RETURNS text[]
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  select coalesce(array_agg(k.key order by k.pos), '{}')
+    from (select distinct on (f.value ->> 'key') f.value ->> 'key' as key,
+                 row_number() over (order by rf.created_at, rf.id, f.ord) as pos
+            from plaudit.review_forms rf,
+                 jsonb_array_elements(rf.custom_fields) with ordinality f(value, ord)
+           where rf.org_id = p_org_id and (p_form_id is null or rf.id = p_form_id)
+           order by f.value ->> 'key', pos) k
+$$;
+
+ALTER FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) OWNER TO plaudit_owner;
+
+--
+-- Name: exports; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE TABLE plaudit.exports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    format text NOT NULL,
+    filters jsonb DEFAULT '{}'::jsonb NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    row_count integer DEFAULT 0 NOT NULL,
+    chunk_count integer DEFAULT 0 NOT NULL,
+    byte_size bigint DEFAULT 0 NOT NULL,
+    error text,
+    cursor_created_at timestamp with time zone,
+    cursor_id uuid,
+    created_by_key_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    completed_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    moderation_chain_entries bigint,
+    moderation_chain_head bytea,
+    custom_field_keys text[] DEFAULT '{}'::text[] NOT NULL,
+    public_url text,
+    CONSTRAINT exports_format_check CHECK ((format = ANY (ARRAY['csv'::text, 'json'::text]))),
+    CONSTRAINT exports_public_url_check CHECK (((public_url ~ '^https?://'::text) AND (char_length(public_url) <= 2048))),
+    CONSTRAINT exports_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text])))
+);
+
+ALTER TABLE plaudit.exports OWNER TO plaudit_owner;
+
+--
+-- Name: export_download_url(plaudit.exports); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.export_download_url(e plaudit.exports) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  select coalesce(e.public_url, '') || '/api/v1/organizations/' || e.org_id || '/exports/' || e.id || '/download'
+$$;
+
+ALTER FUNCTION plaudit.export_download_url(e plaudit.exports) OWNER TO plaudit_owner;
 
 --
 -- Name: export_page(uuid, timestamp with time zone, timestamp with time zone, timestamp with time zone, uuid, integer, uuid, boolean, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -1073,6 +1215,7 @@ declare
   last_id uuid;
   edge text;
   done boolean;
+  keys text[];
   -- The wall clock, not now(): a worker's transaction runs steps for seconds, and a job's
   -- start and completion are when they happened within it.
   began timestamptz := clock_timestamp();
@@ -1089,11 +1232,14 @@ begin
   after_id := coalesce(e.cursor_id, '00000000-0000-0000-0000-000000000000');
 
   if e.chunk_count = 0 then
-    edge := case e.format when 'csv' then plaudit.export_csv_header() || E'\r\n' else '[' end;
+    e.custom_field_keys := plaudit.export_custom_field_keys(e.org_id, want_form);
+    update plaudit.exports set custom_field_keys = e.custom_field_keys where id = e.id;
+    edge := case e.format when 'csv' then plaudit.export_csv_header(e.custom_field_keys) || E'\r\n' else '[' end;
     insert into plaudit.export_chunks (export_id, seq, org_id, body) values (e.id, 0, e.org_id, edge);
     e.chunk_count := 1;
     e.byte_size := octet_length(edge);
   end if;
+  keys := e.custom_field_keys;
 
   -- The aggregates take their rows in the subquery's order (a Limit over an ordered index scan
   -- feeds the Aggregate directly; an ORDER BY inside string_agg would sort the rendered text
@@ -1106,7 +1252,10 @@ begin
              || plaudit.csv_cell(p.content) || ',' || plaudit.csv_cell(p.reviewer_name) || ','
              || plaudit.csv_cell(p.reviewer_email) || ',' || p.verification_status || ','
              || p.is_hidden::text || ',' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-             || ',' || p.form_id::text || E'\r\n', ''),
+             || ',' || p.form_id::text
+             -- One cell per custom field of the form; nothing at all for an organization without.
+             || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
+             || E'\r\n', ''),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p
@@ -1131,7 +1280,9 @@ begin
              || ',"verification_status":"' || p.verification_status
              || '","is_hidden":' || p.is_hidden::text
              || ',"created_at":"' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-             || '","form_id":"' || p.form_id::text || '"}', ','),
+             || '","form_id":"' || p.form_id::text
+             || '","custom_fields":' || case when p.custom_fields = '{}' then '{}' else plaudit.canonical_json(p.custom_fields) end
+             || '}', ','),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p
@@ -1172,7 +1323,7 @@ begin
       'id', e.id, 'format', e.format, 'status', e.status, 'filters', e.filters,
       'row_count', e.row_count, 'created_at', plaudit.iso_utc(e.created_at),
       'completed_at', plaudit.iso_utc(e.completed_at), 'expires_at', plaudit.iso_utc(e.expires_at),
-      'download_path', '/api/v1/organizations/' || e.org_id || '/exports/' || e.id || '/download'));
+      'download_url', plaudit.export_download_url(e)));
   end if;
   return done;
 end
@@ -2510,6 +2661,7 @@ begin
   perform plaudit.emit_event(n.org_id, 'review.created', jsonb_build_object(
     'id', n.id, 'form_id', n.form_id, 'rating', n.rating, 'title', n.title, 'content', n.content,
     'reviewer_name', n.reviewer_name, 'verification_status', n.verification_status,
+    'custom_fields', n.custom_fields,
     'created_at', to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
   from new_reviews n
   order by n.created_at, n.id;
@@ -2605,10 +2757,10 @@ $$;
 ALTER FUNCTION plaudit.reviews_refuse_delete() OWNER TO plaudit_owner;
 
 --
--- Name: rotate_api_key(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+-- Name: rotate_api_key(uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.rotate_api_key(p_key_id uuid) RETURNS TABLE(id uuid, org_id uuid, name text, scope text, prefix text, key text, rate_limit_per_minute integer, created_at timestamp with time zone)
+CREATE FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer DEFAULT 0) RETURNS TABLE(id uuid, org_id uuid, name text, scope text, prefix text, key text, rate_limit_per_minute integer, created_at timestamp with time zone, old_key_expires_at timestamp with time zone)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
@@ -2616,9 +2768,12 @@ declare
   old_key record;
   new_key record;
 begin
-  update plaudit.api_keys as k set revoked_at = now()
-    where k.id = p_key_id and k.revoked_at is null
-    returning k.id, k.org_id, k.name, k.scope, k.rate_limit_per_minute into old_key;
+  if p_grace_seconds is null or p_grace_seconds not between 0 and 86400 then
+    raise exception 'expires_in_seconds: must be between 0 and 86400' using errcode = 'invalid_parameter_value';
+  end if;
+  update plaudit.api_keys as k set revoked_at = now() + make_interval(secs => p_grace_seconds)
+    where k.id = p_key_id and k.revoked_at is null and k.replaced_by is null
+    returning k.id, k.org_id, k.name, k.scope, k.rate_limit_per_minute, k.revoked_at into old_key;
   if not found then
     return;
   end if;
@@ -2627,11 +2782,11 @@ begin
                                old_key.rate_limit_per_minute);
   update plaudit.api_keys as k set replaced_by = new_key.id where k.id = old_key.id;
   return query select new_key.id, new_key.org_id, new_key.name, new_key.scope, new_key.prefix,
-                      new_key.key, new_key.rate_limit_per_minute, new_key.created_at;
+                      new_key.key, new_key.rate_limit_per_minute, new_key.created_at, old_key.revoked_at;
 end
 $$;
 
-ALTER FUNCTION plaudit.rotate_api_key(p_key_id uuid) OWNER TO plaudit_owner;
+ALTER FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) OWNER TO plaudit_owner;
 
 --
 -- Name: rotate_webhook_secret(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -2825,7 +2980,7 @@ ALTER FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text,
 -- Name: submit_review(text, integer, uuid, integer, text, text, text, text, jsonb, text, text, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone)
+CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
@@ -2865,7 +3020,7 @@ begin
       -- A bot filled the trap field: it gets a convincing answer and nothing is stored.
       id := gen_random_uuid(); form_id := f.id; rating := p_rating; title := p_title;
       content := p_content; reviewer_name := p_reviewer_name; reviewer_email := p_reviewer_email;
-      verification_status := status; is_hidden := false; created_at := now();
+      verification_status := status; is_hidden := false; created_at := now(); custom_fields := answers;
       return next;
       return;
     end if;
@@ -2908,6 +3063,7 @@ begin
     id := r.id; form_id := r.form_id; rating := r.rating; title := r.title; content := r.content;
     reviewer_name := r.reviewer_name; reviewer_email := r.reviewer_email;
     verification_status := r.verification_status; is_hidden := r.is_hidden; created_at := r.created_at;
+    custom_fields := r.custom_fields;
     return next;
   exception
     when no_data_found or unique_violation or check_violation or invalid_parameter_value
@@ -3257,7 +3413,7 @@ CREATE FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zo
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
   select '{"event":' || to_json(p_type)::text || ',"timestamp":' || to_json(plaudit.iso_utc(p_at))::text
-         || ',"data":' || p_data::text || '}'
+         || ',"data":' || plaudit.canonical_json(p_data) || '}'
 $$;
 
 ALTER FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb) OWNER TO plaudit_owner;
@@ -3397,35 +3553,6 @@ ALTER TABLE plaudit.export_chunks OWNER TO plaudit_owner;
 COMMENT ON COLUMN plaudit.export_chunks.last_review_id IS 'With last_created_at: the last review in this chunk, where the next chunk starts after.';
 
 --
--- Name: exports; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE TABLE plaudit.exports (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    format text NOT NULL,
-    filters jsonb DEFAULT '{}'::jsonb NOT NULL,
-    status text DEFAULT 'pending'::text NOT NULL,
-    row_count integer DEFAULT 0 NOT NULL,
-    chunk_count integer DEFAULT 0 NOT NULL,
-    byte_size bigint DEFAULT 0 NOT NULL,
-    error text,
-    cursor_created_at timestamp with time zone,
-    cursor_id uuid,
-    created_by_key_id uuid,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    started_at timestamp with time zone,
-    completed_at timestamp with time zone,
-    expires_at timestamp with time zone,
-    moderation_chain_entries bigint,
-    moderation_chain_head bytea,
-    CONSTRAINT exports_format_check CHECK ((format = ANY (ARRAY['csv'::text, 'json'::text]))),
-    CONSTRAINT exports_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text])))
-);
-
-ALTER TABLE plaudit.exports OWNER TO plaudit_owner;
-
---
 -- Name: idempotency_keys; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -3435,7 +3562,7 @@ CREATE TABLE plaudit.idempotency_keys (
     route text NOT NULL,
     request_hash bytea NOT NULL,
     status_code integer,
-    response jsonb,
+    response text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT idempotency_keys_key_check CHECK (((char_length(key) >= 1) AND (char_length(key) <= 255))),
     CONSTRAINT idempotency_keys_request_hash_check CHECK ((octet_length(request_hash) = 32)),
@@ -4460,7 +4587,7 @@ CREATE INDEX webhook_endpoints_org_id_created_at ON plaudit.webhook_endpoints US
 -- Name: api_keys api_keys_guard_revocation; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE TRIGGER api_keys_guard_revocation BEFORE UPDATE ON plaudit.api_keys FOR EACH ROW WHEN (((old.revoked_at IS NOT NULL) OR (old.replaced_by IS NOT NULL))) EXECUTE FUNCTION plaudit.refuse_changes_once_set('revoked_at', 'an API key''s revocation is permanent', 'replaced_by', 'an API key''s successor is permanent');
+CREATE TRIGGER api_keys_guard_revocation BEFORE UPDATE OF revoked_at, replaced_by ON plaudit.api_keys FOR EACH ROW EXECUTE FUNCTION plaudit.api_keys_guard_revocation();
 
 --
 -- Name: email_outbox email_outbox_track_review_requests; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
@@ -5384,6 +5511,12 @@ REVOKE ALL ON FUNCTION plaudit.api_key_checksum(body text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_key_checksum(body text) TO plaudit_api;
 
 --
+-- Name: FUNCTION api_keys_guard_revocation(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.api_keys_guard_revocation() FROM PUBLIC;
+
+--
 -- Name: FUNCTION append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5481,6 +5614,14 @@ REVOKE ALL ON FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint() FROM PUB
 --
 
 REVOKE ALL ON FUNCTION plaudit.cancel_queued_request_emails(p_org_id uuid, p_email text, p_request_id uuid, p_reason text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION canonical_json(v jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.canonical_json(v jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_worker;
 
 --
 -- Name: FUNCTION change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -5599,10 +5740,137 @@ REVOKE ALL ON FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jso
 REVOKE ALL ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) FROM PUBLIC;
 
 --
--- Name: FUNCTION export_csv_header(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+-- Name: FUNCTION export_csv_custom_cells(p_values jsonb, p_keys text[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
-REVOKE ALL ON FUNCTION plaudit.export_csv_header() FROM PUBLIC;
+REVOKE ALL ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION export_csv_header(p_custom_field_keys text[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION export_custom_field_keys(p_org_id uuid, p_form_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) FROM PUBLIC;
+
+--
+-- Name: COLUMN exports.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(id) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.format; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(format),INSERT(format) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.filters; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(filters),INSERT(filters) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.status; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(status) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.row_count; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(row_count) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.chunk_count; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(chunk_count) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.byte_size; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(byte_size) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.error; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(error) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.created_by_key_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT INSERT(created_by_key_id) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(created_at) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.started_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(started_at) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.completed_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(completed_at) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.expires_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(expires_at) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.moderation_chain_entries; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(moderation_chain_entries) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.moderation_chain_head; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(moderation_chain_head) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.custom_field_keys; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(custom_field_keys) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: COLUMN exports.public_url; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT(public_url),INSERT(public_url) ON TABLE plaudit.exports TO plaudit_api;
+
+--
+-- Name: FUNCTION export_download_url(e plaudit.exports); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
 
 --
 -- Name: FUNCTION export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone, p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -5969,11 +6237,11 @@ REVOKE ALL ON FUNCTION plaudit.reviews_record_moderation() FROM PUBLIC;
 REVOKE ALL ON FUNCTION plaudit.reviews_refuse_delete() FROM PUBLIC;
 
 --
--- Name: FUNCTION rotate_api_key(p_key_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+-- Name: FUNCTION rotate_api_key(p_key_id uuid, p_grace_seconds integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
-REVOKE ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid) TO plaudit_api;
+REVOKE ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 
 --
 -- Name: FUNCTION rotate_webhook_secret(p_endpoint_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -6277,102 +6545,6 @@ GRANT SELECT ON TABLE plaudit.events TO plaudit_api;
 --
 
 GRANT SELECT ON TABLE plaudit.export_chunks TO plaudit_api;
-
---
--- Name: COLUMN exports.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(id) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.format; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(format),INSERT(format) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.filters; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(filters),INSERT(filters) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.status; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(status) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.row_count; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(row_count) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.chunk_count; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(chunk_count) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.byte_size; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(byte_size) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.error; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(error) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.created_by_key_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT INSERT(created_by_key_id) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(created_at) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.started_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(started_at) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.completed_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(completed_at) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.expires_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(expires_at) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.moderation_chain_entries; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(moderation_chain_entries) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.moderation_chain_head; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-GRANT SELECT(moderation_chain_head) ON TABLE plaudit.exports TO plaudit_api;
 
 --
 -- Name: TABLE idempotency_keys; Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -57,6 +57,7 @@ describe('GET /api-keys', () => {
     for (const k of res.body.data) {
       expect(Object.keys(k).sort()).toEqual([
         'created_at',
+        'expires_at',
         'id',
         'last_used_at',
         'name',
@@ -147,6 +148,44 @@ describe('POST /api-keys/:id/rotate', () => {
     const [old] = await db`select revoked_at, replaced_by from plaudit.api_keys where id = ${k.id}`;
     expect(old.revoked_at).not.toBeNull();
     expect(old.replaced_by).toBe(res.body.id);
+  });
+
+  it('with a grace period, both keys work until it ends; the old one is listed with its end and can be cut short', async () => {
+    const [k] = await db`select id, key from plaudit.issue_api_key(${t.org.id}, 'fleet', 'read')`;
+    const res = await api('POST', `${keysPath()}/${k.id}/rotate`, {
+      key: t.keys.admin,
+      body: { expires_in_seconds: 3600 },
+    });
+    expect(res.status).toBe(201);
+    const [old] = await db`select revoked_at, now() as now from plaudit.api_keys where id = ${k.id}`;
+    expect(old.revoked_at.getTime() - old.now.getTime()).toBeGreaterThan(3500_000);
+    expect(res.body.previous_key_expires_at).toBe(old.revoked_at.toISOString());
+    for (const key of [k.key, res.body.key]) {
+      expect((await api('GET', `/api/v1/organizations/${t.org.id}`, { key })).status).toBe(200);
+    }
+    const list = await api('GET', `${keysPath()}?limit=100`, { key: t.keys.read });
+    const listed = list.body.data.find((x: any) => x.id === k.id);
+    expect(listed.expires_at).toBe(res.body.previous_key_expires_at);
+    expect(list.body.data.find((x: any) => x.id === res.body.id).expires_at).toBeNull();
+    // Rotated once: its successor is the key to rotate next.
+    expect((await api('POST', `${keysPath()}/${k.id}/rotate`, { key: t.keys.admin })).status).toBe(404);
+    expect((await api('DELETE', `${keysPath()}/${k.id}`, { key: t.keys.admin })).status).toBe(204);
+    expect((await api('GET', `/api/v1/organizations/${t.org.id}`, { key: k.key })).status).toBe(401);
+    expect((await api('GET', `/api/v1/organizations/${t.org.id}`, { key: res.body.key })).status).toBe(200);
+  });
+
+  it('422 naming expires_in_seconds for a grace period out of 0–86,400', async () => {
+    const [k] = await db`select id from plaudit.issue_api_key(${t.org.id}, 'patient', 'read')`;
+    for (const value of [86_401, -1, 1.5, '60']) {
+      const res = await api('POST', `${keysPath()}/${k.id}/rotate`, {
+        key: t.keys.admin,
+        body: { expires_in_seconds: value },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.map((e: any) => e.field)).toEqual(['expires_in_seconds']);
+    }
+    const [still] = await db`select revoked_at from plaudit.api_keys where id = ${k.id}`;
+    expect(still.revoked_at).toBeNull();
   });
 
   it("404 for a revoked key and for another organization's key", async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { api, errorBody } from '../helpers/http.ts';
 import { parseCsv } from '../helpers/csv.ts';
@@ -230,12 +230,76 @@ describe('exports', () => {
     expect(file.headers.get('content-disposition')).toMatch(/\.json"$/);
     const rows = JSON.parse(file.text);
     expect(rows).toHaveLength(visible);
-    expect(Object.keys(rows[0])).toEqual(REVIEW_COLUMNS);
+    expect(Object.keys(rows[0])).toEqual([...REVIEW_COLUMNS, 'custom_fields']);
     const expected = await db`
       select id, rating, title, content, reviewer_name, reviewer_email, verification_status, is_hidden,
-             plaudit.iso_utc(created_at) as created_at, form_id
+             plaudit.iso_utc(created_at) as created_at, form_id, custom_fields
       from plaudit.reviews where org_id = ${t.org.id} and not is_hidden order by created_at, id`;
     expect(rows).toEqual(expected.map((r) => ({ ...r })));
+  });
+
+  it('gives each custom field a CSV column and JSON its object; export.completed links the same download URL', {
+    timeout: 60_000,
+  }, async () => {
+    const cf = await createTenant();
+    const cfWorker = await startWorker([cf.org.id]);
+    try {
+      const [older] = await db`
+        insert into plaudit.review_forms (org_id, name, custom_fields, created_at)
+        values (${cf.org.id}, 'Mugs', ${
+        db.json([
+          { key: 'size', label: 'Size', type: 'select', required: true, options: ['S', 'L'] },
+          { key: 'gift', label: 'A gift?', type: 'boolean' },
+        ] as never)
+      }, now() - interval '1 day') returning id`;
+      const [newer] = await db`
+        insert into plaudit.review_forms (org_id, name, custom_fields)
+        values (${cf.org.id}, 'Visits', ${
+        db.json([
+          { key: 'visits', label: 'Visits', type: 'number' },
+          { key: 'size', label: 'Size', type: 'text' },
+        ] as never)
+      }) returning id`;
+      await db`
+        insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, custom_fields,
+                                     created_at, verification_status)
+        values (${cf.org.id}, ${older.id}, 5, 'Big mug', 'Ann', 'ann@example.com',
+                ${db.json({ size: 'L', gift: true } as never)}, '2026-02-01T00:00:00Z', 'unverified'),
+               (${cf.org.id}, ${newer.id}, 4, 'Came back', 'Bo', 'bo@example.com',
+                ${db.json({ visits: 3, size: '=cmd, "quoted"' } as never)}, '2026-02-02T00:00:00Z', 'unverified'),
+               (${cf.org.id}, ${newer.id}, 3, 'No answers', 'Cy', 'cy@example.com', '{}', '2026-02-03T00:00:00Z', 'unverified')`;
+
+      const csvJob = await exportJob(cf, { format: 'csv' });
+      const csv = parseCsv((await download(cf, (await completed(cf, csvJob.id)).id)).text);
+      expect(csv[0]).toEqual([...REVIEW_COLUMNS, 'custom_fields.size', 'custom_fields.gift', 'custom_fields.visits']);
+      expect(csv.slice(1).map((row) => row.slice(REVIEW_COLUMNS.length))).toEqual([
+        ['L', 'true', ''],
+        ['\'=cmd, "quoted"', '', '3'],
+        ['', '', ''],
+      ]);
+
+      const oneForm = await exportJob(cf, { format: 'csv', filters: { form_id: newer.id } });
+      const csvOfForm = parseCsv((await download(cf, (await completed(cf, oneForm.id)).id)).text);
+      expect(csvOfForm[0].slice(REVIEW_COLUMNS.length)).toEqual(['custom_fields.visits', 'custom_fields.size']);
+      expect(csvOfForm[1].slice(REVIEW_COLUMNS.length)).toEqual(['3', '\'=cmd, "quoted"']);
+
+      const jsonJob = await exportJob(cf, { format: 'json' });
+      const done = await completed(cf, jsonJob.id);
+      const rows = JSON.parse((await download(cf, done.id)).text);
+      expect(rows.map((r: any) => r.custom_fields)).toEqual([{ size: 'L', gift: true }, {
+        visits: 3,
+        size: '=cmd, "quoted"',
+      }, {}]);
+
+      expect(done.download_url).toBe(
+        `${inject('apiUrl')}/api/v1/organizations/${cf.org.id}/exports/${done.id}/download`,
+      );
+      const [event] = await db`
+        select data from plaudit.events where type = 'export.completed' and data ->> 'id' = ${done.id}`;
+      expect(event.data.download_url).toBe(done.download_url);
+    } finally {
+      await cfWorker.stop();
+    }
   });
 
   it('filters on created_at with both ends inclusive, in UTC', { timeout: 60_000 }, async () => {

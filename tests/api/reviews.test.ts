@@ -40,6 +40,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       is_hidden: false,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       form_id: formA.id,
+      custom_fields: {},
     });
     const [row] =
       await db`select org_id, custom_fields, verification_method from plaudit.reviews where id = ${res.body.id}`;
@@ -60,6 +61,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       content: expect.any(String),
       reviewer_name: 'Ada',
       verification_status: 'unverified',
+      custom_fields: {},
       created_at: review.created_at,
     });
   });
@@ -313,6 +315,7 @@ describe('reading reviews', () => {
       is_hidden: false,
       created_at: made[5].created_at,
       form_id: forms[0].id,
+      custom_fields: {},
     });
     const p2 = await call('GET', `${reviewsPath(t)}?limit=4&page=2`, { key: t.keys.read });
     expect(p2.body.meta).toEqual({ total: 6, page: 2, limit: 4, totalPages: 2 });
@@ -648,7 +651,9 @@ describe('OpenAPI document', () => {
       'is_hidden',
       'created_at',
       'form_id',
+      'custom_fields',
     ]);
     expect(schemas.PublicReview.properties.reviewer_email).toBeUndefined();
+    expect(schemas.PublicReview.properties.custom_fields).toBeUndefined();
   });
 });

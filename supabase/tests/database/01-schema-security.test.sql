@@ -344,7 +344,7 @@ select is_empty(
        from pg_proc p
       where p.oid in ('plaudit.authenticate(bytea,integer)'::regprocedure,
                       'plaudit.issue_api_key(uuid,text,text,integer)'::regprocedure,
-                      'plaudit.rotate_api_key(uuid)'::regprocedure,
+                      'plaudit.rotate_api_key(uuid,integer)'::regprocedure,
                       'plaudit.create_invitation(uuid,text,text,uuid)'::regprocedure,
                       'plaudit.random_base62(integer)'::regprocedure,
                       'plaudit.prune_rate_limits()'::regprocedure,

@@ -4,7 +4,7 @@
 -- (`set local plaudit.org_id = …` is what set_config('plaudit.org_id', …, true) does).
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(67);
+select plan(75);
 
 -- Fixtures (as the superuser): tenants A (Acme) and B (Globex), and their keys. Every plaintext
 -- key the tests learn is kept in the temporary table `keys`, which every role may use.
@@ -422,6 +422,80 @@ select is_empty(
   $$ select * from plaudit.authenticate(
        sha256(convert_to((select key from keys where label = 'a_live'), 'UTF8')), 600) $$,
   'authenticator: the key whose un-revocation was refused does not authenticate'
+);
+
+reset session authorization;
+
+------------
+--- Rotation with a grace period: both keys work until the old one's revoked_at
+------------
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+
+insert into keys (label, id, key)
+  select 'a_fleet', id, key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Fleet', 'write');
+insert into keys (label, id, key)
+  select 'a_fleet_successor', id, key
+    from plaudit.rotate_api_key((select id from keys where label = 'a_fleet'), 3600);
+
+select is(
+  (select revoked_at from plaudit.api_keys where id = (select id from keys where label = 'a_fleet')),
+  now() + interval '1 hour',
+  'tenant A: a rotation with a grace period of 3,600 s revokes the old key an hour ahead'
+);
+
+select throws_ok(
+  $$ select * from plaudit.rotate_api_key((select id from keys where label = 'a_fleet_successor'), 86401) $$,
+  '22023', 'expires_in_seconds: must be between 0 and 86400',
+  'tenant A: a grace period over 24 hours is refused'
+);
+
+select is_empty(
+  $$ select * from plaudit.rotate_api_key((select id from keys where label = 'a_fleet'), 60) $$,
+  'tenant A: a key in its grace period cannot be rotated again'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set revoked_at = now() + interval '2 hours'
+      where id = (select id from keys where label = 'a_fleet') $$,
+  '23001', 'an API key''s revocation is permanent: revoked_at cannot be cleared or changed once set',
+  'tenant A: cannot lengthen a grace period'
+);
+
+select throws_ok(
+  $$ update plaudit.api_keys set revoked_at = now() + interval '25 hours'
+      where id = (select id from keys where label = 'a_fleet_successor') $$,
+  '23514', 'an API key''s revocation may lie at most 24 hours ahead',
+  'tenant A: cannot set a live key''s revocation more than 24 hours ahead'
+);
+
+reset role;
+set local session authorization plaudit_authenticator;
+
+select results_eq(
+  $$ select count(*)::integer from keys k,
+       lateral plaudit.authenticate(sha256(convert_to(k.key, 'UTF8')), 600) a
+      where k.label in ('a_fleet', 'a_fleet_successor') $$,
+  $$ values (2) $$,
+  'authenticator: during the grace period the old key and its successor both authenticate'
+);
+
+reset session authorization;
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+
+select lives_ok(
+  $$ update plaudit.api_keys set revoked_at = now() where id = (select id from keys where label = 'a_fleet') $$,
+  'tenant A: a key in its grace period can be revoked at once'
+);
+
+reset role;
+set local session authorization plaudit_authenticator;
+
+select is_empty(
+  $$ select * from plaudit.authenticate(
+       sha256(convert_to((select key from keys where label = 'a_fleet'), 'UTF8')), 600) $$,
+  'authenticator: the old key stops at once when its grace period is cut short'
 );
 
 reset session authorization;

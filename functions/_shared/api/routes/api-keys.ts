@@ -21,11 +21,31 @@ const ApiKey = z.object({
   rate_limit_per_minute: z.number().int().nullable(),
   created_at: Timestamp,
   last_used_at: Timestamp.nullable(),
+  expires_at: Timestamp.nullable().openapi({
+    description: 'A rotated key in its grace period stops working at this time; null for a key without an end.',
+  }),
 }).openapi('ApiKey');
 
-const NewApiKey = ApiKey.omit({ last_used_at: true }).extend({
+const NewApiKey = ApiKey.omit({ last_used_at: true, expires_at: true }).extend({
   key: z.string().openapi({ description: 'The full key. Shown only in this answer: store it now.' }),
 }).openapi('NewApiKey');
+
+const RotatedApiKey = NewApiKey.extend({
+  previous_key_expires_at: Timestamp.openapi({
+    description: 'When the rotated key stops working: now, or the end of the grace period asked for.',
+  }),
+}).openapi('RotatedApiKey');
+
+const RotateInput = z.object({
+  expires_in_seconds: z.number().int().min(0).max(86_400).optional().openapi({
+    description:
+      'A grace period during which the old key keeps working beside the new one, so that every client can move to the new key first (at most 24 hours). Left out or 0: the old key stops at once.',
+    example: 3600,
+  }),
+}).openapi('RotateApiKeyInput');
+
+/** A key works until its revocation time: none, or one still ahead (a grace period). */
+const LIVE = 'revoked_at is null or revoked_at > now()';
 
 type KeyRow = {
   id: string;
@@ -35,6 +55,8 @@ type KeyRow = {
   rate_limit_per_minute: number | null;
   created_at: Date;
   last_used_at?: Date | null;
+  revoked_at?: Date | null;
+  old_key_expires_at?: Date;
   key?: string;
 };
 
@@ -46,9 +68,10 @@ const toApiKey = (r: KeyRow) => ({
   rate_limit_per_minute: r.rate_limit_per_minute,
   created_at: iso(r.created_at)!,
   last_used_at: iso(r.last_used_at ?? null),
+  expires_at: iso(r.revoked_at ?? null),
 });
 const toNewApiKey = (r: KeyRow) => {
-  const { last_used_at: _, ...key } = toApiKey(r);
+  const { last_used_at: _, expires_at: __, ...key } = toApiKey(r);
   return { ...key, key: r.key! };
 };
 
@@ -84,7 +107,8 @@ export const apiKeys = router()
       path: '/organizations/{orgId}/api-keys',
       tags: ['API keys'],
       summary: 'List active keys',
-      description: 'Active keys, newest first. Only the prefix of each key is shown.',
+      description:
+        'Keys that work, newest first, rotated keys still in their grace period included (with `expires_at`). Only the prefix of each key is shown.',
       request: { params: OrgParams, query: PaginationQuery },
       responses: { 200: json(Paginated(ApiKey), 'A page of keys') },
     }),
@@ -93,11 +117,11 @@ export const apiKeys = router()
       const db = c.var.db;
       const [rows, [{ total }]] = await Promise.all([
         db<KeyRow[]>`
-          select id, name, scope, prefix, rate_limit_per_minute, created_at, last_used_at
-          from plaudit.api_keys where revoked_at is null
+          select id, name, scope, prefix, rate_limit_per_minute, created_at, last_used_at, revoked_at
+          from plaudit.api_keys where ${db.unsafe(LIVE)}
           order by created_at desc, id limit ${page.limit} offset ${offset(page)}`,
         db<{ total: number }[]>`
-          select count(*)::integer as total from plaudit.api_keys where revoked_at is null`,
+          select count(*)::integer as total from plaudit.api_keys where ${db.unsafe(LIVE)}`,
       ]);
       return c.json(paginate(rows.map(toApiKey), total, page), 200);
     },
@@ -108,7 +132,7 @@ export const apiKeys = router()
       path: '/organizations/{orgId}/api-keys/{id}',
       tags: ['API keys'],
       summary: 'Revoke a key',
-      description: 'The key answers 401 from now on.',
+      description: 'The key answers 401 from now on, a rotated key in its grace period included.',
       request: { params: OrgItemParams },
       responses: {
         204: { description: 'Revoked' },
@@ -119,7 +143,7 @@ export const apiKeys = router()
       const { id } = c.req.valid('param');
       const rows = await c.var.db`
         update plaudit.api_keys set revoked_at = now()
-        where id = ${id} and revoked_at is null returning id`;
+        where id = ${id} and (${c.var.db.unsafe(LIVE)}) returning id`;
       if (rows.length === 0) throw new ApiError(404, 'API key not found');
       return c.body(null, 204);
     },
@@ -131,17 +155,23 @@ export const apiKeys = router()
       tags: ['API keys'],
       summary: 'Rotate a key',
       description:
-        'Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: the old key answers 401 at once.',
-      request: { params: OrgItemParams },
+        'Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: at once (the old key answers 401 from now on), or after the grace period `expires_in_seconds`, during which both keys work. A key can be rotated once.',
+      request: {
+        params: OrgItemParams,
+        body: { required: false, content: { 'application/json': { schema: RotateInput } } },
+      },
       responses: {
-        201: json(NewApiKey, 'The new key, with its full value'),
-        404: errorResponseSpec('No active key with this id'),
+        201: json(RotatedApiKey, 'The new key, with its full value'),
+        404: errorResponseSpec('No active key with this id, or the key was rotated already'),
+        422: errorResponseSpec('`expires_in_seconds` is not a whole number from 0 to 86,400'),
       },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const [row] = await c.var.db<KeyRow[]>`select * from plaudit.rotate_api_key(${id})`;
+      // The body is optional: a bare POST rotates at once.
+      const grace = c.req.header('content-type')?.includes('json') ? c.req.valid('json').expires_in_seconds ?? 0 : 0;
+      const [row] = await c.var.db<KeyRow[]>`select * from plaudit.rotate_api_key(${id}, ${grace})`;
       if (!row) throw new ApiError(404, 'API key not found');
-      return c.json(toNewApiKey(row), 201);
+      return c.json({ ...toNewApiKey(row), previous_key_expires_at: iso(row.old_key_expires_at!)! }, 201);
     },
   );

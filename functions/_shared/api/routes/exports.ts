@@ -65,16 +65,21 @@ type ExportRow = {
   expires_at: Date | null;
   moderation_chain_entries: string | number;
   moderation_chain_head: string | null;
+  public_url: string | null;
 };
 
 const COLUMNS =
   'id, org_id, format, filters, status, row_count, byte_size, chunk_count, error, created_at, completed_at, ' +
-  "expires_at, moderation_chain_entries, encode(moderation_chain_head, 'hex') as moderation_chain_head";
+  "expires_at, moderation_chain_entries, encode(moderation_chain_head, 'hex') as moderation_chain_head, public_url";
 
 function chainHead(r: ExportRow) {
   return { entries: Number(r.moderation_chain_entries), head: r.moderation_chain_head };
 }
 
+/**
+ * The job as the API shows it. Its download URL starts with the public address recorded when the
+ * export was made, as export.completed's does (plaudit.export_download_url): the two are equal.
+ */
 function toJob(r: ExportRow, publicUrl: string) {
   return {
     id: r.id,
@@ -88,7 +93,7 @@ function toJob(r: ExportRow, publicUrl: string) {
     completed_at: iso(r.completed_at),
     expires_at: iso(r.expires_at),
     download_url: r.status === 'completed'
-      ? `${publicUrl}/api/v1/organizations/${r.org_id}/exports/${r.id}/download`
+      ? `${r.public_url ?? publicUrl}/api/v1/organizations/${r.org_id}/exports/${r.id}/download`
       : null,
     moderation_chain: chainHead(r),
   };
@@ -119,8 +124,9 @@ export const exports = router()
       for (const [k, v] of Object.entries(input.filters ?? {})) if (v !== undefined) filters[k] = v;
       const db = c.var.db;
       const [row] = await db<ExportRow[]>`
-        insert into plaudit.exports (org_id, format, filters, created_by_key_id)
-        values (${orgId}, ${input.format}, ${db.json(filters as never)}, ${c.var.apiKey!.keyId})
+        insert into plaudit.exports (org_id, format, filters, created_by_key_id, public_url)
+        values (${orgId}, ${input.format}, ${db.json(filters as never)}, ${c.var.apiKey!.keyId},
+                ${c.var.config.publicUrl})
         returning ${db.unsafe(COLUMNS)}`;
       return c.json(toJob(row, c.var.config.publicUrl), 201);
     },

@@ -45,6 +45,11 @@ export const Review = z.object({
   is_hidden: z.boolean(),
   created_at: Timestamp,
   form_id: z.string().uuid(),
+  custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).openapi({
+    description:
+      "The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.",
+    example: { product: 'Mug', would_recommend: true },
+  }),
 }).openapi('Review');
 
 export type ReviewRow = {
@@ -58,6 +63,7 @@ export type ReviewRow = {
   is_hidden: boolean;
   created_at: Date;
   form_id: string;
+  custom_fields: Record<string, string | number | boolean>;
 };
 
 export const REVIEW_COLUMNS = [
@@ -71,6 +77,7 @@ export const REVIEW_COLUMNS = [
   'is_hidden',
   'created_at',
   'form_id',
+  'custom_fields',
 ];
 
 export const toReview = (r: ReviewRow) => ({
@@ -84,6 +91,7 @@ export const toReview = (r: ReviewRow) => ({
   is_hidden: r.is_hidden,
   created_at: iso(r.created_at)!,
   form_id: r.form_id,
+  custom_fields: r.custom_fields,
 });
 
 /** The review of the tenant's transaction, or 404. */
