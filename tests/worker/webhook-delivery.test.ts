@@ -94,6 +94,40 @@ describe('the worker delivers events', () => {
     });
   });
 
+  it('sends canonical JSON: the body is what JSON.stringify writes for it, signed over those bytes', async () => {
+    const t = await createTenant();
+    const r = await receiver();
+    const hook = await register(t, `${r.url}/a`, ['review.created']);
+    await worker([t.org.id]);
+    await emit(t, 'review.created', {
+      content: 'Line one\nline "two"\t👍 \u2028 é',
+      custom_fields: { size: 'L', gift: true, visits: 2.50, '10': 'ten', '9': 'nine' },
+      title: null,
+    });
+    const [req] = await r.waitFor(1);
+    expect(req.body).toBe(JSON.stringify(JSON.parse(req.body)));
+    expect(req.body).not.toMatch(/": |, "/);
+    expect(JSON.parse(req.body).data.custom_fields).toEqual({
+      size: 'L',
+      gift: true,
+      visits: 2.5,
+      '10': 'ten',
+      '9': 'nine',
+    });
+    // A receiver that re-serializes the parsed body verifies the same signature.
+    const reserialized = JSON.stringify(JSON.parse(req.body));
+    expect(await verifyHexSignature(hook.secret, reserialized, req.headers['x-webhook-signature'] as string)).toBe(
+      true,
+    );
+    expect(
+      await verifyStandardSignature(hook.secret, reserialized, {
+        id: req.headers['webhook-id'] as string,
+        timestamp: req.headers['webhook-timestamp'] as string,
+        signature: req.headers['webhook-signature'] as string,
+      }),
+    ).toBe(true);
+  });
+
   it('retries after a 500 with the same webhook-id and body, then succeeds', async () => {
     const t = await createTenant();
     const r = await receiver((_, i) => (i < 2 ? { status: 500, body: 'down' } : { status: 204 }));
