@@ -196,3 +196,16 @@ describe('POST /api-keys/:id/rotate', () => {
     expect((await api('GET', `/api/v1/organizations/${other.org.id}`, { key: other.keys.write })).status).toBe(200);
   });
 });
+
+describe('GET /me', () => {
+  it('tells a key its organization, name and scope, and nothing of other keys', async () => {
+    const res = await api('GET', '/api/v1/me', { key: t.keys.write });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      organization_id: t.org.id,
+      api_key: { id: t.keyIds.write, name: 'write key', scope: 'write', prefix: t.keys.write.slice(0, 11) },
+    });
+    expect((await api('GET', '/api/v1/me', { key: other.keys.read })).body.organization_id).toBe(other.org.id);
+    expect((await api('GET', '/api/v1/me')).status).toBe(401);
+  });
+});

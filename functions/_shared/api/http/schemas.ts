@@ -64,6 +64,22 @@ export const authenticatedErrors = {
 
 export { errorResponse as errorResponseSpec };
 
+/** The header every POST with an API key honours (middleware/idempotency). */
+export const IdempotencyHeaders = z.object({
+  'idempotency-key': z.string().min(1).max(255).optional().openapi({
+    param: { name: 'idempotency-key', in: 'header' },
+    description:
+      "Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice.",
+    example: '5f0c6a44-3e1b-4f7e-9d55-0a3c2b1e7d90',
+  }),
+});
+
+/** What an Idempotency-Key can answer besides the route's own answers. */
+export const idempotencyErrors = {
+  409: errorResponse('The request was carried out already, and its answer showed a secret that is not kept'),
+  422: errorResponse('The Idempotency-Key was used for another request, or a field failed validation'),
+};
+
 /** A JSON response in a route definition. */
 export function json<T extends z.ZodTypeAny>(schema: T, description: string) {
   return { description, content: { 'application/json': { schema } } };

@@ -75,7 +75,29 @@ const toNewApiKey = (r: KeyRow) => {
   return { ...key, key: r.key! };
 };
 
+const KeyIdentity = z.object({
+  organization_id: z.string().uuid().openapi({ description: 'The organization the key belongs to.' }),
+  api_key: ApiKey.pick({ id: true, name: true, scope: true, prefix: true }),
+}).openapi('KeyIdentity');
+
 export const apiKeys = router()
+  .openapi(
+    keyRoute('read', {
+      method: 'get',
+      path: '/me',
+      tags: ['API keys'],
+      summary: 'The key making the request',
+      description:
+        'Its organization and scope: what a client needs to address the organization routes with only a key in hand.',
+      responses: { 200: json(KeyIdentity, 'The organization and the key') },
+    }),
+    async (c) => {
+      const { keyId, orgId } = c.var.apiKey!;
+      const [key] = await c.var.db<Pick<KeyRow, 'id' | 'name' | 'scope' | 'prefix'>[]>`
+        select id, name, scope, prefix from plaudit.api_keys where id = ${keyId}`;
+      return c.json({ organization_id: orgId, api_key: key }, 200);
+    },
+  )
   .openapi(
     keyRoute('admin', {
       method: 'post',
@@ -91,7 +113,7 @@ export const apiKeys = router()
         201: json(NewApiKey, 'The new key, with its full value'),
         422: errorResponseSpec('A field failed validation'),
       },
-    }),
+    }, { answerShowsSecret: true }),
     async (c) => {
       const { orgId } = c.req.valid('param');
       const input = c.req.valid('json');
@@ -165,7 +187,7 @@ export const apiKeys = router()
         404: errorResponseSpec('No active key with this id, or the key was rotated already'),
         422: errorResponseSpec('`expires_in_seconds` is not a whole number from 0 to 86,400'),
       },
-    }),
+    }, { answerShowsSecret: true }),
     async (c) => {
       const { id } = c.req.valid('param');
       // The body is optional: a bare POST rotates at once.

@@ -2,27 +2,38 @@ import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { errorBody } from '../http/errors.ts';
 import { fieldErrorsOfIssues, messageOf } from '../http/validation.ts';
 import type { AppEnv, Scope } from '../http/env.ts';
-import { authenticatedErrors } from '../http/schemas.ts';
+import { authenticatedErrors, idempotencyErrors, IdempotencyHeaders } from '../http/schemas.ts';
 import { apiKeyAuth } from '../middleware/api-key-auth/index.ts';
+import { idempotency, type IdempotencyOptions } from '../middleware/idempotency/index.ts';
+
+const IDEMPOTENT =
+  ' Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.';
 
 /**
  * A route that needs an API key. The scope is declared here, once, and enforced by the
- * middleware; handlers never check it. It is also written into the OpenAPI document.
+ * middleware; handlers never check it. It is also written into the OpenAPI document. Every POST
+ * honours an Idempotency-Key (middleware/idempotency).
  */
 export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
   scope: Scope,
   config: R,
+  options: IdempotencyOptions = {},
 ) {
-  return createRoute({
+  const post = config.method === 'post';
+  const route = createRoute({
     ...config,
-    description: `${config.description ?? ''}\n\nRequires an API key with scope \`${scope}\`${
+    description: `${config.description ?? ''}${post ? IDEMPOTENT : ''}\n\nRequires an API key with scope \`${scope}\`${
       scope === 'read' ? '' : ' or higher'
     }.`.trim(),
     security: [{ ApiKey: [] }],
-    middleware: [apiKeyAuth({ scope })] as const,
+    middleware: post ? [apiKeyAuth({ scope }), idempotency(options)] as const : [apiKeyAuth({ scope })] as const,
     'x-required-scope': scope,
-    responses: { ...authenticatedErrors, ...config.responses },
+    responses: { ...authenticatedErrors, ...(post ? idempotencyErrors : {}), ...config.responses },
   });
+  // Documented (and checked) as a header parameter; handlers never read it, so the route's type
+  // leaves it out.
+  if (post) Object.assign(route, { request: { ...config.request, headers: IdempotencyHeaders } });
+  return route;
 }
 
 /**

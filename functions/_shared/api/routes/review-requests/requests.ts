@@ -10,7 +10,6 @@ import {
   BulkResult,
   createRequests,
   dateRange,
-  IdempotencyHeaders,
   issueMessage,
   ListQuery,
   loadRequests,
@@ -66,7 +65,6 @@ export const reviewRequests = router()
         "Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call's result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429.",
       request: {
         params: OrgParams,
-        headers: IdempotencyHeaders,
         body: { required: true, content: { 'application/json': { schema: BulkInput } } },
       },
       responses: {
@@ -79,28 +77,7 @@ export const reviewRequests = router()
     async (c) => {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
-      const key = c.req.valid('header')['idempotency-key'];
       const db = c.var.db;
-
-      if (key) {
-        const hash = sha256(JSON.stringify(body));
-        const [claimed] = await db<{ key: string }[]>`
-          insert into plaudit.idempotency_keys (org_id, key, route, request_hash)
-          values (${orgId}, ${key}, 'review-requests/bulk', ${hash})
-          on conflict (org_id, key) do nothing returning key`;
-        if (!claimed) {
-          const [prev] = await db<
-            { request_hash: Uint8Array; status_code: number | null; response: unknown; route: string }[]
-          >`
-            select request_hash, status_code, response, route from plaudit.idempotency_keys
-            where org_id = ${orgId} and key = ${key}`;
-          if (prev.route !== 'review-requests/bulk' || toHex(new Uint8Array(prev.request_hash)) !== toHex(hash)) {
-            throw new ApiError(422, 'Idempotency-Key: this key was already used with another request body');
-          }
-          c.header('Idempotent-Replayed', 'true');
-          return c.json(prev.response as z.infer<typeof BulkResult>, 202);
-        }
-      }
 
       const rejected: { index: number; message: string }[] = [];
       const valid: (RequestInput & { index: number })[] = [];
@@ -117,13 +94,7 @@ export const reviewRequests = router()
       }
       rejected.sort((a, b) => a.index - b.index);
       const data = await loadRequests(db, ids);
-      const result = { accepted: data.length, data, rejected };
-      if (key) {
-        await db`
-          update plaudit.idempotency_keys set status_code = 202, response = ${db.json(result as never)}
-          where org_id = ${orgId} and key = ${key}`;
-      }
-      return c.json(result, 202);
+      return c.json({ accepted: data.length, data, rejected }, 202);
     },
   )
   .openapi(

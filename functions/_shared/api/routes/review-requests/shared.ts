@@ -171,14 +171,6 @@ export const Suppression = z.object({
 export const SuppressionInput = z.object({ email: z.string().trim().max(320).email() }).openapi('SuppressionInput');
 export const SuppressionQuery = PaginationQuery.extend({ email: z.string().trim().min(1).max(320).optional() });
 
-export const IdempotencyHeaders = z.object({
-  'idempotency-key': z.string().min(1).max(255).optional().openapi({
-    param: { name: 'idempotency-key', in: 'header' },
-    description:
-      "Makes a retried call safe: a repeated key answers the first call's result and sends nothing again (kept 24 hours, per organization).",
-  }),
-});
-
 // ---------------------------------------------------------------------------------------------
 
 export type RequestRow = {

@@ -42,7 +42,7 @@ export const webhookEndpoints = router()
         201: json(NewWebhook, 'The endpoint, with its secret'),
         422: errorResponseSpec('A field failed validation, or the URL is not allowed'),
       },
-    }),
+    }, { answerShowsSecret: true }),
     async (c) => {
       const { orgId } = c.req.valid('param');
       const input = c.req.valid('json');
@@ -192,7 +192,7 @@ export const webhookEndpoints = router()
         'Issues a new secret, shown only in this answer. For 24 hours deliveries are signed with both: `webhook-signature` carries two `v1,` signatures, `x-webhook-signature` uses the new secret and `x-webhook-signature-previous` the old one.',
       request: { params: OrgItemParams },
       responses: { 200: json(RotatedSecret, 'The new secret'), 404: errorResponseSpec('No such webhook') },
-    }),
+    }, { answerShowsSecret: true }),
     async (c) => {
       const [row] = await c.var.db<{ id: string; secret: string; previous_secret_expires_at: Date }[]>`
         select * from plaudit.rotate_webhook_secret(${c.req.valid('param').id})`;
