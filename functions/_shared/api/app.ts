@@ -11,8 +11,9 @@ import { redact } from '../core/redact.ts';
 import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
 import { textGuard } from './middleware/text-guard/index.ts';
 import { explorer } from './openapi/explorer.ts';
+import { openApiDocument, registerDocumentParts } from './openapi/document.ts';
 import { apiKeys } from './routes/api-keys.ts';
-import { health, VERSION } from './routes/health.ts';
+import { health } from './routes/health.ts';
 import { organizations } from './routes/organizations.ts';
 import { webhooks } from './routes/webhooks/index.ts';
 import { devMailRoutes } from './routes/dev-mail.ts';
@@ -73,21 +74,10 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   v1.route('/', publicData);
   app.route('/api/v1', v1);
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An API key, `rk_…`, created with the admin command line or the API-key routes.',
-  });
-  app.doc31('/api/v1/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Plaudit API',
-      version: VERSION,
-      description:
-        'Collect, verify, moderate and publish customer reviews. Errors answer `{"statusCode","message","error"}`; every response carries `X-RateLimit-*` headers.',
-    },
-    servers: [{ url: config.publicUrl }],
-  });
+  registerDocumentParts(app);
+  // Built once, on first request, when every route has been registered.
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get('/api/v1/openapi.json', (c) => c.json(document ??= openApiDocument(app, config)));
   app.route('/', explorer());
   // Hosted pages the e-mails and submission_url link to (outside /api/v1).
   app.route('/', hostedPages());

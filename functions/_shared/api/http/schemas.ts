@@ -29,7 +29,7 @@ export const OrgParams = z.object({
 });
 
 export const OrgItemParams = OrgParams.extend({
-  id: Uuid.openapi({ param: { name: 'id', in: 'path' } }),
+  id: Uuid.openapi({ param: { name: 'id', in: 'path' }, description: 'The id of the item' }),
 });
 
 /** An organization's moderation-trail head, published so that others can keep it (SECURITY.md). */

@@ -11,7 +11,7 @@ const ApiKeyInput = z.object({
   scope: ScopeEnum,
   rate_limit_per_minute: z.number().int().min(1).max(100_000).optional()
     .openapi({ description: 'Requests per minute for this key; the server default when left out.' }),
-}).openapi('ApiKeyInput');
+}).openapi('ApiKeyInput', { example: { name: 'Shop backend', scope: 'write' } });
 
 const ApiKey = z.object({
   id: z.string().uuid(),
@@ -42,7 +42,7 @@ const RotateInput = z.object({
       'A grace period during which the old key keeps working beside the new one, so that every client can move to the new key first (at most 24 hours). Left out or 0: the old key stops at once.',
     example: 3600,
   }),
-}).openapi('RotateApiKeyInput');
+}).openapi('RotateApiKeyInput', { example: { expires_in_seconds: 3600 } });
 
 /** A key works until its revocation time: none, or one still ahead (a grace period). */
 const LIVE = 'revoked_at is null or revoked_at > now()';
@@ -85,6 +85,7 @@ export const apiKeys = router()
     keyRoute('read', {
       method: 'get',
       path: '/me',
+      operationId: 'me.get',
       tags: ['API keys'],
       summary: 'The key making the request',
       description:
@@ -102,6 +103,7 @@ export const apiKeys = router()
     keyRoute('admin', {
       method: 'post',
       path: '/organizations/{orgId}/api-keys',
+      operationId: 'apiKeys.create',
       tags: ['API keys'],
       summary: 'Generate a new key',
       description: 'The full key is in this answer only; it cannot be retrieved later.',
@@ -127,6 +129,7 @@ export const apiKeys = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/api-keys',
+      operationId: 'apiKeys.list',
       tags: ['API keys'],
       summary: 'List active keys',
       description:
@@ -152,6 +155,7 @@ export const apiKeys = router()
     keyRoute('admin', {
       method: 'delete',
       path: '/organizations/{orgId}/api-keys/{id}',
+      operationId: 'apiKeys.revoke',
       tags: ['API keys'],
       summary: 'Revoke a key',
       description: 'The key answers 401 from now on, a rotated key in its grace period included.',
@@ -174,6 +178,7 @@ export const apiKeys = router()
     keyRoute('admin', {
       method: 'post',
       path: '/organizations/{orgId}/api-keys/{id}/rotate',
+      operationId: 'apiKeys.rotate',
       tags: ['API keys'],
       summary: 'Rotate a key',
       description:

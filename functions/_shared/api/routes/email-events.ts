@@ -42,6 +42,7 @@ export const emailEvents = router().openapi(
   createRoute({
     method: 'post',
     path: '/email-events',
+    operationId: 'emailEvents.receive',
     tags: ['Review requests'],
     summary: 'Receive e-mail provider events',
     description:

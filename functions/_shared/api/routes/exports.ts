@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
 import { keyRoute, router } from './define.ts';
+import { Review } from './reviews.ts';
 import { openTenantTransaction, type TenantTransaction } from '../../core/db/roles.ts';
 
 const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
@@ -12,7 +13,7 @@ const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-M
   }, 'must be a calendar date')
   .openapi({ example: '2026-01-31' });
 
-const Filters = z.object({
+export const Filters = z.object({
   startDate: DateOnly.optional().openapi({ description: 'Reviews created on or after this day (UTC).' }),
   endDate: DateOnly.optional().openapi({ description: 'Reviews created on or before this day (UTC), inclusive.' }),
   rating: z.number().int().min(1).max(5).optional(),
@@ -28,12 +29,12 @@ const Filters = z.object({
 const ExportInput = z.object({
   format: z.enum(['csv', 'json']),
   filters: Filters.optional(),
-}).openapi('ExportInput');
+}).openapi('ExportInput', { example: { format: 'csv', filters: { startDate: '2026-01-01', endDate: '2026-01-31' } } });
 
 const ExportJob = z.object({
   id: Uuid,
   format: z.enum(['csv', 'json']),
-  filters: z.record(z.string(), z.unknown()),
+  filters: Filters,
   status: z.enum(['pending', 'processing', 'completed', 'failed']),
   row_count: z.number().int(),
   byte_size: z.number().int(),
@@ -104,6 +105,7 @@ export const exports = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/exports',
+      operationId: 'exports.create',
       tags: ['Exports'],
       summary: 'Create an export job',
       description:
@@ -135,6 +137,7 @@ export const exports = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/exports',
+      operationId: 'exports.list',
       tags: ['Exports'],
       summary: 'List export jobs',
       description: 'Newest first.',
@@ -158,6 +161,7 @@ export const exports = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/exports/{id}',
+      operationId: 'exports.get',
       tags: ['Exports'],
       summary: 'Get export job status',
       request: { params: OrgItemParams },
@@ -176,6 +180,7 @@ export const exports = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/exports/{id}/download',
+      operationId: 'exports.download',
       tags: ['Exports'],
       summary: 'Download the export file',
       description:
@@ -186,7 +191,7 @@ export const exports = router()
           description: 'The file',
           content: {
             'text/csv': { schema: z.string() },
-            'application/json': { schema: z.array(z.record(z.string(), z.unknown())) },
+            'application/json': { schema: z.array(Review) },
           },
         },
         404: errorResponseSpec('No such export'),

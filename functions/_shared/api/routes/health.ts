@@ -15,11 +15,13 @@ export const health = router().openapi(
   createRoute({
     method: 'get',
     path: '/health',
+    operationId: 'health.get',
     tags: ['Health'],
     summary: 'Service health',
     description: 'Answers 200 once the API can reach the database, 503 otherwise. No key needed.',
     responses: {
       200: json(Health, 'The service is up'),
+      429: errorResponseSpec('Too many requests from this address'),
       503: errorResponseSpec('The database cannot be reached'),
     },
   }),

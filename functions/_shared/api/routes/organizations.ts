@@ -17,7 +17,7 @@ const WebUrl = z.string().max(2048).url().refine((u) => /^https?:\/\//i.test(u),
 const OrganizationPatch = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   website: WebUrl.nullable().optional(),
-}).openapi('OrganizationPatch');
+}).openapi('OrganizationPatch', { example: { name: 'Acme Coffee', website: 'https://acme.example' } });
 
 const Member = z.object({
   id: z.string().uuid(),
@@ -30,7 +30,7 @@ const Member = z.object({
 const InvitationInput = z.object({
   email: z.string().trim().max(320).email(),
   role: z.enum(['admin', 'member']),
-}).openapi('InvitationInput');
+}).openapi('InvitationInput', { example: { email: 'sam@acme.example', role: 'member' } });
 
 const Invitation = z.object({
   id: z.string().uuid(),
@@ -76,6 +76,7 @@ export const organizations = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}',
+      operationId: 'organization.get',
       tags: ['Organizations'],
       summary: 'Get organization details',
       request: { params: OrgParams },
@@ -92,6 +93,7 @@ export const organizations = router()
     keyRoute('admin', {
       method: 'patch',
       path: '/organizations/{orgId}',
+      operationId: 'organization.update',
       tags: ['Organizations'],
       summary: 'Update organization settings',
       description: 'Changes `name` and `website`; fields left out stay as they are.',
@@ -124,6 +126,7 @@ export const organizations = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/members',
+      operationId: 'members.list',
       tags: ['Members'],
       summary: 'List team members',
       request: { params: OrgParams, query: PaginationQuery },
@@ -145,6 +148,7 @@ export const organizations = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/invitations',
+      operationId: 'invitations.list',
       tags: ['Members'],
       summary: 'List invitations',
       request: { params: OrgParams, query: PaginationQuery },
@@ -167,6 +171,7 @@ export const organizations = router()
     keyRoute('admin', {
       method: 'post',
       path: '/organizations/{orgId}/invitations',
+      operationId: 'invitations.create',
       tags: ['Members'],
       summary: 'Invite a team member',
       description:
@@ -201,6 +206,7 @@ export const organizations = router()
     keyRoute('admin', {
       method: 'delete',
       path: '/organizations/{orgId}/invitations/{id}',
+      operationId: 'invitations.withdraw',
       tags: ['Members'],
       summary: 'Withdraw an invitation',
       description:

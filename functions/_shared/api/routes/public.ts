@@ -51,7 +51,9 @@ const ProfileSettingsPatch = z.object({
     max_reviews: z.number().int().min(1).max(100).optional(),
     min_rating: z.number().int().min(1).max(5).optional(),
   }).optional(),
-}).openapi('PublicProfileSettingsPatch');
+}).openapi('PublicProfileSettingsPatch', {
+  example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
+});
 
 const AverageRating = z.number().nullable().openapi({
   description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.',
@@ -129,13 +131,20 @@ const PublicReview = z.object({
 }).openapi('PublicReview');
 
 const SlugParams = z.object({
-  slug: z.string().min(1).max(200).openapi({ param: { name: 'slug', in: 'path' }, example: 'acme' }),
+  slug: z.string().min(1).max(200).openapi({
+    param: { name: 'slug', in: 'path' },
+    example: 'acme',
+    description: "The business's public slug",
+  }),
 });
 
 const VERIFICATION_TOKEN = /^[0-9A-Za-z]{20,100}$/;
 
 const TokenParams = z.object({
-  token: z.string().max(200).openapi({ param: { name: 'token', in: 'path' } }),
+  token: z.string().max(200).openapi({
+    param: { name: 'token', in: 'path' },
+    description: 'The verification token from the e-mailed link',
+  }),
 });
 
 type ProfileRow = PublicProfileRow;
@@ -237,6 +246,7 @@ publicData
     createRoute({
       method: 'get',
       path: '/public/embed/{slug}',
+      operationId: 'public.embed',
       tags: ['Public data'],
       summary: 'Get embed configuration for a business',
       description: `The widget's settings, the business name and its aggregate rating. ${publicDescription}`,
@@ -292,6 +302,7 @@ publicData
     createRoute({
       method: 'get',
       path: '/public/reviews/{slug}',
+      operationId: 'public.reviews',
       tags: ['Public data'],
       summary: 'Get public reviews for embed display',
       description:
@@ -309,6 +320,7 @@ publicData
     createRoute({
       method: 'get',
       path: '/public/profiles/{slug}',
+      operationId: 'public.profile',
       tags: ['Public data'],
       summary: 'Get public profile data',
       description:
@@ -354,6 +366,7 @@ publicData
     createRoute({
       method: 'get',
       path: '/public/profiles/{slug}/reviews',
+      operationId: 'public.profileReviews',
       tags: ['Public data'],
       summary: 'Get paginated public reviews',
       description:
@@ -371,6 +384,7 @@ publicData
     createRoute({
       method: 'get',
       path: '/public/verifications/{token}',
+      operationId: 'public.openVerificationLink',
       tags: ['Public data'],
       summary: 'Open the e-mailed verification link',
       description:
@@ -393,6 +407,7 @@ publicData
     createRoute({
       method: 'post',
       path: '/public/verifications/{token}',
+      operationId: 'public.verify',
       tags: ['Public data'],
       summary: 'Verify a review with its e-mailed token',
       description:
@@ -422,6 +437,7 @@ publicData
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/public-profile',
+      operationId: 'publicProfile.get',
       tags: ['Public profile'],
       summary: 'Get profile settings',
       description: 'The public profile and widget settings; an organization that never changed them has the defaults.',
@@ -434,6 +450,7 @@ publicData
     keyRoute('admin', {
       method: 'patch',
       path: '/organizations/{orgId}/public-profile',
+      operationId: 'publicProfile.update',
       tags: ['Public profile'],
       summary: 'Update profile settings',
       description:

@@ -47,14 +47,26 @@ const ReviewFormInput = z.object({
   verification_mode: VerificationMode.default('none'),
   custom_fields: CustomFieldDefinitions.default([]),
   is_active: z.boolean().default(true),
-}).openapi('ReviewFormInput');
+}).openapi('ReviewFormInput', {
+  example: {
+    name: 'After purchase',
+    verification_mode: 'email',
+    custom_fields: [{
+      key: 'product',
+      label: 'Which product did you buy?',
+      type: 'select',
+      required: true,
+      options: ['Mug', 'Plate'],
+    }],
+  },
+});
 
 const ReviewFormPatch = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   verification_mode: VerificationMode.optional(),
   custom_fields: CustomFieldDefinitions.optional(),
   is_active: z.boolean().optional(),
-}).openapi('ReviewFormPatch');
+}).openapi('ReviewFormPatch', { example: { is_active: false } });
 
 const ReviewForm = z.object({
   id: z.string().uuid(),
@@ -112,6 +124,7 @@ export const reviewForms = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/review-forms',
+      operationId: 'reviewForms.create',
       tags: ['Review forms'],
       summary: 'Create a form',
       request: {
@@ -141,6 +154,7 @@ export const reviewForms = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-forms',
+      operationId: 'reviewForms.list',
       tags: ['Review forms'],
       summary: 'List forms',
       description: 'Forms that are not deleted, newest first.',
@@ -164,6 +178,7 @@ export const reviewForms = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-forms/{id}',
+      operationId: 'reviewForms.get',
       tags: ['Review forms'],
       summary: 'Get form details',
       request: { params: OrgItemParams },
@@ -185,6 +200,7 @@ export const reviewForms = router()
     keyRoute('write', {
       method: 'patch',
       path: '/organizations/{orgId}/review-forms/{id}',
+      operationId: 'reviewForms.update',
       tags: ['Review forms'],
       summary: 'Update form settings',
       description:
@@ -224,6 +240,7 @@ export const reviewForms = router()
     keyRoute('write', {
       method: 'delete',
       path: '/organizations/{orgId}/review-forms/{id}',
+      operationId: 'reviewForms.delete',
       tags: ['Review forms'],
       summary: 'Delete a form',
       description:

@@ -110,6 +110,7 @@ const ReviewSubmission = z.object({
   reviewer_email: z.string().trim().max(320).email(),
   custom_fields: z.record(z.string(), z.unknown()).optional()
     .openapi({
+      additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
       description:
         "Answers to the form's custom fields, keyed by field key. Keys the form does not define are ignored.",
     }),
@@ -118,12 +119,22 @@ const ReviewSubmission = z.object({
   website_url: z.string().max(2048).optional().openapi({
     description: 'Leave out or empty. A trap for bots: a submission that fills it is answered as usual but not stored.',
   }),
-}).openapi('ReviewSubmission');
+}).openapi('ReviewSubmission', {
+  example: {
+    form_id: '6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c',
+    rating: 5,
+    title: 'Lovely mug',
+    content: 'Arrived quickly and keeps the coffee warm.',
+    reviewer_name: 'Ada L.',
+    reviewer_email: 'ada@example.net',
+    custom_fields: { product: 'Mug' },
+  },
+});
 
 const ModerationInput = z.object({
   action: z.enum(['hide', 'unhide']),
   reason: z.string().trim().min(1).max(1000),
-}).openapi('ModerationInput');
+}).openapi('ModerationInput', { example: { action: 'hide', reason: 'Contains a phone number' } });
 
 const ModerationEntry = z.object({
   id: z.string().uuid(),
@@ -146,11 +157,13 @@ const Rating = z.coerce.number().int().min(1).max(5);
 
 const ReviewListQuery = PaginationQuery.extend({
   rating: Rating.optional().openapi({ description: 'Exactly this rating.' }),
-  min_rating: Rating.optional(),
-  max_rating: Rating.optional(),
+  min_rating: Rating.optional().openapi({ description: 'This rating or higher.' }),
+  max_rating: Rating.optional().openapi({ description: 'This rating or lower.' }),
   verification_status: VerificationStatus.optional(),
-  is_hidden: z.enum(['true', 'false']).optional(),
-  form_id: z.string().uuid().optional(),
+  is_hidden: z.enum(['true', 'false']).optional().openapi({
+    description: 'Only hidden (`true`) or only visible (`false`) reviews.',
+  }),
+  form_id: z.string().uuid().optional().openapi({ description: 'Only reviews submitted through this form.' }),
   startDate: IsoDate.optional().openapi({ description: 'Created on or after (a date means from 00:00 UTC).' }),
   endDate: IsoDate.optional().openapi({ description: 'Created on or before (a date means the whole day, UTC).' }),
   q: z.string().trim().min(1).max(200).optional().openapi({
@@ -233,6 +246,7 @@ reviews
     createRoute({
       method: 'post',
       path: '/reviews',
+      operationId: 'reviews.submit',
       tags: ['Reviews'],
       summary: 'Submit a new review',
       description:
@@ -280,6 +294,7 @@ reviews
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/reviews',
+      operationId: 'reviews.list',
       tags: ['Reviews'],
       summary: 'List reviews',
       description: listDescription,
@@ -292,6 +307,7 @@ reviews
     keyRoute('read', {
       method: 'get',
       path: '/reviews',
+      operationId: 'reviews.listForKey',
       tags: ['Reviews'],
       summary: "List the key's organization's reviews",
       description:
@@ -305,6 +321,7 @@ reviews
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/reviews/{id}',
+      operationId: 'reviews.get',
       tags: ['Reviews'],
       summary: 'Get one review',
       request: { params: OrgItemParams },
@@ -319,6 +336,7 @@ reviews
     keyRoute('write', {
       method: 'patch',
       path: '/organizations/{orgId}/reviews/{id}/moderate',
+      operationId: 'reviews.moderate',
       tags: ['Reviews'],
       summary: 'Hide or unhide a review',
       description:
@@ -350,6 +368,7 @@ reviews
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/reviews/{id}/moderation-history',
+      operationId: 'reviews.moderationHistory',
       tags: ['Reviews'],
       summary: 'Moderation history of a review',
       description:
@@ -388,6 +407,7 @@ reviews
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/moderation-chain',
+      operationId: 'moderationChain.check',
       tags: ['Reviews'],
       summary: 'Check the moderation trail',
       description:

@@ -12,12 +12,14 @@ const VerifyInput = z.object({
     .openapi({ description: 'E-mail verification: the token from the verification link.' }),
   order_id: z.string().trim().min(1).max(200).optional()
     .openapi({ description: 'Purchase proof: an order id loaded with `POST …/orders`.' }),
-}).openapi('VerifyInput');
+}).openapi('VerifyInput', { example: { review_id: '0b6c2d9e-6f3c-4a51-9d7b-2b1f0e8c4a11', order_id: 'A-1001' } });
 
 const DecisionInput = z.object({
   review_id: z.string().uuid(),
   reason: z.string().trim().min(1).max(1000).optional(),
-}).openapi('VerificationDecisionInput');
+}).openapi('VerificationDecisionInput', {
+  example: { review_id: '0b6c2d9e-6f3c-4a51-9d7b-2b1f0e8c4a11', reason: 'Confirmed by phone' },
+});
 
 const IsoDateTime = z.string().refine(
   (s) =>
@@ -34,7 +36,9 @@ const OrderInput = z.object({
 
 const OrdersInput = z.object({
   orders: z.array(OrderInput).min(1).max(1000),
-}).openapi('OrdersInput');
+}).openapi('OrdersInput', {
+  example: { orders: [{ order_id: 'A-1001', email: 'ada@example.net', purchased_at: '2026-01-15' }] },
+});
 
 const OrdersResult = z.object({
   received: z.number().int(),
@@ -77,6 +81,7 @@ function decisionRoute(decision: Decision) {
   return keyRoute('write', {
     method: 'post',
     path: `/organizations/{orgId}/verification/${decision}` as const,
+    operationId: `verification.${decision}`,
     tags: ['Verification'],
     ...DECISIONS[decision],
     request: {
@@ -101,6 +106,7 @@ export const verification = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/verification/verify',
+      operationId: 'verification.verify',
       tags: ['Verification'],
       summary: 'Verify a review by e-mail token or purchase proof',
       description:
@@ -146,6 +152,7 @@ export const verification = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/orders',
+      operationId: 'orders.load',
       tags: ['Verification'],
       summary: 'Load orders for purchase proof',
       description:

@@ -27,6 +27,7 @@ export const reviewRequests = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/review-requests',
+      operationId: 'reviewRequests.create',
       tags: ['Review requests'],
       summary: 'Send one review request e-mail',
       description:
@@ -59,6 +60,7 @@ export const reviewRequests = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/review-requests/bulk',
+      operationId: 'reviewRequests.bulk',
       tags: ['Review requests'],
       summary: 'Send bulk review requests',
       description:
@@ -101,6 +103,7 @@ export const reviewRequests = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests',
+      operationId: 'reviewRequests.list',
       tags: ['Review requests'],
       summary: 'List requests',
       description: 'Newest first. Filters combine with AND.',
@@ -134,6 +137,7 @@ export const reviewRequests = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests/{id}',
+      operationId: 'reviewRequests.get',
       tags: ['Review requests'],
       summary: 'Get request details and delivery status',
       request: { params: OrgItemParams },

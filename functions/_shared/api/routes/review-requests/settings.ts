@@ -10,6 +10,7 @@ export const reviewRequestSettings = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests/settings',
+      operationId: 'reviewRequestSettings.get',
       tags: ['Review requests'],
       summary: 'Get review request settings',
       description: "The daily quota (and today's use, UTC) and the reminder settings. Reminders are off by default.",
@@ -22,6 +23,7 @@ export const reviewRequestSettings = router()
     keyRoute('admin', {
       method: 'patch',
       path: '/organizations/{orgId}/review-requests/settings',
+      operationId: 'reviewRequestSettings.update',
       tags: ['Review requests'],
       summary: 'Change review request settings',
       description:

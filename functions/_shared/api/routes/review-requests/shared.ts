@@ -44,7 +44,15 @@ export const ReviewRequestInput = z.object({
     }),
   locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or de-DE').default('en')
     .openapi({ description: 'Language of the e-mail: `en` and `de` have their own texts; others get English.' }),
-}).openapi('ReviewRequestInput');
+}).openapi('ReviewRequestInput', {
+  example: {
+    email: 'ada@example.net',
+    name: 'Ada',
+    form_id: '6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c',
+    order_id: 'A-1001',
+    external_id: 'order-1001',
+  },
+});
 
 export type RequestInput = z.infer<typeof ReviewRequestInput>;
 
@@ -54,7 +62,19 @@ export const ReviewRequestEvent = z.object({
       'A status (`queued`, `sent`, …), or `soft_bounced`, `delivery_delayed`, `reminder_queued`, `reminder_sent`.',
   }),
   occurred_at: Timestamp,
-  data: z.record(z.string(), z.unknown()),
+  data: z.object({
+    send_at: Timestamp.optional().openapi({ description: '`queued`: the e-mail goes out at this time.' }),
+    reason: z.enum(['suppressed', 'send_failed']).optional().openapi({ description: '`failed`: why.' }),
+    suppression_reason: z.string().optional().openapi({ description: '`failed` for a suppressed address: why it is.' }),
+    error: z.string().optional().openapi({ description: "`failed` to send: the transport's error, shortened." }),
+    reminder: z.number().int().optional().openapi({
+      description: '`reminder_queued`, `reminder_sent`: which reminder.',
+    }),
+    review_id: z.string().uuid().optional().openapi({ description: '`completed`: the review written.' }),
+    email_id: z.string().optional().openapi({ description: '`sent`: the message id.' }),
+    bounce: z.object({ type: z.string().nullable(), sub_type: z.string().nullable(), message: z.string().nullable() })
+      .optional().openapi({ description: '`bounced`, `soft_bounced`: what the provider said.' }),
+  }).openapi({ description: 'What the event carries; which fields depends on `type`.' }),
 }).openapi('ReviewRequestEvent');
 
 export const ReviewRequest = z.object({
@@ -83,10 +103,28 @@ export const ReviewRequest = z.object({
 }).openapi('ReviewRequest');
 
 export const BulkInput = z.object({
-  requests: z.array(z.unknown()).min(1).max(1000).openapi({
-    description: '1 to 1,000 objects shaped as `ReviewRequestInput`; each is validated on its own.',
-  }),
-}).openapi('BulkReviewRequestInput');
+  // Each row is validated on its own (a bad row is listed in `rejected`, not a 422 for the call);
+  // the document shows the row's shape.
+  requests: z.array(z.unknown().openapi({ $ref: '#/components/schemas/ReviewRequestInput' } as never)).min(1)
+    .max(1000).openapi({
+      description: '1 to 1,000 review requests; each is validated on its own.',
+    }),
+}).openapi('BulkReviewRequestInput', {
+  example: {
+    requests: [{
+      email: 'ada@example.net',
+      name: 'Ada',
+      form_id: '6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c',
+      external_id: 'order-1001',
+    }, {
+      email: 'bo@example.net',
+      name: 'Bo',
+      form_id: '6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c',
+      external_id: 'order-1002',
+      locale: 'de',
+    }],
+  },
+});
 
 export const BulkResult = z.object({
   accepted: z.number().int(),
@@ -104,8 +142,9 @@ export const IsoDate = z.string().refine(
 export const ListQuery = PaginationQuery.extend({
   status: Status.optional(),
   email: z.string().trim().min(1).max(320).optional().openapi({ description: 'Exactly this address (any case).' }),
-  form_id: z.string().uuid().optional(),
-  external_id: z.string().trim().min(1).max(200).optional(),
+  form_id: z.string().uuid().optional().openapi({ description: 'Only requests for this form.' }),
+  external_id: z.string().trim().min(1).max(200).optional()
+    .openapi({ description: 'The request with this id of your own system.' }),
   startDate: IsoDate.optional().openapi({ description: 'Created on or after (a date means from 00:00 UTC).' }),
   endDate: IsoDate.optional().openapi({ description: 'Created on or before (a date means the whole day, UTC).' }),
 });
@@ -158,7 +197,7 @@ export const SettingsPatch = z.object({
   reminders_enabled: z.boolean().optional(),
   reminder_delay_days: z.number().int().min(1).max(60).optional(),
   reminder_max: z.number().int().min(1).max(2).optional(),
-}).openapi('ReviewRequestSettingsPatch');
+}).openapi('ReviewRequestSettingsPatch', { example: { reminders_enabled: true, reminder_delay_days: 7 } });
 
 export const Suppression = z.object({
   id: z.string().uuid(),
@@ -168,8 +207,12 @@ export const Suppression = z.object({
   created_at: Timestamp,
 }).openapi('Suppression');
 
-export const SuppressionInput = z.object({ email: z.string().trim().max(320).email() }).openapi('SuppressionInput');
-export const SuppressionQuery = PaginationQuery.extend({ email: z.string().trim().min(1).max(320).optional() });
+export const SuppressionInput = z.object({ email: z.string().trim().max(320).email() }).openapi('SuppressionInput', {
+  example: { email: 'no-mail@example.net' },
+});
+export const SuppressionQuery = PaginationQuery.extend({
+  email: z.string().trim().min(1).max(320).optional().openapi({ description: 'Exactly this address (any case).' }),
+});
 
 // ---------------------------------------------------------------------------------------------
 

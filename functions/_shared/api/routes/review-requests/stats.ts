@@ -9,6 +9,7 @@ export const reviewRequestStats = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests/stats',
+      operationId: 'reviewRequests.stats',
       tags: ['Review requests'],
       summary: 'Get aggregate request statistics',
       description:

@@ -11,6 +11,7 @@ export const reviewRequestSuppressions = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/suppressions',
+      operationId: 'suppressions.list',
       tags: ['Review requests'],
       summary: 'List the suppression list',
       description:
@@ -35,6 +36,7 @@ export const reviewRequestSuppressions = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/suppressions',
+      operationId: 'suppressions.create',
       tags: ['Review requests'],
       summary: 'Suppress an address',
       description:
@@ -65,6 +67,7 @@ export const reviewRequestSuppressions = router()
     keyRoute('write', {
       method: 'delete',
       path: '/organizations/{orgId}/suppressions/{id}',
+      operationId: 'suppressions.delete',
       tags: ['Review requests'],
       summary: 'Lift a suppression',
       description: 'The address may get review requests again (requests made before stay as they are).',

@@ -18,6 +18,7 @@ export const webhookDeliveries = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks/{id}/deliveries',
+      operationId: 'webhookDeliveries.list',
       tags: ['Webhooks'],
       summary: 'Delivery log',
       description:
@@ -43,6 +44,7 @@ export const webhookDeliveries = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}',
+      operationId: 'webhookDeliveries.get',
       tags: ['Webhooks'],
       summary: 'Get one delivery, with its body',
       request: { params: DeliveryParams },
@@ -59,6 +61,7 @@ export const webhookDeliveries = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+      operationId: 'webhookDeliveries.redeliver',
       tags: ['Webhooks'],
       summary: 'Redeliver one delivery',
       description:

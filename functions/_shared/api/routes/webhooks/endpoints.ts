@@ -1,4 +1,5 @@
 // Webhook endpoints: register, list, read, change, delete, test, rotate the secret.
+import { type EventName, sampleData } from './events.ts';
 import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
@@ -13,7 +14,6 @@ import {
   loadEndpoint,
   NewWebhook,
   RotatedSecret,
-  sampleData,
   TEST_EVENT,
   TestInput,
   timeoutMs,
@@ -30,6 +30,7 @@ export const webhookEndpoints = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks',
+      operationId: 'webhooks.create',
       tags: ['Webhooks'],
       summary: 'Register a webhook endpoint',
       description:
@@ -59,6 +60,7 @@ export const webhookEndpoints = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks',
+      operationId: 'webhooks.list',
       tags: ['Webhooks'],
       summary: 'List registered webhooks',
       description: 'Newest first. Secrets are never shown.',
@@ -82,6 +84,7 @@ export const webhookEndpoints = router()
     keyRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks/{id}',
+      operationId: 'webhooks.get',
       tags: ['Webhooks'],
       summary: 'Get a webhook',
       request: { params: OrgItemParams },
@@ -93,6 +96,7 @@ export const webhookEndpoints = router()
     keyRoute('write', {
       method: 'patch',
       path: '/organizations/{orgId}/webhooks/{id}',
+      operationId: 'webhooks.update',
       tags: ['Webhooks'],
       summary: 'Change, enable or disable a webhook',
       description:
@@ -130,6 +134,7 @@ export const webhookEndpoints = router()
     keyRoute('write', {
       method: 'delete',
       path: '/organizations/{orgId}/webhooks/{id}',
+      operationId: 'webhooks.delete',
       tags: ['Webhooks'],
       summary: 'Delete a webhook',
       description: 'Deliveries stop at once; the delivery log goes with it.',
@@ -148,6 +153,7 @@ export const webhookEndpoints = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks/{id}/test',
+      operationId: 'webhooks.test',
       tags: ['Webhooks'],
       summary: 'Send a test event',
       description:
@@ -165,7 +171,7 @@ export const webhookEndpoints = router()
     async (c) => {
       const { orgId, id } = c.req.valid('param');
       const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : undefined;
-      const event: string = body?.event ?? TEST_EVENT;
+      const event: EventName = body?.event ?? TEST_EVENT;
       const db = c.var.db;
       const [d] = await db<SignedDelivery[]>`
         select * from plaudit.create_test_delivery(${id}, ${event}, ${db.json(sampleData(event, id, orgId) as never)})`;
@@ -186,6 +192,7 @@ export const webhookEndpoints = router()
     keyRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks/{id}/rotate-secret',
+      operationId: 'webhooks.rotateSecret',
       tags: ['Webhooks'],
       summary: 'Rotate the signing secret',
       description:

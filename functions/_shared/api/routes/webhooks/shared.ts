@@ -10,7 +10,7 @@ import { env } from '../../../core/runtime.ts';
 import type { Environment } from '../../../core/config.ts';
 
 export const EVENT_TYPES = ['review.created', 'review.moderated', 'review.verified', 'export.completed'] as const;
-export const TEST_EVENT = 'webhook.test';
+export const TEST_EVENT = 'webhook.test' as const;
 
 export const EventType = z.enum(EVENT_TYPES);
 export const Subscription = z.enum([...EVENT_TYPES, '*']);
@@ -57,7 +57,9 @@ export const WebhookInput = z.object({
   url: WebhookUrl,
   events: Events,
   description: z.string().max(500).optional(),
-}).openapi('WebhookInput');
+}).openapi('WebhookInput', {
+  example: { url: 'https://acme.example/hooks/plaudit', events: ['review.created', 'review.verified'] },
+});
 
 export const WebhookPatch = z.object({
   url: WebhookUrl.optional(),
@@ -66,7 +68,7 @@ export const WebhookPatch = z.object({
   enabled: z.boolean().optional().openapi({
     description: 'false stops deliveries (queued ones are cancelled); true resumes with new events.',
   }),
-}).openapi('WebhookPatch');
+}).openapi('WebhookPatch', { example: { events: ['*'], enabled: true } });
 
 export const Webhook = z.object({
   id: Uuid,
@@ -139,14 +141,15 @@ export const DeliveryWithPayload = Delivery.extend({
 export const TestInput = z.object({
   event: z.enum([TEST_EVENT, ...EVENT_TYPES]).optional()
     .openapi({ description: 'Send a sample of this event instead of `webhook.test`.' }),
-}).openapi('WebhookTestInput');
+}).openapi('WebhookTestInput', { example: { event: 'review.created' } });
 
 export const DeliveryParams = OrgItemParams.extend({
-  deliveryId: Uuid.openapi({ param: { name: 'deliveryId', in: 'path' } }),
+  deliveryId: Uuid.openapi({ param: { name: 'deliveryId', in: 'path' }, description: 'The id of the delivery' }),
 });
 
 export const DeliveryQuery = PaginationQuery.extend({
-  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']).optional(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']).optional()
+    .openapi({ description: 'Only deliveries in this state.' }),
 });
 
 export type EndpointRow = {
@@ -268,43 +271,4 @@ export function deliveriesQuery(
       ${where.status ? db`and d.status = ${where.status}` : db``}
     order by d.created_at desc, d.id
     ${where.limit ? db`limit ${where.limit} offset ${where.offset ?? 0}` : db``}`;
-}
-
-export function sampleData(event: string, endpointId: string, orgId: string): Record<string, unknown> {
-  const reviewId = '00000000-0000-4000-8000-000000000001';
-  const formId = '00000000-0000-4000-8000-000000000002';
-  const now = new Date().toISOString();
-  switch (event) {
-    case 'review.created':
-      return {
-        id: reviewId,
-        form_id: formId,
-        rating: 5,
-        title: 'Great service',
-        content: 'Quick and friendly. Would order again.',
-        reviewer_name: 'Sample Reviewer',
-        verification_status: 'unverified',
-        is_hidden: false,
-        created_at: now,
-      };
-    case 'review.moderated':
-      return { id: reviewId, action: 'hide', is_hidden: true, reason: 'Sample moderation', created_at: now };
-    case 'review.verified':
-      return { id: reviewId, verification_status: 'verified', previous_status: 'pending', created_at: now };
-    case 'export.completed':
-      return {
-        id: '00000000-0000-4000-8000-000000000003',
-        format: 'csv',
-        status: 'completed',
-        row_count: 42,
-        filters: {},
-        completed_at: now,
-        download_path: `/api/v1/organizations/${orgId}/exports/00000000-0000-4000-8000-000000000003/download`,
-      };
-    default:
-      return {
-        webhook_id: endpointId,
-        message: 'A test event from Plaudit: your endpoint is reachable and verifies signatures.',
-      };
-  }
 }

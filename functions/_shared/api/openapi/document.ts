@@ -1,0 +1,118 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
+import type { Config } from '../../core/config.ts';
+import type { AppEnv } from '../http/env.ts';
+import { VERSION } from '../routes/health.ts';
+import { WEBHOOK_EVENTS } from '../routes/webhooks/events.ts';
+
+// The OpenAPI 3.1 document, as integrators' tools read it: every operation with a stable
+// `operationId` (`reviews.list`) and a tag described here, public operations marked as taking no
+// key, webhook payloads under `webhooks`. tests/api/openapi-lint.test.ts lints it with Redocly
+// and Spectral.
+
+const TAGS = [
+  {
+    name: 'Reviews',
+    description: 'Submit, list, read and moderate reviews; check the tamper-evident moderation trail.',
+  },
+  { name: 'Review forms', description: 'The forms reviews are written with: custom fields and the verification mode.' },
+  {
+    name: 'Verification',
+    description: 'Verify reviews by e-mail token or purchase proof, approve or reject them, load orders.',
+  },
+  {
+    name: 'Review requests',
+    description: 'Invite customers to write a review by e-mail, one or in bulk; statuses, reminders, statistics.',
+  },
+  {
+    name: 'Public data',
+    description: 'What a business publishes: no key needed; cached and rate-limited per address.',
+  },
+  { name: 'Public profile', description: "The settings of the business's public profile page and widget." },
+  { name: 'Organizations', description: "The organization's own settings." },
+  { name: 'Members', description: 'Team members and their invitations.' },
+  { name: 'API keys', description: 'Keys for the API: create, list, rotate (with a grace period), revoke.' },
+  {
+    name: 'Webhooks',
+    description: 'Endpoints that receive signed events, their delivery log, tests and redelivery.',
+  },
+  { name: 'Exports', description: "Files of the organization's reviews, CSV or JSON, generated in the background." },
+  { name: 'Health', description: 'Whether the service and its database are up.' },
+];
+
+const DeliveryHeaders = z.object({
+  'webhook-id': z.string().openapi({
+    description: 'The message id, the same on every attempt and redelivery: drop duplicates by it.',
+    example: 'msg_2Vb3yLq8',
+  }),
+  'webhook-timestamp': z.string().openapi({
+    description: 'Unix seconds of this attempt; refuse old ones (Standard Webhooks).',
+    example: '1764000000',
+  }),
+  'webhook-signature': z.string().openapi({
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation.',
+  }),
+  'x-webhook-signature': z.string().openapi({
+    description: 'Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`.',
+  }),
+  'x-webhook-event': z.string().openapi({ description: 'The event type, as in the body.' }),
+  'x-webhook-attempt': z.string().openapi({ description: 'This delivery attempt, from 1.' }),
+});
+
+const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
+  'review.created': 'A review was submitted',
+  'review.moderated': 'A review was hidden or shown again',
+  'review.verified': "A review's verification status changed",
+  'export.completed': 'An export file is ready',
+  'webhook.test': 'A test delivery',
+};
+
+/** Registers what routes do not: the key's scheme and the webhook payloads. Call once, after the routes. */
+export function registerDocumentParts(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key, `rk_…`, created with the admin command line or the API-key routes.',
+  });
+  for (const [event, schema] of Object.entries(WEBHOOK_EVENTS) as [keyof typeof WEBHOOK_EVENTS, z.ZodTypeAny][]) {
+    app.openAPIRegistry.registerWebhook({
+      method: 'post',
+      path: event,
+      operationId: `webhooks.events.${event.replace('.', '_')}`,
+      tags: ['Webhooks'],
+      summary: SUMMARIES[event],
+      description:
+        'POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.',
+      security: [],
+      request: {
+        headers: DeliveryHeaders,
+        body: { required: true, content: { 'application/json': { schema } } },
+      },
+      responses: { 200: { description: 'Any 2xx answer acknowledges the delivery.' } },
+    });
+  }
+}
+
+/** The document: the routes' definitions, with every operation that takes no key marked public. */
+export function openApiDocument(app: OpenAPIHono<AppEnv>, config: Config) {
+  const doc = app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Plaudit API',
+      version: VERSION,
+      description:
+        'Collect, verify, moderate and publish customer reviews. Errors answer `{"statusCode","message","error"}`, with `errors: [{"field","code","message"}]` when fields are at fault; every response carries `X-RateLimit-*` headers; every POST that takes a key honours `Idempotency-Key`.',
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+      contact: { name: 'This Plaudit service', url: `${config.publicUrl}/api/v1/docs` },
+    },
+    servers: [{ url: config.publicUrl, description: 'This service' }],
+    tags: [...TAGS].sort((a, b) => a.name.localeCompare(b.name)),
+  });
+  for (const ops of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(ops as Record<string, { security?: unknown[] }>)) {
+      if (typeof op === 'object' && op !== null && !('security' in op)) op.security = [];
+    }
+  }
+  return doc;
+}

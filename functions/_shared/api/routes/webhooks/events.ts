@@ -1,0 +1,149 @@
+// What a webhook delivery carries: `{"event","timestamp","data"}`, one shape of `data` per event
+// type. The database writes the events (plaudit.emit_event in the triggers); these schemas
+// document them (the OpenAPI document's `webhooks`, the SDK's types) and give the test event its
+// sample, and tests/api/webhook-events.test.ts checks every real event against them.
+import { z } from '@hono/zod-openapi';
+import { ChainHead, Timestamp } from '../../http/schemas.ts';
+import { Filters } from '../exports.ts';
+import { VerificationStatus } from '../reviews.ts';
+
+const Id = z.string().uuid();
+const Answers = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+export const EVENT_DATA = {
+  'review.created': z.object({
+    id: Id,
+    form_id: Id,
+    rating: z.number().int().min(1).max(5),
+    title: z.string().nullable(),
+    content: z.string(),
+    reviewer_name: z.string(),
+    verification_status: VerificationStatus,
+    custom_fields: Answers.openapi({ description: "Answers to the form's custom fields, keyed by field key." }),
+    created_at: Timestamp,
+  }).openapi('ReviewCreatedData', { description: "A review was submitted. Never carries the reviewer's e-mail." }),
+  'review.moderated': z.object({
+    id: Id,
+    form_id: Id,
+    action: z.enum(['hide', 'unhide']),
+    is_hidden: z.boolean(),
+    reason: z.string().nullable(),
+    actor: z.string().openapi({ description: 'Who made the change: `api_key:<key id>`, or `database:<user>`.' }),
+    moderated_at: Timestamp,
+    moderation_chain: ChainHead,
+  }).openapi('ReviewModeratedData', { description: 'A review was hidden or shown again.' }),
+  'review.verified': z.object({
+    id: Id,
+    form_id: Id,
+    verification_status: VerificationStatus,
+    previous_status: VerificationStatus,
+    method: z.enum(['email', 'purchase_proof', 'manual', 'invitation']).nullable(),
+    reason: z.string().nullable(),
+    actor: z.string(),
+    verified_at: Timestamp,
+  }).openapi('ReviewVerifiedData', {
+    description: "A review's verification status changed: verified, or rejected.",
+  }),
+  'export.completed': z.object({
+    id: Id,
+    format: z.enum(['csv', 'json']),
+    status: z.literal('completed'),
+    filters: Filters,
+    row_count: z.number().int(),
+    created_at: Timestamp,
+    completed_at: Timestamp,
+    expires_at: Timestamp,
+    download_url: z.string().openapi({ description: "The file's URL, the same as the export resource's." }),
+  }).openapi('ExportCompletedData', { description: 'An export finished; its file can be downloaded.' }),
+  'webhook.test': z.object({
+    webhook_id: Id,
+    message: z.string(),
+  }).openapi('WebhookTestData', { description: 'Sent by `POST …/webhooks/{id}/test` without an event.' }),
+} as const;
+
+export type EventName = keyof typeof EVENT_DATA;
+
+const envelope = <E extends EventName>(event: E, name: string) =>
+  z.object({
+    event: z.literal(event),
+    timestamp: Timestamp.openapi({ description: 'When the event happened.' }),
+    data: EVENT_DATA[event],
+  }).openapi(name);
+
+export const WEBHOOK_EVENTS = {
+  'review.created': envelope('review.created', 'ReviewCreatedEvent'),
+  'review.moderated': envelope('review.moderated', 'ReviewModeratedEvent'),
+  'review.verified': envelope('review.verified', 'ReviewVerifiedEvent'),
+  'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
+  'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
+} as const;
+
+/** Any delivery's body, told apart by `event`. */
+export const WebhookEvent = z.discriminatedUnion('event', [
+  WEBHOOK_EVENTS['review.created'],
+  WEBHOOK_EVENTS['review.moderated'],
+  WEBHOOK_EVENTS['review.verified'],
+  WEBHOOK_EVENTS['export.completed'],
+  WEBHOOK_EVENTS['webhook.test'],
+]);
+
+/** The test event's data for an event type: the type's shape, with sample values. */
+export function sampleData(event: EventName, endpointId: string, orgId: string): z.infer<typeof EVENT_DATA[EventName]> {
+  const reviewId = '00000000-0000-4000-8000-000000000001';
+  const formId = '00000000-0000-4000-8000-000000000002';
+  const exportId = '00000000-0000-4000-8000-000000000003';
+  const now = new Date().toISOString();
+  switch (event) {
+    case 'review.created':
+      return {
+        id: reviewId,
+        form_id: formId,
+        rating: 5,
+        title: 'Great service',
+        content: 'Quick and friendly. Would order again.',
+        reviewer_name: 'Sample Reviewer',
+        verification_status: 'unverified',
+        custom_fields: { product: 'Sample product' },
+        created_at: now,
+      };
+    case 'review.moderated':
+      return {
+        id: reviewId,
+        form_id: formId,
+        action: 'hide',
+        is_hidden: true,
+        reason: 'Sample moderation',
+        actor: 'api_key:00000000-0000-4000-8000-000000000004',
+        moderated_at: now,
+        moderation_chain: { entries: 1, head: '0'.repeat(64) },
+      };
+    case 'review.verified':
+      return {
+        id: reviewId,
+        form_id: formId,
+        verification_status: 'verified',
+        previous_status: 'pending',
+        method: 'manual',
+        reason: null,
+        actor: 'api_key:00000000-0000-4000-8000-000000000004',
+        verified_at: now,
+      };
+    case 'export.completed':
+      return {
+        id: exportId,
+        format: 'csv',
+        status: 'completed',
+        filters: {},
+        row_count: 42,
+        created_at: now,
+        completed_at: now,
+        expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        download_url: `https://plaudit.example/api/v1/organizations/${orgId}/exports/${exportId}/download`,
+      };
+    case 'webhook.test':
+      return {
+        webhook_id: endpointId,
+        message: 'A test event from Plaudit: your endpoint is reachable and verifies signatures.',
+      };
+  }
+}

@@ -1,0 +1,98 @@
+// Every event the service emits has exactly the shape the OpenAPI document's `webhooks` gives it
+// (routes/webhooks/events.ts), and so has the test event's sample of each type.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from '@hono/zod-openapi';
+import { EVENT_DATA, type EventName, WebhookEvent } from '../../functions/_shared/api/routes/webhooks/events.ts';
+import { createTenant, db, type Tenant } from '../helpers/db.ts';
+import { api } from '../helpers/http.ts';
+import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { postReviews } from '../helpers/reviews.ts';
+import { startWorker, type TestWorker } from '../helpers/worker.ts';
+
+let t: Tenant;
+let worker: TestWorker;
+let receiver: Receiver;
+beforeAll(async () => {
+  t = await createTenant();
+  worker = await startWorker([t.org.id]);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await worker?.stop();
+  await receiver?.close();
+});
+
+const orgPath = (rest: string) => `/api/v1/organizations/${t.org.id}${rest}`;
+
+/** The event's data, checked against its schema with no key left over. */
+function expectShape(type: EventName, data: unknown) {
+  const schema = (EVENT_DATA[type] as z.ZodObject).strict();
+  const parsed = schema.safeParse(data);
+  expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+}
+
+describe('webhook events', () => {
+  it(
+    'as emitted: review.created, review.moderated, review.verified and export.completed',
+    { timeout: 60_000 },
+    async () => {
+      const form = await api('POST', orgPath('/review-forms'), {
+        key: t.keys.write,
+        body: { name: 'Approved by hand', verification_mode: 'manual' },
+      });
+      const [reviewId] = await postReviews(form.body.id, `events-${t.org.id}`, [[4, 'Good', 'Good coffee', 'Ann']]);
+      expect(
+        (await api('PATCH', orgPath(`/reviews/${reviewId}/moderate`), {
+          key: t.keys.write,
+          body: { action: 'hide', reason: 'Checking' },
+        })).status,
+      ).toBe(200);
+      expect(
+        (await api('POST', orgPath('/verification/approve'), {
+          key: t.keys.write,
+          body: { review_id: reviewId, reason: 'Receipt seen' },
+        })).status,
+      ).toBe(200);
+      const job = await api('POST', orgPath('/exports'), { key: t.keys.write, body: { format: 'json' } });
+      await eventually(
+        async () =>
+          (await db`select 1 from plaudit.events where type = 'export.completed' and data ->> 'id' = ${job.body.id}`)
+            .length === 1,
+        30_000,
+        'export.completed',
+      );
+      const events = await db<{ type: EventName; data: unknown; created_at: Date }[]>`
+      select type, data, created_at from plaudit.events where org_id = ${t.org.id} order by created_at`;
+      expect(events.map((e) => e.type)).toEqual([
+        'review.created',
+        'review.moderated',
+        'review.verified',
+        'export.completed',
+      ]);
+      for (const e of events) {
+        expectShape(e.type, e.data);
+        expect(WebhookEvent.safeParse({ event: e.type, timestamp: e.created_at.toISOString(), data: e.data }).success)
+          .toBe(true);
+      }
+    },
+  );
+
+  it('as sampled by the test route, for every type', async () => {
+    const hook = await api('POST', orgPath('/webhooks'), {
+      key: t.keys.write,
+      body: { url: `${receiver.url}/hook`, events: ['*'] },
+    });
+    expect(hook.status).toBe(201);
+    for (const type of Object.keys(EVENT_DATA) as EventName[]) {
+      const res = await api('POST', orgPath(`/webhooks/${hook.body.id}/test`), {
+        key: t.keys.write,
+        body: { event: type },
+      });
+      expect(res.status, type).toBe(200);
+      const [delivery] = await db`select payload from plaudit.webhook_deliveries where id = ${res.body.id}`;
+      const body = JSON.parse(delivery.payload);
+      expect(body.event).toBe(type);
+      expectShape(type, body.data);
+    }
+  });
+});
