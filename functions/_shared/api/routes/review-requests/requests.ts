@@ -1,6 +1,4 @@
 // Review requests: single and bulk creation, the list, and one request with its event timeline.
-import { z } from '@hono/zod-openapi';
-import { sha256 } from '../../api-keys/format.ts';
 import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
@@ -20,7 +18,6 @@ import {
   selectRequests,
   toRequest,
 } from './shared.ts';
-import { toHex } from '../../../core/bytes.ts';
 
 export const reviewRequests = router()
   .openapi(
@@ -77,7 +74,6 @@ export const reviewRequests = router()
       },
     }),
     async (c) => {
-      const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
       const db = c.var.db;
 
