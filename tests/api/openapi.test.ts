@@ -8,7 +8,10 @@ describe('OpenAPI document and explorer', () => {
     const res = await api('GET', '/api/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const paths = res.body.paths as Record<string, Record<string, { security?: unknown[]; 'x-required-scope'?: string }>>;
+    const paths = res.body.paths as Record<
+      string,
+      Record<string, { security?: unknown[]; 'x-required-scope'?: string }>
+    >;
     for (
       const [path, method] of [
         ['/api/v1/health', 'get'],
@@ -44,7 +47,10 @@ describe('OpenAPI document and explorer', () => {
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
     );
     const res = await api('GET', '/api/v1/openapi.json');
-    const paths = res.body.paths as Record<string, Record<string, { security?: unknown[]; 'x-required-scope'?: string }>>;
+    const paths = res.body.paths as Record<
+      string,
+      Record<string, { security?: unknown[]; 'x-required-scope'?: string }>
+    >;
     const documented = new Set(
       Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)),
     );

@@ -623,7 +623,7 @@ describe('OpenAPI document', () => {
       const op = paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op['x-required-scope'], `${method} ${path}`).toBe(scope ?? undefined);
-      expect(op.security, `${method} ${path}`).toEqual(scope ? [{ ApiKey: [] }] : undefined);
+      expect(op.security, `${method} ${path}`).toEqual(scope ? [{ ApiKey: [] }] : []);
     }
     const schemas = res.body.components.schemas;
     for (

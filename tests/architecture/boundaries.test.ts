@@ -15,7 +15,6 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
   { room: '_shared/api/api-keys', rank: 1, sees: ['_shared/core'] },
   { room: '_shared/api/assets', rank: 1, sees: ['_shared/core'] },
   { room: '_shared/api/middleware', rank: 2, sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys'] },
-  { room: '_shared/api/openapi', rank: 3, sees: ['_shared/core', '_shared/api/http'] },
   {
     room: '_shared/api/pages',
     rank: 3,
@@ -26,9 +25,11 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
     rank: 3,
     sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/assets', '_shared/api/middleware'],
   },
+  // The document describes the routes: it reads their definitions and the webhook events.
+  { room: '_shared/api/openapi', rank: 4, sees: ['_shared/core', '_shared/api/http', '_shared/api/routes'] },
   {
     room: '_shared/api/app.ts',
-    rank: 4,
+    rank: 5,
     sees: [
       '_shared/core',
       '_shared/api/http',
@@ -40,7 +41,7 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
       '_shared/api/routes',
     ],
   },
-  { room: 'api', rank: 5, sees: ['_shared/core', '_shared/api/app.ts'] },
+  { room: 'api', rank: 6, sees: ['_shared/core', '_shared/api/app.ts'] },
   { room: '_shared/worker', rank: 1, sees: ['_shared/core'] },
   { room: 'worker', rank: 2, sees: ['_shared/core', '_shared/worker'] },
 ];
