@@ -144,6 +144,124 @@ $$;
 ALTER FUNCTION plaudit.api_keys_guard_revocation() OWNER TO plaudit_owner;
 
 --
+-- Name: api_organization(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    return null;
+  end if;
+  return (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
+                 || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
+                 || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
+            from plaudit.organizations o where o.id = p_org_id);
+end
+$$;
+
+ALTER FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) OWNER TO plaudit_owner;
+
+--
+-- Name: api_read_tenant(bytea, uuid, integer, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS uuid
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  select k.org_id
+    from plaudit.api_keys k
+   where k.key_hash = p_key_hash
+     and (k.revoked_at is null or k.revoked_at > now())
+     and (p_org_id is null or k.org_id = p_org_id)
+     and array_position(array['read', 'write', 'admin'], k.scope) >= array_position(array['read', 'write', 'admin'], p_scope)
+     and coalesce((select c.hits from plaudit.rate_limit_counters c
+                    where c.bucket = 'key:' || k.id and c.window_start = date_trunc('minute', now())), 0)
+         <= coalesce(k.rate_limit_per_minute, p_rate_limit)
+$$;
+
+ALTER FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) OWNER TO plaudit_owner;
+
+--
+-- Name: api_review(bytea, uuid, integer, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    return null;
+  end if;
+  return (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
+                                     r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
+            from plaudit.reviews r where r.id = p_review_id);
+end
+$$;
+
+ALTER FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) OWNER TO plaudit_owner;
+
+--
+-- Name: api_reviews(bytea, uuid, integer, integer, integer, integer, integer, integer, text, boolean, uuid, timestamp with time zone, timestamp with time zone, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  filtered boolean := coalesce(p_rating, p_min_rating, p_max_rating)::text is not null
+    or p_verification_status is not null or p_is_hidden is not null or p_form_id is not null
+    or p_from is not null or p_to is not null or p_q is not null;
+  total bigint;
+  items text;
+begin
+  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    return null;
+  end if;
+  select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
+                                                 r.reviewer_email, r.verification_status, r.is_hidden,
+                                                 r.created_at, r.form_id, r.custom_fields), ','
+                             order by page.created_at desc, page.id desc), '')
+    into items
+    from (select x.id, x.created_at from plaudit.reviews x
+           where (p_rating is null or x.rating = p_rating)
+             and (p_min_rating is null or x.rating >= p_min_rating)
+             and (p_max_rating is null or x.rating <= p_max_rating)
+             and (p_verification_status is null or x.verification_status = p_verification_status)
+             and (p_is_hidden is null or x.is_hidden = p_is_hidden)
+             and (p_form_id is null or x.form_id = p_form_id)
+             and (p_from is null or x.created_at >= p_from)
+             and (p_to is null or x.created_at < p_to)
+             and (p_q is null or x.search @@ websearch_to_tsquery('simple', p_q))
+           order by x.created_at desc, x.id desc
+           limit p_limit offset (p_page - 1)::bigint * p_limit) page
+    join plaudit.reviews r on r.id = page.id;
+  if filtered then
+    select count(*) into total from plaudit.reviews x
+     where (p_rating is null or x.rating = p_rating)
+       and (p_min_rating is null or x.rating >= p_min_rating)
+       and (p_max_rating is null or x.rating <= p_max_rating)
+       and (p_verification_status is null or x.verification_status = p_verification_status)
+       and (p_is_hidden is null or x.is_hidden = p_is_hidden)
+       and (p_form_id is null or x.form_id = p_form_id)
+       and (p_from is null or x.created_at >= p_from)
+       and (p_to is null or x.created_at < p_to)
+       and (p_q is null or x.search @@ websearch_to_tsquery('simple', p_q));
+  else
+    select coalesce(sum(s.total_count), 0) into total from plaudit.review_statistics s;
+  end if;
+  return '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, p_page, p_limit) || '}';
+end
+$$;
+
+ALTER FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) OWNER TO plaudit_owner;
+
+--
 -- Name: append_moderation_entry(uuid, uuid, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -1079,6 +1197,28 @@ $$;
 ALTER FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) OWNER TO plaudit_owner;
 
 --
+-- Name: enter_api_read(bytea, uuid, integer, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  org uuid := plaudit.api_read_tenant(p_key_hash, p_org_id, p_rate_limit, p_scope);
+begin
+  if org is null then
+    return false;
+  end if;
+  perform set_config('plaudit.org_id', org::text, true);
+  perform set_config('role', 'plaudit_api', true);
+  return true;
+end
+$$;
+
+ALTER FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) OWNER TO plaudit_owner;
+
+--
 -- Name: export_csv_custom_cells(jsonb, text[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -1667,6 +1807,16 @@ CREATE FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email te
 $$;
 
 ALTER FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) OWNER TO plaudit_owner;
+
+--
+-- Name: page_meta(bigint, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (((((((('{"total":'::text || (p_total)::text) || ',"page":'::text) || (p_page)::text) || ',"limit":'::text) || (p_limit)::text) || ',"totalPages":'::text) || ((((p_total + p_limit) - 1) / p_limit))::text) || '}'::text);
+
+ALTER FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) OWNER TO plaudit_owner;
 
 --
 -- Name: prune_rate_limits(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -2343,6 +2493,16 @@ CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RET
     AS $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
 
 ALTER FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) OWNER TO plaudit_owner;
+
+--
+-- Name: review_json(uuid, integer, text, text, text, text, text, boolean, timestamp with time zone, uuid, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN (((((((((((((((((((((('{"id":"'::text || (p_id)::text) || '","rating":'::text) || (p_rating)::text) || ',"title":'::text) || COALESCE((to_json(p_title))::text, 'null'::text)) || ',"content":'::text) || (to_json(p_content))::text) || ',"reviewer_name":'::text) || (to_json(p_reviewer_name))::text) || ',"reviewer_email":'::text) || (to_json(p_reviewer_email))::text) || ',"verification_status":"'::text) || p_verification_status) || '","is_hidden":'::text) || (p_is_hidden)::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","form_id":"'::text) || (p_form_id)::text) || '","custom_fields":'::text) || CASE WHEN (p_custom_fields = '{}'::jsonb) THEN '{}'::text ELSE plaudit.canonical_json(p_custom_fields) END) || '}'::text);
+
+ALTER FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) OWNER TO plaudit_owner;
 
 --
 -- Name: review_request_email_withdrawal(uuid, text, text, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -5517,6 +5677,34 @@ GRANT ALL ON FUNCTION plaudit.api_key_checksum(body text) TO plaudit_api;
 REVOKE ALL ON FUNCTION plaudit.api_keys_guard_revocation() FROM PUBLIC;
 
 --
+-- Name: FUNCTION api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
+
+--
+-- Name: FUNCTION api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
+
+--
+-- Name: FUNCTION api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) TO plaudit_authenticator;
+
+--
+-- Name: FUNCTION api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) TO plaudit_authenticator;
+
+--
 -- Name: FUNCTION append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5738,6 +5926,13 @@ REVOKE ALL ON FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jso
 --
 
 REVOKE ALL ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION export_csv_custom_cells(p_values jsonb, p_keys text[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -5997,6 +6192,13 @@ REVOKE ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_e
 GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) TO plaudit_api;
 
 --
+-- Name: FUNCTION page_meta(p_total bigint, p_page integer, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api;
+
+--
 -- Name: FUNCTION prune_rate_limits(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6136,6 +6338,13 @@ REVOKE ALL ON FUNCTION plaudit.review_forms_stay_deleted() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) TO plaudit_api;
 
 --
 -- Name: FUNCTION review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -76,18 +76,33 @@ describe('database round trips per authenticated request', () => {
   const getOrg = (key: string) => () =>
     api('GET', `/api/v1/organizations/${tenant.org.id}`, { key, baseUrl: server.url });
 
-  it("a read costs three: authentication, rate limit and tenant set-up in one, the handler's query, the end", async () => {
+  const listReviews = (key: string) => () =>
+    api('GET', `/api/v1/organizations/${tenant.org.id}/reviews?min_rating=2&q=coffee`, { key, baseUrl: server.url });
+
+  it("a read costs one: the key's check and the read that checks it again, pipelined", async () => {
     await getOrg(tenant.keys.read)(); // prepares the statements on the connection
     await getOrg(tenant.keys.read)();
-    // The third, ending the read-only transaction, is not awaited: the answer does not wait for it.
-    expect(await measure(counter, getOrg(tenant.keys.read))).toEqual({ status: 200, roundTrips: 3 });
+    expect(await measure(counter, getOrg(tenant.keys.read))).toEqual({ status: 200, roundTrips: 1 });
+    await listReviews(tenant.keys.read)();
+    expect(await measure(counter, listReviews(tenant.keys.read))).toEqual({ status: 200, roundTrips: 1 });
   });
 
-  it('an unknown key costs two; a mistyped one none', async () => {
+  it("a write costs at most three: the key's check with the transaction's set-up, the handler's statement, the commit", async () => {
+    const patch = () =>
+      api('PATCH', `/api/v1/organizations/${tenant.org.id}`, {
+        key: tenant.keys.admin,
+        body: { name: 'Renamed' },
+        baseUrl: server.url,
+      });
+    await patch();
+    expect(await measure(counter, patch)).toMatchObject({ status: 200 });
+    expect((await measure(counter, patch)).roundTrips).toBeLessThanOrEqual(3);
+  });
+
+  it('an unknown key costs one; a mistyped one none', async () => {
     const [{ key: unknown }] = await db<{ key: string }[]>`
       select 'rk_' || b || plaudit.api_key_checksum(b) as key from (select plaudit.random_base62(32) as b) x`;
-    // Authentication with the set-up, then the set-up's end.
-    expect(await measure(counter, getOrg(unknown))).toEqual({ status: 401, roundTrips: 2 });
+    expect(await measure(counter, getOrg(unknown))).toEqual({ status: 401, roundTrips: 1 });
 
     const last = tenant.keys.read.at(-1) === 'A' ? 'B' : 'A';
     expect(await measure(counter, getOrg(tenant.keys.read.slice(0, -1) + last))).toEqual({

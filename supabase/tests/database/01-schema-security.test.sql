@@ -329,8 +329,13 @@ select results_eq(
       where p.pronamespace = 'plaudit'::regnamespace
         and has_function_privilege('plaudit_authenticator', p.oid, 'execute')
       order by 1 $$,
-  $$ values ('plaudit.authenticate(bytea,integer)') $$,
-  'the authenticator itself can execute plaudit.authenticate and nothing else in plaudit'
+  $$ values ('plaudit.api_organization(bytea,uuid,integer)'),
+            ('plaudit.api_read_tenant(bytea,uuid,integer,text)'),
+            ('plaudit.api_review(bytea,uuid,integer,uuid)'),
+            ('plaudit.api_reviews(bytea,uuid,integer,integer,integer,integer,integer,integer,text,boolean,uuid,timestamp with time zone,timestamp with time zone,text)'),
+            ('plaudit.authenticate(bytea,integer)'),
+            ('plaudit.enter_api_read(bytea,uuid,integer,text)') $$,
+  'the authenticator itself can execute plaudit.authenticate and the one-statement reads, and nothing else in plaudit'
 );
 
 select ok(

@@ -1,5 +1,6 @@
 import type { Config } from '../../core/config.ts';
 import type { Sql, Tx } from '../../core/db/client.ts';
+import type postgres from 'postgres';
 
 export type Scope = 'read' | 'write' | 'admin';
 
@@ -10,6 +11,22 @@ export interface ApiKeyContext {
   prefix: string;
 }
 
+/** What a one-statement read gets to build its statement with. */
+export interface KeyReadArgs {
+  /** SHA-256 of the key, which the statement checks again. */
+  hash: Uint8Array;
+  /** The organization of the path, or null on a route without one (the key's own). */
+  orgId: string | null;
+  /** The default per-key limit, for keys without their own. */
+  rateLimit: number;
+}
+
+/** Runs a read statement answering `{ body }`; answers the response: the body, 404, or the key's refusal. */
+export type KeyRead = (
+  build: (tx: Tx, key: KeyReadArgs) => postgres.PendingQuery<{ body: string | null }[]>,
+  notFound?: string,
+) => Promise<Response>;
+
 /** What the app's context carries; see createApp for who sets each. */
 export interface AppEnv {
   Variables: {
@@ -19,6 +36,8 @@ export interface AppEnv {
     apiKey?: ApiKeyContext;
     /** The request's tenant transaction, opened by the API-key middleware. */
     db: Tx;
+    /** A one-statement read checked by the key (routes declared with `oneStatementRead`). */
+    keyRead: KeyRead;
   };
   Bindings: { remoteAddr?: { hostname: string } };
 }

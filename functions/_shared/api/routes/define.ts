@@ -17,7 +17,7 @@ const IDEMPOTENT =
 export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
   scope: Scope,
   config: R,
-  options: IdempotencyOptions = {},
+  options: IdempotencyOptions & { oneStatementRead?: boolean } = {},
 ) {
   const post = config.method === 'post';
   const route = createRoute({
@@ -26,7 +26,9 @@ export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
       scope === 'read' ? '' : ' or higher'
     }.`.trim(),
     security: [{ ApiKey: [] }],
-    middleware: post ? [apiKeyAuth({ scope }), idempotency(options)] as const : [apiKeyAuth({ scope })] as const,
+    middleware: post
+      ? [apiKeyAuth({ scope }), idempotency(options)] as const
+      : [apiKeyAuth({ scope, oneStatementRead: options.oneStatementRead })] as const,
     'x-required-scope': scope,
     responses: { ...authenticatedErrors, ...(post ? idempotencyErrors : {}), ...config.responses },
   });

@@ -81,13 +81,12 @@ export const organizations = router()
       summary: 'Get organization details',
       request: { params: OrgParams },
       responses: { 200: json(Organization, 'The organization') },
-    }),
-    async (c) => {
-      const [row] = await c.var.db<OrgRow[]>`
-        select id, name, slug, website, created_at from plaudit.organizations
-        where id = ${c.req.valid('param').orgId}`;
-      return c.json(toOrganization(row), 200);
-    },
+    }, { oneStatementRead: true }),
+    // The body is the database's JSON (plaudit.api_organization), passed through.
+    (c) =>
+      c.var.keyRead((tx, key) =>
+        tx`select plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit}) as body`
+      ) as never,
   )
   .openapi(
     keyRoute('admin', {

@@ -1,9 +1,10 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bearerToken, isWellFormedKey, sha256 } from '../../api-keys/format.ts';
-import { errorResponse } from '../../http/errors.ts';
-import type { AppEnv, Scope } from '../../http/env.ts';
+import { ApiError, errorResponse } from '../../http/errors.ts';
+import type { AppEnv, KeyRead, Scope } from '../../http/env.ts';
 import { setRateLimitHeaders, tooManyRequests } from '../rate-limit/index.ts';
 import { beginTenantTransaction } from '../../../core/db/roles.ts';
+import type { Tx } from '../../../core/db/client.ts';
 import { isUuid } from '../../../core/uuid.ts';
 
 const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
@@ -11,6 +12,11 @@ const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
 export interface ApiKeyAuthOptions {
   /** The least scope the route needs; admin ⊃ write ⊃ read. */
   scope: Scope;
+  /**
+   * The route answers with one statement that checks the key itself (`c.var.keyRead`): no
+   * tenant transaction is opened for it.
+   */
+  oneStatementRead?: boolean;
 }
 
 interface AuthRow {
@@ -27,6 +33,48 @@ interface AuthRow {
 /** Methods whose handlers only read: their transaction is read-only and ends after the answer. */
 const READ_ONLY = new Set(['GET', 'HEAD']);
 
+/** The key the request carries, or the 401 answer for a missing or malformed one. */
+function keyOf(c: Context<AppEnv>): string | Response {
+  const header = c.req.header('authorization');
+  if (!header) {
+    return errorResponse(c, 401, 'Missing API key: send Authorization: Bearer rk_…');
+  }
+  const key = bearerToken(header);
+  if (!key || !isWellFormedKey(key)) {
+    return errorResponse(c, 401, 'Malformed API key: expected Authorization: Bearer rk_…');
+  }
+  return key;
+}
+
+/**
+ * What the database said of the key, as an answer when the request may not go on (401, 429, the
+ * path's organization not a UUID or not the key's, the scope too low), else null. Sets the
+ * rate-limit headers and the key's context either way.
+ */
+function refusal(c: Context<AppEnv>, row: AuthRow | undefined, scope: Scope): Response | null {
+  if (!row) return errorResponse(c, 401, 'Invalid API key: it is unknown, revoked or was rotated');
+  c.set('apiKey', { keyId: row.key_id, orgId: row.org_id, scope: row.scope, prefix: row.prefix });
+  const decision = {
+    limit: row.rate_limit,
+    remaining: row.remaining,
+    reset: Number(row.reset_at),
+    allowed: row.allowed,
+  };
+  setRateLimitHeaders(c, decision);
+  if (!decision.allowed) return tooManyRequests(c, decision);
+  const orgId = c.req.param('orgId');
+  if (orgId !== undefined) {
+    if (!isUuid(orgId)) return errorResponse(c, 400, 'orgId: must be a UUID');
+    if (orgId.toLowerCase() !== row.org_id) {
+      return errorResponse(c, 403, 'This API key belongs to another organization');
+    }
+  }
+  if (RANK[row.scope] < RANK[scope]) {
+    return errorResponse(c, 403, `This action needs an API key with the ${scope} scope; this key has ${row.scope}`);
+  }
+  return null;
+}
+
 /**
  * Authenticates the API key, applies its rate limit, checks the organization in the path and the
  * route's scope, then runs the rest of the request inside a tenant transaction (c.var.db) as
@@ -37,29 +85,29 @@ const READ_ONLY = new Set(['GET', 'HEAD']);
  * that organization. The handler's first query is then the request's second round trip.
  * A write commits only when the answer is a success, so a request that answers an error changes
  * nothing; a read's transaction ends after the answer has gone, off the request's path.
+ *
+ * With `oneStatementRead`, no transaction is opened: the handler's read statement
+ * (`c.var.keyRead`) goes out with `plaudit.authenticate`, pipelined in the same round trip, and
+ * checks the key itself before it reads as plaudit_api (docs/design.md, "A request's life").
  */
-export function apiKeyAuth({ scope }: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
+export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization');
-    if (!header) {
-      return errorResponse(c, 401, 'Missing API key: send Authorization: Bearer rk_…');
-    }
-    const key = bearerToken(header);
-    if (!key || !isWellFormedKey(key)) {
-      return errorResponse(c, 401, 'Malformed API key: expected Authorization: Bearer rk_…');
-    }
+    const key = keyOf(c);
+    if (key instanceof Response) return key;
 
     const { sql, config } = c.var;
     const hash = sha256(key);
     const orgId = c.req.param('orgId');
     const pathOrg = isUuid(orgId) ? orgId.toLowerCase() : null;
-    const readOnly = READ_ONLY.has(c.req.method);
 
     const conn = await sql.reserve();
     // postgres.js sends a query when it is first awaited or executed: this one must go first.
     const auth = conn<AuthRow[]>`
       select * from plaudit.authenticate(${hash}, ${config.rateLimitPerMinute})`.execute();
-    const tenant = beginTenantTransaction(conn, 'plaudit_api', pathOrg, { readOnly });
+
+    if (oneStatementRead) return await readWithKey(c, next, { conn, auth, hash, pathOrg, scope });
+
+    const tenant = beginTenantTransaction(conn, 'plaudit_api', pathOrg, { readOnly: READ_ONLY.has(c.req.method) });
     let row: AuthRow | undefined;
     try {
       [row] = await auth;
@@ -67,37 +115,12 @@ export function apiKeyAuth({ scope }: ApiKeyAuthOptions): MiddlewareHandler<AppE
       await tenant.rollback();
       throw err;
     }
-    const refuse = (res: Response) => {
+    const refused = refusal(c, row, scope);
+    if (refused) {
       void tenant.rollback();
-      return res;
-    };
-    if (!row) {
-      return refuse(errorResponse(c, 401, 'Invalid API key: it is unknown, revoked or was rotated'));
+      return refused;
     }
-    c.set('apiKey', { keyId: row.key_id, orgId: row.org_id, scope: row.scope, prefix: row.prefix });
-
-    const decision = {
-      limit: row.rate_limit,
-      remaining: row.remaining,
-      reset: Number(row.reset_at),
-      allowed: row.allowed,
-    };
-    setRateLimitHeaders(c, decision);
-    if (!decision.allowed) return refuse(tooManyRequests(c, decision));
-
-    if (orgId !== undefined) {
-      if (!pathOrg) return refuse(errorResponse(c, 400, 'orgId: must be a UUID'));
-      if (pathOrg !== row.org_id) {
-        return refuse(errorResponse(c, 403, 'This API key belongs to another organization'));
-      }
-    } else {
-      tenant.setOrg(row.org_id);
-    }
-    if (RANK[row.scope] < RANK[scope]) {
-      return refuse(
-        errorResponse(c, 403, `This action needs an API key with the ${scope} scope; this key has ${row.scope}`),
-      );
-    }
+    if (orgId === undefined) tenant.setOrg(row!.org_id);
 
     c.set('db', tenant.tx);
     try {
@@ -106,7 +129,7 @@ export function apiKeyAuth({ scope }: ApiKeyAuthOptions): MiddlewareHandler<AppE
       await tenant.rollback();
       throw err;
     }
-    if (readOnly) {
+    if (READ_ONLY.has(c.req.method)) {
       void tenant.rollback();
     } else if (!c.error && c.res.status < 400) {
       await tenant.commit();
@@ -114,4 +137,46 @@ export function apiKeyAuth({ scope }: ApiKeyAuthOptions): MiddlewareHandler<AppE
       await tenant.rollback();
     }
   };
+}
+
+/**
+ * The one-statement read: the handler's statement joins `plaudit.authenticate` on the reserved
+ * connection. Whatever the handler answers, a refusal of the key wins (so a bad query parameter
+ * with an unknown key answers 401, as on every other route).
+ */
+async function readWithKey(
+  c: Context<AppEnv>,
+  next: () => Promise<void>,
+  { conn, auth, hash, pathOrg, scope }: {
+    conn: Tx & { release(): void };
+    auth: Promise<AuthRow[]>;
+    hash: Uint8Array;
+    pathOrg: string | null;
+    scope: Scope;
+  },
+) {
+  auth.catch(() => {}); // awaited below
+  let decided: Response | null | undefined;
+  const decide = async () => decided === undefined ? (decided = refusal(c, (await auth)[0], scope)) : decided;
+  const keyRead: KeyRead = async (build, notFound = 'Not found') => {
+    const onOrgRoute = c.req.param('orgId') !== undefined;
+    // A path organization that is not a UUID reads nothing; the key's refusal or the 400 answers.
+    const read = onOrgRoute && !pathOrg
+      ? Promise.resolve([{ body: null }])
+      : build(conn, { hash, orgId: pathOrg, rateLimit: c.var.config.rateLimitPerMinute }).execute();
+    read.catch(() => {});
+    const refused = await decide();
+    if (refused) return refused;
+    const [{ body }] = await read;
+    if (body === null) throw new ApiError(404, notFound);
+    return c.body(body, 200, { 'Content-Type': 'application/json' });
+  };
+  c.set('keyRead', keyRead);
+  try {
+    await next();
+    const refused = await decide();
+    if (refused) c.res = refused;
+  } finally {
+    conn.release();
+  }
 }

@@ -1,0 +1,211 @@
+-- Reads in one statement, the answer's JSON made by PostgreSQL. An authenticated read was a
+-- transaction of its own (begin, the tenant, the role, the query, the end) after the key's
+-- check; now the API pipelines two autocommitted statements in one round trip: the key's check
+-- (plaudit.authenticate, which counts the request) and one call that checks the key again, sets
+-- the tenant and switches to plaudit_api for the rest of its statement, and answers the body as
+-- JSON text, which the API passes through without parsing. Row-level security stays the guard:
+-- the query runs as plaudit_api with the key's organization, never as the owner.
+--
+-- Sections: entering the tenant of a key · JSON of the API's shapes · the reads.
+set role plaudit_owner;
+
+-- ============================================================================================
+-- entering the tenant of a key
+-- ============================================================================================
+-- The organization whose data a read of this key may see: the key works, belongs to the
+-- organization asked for (any, when none is asked for), has the scope, and has not used up its
+-- minute (plaudit.authenticate counted this request just before, on the same connection).
+create function plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
+returns uuid
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select k.org_id
+    from plaudit.api_keys k
+   where k.key_hash = p_key_hash
+     and (k.revoked_at is null or k.revoked_at > now())
+     and (p_org_id is null or k.org_id = p_org_id)
+     and array_position(array['read', 'write', 'admin'], k.scope) >= array_position(array['read', 'write', 'admin'], p_scope)
+     and coalesce((select c.hits from plaudit.rate_limit_counters c
+                    where c.bucket = 'key:' || k.id and c.window_start = date_trunc('minute', now())), 0)
+         <= coalesce(k.rate_limit_per_minute, p_rate_limit)
+$$;
+
+revoke execute on function plaudit.api_read_tenant(bytea, uuid, integer, text) from public;
+
+-- Sets the key's tenant and switches to plaudit_api, both local to the caller's transaction (one
+-- autocommitted statement): the rest of the calling read runs under row-level security. Answers
+-- false, changing nothing, for a key that may not read. Runs with its caller's rights: only a
+-- login that may become plaudit_api (the authenticator) gets past the role switch.
+create function plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
+returns boolean
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org uuid := plaudit.api_read_tenant(p_key_hash, p_org_id, p_rate_limit, p_scope);
+begin
+  if org is null then
+    return false;
+  end if;
+  perform set_config('plaudit.org_id', org::text, true);
+  perform set_config('role', 'plaudit_api', true);
+  return true;
+end
+$$;
+
+-- ============================================================================================
+-- JSON of the API's shapes
+-- ============================================================================================
+-- Compact JSON, as the API wrote it with JSON.stringify, key for key: strings through to_json
+-- (escaped as JSON.stringify escapes them), timestamps as ISO 8601 UTC with milliseconds.
+-- Plain SQL expressions without SET clauses, so that the planner inlines them into the query
+-- (per row of a page); every name in them is schema-qualified.
+create function plaudit.review_json(
+  p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text,
+  p_verification_status text, p_is_hidden boolean, p_created_at timestamptz, p_form_id uuid, p_custom_fields jsonb
+)
+returns text
+language sql
+stable
+parallel safe
+return '{"id":"' || p_id::text || '","rating":' || p_rating::text
+  || ',"title":' || coalesce(pg_catalog.to_json(p_title)::text, 'null')
+  || ',"content":' || pg_catalog.to_json(p_content)::text
+  || ',"reviewer_name":' || pg_catalog.to_json(p_reviewer_name)::text
+  || ',"reviewer_email":' || pg_catalog.to_json(p_reviewer_email)::text
+  || ',"verification_status":"' || p_verification_status
+  || '","is_hidden":' || p_is_hidden::text
+  || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  || '","form_id":"' || p_form_id::text
+  || '","custom_fields":' || case when p_custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(p_custom_fields) end
+  || '}';
+
+-- The pagination envelope's meta, as the API's lists write it.
+create function plaudit.page_meta(p_total bigint, p_page integer, p_limit integer)
+returns text
+language sql
+immutable
+parallel safe
+return '{"total":' || p_total::text || ',"page":' || p_page::text || ',"limit":' || p_limit::text
+  || ',"totalPages":' || ((p_total + p_limit - 1) / p_limit)::text || '}';
+
+grant execute on function plaudit.review_json(uuid, integer, text, text, text, text, text, boolean, timestamptz, uuid, jsonb),
+  plaudit.page_meta(bigint, integer, integer) to plaudit_api;
+
+-- ============================================================================================
+-- the reads
+-- ============================================================================================
+-- Each answers the response body, or null when the key may not read (the API has answered the
+-- key's refusal from plaudit.authenticate already) or, for one item, when it does not exist.
+
+-- GET /api/v1/organizations/:orgId
+create function plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
+returns text
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    return null;
+  end if;
+  return (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
+                 || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
+                 || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
+            from plaudit.organizations o where o.id = p_org_id);
+end
+$$;
+
+-- GET /api/v1/organizations/:orgId/reviews/:id
+create function plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid)
+returns text
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    return null;
+  end if;
+  return (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
+                                     r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
+            from plaudit.reviews r where r.id = p_review_id);
+end
+$$;
+
+-- GET /api/v1/organizations/:orgId/reviews and GET /api/v1/reviews (p_org_id null: the key's
+-- organization): a page newest first, as the API's list did it. The page's ids are found first
+-- (an index-only walk, however deep the page), then only those rows are read; an unfiltered list
+-- takes its total from the statistics counter, never from counting. The bounds come checked and
+-- converted from the API: p_from inclusive, p_to exclusive.
+create function plaudit.api_reviews(
+  p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer,
+  p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text,
+  p_is_hidden boolean, p_form_id uuid, p_from timestamptz, p_to timestamptz, p_q text
+)
+returns text
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  filtered boolean := coalesce(p_rating, p_min_rating, p_max_rating)::text is not null
+    or p_verification_status is not null or p_is_hidden is not null or p_form_id is not null
+    or p_from is not null or p_to is not null or p_q is not null;
+  total bigint;
+  items text;
+begin
+  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    return null;
+  end if;
+  select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
+                                                 r.reviewer_email, r.verification_status, r.is_hidden,
+                                                 r.created_at, r.form_id, r.custom_fields), ','
+                             order by page.created_at desc, page.id desc), '')
+    into items
+    from (select x.id, x.created_at from plaudit.reviews x
+           where (p_rating is null or x.rating = p_rating)
+             and (p_min_rating is null or x.rating >= p_min_rating)
+             and (p_max_rating is null or x.rating <= p_max_rating)
+             and (p_verification_status is null or x.verification_status = p_verification_status)
+             and (p_is_hidden is null or x.is_hidden = p_is_hidden)
+             and (p_form_id is null or x.form_id = p_form_id)
+             and (p_from is null or x.created_at >= p_from)
+             and (p_to is null or x.created_at < p_to)
+             and (p_q is null or x.search @@ websearch_to_tsquery('simple', p_q))
+           order by x.created_at desc, x.id desc
+           limit p_limit offset (p_page - 1)::bigint * p_limit) page
+    join plaudit.reviews r on r.id = page.id;
+  if filtered then
+    select count(*) into total from plaudit.reviews x
+     where (p_rating is null or x.rating = p_rating)
+       and (p_min_rating is null or x.rating >= p_min_rating)
+       and (p_max_rating is null or x.rating <= p_max_rating)
+       and (p_verification_status is null or x.verification_status = p_verification_status)
+       and (p_is_hidden is null or x.is_hidden = p_is_hidden)
+       and (p_form_id is null or x.form_id = p_form_id)
+       and (p_from is null or x.created_at >= p_from)
+       and (p_to is null or x.created_at < p_to)
+       and (p_q is null or x.search @@ websearch_to_tsquery('simple', p_q));
+  else
+    select coalesce(sum(s.total_count), 0) into total from plaudit.review_statistics s;
+  end if;
+  return '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, p_page, p_limit) || '}';
+end
+$$;
+
+grant execute on function plaudit.enter_api_read(bytea, uuid, integer, text),
+  plaudit.api_organization(bytea, uuid, integer),
+  plaudit.api_review(bytea, uuid, integer, uuid),
+  plaudit.api_reviews(bytea, uuid, integer, integer, integer, integer, integer, integer, text, boolean, uuid,
+                      timestamptz, timestamptz, text)
+  to plaudit_authenticator;
+grant execute on function plaudit.api_read_tenant(bytea, uuid, integer, text) to plaudit_authenticator;
+
+revoke execute on all functions in schema plaudit from public;
+
+reset role;

@@ -1,0 +1,134 @@
+-- The one-statement reads (plaudit.api_organization, api_review, api_reviews): the authenticator
+-- calls them right after plaudit.authenticate; each checks the key again, runs as plaudit_api with
+-- the key's organization, and answers the body as JSON text, or null.
+begin;
+select tests.lend_temporary_to_runtime_roles();
+select plan(14);
+
+insert into plaudit.organizations (id, name, slug, website, created_at) values
+  ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme "Coffee"', 'acme', null, '2026-01-02T03:04:05.678Z'),
+  ('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'Globex', 'globex', 'https://globex.example', '2026-01-01Z');
+insert into plaudit.review_forms (id, org_id, name) values
+  ('aaaaaaaa-0000-4000-8000-00000000000f', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Form A'),
+  ('bbbbbbbb-0000-4000-8000-00000000000f', 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'Form B');
+insert into plaudit.reviews (id, org_id, form_id, rating, title, content, reviewer_name, reviewer_email,
+                             verification_status, custom_fields, created_at) values
+  ('aaaaaaaa-0000-4000-8000-000000000001', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'aaaaaaaa-0000-4000-8000-00000000000f',
+   5, null, 'Line "one"' || E'\n' || 'two', 'Ann', 'ann@example.com', 'unverified', '{"size": "L", "gift": true}',
+   '2026-02-01T00:00:00Z'),
+  ('aaaaaaaa-0000-4000-8000-000000000002', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'aaaaaaaa-0000-4000-8000-00000000000f',
+   2, 'Meh', 'Slow', 'Bo', 'bo@example.com', 'verified', '{}', '2026-02-02T00:00:00Z'),
+  ('bbbbbbbb-0000-4000-8000-000000000001', 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'bbbbbbbb-0000-4000-8000-00000000000f',
+   4, null, 'Globex review', 'Cy', 'cy@example.com', 'unverified', '{}', '2026-02-03T00:00:00Z');
+
+create temporary table keys (label text primary key, key text not null);
+grant select on keys to public;
+insert into keys select 'a_read', key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Read', 'read');
+insert into keys select 'a_tiny', key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Tiny', 'read', 1);
+insert into keys select 'b_read', key from plaudit.issue_api_key('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'Read', 'read');
+create function pg_temp.h(label text) returns bytea language sql as $$
+  select sha256(convert_to((select key from keys where keys.label = h.label), 'UTF8')) $$;
+
+------------
+--- The authenticator, as the API calls them
+------------
+set local session authorization plaudit_authenticator;
+
+select is(
+  plaudit.api_organization(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600),
+  '{"id":"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa","name":"Acme \"Coffee\"","slug":"acme","website":null,"created_at":"2026-01-02T03:04:05.678Z"}',
+  'authenticator: the organization of the key, as compact JSON'
+);
+reset role;
+
+select is(current_user::text, 'plaudit_authenticator', 'authenticator: the role switch ends with the read (here: reset)');
+
+select is(
+  plaudit.api_organization(pg_temp.h('a_read'), 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 600),
+  null,
+  'authenticator: another organization than the key''s answers nothing'
+);
+select is(current_user::text, 'plaudit_authenticator', 'authenticator: a refused read does not switch the role');
+
+select is(
+  plaudit.api_organization('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600),
+  null,
+  'authenticator: an unknown key answers nothing'
+);
+
+select is(
+  plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'aaaaaaaa-0000-4000-8000-000000000001'),
+  '{"id":"aaaaaaaa-0000-4000-8000-000000000001","rating":5,"title":null,"content":"Line \"one\"\ntwo","reviewer_name":"Ann","reviewer_email":"ann@example.com","verification_status":"unverified","is_hidden":false,"created_at":"2026-02-01T00:00:00.000Z","form_id":"aaaaaaaa-0000-4000-8000-00000000000f","custom_fields":{"gift":true,"size":"L"}}',
+  'authenticator: a review as compact JSON, custom fields included'
+);
+reset role;
+
+select is(
+  plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'bbbbbbbb-0000-4000-8000-000000000001'),
+  null,
+  'authenticator: another organization''s review is not found (row-level security)'
+);
+reset role;
+
+select is(
+  plaudit.api_reviews(pg_temp.h('a_read'), null, 600, 1, 1, null, null, null, null, null, null, null, null, null)::jsonb,
+  jsonb_build_object(
+    'data', jsonb_build_array((select plaudit.api_review(pg_temp.h('a_read'), null, 600, 'aaaaaaaa-0000-4000-8000-000000000002'))::jsonb),
+    'meta', '{"total": 2, "page": 1, "limit": 1, "totalPages": 2}'::jsonb),
+  'authenticator: a page of the key''s own organization, newest first, total from the counter'
+);
+reset role;
+
+select is(
+  plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 1, 20, null, 4, null, null, null, null,
+                      null, null, 'one')::jsonb -> 'meta' ->> 'total',
+  '1',
+  'authenticator: filters and search, counted'
+);
+reset role;
+
+select is(
+  plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 5, 20, null, null, null, null, null,
+                      null, null, null, null),
+  '{"data":[],"meta":{"total":2,"page":5,"limit":20,"totalPages":1}}',
+  'authenticator: a page beyond the last is empty'
+);
+reset role;
+
+-- A key that has used up its minute (plaudit.authenticate counted it) reads nothing.
+select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
+select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
+select is(
+  plaudit.api_organization(pg_temp.h('a_tiny'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600),
+  null,
+  'authenticator: a key over its rate limit reads nothing'
+);
+
+select is(
+  plaudit.api_read_tenant(pg_temp.h('a_read'), null, 600, 'write'),
+  null,
+  'authenticator: a read key does not pass for a write'
+);
+
+reset session authorization;
+
+------------
+--- The runtime roles cannot call them
+------------
+set local role plaudit_api;
+select throws_ok(
+  $$ select plaudit.api_organization('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600) $$,
+  '42501', 'permission denied for function api_organization',
+  'plaudit_api: cannot call a read meant for the authenticator'
+);
+reset role;
+set local role plaudit_public;
+select throws_ok(
+  $$ select plaudit.enter_api_read('\x00'::bytea, null, 600, 'read') $$,
+  '42501', 'permission denied for function enter_api_read',
+  'plaudit_public: cannot enter a tenant'
+);
+reset role;
+
+select * from finish();
+rollback;
