@@ -26,12 +26,14 @@ export class PageRequest<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   // deno-lint-ignore no-thenable -- awaiting a list gives its first page, by design
   then<A = Page<T>, B = never>(
     onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    // deno-lint-ignore no-explicit-any -- as Promise#then types it
+    onRejected?: ((reason: any) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#firstPage().then(onFulfilled, onRejected);
   }
 
-  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
+  // deno-lint-ignore no-explicit-any -- as Promise#catch types it
+  catch<B = never>(onRejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
     return this.#firstPage().catch(onRejected);
   }
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 /** The rejection of a call, for assertions on its fields. */
-async function failure(call: Promise<unknown>): Promise<PlauditError> {
+async function failure(call: PromiseLike<unknown>): Promise<PlauditError> {
   try {
     await call;
   } catch (err) {

@@ -37,7 +37,11 @@ describe('reviews', () => {
       expect.objectContaining({ action: 'hide', reason: 'Off-topic', actor: `api_key:${t.keyIds.admin}` }),
     ]);
     const chain = await plaudit.reviews.moderationChain();
-    expect(chain).toMatchObject({ valid: true, entries: expect.any(Number), head: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(chain).toMatchObject({
+      valid: true,
+      entries: expect.any(Number),
+      head: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect((await plaudit.reviews.moderationChain({ entries: chain.entries, head: chain.head! })).earlier_head)
       .toMatchObject({ matches: true });
   });

@@ -75,7 +75,9 @@ describe('retries', () => {
     const org = await plaudit.organization.get();
     expect(org).toEqual({ id: 'ok', attempt: 5 });
     expect(seen).toHaveLength(5);
-    expect(seen.every((s) => s.method === 'GET' && s.url === '/api/v1/organizations/00000000-0000-4000-8000-000000000000'))
+    expect(
+      seen.every((s) => s.method === 'GET' && s.url === '/api/v1/organizations/00000000-0000-4000-8000-000000000000'),
+    )
       .toBe(true);
     // Retry-After is honoured; otherwise exponential backoff with jitter (random 0.5: three quarters).
     expect(waits).toEqual([0, 1000, retryDelay(2, null, () => 0.5), retryDelay(3, null, () => 0.5)]);
@@ -137,9 +139,9 @@ describe('retries', () => {
   it('gives up after maxRetries (2 by default) with the last error', async () => {
     const { url, seen } = await flaky([429]);
     const { plaudit, waits } = recording(url);
-    const err = await plaudit.reviews.list().then(() => null, (e) => e);
+    const err = await plaudit.reviews.list().then(() => null, (e) => e as RateLimitError);
     expect(err).toBeInstanceOf(RateLimitError);
-    expect(err.retryAfter).toBe(0);
+    expect(err!.retryAfter).toBe(0);
     expect(seen).toHaveLength(3);
     expect(waits).toEqual([0, 0]);
 

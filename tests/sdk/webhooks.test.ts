@@ -45,7 +45,11 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 describe('webhook endpoints', () => {
   it('creates, lists, gets, updates, tests, reads deliveries, redelivers, rotates and deletes', async () => {
     const r = await receiver();
-    const hook = await plaudit.webhooks.create({ url: `${r.url}/hooks`, events: ['review.created'], description: 'SDK' });
+    const hook = await plaudit.webhooks.create({
+      url: `${r.url}/hooks`,
+      events: ['review.created'],
+      description: 'SDK',
+    });
     expect(hook.secret).toMatch(/^whsec_/);
     expect((await plaudit.webhooks.list()).data.map((h) => h.id)).toContain(hook.id);
     expect(JSON.stringify(await plaudit.webhooks.get(hook.id))).not.toContain(hook.secret);
@@ -68,7 +72,10 @@ describe('webhook endpoints', () => {
 
     const worker = await startWorker([t.org.id]);
     cleanups.push(() => worker.stop());
-    expect(await plaudit.webhooks.redeliver(hook.id, delivery.id)).toMatchObject({ id: delivery.id, status: 'pending' });
+    expect(await plaudit.webhooks.redeliver(hook.id, delivery.id)).toMatchObject({
+      id: delivery.id,
+      status: 'pending',
+    });
     const again = await r.waitFor(3);
     const redelivered = again.find((q, i) => i > 1 && q.headers['webhook-id'] === req.headers['webhook-id']);
     expect(redelivered?.body).toBe(req.body);
@@ -88,16 +95,30 @@ describe('verifyWebhook on real deliveries', () => {
     const worker = await startWorker([t.org.id]);
     cleanups.push(() => worker.stop());
     const form = await plaudit.reviewForms.create({ name: 'Hooked' });
-    const [reviewId] = await postReviews(form.id, `sdk-hook-${t.org.id}`, [[5, 'Très bien', 'Süper 👍 "quoted"', 'Ann']]);
+    const [reviewId] = await postReviews(form.id, `sdk-hook-${t.org.id}`, [[
+      5,
+      'Très bien',
+      'Süper 👍 "quoted"',
+      'Ann',
+    ]]);
     const [req] = await r.waitFor(1);
 
     // Standard Webhooks (chosen when its headers are there), with Headers or a plain object.
-    const event: WebhookEvent = await verifyWebhook(req.body, new Headers(req.headers as Record<string, string>), hook.secret);
-    expect(event).toMatchObject({ event: 'review.created', data: { id: reviewId, rating: 5, content: 'Süper 👍 "quoted"' } });
+    const event: WebhookEvent = await verifyWebhook(
+      req.body,
+      new Headers(req.headers as Record<string, string>),
+      hook.secret,
+    );
+    expect(event).toMatchObject({
+      event: 'review.created',
+      data: { id: reviewId, rating: 5, content: 'Süper 👍 "quoted"' },
+    });
     if (event.event === 'review.created') expect(event.data.reviewer_name).toBe('Ann');
-    expect(await verifyWebhook(new TextEncoder().encode(req.body), without(req, ...HEX), hook.secret, {
-      scheme: 'standard',
-    })).toEqual(event);
+    expect(
+      await verifyWebhook(new TextEncoder().encode(req.body), without(req, ...HEX), hook.secret, {
+        scheme: 'standard',
+      }),
+    ).toEqual(event);
     // The contract's x-webhook-signature alone.
     expect(await verifyWebhook(req.body, without(req, ...STANDARD), hook.secret)).toEqual(event);
     expect(await verifyWebhook(req.body, req.headers as Record<string, string>, hook.secret, { scheme: 'hex' }))
@@ -115,12 +136,16 @@ describe('verifyWebhook on real deliveries', () => {
 
     // Old or future timestamps are refused (replays), within the tolerance they pass.
     const sent = Number(req.headers['webhook-timestamp']) * 1000;
-    expect(await refusal(verifyWebhook(req.body, req.headers as Record<string, string>, hook.secret, {
-      now: sent + 301_000,
-    }))).toBe('The webhook-timestamp is too old');
-    expect(await refusal(verifyWebhook(req.body, req.headers as Record<string, string>, hook.secret, {
-      now: new Date(sent - 301_000),
-    }))).toBe('The webhook-timestamp is in the future');
+    expect(
+      await refusal(verifyWebhook(req.body, req.headers as Record<string, string>, hook.secret, {
+        now: sent + 301_000,
+      })),
+    ).toBe('The webhook-timestamp is too old');
+    expect(
+      await refusal(verifyWebhook(req.body, req.headers as Record<string, string>, hook.secret, {
+        now: new Date(sent - 301_000),
+      })),
+    ).toBe('The webhook-timestamp is in the future');
     await expect(verifyWebhook(req.body, req.headers as Record<string, string>, hook.secret, {
       now: sent + 3_000_000,
       toleranceSeconds: 3600,
@@ -173,17 +198,21 @@ describe('verifyWebhook on known answers', () => {
   });
 });
 
-it("the delivery log agrees with what the receiver got from the worker", async () => {
+it('the delivery log agrees with what the receiver got from the worker', async () => {
   const r = await receiver();
   const hook = await plaudit.webhooks.create({ url: r.url, events: ['review.created'] });
   const worker = await startWorker([t.org.id]);
   cleanups.push(() => worker.stop());
   const form = await plaudit.reviewForms.create({ name: 'Logged' });
   await postReviews(form.id, `sdk-log-${t.org.id}`, [[4, null, 'Logged delivery', 'Bo']]);
-  const delivered = await eventually(async () => {
-    const page = await plaudit.webhooks.deliveries(hook.id, { status: 'succeeded' });
-    return page.data.length ? page.data[0] : null;
-  }, 10_000, 'a succeeded delivery');
+  const delivered = await eventually(
+    async () => {
+      const page = await plaudit.webhooks.deliveries(hook.id, { status: 'succeeded' });
+      return page.data.length ? page.data[0] : null;
+    },
+    10_000,
+    'a succeeded delivery',
+  );
   expect(delivered).toMatchObject({ event: 'review.created', attempts: 1, last_status_code: 200 });
   const [req] = await r.waitFor(1);
   expect(req.headers['webhook-id']).toBe(delivered.message_id);

@@ -5594,7 +5594,7 @@ export interface components {
             /** @enum {string} */
             type: "text" | "textarea" | "number" | "select" | "boolean";
             /** @default false */
-            required: boolean;
+            required?: boolean;
             /** @description The choices of a `select` field (required for it, refused for other types). */
             options?: string[];
         };
@@ -5605,11 +5605,11 @@ export interface components {
              * @default none
              * @enum {string}
              */
-            verification_mode: "email" | "purchase_proof" | "manual" | "none";
+            verification_mode?: "email" | "purchase_proof" | "manual" | "none";
             /** @default [] */
-            custom_fields: components["schemas"]["CustomFieldDefinition"][];
+            custom_fields?: components["schemas"]["CustomFieldDefinition"][];
             /** @default true */
-            is_active: boolean;
+            is_active?: boolean;
         };
         ReviewFormPatch: {
             name?: string;
@@ -5840,7 +5840,7 @@ export interface components {
              * @description Language of the e-mail: `en` and `de` have their own texts; others get English.
              * @default en
              */
-            locale: string;
+            locale?: string;
         };
         BulkReviewRequestResult: {
             accepted: number;
