@@ -65,8 +65,5 @@ export type PublicReview = ItemOf<'/api/v1/public/profiles/{slug}/reviews'>;
 export type PublicProfile = ResponseOf<'/api/v1/public/profiles/{slug}', 'get'>;
 export type PublicEmbed = ResponseOf<'/api/v1/public/embed/{slug}', 'get'>;
 
-/** The key's organization and the key itself (`GET /api/v1/me`). */
-export interface Me {
-  organization_id: string;
-  api_key: { id: string; name: string; scope: 'read' | 'write' | 'admin'; prefix: string };
-}
+/** The key's organization and the key itself. */
+export type Me = ResponseOf<'/api/v1/me', 'get'>;

@@ -384,14 +384,17 @@ export interface paths {
         put?: never;
         /**
          * Invite a team member
-         * @description Creates an invitation that expires after 7 days and e-mails it: the message links to the accept page, which makes the invitee a member. An address that is already a member, or already has an open invitation, gets 409.
+         * @description Creates an invitation that expires after 7 days and e-mails it: the message links to the accept page, which makes the invitee a member. An address that is already a member, or already has an open invitation, gets 409. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `admin` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -572,6 +575,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key making the request
+         * @description Its organization and scope: what a client needs to address the organization routes with only a key in hand.
+         *
+         *     Requires an API key with scope `read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The organization and the key */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyIdentity"];
+                    };
+                };
+                /** @description Invalid path or query parameters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown, revoked or rotated API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key belongs to another organization or its scope is too low */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/api-keys": {
         parameters: {
             query?: never;
@@ -581,7 +661,7 @@ export interface paths {
         };
         /**
          * List active keys
-         * @description Active keys, newest first. Only the prefix of each key is shown.
+         * @description Keys that work, newest first, rotated keys still in their grace period included (with `expires_at`). Only the prefix of each key is shown.
          *
          *     Requires an API key with scope `read`.
          */
@@ -660,14 +740,17 @@ export interface paths {
         put?: never;
         /**
          * Generate a new key
-         * @description The full key is in this answer only; it cannot be retrieved later.
+         * @description The full key is in this answer only; it cannot be retrieved later. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `admin` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -716,6 +799,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A field failed validation */
                 422: {
                     headers: {
@@ -754,7 +846,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a key
-         * @description The key answers 401 from now on.
+         * @description The key answers 401 from now on, a rotated key in its grace period included.
          *
          *     Requires an API key with scope `admin` or higher.
          */
@@ -841,14 +933,17 @@ export interface paths {
         put?: never;
         /**
          * Rotate a key
-         * @description Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: the old key answers 401 at once.
+         * @description Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: at once (the old key answers 401 from now on), or after the grace period `expires_in_seconds`, during which both keys work. A key can be rotated once. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `admin` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -856,7 +951,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["RotateApiKeyInput"];
+                };
+            };
             responses: {
                 /** @description The new key, with its full value */
                 201: {
@@ -864,7 +963,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["NewApiKey"];
+                        "application/json": components["schemas"]["RotatedApiKey"];
                     };
                 };
                 /** @description Invalid path or query parameters */
@@ -894,8 +993,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description No active key with this id */
+                /** @description No active key with this id, or the key was rotated already */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `expires_in_seconds` is not a whole number from 0 to 86,400 */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1008,14 +1125,17 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Answers the signing secret (`whsec_…`) once. Each delivery is a POST of `{"event","timestamp","data"}` signed with it: `x-webhook-signature` (hex HMAC-SHA256 of the body, keyed with the secret string) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`.
+         * @description Answers the signing secret (`whsec_…`) once. Each delivery is a POST of `{"event","timestamp","data"}` signed with it: `x-webhook-signature` (hex HMAC-SHA256 of the body, keyed with the secret string) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -1057,6 +1177,15 @@ export interface paths {
                 };
                 /** @description The key belongs to another organization or its scope is too low */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1348,14 +1477,17 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Delivers a signed `webhook.test` event now (or a sample of the event named in the body), once, without retries, and answers with the outcome. The attempt appears in the delivery log.
+         * @description Delivers a signed `webhook.test` event now (or a sample of the event named in the body), once, without retries, and answers with the outcome. The attempt appears in the delivery log. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -1414,6 +1546,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A field failed validation */
                 422: {
                     headers: {
@@ -1451,14 +1592,17 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Issues a new secret, shown only in this answer. For 24 hours deliveries are signed with both: `webhook-signature` carries two `v1,` signatures, `x-webhook-signature` uses the new secret and `x-webhook-signature-previous` the old one.
+         * @description Issues a new secret, shown only in this answer. For 24 hours deliveries are signed with both: `webhook-signature` carries two `v1,` signatures, `x-webhook-signature` uses the new secret and `x-webhook-signature-previous` the old one. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -1506,6 +1650,24 @@ export interface paths {
                 };
                 /** @description No such webhook */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for another request, or a field failed validation */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1734,14 +1896,17 @@ export interface paths {
         put?: never;
         /**
          * Redeliver one delivery
-         * @description Queues the delivery again, now, with the same body and the same `webhook-id` (so a receiver that already processed it can tell), and restarts its retry schedule.
+         * @description Queues the delivery again, now, with the same body and the same `webhook-id` (so a receiver that already processed it can tell), and restarts its retry schedule. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -1799,6 +1964,15 @@ export interface paths {
                 };
                 /** @description The delivery is still queued, or the endpoint is disabled */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for another request, or a field failed validation */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1911,14 +2085,17 @@ export interface paths {
         put?: never;
         /**
          * Create an export job
-         * @description Starts generating a file of the organization's reviews, oldest first. Poll the job, or wait for the `export.completed` event, then download it. Dates filter on `created_at`, both ends inclusive, in UTC. CSV cells that begin with `=`, `+`, `-`, `@`, tab or carriage return get a leading apostrophe so that spreadsheets do not run them as formulas.
+         * @description Starts generating a file of the organization's reviews, oldest first. Poll the job, or wait for the `export.completed` event, then download it. Dates filter on `created_at`, both ends inclusive, in UTC. CSV cells that begin with `=`, `+`, `-`, `@`, tab or carriage return get a leading apostrophe so that spreadsheets do not run them as formulas. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -1960,6 +2137,15 @@ export interface paths {
                 };
                 /** @description The key belongs to another organization or its scope is too low */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2280,12 +2466,17 @@ export interface paths {
         put?: never;
         /**
          * Create a form
-         * @description Requires an API key with scope `write` or higher.
+         * @description Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -2327,6 +2518,15 @@ export interface paths {
                 };
                 /** @description The key belongs to another organization or its scope is too low */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3618,14 +3818,17 @@ export interface paths {
         put?: never;
         /**
          * Send one review request e-mail
-         * @description Queues the e-mail (now, or at `send_at`) and answers the request with its timeline. An address on the suppression list is never mailed: the request is stored as `failed` with the reason in its timeline. Counts against the daily quota (429 beyond it, with `Retry-After`). A repeated `external_id` answers 409 and sends nothing.
+         * @description Queues the e-mail (now, or at `send_at`) and answers the request with its timeline. An address on the suppression list is never mailed: the request is stored as `failed` with the reason in its timeline. Counts against the daily quota (429 beyond it, with `Retry-After`). A repeated `external_id` answers 409 and sends nothing. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -3729,7 +3932,7 @@ export interface paths {
         put?: never;
         /**
          * Send bulk review requests
-         * @description Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call's result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429.
+         * @description Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call's result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
@@ -3737,7 +3940,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Makes a retried call safe: a repeated key answers the first call's result and sends nothing again (kept 24 hours, per organization). */
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
                     "idempotency-key"?: string;
                 };
                 path: {
@@ -3781,6 +3984,15 @@ export interface paths {
                 };
                 /** @description The key belongs to another organization or its scope is too low */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3991,14 +4203,17 @@ export interface paths {
         put?: never;
         /**
          * Suppress an address
-         * @description Adds an address by hand (reason `manual`); e-mails still queued for it are withdrawn. An address already on the list answers 409.
+         * @description Adds an address by hand (reason `manual`); e-mails still queued for it are withdrawn. An address already on the list answers 409. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -4256,14 +4471,17 @@ export interface paths {
         put?: never;
         /**
          * Verify a review by e-mail token or purchase proof
-         * @description Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`.
+         * @description Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -4367,14 +4585,17 @@ export interface paths {
         put?: never;
         /**
          * Manually approve a review
-         * @description A pending review (any verification mode) becomes `verified`, method `manual`; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`.
+         * @description A pending review (any verification mode) becomes `verified`, method `manual`; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -4478,14 +4699,17 @@ export interface paths {
         put?: never;
         /**
          * Reject a review
-         * @description A pending review becomes `rejected` and never appears publicly; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`.
+         * @description A pending review becomes `rejected` and never appears publicly; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -4589,14 +4813,17 @@ export interface paths {
         put?: never;
         /**
          * Load orders for purchase proof
-         * @description Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders.
+         * @description Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key with scope `write` or higher.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description Organization id */
                     orgId: string;
@@ -4638,6 +4865,15 @@ export interface paths {
                 };
                 /** @description The key belongs to another organization or its scope is too low */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request was carried out already, and its answer showed a secret that is not kept */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5230,12 +5466,31 @@ export interface components {
             version: string;
         };
         Error: {
-            /** @example 404 */
+            /** @example 422 */
             statusCode: number;
-            /** @example Review not found */
+            /** @example reviewer_email: must be an e-mail address */
             message: string;
-            /** @example Not Found */
+            /** @example Unprocessable Entity */
             error: string;
+            /** @description On a 400 or 422 that names fields: one entry per field, in the order of the message. */
+            errors?: components["schemas"]["FieldError"][];
+        };
+        FieldError: {
+            /**
+             * @description The field, as a path into the body or the parameter name: `custom_fields.size`, `limit`.
+             * @example reviewer_email
+             */
+            field: string;
+            /**
+             * @description What is wrong, for programs: `required`, `invalid_type`, `too_short`, `too_long`, `too_small`, `too_big`, `too_few`, `too_many`, `invalid_format`, `invalid_value`, `unknown_field` or `invalid`.
+             * @example invalid_format
+             */
+            code: string;
+            /**
+             * @description What is wrong, for people.
+             * @example must be an e-mail address
+             */
+            message: string;
         };
         Organization: {
             /** Format: uuid */
@@ -5292,6 +5547,25 @@ export interface components {
             /** @enum {string} */
             role: "admin" | "member";
         };
+        KeyIdentity: {
+            /**
+             * Format: uuid
+             * @description The organization the key belongs to.
+             */
+            organization_id: string;
+            api_key: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                scope: "read" | "write" | "admin";
+                /**
+                 * @description The start of the key, to tell keys apart.
+                 * @example rk_AbCd1234
+                 */
+                prefix: string;
+            };
+        };
         NewApiKey: {
             /** Format: uuid */
             id: string;
@@ -5341,6 +5615,27 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description A rotated key in its grace period stops working at this time; null for a key without an end.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string | null;
+        };
+        RotatedApiKey: components["schemas"]["NewApiKey"] & {
+            /**
+             * Format: date-time
+             * @description When the rotated key stops working: now, or the end of the grace period asked for.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            previous_key_expires_at: string;
+        };
+        RotateApiKeyInput: {
+            /**
+             * @description A grace period during which the old key keeps working beside the new one, so that every client can move to the new key first (at most 24 hours). Left out or 0: the old key stops at once.
+             * @example 3600
+             */
+            expires_in_seconds?: number;
         };
         NewWebhook: components["schemas"]["Webhook"] & {
             /**
@@ -5642,6 +5937,16 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             form_id: string;
+            /**
+             * @description The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.
+             * @example {
+             *       "product": "Mug",
+             *       "would_recommend": true
+             *     }
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean;
+            };
         };
         ReviewSubmission: {
             /** Format: uuid */
