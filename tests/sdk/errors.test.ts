@@ -76,9 +76,10 @@ describe('errors from the API', () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect(err).toMatchObject({ status: 422, error: 'Unprocessable Entity' });
     expect(err.message).toMatch(/name/);
-    const listed = (err.body as { errors?: unknown[] }).errors;
-    expect((err as ValidationError).errors).toEqual(listed ?? []);
-    if (listed) expect((err as ValidationError).errors.map((e) => e.field)).toContain('name');
+    const errors = (err as ValidationError).errors;
+    expect(errors).toEqual((err.body as { errors: unknown[] }).errors);
+    expect(errors.map((e) => e.field)).toEqual(['name', 'verification_mode']);
+    expect(errors[0]).toEqual({ field: 'name', code: expect.any(String), message: expect.any(String) });
   });
 
   it('400 ValidationError for bad query parameters', async () => {

@@ -149,9 +149,15 @@ describe('api keys', () => {
     const listed = await plaudit.apiKeys.list();
     expect(listed.data.map((k) => k.id)).toContain(created.id);
     expect(JSON.stringify(listed)).not.toContain(created.key);
-    const rotated = await plaudit.apiKeys.rotate(created.id, { expires_in_seconds: 0 });
+    // A grace period keeps the old key working beside the new one.
+    const graced = await plaudit.apiKeys.rotate(created.id, { expires_in_seconds: 3600 });
+    const withOldKey = client({ ...t, keys: { ...t.keys, read: created.key } }, 'read');
+    expect((await withOldKey.organization.get()).id).toBe(t.org.id);
+    const rotated = await plaudit.apiKeys.rotate(graced.id);
     expect(rotated).toMatchObject({ name: 'CI', scope: 'read', key: expect.stringMatching(/^rk_/) });
-    expect(rotated.key).not.toBe(created.key);
+    expect(rotated.key).not.toBe(graced.key);
+    await expect(client({ ...t, keys: { ...t.keys, read: graced.key } }, 'read').organization.get())
+      .rejects.toMatchObject({ status: 401 });
     const withNewKey = client({ ...t, keys: { ...t.keys, read: rotated.key } }, 'read');
     expect((await withNewKey.organization.get()).id).toBe(t.org.id);
     await plaudit.apiKeys.revoke(rotated.id);

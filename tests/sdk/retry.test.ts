@@ -194,3 +194,44 @@ describe('retries', () => {
     expect(retryDelay(3, 2, () => 0.5)).toBe(2000);
   });
 });
+
+describe('retries against the real API', () => {
+  /** A fetch that carries the first request to the API, then loses its answer (as a dropped connection would). */
+  function losingFirstAnswer(sent: Headers[]): typeof fetch {
+    return async (input, init) => {
+      sent.push(new Headers(init?.headers));
+      const res = await fetch(input, init);
+      if (sent.length === 1) {
+        await res.arrayBuffer();
+        throw new TypeError('fetch failed: socket hang up');
+      }
+      return res;
+    };
+  }
+
+  it('a POST whose answer was lost is retried with its key, and the API replays the first answer', async () => {
+    const { createTenant } = await import('../helpers/db.ts');
+    const { client } = await import('./helpers.ts');
+    const t = await createTenant();
+    const sent: Headers[] = [];
+    const plaudit = client(t, 'write', { fetch: losingFirstAnswer(sent), sleep: async () => {} });
+    const form = await plaudit.reviewForms.create({ name: 'Created once' });
+    expect(sent).toHaveLength(2);
+    expect(sent[1].get('idempotency-key')).toBe(sent[0].get('idempotency-key'));
+    expect(plaudit.lastResponse!.headers.get('idempotent-replayed')).toBe('true');
+    const forms = await client(t, 'read').reviewForms.list();
+    expect(forms.data.map((f) => f.id)).toEqual([form.id]);
+  });
+
+  it('an answer that showed a secret is not replayed: the retry says the call was carried out (409)', async () => {
+    const { createTenant } = await import('../helpers/db.ts');
+    const { client } = await import('./helpers.ts');
+    const t = await createTenant();
+    const sent: Headers[] = [];
+    const plaudit = client(t, 'admin', { fetch: losingFirstAnswer(sent), sleep: async () => {} });
+    const err = await plaudit.apiKeys.create({ name: 'Lost', scope: 'read' }).then(() => null, (e) => e);
+    expect(err).toMatchObject({ name: 'ConflictError', status: 409 });
+    expect(err.message).toMatch(/carried out already/);
+    expect((await client(t).apiKeys.list()).data.map((k) => k.name)).toContain('Lost');
+  });
+});
