@@ -5,7 +5,11 @@ import { loadConfig } from '../../functions/_shared/core/config.ts';
 
 const app = createApp({
   sql: {} as never,
-  config: loadConfig({ databaseUrl: 'postgres://unused', environment: 'production', publicUrl: 'http://127.0.0.1:54321' }),
+  config: loadConfig({
+    databaseUrl: 'postgres://unused',
+    environment: 'production',
+    publicUrl: 'http://127.0.0.1:54321',
+  }),
   log: () => {},
 });
 const res = await app.request('/api/v1/openapi.json');

@@ -68,7 +68,11 @@ type Query = Record<string, string | number | boolean | null | undefined>;
 function rateLimitOf(h: Headers): RateLimit | null {
   const limit = h.get('x-ratelimit-limit');
   if (limit === null) return null;
-  return { limit: Number(limit), remaining: Number(h.get('x-ratelimit-remaining')), reset: Number(h.get('x-ratelimit-reset')) };
+  return {
+    limit: Number(limit),
+    remaining: Number(h.get('x-ratelimit-remaining')),
+    reset: Number(h.get('x-ratelimit-reset')),
+  };
 }
 
 export class Http {

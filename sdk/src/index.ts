@@ -15,6 +15,11 @@ export { DEFAULT_BASE_URL, type RateLimit, type RequestOptions, type ResponseInf
 export { type Page, PageRequest } from './pagination.ts';
 export type { WaitOptions } from './resources/exports.ts';
 export type { RotateInput } from './resources/api-keys.ts';
-export { type VerifyWebhookOptions, verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './verify-webhook.ts';
+export {
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './verify-webhook.ts';
 export type { WebhookEvent, WebhookEventData, WebhookEventType } from './webhook-events.ts';
 export type * from './types.ts';

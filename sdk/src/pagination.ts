@@ -23,7 +23,6 @@ export class PageRequest<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return (this.#first ??= this.#fetch(this.#start));
   }
 
-  // deno-lint-ignore no-thenable -- awaiting a list gives its first page, by design
   then<A = Page<T>, B = never>(
     onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
     // deno-lint-ignore no-explicit-any -- as Promise#then types it

@@ -26,7 +26,11 @@ export class Public extends Resource {
   }
 
   /** Every public review of the business, newest first. */
-  profileReviews(slug: string, query?: QueryOf<typeof PROFILE_REVIEWS>, opts?: RequestOptions): PageRequest<PublicReview> {
+  profileReviews(
+    slug: string,
+    query?: QueryOf<typeof PROFILE_REVIEWS>,
+    opts?: RequestOptions,
+  ): PageRequest<PublicReview> {
     return this.paged(PROFILE_REVIEWS, { slug }, query, opts, false);
   }
 }

@@ -1,14 +1,7 @@
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
-import type {
-  BodyOf,
-  QueryOf,
-  ResponseOf,
-  ReviewRequest,
-  ReviewRequestInput,
-  ReviewRequestStats,
-} from '../types.ts';
+import type { BodyOf, QueryOf, ResponseOf, ReviewRequest, ReviewRequestInput, ReviewRequestStats } from '../types.ts';
 
 const REQUESTS = '/api/v1/organizations/{orgId}/review-requests';
 const BULK = '/api/v1/organizations/{orgId}/review-requests/bulk';
