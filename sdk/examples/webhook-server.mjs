@@ -23,7 +23,7 @@ async function handle(event) {
       console.log(`review ${event.data.id} ${event.data.is_hidden ? 'hidden' : 'shown again'}`);
       break;
     case 'export.completed':
-      console.log(`export ${event.data.id} ready: ${event.data.row_count} rows at ${event.data.download_path}`);
+      console.log(`export ${event.data.id} ready: ${event.data.row_count} rows at ${event.data.download_url}`);
       break;
     default:
       console.log(`${event.event} received`);

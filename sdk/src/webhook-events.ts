@@ -14,6 +14,8 @@ export interface WebhookEventData {
     content: string;
     reviewer_name: string;
     verification_status: 'unverified' | 'pending' | 'verified' | 'rejected';
+    /** Answers to the form's custom fields, keyed by field key. */
+    custom_fields: Record<string, unknown>;
     created_at: string;
   };
   'review.moderated': {
@@ -45,7 +47,8 @@ export interface WebhookEventData {
     created_at: string;
     completed_at: string;
     expires_at: string | null;
-    download_path: string;
+    /** Where to download the file (`exports.download(id)` does it with the key). */
+    download_url: string;
   };
   /** Sent by `webhooks.test()`. */
   'webhook.test': { webhook_id: string; message: string };

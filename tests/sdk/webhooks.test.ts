@@ -158,6 +158,22 @@ describe('verifyWebhook on real deliveries', () => {
       .toBe('No webhook signature header');
   });
 
+  it('an export.completed event from the worker carries the download URL of the job', async () => {
+    const r = await receiver();
+    const hook = await plaudit.webhooks.create({ url: r.url, events: ['export.completed'] });
+    const worker = await startWorker([t.org.id]);
+    cleanups.push(() => worker.stop());
+    const job = await plaudit.exports.createAndWait({ format: 'json' }, { pollIntervalMs: 50 });
+    const [req] = await r.waitFor(1);
+    const event = await verifyWebhook(req.body, req.headers as Record<string, string>, hook.secret);
+    expect(event.event).toBe('export.completed');
+    if (event.event !== 'export.completed') return;
+    expect(event.data).toMatchObject({ id: job.id, format: 'json', row_count: job.row_count });
+    expect(event.data.download_url).toBe(job.download_url);
+    const text = await new Response(await plaudit.exports.download(event.data.id)).text();
+    expect(JSON.parse(text)).toHaveLength(job.row_count);
+  });
+
   it('accepts either secret while one is rotated out', async () => {
     const r = await receiver();
     const hook = await plaudit.webhooks.create({ url: r.url, events: ['*'] });
