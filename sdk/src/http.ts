@@ -130,7 +130,12 @@ export class Http {
       };
       if (res.ok) {
         if (req.stream) return res.body as T;
-        return (text ? JSON.parse(text) : undefined) as T;
+        if (!text) return undefined as T;
+        try {
+          return JSON.parse(text) as T;
+        } catch {
+          return text as T; // not JSON: the text as it came
+        }
       }
       const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       if (
