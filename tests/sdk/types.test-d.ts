@@ -46,11 +46,19 @@ export async function usage(): Promise<void> {
   void stream;
 
   const event: WebhookEvent = await verifyWebhook('{}', new Headers(), 'whsec_x');
+  // @ts-expect-error not an event the API sends
+  if (event.event === 'review.deleted') return;
   if (event.event === 'review.created') {
     const content: string = event.data.content;
-    void content;
+    const answers: Record<string, unknown> = event.data.custom_fields;
+    void [content, answers];
+  } else if (event.event === 'review.moderated') {
+    const hidden: boolean = event.data.is_hidden;
+    void hidden;
   } else if (event.event === 'export.completed') {
     const rows: number = event.data.row_count;
+    const url: string = event.data.download_url;
+    void url;
     // @ts-expect-error export events carry no review content
     void event.data.content;
     void rows;
