@@ -1,0 +1,70 @@
+// The client: options, the organization it works on, and its resources.
+import { Http, type HttpOptions, type RequestOptions, type ResponseInfo } from './http.ts';
+import type { Core } from './resource.ts';
+import { ApiKeys } from './resources/api-keys.ts';
+import { Exports } from './resources/exports.ts';
+import { OrganizationResource } from './resources/organization.ts';
+import { Public } from './resources/public.ts';
+import { PublicProfileResource } from './resources/public-profile.ts';
+import { ReviewForms } from './resources/review-forms.ts';
+import { ReviewRequests } from './resources/review-requests.ts';
+import { Reviews } from './resources/reviews.ts';
+import { Verification } from './resources/verification.ts';
+import { Webhooks } from './resources/webhooks.ts';
+import type { Me } from './types.ts';
+
+export interface PlauditOptions extends HttpOptions {
+  /** The organization to work on; by default the API key's own, asked once from `GET /api/v1/me`. */
+  organizationId?: string;
+}
+
+export class Plaudit implements Core {
+  readonly http: Http;
+  readonly reviews: Reviews;
+  readonly reviewForms: ReviewForms;
+  readonly organization: OrganizationResource;
+  readonly exports: Exports;
+  readonly webhooks: Webhooks;
+  readonly publicProfile: PublicProfileResource;
+  readonly apiKeys: ApiKeys;
+  readonly verification: Verification;
+  readonly reviewRequests: ReviewRequests;
+  /** Public data by slug; needs no key. */
+  readonly public: Public;
+  #organizationId: Promise<string> | undefined;
+
+  constructor(options: PlauditOptions = {}) {
+    this.http = new Http(options);
+    if (options.organizationId) this.#organizationId = Promise.resolve(options.organizationId);
+    this.reviews = new Reviews(this);
+    this.reviewForms = new ReviewForms(this);
+    this.organization = new OrganizationResource(this);
+    this.exports = new Exports(this);
+    this.webhooks = new Webhooks(this);
+    this.publicProfile = new PublicProfileResource(this);
+    this.apiKeys = new ApiKeys(this);
+    this.verification = new Verification(this);
+    this.reviewRequests = new ReviewRequests(this);
+    this.public = new Public(this);
+  }
+
+  /** Status, request id and rate-limit headers (`X-RateLimit-*`, parsed) of the latest answer. */
+  get lastResponse(): ResponseInfo | null {
+    return this.http.lastResponse;
+  }
+
+  /** The API key's organization and the key itself. */
+  me(opts?: RequestOptions): Promise<Me> {
+    return this.http.request({ method: 'GET', path: '/api/v1/me' }, opts);
+  }
+
+  organizationId(opts?: RequestOptions): Promise<string> {
+    if (!this.#organizationId) {
+      const asked = this.me(opts).then((me) => me.organization_id);
+      // A failure is not kept: the next call asks again.
+      asked.catch(() => this.#organizationId === asked && (this.#organizationId = undefined));
+      this.#organizationId = asked;
+    }
+    return this.#organizationId;
+  }
+}

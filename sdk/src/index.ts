@@ -1,0 +1,25 @@
+export { Plaudit, type PlauditOptions } from './client.ts';
+export {
+  APIConnectionError,
+  AuthenticationError,
+  ConflictError,
+  type FieldError,
+  NotFoundError,
+  PermissionError,
+  PlauditError,
+  RateLimitError,
+  TimeoutError,
+  ValidationError,
+} from './errors.ts';
+export { DEFAULT_BASE_URL, type RateLimit, type RequestOptions, type ResponseInfo } from './http.ts';
+export { type Page, PageRequest } from './pagination.ts';
+export type { WaitOptions } from './resources/exports.ts';
+export type { RotateInput } from './resources/api-keys.ts';
+export {
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './verify-webhook.ts';
+export type { WebhookEvent, WebhookEventData, WebhookEventType } from './webhook-events.ts';
+export type * from './types.ts';

@@ -1,0 +1,36 @@
+import type { RequestOptions } from '../http.ts';
+import type { PageRequest } from '../pagination.ts';
+import { Resource } from '../resource.ts';
+import type { Invitation, InvitationInput, Member, Organization, OrganizationPatch, QueryOf } from '../types.ts';
+
+const ORG = '/api/v1/organizations/{orgId}';
+const MEMBERS = '/api/v1/organizations/{orgId}/members';
+const INVITATIONS = '/api/v1/organizations/{orgId}/invitations';
+
+/** The organization of the client. */
+export class OrganizationResource extends Resource {
+  get(opts?: RequestOptions): Promise<Organization> {
+    return this.call('get', ORG, {}, {}, opts);
+  }
+
+  update(body: OrganizationPatch, opts?: RequestOptions): Promise<Organization> {
+    return this.call('patch', ORG, {}, { body }, opts);
+  }
+
+  members(query?: QueryOf<typeof MEMBERS>, opts?: RequestOptions): PageRequest<Member> {
+    return this.paged(MEMBERS, {}, query, opts);
+  }
+
+  /** E-mails an invitation (valid 7 days); 409 for a member or an address already invited. */
+  invite(body: InvitationInput, opts?: RequestOptions): Promise<Invitation> {
+    return this.call('post', INVITATIONS, {}, { body }, opts);
+  }
+
+  invitations(query?: QueryOf<typeof INVITATIONS>, opts?: RequestOptions): PageRequest<Invitation> {
+    return this.paged(INVITATIONS, {}, query, opts);
+  }
+
+  async withdrawInvitation(id: string, opts?: RequestOptions): Promise<void> {
+    await this.call('delete', `${INVITATIONS}/{id}`, { id }, {}, opts);
+  }
+}

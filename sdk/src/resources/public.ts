@@ -1,0 +1,36 @@
+import type { RequestOptions } from '../http.ts';
+import type { PageRequest } from '../pagination.ts';
+import { Resource } from '../resource.ts';
+import type { PublicEmbed, PublicProfile, PublicReview, QueryOf } from '../types.ts';
+
+const EMBED = '/api/v1/public/embed/{slug}';
+const REVIEWS = '/api/v1/public/reviews/{slug}';
+const PROFILE = '/api/v1/public/profiles/{slug}';
+const PROFILE_REVIEWS = '/api/v1/public/profiles/{slug}/reviews';
+
+/** What anyone may read about a business, by its slug. No API key is sent. */
+export class Public extends Resource {
+  /** The widget's settings, the business name, its rating and first reviews. */
+  embed(slug: string, opts?: RequestOptions): Promise<PublicEmbed> {
+    return this.call('get', EMBED, { slug }, { auth: false }, opts);
+  }
+
+  /** The widget's reviews (rated at least the embed's `min_rating`), newest first. */
+  reviews(slug: string, query?: QueryOf<typeof REVIEWS>, opts?: RequestOptions): PageRequest<PublicReview> {
+    return this.paged(REVIEWS, { slug }, query, opts, false);
+  }
+
+  /** The public profile with `average_rating`, `review_count` and `rating_distribution`. */
+  profile(slug: string, opts?: RequestOptions): Promise<PublicProfile> {
+    return this.call('get', PROFILE, { slug }, { auth: false }, opts);
+  }
+
+  /** Every public review of the business, newest first. */
+  profileReviews(
+    slug: string,
+    query?: QueryOf<typeof PROFILE_REVIEWS>,
+    opts?: RequestOptions,
+  ): PageRequest<PublicReview> {
+    return this.paged(PROFILE_REVIEWS, { slug }, query, opts, false);
+  }
+}

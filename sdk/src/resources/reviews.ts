@@ -1,0 +1,48 @@
+import type { RequestOptions } from '../http.ts';
+import type { PageRequest } from '../pagination.ts';
+import { Resource } from '../resource.ts';
+import type {
+  ModerationEntry,
+  ModerationInput,
+  QueryOf,
+  ResponseOf,
+  Review,
+  ReviewListQuery,
+  ReviewSubmission,
+} from '../types.ts';
+
+const REVIEWS = '/api/v1/organizations/{orgId}/reviews';
+const REVIEW = '/api/v1/organizations/{orgId}/reviews/{id}';
+const HISTORY = '/api/v1/organizations/{orgId}/reviews/{id}/moderation-history';
+const CHAIN = '/api/v1/organizations/{orgId}/moderation-chain';
+
+export class Reviews extends Resource {
+  /** The organization's reviews, newest first; filters combine with AND. */
+  list(query?: ReviewListQuery, opts?: RequestOptions): PageRequest<Review> {
+    return this.paged(REVIEWS, {}, query, opts);
+  }
+
+  get(id: string, opts?: RequestOptions): Promise<Review> {
+    return this.call('get', REVIEW, { id }, {}, opts);
+  }
+
+  /** Hides or unhides a review (`{ action: 'hide' | 'unhide', reason }`); 409 when it is already so. */
+  moderate(id: string, body: ModerationInput, opts?: RequestOptions): Promise<Review> {
+    return this.call('patch', `${REVIEW}/moderate`, { id }, { body }, opts);
+  }
+
+  /** The review's moderation trail, newest first. */
+  moderationHistory(id: string, query?: QueryOf<typeof HISTORY>, opts?: RequestOptions): PageRequest<ModerationEntry> {
+    return this.paged(HISTORY, { id }, query, opts);
+  }
+
+  /** The moderation trail's head, and whether the trail verifies (optionally against a head kept earlier). */
+  moderationChain(query?: QueryOf<typeof CHAIN>, opts?: RequestOptions): Promise<ResponseOf<typeof CHAIN, 'get'>> {
+    return this.call('get', CHAIN, {}, { query }, opts);
+  }
+
+  /** Submits a review to a form. Public: no API key is sent. */
+  submit(body: ReviewSubmission, opts?: RequestOptions): Promise<Review> {
+    return this.call('post', '/api/v1/reviews', {}, { body, auth: false }, opts);
+  }
+}

@@ -1,0 +1,69 @@
+// Types read off the generated OpenAPI paths, by path and method (never by operationId, which
+// may change): a route's query, JSON body and JSON success answer.
+import type { paths } from './generated/openapi.ts';
+
+export type { paths };
+export type Path = keyof paths;
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+type Operation<P extends Path, M extends Method> = NonNullable<paths[P][M]>;
+
+/** The query parameters of a route (`{}` when it takes none). */
+export type QueryOf<P extends Path, M extends Method = 'get'> = Operation<P, M> extends
+  { parameters: { query?: infer Q } } ? [NonNullable<Q>] extends [never] ? Record<never, never> : NonNullable<Q>
+  : Record<never, never>;
+
+/** The JSON request body of a route. */
+export type BodyOf<P extends Path, M extends Method> = Operation<P, M> extends { requestBody?: infer B }
+  ? NonNullable<B> extends { content: { 'application/json': infer J } } ? J : never
+  : never;
+
+type Success = 200 | 201 | 202;
+
+/** The JSON answer of a route's success status (200, 201 or 202). */
+export type ResponseOf<P extends Path, M extends Method> = Operation<P, M>['responses'] extends infer R ? {
+    [S in keyof R & Success]: R[S] extends { content: { 'application/json': infer J } } ? J : never;
+  }[keyof R & Success]
+  : never;
+
+/** The item type of a paginated list route. */
+export type ItemOf<P extends Path, M extends Method = 'get'> = ResponseOf<P, M> extends { data: (infer I)[] } ? I
+  : never;
+
+type Org = '/api/v1/organizations/{orgId}';
+
+export type PageMeta = ResponseOf<`${Org}/reviews`, 'get'>['meta'];
+export type Review = ResponseOf<`${Org}/reviews/{id}`, 'get'>;
+export type ReviewListQuery = QueryOf<`${Org}/reviews`>;
+export type ReviewSubmission = BodyOf<'/api/v1/reviews', 'post'>;
+export type ModerationInput = BodyOf<`${Org}/reviews/{id}/moderate`, 'patch'>;
+export type ModerationEntry = ItemOf<`${Org}/reviews/{id}/moderation-history`>;
+export type ReviewForm = ResponseOf<`${Org}/review-forms/{id}`, 'get'>;
+export type ReviewFormInput = BodyOf<`${Org}/review-forms`, 'post'>;
+export type ReviewFormPatch = BodyOf<`${Org}/review-forms/{id}`, 'patch'>;
+export type Organization = ResponseOf<Org, 'get'>;
+export type OrganizationPatch = BodyOf<Org, 'patch'>;
+export type Member = ItemOf<`${Org}/members`>;
+export type Invitation = ResponseOf<`${Org}/invitations`, 'post'>;
+export type InvitationInput = BodyOf<`${Org}/invitations`, 'post'>;
+export type ExportJob = ResponseOf<`${Org}/exports/{id}`, 'get'>;
+export type ExportInput = BodyOf<`${Org}/exports`, 'post'>;
+export type Webhook = ResponseOf<`${Org}/webhooks/{id}`, 'get'>;
+export type NewWebhook = ResponseOf<`${Org}/webhooks`, 'post'>;
+export type WebhookInput = BodyOf<`${Org}/webhooks`, 'post'>;
+export type WebhookPatch = BodyOf<`${Org}/webhooks/{id}`, 'patch'>;
+export type WebhookDelivery = ItemOf<`${Org}/webhooks/{id}/deliveries`>;
+export type PublicProfileSettings = ResponseOf<`${Org}/public-profile`, 'get'>;
+export type PublicProfileSettingsPatch = BodyOf<`${Org}/public-profile`, 'patch'>;
+export type ApiKey = ItemOf<`${Org}/api-keys`>;
+export type NewApiKey = ResponseOf<`${Org}/api-keys`, 'post'>;
+export type ApiKeyInput = BodyOf<`${Org}/api-keys`, 'post'>;
+export type ReviewRequest = ResponseOf<`${Org}/review-requests/{id}`, 'get'>;
+export type ReviewRequestInput = BodyOf<`${Org}/review-requests`, 'post'>;
+export type ReviewRequestStats = ResponseOf<`${Org}/review-requests/stats`, 'get'>;
+export type PublicReview = ItemOf<'/api/v1/public/profiles/{slug}/reviews'>;
+export type PublicProfile = ResponseOf<'/api/v1/public/profiles/{slug}', 'get'>;
+export type PublicEmbed = ResponseOf<'/api/v1/public/embed/{slug}', 'get'>;
+
+/** The key's organization and the key itself. */
+export type Me = ResponseOf<'/api/v1/me', 'get'>;
