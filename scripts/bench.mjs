@@ -28,6 +28,7 @@ import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import widget from './bench/scenarios/widget.mjs';
 import { pgbench } from './bench/pgbench.mjs';
+import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
 import { fixed, median, table } from './bench/stats.mjs';
 import { httpLoad, httpLoadTool } from './bench/wrk.mjs';
@@ -62,7 +63,13 @@ async function runScenario(scenario, ctx, rounds) {
     for (const m of scenario.measurements) {
       const name = typeof m.name === 'function' ? m.name(state) : m.name;
       ctx.log(`${name}: ${ctx.seconds} s${rounds > 1 ? ` (round ${round}/${rounds})` : ''}`);
-      runs[m.key].push({ name, ...(await m.run(ctx, state)) });
+      const { result, cpu } = await withCpu(cpuGroups(ctx, m), () => m.run(ctx, state));
+      const perRequest = (us) => (result.requests > 0 ? us / result.requests : NaN);
+      runs[m.key].push({
+        name,
+        ...result,
+        cpuPerRequest: { api: perRequest(cpu.api), postgres: perRequest(cpu.postgres), tool: perRequest(cpu.tool) },
+      });
     }
   }
   const rows = scenario.measurements.map((m) => {
@@ -74,6 +81,11 @@ async function runScenario(scenario, ctx, rounds) {
       rps: median(r.map((x) => x.rps)),
       p50: median(r.map((x) => x.p50)),
       p99: median(r.map((x) => x.p99)),
+      cpu: {
+        api: median(r.map((x) => x.cpuPerRequest.api)),
+        postgres: median(r.map((x) => x.cpuPerRequest.postgres)),
+        tool: median(r.map((x) => x.cpuPerRequest.tool)),
+      },
       runs: r.map(({ name: _name, ...rest }) => rest),
     };
   });
@@ -85,10 +97,35 @@ async function runScenario(scenario, ctx, rounds) {
   return { rows, ratios };
 }
 
+/**
+ * The processes whose CPU each measurement samples: the API's (the scenario's own server when it
+ * names one), PostgreSQL's, and the load tool's (wrk, or pgbench for the database-only side).
+ */
+function cpuGroups(ctx, m) {
+  const apiPid = ctx.stack.api?.child?.pid;
+  return {
+    api: () => [m.apiPid?.(ctx) ?? apiPid].filter(Boolean),
+    postgres: () => postgresPids(ctx.stack.cluster.pidFile),
+    tool: () => [...toolPids('wrk'), ...toolPids('pgbench')],
+  };
+}
+
+const us = (n) => (Number.isFinite(n) && n > 0 ? fixed(n, 0) : '–');
+
 function report(scenario, result, rounds) {
-  const rows = result.rows.map((r) => [r.name, fixed(r.rps, 0), fixed(r.p50), fixed(r.p99)]);
+  const rows = result.rows.map((r) => [
+    r.name,
+    fixed(r.rps, 0),
+    fixed(r.p50),
+    fixed(r.p99),
+    us(r.cpu?.api),
+    us(r.cpu?.postgres),
+    us(r.cpu?.tool),
+  ]);
   console.log(`\n${scenario.name}: ${scenario.description}${rounds > 1 ? ` (median of ${rounds} rounds)` : ''}\n`);
-  console.log(table(['', 'req/s', 'p50 ms', 'p99 ms'], rows));
+  console.log(
+    table(['', 'req/s', 'p50 ms', 'p99 ms', 'API µs/req', 'PostgreSQL µs/req', 'load tool µs/req'], rows),
+  );
   console.log('');
   const width = Math.max(...result.ratios.map((r) => r.name.length));
   for (const r of result.ratios) {

@@ -1975,6 +1975,45 @@ $$;
 ALTER FUNCTION plaudit.public_profile_version(p_slug text) OWNER TO plaudit_owner;
 
 --
+-- Name: public_read_review_page(text, text, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) RETURNS record
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  p json;
+begin
+  perform set_config('role', 'plaudit_public', true);
+  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit);
+  version := p ->> 'version';
+  if version is not null and (p_scope = 'embed' or (p ->> 'enabled')::boolean) then
+    body := '{"data":' || (p -> 'items')::text || ',"meta":'
+      || plaudit.page_meta((p ->> 'total')::bigint, p_page, p_limit) || '}';
+  end if;
+end
+$$;
+
+ALTER FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) OWNER TO plaudit_owner;
+
+--
+-- Name: public_read_version(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.public_read_version(p_slug text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+  perform set_config('role', 'plaudit_public', true);
+  return plaudit.public_version(p_slug);
+end
+$$;
+
+ALTER FUNCTION plaudit.public_read_version(p_slug text) OWNER TO plaudit_owner;
+
+--
 -- Name: public_review_form(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6197,6 +6236,7 @@ GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_em
 
 REVOKE ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_public;
 
 --
 -- Name: FUNCTION prune_rate_limits(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -6231,6 +6271,20 @@ GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integ
 
 REVOKE ALL ON FUNCTION plaudit.public_profile_version(p_slug text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_public;
+
+--
+-- Name: FUNCTION public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) TO plaudit_authenticator;
+
+--
+-- Name: FUNCTION public_read_version(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.public_read_version(p_slug text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION public_review_form(p_form_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner

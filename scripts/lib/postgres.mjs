@@ -107,6 +107,7 @@ export class Cluster {
     // (`dir` itself is opened to it by init(); what matters is whether it can get that far.)
     this.home = reachableByPostgres(path.dirname(this.dir)) ? this.dir : relocatedHome(this.dir);
     this.pgdata = path.join(this.home, 'pg');
+    this.pidFile = path.join(this.pgdata, 'postmaster.pid');
     this.logFile = path.join(this.home, 'postgres.log');
     this.secretsFile = path.join(this.dir, 'secrets.json');
     this.port = port;

@@ -6,7 +6,7 @@
 -- JSON text, which the API passes through without parsing. Row-level security stays the guard:
 -- the query runs as plaudit_api with the key's organization, never as the owner.
 --
--- Sections: entering the tenant of a key · JSON of the API's shapes · the reads.
+-- Sections: entering the tenant of a key · JSON of the API's shapes · the reads · the public feed.
 set role plaudit_owner;
 
 -- ============================================================================================
@@ -198,7 +198,54 @@ begin
 end
 $$;
 
-grant execute on function plaudit.enter_api_read(bytea, uuid, integer, text),
+-- ============================================================================================
+-- the public feed
+-- ============================================================================================
+-- The public review pages and their revalidation, each one statement that switches to
+-- plaudit_public for the rest of its transaction before it calls the public function (which
+-- plaudit_public may call; the authenticator may not): runAsPublic's begin, role switch and
+-- commit, folded into the statement.
+
+-- The version of a business's public data, for ETags (plaudit.public_version).
+create function plaudit.public_read_version(p_slug text)
+returns text
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform set_config('role', 'plaudit_public', true);
+  return plaudit.public_version(p_slug);
+end
+$$;
+
+-- A page of public reviews (plaudit.public_review_page) as the response body, with its version;
+-- no body for an unknown slug, or for a profile page of a business whose profile is switched off.
+create function plaudit.public_read_review_page(
+  p_slug text, p_scope text, p_page integer, p_limit integer, out version text, out body text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  p json;
+begin
+  perform set_config('role', 'plaudit_public', true);
+  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit);
+  version := p ->> 'version';
+  if version is not null and (p_scope = 'embed' or (p ->> 'enabled')::boolean) then
+    body := '{"data":' || (p -> 'items')::text || ',"meta":'
+      || plaudit.page_meta((p ->> 'total')::bigint, p_page, p_limit) || '}';
+  end if;
+end
+$$;
+
+grant execute on function plaudit.page_meta(bigint, integer, integer) to plaudit_public;
+
+grant execute on function plaudit.public_read_version(text),
+  plaudit.public_read_review_page(text, text, integer, integer),
+  plaudit.enter_api_read(bytea, uuid, integer, text),
   plaudit.api_organization(bytea, uuid, integer),
   plaudit.api_review(bytea, uuid, integer, uuid),
   plaudit.api_reviews(bytea, uuid, integer, integer, integer, integer, integer, integer, text, boolean, uuid,

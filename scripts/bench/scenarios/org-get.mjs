@@ -1,36 +1,39 @@
 // org-get: an authenticated GET /api/v1/organizations/:orgId, next to pgbench running the same
 // SQL as the same login role, and next to a bare Deno.serve hello-world.
-// BENCH_PGBENCH_PIPELINE=0 sends pgbench's statements one round trip each instead of pipelined.
+// BENCH_PGBENCH_PIPELINE=1 pipelines pgbench's two statements in one transaction.
 import { createHash } from 'node:crypto';
 import { connect } from '../../lib/database.mjs';
 import { BENCH_RATE_LIMIT } from '../stack.mjs';
 
 /**
- * The statements the request runs, in the order the API sends them:
- *   1. apiKeyAuth, on one reserved connection: plaudit.authenticate(sha256(key),
- *      RATE_LIMIT_PER_MINUTE) in its own implicit transaction, pipelined with the tenant
- *      transaction's set-up (begin read only, set_config, set local role);
- *   2. the handler's select;
- *   3. the read-only transaction's end (the API sends it after answering).
- * postgres.js follows every statement with a Sync, so authenticate commits before the begin.
- * pgbench 15 has no \syncpipeline: inside one of its pipelines authenticate would share the
- * tenant transaction (and be rolled back with it), so here it goes in a round trip of its own,
- * and the set-up is pipelined with the select instead — the same statements, one more round trip
- * for pgbench. postgres.js sends parameterised statements prepared, hence -M prepared.
+ * The statements the request runs, as the API sends them (one round trip, pipelined on one
+ * connection, each its own transaction): plaudit.authenticate(sha256(key), RATE_LIMIT_PER_MINUTE),
+ * which counts the request, then plaudit.api_organization, which checks the key again, reads as
+ * plaudit_api and answers the body as JSON text. pgbench 15 has no \syncpipeline: inside one of
+ * its pipelines both would share a transaction (the rate-limit row locked through the read), so
+ * by default it sends them one round trip each, the same statements in the same transactions;
+ * BENCH_PGBENCH_PIPELINE=1 pipelines them in one transaction instead. postgres.js sends
+ * parameterised statements prepared, hence -M prepared.
  */
-export function orgGetScript({ keyHashHex, orgId, rateLimit = BENCH_RATE_LIMIT, pipeline = true }) {
+export function keyedReadScript({ keyHashHex, read, rateLimit = BENCH_RATE_LIMIT, pipeline = false }) {
+  const hash = `'\\x${keyHashHex}'::bytea`;
   const lines = [
-    '-- GET /api/v1/organizations/:orgId, statement by statement (scripts/bench/scenarios/org-get.mjs)',
-    `select * from plaudit.authenticate('\\x${keyHashHex}'::bytea, ${rateLimit});`,
+    '-- an authenticated one-statement read, statement by statement (scripts/bench/scenarios/org-get.mjs)',
     pipeline ? '\\startpipeline' : null,
-    'begin read only;',
-    `select set_config('plaudit.org_id', '${orgId}', true);`,
-    'set local role plaudit_api;',
-    `select id, name, slug, website, created_at from plaudit.organizations where id = '${orgId}';`,
+    `select * from plaudit.authenticate(${hash}, ${rateLimit});`,
+    `select ${read(hash, rateLimit)} as body;`,
     pipeline ? '\\endpipeline' : null,
-    'rollback;',
   ];
   return lines.filter((l) => l !== null).join('\n') + '\n';
+}
+
+export function orgGetScript({ keyHashHex, orgId, rateLimit = BENCH_RATE_LIMIT, pipeline = false }) {
+  return keyedReadScript({
+    keyHashHex,
+    rateLimit,
+    pipeline,
+    read: (hash, limit) => `plaudit.api_organization(${hash}, '${orgId}', ${limit})`,
+  });
 }
 
 async function seed(sql) {
@@ -42,18 +45,16 @@ async function seed(sql) {
   return { orgId: org.id, key: key.key };
 }
 
-/** Runs the pgbench script's SQL once, as the authenticator, and checks that it finds the org. */
-async function checkScript(authenticatorUrl, script, orgId) {
+/** Runs the pgbench script's SQL once, as the authenticator, and answers the body it reads. */
+export async function scriptBody(authenticatorUrl, script) {
   const statements = script.split('\n').filter((l) => l && !l.startsWith('\\') && !l.startsWith('--'));
   const sql = connect(authenticatorUrl);
   try {
-    const results = [];
-    for (const statement of statements) results.push(await sql.unsafe(statement));
-    const [auth] = results[0];
-    const rows = results[statements.findIndex((s) => s.includes('from plaudit.organizations'))];
-    if (!auth?.allowed || rows.length !== 1 || rows[0].id !== orgId) {
-      throw new Error(`the pgbench script does not find the organization: ${JSON.stringify({ auth, rows })}`);
+    const [[auth], [read]] = [await sql.unsafe(statements[0]), await sql.unsafe(statements[1])];
+    if (!auth?.allowed || typeof read?.body !== 'string') {
+      throw new Error(`the pgbench script reads nothing: ${JSON.stringify({ auth, read })}`);
     }
+    return read.body;
   } finally {
     await sql.end();
   }
@@ -78,9 +79,10 @@ export default {
     }
 
     const keyHashHex = createHash('sha256').update(key, 'utf8').digest('hex');
-    const pipeline = ctx.env.BENCH_PGBENCH_PIPELINE !== '0';
+    const pipeline = ctx.env.BENCH_PGBENCH_PIPELINE === '1';
     const script = orgGetScript({ keyHashHex, orgId, pipeline });
-    await checkScript(stack.authenticatorUrl, script, orgId);
+    // Both sides answer the same bytes.
+    if ((await scriptBody(stack.authenticatorUrl, script)) !== body) throw new Error('pgbench reads another body');
     const hello = await stack.startHello();
 
     ctx.log(`warming up for ${ctx.warmup} s`);

@@ -334,7 +334,9 @@ select results_eq(
             ('plaudit.api_review(bytea,uuid,integer,uuid)'),
             ('plaudit.api_reviews(bytea,uuid,integer,integer,integer,integer,integer,integer,text,boolean,uuid,timestamp with time zone,timestamp with time zone,text)'),
             ('plaudit.authenticate(bytea,integer)'),
-            ('plaudit.enter_api_read(bytea,uuid,integer,text)') $$,
+            ('plaudit.enter_api_read(bytea,uuid,integer,text)'),
+            ('plaudit.public_read_review_page(text,text,integer,integer)'),
+            ('plaudit.public_read_version(text)') $$,
   'the authenticator itself can execute plaudit.authenticate and the one-statement reads, and nothing else in plaudit'
 );
 

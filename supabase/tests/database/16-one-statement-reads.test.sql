@@ -3,7 +3,7 @@
 -- the key's organization, and answers the body as JSON text, or null.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(14);
+select plan(17);
 
 insert into plaudit.organizations (id, name, slug, website, created_at) values
   ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme "Coffee"', 'acme', null, '2026-01-02T03:04:05.678Z'),
@@ -26,6 +26,8 @@ grant select on keys to public;
 insert into keys select 'a_read', key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Read', 'read');
 insert into keys select 'a_tiny', key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Tiny', 'read', 1);
 insert into keys select 'b_read', key from plaudit.issue_api_key('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'Read', 'read');
+create temporary table expected as select plaudit.public_version('acme') as version;
+grant select on expected to public;
 create function pg_temp.h(label text) returns bytea language sql as $$
   select sha256(convert_to((select key from keys where keys.label = h.label), 'UTF8')) $$;
 
@@ -109,6 +111,21 @@ select is(
   null,
   'authenticator: a read key does not pass for a write'
 );
+
+select is(
+  plaudit.public_read_version('acme'),
+  (select version from expected),
+  'authenticator: the public version, read as plaudit_public'
+);
+select is(current_user::text, 'plaudit_public', 'authenticator: the public read switched to plaudit_public');
+reset role;
+
+select is(
+  (select body::jsonb -> 'meta' from plaudit.public_read_review_page('acme', 'embed', 1, 10)),
+  '{"total": 2, "page": 1, "limit": 10, "totalPages": 1}'::jsonb,
+  'authenticator: a public page of reviews, with its meta'
+);
+reset role;
 
 reset session authorization;
 

@@ -4,7 +4,7 @@ import type { Tx } from '../../core/db/client.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
 import { conditionalPublicRead, publicCors } from '../middleware/public-access/index.ts';
 import { keyRoute, router } from './define.ts';
@@ -149,7 +149,6 @@ const TokenParams = z.object({
 
 type ProfileRow = PublicProfileRow;
 /** A page as the database renders it: the items stay JSON text, passed through unparsed. */
-type PageRow = { version: string; enabled: boolean; total: string; items: string };
 
 const notFound = () => new ApiError(404, 'Business not found');
 
@@ -168,11 +167,9 @@ function loadProfile(c: Context<AppEnv>, slug: string) {
   return loadPublicProfile(c.var.sql, slug);
 }
 
+/** The version of the public data, as plaudit_public reads it, in one statement. */
 async function publicVersion(c: Context<AppEnv>, slug: string) {
-  const [row] = await runAsPublic(
-    c.var.sql,
-    (tx) => tx<{ v: string | null }[]>`select plaudit.public_version(${slug}) as v`,
-  );
+  const [row] = await c.var.sql<{ v: string | null }[]>`select plaudit.public_read_version(${slug}) as v`;
   return row.v;
 }
 
@@ -192,21 +189,15 @@ async function reviewPage(
     `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
     () => publicVersion(c, slug),
     async () => {
-      const [row] = await runAsPublic(c.var.sql, (tx) =>
-        tx<PageRow[]>`
-        select p ->> 'version' as version, (p ->> 'enabled')::boolean as enabled, p ->> 'total' as total,
-               (p -> 'items')::text as items
-        from plaudit.public_review_page(${slug}, ${scope}, ${page.page}, ${page.limit}) p`);
-      return row.version !== null && (scope === 'embed' || row.enabled) ? row : null;
+      // One statement, as plaudit_public; the body is the database's JSON text, never parsed here.
+      const [row] = await c.var.sql<{ version: string; body: string | null }[]>`
+        select version, body from plaudit.public_read_review_page(${slug}, ${scope}, ${page.page}, ${page.limit})`;
+      return row.body === null ? null : row;
     },
   );
   if ('notModified' in out) return out.notModified;
   if (!out.data) throw notFound();
-  // The envelope around the database's JSON text, so the items are never parsed and re-serialized.
-  const { meta } = paginate([], Number(out.data.total), page);
-  return c.body(`{"data":${out.data.items},"meta":${JSON.stringify(meta)}}`, 200, {
-    'Content-Type': 'application/json',
-  });
+  return c.body(out.data.body!, 200, { 'Content-Type': 'application/json' });
 }
 
 // The e-mail verification link's answer: a small page, for people.
