@@ -147,59 +147,52 @@ ALTER FUNCTION plaudit.api_keys_guard_revocation() OWNER TO plaudit_owner;
 -- Name: api_organization(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS text
+CREATE FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
     AS $$
+declare
+  a record;
 begin
-  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    return null;
+  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
+  if not found then
+    return;
   end if;
-  return (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
-                 || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
-                 || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
-            from plaudit.organizations o where o.id = p_org_id);
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
+    case when a.entered then
+      (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
+              || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
+              || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
+         from plaudit.organizations o where o.id = p_org_id)
+    end;
 end
 $$;
 
 ALTER FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) OWNER TO plaudit_owner;
 
 --
--- Name: api_read_tenant(bytea, uuid, integer, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS uuid
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-  select k.org_id
-    from plaudit.api_keys k
-   where k.key_hash = p_key_hash
-     and (k.revoked_at is null or k.revoked_at > now())
-     and (p_org_id is null or k.org_id = p_org_id)
-     and array_position(array['read', 'write', 'admin'], k.scope) >= array_position(array['read', 'write', 'admin'], p_scope)
-     and coalesce((select c.hits from plaudit.rate_limit_counters c
-                    where c.bucket = 'key:' || k.id and c.window_start = date_trunc('minute', now())), 0)
-         <= coalesce(k.rate_limit_per_minute, p_rate_limit)
-$$;
-
-ALTER FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) OWNER TO plaudit_owner;
-
---
 -- Name: api_review(bytea, uuid, integer, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) RETURNS text
+CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
     AS $$
+declare
+  a record;
 begin
-  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    return null;
+  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
+  if not found then
+    return;
   end if;
-  return (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
-                                     r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
-            from plaudit.reviews r where r.id = p_review_id);
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
+    case when a.entered then
+      (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
+                                  r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
+         from plaudit.reviews r where r.id = p_review_id)
+    end;
 end
 $$;
 
@@ -209,7 +202,7 @@ ALTER FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit 
 -- Name: api_reviews(bytea, uuid, integer, integer, integer, integer, integer, integer, text, boolean, uuid, timestamp with time zone, timestamp with time zone, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) RETURNS text
+CREATE FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
@@ -219,9 +212,15 @@ declare
     or p_from is not null or p_to is not null or p_q is not null;
   total bigint;
   items text;
+  a record;
 begin
-  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    return null;
+  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
+  if not found then
+    return;
+  end if;
+  if not a.entered then
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, null::text;
+    return;
   end if;
   select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
                                                  r.reviewer_email, r.verification_status, r.is_hidden,
@@ -255,7 +254,8 @@ begin
   else
     select coalesce(sum(s.total_count), 0) into total from plaudit.review_statistics s;
   end if;
-  return '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, p_page, p_limit) || '}';
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
+    '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, p_page, p_limit) || '}';
 end
 $$;
 
@@ -1200,19 +1200,26 @@ ALTER FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, 
 -- Name: enter_api_read(bytea, uuid, integer, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS boolean
+CREATE FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, entered boolean)
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 declare
-  org uuid := plaudit.api_read_tenant(p_key_hash, p_org_id, p_rate_limit, p_scope);
+  a record;
 begin
-  if org is null then
-    return false;
+  select * into a from plaudit.authenticate(p_key_hash, p_rate_limit);
+  if not found then
+    return;
   end if;
-  perform set_config('plaudit.org_id', org::text, true);
-  perform set_config('role', 'plaudit_api', true);
-  return true;
+  entered := a.allowed and (p_org_id is null or a.org_id = p_org_id)
+    and array_position(array['read', 'write', 'admin'], a.scope) >= array_position(array['read', 'write', 'admin'], p_scope);
+  if entered then
+    perform set_config('plaudit.org_id', a.org_id::text, true);
+    perform set_config('role', 'plaudit_api', true);
+  end if;
+  key_id := a.key_id; org_id := a.org_id; scope := a.scope; prefix := a.prefix;
+  rate_limit := a.rate_limit; allowed := a.allowed; remaining := a.remaining; reset_at := a.reset_at;
+  return next;
 end
 $$;
 
@@ -5721,13 +5728,6 @@ REVOKE ALL ON FUNCTION plaudit.api_keys_guard_revocation() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -1,59 +1,54 @@
--- Reads in one statement, the answer's JSON made by PostgreSQL. An authenticated read was a
--- transaction of its own (begin, the tenant, the role, the query, the end) after the key's
--- check; now the API pipelines two autocommitted statements in one round trip: the key's check
--- (plaudit.authenticate, which counts the request) and one call that checks the key again, sets
--- the tenant and switches to plaudit_api for the rest of its statement, and answers the body as
--- JSON text, which the API passes through without parsing. Row-level security stays the guard:
--- the query runs as plaudit_api with the key's organization, never as the owner.
+-- Reads in one statement, the answer's JSON made by PostgreSQL. An authenticated read was the
+-- key's check (plaudit.authenticate), then a transaction of its own (begin, the tenant, the role,
+-- the query, the end); now it is one autocommitted statement: a call that authenticates the key
+-- (plaudit.authenticate, which counts the request), and when the key may read, sets its tenant,
+-- switches to plaudit_api for the rest of the statement and answers the body as JSON text, which
+-- the API passes through without parsing. Row-level security stays the guard: the query runs as
+-- plaudit_api with the key's organization, never as the owner.
 --
 -- Sections: entering the tenant of a key · JSON of the API's shapes · the reads · the public feed.
+--
+-- The authenticator plans every statement afresh (plan_cache_mode = force_custom_plan, for the
+-- list's optional filters and deep pages); the lookups by key, id or primary key below keep
+-- their cached plans instead (plan_cache_mode = auto on the function), which PostgreSQL would
+-- otherwise rebuild on every request.
 set role plaudit_owner;
 
 -- ============================================================================================
 -- entering the tenant of a key
 -- ============================================================================================
--- The organization whose data a read of this key may see: the key works, belongs to the
--- organization asked for (any, when none is asked for), has the scope, and has not used up its
--- minute (plaudit.authenticate counted this request just before, on the same connection).
-create function plaudit.api_read_tenant(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
-returns uuid
-language sql
-stable
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  select k.org_id
-    from plaudit.api_keys k
-   where k.key_hash = p_key_hash
-     and (k.revoked_at is null or k.revoked_at > now())
-     and (p_org_id is null or k.org_id = p_org_id)
-     and array_position(array['read', 'write', 'admin'], k.scope) >= array_position(array['read', 'write', 'admin'], p_scope)
-     and coalesce((select c.hits from plaudit.rate_limit_counters c
-                    where c.bucket = 'key:' || k.id and c.window_start = date_trunc('minute', now())), 0)
-         <= coalesce(k.rate_limit_per_minute, p_rate_limit)
-$$;
-
-revoke execute on function plaudit.api_read_tenant(bytea, uuid, integer, text) from public;
-
--- Sets the key's tenant and switches to plaudit_api, both local to the caller's transaction (one
--- autocommitted statement): the rest of the calling read runs under row-level security. Answers
--- false, changing nothing, for a key that may not read. Runs with its caller's rights: only a
--- login that may become plaudit_api (the authenticator) gets past the role switch.
+-- Authenticates the key (plaudit.authenticate: the lookup by hash, the rate limit, last use) and,
+-- when it may read (known, within its limit, of the organization asked for, any when none is, with
+-- the scope), sets its tenant and switches to plaudit_api, both local to the caller's transaction
+-- (one autocommitted statement): the rest of the calling read runs under row-level security.
+-- Answers plaudit.authenticate's row, for the API to answer a refusal from, and whether the read
+-- may go on; no row for an unknown key. Runs with its caller's rights: only a login that may
+-- become plaudit_api (the authenticator) gets past the role switch.
 create function plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
-returns boolean
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, entered boolean
+)
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  org uuid := plaudit.api_read_tenant(p_key_hash, p_org_id, p_rate_limit, p_scope);
+  a record;
 begin
-  if org is null then
-    return false;
+  select * into a from plaudit.authenticate(p_key_hash, p_rate_limit);
+  if not found then
+    return;
   end if;
-  perform set_config('plaudit.org_id', org::text, true);
-  perform set_config('role', 'plaudit_api', true);
-  return true;
+  entered := a.allowed and (p_org_id is null or a.org_id = p_org_id)
+    and array_position(array['read', 'write', 'admin'], a.scope) >= array_position(array['read', 'write', 'admin'], p_scope);
+  if entered then
+    perform set_config('plaudit.org_id', a.org_id::text, true);
+    perform set_config('role', 'plaudit_api', true);
+  end if;
+  key_id := a.key_id; org_id := a.org_id; scope := a.scope; prefix := a.prefix;
+  rate_limit := a.rate_limit; allowed := a.allowed; remaining := a.remaining; reset_at := a.reset_at;
+  return next;
 end
 $$;
 
@@ -99,41 +94,62 @@ grant execute on function plaudit.review_json(uuid, integer, text, text, text, t
 -- ============================================================================================
 -- the reads
 -- ============================================================================================
--- Each answers the response body, or null when the key may not read (the API has answered the
--- key's refusal from plaudit.authenticate already) or, for one item, when it does not exist.
+-- Each answers plaudit.authenticate's row (no row for an unknown key) with the response body:
+-- null when the key may not read (the API answers the refusal from the row) or, for one item,
+-- when it does not exist.
 
 -- GET /api/v1/organizations/:orgId
 create function plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
-returns text
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
+)
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
+declare
+  a record;
 begin
-  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    return null;
+  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
+  if not found then
+    return;
   end if;
-  return (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
-                 || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
-                 || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
-            from plaudit.organizations o where o.id = p_org_id);
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
+    case when a.entered then
+      (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
+              || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
+              || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
+         from plaudit.organizations o where o.id = p_org_id)
+    end;
 end
 $$;
 
 -- GET /api/v1/organizations/:orgId/reviews/:id
 create function plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid)
-returns text
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
+)
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
+declare
+  a record;
 begin
-  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    return null;
+  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
+  if not found then
+    return;
   end if;
-  return (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
-                                     r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
-            from plaudit.reviews r where r.id = p_review_id);
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
+    case when a.entered then
+      (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
+                                  r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
+         from plaudit.reviews r where r.id = p_review_id)
+    end;
 end
 $$;
 
@@ -147,7 +163,10 @@ create function plaudit.api_reviews(
   p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text,
   p_is_hidden boolean, p_form_id uuid, p_from timestamptz, p_to timestamptz, p_q text
 )
-returns text
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
+)
 language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
@@ -158,9 +177,15 @@ declare
     or p_from is not null or p_to is not null or p_q is not null;
   total bigint;
   items text;
+  a record;
 begin
-  if not plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    return null;
+  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
+  if not found then
+    return;
+  end if;
+  if not a.entered then
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, null::text;
+    return;
   end if;
   select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
                                                  r.reviewer_email, r.verification_status, r.is_hidden,
@@ -194,7 +219,8 @@ begin
   else
     select coalesce(sum(s.total_count), 0) into total from plaudit.review_statistics s;
   end if;
-  return '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, p_page, p_limit) || '}';
+  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
+    '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, p_page, p_limit) || '}';
 end
 $$;
 
@@ -251,7 +277,6 @@ grant execute on function plaudit.public_read_version(text),
   plaudit.api_reviews(bytea, uuid, integer, integer, integer, integer, integer, integer, text, boolean, uuid,
                       timestamptz, timestamptz, text)
   to plaudit_authenticator;
-grant execute on function plaudit.api_read_tenant(bytea, uuid, integer, text) to plaudit_authenticator;
 
 revoke execute on all functions in schema plaudit from public;
 

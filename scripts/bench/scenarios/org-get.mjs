@@ -1,37 +1,27 @@
 // org-get: an authenticated GET /api/v1/organizations/:orgId, next to pgbench running the same
 // SQL as the same login role, and next to a bare Deno.serve hello-world.
-// BENCH_PGBENCH_PIPELINE=1 pipelines pgbench's two statements in one transaction.
 import { createHash } from 'node:crypto';
 import { connect } from '../../lib/database.mjs';
 import { BENCH_RATE_LIMIT } from '../stack.mjs';
 
 /**
- * The statements the request runs, as the API sends them (one round trip, pipelined on one
- * connection, each its own transaction): plaudit.authenticate(sha256(key), RATE_LIMIT_PER_MINUTE),
- * which counts the request, then plaudit.api_organization, which checks the key again, reads as
- * plaudit_api and answers the body as JSON text. pgbench 15 has no \syncpipeline: inside one of
- * its pipelines both would share a transaction (the rate-limit row locked through the read), so
- * by default it sends them one round trip each, the same statements in the same transactions;
- * BENCH_PGBENCH_PIPELINE=1 pipelines them in one transaction instead. postgres.js sends
- * parameterised statements prepared, hence -M prepared.
+ * The statement the request runs, as the API sends it (postgres.js sends parameterised statements
+ * prepared, hence -M prepared): one plaudit.api_* read, which authenticates the key
+ * (plaudit.authenticate), and when it may read, reads as plaudit_api and answers the body as JSON
+ * text beside the key's row.
  */
-export function keyedReadScript({ keyHashHex, read, rateLimit = BENCH_RATE_LIMIT, pipeline = false }) {
+export function keyedReadScript({ keyHashHex, read, rateLimit = BENCH_RATE_LIMIT }) {
   const hash = `'\\x${keyHashHex}'::bytea`;
-  const lines = [
-    '-- an authenticated one-statement read, statement by statement (scripts/bench/scenarios/org-get.mjs)',
-    pipeline ? '\\startpipeline' : null,
-    `select * from plaudit.authenticate(${hash}, ${rateLimit});`,
-    `select ${read(hash, rateLimit)} as body;`,
-    pipeline ? '\\endpipeline' : null,
-  ];
-  return lines.filter((l) => l !== null).join('\n') + '\n';
+  return [
+    '-- an authenticated one-statement read (scripts/bench/scenarios/org-get.mjs)',
+    `select * from ${read(hash, rateLimit)};`,
+  ].join('\n') + '\n';
 }
 
-export function orgGetScript({ keyHashHex, orgId, rateLimit = BENCH_RATE_LIMIT, pipeline = false }) {
+export function orgGetScript({ keyHashHex, orgId, rateLimit = BENCH_RATE_LIMIT }) {
   return keyedReadScript({
     keyHashHex,
     rateLimit,
-    pipeline,
     read: (hash, limit) => `plaudit.api_organization(${hash}, '${orgId}', ${limit})`,
   });
 }
@@ -50,9 +40,9 @@ export async function scriptBody(authenticatorUrl, script) {
   const statements = script.split('\n').filter((l) => l && !l.startsWith('\\') && !l.startsWith('--'));
   const sql = connect(authenticatorUrl);
   try {
-    const [[auth], [read]] = [await sql.unsafe(statements[0]), await sql.unsafe(statements[1])];
-    if (!auth?.allowed || typeof read?.body !== 'string') {
-      throw new Error(`the pgbench script reads nothing: ${JSON.stringify({ auth, read })}`);
+    const [read] = await sql.unsafe(statements[0]);
+    if (!read?.allowed || typeof read?.body !== 'string') {
+      throw new Error(`the pgbench script reads nothing: ${JSON.stringify(read)}`);
     }
     return read.body;
   } finally {
@@ -79,8 +69,7 @@ export default {
     }
 
     const keyHashHex = createHash('sha256').update(key, 'utf8').digest('hex');
-    const pipeline = ctx.env.BENCH_PGBENCH_PIPELINE === '1';
-    const script = orgGetScript({ keyHashHex, orgId, pipeline });
+    const script = orgGetScript({ keyHashHex, orgId });
     // Both sides answer the same bytes.
     if ((await scriptBody(stack.authenticatorUrl, script)) !== body) throw new Error('pgbench reads another body');
     const hello = await stack.startHello();
@@ -88,7 +77,7 @@ export default {
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url, headers, seconds: ctx.warmup });
     await ctx.http({ url: hello.url, seconds: ctx.warmup });
-    return { url, headers, script, pipeline, helloUrl: hello.url };
+    return { url, headers, script, helloUrl: hello.url };
   },
 
   measurements: [
@@ -99,7 +88,7 @@ export default {
     },
     {
       key: 'pgbench',
-      name: (s) => `pgbench, same SQL (-M prepared${s.pipeline ? ', pipelined' : ''})`,
+      name: 'pgbench, same SQL (-M prepared)',
       run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }),
     },
     {

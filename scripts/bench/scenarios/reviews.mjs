@@ -234,7 +234,6 @@ export const reviewListFirst = {
     if (JSON.parse(body).data.length !== 20) throw new Error(`page 1 is not full: ${body.slice(0, 200)}`);
     const script = keyedReadScript({
       keyHashHex: createHash('sha256').update(seed.key, 'utf8').digest('hex'),
-      pipeline: ctx.env.BENCH_PGBENCH_PIPELINE === '1',
       read: (hash, limit) =>
         `plaudit.api_reviews(${hash}, '${seed.orgId}', ${limit}, 1, 20, null, null, null, null, null, null, null, null, null)`,
     });

@@ -330,7 +330,6 @@ select results_eq(
         and has_function_privilege('plaudit_authenticator', p.oid, 'execute')
       order by 1 $$,
   $$ values ('plaudit.api_organization(bytea,uuid,integer)'),
-            ('plaudit.api_read_tenant(bytea,uuid,integer,text)'),
             ('plaudit.api_review(bytea,uuid,integer,uuid)'),
             ('plaudit.api_reviews(bytea,uuid,integer,integer,integer,integer,integer,integer,text,boolean,uuid,timestamp with time zone,timestamp with time zone,text)'),
             ('plaudit.authenticate(bytea,integer)'),

@@ -1,6 +1,7 @@
 -- The one-statement reads (plaudit.api_organization, api_review, api_reviews): the authenticator
--- calls them right after plaudit.authenticate; each checks the key again, runs as plaudit_api with
--- the key's organization, and answers the body as JSON text, or null.
+-- calls one per request; it authenticates the key (plaudit.authenticate: counted, rate-limited),
+-- and when the key may read, runs as plaudit_api with the key's organization and answers the body
+-- as JSON text beside the key's row.
 begin;
 select tests.lend_temporary_to_runtime_roles();
 select plan(17);
@@ -37,7 +38,7 @@ create function pg_temp.h(label text) returns bytea language sql as $$
 set local session authorization plaudit_authenticator;
 
 select is(
-  plaudit.api_organization(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600),
+  (select body from plaudit.api_organization(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600)),
   '{"id":"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa","name":"Acme \"Coffee\"","slug":"acme","website":null,"created_at":"2026-01-02T03:04:05.678Z"}',
   'authenticator: the organization of the key, as compact JSON'
 );
@@ -46,52 +47,49 @@ reset role;
 select is(current_user::text, 'plaudit_authenticator', 'authenticator: the role switch ends with the read (here: reset)');
 
 select is(
-  plaudit.api_organization(pg_temp.h('a_read'), 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 600),
+  (select body from plaudit.api_organization(pg_temp.h('a_read'), 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 600)),
   null,
   'authenticator: another organization than the key''s answers nothing'
 );
 select is(current_user::text, 'plaudit_authenticator', 'authenticator: a refused read does not switch the role');
 
-select is(
-  plaudit.api_organization('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600),
-  null,
-  'authenticator: an unknown key answers nothing'
+select is_empty(
+  $$ select * from plaudit.api_organization('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600) $$,
+  'authenticator: an unknown key answers no row'
 );
 
 select is(
-  plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'aaaaaaaa-0000-4000-8000-000000000001'),
+  (select body from plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'aaaaaaaa-0000-4000-8000-000000000001')),
   '{"id":"aaaaaaaa-0000-4000-8000-000000000001","rating":5,"title":null,"content":"Line \"one\"\ntwo","reviewer_name":"Ann","reviewer_email":"ann@example.com","verification_status":"unverified","is_hidden":false,"created_at":"2026-02-01T00:00:00.000Z","form_id":"aaaaaaaa-0000-4000-8000-00000000000f","custom_fields":{"gift":true,"size":"L"}}',
   'authenticator: a review as compact JSON, custom fields included'
 );
 reset role;
 
 select is(
-  plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'bbbbbbbb-0000-4000-8000-000000000001'),
+  (select body from plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'bbbbbbbb-0000-4000-8000-000000000001')),
   null,
   'authenticator: another organization''s review is not found (row-level security)'
 );
 reset role;
 
 select is(
-  plaudit.api_reviews(pg_temp.h('a_read'), null, 600, 1, 1, null, null, null, null, null, null, null, null, null)::jsonb,
-  jsonb_build_object(
-    'data', jsonb_build_array((select plaudit.api_review(pg_temp.h('a_read'), null, 600, 'aaaaaaaa-0000-4000-8000-000000000002'))::jsonb),
-    'meta', '{"total": 2, "page": 1, "limit": 1, "totalPages": 2}'::jsonb),
+  (select body from plaudit.api_reviews(pg_temp.h('a_read'), null, 600, 1, 1, null, null, null, null, null, null, null, null, null))::jsonb,
+  '{"data": [{"id": "aaaaaaaa-0000-4000-8000-000000000002", "rating": 2, "title": "Meh", "content": "Slow", "reviewer_name": "Bo", "reviewer_email": "bo@example.com", "verification_status": "verified", "is_hidden": false, "created_at": "2026-02-02T00:00:00.000Z", "form_id": "aaaaaaaa-0000-4000-8000-00000000000f", "custom_fields": {}}], "meta": {"total": 2, "page": 1, "limit": 1, "totalPages": 2}}'::jsonb,
   'authenticator: a page of the key''s own organization, newest first, total from the counter'
 );
 reset role;
 
 select is(
-  plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 1, 20, null, 4, null, null, null, null,
-                      null, null, 'one')::jsonb -> 'meta' ->> 'total',
+  (select body from plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 1, 20, null, 4, null, null, null, null,
+                      null, null, 'one'))::jsonb -> 'meta' ->> 'total',
   '1',
   'authenticator: filters and search, counted'
 );
 reset role;
 
 select is(
-  plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 5, 20, null, null, null, null, null,
-                      null, null, null, null),
+  (select body from plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 5, 20, null, null, null, null, null,
+                      null, null, null, null)),
   '{"data":[],"meta":{"total":2,"page":5,"limit":20,"totalPages":1}}',
   'authenticator: a page beyond the last is empty'
 );
@@ -100,15 +98,15 @@ reset role;
 -- A key that has used up its minute (plaudit.authenticate counted it) reads nothing.
 select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
 select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
-select is(
-  plaudit.api_organization(pg_temp.h('a_tiny'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600),
-  null,
-  'authenticator: a key over its rate limit reads nothing'
+select results_eq(
+  $$ select allowed, body from plaudit.api_organization(pg_temp.h('a_tiny'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600) $$,
+  $$ values (false, null::text) $$,
+  'authenticator: a key over its rate limit (this read counted too) reads nothing'
 );
 
 select is(
-  plaudit.api_read_tenant(pg_temp.h('a_read'), null, 600, 'write'),
-  null,
+  (select entered from plaudit.enter_api_read(pg_temp.h('a_read'), null, 600, 'write')),
+  false,
   'authenticator: a read key does not pass for a write'
 );
 
@@ -134,7 +132,7 @@ reset session authorization;
 ------------
 set local role plaudit_api;
 select throws_ok(
-  $$ select plaudit.api_organization('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600) $$,
+  $$ select (select body from plaudit.api_organization('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600)) $$,
   '42501', 'permission denied for function api_organization',
   'plaudit_api: cannot call a read meant for the authenticator'
 );

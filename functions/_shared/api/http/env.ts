@@ -13,7 +13,7 @@ export interface ApiKeyContext {
 
 /** What a one-statement read gets to build its statement with. */
 export interface KeyReadArgs {
-  /** SHA-256 of the key, which the statement checks again. */
+  /** SHA-256 of the key, which the statement authenticates. */
   hash: Uint8Array;
   /** The organization of the path, or null on a route without one (the key's own). */
   orgId: string | null;
@@ -21,9 +21,12 @@ export interface KeyReadArgs {
   rateLimit: number;
 }
 
-/** Runs a read statement answering `{ body }`; answers the response: the body, 404, or the key's refusal. */
+/**
+ * Runs a one-statement read (a plaudit.api_* function: plaudit.authenticate's row and the body)
+ * and answers the response: the body, 404 when there is none, or the key's refusal.
+ */
 export type KeyRead = (
-  build: (tx: Tx, key: KeyReadArgs) => postgres.PendingQuery<{ body: string | null }[]>,
+  build: (sql: Sql, key: KeyReadArgs) => postgres.PendingQuery<postgres.Row[]>,
   notFound?: string,
 ) => Promise<Response>;
 

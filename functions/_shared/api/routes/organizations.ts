@@ -84,8 +84,8 @@ export const organizations = router()
     }, { oneStatementRead: true }),
     // The body is the database's JSON (plaudit.api_organization), passed through.
     (c) =>
-      c.var.keyRead((tx, key) =>
-        tx`select plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit}) as body`
+      c.var.keyRead((sql, key) =>
+        sql`select * from plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit})`
       ) as never,
   )
   .openapi(

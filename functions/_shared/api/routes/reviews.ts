@@ -200,12 +200,12 @@ function listBounds(q: ListQuery) {
  */
 function listReviews(c: Context<AppEnv>, q: ListQuery) {
   const { from, to } = listBounds(q);
-  return c.var.keyRead((tx, key) =>
-    tx`
-      select plaudit.api_reviews(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${q.page}, ${q.limit},
+  return c.var.keyRead((sql, key) =>
+    sql`
+      select * from plaudit.api_reviews(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${q.page}, ${q.limit},
         ${q.rating ?? null}, ${q.min_rating ?? null}, ${q.max_rating ?? null}, ${q.verification_status ?? null},
         ${q.is_hidden === undefined ? null : q.is_hidden === 'true'}, ${q.form_id ?? null}, ${from}, ${to},
-        ${q.q ?? null}) as body`
+        ${q.q ?? null})`
   );
 }
 
@@ -313,10 +313,10 @@ reviews
     }, { oneStatementRead: true }),
     (c) =>
       c.var.keyRead(
-        (tx, key) =>
-          tx`select plaudit.api_review(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${
+        (sql, key) =>
+          sql`select * from plaudit.api_review(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${
             c.req.valid('param').id
-          }) as body`,
+          })`,
         'Review not found',
       ) as never,
   )

@@ -4,7 +4,6 @@ import { ApiError, errorResponse } from '../../http/errors.ts';
 import type { AppEnv, KeyRead, Scope } from '../../http/env.ts';
 import { setRateLimitHeaders, tooManyRequests } from '../rate-limit/index.ts';
 import { beginTenantTransaction } from '../../../core/db/roles.ts';
-import type { Tx } from '../../../core/db/client.ts';
 import { isUuid } from '../../../core/uuid.ts';
 
 const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
@@ -86,9 +85,9 @@ function refusal(c: Context<AppEnv>, row: AuthRow | undefined, scope: Scope): Re
  * A write commits only when the answer is a success, so a request that answers an error changes
  * nothing; a read's transaction ends after the answer has gone, off the request's path.
  *
- * With `oneStatementRead`, no transaction is opened: the handler's read statement
- * (`c.var.keyRead`) goes out with `plaudit.authenticate`, pipelined in the same round trip, and
- * checks the key itself before it reads as plaudit_api (docs/design.md, "A request's life").
+ * With `oneStatementRead`, no transaction is opened: the handler's read is one statement that
+ * authenticates the key (plaudit.authenticate inside it) and, when the key may read, reads as
+ * plaudit_api with its tenant (docs/design.md, "A request's life").
  */
 export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -100,12 +99,12 @@ export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOption
     const orgId = c.req.param('orgId');
     const pathOrg = isUuid(orgId) ? orgId.toLowerCase() : null;
 
+    if (oneStatementRead) return await readWithKey(c, next, { hash, pathOrg, scope });
+
     const conn = await sql.reserve();
     // postgres.js sends a query when it is first awaited or executed: this one must go first.
     const auth = conn<AuthRow[]>`
       select * from plaudit.authenticate(${hash}, ${config.rateLimitPerMinute})`.execute();
-
-    if (oneStatementRead) return await readWithKey(c, next, { conn, auth, hash, pathOrg, scope });
 
     const tenant = beginTenantTransaction(conn, 'plaudit_api', pathOrg, { readOnly: READ_ONLY.has(c.req.method) });
     let row: AuthRow | undefined;
@@ -140,43 +139,39 @@ export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOption
 }
 
 /**
- * The one-statement read: the handler's statement joins `plaudit.authenticate` on the reserved
- * connection. Whatever the handler answers, a refusal of the key wins (so a bad query parameter
- * with an unknown key answers 401, as on every other route).
+ * The one-statement read: the handler's statement authenticates the key and reads (one round
+ * trip, no transaction of the API's). When the handler never reads (its input was refused), the
+ * key is authenticated alone and its refusal wins, so a bad query parameter with an unknown key
+ * answers 401, as on every other route.
  */
 async function readWithKey(
   c: Context<AppEnv>,
   next: () => Promise<void>,
-  { conn, auth, hash, pathOrg, scope }: {
-    conn: Tx & { release(): void };
-    auth: Promise<AuthRow[]>;
-    hash: Uint8Array;
-    pathOrg: string | null;
-    scope: Scope;
-  },
+  { hash, pathOrg, scope }: { hash: Uint8Array; pathOrg: string | null; scope: Scope },
 ) {
-  auth.catch(() => {}); // awaited below
+  const { sql, config } = c.var;
+  const authenticate = async () => {
+    const [row] = await sql<AuthRow[]>`select * from plaudit.authenticate(${hash}, ${config.rateLimitPerMinute})`;
+    return refusal(c, row, scope);
+  };
   let decided: Response | null | undefined;
-  const decide = async () => decided === undefined ? (decided = refusal(c, (await auth)[0], scope)) : decided;
   const keyRead: KeyRead = async (build, notFound = 'Not found') => {
-    const onOrgRoute = c.req.param('orgId') !== undefined;
-    // A path organization that is not a UUID reads nothing; the key's refusal or the 400 answers.
-    const read = onOrgRoute && !pathOrg
-      ? Promise.resolve([{ body: null }])
-      : build(conn, { hash, orgId: pathOrg, rateLimit: c.var.config.rateLimitPerMinute }).execute();
-    read.catch(() => {});
-    const refused = await decide();
-    if (refused) return refused;
-    const [{ body }] = await read;
-    if (body === null) throw new ApiError(404, notFound);
-    return c.body(body, 200, { 'Content-Type': 'application/json' });
+    // A path organization that is not a UUID reads nothing: the key's refusal or the 400 answers.
+    if (c.req.param('orgId') !== undefined && !pathOrg) {
+      decided = await authenticate();
+      if (decided) return decided;
+      throw new ApiError(400, 'orgId: must be a UUID');
+    }
+    const [row] = await build(sql, { hash, orgId: pathOrg, rateLimit: config.rateLimitPerMinute });
+    decided = refusal(c, row as AuthRow | undefined, scope);
+    if (decided) return decided;
+    if (row.body === null) throw new ApiError(404, notFound);
+    return c.body(row.body as string, 200, { 'Content-Type': 'application/json' });
   };
   c.set('keyRead', keyRead);
-  try {
-    await next();
-    const refused = await decide();
+  await next();
+  if (decided === undefined) {
+    const refused = await authenticate();
     if (refused) c.res = refused;
-  } finally {
-    conn.release();
   }
 }
