@@ -114,6 +114,25 @@ $$;
 ALTER FUNCTION plaudit.api_key_checksum(body text) OWNER TO plaudit_owner;
 
 --
+-- Name: api_key_for_read(bytea, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) RETURNS TABLE(org_id uuid, scope text, within_limit boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
+    AS $$
+  select k.org_id, k.scope,
+         coalesce((select c.hits from plaudit.rate_limit_counters c
+                    where c.bucket = 'key:' || k.id and c.window_start = date_trunc('minute', now())), 0)
+         < coalesce(k.rate_limit_per_minute, p_rate_limit)
+    from plaudit.api_keys k
+   where k.key_hash = p_key_hash and (k.revoked_at is null or k.revoked_at > now())
+$$;
+
+ALTER FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) OWNER TO plaudit_owner;
+
+--
 -- Name: api_keys_guard_revocation(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -152,20 +171,15 @@ CREATE FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET plan_cache_mode TO 'auto'
     AS $$
-declare
-  a record;
 begin
-  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
-  if not found then
-    return;
-  end if;
-  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
-    case when a.entered then
-      (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
+  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    body := (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
               || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
               || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
-         from plaudit.organizations o where o.id = p_org_id)
-    end;
+         from plaudit.organizations o where o.id = p_org_id);
+    perform set_config('role', 'none', true);
+  end if;
+  return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
 end
 $$;
 
@@ -180,86 +194,18 @@ CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET plan_cache_mode TO 'auto'
     AS $$
-declare
-  a record;
 begin
-  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
-  if not found then
-    return;
-  end if;
-  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
-    case when a.entered then
-      (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
+  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
                                   r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
-         from plaudit.reviews r where r.id = p_review_id)
-    end;
+         from plaudit.reviews r where r.id = p_review_id);
+    perform set_config('role', 'none', true);
+  end if;
+  return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
 end
 $$;
 
 ALTER FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: api_reviews(bytea, uuid, integer, integer, integer, integer, integer, integer, text, boolean, uuid, timestamp with time zone, timestamp with time zone, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-declare
-  filtered boolean := coalesce(p_rating, p_min_rating, p_max_rating)::text is not null
-    or p_verification_status is not null or p_is_hidden is not null or p_form_id is not null
-    or p_from is not null or p_to is not null or p_q is not null;
-  total bigint;
-  items text;
-  a record;
-begin
-  select * into a from plaudit.enter_api_read(p_key_hash, p_org_id, p_rate_limit, 'read');
-  if not found then
-    return;
-  end if;
-  if not a.entered then
-  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, null::text;
-    return;
-  end if;
-  select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
-                                                 r.reviewer_email, r.verification_status, r.is_hidden,
-                                                 r.created_at, r.form_id, r.custom_fields), ','
-                             order by page.created_at desc, page.id desc), '')
-    into items
-    from (select x.id, x.created_at from plaudit.reviews x
-           where (p_rating is null or x.rating = p_rating)
-             and (p_min_rating is null or x.rating >= p_min_rating)
-             and (p_max_rating is null or x.rating <= p_max_rating)
-             and (p_verification_status is null or x.verification_status = p_verification_status)
-             and (p_is_hidden is null or x.is_hidden = p_is_hidden)
-             and (p_form_id is null or x.form_id = p_form_id)
-             and (p_from is null or x.created_at >= p_from)
-             and (p_to is null or x.created_at < p_to)
-             and (p_q is null or x.search @@ websearch_to_tsquery('simple', p_q))
-           order by x.created_at desc, x.id desc
-           limit p_limit offset (p_page - 1)::bigint * p_limit) page
-    join plaudit.reviews r on r.id = page.id;
-  if filtered then
-    select count(*) into total from plaudit.reviews x
-     where (p_rating is null or x.rating = p_rating)
-       and (p_min_rating is null or x.rating >= p_min_rating)
-       and (p_max_rating is null or x.rating <= p_max_rating)
-       and (p_verification_status is null or x.verification_status = p_verification_status)
-       and (p_is_hidden is null or x.is_hidden = p_is_hidden)
-       and (p_form_id is null or x.form_id = p_form_id)
-       and (p_from is null or x.created_at >= p_from)
-       and (p_to is null or x.created_at < p_to)
-       and (p_q is null or x.search @@ websearch_to_tsquery('simple', p_q));
-  else
-    select coalesce(sum(s.total_count), 0) into total from plaudit.review_statistics s;
-  end if;
-  return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at, 
-    '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, p_page, p_limit) || '}';
-end
-$$;
-
-ALTER FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) OWNER TO plaudit_owner;
 
 --
 -- Name: append_moderation_entry(uuid, uuid, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -417,6 +363,7 @@ ALTER FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id 
 CREATE FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
     AS $$
 declare
   k record;
@@ -459,6 +406,31 @@ CREATE FUNCTION plaudit.base62_alphabet() RETURNS text
     AS $$ select '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' $$;
 
 ALTER FUNCTION plaudit.base62_alphabet() OWNER TO plaudit_owner;
+
+--
+-- Name: begin_api_read(bytea, uuid, integer, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
+    AS $$
+declare
+  k record;
+begin
+  select * into k from plaudit.api_key_for_read(p_key_hash, p_rate_limit);
+  if not found or not k.within_limit or (p_org_id is not null and k.org_id <> p_org_id)
+     or array_position(array['read', 'write', 'admin'], k.scope) < array_position(array['read', 'write', 'admin'], p_scope) then
+    return false;
+  end if;
+  perform set_config('plaudit.org_id', k.org_id::text, true);
+  perform set_config('role', 'plaudit_api', true);
+  return true;
+end
+$$;
+
+ALTER FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) OWNER TO plaudit_owner;
 
 --
 -- Name: brand_name(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -1197,35 +1169,6 @@ $$;
 ALTER FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) OWNER TO plaudit_owner;
 
 --
--- Name: enter_api_read(bytea, uuid, integer, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, entered boolean)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-declare
-  a record;
-begin
-  select * into a from plaudit.authenticate(p_key_hash, p_rate_limit);
-  if not found then
-    return;
-  end if;
-  entered := a.allowed and (p_org_id is null or a.org_id = p_org_id)
-    and array_position(array['read', 'write', 'admin'], a.scope) >= array_position(array['read', 'write', 'admin'], p_scope);
-  if entered then
-    perform set_config('plaudit.org_id', a.org_id::text, true);
-    perform set_config('role', 'plaudit_api', true);
-  end if;
-  key_id := a.key_id; org_id := a.org_id; scope := a.scope; prefix := a.prefix;
-  rate_limit := a.rate_limit; allowed := a.allowed; remaining := a.remaining; reset_at := a.reset_at;
-  return next;
-end
-$$;
-
-ALTER FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) OWNER TO plaudit_owner;
-
---
 -- Name: export_csv_custom_cells(jsonb, text[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -1523,6 +1466,7 @@ ALTER FUNCTION plaudit.fan_out_event() OWNER TO plaudit_owner;
 CREATE FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) RETURNS record
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
     AS $$
 declare
   this_window timestamptz := date_trunc('minute', now());
@@ -5717,6 +5661,13 @@ REVOKE ALL ON FUNCTION plaudit.api_key_checksum(body text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_key_checksum(body text) TO plaudit_api;
 
 --
+-- Name: FUNCTION api_key_for_read(p_key_hash bytea, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) TO plaudit_authenticator;
+
+--
 -- Name: FUNCTION api_keys_guard_revocation(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5735,13 +5686,6 @@ GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, 
 
 REVOKE ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) TO plaudit_authenticator;
-
---
--- Name: FUNCTION api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.api_reviews(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_page integer, p_limit integer, p_rating integer, p_min_rating integer, p_max_rating integer, p_verification_status text, p_is_hidden boolean, p_form_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_q text) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -5823,6 +5767,13 @@ GRANT ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit int
 
 REVOKE ALL ON FUNCTION plaudit.base62_alphabet() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.base62_alphabet() TO plaudit_api;
+
+--
+-- Name: FUNCTION begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION brand_name(p_org_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -5965,13 +5916,6 @@ REVOKE ALL ON FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jso
 --
 
 REVOKE ALL ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) FROM PUBLIC;
-
---
--- Name: FUNCTION enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.enter_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION export_csv_custom_cells(p_values jsonb, p_keys text[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -6235,7 +6179,6 @@ GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_em
 --
 
 REVOKE ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_public;
 
 --

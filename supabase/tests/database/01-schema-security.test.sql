@@ -329,11 +329,11 @@ select results_eq(
       where p.pronamespace = 'plaudit'::regnamespace
         and has_function_privilege('plaudit_authenticator', p.oid, 'execute')
       order by 1 $$,
-  $$ values ('plaudit.api_organization(bytea,uuid,integer)'),
+  $$ values ('plaudit.api_key_for_read(bytea,integer)'),
+            ('plaudit.api_organization(bytea,uuid,integer)'),
             ('plaudit.api_review(bytea,uuid,integer,uuid)'),
-            ('plaudit.api_reviews(bytea,uuid,integer,integer,integer,integer,integer,integer,text,boolean,uuid,timestamp with time zone,timestamp with time zone,text)'),
             ('plaudit.authenticate(bytea,integer)'),
-            ('plaudit.enter_api_read(bytea,uuid,integer,text)'),
+            ('plaudit.begin_api_read(bytea,uuid,integer,text)'),
             ('plaudit.public_read_review_page(text,text,integer,integer)'),
             ('plaudit.public_read_version(text)') $$,
   'the authenticator itself can execute plaudit.authenticate and the one-statement reads, and nothing else in plaudit'

@@ -1,10 +1,10 @@
--- The one-statement reads (plaudit.api_organization, api_review, api_reviews): the authenticator
+-- The one-statement reads (plaudit.api_organization, api_review, and the public feed's): the authenticator
 -- calls one per request; it authenticates the key (plaudit.authenticate: counted, rate-limited),
 -- and when the key may read, runs as plaudit_api with the key's organization and answers the body
 -- as JSON text beside the key's row.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(17);
+select plan(14);
 
 insert into plaudit.organizations (id, name, slug, website, created_at) values
   ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme "Coffee"', 'acme', null, '2026-01-02T03:04:05.678Z'),
@@ -72,29 +72,6 @@ select is(
 );
 reset role;
 
-select is(
-  (select body from plaudit.api_reviews(pg_temp.h('a_read'), null, 600, 1, 1, null, null, null, null, null, null, null, null, null))::jsonb,
-  '{"data": [{"id": "aaaaaaaa-0000-4000-8000-000000000002", "rating": 2, "title": "Meh", "content": "Slow", "reviewer_name": "Bo", "reviewer_email": "bo@example.com", "verification_status": "verified", "is_hidden": false, "created_at": "2026-02-02T00:00:00.000Z", "form_id": "aaaaaaaa-0000-4000-8000-00000000000f", "custom_fields": {}}], "meta": {"total": 2, "page": 1, "limit": 1, "totalPages": 2}}'::jsonb,
-  'authenticator: a page of the key''s own organization, newest first, total from the counter'
-);
-reset role;
-
-select is(
-  (select body from plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 1, 20, null, 4, null, null, null, null,
-                      null, null, 'one'))::jsonb -> 'meta' ->> 'total',
-  '1',
-  'authenticator: filters and search, counted'
-);
-reset role;
-
-select is(
-  (select body from plaudit.api_reviews(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 5, 20, null, null, null, null, null,
-                      null, null, null, null)),
-  '{"data":[],"meta":{"total":2,"page":5,"limit":20,"totalPages":1}}',
-  'authenticator: a page beyond the last is empty'
-);
-reset role;
-
 -- A key that has used up its minute (plaudit.authenticate counted it) reads nothing.
 select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
 select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
@@ -105,7 +82,7 @@ select results_eq(
 );
 
 select is(
-  (select entered from plaudit.enter_api_read(pg_temp.h('a_read'), null, 600, 'write')),
+  plaudit.begin_api_read(pg_temp.h('a_read'), null, 600, 'write'),
   false,
   'authenticator: a read key does not pass for a write'
 );
@@ -139,8 +116,8 @@ select throws_ok(
 reset role;
 set local role plaudit_public;
 select throws_ok(
-  $$ select plaudit.enter_api_read('\x00'::bytea, null, 600, 'read') $$,
-  '42501', 'permission denied for function enter_api_read',
+  $$ select plaudit.begin_api_read('\x00'::bytea, null, 600, 'read') $$,
+  '42501', 'permission denied for function begin_api_read',
   'plaudit_public: cannot enter a tenant'
 );
 reset role;
