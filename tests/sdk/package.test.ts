@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { postReviews } from '../helpers/reviews.ts';
 import { client } from './helpers.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 
 const root = path.resolve(__dirname, '..', '..');
 const sdk = path.join(root, 'sdk');
@@ -133,5 +134,50 @@ plaudit.reviews.list({ min_ratng: 4 });
       }),
     );
     run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+  });
+});
+
+describe("an integrator's first script, with the installed package", () => {
+  it('lists every review, creates a form, handles a 422 by its field and verifies a webhook, in under 20 lines', {
+    timeout: 60_000,
+  }, async () => {
+    // A real delivery, as an endpoint of the integrator's would receive it.
+    const receiver = await startReceiver();
+    try {
+      const admin = client(t, 'write');
+      const hook = await admin.webhooks.create({ url: `${receiver.url}/hook`, events: ['review.created'] });
+      await admin.webhooks.test(hook.id, { event: 'review.created' });
+      const [delivery] = await receiver.waitFor(1);
+      const first = `import { Plaudit, ValidationError, verifyWebhook } from '@plaudit/sdk';
+const plaudit = new Plaudit({ apiKey: process.env.PLAUDIT_API_KEY, baseUrl: process.env.PLAUDIT_URL });
+const contents = [];
+for await (const review of plaudit.reviews.list({ limit: 1 })) contents.push(review.content);
+const form = await plaudit.reviewForms.create({ name: 'After purchase', verification_mode: 'email' });
+let field;
+try {
+  await plaudit.reviewForms.create({ name: '' });
+} catch (err) {
+  if (err instanceof ValidationError) field = err.errors[0].field;
+}
+const { body, headers, secret } = JSON.parse(process.env.DELIVERY);
+const event = await verifyWebhook(body, headers, secret);
+console.log(JSON.stringify({ contents, form: form.name, field, event: event.event }));
+`;
+      expect(first.trim().split('\n').length).toBeLessThan(20);
+      fs.writeFileSync(path.join(project, 'first.mjs'), first);
+      const out = JSON.parse(run(process.execPath, ['first.mjs'], project, {
+        PLAUDIT_API_KEY: t.keys.write,
+        PLAUDIT_URL: inject('apiUrl'),
+        DELIVERY: JSON.stringify({ body: delivery.body, headers: delivery.headers, secret: hook.secret }),
+      }));
+      expect(out).toEqual({
+        contents: ['Also', 'From the tarball'],
+        form: 'After purchase',
+        field: 'name',
+        event: 'review.created',
+      });
+    } finally {
+      await receiver.close();
+    }
   });
 });
