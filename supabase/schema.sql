@@ -197,8 +197,10 @@ CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit
 begin
   if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
     body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
-                                  r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
-         from plaudit.reviews r where r.id = p_review_id);
+                                        r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields,
+                                        plaudit.reply_json(rr.content, rr.created_at, rr.updated_at))
+               from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id
+              where r.id = p_review_id);
     perform set_config('role', 'none', true);
   end if;
   return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
@@ -2455,6 +2457,46 @@ CREATE FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id 
 ALTER FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) OWNER TO plaudit_owner;
 
 --
+-- Name: reply_json(text, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN CASE WHEN (p_content IS NULL) THEN NULL::text ELSE (((((('{"content":'::text || (to_json(p_content))::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","updated_at":"'::text) || to_char((p_updated_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '"}'::text) END;
+
+ALTER FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) OWNER TO plaudit_owner;
+
+--
+-- Name: reply_to_review(uuid, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) RETURNS TABLE(content text, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  org uuid := plaudit.current_org_id();
+begin
+  if org is null or not exists (select from plaudit.reviews v where v.id = p_review_id) then
+    raise exception 'Review not found' using errcode = 'no_data_found';
+  end if;
+  if p_content is null or char_length(btrim(p_content)) not between 1 and 5000 then
+    raise exception 'content: must be 1 to 5000 characters' using errcode = 'check_violation';
+  end if;
+  perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
+  insert into plaudit.review_replies as rr (review_id, org_id, content)
+  values (p_review_id, org, btrim(p_content))
+  on conflict (review_id) do update set content = excluded.content, updated_at = now()
+    where rr.content is distinct from excluded.content;
+  perform set_config('plaudit.actor', '', true);
+  return query select rr.content, rr.created_at, rr.updated_at
+    from plaudit.review_replies rr where rr.review_id = p_review_id;
+end
+$$;
+
+ALTER FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) OWNER TO plaudit_owner;
+
+--
 -- Name: review_forms_stay_deleted(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -2485,14 +2527,47 @@ CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RET
 ALTER FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) OWNER TO plaudit_owner;
 
 --
--- Name: review_json(uuid, integer, text, text, text, text, text, boolean, timestamp with time zone, uuid, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+-- Name: review_json(uuid, integer, text, text, text, text, text, boolean, timestamp with time zone, uuid, jsonb, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) RETURNS text
+CREATE FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN (((((((((((((((((((((('{"id":"'::text || (p_id)::text) || '","rating":'::text) || (p_rating)::text) || ',"title":'::text) || COALESCE((to_json(p_title))::text, 'null'::text)) || ',"content":'::text) || (to_json(p_content))::text) || ',"reviewer_name":'::text) || (to_json(p_reviewer_name))::text) || ',"reviewer_email":'::text) || (to_json(p_reviewer_email))::text) || ',"verification_status":"'::text) || p_verification_status) || '","is_hidden":'::text) || (p_is_hidden)::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","form_id":"'::text) || (p_form_id)::text) || '","custom_fields":'::text) || CASE WHEN (p_custom_fields = '{}'::jsonb) THEN '{}'::text ELSE plaudit.canonical_json(p_custom_fields) END) || '}'::text);
+    RETURN (((((((((((((((((((((((('{"id":"'::text || (p_id)::text) || '","rating":'::text) || (p_rating)::text) || ',"title":'::text) || COALESCE((to_json(p_title))::text, 'null'::text)) || ',"content":'::text) || (to_json(p_content))::text) || ',"reviewer_name":'::text) || (to_json(p_reviewer_name))::text) || ',"reviewer_email":'::text) || (to_json(p_reviewer_email))::text) || ',"verification_status":"'::text) || p_verification_status) || '","is_hidden":'::text) || (p_is_hidden)::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","form_id":"'::text) || (p_form_id)::text) || '","custom_fields":'::text) || CASE WHEN (p_custom_fields = '{}'::jsonb) THEN '{}'::text ELSE plaudit.canonical_json(p_custom_fields) END) || ',"reply":'::text) || COALESCE(p_reply, 'null'::text)) || '}'::text);
 
-ALTER FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) OWNER TO plaudit_owner;
+ALTER FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) OWNER TO plaudit_owner;
+
+--
+-- Name: review_replies_record(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.review_replies_record() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  r plaudit.review_replies := case when tg_op = 'DELETE' then old else new end;
+  action text := case tg_op when 'INSERT' then 'reply' when 'UPDATE' then 'edit_reply' else 'withdraw_reply' end;
+  form uuid := (select v.form_id from plaudit.reviews v where v.id = r.review_id);
+begin
+  perform plaudit.append_moderation_entry(r.org_id, r.review_id, action,
+                                          case when tg_op = 'DELETE' then null else r.content end,
+                                          plaudit.current_actor());
+  perform plaudit.emit_event(r.org_id, 'review.replied', jsonb_build_object(
+    'id', r.review_id, 'form_id', form,
+    'action', case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'withdrawn' end,
+    'reply', case when tg_op = 'DELETE' then null else jsonb_build_object(
+      'content', r.content, 'created_at', plaudit.iso_utc(r.created_at), 'updated_at', plaudit.iso_utc(r.updated_at)) end,
+    'actor', plaudit.current_actor(),
+    'replied_at', plaudit.iso_utc(clock_timestamp())));
+  -- Public answers show the reply: their version (and ETags) move with it.
+  perform plaudit.add_review_statistics(jsonb_build_array(jsonb_build_object(
+    'org_id', r.org_id, 'total_count', 0, 'public_count', 0, 'rating_sum', 0, 'rating_1', 0, 'rating_2', 0,
+    'rating_3', 0, 'rating_4', 0, 'rating_5', 0, 'version', 1)));
+  return null;
+end
+$$;
+
+ALTER FUNCTION plaudit.review_replies_record() OWNER TO plaudit_owner;
 
 --
 -- Name: review_request_email_withdrawal(uuid, text, text, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -3594,6 +3669,31 @@ $$;
 ALTER FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text, p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text) OWNER TO plaudit_owner;
 
 --
+-- Name: withdraw_review_reply(uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  org uuid := plaudit.current_org_id();
+  gone boolean;
+begin
+  if org is null or not exists (select from plaudit.reviews v where v.id = p_review_id) then
+    raise exception 'Review not found' using errcode = 'no_data_found';
+  end if;
+  perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
+  delete from plaudit.review_replies rr where rr.review_id = p_review_id and rr.org_id = org;
+  gone := found;
+  perform set_config('plaudit.actor', '', true);
+  return gone;
+end
+$$;
+
+ALTER FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) OWNER TO plaudit_owner;
+
+--
 -- Name: api_keys; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -3791,11 +3891,11 @@ CREATE TABLE plaudit.moderation_trail (
     created_at timestamp with time zone NOT NULL,
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
-    CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text]))),
+    CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text, 'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
-    CONSTRAINT moderation_trail_reason_check CHECK ((char_length(reason) <= 1000)),
+    CONSTRAINT moderation_trail_reason_check CHECK ((char_length(reason) <= 5000)),
     CONSTRAINT moderation_trail_seq_check CHECK ((seq >= 1))
 );
 
@@ -3916,6 +4016,21 @@ CREATE TABLE plaudit.review_forms (
 );
 
 ALTER TABLE plaudit.review_forms OWNER TO plaudit_owner;
+
+--
+-- Name: review_replies; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE TABLE plaudit.review_replies (
+    review_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    content text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_replies_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000)))
+);
+
+ALTER TABLE plaudit.review_replies OWNER TO plaudit_owner;
 
 --
 -- Name: review_request_events; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
@@ -4319,6 +4434,13 @@ ALTER TABLE ONLY plaudit.review_forms
     ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 
 --
+-- Name: review_replies review_replies_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE ONLY plaudit.review_replies
+    ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
+
+--
 -- Name: review_request_events review_request_events_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -4552,6 +4674,12 @@ CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree 
 --
 
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
+
+--
+-- Name: review_replies_org_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
 
 --
 -- Name: review_request_events_dedupe; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
@@ -4836,6 +4964,12 @@ CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms F
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 
 --
+-- Name: review_replies review_replies_record; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
+
+--
 -- Name: review_requests review_requests_guard_update; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5048,6 +5182,20 @@ ALTER TABLE ONLY plaudit.review_forms
     ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: review_replies review_replies_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE ONLY plaudit.review_replies
+    ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: review_replies review_replies_review_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE ONLY plaudit.review_replies
+    ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+
+--
 -- Name: review_request_events review_request_events_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5236,6 +5384,12 @@ CREATE POLICY "Tenants can create their own review request settings" ON plaudit.
 CREATE POLICY "Tenants can delete their own webhook endpoints" ON plaudit.webhook_endpoints FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 --
+-- Name: review_replies Tenants can edit their own replies; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE POLICY "Tenants can edit their own replies" ON plaudit.review_replies FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+
+--
 -- Name: invitations Tenants can invite into their own organization; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5264,6 +5418,12 @@ CREATE POLICY "Tenants can moderate and verify their own reviews" ON plaudit.rev
 --
 
 CREATE POLICY "Tenants can read the files of their own exports" ON plaudit.export_chunks FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+
+--
+-- Name: review_replies Tenants can read the replies to their own reviews; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 --
 -- Name: review_request_events Tenants can read the timelines of their own review requests; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
@@ -5416,6 +5576,14 @@ CREATE POLICY "Tenants can record their own idempotency keys" ON plaudit.idempot
 CREATE POLICY "Tenants can register webhook endpoints for themselves" ON plaudit.webhook_endpoints FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 --
+-- Name: review_replies Tenants can reply to their own reviews; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE POLICY "Tenants can reply to their own reviews" ON plaudit.review_replies FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (EXISTS ( SELECT
+   FROM plaudit.reviews v
+  WHERE ((v.id = review_replies.review_id) AND (v.org_id = v.org_id))))));
+
+--
 -- Name: exports Tenants can request exports of their own data; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5468,6 +5636,12 @@ CREATE POLICY "Tenants can update their own review forms" ON plaudit.review_form
 --
 
 CREATE POLICY "Tenants can withdraw their own invitations" ON plaudit.invitations FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+
+--
+-- Name: review_replies Tenants can withdraw their own replies; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE POLICY "Tenants can withdraw their own replies" ON plaudit.review_replies FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 --
 -- Name: api_keys; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
@@ -5564,6 +5738,12 @@ ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: review_replies; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: review_request_events; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
@@ -6325,6 +6505,21 @@ REVOKE ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
 
 --
+-- Name: FUNCTION reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) TO plaudit_public;
+
+--
+-- Name: FUNCTION reply_to_review(p_review_id uuid, p_content text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
+
+--
 -- Name: FUNCTION review_forms_stay_deleted(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6337,11 +6532,18 @@ REVOKE ALL ON FUNCTION plaudit.review_forms_stay_deleted() FROM PUBLIC;
 REVOKE ALL ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) FROM PUBLIC;
 
 --
--- Name: FUNCTION review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+-- Name: FUNCTION review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
-REVOKE ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb) TO plaudit_api;
+REVOKE ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_public;
+
+--
+-- Name: FUNCTION review_replies_record(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.review_replies_record() FROM PUBLIC;
 
 --
 -- Name: FUNCTION review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -6583,6 +6785,13 @@ REVOKE ALL ON FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with 
 --
 
 REVOKE ALL ON FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text, p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION withdraw_review_reply(p_review_id uuid, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) TO plaudit_api;
 
 --
 -- Name: COLUMN api_keys.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -7021,6 +7230,36 @@ GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaud
 --
 
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
+
+--
+-- Name: TABLE review_replies; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT SELECT,DELETE ON TABLE plaudit.review_replies TO plaudit_api;
+
+--
+-- Name: COLUMN review_replies.review_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT INSERT(review_id) ON TABLE plaudit.review_replies TO plaudit_api;
+
+--
+-- Name: COLUMN review_replies.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT INSERT(org_id) ON TABLE plaudit.review_replies TO plaudit_api;
+
+--
+-- Name: COLUMN review_replies.content; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit_api;
+
+--
+-- Name: COLUMN review_replies.updated_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 
 --
 -- Name: TABLE review_request_events; Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -37,6 +37,7 @@ export type Review = ResponseOf<`${Org}/reviews/{id}`, 'get'>;
 export type ReviewListQuery = QueryOf<`${Org}/reviews`>;
 export type ReviewSubmission = BodyOf<'/api/v1/reviews', 'post'>;
 export type ModerationInput = BodyOf<`${Org}/reviews/{id}/moderate`, 'patch'>;
+export type ReplyInput = BodyOf<`${Org}/reviews/{id}/reply`, 'put'>;
 export type ModerationEntry = ItemOf<`${Org}/reviews/{id}/moderation-history`>;
 export type ReviewForm = ResponseOf<`${Org}/review-forms/{id}`, 'get'>;
 export type ReviewFormInput = BodyOf<`${Org}/review-forms`, 'post'>;

@@ -105,6 +105,7 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
       'export.completed',
       'review.created',
       'review.moderated',
+      'review.replied',
       'review.verified',
       'webhook.test',
     ]);

@@ -41,6 +41,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       form_id: formA.id,
       custom_fields: {},
+      reply: null,
     });
     const [row] =
       await db`select org_id, custom_fields, verification_method from plaudit.reviews where id = ${res.body.id}`;
@@ -316,6 +317,7 @@ describe('reading reviews', () => {
       created_at: made[5].created_at,
       form_id: forms[0].id,
       custom_fields: {},
+      reply: null,
     });
     const p2 = await call('GET', `${reviewsPath(t)}?limit=4&page=2`, { key: t.keys.read });
     expect(p2.body.meta).toEqual({ total: 6, page: 2, limit: 4, totalPages: 2 });
@@ -652,6 +654,7 @@ describe('OpenAPI document', () => {
       'created_at',
       'form_id',
       'custom_fields',
+      'reply',
     ]);
     expect(schemas.PublicReview.properties.reviewer_email).toBeUndefined();
     expect(schemas.PublicReview.properties.custom_fields).toBeUndefined();

@@ -33,7 +33,7 @@ function expectShape(type: EventName, data: unknown) {
 
 describe('webhook events', () => {
   it(
-    'as emitted: review.created, review.moderated, review.verified and export.completed',
+    'as emitted: review.created, review.moderated, review.verified, review.replied and export.completed',
     { timeout: 60_000 },
     async () => {
       const form = await api('POST', orgPath('/review-forms'), {
@@ -53,6 +53,12 @@ describe('webhook events', () => {
           body: { review_id: reviewId, reason: 'Receipt seen' },
         })).status,
       ).toBe(200);
+      expect(
+        (await api('PUT', orgPath(`/reviews/${reviewId}/reply`), {
+          key: t.keys.write,
+          body: { content: 'Thank you!' },
+        })).status,
+      ).toBe(200);
       const job = await api('POST', orgPath('/exports'), { key: t.keys.write, body: { format: 'json' } });
       await eventually(
         async () =>
@@ -67,6 +73,7 @@ describe('webhook events', () => {
         'review.created',
         'review.moderated',
         'review.verified',
+        'review.replied',
         'export.completed',
       ]);
       for (const e of events) {

@@ -32,8 +32,14 @@ describe('reviews', () => {
 
     const hidden = await plaudit.reviews.moderate(review.id, { action: 'hide', reason: 'Off-topic' });
     expect(hidden.is_hidden).toBe(true);
+    const replied = await plaudit.reviews.reply(review.id, { content: 'Sorry, a replacement is on its way.' });
+    expect(replied.reply).toMatchObject({ content: 'Sorry, a replacement is on its way.' });
+    await plaudit.reviews.withdrawReply(review.id);
+    expect((await plaudit.reviews.get(review.id)).reply).toBeNull();
     const history = await plaudit.reviews.moderationHistory(review.id);
     expect(history.data).toEqual([
+      expect.objectContaining({ action: 'withdraw_reply', reason: null }),
+      expect.objectContaining({ action: 'reply', reason: 'Sorry, a replacement is on its way.' }),
       expect.objectContaining({ action: 'hide', reason: 'Off-topic', actor: `api_key:${t.keyIds.admin}` }),
     ]);
     const chain = await plaudit.reviews.moderationChain();

@@ -600,6 +600,34 @@ export interface paths {
         patch: operations["reviews.moderate"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/reviews/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reply to a review, or edit the reply
+         * @description The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.
+         *
+         *     Requires an API key with scope `write` or higher.
+         */
+        put: operations["reviews.reply"];
+        post?: never;
+        /**
+         * Withdraw the reply to a review
+         * @description The reply disappears from the public routes; the review stays as it is. Kept in the review's moderation history (`withdraw_reply`); emits `review.replied` with `reply: null`.
+         *
+         *     Requires an API key with scope `write` or higher.
+         */
+        delete: operations["reviews.withdrawReply"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/reviews/{id}/moderation-history": {
         parameters: {
             query?: never;
@@ -1116,6 +1144,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "review.replied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reply to a review was written, edited or withdrawn
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.review_replied"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "export.completed": {
         parameters: {
             query?: never;
@@ -1271,6 +1319,47 @@ export interface components {
              */
             verified_at: string;
         };
+        ReviewRepliedEvent: {
+            /** @enum {string} */
+            event: "review.replied";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["ReviewRepliedData"];
+        };
+        /** @description The business's public reply to a review was written, edited or withdrawn. */
+        ReviewRepliedData: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            form_id: string;
+            /** @enum {string} */
+            action: "created" | "updated" | "withdrawn";
+            reply: components["schemas"]["ReviewReply"];
+            actor: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            replied_at: string;
+        };
+        /** @description The reply as it is now; null once withdrawn. */
+        ReviewReply: {
+            content: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        } | null;
         ExportCompletedEvent: {
             /** @enum {string} */
             event: "export.completed";
@@ -1622,7 +1711,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events: ("review.created" | "review.moderated" | "review.verified" | "export.completed" | "*")[];
+            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "export.completed" | "*")[];
             description?: string;
         };
         /**
@@ -1646,7 +1735,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events?: ("review.created" | "review.moderated" | "review.verified" | "export.completed" | "*")[];
+            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "export.completed" | "*")[];
             description?: string | null;
             /** @description false stops deliveries (queued ones are cancelled); true resumes with new events. */
             enabled?: boolean;
@@ -1707,7 +1796,7 @@ export interface components {
              * @description Send a sample of this event instead of `webhook.test`.
              * @enum {string}
              */
-            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "export.completed";
+            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "export.completed";
         };
         RotatedWebhookSecret: {
             /** Format: uuid */
@@ -1801,6 +1890,7 @@ export interface components {
             custom_fields: {
                 [key: string]: string | number | boolean;
             };
+            reply: components["schemas"]["ReviewReply"] & unknown;
         };
         ReviewForm: {
             /** Format: uuid */
@@ -1924,11 +2014,20 @@ export interface components {
             action: "hide" | "unhide";
             reason: string;
         };
+        /**
+         * @example {
+         *       "content": "Thank you, Ada! A new courier now delivers in two days."
+         *     }
+         */
+        ReplyInput: {
+            content: string;
+        };
         ModerationEntry: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "hide" | "unhide" | "verify" | "approve" | "reject";
+            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply";
+            /** @description The reason given, or a reply's text. */
             reason: string | null;
             /**
              * @description Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.
@@ -5150,6 +5249,157 @@ export interface operations {
             };
         };
     };
+    "reviews.reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyInput"];
+            };
+        };
+        responses: {
+            /** @description The review with its reply */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No review with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.withdrawReply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No review with this id in this organization, or it has no reply */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "reviews.moderationHistory": {
         parameters: {
             query?: {
@@ -6990,6 +7240,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReviewVerifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.review_replied": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRepliedEvent"];
             };
         };
         responses: {

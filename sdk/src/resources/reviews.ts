@@ -5,6 +5,7 @@ import type {
   ModerationEntry,
   ModerationInput,
   QueryOf,
+  ReplyInput,
   ResponseOf,
   Review,
   ReviewListQuery,
@@ -29,6 +30,16 @@ export class Reviews extends Resource {
   /** Hides or unhides a review (`{ action: 'hide' | 'unhide', reason }`); 409 when it is already so. */
   moderate(id: string, body: ModerationInput, opts?: RequestOptions): Promise<Review> {
     return this.call('patch', `${REVIEW}/moderate`, { id }, { body }, opts);
+  }
+
+  /** Writes the business's public reply to a review, or replaces it; answers the review with it. */
+  reply(id: string, body: ReplyInput, opts?: RequestOptions): Promise<Review> {
+    return this.call('put', `${REVIEW}/reply`, { id }, { body }, opts);
+  }
+
+  /** Withdraws the reply to a review (404 when it has none); the review stays as it is. */
+  async withdrawReply(id: string, opts?: RequestOptions): Promise<void> {
+    await this.call('delete', `${REVIEW}/reply`, { id }, {}, opts);
   }
 
   /** The review's moderation trail, newest first. */

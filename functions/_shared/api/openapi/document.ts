@@ -64,6 +64,7 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'review.created': 'A review was submitted',
   'review.moderated': 'A review was hidden or shown again',
   'review.verified': "A review's verification status changed",
+  'review.replied': 'A reply to a review was written, edited or withdrawn',
   'export.completed': 'An export file is ready',
   'webhook.test': 'A test delivery',
 };

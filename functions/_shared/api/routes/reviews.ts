@@ -34,6 +34,12 @@ export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', '
     '`unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.',
 });
 
+export const ReviewReply = z.object({
+  content: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).openapi('ReviewReply');
+
 export const Review = z.object({
   id: z.string().uuid(),
   rating: z.number().int().min(1).max(5),
@@ -50,6 +56,7 @@ export const Review = z.object({
       "The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.",
     example: { product: 'Mug', would_recommend: true },
   }),
+  reply: ReviewReply.nullable().openapi({ description: "The business's public reply, or null." }),
 }).openapi('Review');
 
 export type ReviewRow = {
@@ -64,6 +71,7 @@ export type ReviewRow = {
   created_at: Date;
   form_id: string;
   custom_fields: Record<string, string | number | boolean>;
+  reply?: z.infer<typeof ReviewReply> | null;
 };
 
 export const REVIEW_COLUMNS = [
@@ -92,11 +100,20 @@ export const toReview = (r: ReviewRow) => ({
   created_at: iso(r.created_at)!,
   form_id: r.form_id,
   custom_fields: r.custom_fields,
+  reply: r.reply ?? null,
 });
+
+/** The select-list column of a review's reply (JSON, or null), for the review row aliased `alias`. */
+export const replyColumn = (db: Tx, alias: string) =>
+  db.unsafe(
+    `(select plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)::json from plaudit.review_replies rr
+      where rr.review_id = ${alias}.id) as reply`,
+  );
 
 /** The review of the tenant's transaction, or 404. */
 export async function loadReview(db: Tx, id: string) {
-  const [row] = await db<ReviewRow[]>`select ${db(REVIEW_COLUMNS)} from plaudit.reviews where id = ${id}`;
+  const [row] = await db<ReviewRow[]>`
+    select ${db(REVIEW_COLUMNS)}, ${replyColumn(db, 'reviews')} from plaudit.reviews where id = ${id}`;
   if (!row) throw new ApiError(404, 'Review not found');
   return toReview(row);
 }
@@ -136,10 +153,14 @@ const ModerationInput = z.object({
   reason: z.string().trim().min(1).max(1000),
 }).openapi('ModerationInput', { example: { action: 'hide', reason: 'Contains a phone number' } });
 
+const ReplyInput = z.object({
+  content: z.string().trim().min(1).max(5000),
+}).openapi('ReplyInput', { example: { content: 'Thank you, Ada! A new courier now delivers in two days.' } });
+
 const ModerationEntry = z.object({
   id: z.string().uuid(),
-  action: z.enum(['hide', 'unhide', 'verify', 'approve', 'reject']),
-  reason: z.string().nullable(),
+  action: z.enum(['hide', 'unhide', 'verify', 'approve', 'reject', 'reply', 'edit_reply', 'withdraw_reply']),
+  reason: z.string().nullable().openapi({ description: "The reason given, or a reply's text." }),
   actor: z.string().openapi({
     description:
       'Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.',
@@ -215,7 +236,7 @@ async function listReviews(c: Context<AppEnv>, q: ListQuery) {
   const where = conditions.length ? conditions.reduce((a, b) => db`${a} and ${b}`) : db`true`;
   const [rows, [{ total }]] = await Promise.all([
     db<ReviewRow[]>`
-      select ${db(REVIEW_COLUMNS.map((col) => `r.${col}`))}
+      select ${db(REVIEW_COLUMNS.map((col) => `r.${col}`))}, ${replyColumn(db, 'r')}
       from (select id, created_at from plaudit.reviews where ${where}
             order by created_at desc, id desc limit ${q.limit} offset ${offset(q)}) page
       join plaudit.reviews r on r.id = page.id
@@ -365,10 +386,65 @@ reviews
       const db = c.var.db;
       const [row] = await translateDbErrors(() =>
         db<ReviewRow[]>`
-        select ${db(REVIEW_COLUMNS)}
-        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${'api_key:' + c.var.apiKey!.keyId})`
+        select ${db(REVIEW_COLUMNS)}, ${replyColumn(db, 'm')}
+        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${'api_key:' + c.var.apiKey!.keyId}) m`
       );
       return c.json(toReview(row), 200);
+    },
+  )
+  .openapi(
+    keyRoute('write', {
+      method: 'put',
+      path: '/organizations/{orgId}/reviews/{id}/reply',
+      operationId: 'reviews.reply',
+      tags: ['Reviews'],
+      summary: 'Reply to a review, or edit the reply',
+      description:
+        "The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.",
+      request: {
+        params: OrgItemParams,
+        body: { required: true, content: { 'application/json': { schema: ReplyInput } } },
+      },
+      responses: {
+        200: json(Review, 'The review with its reply'),
+        404: errorResponseSpec('No review with this id in this organization'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { content } = c.req.valid('json');
+      const db = c.var.db;
+      await translateDbErrors(() =>
+        db`select * from plaudit.reply_to_review(${id}, ${content}, ${'api_key:' + c.var.apiKey!.keyId})`
+      );
+      return c.json(await loadReview(db, id), 200);
+    },
+  )
+  .openapi(
+    keyRoute('write', {
+      method: 'delete',
+      path: '/organizations/{orgId}/reviews/{id}/reply',
+      operationId: 'reviews.withdrawReply',
+      tags: ['Reviews'],
+      summary: 'Withdraw the reply to a review',
+      description:
+        "The reply disappears from the public routes; the review stays as it is. Kept in the review's moderation history (`withdraw_reply`); emits `review.replied` with `reply: null`.",
+      request: { params: OrgItemParams },
+      responses: {
+        204: { description: 'Withdrawn' },
+        404: errorResponseSpec('No review with this id in this organization, or it has no reply'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const db = c.var.db;
+      const [row] = await translateDbErrors(() =>
+        db<{ gone: boolean }[]>`
+          select plaudit.withdraw_review_reply(${id}, ${'api_key:' + c.var.apiKey!.keyId}) as gone`
+      );
+      if (!row.gone) throw new ApiError(404, 'This review has no reply');
+      return c.body(null, 204);
     },
   )
   .openapi(

@@ -5,7 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
-import { VerificationStatus } from '../reviews.ts';
+import { ReviewReply, VerificationStatus } from '../reviews.ts';
 
 const Id = z.string().uuid();
 const Answers = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -44,6 +44,16 @@ export const EVENT_DATA = {
   }).openapi('ReviewVerifiedData', {
     description: "A review's verification status changed: verified, or rejected.",
   }),
+  'review.replied': z.object({
+    id: Id,
+    form_id: Id,
+    action: z.enum(['created', 'updated', 'withdrawn']),
+    reply: ReviewReply.nullable().openapi({ description: 'The reply as it is now; null once withdrawn.' }),
+    actor: z.string(),
+    replied_at: Timestamp,
+  }).openapi('ReviewRepliedData', {
+    description: "The business's public reply to a review was written, edited or withdrawn.",
+  }),
   'export.completed': z.object({
     id: Id,
     format: z.enum(['csv', 'json']),
@@ -74,6 +84,7 @@ export const WEBHOOK_EVENTS = {
   'review.created': envelope('review.created', 'ReviewCreatedEvent'),
   'review.moderated': envelope('review.moderated', 'ReviewModeratedEvent'),
   'review.verified': envelope('review.verified', 'ReviewVerifiedEvent'),
+  'review.replied': envelope('review.replied', 'ReviewRepliedEvent'),
   'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
   'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
 } as const;
@@ -83,6 +94,7 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['review.created'],
   WEBHOOK_EVENTS['review.moderated'],
   WEBHOOK_EVENTS['review.verified'],
+  WEBHOOK_EVENTS['review.replied'],
   WEBHOOK_EVENTS['export.completed'],
   WEBHOOK_EVENTS['webhook.test'],
 ]);
@@ -127,6 +139,15 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         reason: null,
         actor: 'api_key:00000000-0000-4000-8000-000000000004',
         verified_at: now,
+      };
+    case 'review.replied':
+      return {
+        id: reviewId,
+        form_id: formId,
+        action: 'created',
+        reply: { content: 'Thank you for your kind words!', created_at: now, updated_at: now },
+        actor: 'api_key:00000000-0000-4000-8000-000000000004',
+        replied_at: now,
       };
     case 'export.completed':
       return {

@@ -9,7 +9,13 @@ import { assertSafeWebhookUrl, type Resolver, UnsafeUrlError } from '../../../co
 import { env } from '../../../core/runtime.ts';
 import type { Environment } from '../../../core/config.ts';
 
-export const EVENT_TYPES = ['review.created', 'review.moderated', 'review.verified', 'export.completed'] as const;
+export const EVENT_TYPES = [
+  'review.created',
+  'review.moderated',
+  'review.verified',
+  'review.replied',
+  'export.completed',
+] as const;
 export const TEST_EVENT = 'webhook.test' as const;
 
 export const EventType = z.enum(EVENT_TYPES);
