@@ -1804,9 +1804,14 @@ CREATE FUNCTION plaudit.public_embed_reviews(p_slug text) RETURNS json
              'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
              'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
              'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
+             'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
              'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
              order by pr.created_at desc, pr.id desc), '[]')
       from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
       join plaudit.reviews r on r.id = pr.id
      where pr.id = any (array(
        select x.id from plaudit.reviews x
@@ -1894,10 +1899,15 @@ begin
            'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
            'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
            'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
-           'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
            order by pr.created_at desc, pr.id desc), '[]')
     into items
     from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
     join plaudit.reviews r on r.id = pr.id
    where pr.id = any (array(
      -- The page's ids: a walk of reviews_public_feed (the projection's filter).
@@ -2019,10 +2029,15 @@ begin
     select coalesce(json_agg(json_build_object(
              'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
              'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+             'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
              'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
              order by pr.created_at desc, pr.id desc), '[]')
       into items
       from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
       where pr.id = any (array(
         -- The page's ids: an index-only walk of reviews_public_feed (the same filter as the
         -- projection). Only ids leave it; every output column comes from the projection.

@@ -5,7 +5,8 @@
 -- `review.replied`, and moves the organization's public version (the public answers carry the
 -- reply, and their ETags must change with it).
 --
--- Sections: replies · the trail, the event and the public version · writing and withdrawing.
+-- Sections: replies · the trail, the event and the public version · writing and withdrawing · the
+-- reply in the API's Review · the reply on the public routes.
 set role plaudit_owner;
 
 -- ============================================================================================
@@ -213,6 +214,163 @@ begin
   end if;
   return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
 end
+$$;
+
+
+-- ============================================================================================
+-- the reply on the public routes
+-- ============================================================================================
+-- The public review lists (the feed, the profile page's reviews, the widget's) carry each
+-- review's reply, or null, beside its other public fields. Their version moves with every reply
+-- (the trigger above), so cached answers revalidate.
+create or replace function plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer)
+returns json
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org record;
+  st record;
+  min_rating integer;
+  total bigint;
+  items json;
+begin
+  select o.id, o.updated_at, coalesce(p.enabled, true) as enabled,
+         coalesce(p.embed_min_rating, 1) as embed_min_rating, p.updated_at as profile_updated_at
+    into org
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+    where o.slug = p_slug;
+  if not found then
+    return null;
+  end if;
+  select coalesce(sum(s.version), 0) as version, coalesce(sum(s.rating_1), 0) as r1,
+         coalesce(sum(s.rating_2), 0) as r2, coalesce(sum(s.rating_3), 0) as r3,
+         coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
+    into st
+    from plaudit.review_statistics s where s.org_id = org.id;
+  min_rating := case when p_scope = 'embed' then org.embed_min_rating else 1 end;
+  total := case when min_rating <= 1 then st.r1 else 0 end + case when min_rating <= 2 then st.r2 else 0 end
+         + case when min_rating <= 3 then st.r3 else 0 end + case when min_rating <= 4 then st.r4 else 0 end
+         + st.r5;
+  if p_scope = 'profile' and not org.enabled then
+    items := '[]';
+  else
+    select coalesce(json_agg(json_build_object(
+             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+             'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+             order by pr.created_at desc, pr.id desc), '[]')
+      into items
+      from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
+      where pr.id = any (array(
+        -- The page's ids: an index-only walk of reviews_public_feed (the same filter as the
+        -- projection). Only ids leave it; every output column comes from the projection.
+        select r.id from plaudit.reviews r
+        where r.org_id = org.id and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+          and r.rating >= min_rating
+        order by r.created_at desc, r.id desc
+        limit p_limit offset (p_page - 1)::bigint * p_limit));
+  end if;
+  return json_build_object(
+    'version', concat_ws('.', st.version, (extract(epoch from org.updated_at) * 1000000)::bigint,
+                         coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
+    'enabled', org.enabled,
+    'total', total,
+    'items', items);
+end
+$$;
+
+create or replace function plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer)
+returns json
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org record;
+  st record;
+  total bigint;
+  items json;
+begin
+  select o.id, coalesce(p.enabled, true) as enabled
+    into org
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.slug = p_slug;
+  if not found or not org.enabled then
+    return null;
+  end if;
+  select coalesce(sum(s.public_count), 0) as n, coalesce(sum(s.rating_1), 0) as r1, coalesce(sum(s.rating_2), 0) as r2,
+         coalesce(sum(s.rating_3), 0) as r3, coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
+    into st
+    from plaudit.review_statistics s where s.org_id = org.id;
+  total := case p_rating when 1 then st.r1 when 2 then st.r2 when 3 then st.r3 when 4 then st.r4 when 5 then st.r5
+                         else st.n end;
+  select coalesce(json_agg(json_build_object(
+           'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+           'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+           'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
+           'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           order by pr.created_at desc, pr.id desc), '[]')
+    into items
+    from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
+    join plaudit.reviews r on r.id = pr.id
+   where pr.id = any (array(
+     -- The page's ids: a walk of reviews_public_feed (the projection's filter).
+     select x.id from plaudit.reviews x
+      where x.org_id = org.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
+        and (p_rating is null or x.rating = p_rating)
+      order by x.created_at desc, x.id desc
+      limit p_limit offset (p_page - 1)::bigint * p_limit));
+  return json_build_object('total', total, 'items', items);
+end
+$$;
+
+create or replace function plaudit.public_embed_reviews(p_slug text)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when o.id is null then null
+              when not coalesce(p.enabled, true) then '[]'::json
+              else (
+    select coalesce(json_agg(json_build_object(
+             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+             'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
+             'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+             order by pr.created_at desc, pr.id desc), '[]')
+      from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
+      join plaudit.reviews r on r.id = pr.id
+     where pr.id = any (array(
+       select x.id from plaudit.reviews x
+        where x.org_id = o.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
+          and x.rating >= coalesce(p.embed_min_rating, 1)
+        order by x.created_at desc, x.id desc
+        limit coalesce(p.embed_max_reviews, 10))))
+         end
+    from (select 1) one
+    left join plaudit.organizations o on o.slug = p_slug
+    left join plaudit.public_profiles p on p.org_id = o.id
 $$;
 
 revoke execute on all functions in schema plaudit from public;

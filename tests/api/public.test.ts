@@ -128,6 +128,7 @@ describe('public review feeds', () => {
       content: expect.any(String),
       reviewer_name: 'Ada',
       verification_status: 'unverified',
+      reply: null,
       created_at: biz.visible[4].created_at,
     });
     expect(res.body.data[0].verification_status).toBe('verified');

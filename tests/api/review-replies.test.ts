@@ -92,4 +92,25 @@ describe('replies to reviews', () => {
     expect(unknown.status).toBe(404);
     expect(await db`select 1 from plaudit.review_replies where org_id = ${other.org.id}`).toHaveLength(0);
   });
+
+  it('shows the reply on the public routes, whose ETags move with it', async () => {
+    const feed = `/api/v1/public/profiles/${t.org.slug}/reviews`;
+    const before = await api('GET', feed);
+    expect(before.status).toBe(200);
+    const etag = before.headers.get('etag')!;
+    await api('PUT', replyPath(), { key: t.keys.write, body: { content: 'Thanks for the patience.' } });
+    const after = await api('GET', feed, { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    const shown = after.body.data.find((r: any) => r.id === reviewId);
+    expect(shown.reply).toEqual({
+      content: 'Thanks for the patience.',
+      created_at: expect.stringMatching(ISO),
+      updated_at: expect.stringMatching(ISO),
+    });
+    const widget = await api('GET', `/api/v1/public/reviews/${t.org.slug}`);
+    expect(widget.body.data.find((r: any) => r.id === reviewId).reply.content).toBe('Thanks for the patience.');
+    const embed = await api('GET', `/api/v1/public/embed/${t.org.slug}`);
+    expect(embed.body.reviews.find((r: any) => r.id === reviewId).reply.content).toBe('Thanks for the patience.');
+  });
 });

@@ -2400,6 +2400,7 @@ export interface components {
              * @enum {string}
              */
             verification_status: "unverified" | "pending" | "verified" | "rejected";
+            reply: components["schemas"]["ReviewReply"] & unknown;
             created_at: string;
         };
         PublicProfile: {

@@ -8,7 +8,7 @@ import { Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
 import { conditionalPublicRead, publicCors } from '../middleware/public-access/index.ts';
 import { keyRoute, router } from './define.ts';
-import { VerificationStatus } from './reviews.ts';
+import { ReviewReply, VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { embedSnippet, widgetScriptUrl } from '../assets/widget.ts';
@@ -127,6 +127,7 @@ const PublicReview = z.object({
   verification_status: VerificationStatus.openapi({
     description: '`verified` or `unverified`: nothing else is public.',
   }),
+  reply: ReviewReply.nullable().openapi({ description: "The business's public reply, or null." }),
   created_at: z.string(),
 }).openapi('PublicReview');
 
