@@ -112,5 +112,8 @@ describe('replies to reviews', () => {
     expect(widget.body.data.find((r: any) => r.id === reviewId).reply.content).toBe('Thanks for the patience.');
     const embed = await api('GET', `/api/v1/public/embed/${t.org.slug}`);
     expect(embed.body.reviews.find((r: any) => r.id === reviewId).reply.content).toBe('Thanks for the patience.');
+    const page = await api('GET', `/p/${t.org.slug}`);
+    expect(page.body).toContain(`Reply from ${t.org.name}`);
+    expect(page.body).toContain('<p>Thanks for the patience.</p>');
   });
 });

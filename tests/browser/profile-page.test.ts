@@ -46,7 +46,13 @@ beforeAll(async () => {
     [5, null, 'Subscribed for a year now and never disappointed. مرحبا — and a ☕ for the team!', 'Amira K.'],
     [2, 'Not for me', 'Too dark for my taste. Customer service offered a replacement right away though.', 'Tom B.'],
   ] as const;
-  await postReviews(form.id, t.org.slug, reviews);
+  const ids = await postReviews(form.id, t.org.slug, reviews);
+  // The business answers the first: the page shows the reply under it.
+  const replied = await api('PUT', `/api/v1/organizations/${t.org.id}/reviews/${ids[0]}/reply`, {
+    key: t.keys.write,
+    body: { content: 'Thank you! The next roast is already on its way.' },
+  });
+  expect(replied.status).toBe(200);
 });
 
 describe('the public profile page in a browser', () => {
@@ -62,6 +68,9 @@ describe('the public profile page in a browser', () => {
         await expect(page.getByRole('heading', { level: 1 })).toBeDefined();
         expect(await page.locator('h1').textContent()).toBe('Fjord Coffee Roasters');
         expect(await page.locator('article.review').count()).toBe(4);
+        expect(await page.locator('article.review .reply').textContent()).toContain(
+          'Thank you! The next roast is already on its way.',
+        );
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await page.screenshot({ path: path.join(shots, `profile-${width}.png`), fullPage: true });
         expect(await axeViolations(page)).toEqual([]);

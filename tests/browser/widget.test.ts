@@ -73,6 +73,13 @@ beforeAll(async () => {
       body: { review_id: approved },
     })).status,
   ).toBe(200);
+  // The business answers it: the reply shows under the review.
+  expect(
+    (await api('PUT', `/api/v1/organizations/${t.org.id}/reviews/${approved}/reply`, {
+      key: t.keys.write,
+      body: { content: 'Thank you, Vera! <b>See you soon.</b>' },
+    })).status,
+  ).toBe(200);
   embed = (await api('GET', `/api/v1/public/embed/${t.org.slug}`)).body;
   host = http.createServer((req, res) => {
     const body = pages.get(req.url ?? '/');
@@ -141,6 +148,8 @@ describe('the widget on a host page', () => {
             });
             expect(seen!.text).toContain('6 reviews');
             expect(seen!.text).toContain('Verified by the business');
+            expect(seen!.text).toContain('Reply from Fjord Coffee Roasters');
+            expect(seen!.text).toContain('Thank you, Vera! <b>See you soon.</b>');
             expect(seen!.link).toBe(`${inject('apiUrl')}/p/${t.org.slug}`);
             // The host's `* { color: #f0f !important }` and font size stop at the shadow boundary.
             expect(seen!.nameColor).not.toBe('rgb(255, 0, 255)');
@@ -202,6 +211,7 @@ describe('the widget on a host page', () => {
       const text = (await shadow(page))!.text;
       expect(text).toContain('6 Bewertungen');
       expect(text).toContain('Vom Unternehmen bestätigt');
+      expect(text).toContain('Antwort von Fjord Coffee Roasters');
       expect(text).toContain('Alle 6 Bewertungen ansehen');
       const more = page.locator('#service-widget').getByRole('button', { name: 'Weiterlesen' });
       await more.click();

@@ -9,6 +9,7 @@ export interface Strings {
   previous: string;
   next: string;
   region: (name: string) => string;
+  replyFrom: (name: string) => string;
 }
 
 const en: Strings = {
@@ -28,6 +29,7 @@ const en: Strings = {
   previous: 'Previous reviews',
   next: 'Next reviews',
   region: (name) => `Reviews of ${name}`,
+  replyFrom: (name) => `Reply from ${name}`,
 };
 
 const de: Strings = {
@@ -47,6 +49,7 @@ const de: Strings = {
   previous: 'Vorherige Bewertungen',
   next: 'Nächste Bewertungen',
   region: (name) => `Bewertungen von ${name}`,
+  replyFrom: (name) => `Antwort von ${name}`,
 };
 
 export function stringsFor(locale: string): Strings {

@@ -27,6 +27,7 @@ height:100%;display:flex;flex-direction:column;overflow:hidden}
 .r p{margin:4px 0;white-space:pre-line;overflow-wrap:anywhere}
 .meta{display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
 .badge{background:#dafbe1;color:#116329;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
+.reply{border-left:3px solid var(--bd);margin:8px 0 0;padding:0 0 0 10px}
 button{font:inherit;color:var(--a);background:none;border:0;padding:0;cursor:pointer;text-decoration:underline}
 .nav{display:flex;gap:8px;justify-content:flex-end;margin-top:8px}
 .nav button{border:1px solid var(--bd);border-radius:16px;padding:2px 12px;text-decoration:none;color:var(--fg)}

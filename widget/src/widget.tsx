@@ -11,6 +11,7 @@ export interface EmbedReview {
   reviewer_name: string;
   verification_status: 'verified' | 'unverified';
   verification_method: 'email' | 'purchase_proof' | 'manual' | 'invitation' | null;
+  reply: { content: string; created_at: string; updated_at: string } | null;
   created_at: string;
 }
 
@@ -46,7 +47,7 @@ function Stars({ rating, t }: { rating: number; t: Strings }) {
   );
 }
 
-function Review({ r, t, locale }: { r: EmbedReview; t: Strings; locale: string }) {
+function Review({ r, t, locale, business }: { r: EmbedReview; t: Strings; locale: string; business: string }) {
   const [open, setOpen] = useState(false);
   const long = r.content.length > FOLD;
   const text = long && !open ? `${r.content.slice(0, FOLD).trimEnd()}…` : r.content;
@@ -71,6 +72,12 @@ function Review({ r, t, locale }: { r: EmbedReview; t: Strings; locale: string }
         <time dateTime={r.created_at}>{date}</time>
         {r.verification_status === 'verified' && <span class='badge'>{t.verified(r.verification_method)}</span>}
       </div>
+      {r.reply && (
+        <div class='reply'>
+          <p class='mu'>{t.replyFrom(business)}</p>
+          <p>{r.reply.content}</p>
+        </div>
+      )}
     </li>
   );
 }
@@ -115,7 +122,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
           }
           : undefined}
       >
-        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={options.locale} />)}
+        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={options.locale} business={data.name} />)}
       </ul>
       {layout === 'carousel' && reviews.length > 1 && (
         <div class='nav'>

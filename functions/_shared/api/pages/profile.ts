@@ -32,6 +32,7 @@ type ReviewItem = {
   reviewer_name: string;
   verification_status: 'verified' | 'unverified';
   verification_method: 'email' | 'purchase_proof' | 'manual' | 'invitation' | null;
+  reply: { content: string; created_at: string; updated_at: string } | null;
   created_at: string;
 };
 type ReviewPage = { total: number; items: ReviewItem[] };
@@ -68,6 +69,8 @@ main{max-width:46rem}
 .review p{margin:.35rem 0;white-space:pre-line;overflow-wrap:anywhere}
 .meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
 .badge{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
+.reply{border-left:3px solid #d0d7de;margin:.6rem 0 0;padding:0 0 0 .8rem}
+.reply-by{color:#57606a;font-size:.9rem;font-weight:600}
 .pages{display:flex;justify-content:space-between;gap:1rem;margin-top:1.5rem}
 .pages a{color:#0969da}
 .empty{color:#57606a}
@@ -216,6 +219,13 @@ ${r.title ? markup`<h3>${r.title}</h3>` : ''}
         ? markup`<span class="badge">${BADGE[r.verification_method ?? 'manual']}</span>`
         : ''
     }</div>
+${
+      r.reply
+        ? markup`<div class="reply"><p class="reply-by">Reply from ${p.name} <time datetime="${r.reply.updated_at}">${
+          formatDate(r.reply.updated_at)
+        }</time></p><p>${r.reply.content}</p></div>`
+        : ''
+    }
 </article>`
   );
 
