@@ -20,8 +20,9 @@ execFileSync(bin('deno'), ['run', '-A', path.join(sdk, 'scripts', 'openapi.ts'),
   env,
   stdio: 'inherit',
 });
-// Fields with a default stay optional in request bodies (the API fills them in).
-execFileSync(bin('openapi-typescript'), [json, '--default-non-nullable', 'false', '-o', types], {
+// No flags: the document itself keeps fields with a default out of `required` and says the
+// default in words, so that the generated request bodies leave them optional.
+execFileSync(bin('openapi-typescript'), [json, '-o', types], {
   cwd: root,
   env,
   stdio: 'inherit',

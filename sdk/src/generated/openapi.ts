@@ -1921,7 +1921,7 @@ export interface components {
             label: string;
             /** @enum {string} */
             type: "text" | "textarea" | "number" | "select" | "boolean";
-            /** @default false */
+            /** @description Defaults to `false`. */
             required?: boolean;
             /** @description The choices of a `select` field (required for it, refused for other types). */
             options?: string[];
@@ -1947,14 +1947,13 @@ export interface components {
         ReviewFormInput: {
             name: string;
             /**
-             * @description `email`: a link is e-mailed to the reviewer; `purchase_proof`: the order id is checked against the orders you loaded; `manual`: you approve each review; `none`: reviews are published unverified.
-             * @default none
+             * @description `email`: a link is e-mailed to the reviewer; `purchase_proof`: the order id is checked against the orders you loaded; `manual`: you approve each review; `none`: reviews are published unverified. Defaults to `"none"`.
              * @enum {string}
              */
             verification_mode?: "email" | "purchase_proof" | "manual" | "none";
-            /** @default [] */
+            /** @description Defaults to `[]`. */
             custom_fields?: components["schemas"]["CustomFieldDefinition"][];
-            /** @default true */
+            /** @description Defaults to `true`. */
             is_active?: boolean;
         };
         /**
@@ -2238,10 +2237,7 @@ export interface components {
             send_at?: string;
             /** @description Your reference (an order number, say). A second request with the same external_id is refused and never sent. */
             external_id?: string;
-            /**
-             * @description Language of the e-mail: `en` and `de` have their own texts; others get English.
-             * @default en
-             */
+            /** @description Language of the e-mail: `en` and `de` have their own texts; others get English. Defaults to `"en"`. */
             locale?: string;
         };
         BulkReviewRequestResult: {

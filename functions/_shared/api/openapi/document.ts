@@ -95,6 +95,27 @@ export function registerDocumentParts(app: OpenAPIHono<AppEnv>) {
   }
 }
 
+/**
+ * A body field with a default is optional to send, and a generator that reads `default` as "always
+ * present" (openapi-typescript's default) would make clients send it: the default is said in
+ * words instead, and the field stays out of `required`.
+ */
+function defaultsInWords(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(defaultsInWords);
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.properties && typeof schema.properties === 'object') {
+    for (const property of Object.values(schema.properties as Record<string, Record<string, unknown>>)) {
+      if (property && typeof property === 'object' && 'default' in property) {
+        const said = `Defaults to \`${JSON.stringify(property.default)}\`.`;
+        property.description = property.description ? `${property.description} ${said}` : said;
+        delete property.default;
+      }
+    }
+  }
+  Object.values(schema).forEach(defaultsInWords);
+}
+
 /** The document: the routes' definitions, with every operation that takes no key marked public. */
 export function openApiDocument(app: OpenAPIHono<AppEnv>, config: Config) {
   const doc = app.getOpenAPI31Document({
@@ -110,6 +131,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, config: Config) {
     servers: [{ url: config.publicUrl, description: 'This service' }],
     tags: [...TAGS].sort((a, b) => a.name.localeCompare(b.name)),
   });
+  defaultsInWords(doc.components?.schemas);
   for (const ops of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(ops as Record<string, { security?: unknown[] }>)) {
       if (typeof op === 'object' && op !== null && !('security' in op)) op.security = [];
