@@ -28,6 +28,9 @@ export async function usage(): Promise<void> {
   await plaudit.reviews.moderate('id', { action: 'hide' });
 
   await plaudit.reviewForms.create({ name: 'Form', verification_mode: 'email' });
+  // Fields with a default (verification_mode, custom_fields, is_active) need not be sent.
+  await plaudit.reviewForms.create({ name: 'Form' });
+  await plaudit.reviewRequests.create({ email: 'a@example.com', name: 'A', form_id: 'f' });
   // @ts-expect-error an unknown verification mode
   await plaudit.reviewForms.create({ name: 'Form', verification_mode: 'sms' });
   // @ts-expect-error rating is a number
