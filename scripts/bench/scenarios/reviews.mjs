@@ -235,8 +235,12 @@ export const reviewListFirst = {
     // The statements the API sends (docs/design.md, a request's life): the key's check, then the
     // read-only tenant transaction with the page's query and the total from the counter.
     const hash = `'\\x${createHash('sha256').update(seed.key, 'utf8').digest('hex')}'::bytea`;
-    const columns = 'r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email, r.verification_status, ' +
-      'r.is_hidden, r.created_at, r.form_id, r.custom_fields';
+    const page =
+      'select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, ' +
+      'r.reviewer_email, r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields, ' +
+      "plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)), ',' order by page.created_at desc, page.id desc), '') " +
+      'as items from (select id, created_at from plaudit.reviews where true order by created_at desc, id desc limit 20) page ' +
+      'join plaudit.reviews r on r.id = page.id left join plaudit.review_replies rr on rr.review_id = r.id;';
     const script = [
       '-- GET /organizations/:orgId/reviews page 1, statement by statement (scripts/bench/scenarios/reviews.mjs)',
       `select * from plaudit.authenticate(${hash}, ${BENCH_RATE_LIMIT});`,
@@ -244,7 +248,7 @@ export const reviewListFirst = {
       'begin read only;',
       `select set_config('plaudit.org_id', '${seed.orgId}', true);`,
       'set local role plaudit_api;',
-      `select ${columns} from (select id, created_at from plaudit.reviews where true order by created_at desc, id desc limit 20 offset 0) page join plaudit.reviews r on r.id = page.id order by page.created_at desc, page.id desc;`,
+      page,
       'select coalesce(sum(total_count), 0)::integer as total from plaudit.review_statistics;',
       '\\endpipeline',
       'rollback;',
