@@ -7,7 +7,7 @@ import { applyMigrations, connect, ensureDatabase } from './lib/database.mjs';
 import { Cluster } from './lib/postgres.mjs';
 
 const USAGE = `usage:
-  admin org create --name <name> --slug <slug> [--website <url>]
+  admin org create --name <name> --slug <slug> [--website <url>] [--owner-email <address> [--owner-name <name>]]
   admin org list
   admin key create --org <slug> --scope read|write|admin [--name <name>] [--rate-limit <per minute>]`;
 
@@ -23,7 +23,13 @@ const commands = {
         returning id, name, slug`;
       const [key] = await tx`
         select id, key, prefix, scope from plaudit.issue_api_key(${org.id}, 'Initial admin key', 'admin')`;
-      return { organization: org, api_key: key };
+      if (!o['owner-email']) return { organization: org, api_key: key };
+      // The person who runs the organization: its first member, with the owner's role.
+      const [owner] = await tx`
+        insert into plaudit.members (org_id, email, name, role)
+        values (${org.id}, ${o['owner-email'].trim()}, ${o['owner-name'] ?? null}, 'owner')
+        returning id, email, name, role`;
+      return { organization: org, api_key: key, owner };
     });
   },
   'org list': async (sql) => {
@@ -53,6 +59,7 @@ function explain(err) {
     return 'a slug is 1 to 63 lowercase letters, digits and hyphens, not starting or ending with a hyphen';
   }
   if (err.code === '23514' && /name/.test(err.constraint_name ?? '')) return 'a name is 1 to 200 characters';
+  if (err.code === '23514' && /email/.test(err.constraint_name ?? '')) return '--owner-email must be an e-mail address';
   return err.message;
 }
 
@@ -90,6 +97,8 @@ async function main() {
       name: { type: 'string' },
       slug: { type: 'string' },
       website: { type: 'string' },
+      'owner-email': { type: 'string' },
+      'owner-name': { type: 'string' },
       org: { type: 'string' },
       scope: { type: 'string' },
       'rate-limit': { type: 'string' },

@@ -33,6 +33,41 @@ describe('admin command line', () => {
     expect(res.body.slug).toBe(slug);
   });
 
+  it("org create --owner-email makes that person the organization's owner, its first member", async () => {
+    const ownerSlug = uniqueSlug('cli-owner');
+    const r = admin(
+      'org',
+      'create',
+      '--name',
+      'Owned Inc',
+      '--slug',
+      ownerSlug,
+      '--owner-email',
+      'ada@owned.example',
+      '--owner-name',
+      'Ada',
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.owner).toEqual({ id: expect.any(String), email: 'ada@owned.example', name: 'Ada', role: 'owner' });
+    const members = await api('GET', `/api/v1/organizations/${out.organization.id}/members`, { key: out.api_key.key });
+    expect(members.body.data).toEqual([
+      expect.objectContaining({ email: 'ada@owned.example', name: 'Ada', role: 'owner' }),
+    ]);
+    const bad = admin(
+      'org',
+      'create',
+      '--name',
+      'Bad Owner',
+      '--slug',
+      uniqueSlug('cli-bad'),
+      '--owner-email',
+      'nobody',
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim()).toBe('plaudit admin: --owner-email must be an e-mail address');
+  });
+
   it('a taken slug exits non-zero with one line on stderr and nothing on stdout', () => {
     const r = admin('org', 'create', '--name', 'Other', '--slug', slug);
     expect(r.code).not.toBe(0);
