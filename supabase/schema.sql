@@ -179,7 +179,7 @@ begin
          from plaudit.organizations o where o.id = p_org_id);
     perform set_config('role', 'none', true);
   end if;
-  return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
 end
 $$;
 
@@ -203,7 +203,7 @@ begin
               where r.id = p_review_id);
     perform set_config('role', 'none', true);
   end if;
-  return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
 end
 $$;
 
@@ -399,6 +399,68 @@ $$;
 ALTER FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) OWNER TO plaudit_owner;
 
 --
+-- Name: authenticate_credential(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
+    AS $$
+begin
+  return query select * from plaudit.authenticate(p_hash, p_default_limit);
+  if not found then
+    return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at
+                   from plaudit.authenticate_session(p_hash, p_org_id, p_default_limit) a;
+  end if;
+end
+$$;
+
+ALTER FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) OWNER TO plaudit_owner;
+
+--
+-- Name: authenticate_session(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, session_id uuid, member_id uuid, member_role text, email text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
+    AS $$
+declare
+  s plaudit.sessions;
+  m record;
+  hit record;
+begin
+  select * into s from plaudit.live_session(p_token_hash);
+  if not found then
+    return;
+  end if;
+  select mm.id, mm.role into m from plaudit.members mm
+   where mm.org_id = p_org_id and lower(mm.email) = lower(s.email);
+  rate_limit := p_default_limit;
+  select * into hit from plaudit.hit_rate_limit('session:' || s.id, rate_limit);
+  if s.last_seen_at < now() - interval '1 minute' then
+    update plaudit.sessions set last_seen_at = now() where id = s.id;
+  end if;
+  if m.id is not null then
+    org_id := p_org_id;
+    scope := case m.role when 'member' then 'write' else 'admin' end;
+  end if;
+  allowed := hit.allowed;
+  remaining := hit.remaining;
+  reset_at := hit.reset_at;
+  session_id := s.id;
+  member_id := m.id;
+  member_role := m.role;
+  email := s.email;
+  return next;
+end
+$$;
+
+ALTER FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) OWNER TO plaudit_owner;
+
+--
 -- Name: base62_alphabet(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -422,6 +484,9 @@ declare
   k record;
 begin
   select * into k from plaudit.api_key_for_read(p_key_hash, p_rate_limit);
+  if not found then
+    select * into k from plaudit.session_for_read(p_key_hash, p_org_id, p_rate_limit);
+  end if;
   if not found or not k.within_limit or (p_org_id is not null and k.org_id <> p_org_id)
      or array_position(array['read', 'write', 'admin'], k.scope) < array_position(array['read', 'write', 'admin'], p_scope) then
     return false;
@@ -550,6 +615,7 @@ CREATE FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_m
 declare
   current_status text;
   changed plaudit.reviews;
+  prior_actor text := coalesce(current_setting('plaudit.actor', true), '');
 begin
   select r.verification_status into current_status from plaudit.reviews r where r.id = p_review_id for update;
   if not found then
@@ -559,14 +625,14 @@ begin
     raise exception 'Only a pending review can be %; this one is %', p_verb, current_status
       using errcode = 'object_not_in_prerequisite_state';
   end if;
-  perform set_config('plaudit.actor', case when p_key_id is null then '' else 'api_key:' || p_key_id end, true);
+  perform set_config('plaudit.actor', case when p_key_id is null then prior_actor else 'api_key:' || p_key_id end, true);
   update plaudit.reviews r
     set verification_status = p_status, verification_method = p_method, verification_at = now(),
         verification_key_id = p_key_id, verification_order_hash = p_order_hash,
         verification_reason = nullif(btrim(p_reason), '')
     where r.id = p_review_id
     returning r.* into changed;
-  perform set_config('plaudit.actor', '', true);
+  perform set_config('plaudit.actor', prior_actor, true);
   return next changed;
 end
 $$;
@@ -1149,6 +1215,27 @@ $$;
 ALTER FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jsonb) OWNER TO plaudit_owner;
 
 --
+-- Name: end_session(bytea, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) RETURNS integer
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  with me as (select * from plaudit.live_session(p_token_hash)),
+  ended as (
+    update plaudit.sessions s set ended_at = now()
+      from me
+     where s.ended_at is null
+       and (s.id = me.id or (p_everywhere and lower(s.email) = lower(me.email)))
+    returning 1
+  )
+  select count(*)::integer from ended
+$$;
+
+ALTER FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) OWNER TO plaudit_owner;
+
+--
 -- Name: enqueue_email(uuid, text, text, jsonb, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -1560,6 +1647,68 @@ end
 $$;
 
 ALTER FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) OWNER TO plaudit_owner;
+
+--
+-- Name: keep_an_owner(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.keep_an_owner() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+  if old.role <> 'owner' or (tg_op = 'UPDATE' and new.role = 'owner') then
+    return coalesce(new, old);
+  end if;
+  if not exists (select from plaudit.organizations o where o.id = old.org_id) then
+    return old;
+  end if;
+  perform 1 from plaudit.members m where m.org_id = old.org_id and m.role = 'owner' and m.id <> old.id for update;
+  if not exists (select from plaudit.members m where m.org_id = old.org_id and m.role = 'owner' and m.id <> old.id) then
+    raise exception 'An organization keeps at least one owner: make another member owner first'
+      using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  return coalesce(new, old);
+end
+$$;
+
+ALTER FUNCTION plaudit.keep_an_owner() OWNER TO plaudit_owner;
+
+--
+-- Name: sessions; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE TABLE plaudit.sessions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    email text NOT NULL,
+    token_hash bytea NOT NULL,
+    user_agent text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone DEFAULT (now() + '30 days'::interval) NOT NULL,
+    ended_at timestamp with time zone,
+    CONSTRAINT sessions_email_check CHECK ((char_length(email) <= 320)),
+    CONSTRAINT sessions_token_hash_check CHECK ((octet_length(token_hash) = 32)),
+    CONSTRAINT sessions_user_agent_check CHECK ((char_length(user_agent) <= 200))
+);
+
+ALTER TABLE plaudit.sessions OWNER TO plaudit_owner;
+
+--
+-- Name: live_session(bytea); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.live_session(p_token_hash bytea) RETURNS SETOF plaudit.sessions
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
+    AS $$
+  select * from plaudit.sessions s
+   where s.token_hash = p_token_hash and s.ended_at is null and s.expires_at > now()
+     and s.last_seen_at > now() - plaudit.session_idle_timeout()
+$$;
+
+ALTER FUNCTION plaudit.live_session(p_token_hash bytea) OWNER TO plaudit_owner;
 
 --
 -- Name: moderate_review(uuid, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -2214,6 +2363,17 @@ $$;
 ALTER FUNCTION plaudit.random_base62(n integer) OWNER TO plaudit_owner;
 
 --
+-- Name: random_sign_in_code(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.random_sign_in_code() RETURNS text
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    RETURN lpad(((((('x'::text || encode(extensions.gen_random_bytes(4), 'hex'::text)))::bit(32))::bigint % (1000000)::bigint))::text, 6, '0'::text);
+
+ALTER FUNCTION plaudit.random_sign_in_code() OWNER TO plaudit_owner;
+
+--
 -- Name: rebuild_review_statistics(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -2510,6 +2670,51 @@ end
 $$;
 
 ALTER FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) OWNER TO plaudit_owner;
+
+--
+-- Name: request_sign_in(text, text, text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer DEFAULT 10) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  address text := lower(btrim(coalesce(p_email, '')));
+  first_org uuid;
+  challenge_id uuid := gen_random_uuid();
+  token text;
+  code text;
+  by_client record;
+  by_address record;
+begin
+  select * into by_client from plaudit.hit_rate_limit('sign-in:client:' || encode(sha256(convert_to(coalesce(p_client, ''), 'UTF8')), 'hex'), p_client_limit);
+  select * into by_address from plaudit.hit_rate_limit('sign-in:address:' || encode(sha256(convert_to(address, 'UTF8')), 'hex'), 3);
+  if not by_client.allowed or not by_address.allowed then
+    return 'rate_limited';
+  end if;
+  select m.org_id into first_org from plaudit.members m
+   where lower(m.email) = address order by m.created_at, m.id limit 1;
+  if not found then
+    return 'unknown';
+  end if;
+  if (select count(*) from plaudit.sign_in_challenges c
+       where lower(c.email) = address and c.created_at > now() - interval '1 hour') >= 10 then
+    return 'throttled';
+  end if;
+  token := plaudit.random_base62(43);
+  code := plaudit.random_sign_in_code();
+  insert into plaudit.sign_in_challenges as c (id, email, token_hash, code_hash)
+  values (challenge_id, address, sha256(convert_to(token, 'UTF8')), plaudit.sign_in_code_hash(challenge_id, code));
+  perform plaudit.enqueue_email(first_org, address, 'sign_in',
+    jsonb_build_object('link', rtrim(p_link_base, '/') || '/app/sign-in#token=' || token, 'code', code,
+                       'expires_at', to_char((now() + interval '15 minutes') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')),
+    'en', 'sign_in:' || challenge_id);
+  return 'sent';
+end
+$$;
+
+ALTER FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) OWNER TO plaudit_owner;
 
 --
 -- Name: review_forms_stay_deleted(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -3160,6 +3365,101 @@ $$;
 ALTER FUNCTION plaudit.run_review_request_maintenance() OWNER TO plaudit_owner;
 
 --
+-- Name: session_for_read(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(org_id uuid, scope text, within_limit boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
+    AS $$
+  select m.org_id, case m.role when 'member' then 'write' else 'admin' end,
+         coalesce((select c.hits from plaudit.rate_limit_counters c
+                    where c.bucket = 'session:' || s.id and c.window_start = date_trunc('minute', now())), 0)
+         < p_rate_limit
+    from plaudit.live_session(p_token_hash) s
+    join plaudit.members m on m.org_id = p_org_id and lower(m.email) = lower(s.email)
+$$;
+
+ALTER FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) OWNER TO plaudit_owner;
+
+--
+-- Name: session_idle_timeout(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.session_idle_timeout() RETURNS interval
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    RETURN '7 days'::interval;
+
+ALTER FUNCTION plaudit.session_idle_timeout() OWNER TO plaudit_owner;
+
+--
+-- Name: session_summary(bytea); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.session_summary(p_token_hash bytea) RETURNS json
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+  select json_build_object(
+    'email', s.email,
+    'name', (select m.name from plaudit.members m where lower(m.email) = lower(s.email) and m.name is not null
+              order by m.created_at limit 1),
+    'expires_at', s.expires_at,
+    'idle_expires_at', least(s.expires_at, greatest(s.last_seen_at, now() - interval '1 minute') + plaudit.session_idle_timeout()),
+    'organizations', coalesce((
+      select json_agg(json_build_object('id', o.id, 'name', o.name, 'slug', o.slug, 'role', m.role,
+                                        'scope', case m.role when 'member' then 'write' else 'admin' end)
+                      order by o.name, o.id)
+        from plaudit.members m join plaudit.organizations o on o.id = m.org_id
+       where lower(m.email) = lower(s.email)), '[]'::json))
+  from plaudit.live_session(p_token_hash) s
+$$;
+
+ALTER FUNCTION plaudit.session_summary(p_token_hash bytea) OWNER TO plaudit_owner;
+
+--
+-- Name: sign_in_code_hash(uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    RETURN sha256(convert_to((((p_challenge_id)::text || ':'::text) || COALESCE(p_code, ''::text)), 'UTF8'::name));
+
+ALTER FUNCTION plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text) OWNER TO plaudit_owner;
+
+--
+-- Name: sign_up(text, text, text, text, text, text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer DEFAULT 10) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  new_org uuid;
+  hit record;
+begin
+  select * into hit from plaudit.hit_rate_limit('sign-up:client:' || encode(sha256(convert_to(coalesce(p_client, ''), 'UTF8')), 'hex'), 3);
+  if not hit.allowed then
+    return 'rate_limited';
+  end if;
+  begin
+    insert into plaudit.organizations (name, slug) values (p_org_name, p_slug) returning id into new_org;
+  exception when unique_violation then
+    raise unique_violation using message = 'slug: is already taken';
+  end;
+  insert into plaudit.members (org_id, email, name, role)
+  values (new_org, lower(btrim(p_email)), nullif(btrim(coalesce(p_name, '')), ''), 'owner');
+  return plaudit.request_sign_in(p_email, p_client, p_link_base, p_client_limit);
+end
+$$;
+
+ALTER FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) OWNER TO plaudit_owner;
+
+--
 -- Name: submit_requested_review(text, text, integer, integer, text, text, text, text, jsonb, text, text, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -3643,6 +3943,54 @@ end
 $$;
 
 ALTER FUNCTION plaudit.verify_review_link(p_token text) OWNER TO plaudit_owner;
+
+--
+-- Name: verify_sign_in(text, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) RETURNS TABLE(outcome text, session_token text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+  ch plaudit.sign_in_challenges;
+  new_token text;
+begin
+  if p_token is not null then
+    select * into ch from plaudit.sign_in_challenges c
+     where c.token_hash = sha256(convert_to(p_token, 'UTF8')) for update;
+  else
+    select * into ch from plaudit.sign_in_challenges c
+     where lower(c.email) = lower(btrim(coalesce(p_email, ''))) and c.used_at is null and c.expires_at > now()
+     order by c.created_at desc limit 1 for update;
+  end if;
+  if not found then
+    outcome := 'invalid';
+  elsif ch.used_at is not null then
+    outcome := 'used';
+  elsif ch.expires_at <= now() then
+    outcome := 'expired';
+  elsif ch.failed_attempts >= 5 then
+    outcome := 'locked';
+  elsif p_token is null and ch.code_hash <> plaudit.sign_in_code_hash(ch.id, p_code) then
+    update plaudit.sign_in_challenges set failed_attempts = failed_attempts + 1 where id = ch.id;
+    outcome := case when ch.failed_attempts + 1 >= 5 then 'locked' else 'invalid' end;
+  elsif not exists (select from plaudit.members m where lower(m.email) = lower(ch.email)) then
+    outcome := 'invalid';
+  else
+    update plaudit.sign_in_challenges c set used_at = now()
+     where lower(c.email) = lower(ch.email) and c.used_at is null;
+    new_token := plaudit.random_base62(43);
+    insert into plaudit.sessions (email, token_hash, user_agent)
+    values (ch.email, sha256(convert_to(new_token, 'UTF8')), left(p_user_agent, 200));
+    outcome := 'signed_in';
+    session_token := new_token;
+  end if;
+  return next;
+end
+$$;
+
+ALTER FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) OWNER TO plaudit_owner;
 
 --
 -- Name: webhook_payload(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -4196,6 +4544,27 @@ CREATE TABLE plaudit.review_verification_tokens (
 ALTER TABLE plaudit.review_verification_tokens OWNER TO plaudit_owner;
 
 --
+-- Name: sign_in_challenges; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE TABLE plaudit.sign_in_challenges (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    email text NOT NULL,
+    token_hash bytea NOT NULL,
+    code_hash bytea NOT NULL,
+    failed_attempts integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone DEFAULT (now() + '00:15:00'::interval) NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT sign_in_challenges_code_hash_check CHECK ((octet_length(code_hash) = 32)),
+    CONSTRAINT sign_in_challenges_email_check CHECK ((char_length(email) <= 320)),
+    CONSTRAINT sign_in_challenges_failed_attempts_check CHECK (((failed_attempts >= 0) AND (failed_attempts <= 5))),
+    CONSTRAINT sign_in_challenges_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
+ALTER TABLE plaudit.sign_in_challenges OWNER TO plaudit_owner;
+
+--
 -- Name: signing_secrets; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -4519,6 +4888,34 @@ ALTER TABLE ONLY plaudit.reviews
     ADD CONSTRAINT reviews_pkey PRIMARY KEY (id);
 
 --
+-- Name: sessions sessions_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE ONLY plaudit.sessions
+    ADD CONSTRAINT sessions_pkey PRIMARY KEY (id);
+
+--
+-- Name: sessions sessions_token_hash_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE ONLY plaudit.sessions
+    ADD CONSTRAINT sessions_token_hash_key UNIQUE (token_hash);
+
+--
+-- Name: sign_in_challenges sign_in_challenges_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE ONLY plaudit.sign_in_challenges
+    ADD CONSTRAINT sign_in_challenges_pkey PRIMARY KEY (id);
+
+--
+-- Name: sign_in_challenges sign_in_challenges_token_hash_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE ONLY plaudit.sign_in_challenges
+    ADD CONSTRAINT sign_in_challenges_token_hash_key UNIQUE (token_hash);
+
+--
 -- Name: signing_secrets signing_secrets_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -4823,6 +5220,18 @@ CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verific
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
 
 --
+-- Name: sessions_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE INDEX sessions_email ON plaudit.sessions USING btree (lower(email)) WHERE (ended_at IS NULL);
+
+--
+-- Name: sign_in_challenges_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE INDEX sign_in_challenges_email ON plaudit.sign_in_challenges USING btree (lower(email), created_at DESC);
+
+--
 -- Name: webhook_deliveries_due; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -4923,6 +5332,12 @@ CREATE TRIGGER invitations_cancel_queued_email AFTER UPDATE OF revoked_at ON pla
 --
 
 CREATE TRIGGER invitations_guard_end BEFORE UPDATE ON plaudit.invitations FOR EACH ROW WHEN (((old.revoked_at IS NOT NULL) OR (old.accepted_at IS NOT NULL))) EXECUTE FUNCTION plaudit.refuse_changes_once_set('revoked_at', 'an invitation''s withdrawal is permanent', 'accepted_at', 'an invitation''s acceptance is permanent');
+
+--
+-- Name: members members_keep_an_owner; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE TRIGGER members_keep_an_owner BEFORE DELETE OR UPDATE OF role ON plaudit.members FOR EACH ROW EXECUTE FUNCTION plaudit.keep_an_owner();
 
 --
 -- Name: moderation_chain_heads moderation_chain_heads_guard; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
@@ -5043,6 +5458,12 @@ CREATE TRIGGER reviews_refuse_truncate BEFORE TRUNCATE ON plaudit.reviews FOR EA
 --
 
 CREATE TRIGGER reviews_signal_changes AFTER UPDATE OF is_hidden, verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.is_hidden IS DISTINCT FROM new.is_hidden) OR (old.verification_status IS DISTINCT FROM new.verification_status))) EXECUTE FUNCTION plaudit.reviews_emit_changes();
+
+--
+-- Name: sessions sessions_guard_end; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE TRIGGER sessions_guard_end BEFORE UPDATE ON plaudit.sessions FOR EACH ROW WHEN ((old.ended_at IS NOT NULL)) EXECUTE FUNCTION plaudit.refuse_changes_once_set('ended_at', 'a session''s end is permanent');
 
 --
 -- Name: webhook_endpoints webhook_endpoints_cancel_on_disable; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
@@ -5357,6 +5778,12 @@ ALTER TABLE ONLY plaudit.webhook_endpoints
 CREATE POLICY "Tenants can add addresses to their own suppression list" ON plaudit.email_suppressions FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (reason = 'manual'::text)));
 
 --
+-- Name: members Tenants can change their own members' roles; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE POLICY "Tenants can change their own members' roles" ON plaudit.members FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+
+--
 -- Name: review_request_settings Tenants can change their own review request settings; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5591,6 +6018,12 @@ CREATE POLICY "Tenants can record their own idempotency keys" ON plaudit.idempot
 CREATE POLICY "Tenants can register webhook endpoints for themselves" ON plaudit.webhook_endpoints FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 --
+-- Name: members Tenants can remove their own members; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE POLICY "Tenants can remove their own members" ON plaudit.members FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+
+--
 -- Name: review_replies Tenants can reply to their own reviews; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5803,6 +6236,18 @@ ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.reviews ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: sessions; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE plaudit.sessions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sign_in_challenges; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
+--
+
+ALTER TABLE plaudit.sign_in_challenges ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: signing_secrets; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -5957,6 +6402,20 @@ REVOKE ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit in
 GRANT ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) TO plaudit_authenticator;
 
 --
+-- Name: FUNCTION authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
+
+--
+-- Name: FUNCTION authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
+
+--
 -- Name: FUNCTION base62_alphabet(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6105,6 +6564,13 @@ REVOKE ALL ON FUNCTION plaudit.email_suppressions_cancel_queued() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION end_session(p_token_hash bytea, p_everywhere boolean); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -6305,6 +6771,18 @@ REVOKE ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
 
 --
+-- Name: FUNCTION keep_an_owner(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.keep_an_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION live_session(p_token_hash bytea); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.live_session(p_token_hash bytea) FROM PUBLIC;
+
+--
 -- Name: FUNCTION moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6473,6 +6951,12 @@ REVOKE ALL ON FUNCTION plaudit.random_base62(n integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
 
 --
+-- Name: FUNCTION random_sign_in_code(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.random_sign_in_code() FROM PUBLIC;
+
+--
 -- Name: FUNCTION rebuild_review_statistics(p_org_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6533,6 +7017,13 @@ GRANT ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp 
 
 REVOKE ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
+
+--
+-- Name: FUNCTION request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION review_forms_stay_deleted(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -6702,6 +7193,39 @@ REVOKE ALL ON FUNCTION plaudit.run_review_request_maintenance() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
 
 --
+-- Name: FUNCTION session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
+
+--
+-- Name: FUNCTION session_idle_timeout(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.session_idle_timeout() FROM PUBLIC;
+
+--
+-- Name: FUNCTION session_summary(p_token_hash bytea); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
+
+--
+-- Name: FUNCTION sign_in_code_hash(p_challenge_id uuid, p_code text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
+
+--
 -- Name: FUNCTION submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6788,6 +7312,13 @@ GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id u
 
 REVOKE ALL ON FUNCTION plaudit.verify_review_link(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.verify_review_link(p_token text) TO plaudit_public;
+
+--
+-- Name: FUNCTION verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) TO plaudit_authenticator;
 
 --
 -- Name: FUNCTION webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
@@ -7082,7 +7613,13 @@ GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE plaudit.invitations TO plau
 -- Name: TABLE members; Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
-GRANT SELECT ON TABLE plaudit.members TO plaudit_api;
+GRANT SELECT,DELETE ON TABLE plaudit.members TO plaudit_api;
+
+--
+-- Name: COLUMN members.role; Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+GRANT UPDATE(role) ON TABLE plaudit.members TO plaudit_api;
 
 --
 -- Name: TABLE moderation_trail; Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -29,7 +29,8 @@ describe('OpenAPI document and explorer', () => {
       expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
     expect(paths['/api/v1/organizations/{orgId}/api-keys'].post['x-required-scope']).toBe('admin');
-    expect(paths['/api/v1/organizations/{orgId}'].get.security).toEqual([{ ApiKey: [] }]);
+    expect(paths['/api/v1/organizations/{orgId}'].get.security).toEqual([{ ApiKey: [] }, { Session: [] }]);
+    expect(res.body.components.securitySchemes.Session).toMatchObject({ type: 'apiKey', in: 'cookie' });
     expect(res.body.components.securitySchemes.ApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
@@ -62,7 +63,7 @@ describe('OpenAPI document and explorer', () => {
           expect(['read', 'write', 'admin'], `${method} ${path}`).toContain(op['x-required-scope']);
         }
         if (path.startsWith('/api/v1/organizations/')) {
-          expect(op.security, `${method} ${path}`).toEqual([{ ApiKey: [] }]);
+          expect(op.security, `${method} ${path}`).toEqual([{ ApiKey: [] }, { Session: [] }]);
         }
       }
     }

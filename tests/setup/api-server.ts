@@ -32,7 +32,13 @@ export default async function setup(project: TestProject) {
   const api = await startApi({
     port: await freePort(),
     databaseUrl,
-    env: { PLAUDIT_ENV: 'development', DEV_MAIL_URL: devMail.httpUrl, EMAIL_WEBHOOK_SECRET },
+    // Every test signs in from 127.0.0.1: the per-client sign-in limit is tested on a server of its own.
+    env: {
+      PLAUDIT_ENV: 'development',
+      DEV_MAIL_URL: devMail.httpUrl,
+      EMAIL_WEBHOOK_SECRET,
+      SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000',
+    },
     stdio: out,
   });
   stop = api.stop;

@@ -13,6 +13,7 @@ import { textGuard } from './middleware/text-guard/index.ts';
 import { explorer } from './openapi/explorer.ts';
 import { openApiDocument, registerDocumentParts } from './openapi/document.ts';
 import { apiKeys } from './routes/api-keys.ts';
+import { auth } from './routes/auth.ts';
 import { health } from './routes/health.ts';
 import { organizations } from './routes/organizations.ts';
 import { webhooks } from './routes/webhooks/index.ts';
@@ -62,6 +63,7 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
 
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);
+  v1.route('/', auth);
   v1.route('/', organizations);
   v1.route('/', apiKeys);
   v1.route('/', webhooks);

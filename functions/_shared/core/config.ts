@@ -11,12 +11,16 @@ export interface Config {
   rateLimitPerMinute: number;
   publicRateLimitPerMinute: number;
   submitRateLimitPerMinute: number;
+  /** Sign-in (and sign-up) mails a client address may ask for a minute. */
+  signInRateLimitPerMinute: number;
   /**
    * How many proxies in front of the API append to X-Forwarded-For; the client address is the
    * entry that many places from the right. 0: the socket's peer is the client.
    */
   trustProxy: number;
   databasePoolSize: number;
+  /** Whether anyone may create an organization from the sign-in page (PLAUDIT_SIGN_UP=open). */
+  signUp: boolean;
 }
 
 function positiveInt(name: string, fallback: number): number {
@@ -52,8 +56,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     rateLimitPerMinute: positiveInt('RATE_LIMIT_PER_MINUTE', 600),
     publicRateLimitPerMinute: positiveInt('PUBLIC_RATE_LIMIT_PER_MINUTE', 600),
     submitRateLimitPerMinute: positiveInt('SUBMIT_RATE_LIMIT_PER_MINUTE', 20),
+    signInRateLimitPerMinute: positiveInt('SIGN_IN_RATE_LIMIT_PER_MINUTE', 10),
     trustProxy: proxyHops(env('TRUST_PROXY'), env('SB_REGION') !== undefined),
     databasePoolSize: positiveInt('DATABASE_POOL_SIZE', 10),
+    signUp: env('PLAUDIT_SIGN_UP') === 'open',
     ...overrides,
   };
 }

@@ -24,6 +24,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How people may sign in here
+         * @description What the sign-in page offers on this service: whether it links to self-service sign-up.
+         */
+        get: operations["auth.options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a sign-in mail
+         * @description Mails a one-time link and a 6-digit code (both valid 15 minutes, once) to a team member. The answer is the same whether or not the address belongs to anyone. Limited per address and per client address.
+         */
+        post: operations["auth.signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the link or the code
+         * @description Send the link's `token`, or `email` and `code`. Starts a session: its token is set as an HttpOnly cookie (never in the body), and the answer is the session with its CSRF token. Five wrong codes lock the mail.
+         */
+        post: operations["auth.verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in session
+         * @description The person, their organizations with their role in each, and the CSRF token. Needs the session cookie.
+         */
+        get: operations["auth.session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends this session and clears its cookie. Needs `X-CSRF-Token`.
+         */
+        post: operations["auth.signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of this session's person, on every browser. Needs `X-CSRF-Token`.
+         */
+        post: operations["auth.signOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an organization and become its owner
+         * @description Only where the operator opened sign-up (`PLAUDIT_SIGN_UP=open`; off by default): creates the organization with this address as its owner and mails a sign-in link.
+         */
+        post: operations["auth.signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}": {
         parameters: {
             query?: never;
@@ -33,7 +173,7 @@ export interface paths {
         };
         /**
          * Get organization details
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["organization.get"];
         put?: never;
@@ -45,7 +185,7 @@ export interface paths {
          * Update organization settings
          * @description Changes `name` and `website`; fields left out stay as they are.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         patch: operations["organization.update"];
         trace?: never;
@@ -59,7 +199,7 @@ export interface paths {
         };
         /**
          * List team members
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["members.list"];
         put?: never;
@@ -68,6 +208,34 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Their sessions no longer reach this organization. The last owner cannot be removed (409); a signed-in admin may not remove an owner.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        delete: operations["members.remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description An organization keeps at least one owner: demoting the last one answers 409. A signed-in admin may not make or unmake owners; an owner (or an admin key) may.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        patch: operations["members.update"];
         trace?: never;
     };
     "/api/v1/organizations/{orgId}/invitations": {
@@ -79,7 +247,7 @@ export interface paths {
         };
         /**
          * List invitations
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["invitations.list"];
         put?: never;
@@ -87,7 +255,7 @@ export interface paths {
          * Invite a team member
          * @description Creates an invitation that expires after 7 days and e-mails it: the message links to the accept page, which makes the invitee a member. An address that is already a member, or already has an open invitation, gets 409. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         post: operations["invitations.create"];
         delete?: never;
@@ -110,7 +278,7 @@ export interface paths {
          * Withdraw an invitation
          * @description Its link stops working at once: the accept page answers that the invitation was withdrawn. A withdrawal is permanent; invite the address again to send a new link. An invitation already accepted or withdrawn answers 409.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         delete: operations["invitations.withdraw"];
         options?: never;
@@ -129,7 +297,7 @@ export interface paths {
          * The key making the request
          * @description Its organization and scope: what a client needs to address the organization routes with only a key in hand.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["me.get"];
         put?: never;
@@ -151,7 +319,7 @@ export interface paths {
          * List active keys
          * @description Keys that work, newest first, rotated keys still in their grace period included (with `expires_at`). Only the prefix of each key is shown.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["apiKeys.list"];
         put?: never;
@@ -159,7 +327,7 @@ export interface paths {
          * Generate a new key
          * @description The full key is in this answer only; it cannot be retrieved later. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         post: operations["apiKeys.create"];
         delete?: never;
@@ -182,7 +350,7 @@ export interface paths {
          * Revoke a key
          * @description The key answers 401 from now on, a rotated key in its grace period included.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         delete: operations["apiKeys.revoke"];
         options?: never;
@@ -203,7 +371,7 @@ export interface paths {
          * Rotate a key
          * @description Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: at once (the old key answers 401 from now on), or after the grace period `expires_in_seconds`, during which both keys work. A key can be rotated once. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         post: operations["apiKeys.rotate"];
         delete?: never;
@@ -223,7 +391,7 @@ export interface paths {
          * List registered webhooks
          * @description Newest first. Secrets are never shown.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["webhooks.list"];
         put?: never;
@@ -231,7 +399,7 @@ export interface paths {
          * Register a webhook endpoint
          * @description Answers the signing secret (`whsec_…`) once. Each delivery is a POST of `{"event","timestamp","data"}` signed with it: `x-webhook-signature` (hex HMAC-SHA256 of the body, keyed with the secret string) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["webhooks.create"];
         delete?: never;
@@ -249,7 +417,7 @@ export interface paths {
         };
         /**
          * Get a webhook
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["webhooks.get"];
         put?: never;
@@ -258,7 +426,7 @@ export interface paths {
          * Delete a webhook
          * @description Deliveries stop at once; the delivery log goes with it.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         delete: operations["webhooks.delete"];
         options?: never;
@@ -267,7 +435,7 @@ export interface paths {
          * Change, enable or disable a webhook
          * @description Fields left out stay as they are. `enabled: false` cancels what is queued for the endpoint; `enabled: true` re-enables an endpoint disabled by you, by a 410 answer or after 5 days of failures.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         patch: operations["webhooks.update"];
         trace?: never;
@@ -285,7 +453,7 @@ export interface paths {
          * Send a test event
          * @description Delivers a signed `webhook.test` event now (or a sample of the event named in the body), once, without retries, and answers with the outcome. The attempt appears in the delivery log. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["webhooks.test"];
         delete?: never;
@@ -307,7 +475,7 @@ export interface paths {
          * Rotate the signing secret
          * @description Issues a new secret, shown only in this answer. For 24 hours deliveries are signed with both: `webhook-signature` carries two `v1,` signatures, `x-webhook-signature` uses the new secret and `x-webhook-signature-previous` the old one. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["webhooks.rotateSecret"];
         delete?: never;
@@ -327,7 +495,7 @@ export interface paths {
          * Delivery log
          * @description Deliveries to this endpoint, newest first, each with its attempts: status code, duration, error and the first KiB of the answer. Kept 30 days.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["webhookDeliveries.list"];
         put?: never;
@@ -347,7 +515,7 @@ export interface paths {
         };
         /**
          * Get one delivery, with its body
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["webhookDeliveries.get"];
         put?: never;
@@ -371,7 +539,7 @@ export interface paths {
          * Redeliver one delivery
          * @description Queues the delivery again, now, with the same body and the same `webhook-id` (so a receiver that already processed it can tell), and restarts its retry schedule. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["webhookDeliveries.redeliver"];
         delete?: never;
@@ -391,7 +559,7 @@ export interface paths {
          * List export jobs
          * @description Newest first.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["exports.list"];
         put?: never;
@@ -399,7 +567,7 @@ export interface paths {
          * Create an export job
          * @description Starts generating a file of the organization's reviews, oldest first. Poll the job, or wait for the `export.completed` event, then download it. Dates filter on `created_at`, both ends inclusive, in UTC. CSV cells that begin with `=`, `+`, `-`, `@`, tab or carriage return get a leading apostrophe so that spreadsheets do not run them as formulas. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["exports.create"];
         delete?: never;
@@ -417,7 +585,7 @@ export interface paths {
         };
         /**
          * Get export job status
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["exports.get"];
         put?: never;
@@ -439,7 +607,7 @@ export interface paths {
          * Download the export file
          * @description `text/csv` or `application/json` (an array of Review objects), as an attachment. 409 until the job is completed; 410 once the file has expired.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["exports.download"];
         put?: never;
@@ -461,7 +629,7 @@ export interface paths {
          * List forms
          * @description Forms that are not deleted, newest first.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviewForms.list"];
         put?: never;
@@ -469,7 +637,7 @@ export interface paths {
          * Create a form
          * @description Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["reviewForms.create"];
         delete?: never;
@@ -487,7 +655,7 @@ export interface paths {
         };
         /**
          * Get form details
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviewForms.get"];
         put?: never;
@@ -496,7 +664,7 @@ export interface paths {
          * Delete a form
          * @description The form stops accepting reviews and disappears from the API; the reviews it collected stay, with their `form_id`.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         delete: operations["reviewForms.delete"];
         options?: never;
@@ -505,7 +673,7 @@ export interface paths {
          * Update form settings
          * @description Fields left out stay as they are. A new verification mode applies to reviews submitted from now on; existing reviews keep their status.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         patch: operations["reviewForms.update"];
         trace?: never;
@@ -521,7 +689,7 @@ export interface paths {
          * List the key's organization's reviews
          * @description The same list as `GET /organizations/{orgId}/reviews`, for the organization of the API key. Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviews.listForKey"];
         put?: never;
@@ -547,7 +715,7 @@ export interface paths {
          * List reviews
          * @description Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviews.list"];
         put?: never;
@@ -567,7 +735,7 @@ export interface paths {
         };
         /**
          * Get one review
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviews.get"];
         put?: never;
@@ -595,7 +763,7 @@ export interface paths {
          * Hide or unhide a review
          * @description Each change is recorded in the review's moderation history with its reason and the API key that made it, and emits `review.moderated`. Hiding a hidden review, or unhiding a visible one, answers 409.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         patch: operations["reviews.moderate"];
         trace?: never;
@@ -612,7 +780,7 @@ export interface paths {
          * Reply to a review, or edit the reply
          * @description The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         put: operations["reviews.reply"];
         post?: never;
@@ -620,7 +788,7 @@ export interface paths {
          * Withdraw the reply to a review
          * @description The reply disappears from the public routes; the review stays as it is. Kept in the review's moderation history (`withdraw_reply`); emits `review.replied` with `reply: null`.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         delete: operations["reviews.withdrawReply"];
         options?: never;
@@ -639,7 +807,7 @@ export interface paths {
          * Moderation history of a review
          * @description Every hide, unhide, verification, approval and rejection of the review, newest first. The trail is append-only and hash-chained in the database.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviews.moderationHistory"];
         put?: never;
@@ -661,7 +829,7 @@ export interface paths {
          * Check the moderation trail
          * @description The organization's moderation trail head (`entries`, `head`), and whether the trail verifies: each entry's hash covers the one before it. Given a head kept earlier (`entries` and `head`, from this route, the public profile, a `review.moderated` event or an export), it also says whether today's trail still holds that head at that position; whoever rewrote history since, even with the database's owner rights, cannot make it match (SECURITY.md).
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["moderationChain.check"];
         put?: never;
@@ -683,7 +851,7 @@ export interface paths {
          * Get aggregate request statistics
          * @description For the requests created from `startDate` to `endDate` (UTC days, inclusive; default the last 30 days, at most 366): counts per status (every status, 0 included), the delivery, open, click and completion rates as fractions 0–1 of the requests sent, and a daily series.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviewRequests.stats"];
         put?: never;
@@ -705,7 +873,7 @@ export interface paths {
          * Get review request settings
          * @description The daily quota (and today's use, UTC) and the reminder settings. Reminders are off by default.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviewRequestSettings.get"];
         put?: never;
@@ -717,7 +885,7 @@ export interface paths {
          * Change review request settings
          * @description `daily_quota` (1–100,000 requests per UTC day), `reminders_enabled`, `reminder_delay_days` (1–60: a reminder goes out this many days after the request, and after the previous reminder, while no review came), `reminder_max` (1 or 2). Fields left out stay as they are.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         patch: operations["reviewRequestSettings.update"];
         trace?: never;
@@ -733,7 +901,7 @@ export interface paths {
          * List requests
          * @description Newest first. Filters combine with AND.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviewRequests.list"];
         put?: never;
@@ -741,7 +909,7 @@ export interface paths {
          * Send one review request e-mail
          * @description Queues the e-mail (now, or at `send_at`) and answers the request with its timeline. An address on the suppression list is never mailed: the request is stored as `failed` with the reason in its timeline. Counts against the daily quota (429 beyond it, with `Retry-After`). A repeated `external_id` answers 409 and sends nothing. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["reviewRequests.create"];
         delete?: never;
@@ -763,7 +931,7 @@ export interface paths {
          * Send bulk review requests
          * @description Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call's result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["reviewRequests.bulk"];
         delete?: never;
@@ -781,7 +949,7 @@ export interface paths {
         };
         /**
          * Get request details and delivery status
-         * @description Requires an API key with scope `read`.
+         * @description Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["reviewRequests.get"];
         put?: never;
@@ -803,7 +971,7 @@ export interface paths {
          * List the suppression list
          * @description Addresses that never get review requests (or reminders) from this organization: unsubscribed, hard-bounced, complained, or added by hand. Newest first.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["suppressions.list"];
         put?: never;
@@ -811,7 +979,7 @@ export interface paths {
          * Suppress an address
          * @description Adds an address by hand (reason `manual`); e-mails still queued for it are withdrawn. An address already on the list answers 409. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["suppressions.create"];
         delete?: never;
@@ -834,7 +1002,7 @@ export interface paths {
          * Lift a suppression
          * @description The address may get review requests again (requests made before stay as they are).
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         delete: operations["suppressions.delete"];
         options?: never;
@@ -875,7 +1043,7 @@ export interface paths {
          * Verify a review by e-mail token or purchase proof
          * @description Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["verification.verify"];
         delete?: never;
@@ -897,7 +1065,7 @@ export interface paths {
          * Manually approve a review
          * @description A pending review (any verification mode) becomes `verified`, method `manual`; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["verification.approve"];
         delete?: never;
@@ -919,7 +1087,7 @@ export interface paths {
          * Reject a review
          * @description A pending review becomes `rejected` and never appears publicly; anything else answers 409. Recorded in the moderation history with the optional reason; emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["verification.reject"];
         delete?: never;
@@ -941,7 +1109,7 @@ export interface paths {
          * Load orders for purchase proof
          * @description Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
-         *     Requires an API key with scope `write` or higher.
+         *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["orders.load"];
         delete?: never;
@@ -1065,7 +1233,7 @@ export interface paths {
          * Get profile settings
          * @description The public profile and widget settings; an organization that never changed them has the defaults.
          *
-         *     Requires an API key with scope `read`.
+         *     Requires an API key (or a member's session) with scope `read`.
          */
         get: operations["publicProfile.get"];
         put?: never;
@@ -1077,7 +1245,7 @@ export interface paths {
          * Update profile settings
          * @description Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website.
          *
-         *     Requires an API key with scope `admin` or higher.
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         patch: operations["publicProfile.update"];
         trace?: never;
@@ -1467,6 +1635,85 @@ export interface components {
              */
             message: string;
         };
+        SignInOptions: {
+            /** @description Whether anyone may create an organization here (`POST /auth/sign-up`). */
+            sign_up: boolean;
+        };
+        SignInAccepted: {
+            message: string;
+        };
+        /**
+         * @example {
+         *       "email": "sam@acme.example"
+         *     }
+         */
+        SignInInput: {
+            /** Format: email */
+            email: string;
+        };
+        Session: {
+            email: string;
+            name: string | null;
+            /** @description Send it as `X-CSRF-Token` on every POST, PUT, PATCH and DELETE made with this session. */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description When the session ends at the latest (30 days after sign-in).
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description When it ends unless used before (7 days without use).
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            idle_expires_at: string;
+            organizations: components["schemas"]["Membership"][];
+        };
+        Membership: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
+            /**
+             * @description What the role may do: owner and admin act with `admin`, member with `write`.
+             * @enum {string}
+             */
+            scope: "admin" | "write";
+        };
+        /**
+         * @example {
+         *       "email": "sam@acme.example",
+         *       "code": "042917"
+         *     }
+         */
+        SignInVerification: {
+            /** @description The token of the mail's link (after `#token=`). */
+            token?: string;
+            /**
+             * Format: email
+             * @description With `code`: the address the mail went to.
+             */
+            email?: string;
+            code?: string;
+        };
+        /**
+         * @example {
+         *       "organization_name": "Acme Coffee",
+         *       "slug": "acme-coffee",
+         *       "email": "sam@acme.example",
+         *       "name": "Sam"
+         *     }
+         */
+        SignUpInput: {
+            organization_name: string;
+            slug: string;
+            /** Format: email */
+            email: string;
+            name?: string;
+        };
         Organization: {
             /** Format: uuid */
             id: string;
@@ -1502,6 +1749,15 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * @example {
+         *       "role": "admin"
+         *     }
+         */
+        MemberPatch: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
         };
         Invitation: {
             /** Format: uuid */
@@ -2522,6 +2778,271 @@ export interface operations {
             };
         };
     };
+    "auth.options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether self-service sign-up is open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
+            /** @description Too many requests from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.signIn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInInput"];
+            };
+        };
+        responses: {
+            /** @description Asked; a mail follows when the address belongs to a member */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInAccepted"];
+                };
+            };
+            /** @description The address is not an e-mail address */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many sign-in requests for this address or from this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInVerification"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The link or code is not valid, used already, or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Neither a token nor an address and a code */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong codes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.signOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.signOutEverywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every session ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The CSRF token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.signUp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUpInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the sign-in mail follows */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInAccepted"];
+                };
+            };
+            /** @description Sign-up is off on this service */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The slug is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many sign-ups from this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "organization.get": {
         parameters: {
             query?: never;
@@ -2707,6 +3228,175 @@ export interface operations {
             };
             /** @description The key belongs to another organization or its scope is too low */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "members.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The last owner cannot be removed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "members.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberPatch"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The last owner cannot be demoted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -333,10 +333,18 @@ select results_eq(
             ('plaudit.api_organization(bytea,uuid,integer)'),
             ('plaudit.api_review(bytea,uuid,integer,uuid)'),
             ('plaudit.authenticate(bytea,integer)'),
+            ('plaudit.authenticate_credential(bytea,uuid,integer)'),
+            ('plaudit.authenticate_session(bytea,uuid,integer)'),
             ('plaudit.begin_api_read(bytea,uuid,integer,text)'),
+            ('plaudit.end_session(bytea,boolean)'),
             ('plaudit.public_read_review_page(text,text,integer,integer)'),
-            ('plaudit.public_read_version(text)') $$,
-  'the authenticator itself can execute plaudit.authenticate and the one-statement reads, and nothing else in plaudit'
+            ('plaudit.public_read_version(text)'),
+            ('plaudit.request_sign_in(text,text,text,integer)'),
+            ('plaudit.session_for_read(bytea,uuid,integer)'),
+            ('plaudit.session_summary(bytea)'),
+            ('plaudit.sign_up(text,text,text,text,text,text,integer)'),
+            ('plaudit.verify_sign_in(text,text,text,text)') $$,
+  'the authenticator itself can execute the credential checks (keys, sessions, sign-in), the one-statement reads, and nothing else in plaudit'
 );
 
 select ok(

@@ -39,6 +39,14 @@ insert into accepted values
    'internal: written by the trail''s trigger and read by SECURITY DEFINER functions only; no role may read it directly'),
   ('rls_enabled_no_policy', 'plaudit.rate_limit_counters',
    'internal: counted by plaudit.authenticate only'),
+  ('rls_enabled_no_policy', 'plaudit.sessions',
+   'internal: dashboard sessions, reached through SECURITY DEFINER functions by token hash only'),
+  ('rls_enabled_no_policy', 'plaudit.sign_in_challenges',
+   'internal: sign-in mails, reached through SECURITY DEFINER functions by token hash or address only'),
+  ('plpgsql_check: unmodified OUT variable "key_id"', 'plaudit.authenticate_session(bytea,uuid,integer)',
+   'shaped as plaudit.authenticate''s row; a session has no key, so key_id stays null'),
+  ('plpgsql_check: unmodified OUT variable "prefix"', 'plaudit.authenticate_session(bytea,uuid,integer)',
+   'shaped as plaudit.authenticate''s row; a session has no key prefix'),
   ('rls_enabled_no_policy', 'plaudit.signing_secrets',
    'internal: read by the worker''s SECURITY DEFINER functions only');
 

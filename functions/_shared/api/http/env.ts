@@ -4,16 +4,29 @@ import type postgres from 'postgres';
 
 export type Scope = 'read' | 'write' | 'admin';
 
-export interface ApiKeyContext {
-  keyId: string;
+/** A member's role in an organization. */
+export type Role = 'owner' | 'admin' | 'member';
+
+/**
+ * Who makes the request: an API key, or a member signed in to the dashboard (a session). Both
+ * reach the same routes, tenant and row-level security; only how they prove themselves differs.
+ */
+export interface Caller {
   orgId: string;
   scope: Scope;
-  prefix: string;
+  /** The key, for a key; null for a session. */
+  keyId: string | null;
+  prefix: string | null;
+  /** The member and their role, for a session; null for a key. */
+  memberId: string | null;
+  role: Role | null;
+  /** How the moderation trail names them: `api_key:<id>` or `member:<id>`. */
+  actor: string;
 }
 
 /** What a one-statement read gets to build its statement with. */
 export interface KeyReadArgs {
-  /** SHA-256 of the key, which the statement authenticates. */
+  /** SHA-256 of the credential (a key or a session token), which the statement authenticates. */
   hash: Uint8Array;
   /** The organization of the path, or null on a route without one (the key's own). */
   orgId: string | null;
@@ -36,8 +49,9 @@ export interface AppEnv {
     sql: Sql;
     config: Config;
     requestId: string;
-    apiKey?: ApiKeyContext;
-    /** The request's tenant transaction, opened by the API-key middleware. */
+    /** Set by the credential middleware (api-key-auth) on every authenticated route. */
+    caller?: Caller;
+    /** The request's tenant transaction, opened by the credential middleware. */
     db: Tx;
     /** A one-statement read checked by the key (routes declared with `oneStatementRead`). */
     keyRead: KeyRead;

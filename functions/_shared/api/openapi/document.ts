@@ -38,6 +38,11 @@ const TAGS = [
   },
   { name: 'Exports', description: "Files of the organization's reviews, CSV or JSON, generated in the background." },
   { name: 'Health', description: 'Whether the service and its database are up.' },
+  {
+    name: 'Sign-in',
+    description:
+      'Members sign in to the dashboard by e-mail (a one-time link or a 6-digit code); the session cookie then reaches the organization routes like an API key, with `X-CSRF-Token` on every change.',
+  },
 ];
 
 const DeliveryHeaders = z.object({
@@ -75,6 +80,13 @@ export function registerDocumentParts(app: OpenAPIHono<AppEnv>) {
     type: 'http',
     scheme: 'bearer',
     description: 'An API key, `rk_…`, created with the admin command line or the API-key routes.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'plaudit_session',
+    description:
+      "A member's dashboard session (`POST /auth/verify` sets it; `__Host-plaudit_session` over https). It acts with its role's scope in the organizations its person belongs to. Every POST, PUT, PATCH and DELETE made with it also needs `X-CSRF-Token`.",
   });
   for (const [event, schema] of Object.entries(WEBHOOK_EVENTS) as [keyof typeof WEBHOOK_EVENTS, z.ZodTypeAny][]) {
     app.openAPIRegistry.registerWebhook({

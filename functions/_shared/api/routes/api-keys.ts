@@ -93,7 +93,7 @@ export const apiKeys = router()
       responses: { 200: json(KeyIdentity, 'The organization and the key') },
     }),
     async (c) => {
-      const { keyId, orgId } = c.var.apiKey!;
+      const { keyId, orgId } = c.var.caller!;
       const [key] = await c.var.db<Pick<KeyRow, 'id' | 'name' | 'scope' | 'prefix'>[]>`
         select id, name, scope, prefix from plaudit.api_keys where id = ${keyId}`;
       return c.json({ organization_id: orgId, api_key: key }, 200);

@@ -10,8 +10,8 @@ const IDEMPOTENT =
   ' Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.';
 
 /**
- * A route that needs an API key. The scope is declared here, once, and enforced by the
- * middleware; handlers never check it. It is also written into the OpenAPI document. Every POST
+ * A route that needs an API key or a member's session. The scope is declared here, once, and
+ * enforced by the middleware; handlers never check it. It is also written into the OpenAPI document. Every POST
  * honours an Idempotency-Key (middleware/idempotency).
  */
 export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
@@ -22,10 +22,11 @@ export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
   const post = config.method === 'post';
   const route = createRoute({
     ...config,
-    description: `${config.description ?? ''}${post ? IDEMPOTENT : ''}\n\nRequires an API key with scope \`${scope}\`${
-      scope === 'read' ? '' : ' or higher'
-    }.`.trim(),
-    security: [{ ApiKey: [] }],
+    description: `${config.description ?? ''}${
+      post ? IDEMPOTENT : ''
+    }\n\nRequires an API key (or a member's session) with scope \`${scope}\`${scope === 'read' ? '' : ' or higher'}.`
+      .trim(),
+    security: [{ ApiKey: [] }, { Session: [] }],
     middleware: post
       ? [apiKeyAuth({ scope }), idempotency(options)] as const
       : [apiKeyAuth({ scope, oneStatementRead: options.oneStatementRead })] as const,

@@ -127,7 +127,7 @@ export const exports = router()
       const db = c.var.db;
       const [row] = await db<ExportRow[]>`
         insert into plaudit.exports (org_id, format, filters, created_by_key_id, public_url)
-        values (${orgId}, ${input.format}, ${db.json(filters as never)}, ${c.var.apiKey!.keyId},
+        values (${orgId}, ${input.format}, ${db.json(filters as never)}, ${c.var.caller!.keyId},
                 ${c.var.config.publicUrl})
         returning ${db.unsafe(COLUMNS)}`;
       return c.json(toJob(row, c.var.config.publicUrl), 201);

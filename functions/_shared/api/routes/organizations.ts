@@ -1,5 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
+import { translateDbErrors } from '../http/db-errors.ts';
+import type { Caller, Role } from '../http/env.ts';
+import type { Tx } from '../../core/db/client.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { keyRoute, router } from './define.ts';
@@ -26,6 +29,30 @@ const Member = z.object({
   role: z.enum(['owner', 'admin', 'member']),
   created_at: Timestamp,
 }).openapi('Member');
+
+const MemberPatch = z.object({
+  role: z.enum(['owner', 'admin', 'member']),
+}).openapi('MemberPatch', { example: { role: 'admin' } });
+
+type MemberRow = Omit<z.infer<typeof Member>, 'created_at'> & { created_at: Date };
+const toMember = (m: MemberRow) => ({ ...m, created_at: iso(m.created_at)! });
+
+async function loadMember(db: Tx, id: string): Promise<MemberRow> {
+  const [row] = await db<MemberRow[]>`select id, email, name, role, created_at from plaudit.members where id = ${id}`;
+  if (!row) throw new ApiError(404, 'Member not found');
+  return row;
+}
+
+/**
+ * Owners are made and unmade by owners: a signed-in admin may manage admins and members only.
+ * (An admin-scoped API key, which the organization's owners hand out, may do both.)
+ */
+function guardOwnership(caller: Caller, current: Role, next: Role | null) {
+  if (caller.role === null || caller.role === 'owner') return;
+  if (current === 'owner' || next === 'owner') {
+    throw new ApiError(403, 'Only an owner can make, change or remove an owner');
+  }
+}
 
 const InvitationInput = z.object({
   email: z.string().trim().max(320).email(),
@@ -135,12 +162,69 @@ export const organizations = router()
       const page = c.req.valid('query');
       const db = c.var.db;
       const [rows, [{ total }]] = await Promise.all([
-        db<(Omit<z.infer<typeof Member>, 'created_at'> & { created_at: Date })[]>`
+        db<MemberRow[]>`
           select id, email, name, role, created_at from plaudit.members
           order by created_at, id limit ${page.limit} offset ${offset(page)}`,
         db<{ total: number }[]>`select count(*)::integer as total from plaudit.members`,
       ]);
-      return c.json(paginate(rows.map((m) => ({ ...m, created_at: iso(m.created_at)! })), total, page), 200);
+      return c.json(paginate(rows.map(toMember), total, page), 200);
+    },
+  )
+  .openapi(
+    keyRoute('admin', {
+      method: 'patch',
+      path: '/organizations/{orgId}/members/{id}',
+      operationId: 'members.update',
+      tags: ['Members'],
+      summary: "Change a member's role",
+      description:
+        'An organization keeps at least one owner: demoting the last one answers 409. A signed-in admin may not make or unmake owners; an owner (or an admin key) may.',
+      request: {
+        params: OrgItemParams,
+        body: { required: true, content: { 'application/json': { schema: MemberPatch } } },
+      },
+      responses: {
+        200: json(Member, 'The member with the new role'),
+        404: errorResponseSpec('No such member'),
+        409: errorResponseSpec('The last owner cannot be demoted'),
+        422: errorResponseSpec('A field failed validation'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { role } = c.req.valid('json');
+      const member = await loadMember(c.var.db, id);
+      guardOwnership(c.var.caller!, member.role, role);
+      const [row] = await translateDbErrors(() =>
+        c.var.db<MemberRow[]>`
+          update plaudit.members set role = ${role} where id = ${id}
+          returning id, email, name, role, created_at`
+      );
+      return c.json(toMember(row), 200);
+    },
+  )
+  .openapi(
+    keyRoute('admin', {
+      method: 'delete',
+      path: '/organizations/{orgId}/members/{id}',
+      operationId: 'members.remove',
+      tags: ['Members'],
+      summary: 'Remove a member',
+      description:
+        'Their sessions no longer reach this organization. The last owner cannot be removed (409); a signed-in admin may not remove an owner.',
+      request: { params: OrgItemParams },
+      responses: {
+        204: { description: 'Removed' },
+        404: errorResponseSpec('No such member'),
+        409: errorResponseSpec('The last owner cannot be removed'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const member = await loadMember(c.var.db, id);
+      guardOwnership(c.var.caller!, member.role, null);
+      await translateDbErrors(() => c.var.db`delete from plaudit.members where id = ${id}`);
+      return c.body(null, 204);
     },
   )
   .openapi(
@@ -191,7 +275,7 @@ export const organizations = router()
       try {
         const [row] = await c.var.db<(InvitationRow & { token: string })[]>`
           select id, email, role, expires_at, created_at, token
-          from plaudit.create_invitation(${orgId}, ${email}, ${role}, ${c.var.apiKey!.keyId})`;
+          from plaudit.create_invitation(${orgId}, ${email}, ${role}, ${c.var.caller!.keyId})`;
         // The invitation e-mail carries the one-time token to the accept page (/invitations/:token).
         await c.var.db`select plaudit.queue_invitation_email(${row.id}, ${row.token}, ${c.var.config.publicUrl})`;
         return c.json(toInvitation(row), 201);

@@ -401,7 +401,7 @@ reviews
       const [row] = await translateDbErrors(() =>
         db<ReviewRow[]>`
         select ${db(REVIEW_COLUMNS)}, ${replyColumn(db, 'm')}
-        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${'api_key:' + c.var.apiKey!.keyId}) m`
+        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${c.var.caller!.actor}) m`
       );
       return c.json(toReview(row), 200);
     },
@@ -430,7 +430,7 @@ reviews
       const { content } = c.req.valid('json');
       const db = c.var.db;
       await translateDbErrors(() =>
-        db`select * from plaudit.reply_to_review(${id}, ${content}, ${'api_key:' + c.var.apiKey!.keyId})`
+        db`select * from plaudit.reply_to_review(${id}, ${content}, ${c.var.caller!.actor})`
       );
       return c.json(await loadReview(db, id), 200);
     },
@@ -455,7 +455,7 @@ reviews
       const db = c.var.db;
       const [row] = await translateDbErrors(() =>
         db<{ gone: boolean }[]>`
-          select plaudit.withdraw_review_reply(${id}, ${'api_key:' + c.var.apiKey!.keyId}) as gone`
+          select plaudit.withdraw_review_reply(${id}, ${c.var.caller!.actor}) as gone`
       );
       if (!row.gone) throw new ApiError(404, 'This review has no reply');
       return c.body(null, 204);

@@ -92,7 +92,12 @@ function decisionRoute(decision: Decision) {
   });
 }
 
-async function decide(db: Tx, decision: Decision, { review_id, reason }: z.infer<typeof DecisionInput>, keyId: string) {
+async function decide(
+  db: Tx,
+  decision: Decision,
+  { review_id, reason }: z.infer<typeof DecisionInput>,
+  keyId: string | null,
+) {
   await translateDbErrors(() =>
     decision === 'approve'
       ? db`select id from plaudit.approve_review(${review_id}, ${reason ?? null}, ${keyId})`
@@ -123,7 +128,7 @@ export const verification = router()
         throw new ApiError(422, 'token: send either token (e-mail verification) or order_id (purchase proof)');
       }
       const db = c.var.db;
-      const keyId = c.var.apiKey!.keyId;
+      const keyId = c.var.caller!.keyId;
       if (token !== undefined) {
         const [{ outcome }] = await db<{ outcome: string }[]>`
           select outcome from plaudit.verify_review_by_token(${token}, ${review_id}, ${keyId})`;
@@ -142,11 +147,11 @@ export const verification = router()
   )
   .openapi(
     decisionRoute('approve'),
-    async (c) => c.json(await decide(c.var.db, 'approve', c.req.valid('json'), c.var.apiKey!.keyId), 200),
+    async (c) => c.json(await decide(c.var.db, 'approve', c.req.valid('json'), c.var.caller!.keyId), 200),
   )
   .openapi(
     decisionRoute('reject'),
-    async (c) => c.json(await decide(c.var.db, 'reject', c.req.valid('json'), c.var.apiKey!.keyId), 200),
+    async (c) => c.json(await decide(c.var.db, 'reject', c.req.valid('json'), c.var.caller!.keyId), 200),
   )
   .openapi(
     keyRoute('write', {

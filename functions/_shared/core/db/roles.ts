@@ -14,6 +14,8 @@ export interface TenantTransaction {
   tx: Tx;
   /** Sets the tenant; pipelined, it travels with the next query. */
   setOrg(orgId: string): void;
+  /** Names who acts (`plaudit.actor`, for the moderation trail); pipelined like setOrg. */
+  setActor(actor: string): void;
   commit(): Promise<void>;
   /** Never throws: a failed rollback still ends the transaction by releasing the connection. */
   rollback(): Promise<void>;
@@ -67,6 +69,11 @@ export function beginTenantTransaction(
     tx,
     setOrg: (id) => {
       setup.push(simple(setOrgStatement(id)));
+    },
+    setActor: (actor) => {
+      const step = tx`select set_config('plaudit.actor', ${actor}, true)`.execute();
+      step.catch(() => {});
+      setup.push(step);
     },
     commit: () => finish(true),
     rollback: () => finish(false),

@@ -5,6 +5,7 @@
 import { escapeHtml, safeLink } from '../html.ts';
 import { button, layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
+import { signInEmail } from './sign-in-template.ts';
 
 export type { RenderedEmail, TemplateInput } from './layout.ts';
 
@@ -79,6 +80,7 @@ ${button(link, t.button)}
 export const TEMPLATES: Record<string, (input: TemplateInput) => RenderedEmail> = {
   review_verification: reviewVerification,
   ...REVIEW_REQUEST_TEMPLATES,
+  sign_in: signInEmail,
 };
 
 export class UnknownTemplateError extends Error {}

@@ -14,7 +14,7 @@ function app(sql: postgres.Sql) {
   const a = new Hono<AppEnv>();
   a.use('*', async (c, next) => {
     c.set('sql', sql);
-    c.set('config', { rateLimitPerMinute: 600 } as Config);
+    c.set('config', { rateLimitPerMinute: 600, publicUrl: 'http://localhost' } as Config);
     await next();
   });
   a.get('/orgs/:orgId/who', apiKeyAuth({ scope: 'read' }), async (c) => {
@@ -23,7 +23,7 @@ function app(sql: postgres.Sql) {
   });
   a.post('/orgs/:orgId/forms/:status', apiKeyAuth({ scope: 'write' }), async (c) => {
     await c.var.db`insert into plaudit.review_forms (org_id, name) values (${
-      c.var.apiKey!.orgId
+      c.var.caller!.orgId
     }, 'made in a request')`;
     const status = Number(c.req.param('status'));
     return c.json({ status }, status as 201);

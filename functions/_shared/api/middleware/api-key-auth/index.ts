@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bearerToken, isWellFormedKey, sha256 } from '../../api-keys/format.ts';
 import { ApiError, errorResponse } from '../../http/errors.ts';
-import type { AppEnv, KeyRead, Scope } from '../../http/env.ts';
+import type { AppEnv, KeyRead, Role, Scope } from '../../http/env.ts';
+import { hasCsrfToken, sessionTokenOf } from '../../http/session-cookie.ts';
 import { setRateLimitHeaders, tooManyRequests } from '../rate-limit/index.ts';
 import { beginTenantTransaction } from '../../../core/db/roles.ts';
 import { isUuid } from '../../../core/uuid.ts';
@@ -19,40 +20,76 @@ export interface ApiKeyAuthOptions {
 }
 
 interface AuthRow {
-  key_id: string;
-  org_id: string;
-  scope: Scope;
-  prefix: string;
+  key_id: string | null;
+  org_id: string | null;
+  scope: Scope | null;
+  prefix: string | null;
   rate_limit: number;
   allowed: boolean;
   remaining: number;
   reset_at: string;
+  /** A session's: plaudit.authenticate_session's extra columns. */
+  member_id?: string | null;
+  member_role?: Role | null;
 }
 
 /** Methods whose handlers only read: their transaction is read-only and ends after the answer. */
 const READ_ONLY = new Set(['GET', 'HEAD']);
 
-/** The key the request carries, or the 401 answer for a missing or malformed one. */
-function keyOf(c: Context<AppEnv>): string | Response {
+/** What proves who the caller is: an API key (Authorization), else a dashboard session (cookie). */
+type Credential = { kind: 'key' | 'session'; token: string };
+
+/**
+ * The request's credential, or the answer for a missing or malformed one, or for a session's
+ * state-changing request without its CSRF token (refused before the database is asked).
+ */
+function credentialOf(c: Context<AppEnv>): Credential | Response {
   const header = c.req.header('authorization');
   if (!header) {
-    return errorResponse(c, 401, 'Missing API key: send Authorization: Bearer rk_…');
+    const session = sessionTokenOf(c);
+    if (session === undefined) return errorResponse(c, 401, 'Missing API key: send Authorization: Bearer rk_…');
+    if (!READ_ONLY.has(c.req.method) && !hasCsrfToken(c, session)) {
+      return errorResponse(
+        c,
+        403,
+        'Missing or wrong CSRF token: send X-CSRF-Token with the csrf_token of GET /api/v1/auth/session',
+      );
+    }
+    return { kind: 'session', token: session };
   }
   const key = bearerToken(header);
   if (!key || !isWellFormedKey(key)) {
     return errorResponse(c, 401, 'Malformed API key: expected Authorization: Bearer rk_…');
   }
-  return key;
+  return { kind: 'key', token: key };
 }
 
+const REFUSALS = {
+  key: {
+    unknown: 'Invalid API key: it is unknown, revoked or was rotated',
+    foreign: 'This API key belongs to another organization',
+    scope: (need: Scope, has: string) => `This action needs an API key with the ${need} scope; this key has ${has}`,
+  },
+  session: {
+    unknown: 'Your session has ended: sign in again',
+    foreign: 'You are not a member of this organization',
+    scope: (need: Scope, has: string) => `This action needs the ${need} scope; your role acts with ${has}`,
+  },
+};
+
 /**
- * What the database said of the key, as an answer when the request may not go on (401, 429, the
- * path's organization not a UUID or not the key's, the scope too low), else null. Sets the
- * rate-limit headers and the key's context either way.
+ * What the database said of the credential, as an answer when the request may not go on (401,
+ * 429, the path's organization not a UUID or not the caller's, the scope too low), else null.
+ * Sets the rate-limit headers and the caller either way.
  */
-function refusal(c: Context<AppEnv>, row: AuthRow | undefined, scope: Scope): Response | null {
-  if (!row) return errorResponse(c, 401, 'Invalid API key: it is unknown, revoked or was rotated');
-  c.set('apiKey', { keyId: row.key_id, orgId: row.org_id, scope: row.scope, prefix: row.prefix });
+function refusal(
+  c: Context<AppEnv>,
+  kind: Credential['kind'],
+  row: AuthRow | undefined,
+  scope: Scope,
+): Response | null {
+  const says = REFUSALS[kind];
+  if (!row) return errorResponse(c, 401, says.unknown);
   const decision = {
     limit: row.rate_limit,
     remaining: row.remaining,
@@ -62,49 +99,68 @@ function refusal(c: Context<AppEnv>, row: AuthRow | undefined, scope: Scope): Re
   setRateLimitHeaders(c, decision);
   if (!decision.allowed) return tooManyRequests(c, decision);
   const orgId = c.req.param('orgId');
-  if (orgId !== undefined) {
-    if (!isUuid(orgId)) return errorResponse(c, 400, 'orgId: must be a UUID');
-    if (orgId.toLowerCase() !== row.org_id) {
-      return errorResponse(c, 403, 'This API key belongs to another organization');
-    }
+  if (orgId !== undefined && !isUuid(orgId)) return errorResponse(c, 400, 'orgId: must be a UUID');
+  if (row.org_id === null || row.scope === null) {
+    // A session acts on the organization of the path; without one (GET /me) it has none.
+    return errorResponse(
+      c,
+      403,
+      orgId === undefined ? 'Sign-in sessions act on /organizations/{orgId}/… routes' : says.foreign,
+    );
   }
-  if (RANK[row.scope] < RANK[scope]) {
-    return errorResponse(c, 403, `This action needs an API key with the ${scope} scope; this key has ${row.scope}`);
-  }
+  c.set('caller', {
+    orgId: row.org_id,
+    scope: row.scope,
+    keyId: row.key_id,
+    prefix: row.prefix,
+    memberId: row.member_id ?? null,
+    role: row.member_role ?? null,
+    actor: row.key_id ? `api_key:${row.key_id}` : `member:${row.member_id}`,
+  });
+  if (orgId !== undefined && orgId.toLowerCase() !== row.org_id) return errorResponse(c, 403, says.foreign);
+  if (RANK[row.scope] < RANK[scope]) return errorResponse(c, 403, says.scope(scope, row.scope));
   return null;
 }
 
 /**
- * Authenticates the API key, applies its rate limit, checks the organization in the path and the
- * route's scope, then runs the rest of the request inside a tenant transaction (c.var.db) as
- * plaudit_api. One round trip does all of it: on one connection, `plaudit.authenticate` (its own
- * implicit transaction, so the rate-limit row is locked for microseconds, not for the request) is
- * pipelined with the tenant transaction's set-up, which names the path's organization before the
- * key is known — harmless, since nothing runs in that transaction unless the key belongs to
- * that organization. The handler's first query is then the request's second round trip.
+ * Authenticates the credential (an API key, or a dashboard session and its CSRF token), applies
+ * its rate limit, checks the organization in the path and the route's scope, then runs the rest
+ * of the request inside a tenant transaction (c.var.db) as plaudit_api. A session is a member's:
+ * it reaches the organizations its person belongs to, with the scope of their role there (owner
+ * and admin: admin; member: write), and nothing else; the same routes, tenant and row-level
+ * security as a key.
+ *
+ * One round trip does all of it: on one connection, the credential's check
+ * (`plaudit.authenticate` or `plaudit.authenticate_session`, its own implicit transaction, so the
+ * rate-limit row is locked for microseconds, not for the request) is pipelined with the tenant
+ * transaction's set-up, which names the path's organization before the caller is known —
+ * harmless, since nothing runs in that transaction unless the caller belongs to that
+ * organization. The handler's first query is then the request's second round trip.
  * A write commits only when the answer is a success, so a request that answers an error changes
  * nothing; a read's transaction ends after the answer has gone, off the request's path.
  *
  * With `oneStatementRead`, no transaction is opened: the handler's read is one statement that
- * authenticates the key (plaudit.authenticate inside it) and, when the key may read, reads as
- * plaudit_api with its tenant (docs/design.md, "A request's life").
+ * authenticates the credential (plaudit.authenticate_credential inside it) and, when it may read,
+ * reads as plaudit_api with its tenant (docs/design.md, "A request's life").
  */
 export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const key = keyOf(c);
-    if (key instanceof Response) return key;
+    const credential = credentialOf(c);
+    if (credential instanceof Response) return credential;
 
     const { sql, config } = c.var;
-    const hash = sha256(key);
+    const hash = sha256(credential.token);
     const orgId = c.req.param('orgId');
     const pathOrg = isUuid(orgId) ? orgId.toLowerCase() : null;
 
-    if (oneStatementRead) return await readWithKey(c, next, { hash, pathOrg, scope });
+    if (oneStatementRead) return await readWithKey(c, next, { kind: credential.kind, hash, pathOrg, scope });
 
     const conn = await sql.reserve();
     // postgres.js sends a query when it is first awaited or executed: this one must go first.
-    const auth = conn<AuthRow[]>`
-      select * from plaudit.authenticate(${hash}, ${config.rateLimitPerMinute})`.execute();
+    const auth = credential.kind === 'key'
+      ? conn<AuthRow[]>`select * from plaudit.authenticate(${hash}, ${config.rateLimitPerMinute})`.execute()
+      : conn<AuthRow[]>`
+          select * from plaudit.authenticate_session(${hash}, ${pathOrg}, ${config.rateLimitPerMinute})`.execute();
 
     const tenant = beginTenantTransaction(conn, 'plaudit_api', pathOrg, { readOnly: READ_ONLY.has(c.req.method) });
     let row: AuthRow | undefined;
@@ -114,12 +170,14 @@ export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOption
       await tenant.rollback();
       throw err;
     }
-    const refused = refusal(c, row, scope);
+    const refused = refusal(c, credential.kind, row, scope);
     if (refused) {
       void tenant.rollback();
       return refused;
     }
-    if (orgId === undefined) tenant.setOrg(row!.org_id);
+    if (orgId === undefined) tenant.setOrg(row!.org_id!);
+    // The trail names a member by the transaction's actor (a key is named by the functions).
+    if (credential.kind === 'session') tenant.setActor(c.var.caller!.actor);
 
     c.set('db', tenant.tx);
     try {
@@ -139,31 +197,32 @@ export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOption
 }
 
 /**
- * The one-statement read: the handler's statement authenticates the key and reads (one round
- * trip, no transaction of the API's). When the handler never reads (its input was refused), the
- * key is authenticated alone and its refusal wins, so a bad query parameter with an unknown key
- * answers 401, as on every other route.
+ * The one-statement read: the handler's statement authenticates the credential and reads (one
+ * round trip, no transaction of the API's). When the handler never reads (its input was refused),
+ * the credential is authenticated alone and its refusal wins, so a bad query parameter with an
+ * unknown key answers 401, as on every other route.
  */
 async function readWithKey(
   c: Context<AppEnv>,
   next: () => Promise<void>,
-  { hash, pathOrg, scope }: { hash: Uint8Array; pathOrg: string | null; scope: Scope },
+  { kind, hash, pathOrg, scope }: { kind: Credential['kind']; hash: Uint8Array; pathOrg: string | null; scope: Scope },
 ) {
   const { sql, config } = c.var;
   const authenticate = async () => {
-    const [row] = await sql<AuthRow[]>`select * from plaudit.authenticate(${hash}, ${config.rateLimitPerMinute})`;
-    return refusal(c, row, scope);
+    const [row] = await sql<AuthRow[]>`
+      select * from plaudit.authenticate_credential(${hash}, ${pathOrg}, ${config.rateLimitPerMinute})`;
+    return refusal(c, kind, row, scope);
   };
   let decided: Response | null | undefined;
   const keyRead: KeyRead = async (build, notFound = 'Not found') => {
-    // A path organization that is not a UUID reads nothing: the key's refusal or the 400 answers.
+    // A path organization that is not a UUID reads nothing: the credential's refusal or the 400 answers.
     if (c.req.param('orgId') !== undefined && !pathOrg) {
       decided = await authenticate();
       if (decided) return decided;
       throw new ApiError(400, 'orgId: must be a UUID');
     }
     const [row] = await build(sql, { hash, orgId: pathOrg, rateLimit: config.rateLimitPerMinute });
-    decided = refusal(c, row as AuthRow | undefined, scope);
+    decided = refusal(c, kind, row as AuthRow | undefined, scope);
     if (decided) return decided;
     if (row.body === null) throw new ApiError(404, notFound);
     return c.body(row.body as string, 200, { 'Content-Type': 'application/json' });

@@ -41,7 +41,7 @@ export function idempotency({ answerShowsSecret = false }: IdempotencyOptions = 
       return errorResponse(c, 400, 'Idempotency-Key: must be 1 to 255 visible ASCII characters');
     }
     const db = c.var.db;
-    const orgId = c.var.apiKey!.orgId;
+    const orgId = c.var.caller!.orgId;
     const route = `${c.req.method} ${c.req.routePath}`;
     const hash = sha256(`${route}\n${comparable(await c.req.text())}`);
 

@@ -9,7 +9,15 @@ describe('requestLog', () => {
     const a = new Hono<AppEnv>();
     a.use('*', requestLog({ write: (l) => lines.push(l) }));
     a.get('/orgs/:id', (c) => {
-      c.set('apiKey', { keyId: 'k', orgId: 'o', scope: 'read', prefix: 'rk_ABCDEFGH' });
+      c.set('caller', {
+        keyId: 'k',
+        orgId: 'o',
+        scope: 'read',
+        prefix: 'rk_ABCDEFGH',
+        memberId: null,
+        role: null,
+        actor: 'api_key:k',
+      });
       return c.json({ email: 'someone@example.com' });
     });
     return a;

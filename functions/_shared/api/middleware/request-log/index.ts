@@ -35,7 +35,7 @@ export function requestLog({ write = writeJsonLine }: RequestLogOptions = {}): M
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 100) / 100,
       request_id: requestId,
-      key_prefix: c.get('apiKey')?.prefix ?? null,
+      key_prefix: c.get('caller')?.prefix ?? null,
     });
   };
 }

@@ -1,0 +1,532 @@
+-- Members are people who sign in. Passwordless sign-in by e-mail (one mail carries a one-time link
+-- and a 6-digit code) opens a session; a session reaches the same tenant context and row-level
+-- security as an API key: the database authenticates either credential, and the API then runs
+-- the request as plaudit_api with the path's organization, when the session's person is a member
+-- of it (owner and admin act with the admin scope, member with write). Team changes (a member's
+-- role, removing a member) keep at least one owner in every organization.
+--
+-- Sections: sign-in challenges · sessions · a credential, key or session · the sign-in e-mail ·
+-- self-service sign-up · team changes · who decided.
+set role plaudit_owner;
+
+-- ============================================================================================
+-- sign-in challenges
+-- ============================================================================================
+-- One per sign-in mail: the hash of the link's token and of its code. Fifteen minutes to use it,
+-- once; signing in uses up every open challenge of the address, so an older mail's link no
+-- longer works either. Five wrong codes lock a challenge. Internal: only the SECURITY DEFINER
+-- functions below touch it.
+create table plaudit.sign_in_challenges (
+  id uuid primary key default gen_random_uuid(),
+  email text not null check (char_length(email) <= 320),
+  token_hash bytea not null unique check (octet_length(token_hash) = 32),
+  code_hash bytea not null check (octet_length(code_hash) = 32),
+  failed_attempts integer not null default 0 check (failed_attempts between 0 and 5),
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null default now() + interval '15 minutes',
+  used_at timestamptz
+);
+
+create index sign_in_challenges_email on plaudit.sign_in_challenges (lower(email), created_at desc);
+
+alter table plaudit.sign_in_challenges enable row level security;
+
+-- The hash of a challenge's code: salted with the challenge, so equal codes hash apart.
+create function plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text)
+returns bytea
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+return sha256(convert_to(p_challenge_id::text || ':' || coalesce(p_code, ''), 'UTF8'));
+
+-- Six decimal digits from the strong random source (four random bytes modulo a million).
+create function plaudit.random_sign_in_code()
+returns text
+language sql
+volatile
+set search_path = pg_catalog, pg_temp
+return lpad(((('x' || encode(extensions.gen_random_bytes(4), 'hex'))::bit(32)::bigint) % 1000000)::text, 6, '0');
+
+-- ============================================================================================
+-- sessions
+-- ============================================================================================
+-- A signed-in browser. The token lives in an HttpOnly cookie; only its SHA-256 is stored. A
+-- session ends after 7 days without use (idle) or 30 days after sign-in (absolute), or when its
+-- person signs out (here or everywhere). Internal, like the challenges.
+create table plaudit.sessions (
+  id uuid primary key default gen_random_uuid(),
+  email text not null check (char_length(email) <= 320),
+  token_hash bytea not null unique check (octet_length(token_hash) = 32),
+  user_agent text check (char_length(user_agent) <= 200),
+  created_at timestamptz not null default now(),
+  last_seen_at timestamptz not null default now(),
+  expires_at timestamptz not null default now() + interval '30 days',
+  ended_at timestamptz
+);
+
+create index sessions_email on plaudit.sessions (lower(email)) where ended_at is null;
+
+alter table plaudit.sessions enable row level security;
+
+-- How long a session may sit unused.
+create function plaudit.session_idle_timeout()
+returns interval
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+return interval '7 days';
+
+-- The live session a token hash stands for (none when unknown, ended, idle too long or past
+-- its absolute expiry).
+create function plaudit.live_session(p_token_hash bytea)
+returns setof plaudit.sessions
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+  select * from plaudit.sessions s
+   where s.token_hash = p_token_hash and s.ended_at is null and s.expires_at > now()
+     and s.last_seen_at > now() - plaudit.session_idle_timeout()
+$$;
+
+-- A request's session: the person, their role in the path's organization (null columns when they
+-- are not a member of it), the scope that role acts with, and the session's per-minute count,
+-- shaped as plaudit.authenticate's row so that the API treats both credentials alike. Notes
+-- when the session was last used, at most once a minute.
+create function plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer)
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint,
+  session_id uuid, member_id uuid, member_role text, email text
+)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+declare
+  s plaudit.sessions;
+  m record;
+  hit record;
+begin
+  select * into s from plaudit.live_session(p_token_hash);
+  if not found then
+    return;
+  end if;
+  select mm.id, mm.role into m from plaudit.members mm
+   where mm.org_id = p_org_id and lower(mm.email) = lower(s.email);
+  rate_limit := p_default_limit;
+  select * into hit from plaudit.hit_rate_limit('session:' || s.id, rate_limit);
+  if s.last_seen_at < now() - interval '1 minute' then
+    update plaudit.sessions set last_seen_at = now() where id = s.id;
+  end if;
+  if m.id is not null then
+    org_id := p_org_id;
+    scope := case m.role when 'member' then 'write' else 'admin' end;
+  end if;
+  allowed := hit.allowed;
+  remaining := hit.remaining;
+  reset_at := hit.reset_at;
+  session_id := s.id;
+  member_id := m.id;
+  member_role := m.role;
+  email := s.email;
+  return next;
+end
+$$;
+
+-- What the dashboard knows of its session: the person and every organization they belong to.
+create function plaudit.session_summary(p_token_hash bytea)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select json_build_object(
+    'email', s.email,
+    'name', (select m.name from plaudit.members m where lower(m.email) = lower(s.email) and m.name is not null
+              order by m.created_at limit 1),
+    'expires_at', s.expires_at,
+    'idle_expires_at', least(s.expires_at, greatest(s.last_seen_at, now() - interval '1 minute') + plaudit.session_idle_timeout()),
+    'organizations', coalesce((
+      select json_agg(json_build_object('id', o.id, 'name', o.name, 'slug', o.slug, 'role', m.role,
+                                        'scope', case m.role when 'member' then 'write' else 'admin' end)
+                      order by o.name, o.id)
+        from plaudit.members m join plaudit.organizations o on o.id = m.org_id
+       where lower(m.email) = lower(s.email)), '[]'::json))
+  from plaudit.live_session(p_token_hash) s
+$$;
+
+-- Signs out: this session, or every session of its person.
+create function plaudit.end_session(p_token_hash bytea, p_everywhere boolean)
+returns integer
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  with me as (select * from plaudit.live_session(p_token_hash)),
+  ended as (
+    update plaudit.sessions s set ended_at = now()
+      from me
+     where s.ended_at is null
+       and (s.id = me.id or (p_everywhere and lower(s.email) = lower(me.email)))
+    returning 1
+  )
+  select count(*)::integer from ended
+$$;
+
+-- A session's end is permanent: an ended session never comes back.
+create trigger sessions_guard_end
+  before update on plaudit.sessions
+  for each row
+  when (old.ended_at is not null)
+  execute function plaudit.refuse_changes_once_set('ended_at', 'a session''s end is permanent');
+
+-- ============================================================================================
+-- a credential, key or session
+-- ============================================================================================
+-- The reads in one statement (plaudit.api_organization, plaudit.api_review) take either
+-- credential's hash: a key's, else a session's, with the path's organization deciding a
+-- session's scope.
+
+-- As plaudit.api_key_for_read, for a session: the path's organization when its person is a
+-- member of it, the scope of their role, and whether the session has requests left this minute.
+create function plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer)
+returns table (org_id uuid, scope text, within_limit boolean)
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+  select m.org_id, case m.role when 'member' then 'write' else 'admin' end,
+         coalesce((select c.hits from plaudit.rate_limit_counters c
+                    where c.bucket = 'session:' || s.id and c.window_start = date_trunc('minute', now())), 0)
+         < p_rate_limit
+    from plaudit.live_session(p_token_hash) s
+    join plaudit.members m on m.org_id = p_org_id and lower(m.email) = lower(s.email)
+$$;
+
+-- plaudit.authenticate's row for a key, else plaudit.authenticate_session's for a session.
+create function plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer)
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+begin
+  return query select * from plaudit.authenticate(p_hash, p_default_limit);
+  if not found then
+    return query select a.key_id, a.org_id, a.scope, a.prefix, a.rate_limit, a.allowed, a.remaining, a.reset_at
+                   from plaudit.authenticate_session(p_hash, p_org_id, p_default_limit) a;
+  end if;
+end
+$$;
+
+create or replace function plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
+returns boolean
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+declare
+  k record;
+begin
+  select * into k from plaudit.api_key_for_read(p_key_hash, p_rate_limit);
+  if not found then
+    select * into k from plaudit.session_for_read(p_key_hash, p_org_id, p_rate_limit);
+  end if;
+  if not found or not k.within_limit or (p_org_id is not null and k.org_id <> p_org_id)
+     or array_position(array['read', 'write', 'admin'], k.scope) < array_position(array['read', 'write', 'admin'], p_scope) then
+    return false;
+  end if;
+  perform set_config('plaudit.org_id', k.org_id::text, true);
+  perform set_config('role', 'plaudit_api', true);
+  return true;
+end
+$$;
+
+create or replace function plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+begin
+  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    body := (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
+              || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
+              || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
+         from plaudit.organizations o where o.id = p_org_id);
+    perform set_config('role', 'none', true);
+  end if;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
+end
+$$;
+
+create or replace function plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid)
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+begin
+  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
+                                        r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields,
+                                        plaudit.reply_json(rr.content, rr.created_at, rr.updated_at))
+               from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id
+              where r.id = p_review_id);
+    perform set_config('role', 'none', true);
+  end if;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
+end
+$$;
+
+-- ============================================================================================
+-- the sign-in e-mail
+-- ============================================================================================
+-- Asks for a sign-in mail. Counts the request against the caller's address (p_client_limit a
+-- minute) and the e-mail address (3 a minute; whether or not the address belongs to anyone, so that a refusal tells
+-- nothing), then, when the address belongs to a member and has had fewer than ten mails in the
+-- last hour, makes a challenge and queues the mail: the link (`<base>/app/sign-in#token=…`, the
+-- token in the fragment so that it stays out of server logs and Referer headers) and the code.
+-- Answers 'rate_limited', 'unknown', 'throttled' or 'sent'; the API answers the last three
+-- alike. The mail goes out on behalf of the organization the person joined first.
+create function plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer default 10)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  address text := lower(btrim(coalesce(p_email, '')));
+  first_org uuid;
+  challenge_id uuid := gen_random_uuid();
+  token text;
+  code text;
+  by_client record;
+  by_address record;
+begin
+  select * into by_client from plaudit.hit_rate_limit('sign-in:client:' || encode(sha256(convert_to(coalesce(p_client, ''), 'UTF8')), 'hex'), p_client_limit);
+  select * into by_address from plaudit.hit_rate_limit('sign-in:address:' || encode(sha256(convert_to(address, 'UTF8')), 'hex'), 3);
+  if not by_client.allowed or not by_address.allowed then
+    return 'rate_limited';
+  end if;
+  select m.org_id into first_org from plaudit.members m
+   where lower(m.email) = address order by m.created_at, m.id limit 1;
+  if not found then
+    return 'unknown';
+  end if;
+  if (select count(*) from plaudit.sign_in_challenges c
+       where lower(c.email) = address and c.created_at > now() - interval '1 hour') >= 10 then
+    return 'throttled';
+  end if;
+  token := plaudit.random_base62(43);
+  code := plaudit.random_sign_in_code();
+  insert into plaudit.sign_in_challenges as c (id, email, token_hash, code_hash)
+  values (challenge_id, address, sha256(convert_to(token, 'UTF8')), plaudit.sign_in_code_hash(challenge_id, code));
+  perform plaudit.enqueue_email(first_org, address, 'sign_in',
+    jsonb_build_object('link', rtrim(p_link_base, '/') || '/app/sign-in#token=' || token, 'code', code,
+                       'expires_at', to_char((now() + interval '15 minutes') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')),
+    'en', 'sign_in:' || challenge_id);
+  return 'sent';
+end
+$$;
+
+-- Signs in with a mail's link token, or with its address and code (the newest open challenge of
+-- the address; five wrong codes lock it). Answers the outcome ('signed_in', 'invalid', 'used',
+-- 'expired', 'locked') and, when signed in, the new session's token (shown once: only its hash
+-- is kept). Signing in uses up every open challenge of the address.
+create function plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text)
+returns table (outcome text, session_token text)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  ch plaudit.sign_in_challenges;
+  new_token text;
+begin
+  if p_token is not null then
+    select * into ch from plaudit.sign_in_challenges c
+     where c.token_hash = sha256(convert_to(p_token, 'UTF8')) for update;
+  else
+    select * into ch from plaudit.sign_in_challenges c
+     where lower(c.email) = lower(btrim(coalesce(p_email, ''))) and c.used_at is null and c.expires_at > now()
+     order by c.created_at desc limit 1 for update;
+  end if;
+  if not found then
+    outcome := 'invalid';
+  elsif ch.used_at is not null then
+    outcome := 'used';
+  elsif ch.expires_at <= now() then
+    outcome := 'expired';
+  elsif ch.failed_attempts >= 5 then
+    outcome := 'locked';
+  elsif p_token is null and ch.code_hash <> plaudit.sign_in_code_hash(ch.id, p_code) then
+    update plaudit.sign_in_challenges set failed_attempts = failed_attempts + 1 where id = ch.id;
+    outcome := case when ch.failed_attempts + 1 >= 5 then 'locked' else 'invalid' end;
+  elsif not exists (select from plaudit.members m where lower(m.email) = lower(ch.email)) then
+    outcome := 'invalid';
+  else
+    update plaudit.sign_in_challenges c set used_at = now()
+     where lower(c.email) = lower(ch.email) and c.used_at is null;
+    new_token := plaudit.random_base62(43);
+    insert into plaudit.sessions (email, token_hash, user_agent)
+    values (ch.email, sha256(convert_to(new_token, 'UTF8')), left(p_user_agent, 200));
+    outcome := 'signed_in';
+    session_token := new_token;
+  end if;
+  return next;
+end
+$$;
+
+-- ============================================================================================
+-- self-service sign-up
+-- ============================================================================================
+-- Creates an organization with its person as the owner (when the operator opens sign-up; off by
+-- default), then sends them a sign-in mail. Raises unique_violation for a slug in use.
+create function plaudit.sign_up(
+  p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer default 10
+)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  new_org uuid;
+  hit record;
+begin
+  select * into hit from plaudit.hit_rate_limit('sign-up:client:' || encode(sha256(convert_to(coalesce(p_client, ''), 'UTF8')), 'hex'), 3);
+  if not hit.allowed then
+    return 'rate_limited';
+  end if;
+  begin
+    insert into plaudit.organizations (name, slug) values (p_org_name, p_slug) returning id into new_org;
+  exception when unique_violation then
+    raise unique_violation using message = 'slug: is already taken';
+  end;
+  insert into plaudit.members (org_id, email, name, role)
+  values (new_org, lower(btrim(p_email)), nullif(btrim(coalesce(p_name, '')), ''), 'owner');
+  return plaudit.request_sign_in(p_email, p_client, p_link_base, p_client_limit);
+end
+$$;
+
+-- ============================================================================================
+-- team changes
+-- ============================================================================================
+-- An organization keeps at least one owner: demoting or removing its last owner is refused. The
+-- other owners' rows are locked first, so two owners demoting each other at once cannot both
+-- succeed. Deleting the organization itself (its members go with it) is not a team change.
+create function plaudit.keep_an_owner()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if old.role <> 'owner' or (tg_op = 'UPDATE' and new.role = 'owner') then
+    return coalesce(new, old);
+  end if;
+  if not exists (select from plaudit.organizations o where o.id = old.org_id) then
+    return old;
+  end if;
+  perform 1 from plaudit.members m where m.org_id = old.org_id and m.role = 'owner' and m.id <> old.id for update;
+  if not exists (select from plaudit.members m where m.org_id = old.org_id and m.role = 'owner' and m.id <> old.id) then
+    raise exception 'An organization keeps at least one owner: make another member owner first'
+      using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  return coalesce(new, old);
+end
+$$;
+
+create trigger members_keep_an_owner
+  before update of role or delete on plaudit.members
+  for each row execute function plaudit.keep_an_owner();
+
+create policy "Tenants can change their own members' roles"
+  on plaudit.members for update to plaudit_api
+  using (org_id = (select plaudit.current_org_id()))
+  with check (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can remove their own members"
+  on plaudit.members for delete to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+grant update (role) on plaudit.members to plaudit_api;
+grant delete on plaudit.members to plaudit_api;
+
+-- ============================================================================================
+-- who decided
+-- ============================================================================================
+-- Approving or rejecting a review records its author in the trail: `api_key:<id>` for a key;
+-- for a signed-in member the API has set the transaction's actor (`member:<id>`), which stays.
+create or replace function plaudit.change_verification(
+  p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid,
+  p_order_hash text, p_verb text
+)
+returns setof plaudit.reviews
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  current_status text;
+  changed plaudit.reviews;
+  prior_actor text := coalesce(current_setting('plaudit.actor', true), '');
+begin
+  select r.verification_status into current_status from plaudit.reviews r where r.id = p_review_id for update;
+  if not found then
+    raise exception 'Review not found' using errcode = 'no_data_found';
+  end if;
+  if current_status <> 'pending' then
+    raise exception 'Only a pending review can be %; this one is %', p_verb, current_status
+      using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  perform set_config('plaudit.actor', case when p_key_id is null then prior_actor else 'api_key:' || p_key_id end, true);
+  update plaudit.reviews r
+    set verification_status = p_status, verification_method = p_method, verification_at = now(),
+        verification_key_id = p_key_id, verification_order_hash = p_order_hash,
+        verification_reason = nullif(btrim(p_reason), '')
+    where r.id = p_review_id
+    returning r.* into changed;
+  perform set_config('plaudit.actor', prior_actor, true);
+  return next changed;
+end
+$$;
+
+revoke execute on all functions in schema plaudit from public;
+grant execute on function
+  plaudit.authenticate_session(bytea, uuid, integer),
+  plaudit.session_summary(bytea),
+  plaudit.end_session(bytea, boolean),
+  plaudit.authenticate_credential(bytea, uuid, integer),
+  plaudit.session_for_read(bytea, uuid, integer),
+  plaudit.request_sign_in(text, text, text, integer),
+  plaudit.verify_sign_in(text, text, text, text),
+  plaudit.sign_up(text, text, text, text, text, text, integer)
+  to plaudit_authenticator;
+reset role;
