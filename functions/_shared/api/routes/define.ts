@@ -6,6 +6,9 @@ import { authenticatedErrors, idempotencyErrors, IdempotencyHeaders } from '../h
 import { apiKeyAuth } from '../middleware/api-key-auth/index.ts';
 import { idempotency, type IdempotencyOptions } from '../middleware/idempotency/index.ts';
 
+/** Either credential: an API key, or a member's dashboard session (cookie and CSRF token). */
+const CREDENTIALS: Record<string, string[]>[] = [{ ApiKey: [] }, { Session: [] }];
+
 const IDEMPOTENT =
   ' Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.';
 
@@ -26,7 +29,7 @@ export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
       post ? IDEMPOTENT : ''
     }\n\nRequires an API key (or a member's session) with scope \`${scope}\`${scope === 'read' ? '' : ' or higher'}.`
       .trim(),
-    security: [{ ApiKey: [] }, { Session: [] }],
+    security: CREDENTIALS,
     middleware: post
       ? [apiKeyAuth({ scope }), idempotency(options)] as const
       : [apiKeyAuth({ scope, oneStatementRead: options.oneStatementRead })] as const,
