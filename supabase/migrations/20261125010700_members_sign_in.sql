@@ -374,7 +374,7 @@ begin
   else
     select * into ch from plaudit.sign_in_challenges c
      where lower(c.email) = lower(btrim(coalesce(p_email, ''))) and c.used_at is null and c.expires_at > now()
-     order by c.created_at desc limit 1 for update;
+     order by c.created_at desc, c.id desc limit 1 for update;
   end if;
   if not found then
     outcome := 'invalid';
