@@ -106,17 +106,20 @@ async function main() {
   });
 
   if (stopping) return;
-  const adminCmd = 'npm run --silent admin -- org create --name "Acme Inc" --slug acme';
+  const adminCmd =
+    'npm run --silent admin -- org create --name "Acme Inc" --slug acme --owner-email you@acme.example';
   console.error(`
   Plaudit is running.
+    Dashboard ${publicUrl}/app
     API       ${publicUrl}/api/v1
     Explorer  ${publicUrl}/docs
     OpenAPI   ${publicUrl}/api/v1/openapi.json${
     devMail ? `\n    Mail      ${publicUrl}/_dev/mail  (every e-mail sent, captured locally)` : ''
   }
 
-  Create an organization and its first admin key (in another terminal):
+  Create an organization, its owner and its first admin key (in another terminal):
     ${adminCmd}
+  then sign in at ${publicUrl}/app with that address${devMail ? ` (the sign-in mail is at ${publicUrl}/_dev/mail)` : ''}.
   Its public page is then ${publicUrl}/p/acme, and the snippet that embeds its reviews widget in
   any site is in ${publicUrl}/api/v1/public/embed/acme ("snippet").
 

@@ -48,16 +48,50 @@ describe('npm start', () => {
     expect(first.output()).toContain(`${url}/api/v1`);
     expect(first.output()).toContain(`${url}/docs`);
     expect(first.output()).toContain('npm run --silent admin -- org create');
+    expect(first.output()).toContain(`Dashboard ${url}/app`);
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
     expect(fs.existsSync(pidFile)).toBe(true);
 
     // An organization made now must still be there after a restart.
-    const made = spawnSync('node', ['scripts/admin.mjs', 'org', 'create', '--name', 'Kept', '--slug', 'kept'], {
+    const made = spawnSync('node', [
+      'scripts/admin.mjs',
+      'org',
+      'create',
+      '--name',
+      'Kept',
+      '--slug',
+      'kept',
+      '--owner-email',
+      'keeper@kept.example',
+    ], {
       encoding: 'utf8',
       env: { ...process.env, ...env },
     });
     expect(made.status).toBe(0);
     const { organization, api_key } = JSON.parse(made.stdout);
+
+    // Its owner signs in as the banner says: the mail is captured at /_dev/mail, its link signs in.
+    const asked = await fetch(`${url}/api/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'keeper@kept.example' }),
+    });
+    expect(asked.status).toBe(202);
+    let token: string | undefined;
+    for (let i = 0; i < 200 && !token; i++) {
+      const { data } = await (await fetch(`${url}/_dev/mail/messages`)).json() as { data: { text: string }[] };
+      token = data.map((m) => /\/app\/sign-in#token=([0-9A-Za-z]{43})/.exec(m.text)?.[1]).find(Boolean);
+      if (!token) await new Promise((r) => setTimeout(r, 100));
+    }
+    const signedIn = await fetch(`${url}/api/v1/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(signedIn.status).toBe(200);
+    expect((await signedIn.json()).organizations).toEqual([
+      expect.objectContaining({ id: organization.id, role: 'owner', scope: 'admin' }),
+    ]);
 
     // Ctrl-C in a terminal: SIGINT to the whole group (npm start, Deno, PostgreSQL) at once.
     process.kill(-first.child.pid!, 'SIGINT');
