@@ -106,8 +106,7 @@ async function main() {
   });
 
   if (stopping) return;
-  const adminCmd =
-    'npm run --silent admin -- org create --name "Acme Inc" --slug acme --owner-email you@acme.example';
+  const adminCmd = 'npm run --silent admin -- org create --name "Acme Inc" --slug acme --owner-email you@acme.example';
   console.error(`
   Plaudit is running.
     Dashboard ${publicUrl}/app
@@ -119,7 +118,9 @@ async function main() {
 
   Create an organization, its owner and its first admin key (in another terminal):
     ${adminCmd}
-  then sign in at ${publicUrl}/app with that address${devMail ? ` (the sign-in mail is at ${publicUrl}/_dev/mail)` : ''}.
+  then sign in at ${publicUrl}/app with that address${
+    devMail ? ` (the sign-in mail is at ${publicUrl}/_dev/mail)` : ''
+  }.
   Its public page is then ${publicUrl}/p/acme, and the snippet that embeds its reviews widget in
   any site is in ${publicUrl}/api/v1/public/embed/acme ("snippet").
 

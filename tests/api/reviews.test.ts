@@ -625,7 +625,7 @@ describe('OpenAPI document', () => {
       const op = paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op['x-required-scope'], `${method} ${path}`).toBe(scope ?? undefined);
-      expect(op.security, `${method} ${path}`).toEqual(scope ? [{ ApiKey: [] }] : []);
+      expect(op.security, `${method} ${path}`).toEqual(scope ? [{ ApiKey: [] }, { Session: [] }] : []);
     }
     const schemas = res.body.components.schemas;
     for (

@@ -385,3 +385,24 @@ describe('self-service sign-up, where the operator opens it', () => {
     expect(taken.body.message).toBe('slug: is already taken');
   });
 });
+
+describe('the per-address limit and sessions, on a server of their own', () => {
+  const server = ownApiServer({ PUBLIC_RATE_LIMIT_PER_MINUTE: '5' });
+
+  it('limits a session per session, not per address; a made-up cookie is counted per address', async () => {
+    const email = personEmail('busy');
+    await addMember(a, email, 'admin');
+    const session = await signIn(email);
+    const ip = freshIp();
+    const call = (path: string, cookie: string) =>
+      server.call('GET', path, { headers: { cookie, 'x-forwarded-for': ip } });
+    for (let i = 0; i < 8; i++) {
+      const res = await call(`/api/v1/organizations/${a.org.id}/reviews`, session.cookie);
+      expect(res.status).toBe(200);
+    }
+    const forged = `plaudit_session=${'A'.repeat(43)}`;
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) answers.push((await call(`/api/v1/public/profiles/${a.org.slug}`, forged)).status);
+    expect(answers.at(-1)).toBe(429);
+  });
+});

@@ -11,7 +11,7 @@ import { freePort } from '../../lib/postgres.mjs';
 import { createHash } from 'node:crypto';
 import { BENCH_RATE_LIMIT } from '../stack.mjs';
 
-const positive = (env, name, fallback) => {
+export const positive = (env, name, fallback) => {
   const n = Number(env[name] ?? fallback);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
   return n;
@@ -22,7 +22,7 @@ const positive = (env, name, fallback) => {
  * (session_replication_role = replica, superuser only), then its statistics rebuilt and the
  * table vacuumed, as after a bulk import. Cached on the stack: scenarios share it.
  */
-async function seedOrganization(ctx, slug, count) {
+export async function seedOrganization(ctx, slug, count) {
   const { stack } = ctx;
   stack.reviewSeeds ??= {};
   if (stack.reviewSeeds[slug]) return stack.reviewSeeds[slug];
@@ -82,7 +82,7 @@ async function publicApi(ctx) {
   return api;
 }
 
-async function expectStatus(url, init, status) {
+export async function expectStatus(url, init, status) {
   const res = await fetch(url, init);
   const body = await res.text();
   if (res.status !== status) {

@@ -19,7 +19,7 @@ function cookieName(c: Context<AppEnv>): string {
 }
 
 function secure(c: Context<AppEnv>): boolean {
-  return c.var.config.publicUrl.startsWith('https:');
+  return c.var.config.publicUrl?.startsWith('https:') === true;
 }
 
 /** The session token the request carries, when it is well formed. */

@@ -26,13 +26,16 @@ describe('ipRateLimit', () => {
   function app(limit: number, trustProxy = 1) {
     const a = new Hono<AppEnv>();
     a.use('*', async (c, next) => {
-      c.set('config', { trustProxy } as AppEnv['Variables']['config']);
+      c.set('config', { trustProxy, publicUrl: 'http://localhost' } as AppEnv['Variables']['config']);
       await next();
     });
     a.use('*', ipRateLimit({ limit: () => limit }));
     a.get('/', (c) => c.text('ok'));
-    // Stands in for the API-key middleware: the key whose body is all b's is the only known one.
-    a.get('/keyed', (c) => c.req.header('authorization')?.includes('bbbb') ? c.text('ok') : c.text('unknown key', 401));
+    // Stands in for an authenticated route: the key whose body is all b's is the only known one.
+    a.get(
+      '/api/v1/me',
+      (c) => c.req.header('authorization')?.includes('bbbb') ? c.text('ok') : c.text('unknown key', 401),
+    );
     a.get('/ip', (c) => c.text(clientIp(c, trustProxy)));
     return a;
   }
@@ -56,10 +59,21 @@ describe('ipRateLimit', () => {
   it('leaves requests that carry a well-formed API key to the per-key limit, but still sets headers', async () => {
     const a = app(1);
     const headers = { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${wellFormed('b')}` };
-    await a.request('/', { headers });
-    const second = await a.request('/', { headers });
+    await a.request('/api/v1/me', { headers });
+    const second = await a.request('/api/v1/me', { headers });
     expect(second.status).toBe(200);
     expect(second.headers.get('x-ratelimit-limit')).toBe('1');
+  });
+
+  it('counts the address when a key or a session cookie goes to a route that does not authenticate', async () => {
+    const a = app(1);
+    const ip = { 'x-forwarded-for': '203.0.113.19' };
+    const key = { ...ip, authorization: `Bearer ${wellFormed('b')}` };
+    expect((await a.request('/', { headers: key })).status).toBe(200);
+    expect((await a.request('/', { headers: key })).status).toBe(429);
+    const cookie = { 'x-forwarded-for': '203.0.113.18', cookie: `plaudit_session=${'A'.repeat(43)}` };
+    expect((await a.request('/', { headers: cookie })).status).toBe(200);
+    expect((await a.request('/', { headers: cookie })).status).toBe(429);
   });
 
   it('limits a key-shaped token with a wrong checksum like any anonymous request', async () => {
@@ -75,20 +89,22 @@ describe('ipRateLimit', () => {
       'x-forwarded-for': '203.0.113.11',
       authorization: `Bearer ${wellFormed('acdefgh'[i])}`,
     });
-    expect((await a.request('/keyed', { headers: guess(0) })).status).toBe(401);
-    const second = await a.request('/keyed', { headers: guess(1) });
+    expect((await a.request('/api/v1/me', { headers: guess(0) })).status).toBe(401);
+    const second = await a.request('/api/v1/me', { headers: guess(1) });
     expect(second.status).toBe(401);
     expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
-    const third = await a.request('/keyed', { headers: guess(2) });
+    const third = await a.request('/api/v1/me', { headers: guess(2) });
     expect(third.status).toBe(429);
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     // The known key behind the same address is not locked out by anonymous traffic...
     const known = { 'x-forwarded-for': '203.0.113.12', authorization: `Bearer ${wellFormed('b')}` };
     await a.request('/', { headers: { 'x-forwarded-for': '203.0.113.12' } });
     await a.request('/', { headers: { 'x-forwarded-for': '203.0.113.12' } });
-    expect((await a.request('/keyed', { headers: known })).status).toBe(200);
+    expect((await a.request('/api/v1/me', { headers: known })).status).toBe(200);
     // ...but is by its own address's failed guesses.
-    expect((await a.request('/keyed', { headers: { ...known, 'x-forwarded-for': '203.0.113.11' } })).status).toBe(429);
+    expect((await a.request('/api/v1/me', { headers: { ...known, 'x-forwarded-for': '203.0.113.11' } })).status).toBe(
+      429,
+    );
   });
 
   it("takes the client address from the trusted proxies' end of X-Forwarded-For, never from what the client wrote", async () => {

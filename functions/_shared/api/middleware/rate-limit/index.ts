@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bearerToken, isWellFormedKey, sha256Hex } from '../../api-keys/format.ts';
 import { errorResponse } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { sessionTokenOf } from '../../http/session-cookie.ts';
 
 export interface RateLimitDecision {
   limit: number;
@@ -98,13 +99,24 @@ export interface IpRateLimitOptions {
 }
 
 /**
- * Per-client-IP limit for everything that is not authenticated by a key. A request carrying a
- * well-formed key is limited per key by the API-key middleware instead; if it never reaches that
+ * Per-client-IP limit for everything that is not authenticated by a key or a session. A request
+ * to an authenticated route carrying a well-formed key (or session cookie) is limited per key by the API-key middleware instead; if it never reaches that
  * middleware (an unknown route, say) it is counted here afterwards, so every response carries the
  * headers. A well-formed key that turns out unknown or revoked (401) counts as a failure of the
  * client's address, and once an address has used up the limit in failures its keyed requests get
  * 429 before the database is asked: guessing keys is limited like any anonymous traffic.
  */
+/**
+ * Whether the request goes to a route that authenticates a key or a session (routes/define.ts,
+ * keyRoute): the organization routes, GET /me and GET /reviews. A new keyed route elsewhere is
+ * merely limited twice until it is added here.
+ */
+function guardedByCredential(c: Context<AppEnv>): boolean {
+  const path = c.req.path;
+  return path.startsWith('/api/v1/organizations/') || path === '/api/v1/me' ||
+    (path === '/api/v1/reviews' && c.req.method === 'GET');
+}
+
 export function ipRateLimit(
   { limiter = new MemoryRateLimiter(), limit }: IpRateLimitOptions,
 ): MiddlewareHandler<AppEnv> {
@@ -113,7 +125,10 @@ export function ipRateLimit(
   // must not lock out the keys used behind it.
   const failures = (c: Context<AppEnv>) => `401:${ip(c)}`;
   return async (c, next) => {
-    const keyed = isWellFormedKey(bearerToken(c.req.header('authorization')) ?? '');
+    // A key or a member's session is limited per credential by the credential middleware, on
+    // the routes it guards; anywhere else a credential proves nothing and the address counts.
+    const keyed = guardedByCredential(c) &&
+      (isWellFormedKey(bearerToken(c.req.header('authorization')) ?? '') || sessionTokenOf(c) !== undefined);
     if (!keyed) {
       const decision = limiter.hit(ip(c), limit(c));
       setRateLimitHeaders(c, decision);
