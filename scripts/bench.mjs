@@ -27,13 +27,14 @@ import webhooks from './bench/scenarios/webhooks.mjs';
 import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import widget from './bench/scenarios/widget.mjs';
+import dashboard from './bench/scenarios/dashboard.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
 import { fixed, median, table } from './bench/stats.mjs';
 import { httpLoad, httpLoadTool } from './bench/wrk.mjs';
 
-const SCENARIOS = [orgGet, exportScenario, webhooks, ...reviewScenarios, reviewRequests, widget];
+const SCENARIOS = [orgGet, exportScenario, webhooks, ...reviewScenarios, reviewRequests, widget, dashboard];
 
 const say = (msg) => console.error(`bench: ${msg}`);
 

@@ -108,31 +108,33 @@ set search_path = pg_catalog, pg_temp
 set plan_cache_mode = auto
 as $$
 declare
-  s plaudit.sessions;
-  m record;
+  s record;
   hit record;
 begin
-  select * into s from plaudit.live_session(p_token_hash);
+  -- One lookup for the session and the membership (this runs on every dashboard request).
+  select ss.id, ss.email, ss.last_seen_at, mm.id as member_id, mm.role into s
+    from plaudit.sessions ss
+    left join plaudit.members mm on mm.org_id = p_org_id and lower(mm.email) = lower(ss.email)
+   where ss.token_hash = p_token_hash and ss.ended_at is null and ss.expires_at > now()
+     and ss.last_seen_at > now() - plaudit.session_idle_timeout();
   if not found then
     return;
   end if;
-  select mm.id, mm.role into m from plaudit.members mm
-   where mm.org_id = p_org_id and lower(mm.email) = lower(s.email);
   rate_limit := p_default_limit;
   select * into hit from plaudit.hit_rate_limit('session:' || s.id, rate_limit);
   if s.last_seen_at < now() - interval '1 minute' then
     update plaudit.sessions set last_seen_at = now() where id = s.id;
   end if;
-  if m.id is not null then
+  if s.member_id is not null then
     org_id := p_org_id;
-    scope := case m.role when 'member' then 'write' else 'admin' end;
+    scope := case s.role when 'member' then 'write' else 'admin' end;
   end if;
   allowed := hit.allowed;
   remaining := hit.remaining;
   reset_at := hit.reset_at;
   session_id := s.id;
-  member_id := m.id;
-  member_role := m.role;
+  member_id := s.member_id;
+  member_role := s.role;
   email := s.email;
   return next;
 end

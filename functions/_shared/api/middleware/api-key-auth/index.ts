@@ -176,8 +176,9 @@ export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOption
       return refused;
     }
     if (orgId === undefined) tenant.setOrg(row!.org_id!);
-    // The trail names a member by the transaction's actor (a key is named by the functions).
-    if (credential.kind === 'session') tenant.setActor(c.var.caller!.actor);
+    // The trail names a member by the transaction's actor (a key is named by the functions);
+    // a read changes nothing, so it needs none.
+    if (credential.kind === 'session' && !READ_ONLY.has(c.req.method)) tenant.setActor(c.var.caller!.actor);
 
     c.set('db', tenant.tx);
     try {
