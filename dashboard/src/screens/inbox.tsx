@@ -1,0 +1,135 @@
+// The inbox: every review of the organization, newest first, with the contract's filters kept in
+// the URL (so a filtered view can be bookmarked and shared), rating and status at a glance.
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Page, type Review } from '../api.ts';
+import { setQuery, useLocation } from '../router.ts';
+import { useAppPath, useOrgPath } from '../session.ts';
+import { Badge, Empty, ErrorNotice, Loading, PageHeader, Pager, Stars } from '../ui/components.tsx';
+import { formatDate } from '../ui/format.ts';
+import { useLoad } from '../ui/hooks.ts';
+import { VERIFICATION_LABEL } from '../ui/words.ts';
+
+const FILTERS = ['q', 'verification_status', 'is_hidden', 'rating', 'page'] as const;
+
+export function Inbox() {
+  const orgPath = useOrgPath();
+  const appPath = useAppPath();
+  const { query } = useLocation();
+  const filters = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Record<
+    typeof FILTERS[number],
+    string
+  >;
+  const key = FILTERS.map((k) => filters[k]).join('|');
+  const list = useLoad(
+    (signal) => api.get<Page<Review>>(orgPath('/reviews'), { ...filters, limit: 20 }, signal),
+    [orgPath(), key],
+  );
+  const [q, setQ] = useState(filters.q);
+  useEffect(() => setQ(filters.q), [filters.q]);
+
+  return (
+    <>
+      <PageHeader title='Reviews' />
+      <form
+        class='filters'
+        role='search'
+        aria-label='Filter reviews'
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQuery({ q: q.trim(), page: null }, false);
+        }}
+      >
+        <div class='field grow'>
+          <label for='f-q'>Search</label>
+          <input
+            id='f-q'
+            type='search'
+            maxLength={200}
+            placeholder='Words in the title or text'
+            value={q}
+            onInput={(e) => setQ(e.currentTarget.value)}
+          />
+        </div>
+        <Select
+          label='Verification'
+          name='verification_status'
+          value={filters.verification_status}
+          options={[['', 'Any'], ['pending', 'Awaiting verification'], ['verified', 'Verified'], [
+            'unverified',
+            'Not verified',
+          ], ['rejected', 'Rejected']]}
+        />
+        <Select
+          label='Visibility'
+          name='is_hidden'
+          value={filters.is_hidden}
+          options={[['', 'Any'], ['false', 'Published'], ['true', 'Hidden']]}
+        />
+        <Select
+          label='Rating'
+          name='rating'
+          value={filters.rating}
+          options={[['', 'Any'], ['5', '5 stars'], ['4', '4 stars'], ['3', '3 stars'], ['2', '2 stars'], [
+            '1',
+            '1 star',
+          ]]}
+        />
+        <button type='submit' class='button'>Search</button>
+      </form>
+      <ErrorNotice error={list.error} />
+      {list.loading && !list.data && <Loading what='Loading reviews' />}
+      {list.data && list.data.data.length === 0 && (
+        <Empty>
+          {key.replace(/\|/g, '')
+            ? 'No review matches these filters.'
+            : 'No reviews yet. Send review requests or share your review form to collect the first ones.'}
+        </Empty>
+      )}
+      {list.data && list.data.data.length > 0 && (
+        <>
+          <ul class='review-list' aria-busy={list.loading}>
+            {list.data.data.map((r) => (
+              <li key={r.id} class='review-row'>
+                <div class='review-row-head'>
+                  <Stars rating={r.rating} />
+                  <a class='review-title' href={appPath(`/reviews/${r.id}`)}>
+                    {r.title || r.content.slice(0, 60) || 'Untitled review'}
+                  </a>
+                </div>
+                <p class='review-excerpt'>{r.content.length > 220 ? `${r.content.slice(0, 220)}…` : r.content}</p>
+                <p class='review-meta'>
+                  <span>{r.reviewer_name}</span>
+                  <span>{formatDate(r.created_at)}</span>
+                  <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
+                    {VERIFICATION_LABEL[r.verification_status]}
+                  </Badge>
+                  {r.is_hidden && <Badge tone='bad'>Hidden</Badge>}
+                  {r.reply && <Badge tone='plain'>Replied</Badge>}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <Pager
+            page={list.data.meta.page}
+            totalPages={list.data.meta.totalPages}
+            total={list.data.meta.total}
+            onPage={(p) => setQuery({ page: p }, false)}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+function Select(
+  { label, name, value, options }: { label: string; name: string; value: string; options: [string, string][] },
+) {
+  return (
+    <div class='field'>
+      <label for={`f-${name}`}>{label}</label>
+      <select id={`f-${name}`} value={value} onChange={(e) => setQuery({ [name]: e.currentTarget.value, page: null })}>
+        {options.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+      </select>
+    </div>
+  );
+}

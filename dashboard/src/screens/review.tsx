@@ -1,0 +1,280 @@
+// One review as its organization sees it: the text and answers, how it was verified, the
+// moderation trail, and what a member can do: approve or reject a pending review, hide or show it
+// with a reason, and reply in public.
+import { useState } from 'preact/hooks';
+import { api, type Page, type Review, type Schemas } from '../api.ts';
+import { useAppPath, useOrgPath } from '../session.ts';
+import { Badge, ErrorNotice, Field, Loading, Notice, Stars } from '../ui/components.tsx';
+import { formatDateTime } from '../ui/format.ts';
+import { useAction, useLoad } from '../ui/hooks.ts';
+import { ACTION_LABEL, actorLabel, VERIFICATION_LABEL } from '../ui/words.ts';
+
+type Entry = Schemas['ModerationEntry'];
+type Member = Schemas['Member'];
+
+export function ReviewPage({ params }: { params: Record<string, string> }) {
+  const orgPath = useOrgPath();
+  const appPath = useAppPath();
+  const path = orgPath(`/reviews/${params.id}`);
+  const review = useLoad((signal) => api.get<Review>(path, undefined, signal), [path]);
+  const trail = useLoad(
+    (signal) => api.get<Page<Entry>>(`${path}/moderation-history`, { limit: 100 }, signal),
+    [path],
+  );
+  const members = useLoad(
+    (signal) => api.get<Page<Member>>(orgPath('/members'), { limit: 100 }, signal).catch(() => null),
+    [orgPath()],
+  );
+  const names = new Map((members.data?.data ?? []).map((m) => [m.id, m.name || m.email]));
+  const [notice, setNotice] = useState('');
+
+  const changed = (r: Review, what: string) => {
+    review.set(r);
+    trail.reload();
+    setNotice(what);
+  };
+
+  if (review.error) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Review</h1>
+        <ErrorNotice error={review.error} />
+        <p>
+          <a href={appPath('/reviews')}>Back to the reviews</a>
+        </p>
+      </>
+    );
+  }
+  if (!review.data) return <Loading what='Loading the review' />;
+  const r = review.data;
+  const verifiedBy = trail.data?.data.find((e) => e.action === 'verify' || e.action === 'approve');
+
+  return (
+    <>
+      <p class='breadcrumb'>
+        <a href={appPath('/reviews')}>Reviews</a>
+      </p>
+      <header class='page-header'>
+        <h1 tabIndex={-1}>{r.title || `Review by ${r.reviewer_name}`}</h1>
+      </header>
+      {notice && <Notice tone='success'>{notice}</Notice>}
+      <div class='review-grid'>
+        <article class='card review-card'>
+          <p class='review-row-head'>
+            <Stars rating={r.rating} />
+            <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
+              {VERIFICATION_LABEL[r.verification_status]}
+            </Badge>
+            {r.is_hidden ? <Badge tone='bad'>Hidden</Badge> : <Badge tone='plain'>Published</Badge>}
+          </p>
+          <p class='review-text'>{r.content}</p>
+          <dl class='facts'>
+            <dt>Reviewer</dt>
+            <dd>
+              {r.reviewer_name} · <a href={`mailto:${r.reviewer_email}`}>{r.reviewer_email}</a>
+            </dd>
+            <dt>Written</dt>
+            <dd>{formatDateTime(r.created_at)}</dd>
+            {Object.entries(r.custom_fields).map(([k, v]) => (
+              <>
+                <dt key={`k-${k}`}>{k}</dt>
+                <dd key={`v-${k}`}>{typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v)}</dd>
+              </>
+            ))}
+            {r.verification_status === 'verified' && (
+              <>
+                <dt>How it was verified</dt>
+                <dd>
+                  {verifiedBy
+                    ? `${actorLabel(verifiedBy.actor, names)}, ${formatDateTime(verifiedBy.created_at)}${
+                      verifiedBy.reason ? ` (${verifiedBy.reason})` : ''
+                    }`
+                    : 'Verified'}
+                </dd>
+              </>
+            )}
+          </dl>
+          <Reply review={r} path={path} onChange={changed} />
+        </article>
+        <aside class='side'>
+          {r.verification_status === 'pending' && <Decide review={r} onChange={changed} />}
+          <Visibility review={r} path={path} onChange={changed} />
+          <section class='card'>
+            <h2>Trail</h2>
+            <ErrorNotice error={trail.error} />
+            {trail.data && trail.data.data.length === 0 && <p class='muted'>No change yet.</p>}
+            {trail.data && (
+              <ol class='trail'>
+                {trail.data.data.map((e) => (
+                  <li key={e.id}>
+                    <strong>{ACTION_LABEL[e.action] ?? e.action}</strong> · {formatDateTime(e.created_at)}
+                    <br />
+                    <span class='muted'>{actorLabel(e.actor, names)}</span>
+                    {e.reason && <p class='trail-reason'>{e.reason}</p>}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </aside>
+      </div>
+    </>
+  );
+}
+
+type Changed = (r: Review, what: string) => void;
+
+function Decide({ review, onChange }: { review: Review; onChange: Changed }) {
+  const orgPath = useOrgPath();
+  const [reason, setReason] = useState('');
+  const act = useAction(async (decision: 'approve' | 'reject') => {
+    const r = await api.post<Review>(orgPath(`/verification/${decision}`), {
+      review_id: review.id,
+      reason: reason.trim() || undefined,
+    });
+    onChange(r, decision === 'approve' ? 'The review is approved and verified.' : 'The review is rejected.');
+  });
+  return (
+    <section class='card'>
+      <h2>Awaiting verification</h2>
+      <p class='muted small'>
+        Approve it when you know the reviewer is a real customer; a rejected review is never public.
+      </p>
+      <ErrorNotice error={act.error} />
+      <Field label='Reason (optional)' name='decision-reason'>
+        {(p) => <input {...p} maxLength={1000} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />}
+      </Field>
+      <div class='actions'>
+        <button type='button' class='button primary' disabled={act.pending} onClick={() => void act.run('approve')}>
+          Approve
+        </button>
+        <button type='button' class='button danger' disabled={act.pending} onClick={() => void act.run('reject')}>
+          Reject
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Visibility({ review, path, onChange }: { review: Review; path: string; onChange: Changed }) {
+  const [reason, setReason] = useState('');
+  const action = review.is_hidden ? 'unhide' : 'hide';
+  const act = useAction(async () => {
+    const r = await api.patch<Review>(`${path}/moderate`, { action, reason: reason.trim() });
+    setReason('');
+    onChange(r, action === 'hide' ? 'The review is hidden from the public.' : 'The review is public again.');
+  });
+  return (
+    <section class='card'>
+      <h2>{review.is_hidden ? 'Hidden from the public' : 'Visible to the public'}</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act.run();
+        }}
+      >
+        {act.error && !act.error.field('reason') && <ErrorNotice error={act.error} />}
+        <Field
+          label={review.is_hidden ? 'Why show it again' : 'Why hide it'}
+          name='reason'
+          error={act.error}
+          hint='Kept in the trail. The review itself is never deleted.'
+        >
+          {(p) => (
+            <input
+              {...p}
+              required
+              maxLength={1000}
+              value={reason}
+              onInput={(e) => setReason(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <button type='submit' class={`button ${action === 'hide' ? 'danger' : 'primary'}`} disabled={act.pending}>
+          {action === 'hide' ? 'Hide review' : 'Show review'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function Reply({ review, path, onChange }: { review: Review; path: string; onChange: Changed }) {
+  const [editing, setEditing] = useState(false);
+  const [content, setContent] = useState(review.reply?.content ?? '');
+  const save = useAction(async () => {
+    await api.put(`${path}/reply`, { content: content.trim() });
+    const r = await api.get<Review>(path);
+    setEditing(false);
+    onChange(r, 'Your reply is published under the review.');
+  });
+  const withdraw = useAction(async () => {
+    await api.delete(`${path}/reply`);
+    const r = await api.get<Review>(path);
+    setContent('');
+    onChange(r, 'Your reply is withdrawn.');
+  });
+
+  if (review.reply && !editing) {
+    return (
+      <section class='reply' aria-labelledby='reply-heading'>
+        <h2 id='reply-heading'>Your public reply</h2>
+        <p class='review-text'>{review.reply.content}</p>
+        <p class='muted small'>
+          Replied {formatDateTime(review.reply.created_at)}
+          {review.reply.updated_at !== review.reply.created_at && `, edited ${formatDateTime(review.reply.updated_at)}`}
+        </p>
+        <ErrorNotice error={withdraw.error} />
+        <div class='actions'>
+          <button
+            type='button'
+            class='button'
+            onClick={() => {
+              setContent(review.reply!.content);
+              setEditing(true);
+            }}
+          >
+            Edit reply
+          </button>
+          <button type='button' class='button danger' disabled={withdraw.pending} onClick={() => void withdraw.run()}>
+            Withdraw reply
+          </button>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <form
+      class='reply'
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save.run();
+      }}
+    >
+      <h2>{review.reply ? 'Edit your reply' : 'Reply in public'}</h2>
+      {save.error && !save.error.field('content') && <ErrorNotice error={save.error} />}
+      <Field
+        label='Reply'
+        name='content'
+        error={save.error}
+        hint='Shown under the review on your public page and in the widget.'
+      >
+        {(p) => (
+          <textarea
+            {...p}
+            required
+            rows={4}
+            maxLength={5000}
+            value={content}
+            onInput={(e) => setContent(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <div class='actions'>
+        <button type='submit' class='button primary' disabled={save.pending}>
+          {review.reply ? 'Save reply' : 'Publish reply'}
+        </button>
+        {editing && <button type='button' class='button' onClick={() => setEditing(false)}>Cancel</button>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+// The API's codes in the words a shop owner reads.
+export const VERIFICATION_LABEL: Record<string, string> = {
+  verified: 'Verified',
+  pending: 'Awaiting verification',
+  unverified: 'Not verified',
+  rejected: 'Rejected',
+};
+
+export const ACTION_LABEL: Record<string, string> = {
+  hide: 'Hidden',
+  unhide: 'Shown again',
+  verify: 'Verified',
+  approve: 'Approved',
+  reject: 'Rejected',
+  reply: 'Replied',
+  edit_reply: 'Reply edited',
+  withdraw_reply: 'Reply withdrawn',
+};
+
+/** Who made a change in the trail: a member, a key, the reviewer's link, or the database. */
+export function actorLabel(actor: string, members: Map<string, string> = new Map()): string {
+  const [kind, rest = ''] = actor.split(/:(.*)/s);
+  if (kind === 'member') return members.get(rest) ?? 'A team member';
+  if (kind === 'api_key') return `API key ${rest.slice(0, 8)}`;
+  if (kind === 'reviewer') {
+    return ({
+      email_link: 'The reviewer, through the e-mail link',
+      invitation: "The reviewer, writing from a review request's link",
+      purchase_proof: 'The order number matched a loaded order',
+    } as Record<string, string>)[rest] ?? `The reviewer (${rest})`;
+  }
+  if (kind === 'database') return `Directly in the database (${rest})`;
+  return actor;
+}
