@@ -7,7 +7,7 @@ import { stopAllDeno } from './lib/deno-process.mjs';
 import { startDevMail } from './lib/dev-mail.mjs';
 import { applyMigrations, authenticatorUrl, ensureDatabase } from './lib/database.mjs';
 import { Cluster } from './lib/postgres.mjs';
-import { ensureWidgetBuilt } from './lib/widget.mjs';
+import { ensureBuilt } from './lib/vite-builds.mjs';
 import { startWorkerProcess } from './lib/worker-process.mjs';
 
 const port = Number(process.env.PORT ?? 54321);
@@ -58,7 +58,7 @@ async function main() {
 
   say('applying migrations');
   await applyMigrations(databaseUrl);
-  ensureWidgetBuilt();
+  ensureBuilt();
 
   // The API and the worker never connect as the owner: row-level security would not bind them.
   const apiDatabaseUrl = process.env.API_DATABASE_URL ?? await authenticatorUrl(databaseUrl);

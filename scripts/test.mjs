@@ -8,10 +8,10 @@ import path from 'node:path';
 import { applyMigrations, authenticatorUrl, connect, ensureDatabase, root } from './lib/database.mjs';
 import { ensureDebianPackages, TEST_PACKAGES } from './lib/deps.mjs';
 import { Cluster, freePort } from './lib/postgres.mjs';
-import { ensureWidgetBuilt } from './lib/widget.mjs';
+import { ensureBuilt } from './lib/vite-builds.mjs';
 
 ensureDebianPackages(TEST_PACKAGES);
-ensureWidgetBuilt();
+ensureBuilt();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaudit-test-'));
 const cluster = new Cluster({ dir, port: await freePort(), database: 'plaudit_test' });

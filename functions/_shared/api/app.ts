@@ -24,6 +24,7 @@ import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
+import { dashboardPages } from './pages/dashboard.ts';
 import { embedScript } from './pages/embed.ts';
 import { profilePages } from './pages/profile.ts';
 import { hostedPages } from './pages/routes.ts';
@@ -87,6 +88,8 @@ export function createApp({ sql, config, log = writeJsonLine }: AppOptions) {
   app.route('/', profilePages());
   // The embeddable widget's script.
   app.route('/', embedScript());
+  // The business dashboard: its page's shell under /app and its built files.
+  app.route('/', dashboardPages());
   // Local development only: the captured e-mail (docs/delivery.md).
   const devMail = devMailRoutes(config);
   if (devMail) app.route('/', devMail);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../../lib/chromium.mjs';
-import { ensureWidgetBuilt, WIDGET_SCRIPT } from '../../lib/widget.mjs';
+import { ensureBuilt, WIDGET_SCRIPT } from '../../lib/vite-builds.mjs';
 
 const positive = (env, name, fallback) => {
   const n = Number(env[name] ?? fallback);
@@ -33,7 +33,7 @@ export default {
   async run(ctx) {
     const { stack } = ctx;
     const loads = positive(ctx.env, 'BENCH_WIDGET_LOADS', 15);
-    ensureWidgetBuilt();
+    ensureBuilt(['widget']);
     const gzip = gzipSync(fs.readFileSync(WIDGET_SCRIPT), { level: 9 }).length;
 
     // An organization with ten public reviews.

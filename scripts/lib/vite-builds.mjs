@@ -1,0 +1,47 @@
+// The Vite builds the API serves: the embeddable widget (widget/ → widget/dist/widget.js) and the
+// business dashboard (dashboard/ → dashboard/dist/, its files named by dist/.vite/manifest.json).
+// `npm install` builds them (the `prepare` script); `npm start` and `npm test` build again any whose
+// sources (src/ or the Vite config) are newer than its output.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root } from './database.mjs';
+
+export const WIDGET_SCRIPT = path.join(root, 'widget', 'dist', 'widget.js');
+export const DASHBOARD_DIST = path.join(root, 'dashboard', 'dist');
+export const DASHBOARD_MANIFEST = path.join(DASHBOARD_DIST, '.vite', 'manifest.json');
+
+/** Each build: its folder, the file that shows it was built, and the npm script that builds it. */
+export const VITE_BUILDS = {
+  widget: { dir: path.join(root, 'widget'), output: WIDGET_SCRIPT, script: 'build:widget' },
+  dashboard: { dir: path.join(root, 'dashboard'), output: DASHBOARD_MANIFEST, script: 'build:dashboard' },
+};
+
+function newestSource(dir) {
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, e) => {
+    const p = path.join(dir, e.name);
+    return Math.max(newest, e.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
+  }, 0);
+}
+
+/** Whether the build's output is missing or older than one of its sources. */
+export function isStale(name) {
+  const { dir, output } = VITE_BUILDS[name];
+  const config = path.join(dir, 'vite.config.mjs');
+  const sources = Math.max(newestSource(path.join(dir, 'src')), fs.statSync(config).mtimeMs);
+  return !fs.existsSync(output) || fs.statSync(output).mtimeMs < sources;
+}
+
+/** Builds again each of the named builds (all by default) that is stale. */
+export function ensureBuilt(names = Object.keys(VITE_BUILDS)) {
+  for (const name of names) {
+    if (!isStale(name)) continue;
+    const r = spawnSync(
+      path.join(root, 'node_modules', '.bin', 'vite'),
+      ['build', '--config', path.relative(root, path.join(VITE_BUILDS[name].dir, 'vite.config.mjs'))],
+      { cwd: root, stdio: 'inherit' },
+    );
+    if (r.status !== 0) throw new Error(`building the ${name} failed (npm run ${VITE_BUILDS[name].script})`);
+  }
+}
