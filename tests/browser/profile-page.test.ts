@@ -2,10 +2,9 @@
 // The public profile page in a real browser (Debian's chromium): at a phone's and a desktop's
 // width, with and without JavaScript; axe-core finds no accessibility violation; screenshots are
 // written for people to look at ($TEST_TMP_DIR/screenshots).
-import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
@@ -13,13 +12,10 @@ import { postReviews } from '../helpers/reviews.ts';
 
 const browser = useBrowser();
 const base = () => inject('apiUrl');
-// Screenshots for people to look at: SCREENSHOT_DIR keeps them past the run.
-const shots = process.env.SCREENSHOT_DIR ?? path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
 
 let t: Tenant;
 
 beforeAll(async () => {
-  fs.mkdirSync(shots, { recursive: true });
   t = await createTenant();
   const form = await createForm(t, {});
   await api('PATCH', `/api/v1/organizations/${t.org.id}/public-profile`, {
@@ -72,7 +68,7 @@ describe('the public profile page in a browser', () => {
           'Thank you! The next roast is already on its way.',
         );
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        await page.screenshot({ path: path.join(shots, `profile-${width}.png`), fullPage: true });
+        await page.screenshot({ path: path.join(screenshotDir(), `profile-${width}.png`), fullPage: true });
         expect(await axeViolations(page)).toEqual([]);
       } finally {
         await context.close();

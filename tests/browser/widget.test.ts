@@ -12,15 +12,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews, type ReviewSpec } from '../helpers/reviews.ts';
 
 const browser = useBrowser();
-// Screenshots for people to look at: SCREENSHOT_DIR keeps them past the run.
-const shots = process.env.SCREENSHOT_DIR ?? path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
 const XSS = '<img src=x onerror="window.__xss=1"></script><b>bold?</b>';
 
 let t: Tenant;
@@ -43,7 +41,6 @@ function hostPage(body: string) {
 }
 
 beforeAll(async () => {
-  fs.mkdirSync(shots, { recursive: true });
   t = await createTenant();
   const form = await createForm(t, {});
   await api('PATCH', `/api/v1/organizations/${t.org.id}/public-profile`, {
@@ -160,7 +157,10 @@ describe('the widget on a host page', () => {
             expect(seen!.text).toContain('<img src=x onerror="window.__xss=1"></script><b>bold?</b>');
             expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
             expect(errors).toEqual([]);
-            await page.screenshot({ path: path.join(shots, `widget-${layout}-${theme}-${width}.png`), fullPage: true });
+            await page.screenshot({
+              path: path.join(screenshotDir(), `widget-${layout}-${theme}-${width}.png`),
+              fullPage: true,
+            });
             const violations = await axeViolations(page, ['#service-widget']);
             expect(violations).toEqual([]);
           } finally {
@@ -194,7 +194,7 @@ describe('the widget on a host page', () => {
         expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
         const box = await page.locator('#service-widget').boundingBox();
         expect(box?.height).toBe(480);
-        await page.screenshot({ path: path.join(shots, `widget-reserved-${width}.png`) });
+        await page.screenshot({ path: path.join(screenshotDir(), `widget-reserved-${width}.png`) });
         // Scrolling inside its box, the list is reachable by keyboard.
         expect(await axeViolations(page, ['#service-widget'])).toEqual([]);
       } finally {

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 // Debian's chromium driven by playwright-core (playwright cannot download browsers here), one
 // browser per test file: `const browser = useBrowser();` then `browser()` inside tests.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../scripts/lib/chromium.mjs';
@@ -19,6 +20,16 @@ export function useBrowser(): () => Browser {
     if (!browser) throw new Error('the browser is not started yet');
     return browser;
   };
+}
+
+/**
+ * Where browser tests write screenshots for people to look at ($TEST_TMP_DIR/screenshots, made
+ * when first asked for); SCREENSHOT_DIR keeps them past the run.
+ */
+export function screenshotDir(): string {
+  const dir = process.env.SCREENSHOT_DIR ?? path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
