@@ -39,7 +39,8 @@ export const SCREENS: Screen[] = [
   { path: '/developers/webhooks', component: Webhooks, title: 'Webhooks', adminOnly: true },
   { path: '/developers/webhooks/:id', component: WebhookPage, title: 'Webhook', adminOnly: true },
   { path: '/team', component: Team, title: 'Team' },
-  { path: '/settings', component: Settings, title: 'Settings', adminOnly: true },
+  // Everyone's: the account part (sessions, sign-out everywhere); the organization's part is for admins.
+  { path: '/settings', component: Settings, title: 'Settings' },
 ];
 
 /** The sidebar, in order: label and path (after /app/o/:orgId). */
@@ -52,5 +53,5 @@ export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'API keys', path: '/developers/keys', adminOnly: true },
   { label: 'Webhooks', path: '/developers/webhooks', adminOnly: true },
   { label: 'Team', path: '/team' },
-  { label: 'Settings', path: '/settings', adminOnly: true },
+  { label: 'Settings', path: '/settings' },
 ];
