@@ -43,7 +43,8 @@ function runPgProve(url) {
 }
 
 // The house rules of deno.json, each counted as one test: the format, the linter, and the types
-// of functions/, tests/ and scripts/ (Deno type-checks as the deployed runtime will).
+// of functions/, tests/ and scripts/ (Deno type-checks as the deployed runtime will), and the
+// dashboard's types.
 function runDenoTask(task) {
   const r = spawnSync(path.join(root, 'node_modules', '.bin', 'deno'), ['task', '-q', task], {
     cwd: root,
@@ -90,7 +91,7 @@ try {
 
   // PLAUDIT_TEST_ONLY=pgtap|vitest runs one half; arguments for vitest imply vitest only.
   const only = process.env.PLAUDIT_TEST_ONLY ?? (process.argv.length > 2 ? 'vitest' : '');
-  const typesOk = only ? true : ['fmt', 'lint', 'check'].map(runDenoTask).every(Boolean);
+  const typesOk = only ? true : ['fmt', 'lint', 'check', 'check:dashboard'].map(runDenoTask).every(Boolean);
   const pgOk = only === 'vitest' ? true : runPgProve(databaseUrl);
   const vitestOk = only === 'pgtap' ? true : runVitest({
     TEST_DATABASE_URL: databaseUrl,
