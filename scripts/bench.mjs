@@ -28,13 +28,23 @@ import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import widget from './bench/scenarios/widget.mjs';
 import dashboard from './bench/scenarios/dashboard.mjs';
+import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
 import { fixed, median, table } from './bench/stats.mjs';
 import { httpLoad, httpLoadTool } from './bench/wrk.mjs';
 
-const SCENARIOS = [orgGet, exportScenario, webhooks, ...reviewScenarios, reviewRequests, widget, dashboard];
+const SCENARIOS = [
+  orgGet,
+  exportScenario,
+  webhooks,
+  ...reviewScenarios,
+  reviewRequests,
+  widget,
+  dashboard,
+  dashboardFirstLoad,
+];
 
 const say = (msg) => console.error(`bench: ${msg}`);
 

@@ -9,6 +9,7 @@ import { SignIn } from './screens/sign-in.tsx';
 import { SignUp } from './screens/sign-up.tsx';
 import { type Workspace, WorkspaceContext } from './session.ts';
 import { Loading, Notice } from './ui/components.tsx';
+import { ScreenView } from './ui/screen.tsx';
 
 type State = { kind: 'loading' } | { kind: 'signed-out'; signUp: boolean } | { kind: 'in'; session: Session } | {
   kind: 'failed';
@@ -122,7 +123,9 @@ function SignedIn({ session, reload }: { session: Session; reload: () => Promise
             This page is for the organization's owners and admins; your role is {workspace.org.role}.
           </Notice>
         )}
-        {screen && (!screen.s.adminOnly || workspace.isAdmin) && <screen.s.component params={screen.params!} />}
+        {screen && (!screen.s.adminOnly || workspace.isAdmin) && (
+          <ScreenView screen={screen.s} params={screen.params!} />
+        )}
       </Layout>
     </WorkspaceContext.Provider>
   );

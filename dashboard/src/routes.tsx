@@ -1,46 +1,67 @@
 // Every screen of the dashboard by its path under /app/o/:orgId, first match wins (so literal
-// paths come before :params). A screen that manages keys, webhooks, the team or the
-// organization's settings is for owners and admins (`admin` scope); the API refuses the rest anyway.
+// paths come before :params). The inbox and a review's page come with the first load; every other
+// screen is its own chunk, fetched when it is first opened, so that the first visit stays small.
+// A screen that manages keys, webhooks or the organization's settings is for owners and admins
+// (`admin` scope); the API refuses the rest anyway.
 import type { FunctionComponent } from 'preact';
-import { ApiKeys } from './screens/api-keys.tsx';
-import { BulkRequests } from './screens/bulk-requests.tsx';
-import { Exports } from './screens/exports.tsx';
-import { FormPage, Forms } from './screens/forms.tsx';
 import { Inbox } from './screens/inbox.tsx';
-import { RequestStats } from './screens/request-stats.tsx';
-import { RequestPage, Requests } from './screens/requests.tsx';
 import { ReviewPage } from './screens/review.tsx';
-import { Settings } from './screens/settings.tsx';
-import { Team } from './screens/team.tsx';
-import { WebhookPage, Webhooks } from './screens/webhooks.tsx';
-import { WidgetSettings } from './screens/widget-settings.tsx';
+
+export type ScreenComponent = FunctionComponent<{ params: Record<string, string> }>;
 
 export interface Screen {
   /** After /app/o/:orgId. */
   path: string;
-  component: FunctionComponent<{ params: Record<string, string> }>;
+  /** The screen itself, or how to fetch its chunk. */
+  component: ScreenComponent | (() => Promise<ScreenComponent>);
   /** The page's title (also the document's). */
   title: string;
   adminOnly?: boolean;
+  /** Whether `component` is a loader. */
+  lazy?: true;
 }
+
+const lazy = (path: string, title: string, load: () => Promise<ScreenComponent>, adminOnly?: true): Screen => ({
+  path,
+  title,
+  component: load,
+  lazy: true,
+  adminOnly,
+});
 
 export const SCREENS: Screen[] = [
   { path: '/reviews', component: Inbox, title: 'Reviews' },
   { path: '/reviews/:id', component: ReviewPage, title: 'Review' },
-  { path: '/requests', component: Requests, title: 'Review requests' },
-  { path: '/requests/bulk', component: BulkRequests, title: 'Send from a CSV file' },
-  { path: '/requests/stats', component: RequestStats, title: 'Review request statistics' },
-  { path: '/requests/:id', component: RequestPage, title: 'Review request' },
-  { path: '/forms', component: Forms, title: 'Review forms' },
-  { path: '/forms/:id', component: FormPage, title: 'Review form' },
-  { path: '/widget', component: WidgetSettings, title: 'Widget and public page' },
-  { path: '/exports', component: Exports, title: 'Exports' },
-  { path: '/developers/keys', component: ApiKeys, title: 'API keys', adminOnly: true },
-  { path: '/developers/webhooks', component: Webhooks, title: 'Webhooks', adminOnly: true },
-  { path: '/developers/webhooks/:id', component: WebhookPage, title: 'Webhook', adminOnly: true },
-  { path: '/team', component: Team, title: 'Team' },
-  // Everyone's: the account part (sessions, sign-out everywhere); the organization's part is for admins.
-  { path: '/settings', component: Settings, title: 'Settings' },
+  lazy('/requests', 'Review requests', () => import('./screens/requests.tsx').then((m) => m.Requests)),
+  lazy(
+    '/requests/bulk',
+    'Send from a CSV file',
+    () => import('./screens/bulk-requests.tsx').then((m) => m.BulkRequests),
+  ),
+  lazy(
+    '/requests/stats',
+    'Review request statistics',
+    () => import('./screens/request-stats.tsx').then((m) => m.RequestStats),
+  ),
+  lazy(
+    '/requests/settings',
+    'Review request settings',
+    () => import('./screens/requests.tsx').then((m) => m.RequestSettings),
+  ),
+  lazy('/requests/:id', 'Review request', () => import('./screens/requests.tsx').then((m) => m.RequestPage)),
+  lazy('/forms', 'Review forms', () => import('./screens/forms.tsx').then((m) => m.Forms)),
+  lazy('/forms/:id', 'Review form', () => import('./screens/forms.tsx').then((m) => m.FormPage)),
+  lazy(
+    '/widget',
+    'Widget and public page',
+    () => import('./screens/widget-settings.tsx').then((m) => m.WidgetSettings),
+  ),
+  lazy('/exports', 'Exports', () => import('./screens/exports.tsx').then((m) => m.Exports)),
+  lazy('/developers/keys', 'API keys', () => import('./screens/api-keys.tsx').then((m) => m.ApiKeys), true),
+  lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks.tsx').then((m) => m.Webhooks), true),
+  lazy('/developers/webhooks/:id', 'Webhook', () => import('./screens/webhooks.tsx').then((m) => m.WebhookPage), true),
+  lazy('/team', 'Team', () => import('./screens/team.tsx').then((m) => m.Team)),
+  lazy('/settings', 'Settings', () => import('./screens/settings.tsx').then((m) => m.Settings), true),
 ];
 
 /** The sidebar, in order: label and path (after /app/o/:orgId). */
@@ -53,5 +74,5 @@ export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'API keys', path: '/developers/keys', adminOnly: true },
   { label: 'Webhooks', path: '/developers/webhooks', adminOnly: true },
   { label: 'Team', path: '/team' },
-  { label: 'Settings', path: '/settings' },
+  { label: 'Settings', path: '/settings', adminOnly: true },
 ];

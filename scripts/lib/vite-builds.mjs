@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { root } from './database.mjs';
 
 export const WIDGET_SCRIPT = path.join(root, 'widget', 'dist', 'widget.js');
@@ -44,4 +45,30 @@ export function ensureBuilt(names = Object.keys(VITE_BUILDS)) {
     );
     if (r.status !== 0) throw new Error(`building the ${name} failed (npm run ${VITE_BUILDS[name].script})`);
   }
+}
+
+/** The dashboard's manifest: each chunk by its source, with its file, CSS and static imports. */
+export function dashboardManifest() {
+  return JSON.parse(fs.readFileSync(DASHBOARD_MANIFEST, 'utf8'));
+}
+
+/** A chunk's files with those of every chunk it imports statically, each once (dist-relative). */
+export function chunkFiles(manifest, key, files = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk || files.has(chunk.file)) return files;
+  files.add(chunk.file);
+  for (const css of chunk.css ?? []) files.add(css);
+  for (const imported of chunk.imports ?? []) chunkFiles(manifest, imported, files);
+  return files;
+}
+
+/** What a first visit downloads before the dashboard can draw: the entry, its static imports and their CSS. */
+export function dashboardFirstLoad(manifest = dashboardManifest()) {
+  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  return { entry, files: chunkFiles(manifest, entry) };
+}
+
+/** A built file's size compressed with gzip -9, as a CDN would serve it. */
+export function gzipBytes(file) {
+  return gzipSync(fs.readFileSync(path.isAbsolute(file) ? file : path.join(DASHBOARD_DIST, file)), { level: 9 }).length;
 }

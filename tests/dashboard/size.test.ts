@@ -1,10 +1,7 @@
 // The dashboard's byte budget, read from the real build (dashboard/dist/, its manifest): what a
 // first visit downloads before the app can draw, and each chunk loaded later on demand (the charts).
-import fs from 'node:fs';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_DIST, DASHBOARD_MANIFEST } from '../../scripts/lib/vite-builds.mjs';
+import { chunkFiles, dashboardFirstLoad, dashboardManifest, gzipBytes } from '../../scripts/lib/vite-builds.mjs';
 
 /**
  * Gzip bytes (level 9), at most. The first load is the entry's script, every chunk it imports
@@ -14,33 +11,12 @@ import { DASHBOARD_DIST, DASHBOARD_MANIFEST } from '../../scripts/lib/vite-build
  */
 export const DASHBOARD_BUDGET = { firstLoadGzip: 45 * 1024, lazyChunkGzip: 60 * 1024 };
 
-interface Chunk {
-  file: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  css?: string[];
-}
-
-const manifest: Record<string, Chunk> = JSON.parse(fs.readFileSync(DASHBOARD_MANIFEST, 'utf8'));
-const gzipped = (file: string) => gzipSync(fs.readFileSync(path.join(DASHBOARD_DIST, file)), { level: 9 }).length;
-
-/** A chunk's files with those of every chunk it imports statically, each once. */
-function closure(key: string, files = new Set<string>()): Set<string> {
-  const chunk = manifest[key];
-  if (!chunk || files.has(chunk.file)) return files;
-  files.add(chunk.file);
-  for (const css of chunk.css ?? []) files.add(css);
-  for (const imported of chunk.imports ?? []) closure(imported, files);
-  return files;
-}
-
-const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gzipped(f), 0);
+const manifest = dashboardManifest();
+const sum = (files: Iterable<string>) => [...files].reduce((n: number, f) => n + gzipBytes(f), 0);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 describe('the dashboard build', () => {
-  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
-  const firstLoad = closure(entry);
+  const { entry, files: firstLoad } = dashboardFirstLoad(manifest);
 
   it(`downloads at most ${kb(DASHBOARD_BUDGET.firstLoadGzip)} gzip before the app starts`, () => {
     expect(entry).toBe('src/main.tsx');
@@ -54,7 +30,7 @@ describe('the dashboard build', () => {
     () => {
       const lazy = Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry);
       for (const key of lazy) {
-        const extra = [...closure(key)].filter((f) => !firstLoad.has(f));
+        const extra = [...chunkFiles(manifest, key)].filter((f) => !firstLoad.has(f));
         const bytes = sum(extra);
         console.log(`dashboard lazy chunk ${key}: ${kb(bytes)} gzip more (${extra.join(', ')})`);
         expect(bytes, key).toBeLessThanOrEqual(DASHBOARD_BUDGET.lazyChunkGzip);

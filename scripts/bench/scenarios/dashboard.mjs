@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { expectStatus, positive, seedOrganization } from './reviews.mjs';
 
 /** A session of a member of the organization, made as plaudit.verify_sign_in makes one. */
-async function memberSession(ctx, orgId) {
+export async function memberSession(ctx, orgId) {
   const sql = ctx.stack.sql;
   const email = `bench-${Date.now()}@staff.example`;
   await sql`insert into plaudit.members (org_id, email, role) values (${orgId}, ${email}, 'owner')`;
