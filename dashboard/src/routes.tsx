@@ -1,8 +1,8 @@
 // Every screen of the dashboard by its path under /app/o/:orgId, first match wins (so literal
 // paths come before :params). The inbox and a review's page come with the first load; every other
 // screen is its own chunk, fetched when it is first opened, so that the first visit stays small.
-// A screen that manages keys, webhooks or the organization's settings is for owners and admins
-// (`admin` scope); the API refuses the rest anyway.
+// A screen that manages keys or webhooks is for owners and admins (`admin` scope); the API
+// refuses the rest anyway.
 import type { FunctionComponent } from 'preact';
 import { Inbox } from './screens/inbox.tsx';
 import { ReviewPage } from './screens/review.tsx';
@@ -61,7 +61,8 @@ export const SCREENS: Screen[] = [
   lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks.tsx').then((m) => m.Webhooks), true),
   lazy('/developers/webhooks/:id', 'Webhook', () => import('./screens/webhooks.tsx').then((m) => m.WebhookPage), true),
   lazy('/team', 'Team', () => import('./screens/team.tsx').then((m) => m.Team)),
-  lazy('/settings', 'Settings', () => import('./screens/settings.tsx').then((m) => m.Settings), true),
+  // Everyone's: the account (its session, signing out everywhere); the organization's part is for admins.
+  lazy('/settings', 'Settings', () => import('./screens/settings.tsx').then((m) => m.Settings)),
 ];
 
 /** The sidebar, in order: label and path (after /app/o/:orgId). */
@@ -74,5 +75,5 @@ export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'API keys', path: '/developers/keys', adminOnly: true },
   { label: 'Webhooks', path: '/developers/webhooks', adminOnly: true },
   { label: 'Team', path: '/team' },
-  { label: 'Settings', path: '/settings', adminOnly: true },
+  { label: 'Settings', path: '/settings' },
 ];
