@@ -7,9 +7,11 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../helpers/browser.ts';
 import { DESKTOP, openDashboard, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
+import { createTenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews } from '../helpers/reviews.ts';
+import { addMember } from '../helpers/sessions.ts';
 
 const browser = useBrowser();
 
@@ -188,5 +190,35 @@ describe("a review's page", () => {
         await shot(page, `review-${viewport.width}`);
       }, viewport);
     }
+  });
+});
+
+describe('a person in several organizations', () => {
+  it('switches between them: the URL, the name and the reviews follow, and signing out ends the session', async () => {
+    const other = await createTenant();
+    await addMember(other, owner.email, 'member', 'Olga Owner');
+    const form = await createForm(other, { verification_mode: 'none' });
+    await postReviews(form.id, other.org.slug, [[4, 'Other shop review', 'Only the other shop has this.', 'Sam S.']]);
+    // The session lists organizations as they are on each request: no new sign-in needed.
+    await withPage(appPath('/reviews'), async (page) => {
+      const rows = page.locator('.review-row');
+      await rows.first().waitFor();
+      const switcher = page.getByLabel('Organization');
+      expect(await switcher.locator('option').allTextContents()).toEqual(
+        expect.arrayContaining([owner.tenant.org.name, other.org.name]),
+      );
+      await switcher.selectOption(other.org.id);
+      await page.waitForURL(`**/app/o/${other.org.id}/reviews`);
+      await expect.poll(() => rows.first().getByRole('link').textContent()).toBe('Other shop review');
+      expect(await rows.count()).toBe(1);
+      // A member there: the sections for admins are not offered.
+      expect(await page.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+      await expect.poll(() => page.title()).toBe(`Reviews · ${other.org.name} · Plaudit`);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to your reviews' }).waitFor();
+      const ended = await api('GET', '/api/v1/auth/session', { headers: { cookie: owner.session.cookie } });
+      expect(ended.status).toBe(401);
+    });
   });
 });
