@@ -142,8 +142,8 @@ function PublicAddress({ org }: { org: Organization }) {
       </p>
       <CopyField label='Public review page' value={page} />
       <p class='small'>
-        <a href={page} target='_blank' rel='noopener'>Open your public page (new tab)</a>
-        <span class='muted'>· what it shows is set under Widget and public page.</span>
+        <a href={page} target='_blank' rel='noopener'>Open your public page (new tab)</a>{' '}
+        <span class='muted'>· What it shows is set under Widget and public page.</span>
       </p>
     </section>
   );

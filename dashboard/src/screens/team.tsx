@@ -15,6 +15,7 @@ type Invitation = Schemas['Invitation'];
 type Role = Member['role'];
 
 const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+const A_ROLE: Record<Role, string> = { owner: 'an owner', admin: 'an admin', member: 'a member' };
 
 const ROLE_DOES: Record<Role, string> = {
   owner: 'Everything an admin can do, and making or removing owners. An organization always keeps at least one owner.',
@@ -113,17 +114,20 @@ export function Team(_: { params: Record<string, string> }) {
                       member={m}
                       isMe={m.email.toLowerCase() === me}
                       onChanged={changed}
+                      onStart={() => setNotice('')}
                     />
                   ))}
                 </tbody>
               </table>
             </div>
-            <Pager
-              page={members.data.meta.page}
-              totalPages={members.data.meta.totalPages}
-              total={members.data.meta.total}
-              onPage={setPage}
-            />
+            {members.data.meta.totalPages > 1 && (
+              <Pager
+                page={members.data.meta.page}
+                totalPages={members.data.meta.totalPages}
+                total={members.data.meta.total}
+                onPage={setPage}
+              />
+            )}
           </>
         )}
       </section>
@@ -158,7 +162,14 @@ export function Team(_: { params: Record<string, string> }) {
                 </tr>
               </thead>
               <tbody>
-                {pending.map((i) => <InvitationRow key={i.id} invitation={i} onChanged={changed} />)}
+                {pending.map((i) => (
+                  <InvitationRow
+                    key={i.id}
+                    invitation={i}
+                    onChanged={changed}
+                    onStart={() => setNotice('')}
+                  />
+                ))}
               </tbody>
             </table>
           </div>
@@ -268,6 +279,11 @@ function InviteForm({ onInvited }: { onInvited: (inv: Invitation) => void }) {
 }
 
 type Changed = (message: string, aboutMe?: boolean) => Promise<void>;
+interface RowProps {
+  onChanged: Changed;
+  /** A row starts a step: the last success notice is old news. */
+  onStart: () => void;
+}
 
 /** Moves focus into a step that just appeared (a confirmation, an editor), for keyboards and screen readers. */
 function useFocusOnShow<T extends HTMLElement>(shown: unknown) {
@@ -278,7 +294,7 @@ function useFocusOnShow<T extends HTMLElement>(shown: unknown) {
   return ref;
 }
 
-function MemberRow({ member, isMe, onChanged }: { member: Member; isMe: boolean; onChanged: Changed }) {
+function MemberRow({ member, isMe, onChanged, onStart }: RowProps & { member: Member; isMe: boolean }) {
   const w = useWorkspace();
   const orgPath = useOrgPath();
   const [step, setStep] = useState<'idle' | 'role' | 'confirm-role' | 'remove'>('idle');
@@ -291,9 +307,7 @@ function MemberRow({ member, isMe, onChanged }: { member: Member; isMe: boolean;
     await api.patch<Member>(orgPath(`/members/${member.id}`), { role });
     setStep('idle');
     await onChanged(
-      isMe
-        ? `You are now ${ROLE_LABEL[role].toLowerCase()} of ${w.org.name}.`
-        : `${who} is now ${ROLE_LABEL[role].toLowerCase()}.`,
+      isMe ? `You are now ${A_ROLE[role]} of ${w.org.name}.` : `${who} is now ${A_ROLE[role]}.`,
       isMe,
     );
   });
@@ -326,10 +340,24 @@ function MemberRow({ member, isMe, onChanged }: { member: Member; isMe: boolean;
           <td class='row-actions'>
             {step === 'idle' && (
               <div class='actions'>
-                <button type='button' class='button small-button' onClick={() => setStep('role')}>
-                  Change role<span class='visually-hidden'>of {who}</span>
+                <button
+                  type='button'
+                  class='button small-button'
+                  onClick={() => {
+                    onStart();
+                    setStep('role');
+                  }}
+                >
+                  Change role<span class='visually-hidden'>{` of ${who}`}</span>
                 </button>
-                <button type='button' class='button danger small-button' onClick={() => setStep('remove')}>
+                <button
+                  type='button'
+                  class='button danger small-button'
+                  onClick={() => {
+                    onStart();
+                    setStep('remove');
+                  }}
+                >
                   {isMe ? 'Leave' : 'Remove'}
                   <span class='visually-hidden'>{isMe ? ` ${w.org.name}` : ` ${who}`}</span>
                 </button>
@@ -384,7 +412,11 @@ function MemberRow({ member, isMe, onChanged }: { member: Member; isMe: boolean;
                       type='button'
                       class='button danger'
                       disabled={saveRole.pending}
-                      onClick={() => void saveRole.run()}
+                      onClick={async () => {
+                        await saveRole.run();
+                        // Refused (the last owner, say): back to the choice, with the API's message.
+                        setStep((s) => (s === 'confirm-role' ? 'role' : s));
+                      }}
                     >
                       Yes, change my role
                     </button>
@@ -420,7 +452,7 @@ function MemberRow({ member, isMe, onChanged }: { member: Member; isMe: boolean;
   );
 }
 
-function InvitationRow({ invitation, onChanged }: { invitation: Invitation; onChanged: Changed }) {
+function InvitationRow({ invitation, onChanged, onStart }: RowProps & { invitation: Invitation }) {
   const w = useWorkspace();
   const orgPath = useOrgPath();
   const [confirming, setConfirming] = useState(false);
@@ -444,9 +476,12 @@ function InvitationRow({ invitation, onChanged }: { invitation: Invitation; onCh
               <button
                 type='button'
                 class='button danger small-button'
-                onClick={() => setConfirming(true)}
+                onClick={() => {
+                  onStart();
+                  setConfirming(true);
+                }}
               >
-                Withdraw<span class='visually-hidden'>the invitation to {invitation.email}</span>
+                Withdraw<span class='visually-hidden'>{` the invitation to ${invitation.email}`}</span>
               </button>
             )}
           </td>
