@@ -147,11 +147,15 @@ function report(scenario, result, rounds) {
 
 async function main() {
   const names = process.argv.slice(2);
-  const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
+  // A name selects its scenario, or, when none has it, the group named after it (`dashboard` →
+  // `dashboard-session` and `dashboard-first-load`).
+  const picks = (name, s) =>
+    s.name === name || (!SCENARIOS.some((o) => o.name === name) && s.name.startsWith(`${name}-`));
+  const unknown = names.filter((n) => !SCENARIOS.some((s) => picks(n, s)));
   if (unknown.length) {
     throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
   }
-  const selected = names.length ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
+  const selected = names.length ? SCENARIOS.filter((s) => names.some((n) => picks(n, s))) : SCENARIOS;
   const settings = {
     seconds: positive('BENCH_SECONDS', 10),
     warmup: positive('BENCH_WARMUP_SECONDS', 2),

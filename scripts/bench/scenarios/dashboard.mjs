@@ -18,7 +18,7 @@ export async function memberSession(ctx, orgId) {
 }
 
 export default {
-  name: 'dashboard',
+  name: 'dashboard-session',
   description:
     'GET /organizations/:orgId/reviews page 1 of 100,000 reviews with a member session (cookie) vs an API key, in one run',
 
