@@ -186,7 +186,7 @@ function Account() {
         </button>
       )}
       {confirming && (
-        <div class='confirm-box' ref={confirmBox} tabIndex={-1}>
+        <div class='account-confirm' ref={confirmBox} tabIndex={-1}>
           <p>
             <strong>Sign out on every device?</strong> You will need a new sign-in e-mail on each of them.
           </p>

@@ -373,7 +373,7 @@ function MemberRow({ member, isMe, onChanged, onStart }: RowProps & { member: Me
               {error && <Notice tone='error'>{sentence(error.message)}</Notice>}
               {step === 'role' && (
                 <form
-                  class='inline-form'
+                  class='role-form'
                   onSubmit={(e) => {
                     e.preventDefault();
                     if (role === member.role) return cancel();
