@@ -35,6 +35,23 @@ async function withPage<T>(path: string, fn: (page: Page) => Promise<T>, viewpor
   }
 }
 
+/** The text of each review the embeddable widget shows on a page holding only its snippet. */
+async function widgetReviews(snippet: string): Promise<string> {
+  const page = await browser().newPage();
+  try {
+    await page.setContent(`<!doctype html><html lang="en"><body>${snippet}</body></html>`);
+    return await page.locator('#service-widget').evaluate((el) =>
+      new Promise<string>((resolve) => {
+        const read = () => [...el.shadowRoot!.querySelectorAll('li')].map((li) => li.textContent).join('\n');
+        if (el.shadowRoot?.querySelector('li')) resolve(read());
+        else el.addEventListener('plaudit:ready', () => resolve(read()));
+      })
+    );
+  } finally {
+    await page.close();
+  }
+}
+
 beforeAll(async () => {
   owner = await signedInOwner('Olga Owner');
   const open = await createForm(owner.tenant, { verification_mode: 'none' });
@@ -121,6 +138,10 @@ describe("a review's page", () => {
       expect((await review(ids.desk)).is_hidden).toBe(true);
       const after = await api('GET', `/api/v1/public/embed/${owner.tenant.org.slug}`);
       expect(after.body.reviews.map((r: { id: string }) => r.id)).not.toContain(ids.desk);
+      // The real widget, as a shop's page embeds it, shows the others and not this one.
+      const shown = await widgetReviews(after.body.snippet);
+      expect(shown).toContain('Sturdy chair');
+      expect(shown).not.toContain('Wobbly desk');
       const trail = page.locator('.trail li').first();
       await expect.poll(() => trail.textContent()).toContain('Hidden');
       expect(await trail.textContent()).toContain('Olga Owner');
