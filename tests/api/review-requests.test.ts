@@ -859,6 +859,7 @@ describe('team invitations', () => {
     const ok = await postForm(url, { name: 'Nia New' });
     expect(ok.status).toBe(200);
     expect(ok.body).toContain(`Welcome to ${t.org.name}`);
+    expect(ok.body).toContain('<a class="button" href="/app">Sign in to the dashboard</a>');
     const members = await api('GET', `/api/v1/organizations/${t.org.id}/members`, { key: t.keys.read });
     expect(members.body.data).toContainEqual(expect.objectContaining({ email, name: 'Nia New', role: 'admin' }));
     const list = await api('GET', `/api/v1/organizations/${t.org.id}/invitations`, { key: t.keys.read });

@@ -57,8 +57,8 @@ fieldset{border:0;padding:0;margin:0 0 1.25rem;min-width:0}
 .summary h2{font-size:1.1rem;margin:0 0 .5rem}
 .summary ul{margin:0;padding-left:1.25rem}
 .summary a{color:#a40e26}
-button{font:inherit;font-weight:600;background:#1f6feb;color:#fff;border:0;border-radius:.4rem;padding:.8rem 1.4rem;cursor:pointer;width:100%}
-@media (min-width:42rem){button{width:auto}}
+button,a.button{display:inline-block;text-align:center;text-decoration:none;font:inherit;font-weight:600;background:#1f6feb;color:#fff;border:0;border-radius:.4rem;padding:.8rem 1.4rem;cursor:pointer;width:100%}
+@media (min-width:42rem){button,a.button{width:auto}}
 .notice{border-left:4px solid #1f6feb;background:#f0f6ff;padding:.75rem 1rem;border-radius:.25rem}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .fine{font-size:.85rem;color:#57606a;margin-top:2rem}

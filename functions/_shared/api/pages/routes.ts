@@ -541,12 +541,15 @@ ${errors.name ? markup`<p class="error" id="f-name-error">${errors.name}</p>` : 
       tx<{ outcome: string }[]>`
       select plaudit.accept_invitation(${token}, ${name}) as outcome`);
     if (row.outcome === 'accepted' || row.outcome === 'already_member') {
-      return message(
+      // The next step is the dashboard: signing in there with this address sends its mail.
+      return respond(
         c,
         200,
         `Welcome to ${inv.org_name}`,
-        `You are now a member of ${inv.org_name} on Plaudit.`,
-        inv.org_name,
+        markup`<p class="org">${inv.org_name}</p><h1>Welcome to ${inv.org_name}</h1>
+<p>You are now a member of ${inv.org_name} on Plaudit. Sign in to the dashboard with ${inv.email}: we e-mail you a link and a code, no password needed.</p>
+<p><a class="button" href="/app">Sign in to the dashboard</a></p>`,
+        { privateLink: true },
       );
     }
     return message(c, ...(INVITATION[row.outcome] ?? INVITATION.invalid), inv.org_name);
