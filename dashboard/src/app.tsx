@@ -119,9 +119,12 @@ function SignedIn({ session, reload }: { session: Session; reload: () => Promise
       <Layout title={screen?.s.title ?? 'Not found'}>
         {!screen && <NotFound />}
         {screen && screen.s.adminOnly && !workspace.isAdmin && (
-          <Notice tone='error'>
-            This page is for the organization's owners and admins; your role is {workspace.org.role}.
-          </Notice>
+          <>
+            <h1 tabIndex={-1}>{screen.s.title}</h1>
+            <Notice tone='error'>
+              This page is for the organization's owners and admins; your role is {workspace.org.role}.
+            </Notice>
+          </>
         )}
         {screen && (!screen.s.adminOnly || workspace.isAdmin) && (
           <ScreenView screen={screen.s} params={screen.params!} />
