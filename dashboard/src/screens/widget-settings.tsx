@@ -1,4 +1,487 @@
-// Placeholder until this screen is built.
+// The public profile page and the embeddable widget: what the page shows about the business, how
+// the widget looks, a live preview of the real widget (unsaved changes included), and the snippet
+// to paste into a site.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, apiUrl, type Schemas } from '../api.ts';
+import { useOrgPath, useWorkspace } from '../session.ts';
+import { Badge, CopyField, ErrorNotice, Field, Loading, Notice, PageHeader } from '../ui/components.tsx';
+import { useAction, useLoad } from '../ui/hooks.ts';
+
+type Settings = Schemas['PublicProfileSettings'];
+type Embed = Schemas['PublicEmbed'];
+type Layout = Settings['embed']['layout'];
+type Theme = Settings['embed']['theme'];
+
+/** The widget script's API (widget/src/main.tsx), once the script has run. */
+type PlauditApi = { mount(el: Element): void; unmount(el: Element): void; refresh(el?: Element): void };
+const plaudit = () => (globalThis as { Plaudit?: PlauditApi }).Plaudit;
+
+const LAYOUTS: [Layout, string, string][] = [
+  ['list', 'List', 'Reviews one under another.'],
+  ['grid', 'Grid', 'Cards side by side, as many columns as fit.'],
+  ['carousel', 'Carousel', 'One row of cards that visitors scroll sideways.'],
+];
+const THEMES: [Theme, string, string][] = [
+  ['light', 'Light', 'Dark text on white, for light pages.'],
+  ['dark', 'Dark', 'Light text on a dark background, for dark pages.'],
+];
+const RATINGS: [number, string][] = [
+  [1, 'All reviews'],
+  [2, '2 stars and more'],
+  [3, '3 stars and more'],
+  [4, '4 stars and more'],
+  [5, 'Only 5 stars'],
+];
+
+interface Draft {
+  enabled: boolean;
+  display_name: string;
+  description: string;
+  website: string;
+  logo_url: string;
+  layout: Layout;
+  theme: Theme;
+  max_reviews: string;
+  min_rating: number;
+}
+
+function draftOf(s: Settings): Draft {
+  return {
+    enabled: s.enabled,
+    display_name: s.display_name ?? '',
+    description: s.description ?? '',
+    website: s.website ?? '',
+    logo_url: s.logo_url ?? '',
+    layout: s.embed.layout,
+    theme: s.embed.theme,
+    max_reviews: String(s.embed.max_reviews),
+    min_rating: s.embed.min_rating,
+  };
+}
+
+const orNull = (s: string) => s.trim() || null;
+
+/** The number of reviews typed, when it is one the widget takes. */
+function maxOf(s: string): number | undefined {
+  const n = Number(s);
+  return s.trim() && Number.isInteger(n) && n >= 1 && n <= 100 ? n : undefined;
+}
+
+/**
+ * The public embed answer as the widget reads it (no cookie), revalidated: the browser's cache then
+ * holds the current answer, which the widget's own request reads.
+ */
+async function loadEmbed(slug: string, signal?: AbortSignal): Promise<Embed> {
+  const res = await fetch(apiUrl(`/public/embed/${encodeURIComponent(slug)}`), {
+    credentials: 'omit',
+    cache: 'no-cache',
+    signal,
+  });
+  if (!res.ok) throw new ApiError(res.status, 'The widget’s settings could not be read. Reload the page to try again.');
+  return await res.json() as Embed;
+}
+
 export function WidgetSettings(_: { params: Record<string, string> }) {
-  return <h1 tabIndex={-1}>WidgetSettings</h1>;
+  const orgPath = useOrgPath();
+  const { org } = useWorkspace();
+  const settings = useLoad((signal) => api.get<Settings>(orgPath('/public-profile'), undefined, signal), [orgPath()]);
+  const embed = useLoad((signal) => loadEmbed(org.slug, signal), [org.slug]);
+
+  return (
+    <>
+      <PageHeader title='Widget and public page'>
+        <a class='button' href={embed.data?.url ?? `/p/${encodeURIComponent(org.slug)}`} target='_blank' rel='noopener'>
+          View your public page<span class='visually-hidden'>{' (opens in a new tab)'}</span>
+        </a>
+      </PageHeader>
+      <p class='muted page-intro'>
+        Your public page lists your reviews at one address; the widget shows the latest ones on your own site. Both show
+        only published reviews.
+      </p>
+      <ErrorNotice error={settings.error} />
+      {!settings.data && !settings.error && <Loading what='Loading the settings' />}
+      {settings.data && (
+        <Editor
+          saved={settings.data}
+          embed={embed.data}
+          onSaved={(s) => {
+            settings.set(s);
+            embed.reload();
+          }}
+        />
+      )}
+      <Snippet embed={embed.data} error={embed.error} />
+    </>
+  );
+}
+
+function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onSaved: (s: Settings) => void }) {
+  const orgPath = useOrgPath();
+  const { org, isAdmin } = useWorkspace();
+  const [d, setD] = useState(() => draftOf(saved));
+  const [notice, setNotice] = useState('');
+  const ref = useRef<HTMLFormElement>(null);
+  const set = (change: Partial<Draft>) => {
+    setNotice('');
+    setD((old) => ({ ...old, ...change }));
+  };
+  const save = useAction(async () => {
+    const max = Number(d.max_reviews);
+    const s = await api.patch<Settings>(orgPath('/public-profile'), {
+      enabled: d.enabled,
+      display_name: orNull(d.display_name),
+      description: orNull(d.description),
+      website: orNull(d.website),
+      logo_url: orNull(d.logo_url),
+      embed: {
+        layout: d.layout,
+        theme: d.theme,
+        max_reviews: d.max_reviews.trim() && Number.isFinite(max) ? max : null,
+        min_rating: d.min_rating,
+      },
+    });
+    setD(draftOf(s));
+    onSaved(s);
+    setNotice(
+      s.enabled
+        ? 'Saved. Visitors of your site and your public page see the change within a few minutes.'
+        : 'Saved. Your public profile is off: your public page is not found and the widget shows nothing.',
+    );
+  });
+  useEffect(() => {
+    if (save.error) (ref.current?.querySelector('[aria-invalid="true"]') as HTMLElement | null)?.focus();
+  }, [save.error]);
+
+  const err = save.error;
+  const unsaved = JSON.stringify(d) !== JSON.stringify(draftOf(saved));
+  const logo = d.logo_url.trim();
+
+  return (
+    <form
+      ref={ref}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save.run();
+      }}
+    >
+      {!isAdmin && (
+        <Notice>
+          Only owners and admins can change these settings. You can look at the preview and copy the snippet.
+        </Notice>
+      )}
+      <fieldset class='plain-fieldset' disabled={!isAdmin}>
+        <section class='card' aria-labelledby='profile-heading'>
+          <h2 id='profile-heading'>Public profile</h2>
+          <label class='opt-check'>
+            <input type='checkbox' checked={d.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+            <span>
+              Public profile on
+              <span class='hint'>
+                When off, your public page is not found and the widget shows nothing on your site. Reviews are kept.
+              </span>
+            </span>
+          </label>
+          <div class='settings-grid'>
+            <Field
+              label='Display name'
+              name='display_name'
+              error={err}
+              hint={`Leave empty to show your organization's name, ${org.name}.`}
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  maxLength={200}
+                  placeholder={org.name}
+                  value={d.display_name}
+                  onInput={(e) => set({ display_name: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            <Field
+              label='Website'
+              name='website'
+              error={err}
+              hint="Linked from your public page. Leave empty to use your organization's website."
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  type='url'
+                  inputMode='url'
+                  maxLength={2048}
+                  placeholder='https://'
+                  value={d.website}
+                  onInput={(e) => set({ website: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+          </div>
+          <Field
+            label='Description'
+            name='description'
+            error={err}
+            hint='A few sentences about your business, shown at the top of your public page.'
+          >
+            {(p) => (
+              <textarea
+                {...p}
+                rows={3}
+                maxLength={2000}
+                value={d.description}
+                onInput={(e) => set({ description: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+          <div class='logo-row'>
+            <Field
+              label='Logo address'
+              name='logo_url'
+              error={err}
+              hint='The https:// address of an image (square looks best), shown on your public page.'
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  type='url'
+                  inputMode='url'
+                  maxLength={2048}
+                  placeholder='https://'
+                  value={d.logo_url}
+                  onInput={(e) => set({ logo_url: e.currentTarget.value })}
+                />
+              )}
+            </Field>
+            {/^https:\/\/\S+$/.test(logo) && <img class='logo-preview' src={logo} alt='Your logo' />}
+          </div>
+        </section>
+
+        <section class='card' aria-labelledby='widget-heading'>
+          <div class='card-title-row'>
+            <h2 id='widget-heading'>Widget</h2>
+            {unsaved && <Badge tone='warn'>Unsaved changes</Badge>}
+          </div>
+          <div class='widget-layout'>
+            <div>
+              <fieldset class='opt-choices'>
+                <legend>Layout</legend>
+                {LAYOUTS.map(([v, label, text]) => (
+                  <label key={v} class='opt-choice'>
+                    <input
+                      type='radio'
+                      name='layout'
+                      value={v}
+                      checked={d.layout === v}
+                      aria-describedby={`layout-${v}-text`}
+                      onChange={() => set({ layout: v })}
+                    />
+                    <span>
+                      <strong>{label}</strong>
+                      <span class='hint' id={`layout-${v}-text`}>{text}</span>
+                    </span>
+                  </label>
+                ))}
+                {err?.field('embed.layout') && <p class='field-error'>{err.field('embed.layout')}</p>}
+              </fieldset>
+              <fieldset class='opt-choices'>
+                <legend>Theme</legend>
+                {THEMES.map(([v, label, text]) => (
+                  <label key={v} class='opt-choice'>
+                    <input
+                      type='radio'
+                      name='theme'
+                      value={v}
+                      checked={d.theme === v}
+                      aria-describedby={`theme-${v}-text`}
+                      onChange={() => set({ theme: v })}
+                    />
+                    <span>
+                      <strong>{label}</strong>
+                      <span class='hint' id={`theme-${v}-text`}>{text}</span>
+                    </span>
+                  </label>
+                ))}
+                {err?.field('embed.theme') && <p class='field-error'>{err.field('embed.theme')}</p>}
+              </fieldset>
+              <div class='settings-grid'>
+                <Field
+                  label='Reviews shown'
+                  name='embed.max_reviews'
+                  error={err}
+                  hint='From 1 to 100, newest first.'
+                >
+                  {(p) => (
+                    <input
+                      {...p}
+                      type='number'
+                      inputMode='numeric'
+                      min={1}
+                      max={100}
+                      step={1}
+                      value={d.max_reviews}
+                      onInput={(e) => set({ max_reviews: e.currentTarget.value })}
+                    />
+                  )}
+                </Field>
+                <Field label='Lowest rating shown' name='embed.min_rating' error={err}>
+                  {(p) => (
+                    <select
+                      {...p}
+                      value={String(d.min_rating)}
+                      onChange={(e) => set({ min_rating: Number(e.currentTarget.value) })}
+                    >
+                      {RATINGS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+                    </select>
+                  )}
+                </Field>
+              </div>
+            </div>
+            <div class='preview-pane'>
+              <h3 id='preview-heading'>Preview</h3>
+              {!d.enabled
+                ? (
+                  <div class='preview-off' role='status'>
+                    <strong>Your public profile is off{saved.enabled ? ' once you save' : ''}.</strong>{' '}
+                    The widget shows nothing on your site and your public page is not found. Turn the profile on to show
+                    your reviews.
+                  </div>
+                )
+                : !saved.enabled
+                ? (
+                  <div class='preview-off' role='status'>
+                    <strong>Save to switch your public profile on.</strong> The widget appears here once it is on.
+                  </div>
+                )
+                : <Preview draft={d} embed={embed} slug={org.slug} />}
+              {d.enabled && saved.enabled && (
+                <p class='hint'>
+                  {unsaved
+                    ? 'This shows your unsaved changes; your site changes when you save.'
+                    : 'As your site shows it.'}{' '}
+                  {d.min_rating < saved.embed.min_rating || (maxOf(d.max_reviews) ?? 0) > saved.embed.max_reviews
+                    ? 'Save to include the further reviews in the preview.'
+                    : ''}
+                </p>
+              )}
+            </div>
+          </div>
+        </section>
+
+        {notice && <Notice tone='success'>{notice}</Notice>}
+        {err && err.status === 422 && (
+          <Notice tone='error'>The settings are not saved: correct what is said next to the fields above.</Notice>
+        )}
+        {err && err.status !== 422 && <ErrorNotice error={err} />}
+        <div class='actions form-end'>
+          <button type='submit' class='button primary' disabled={save.pending || !isAdmin}>
+            {save.pending ? 'Saving…' : 'Save changes'}
+          </button>
+          {unsaved && (
+            <button
+              type='button'
+              class='button'
+              onClick={() => {
+                save.clearError();
+                setD(draftOf(saved));
+              }}
+            >
+              Discard changes
+            </button>
+          )}
+        </div>
+      </fieldset>
+    </form>
+  );
+}
+
+/** Loads the widget's script once for the whole app (the CSP allows only this origin's scripts). */
+function useWidgetScript(): 'loading' | 'ready' | 'failed' {
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>(plaudit() ? 'ready' : 'loading');
+  useEffect(() => {
+    if (plaudit()) return;
+    let script = document.querySelector<HTMLScriptElement>('script[data-widget-preview]');
+    if (!script) {
+      script = document.createElement('script');
+      script.src = '/embed/v1/widget.js';
+      script.async = true;
+      script.dataset.widgetPreview = '';
+      document.head.append(script);
+    }
+    const ready = () => setState(plaudit() ? 'ready' : 'failed');
+    const failed = () => {
+      script!.remove();
+      setState('failed');
+    };
+    script.addEventListener('load', ready);
+    script.addEventListener('error', failed);
+    return () => {
+      script!.removeEventListener('load', ready);
+      script!.removeEventListener('error', failed);
+    };
+  }, []);
+  return state;
+}
+
+/**
+ * The real widget in a container: the draft's look as data-* attributes over the saved settings,
+ * drawn again whenever one of them changes, and after a save.
+ */
+function Preview({ draft, embed, slug }: { draft: Draft; embed?: Embed; slug: string }) {
+  const script = useWidgetScript();
+  const ref = useRef<HTMLDivElement>(null);
+  const max = maxOf(draft.max_reviews);
+  useEffect(() => {
+    if (script === 'ready' && ref.current) plaudit()!.refresh(ref.current);
+  }, [script, draft.layout, draft.theme, max, draft.min_rating, embed]);
+  useEffect(() => {
+    const el = ref.current;
+    return () => {
+      if (el) plaudit()?.unmount(el);
+    };
+  }, []);
+  if (script === 'failed') {
+    return (
+      <Notice tone='error'>
+        The widget's script could not be loaded, so there is no preview. Reload the page to try again.
+      </Notice>
+    );
+  }
+  return (
+    <div
+      ref={ref}
+      class={`widget-preview widget-preview-${draft.layout}`}
+      data-plaudit-widget=''
+      data-slug={slug}
+      data-layout={draft.layout}
+      data-theme={draft.theme}
+      data-max-reviews={max === undefined ? undefined : String(max)}
+      data-min-rating={String(draft.min_rating)}
+    >
+      <p class='muted'>Loading the preview…</p>
+    </div>
+  );
+}
+
+function Snippet({ embed, error }: { embed?: Embed; error?: ApiError }) {
+  return (
+    <section class='card' aria-labelledby='snippet-heading'>
+      <h2 id='snippet-heading'>Add the widget to your site</h2>
+      <ErrorNotice error={error} />
+      {!embed && !error && <Loading what='Loading the snippet' />}
+      {embed && (
+        <>
+          <p class='muted small'>
+            Paste this HTML where your reviews should appear, in any page of your site or shop. It always shows your
+            saved settings: you do not need to paste it again after a change.
+          </p>
+          <CopyField label='Widget snippet' value={embed.snippet} multiline />
+          <CopyField label='Public page address' value={embed.url} />
+          {!embed.enabled && (
+            <p class='hint'>Your public profile is off: the widget shows nothing and this page is not found.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
 }
