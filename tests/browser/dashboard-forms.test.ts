@@ -5,10 +5,10 @@
 // questions and see the API's message at a wrong key; deactivate and delete with a confirmation;
 // switch the widget to a grid and watch the live preview change, save, and switch the profile off.
 // axe-core finds no violation; screenshots at 375 and 1,280 px.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, openDashboard, PHONE, shot, signedInOwner, type Viewport } from '../helpers/dashboard.ts';
+import { DESKTOP, openDashboard, PHONE, shot, signedInOwner } from '../helpers/dashboard.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews } from '../helpers/reviews.ts';
@@ -17,29 +17,10 @@ import { asSession, type Session } from '../helpers/sessions.ts';
 const browser = useBrowser();
 const base = () => inject('apiUrl');
 
-/**
- * A dashboard page whose context bypasses the CSP (axe-core runs as an inline script); the flows
- * themselves run in pages that keep the CSP.
- */
-async function openForAxe(b: Browser, session: Session, path: string, viewport: Viewport): Promise<Page> {
-  const context = await b.newContext({ viewport, bypassCSP: true, reducedMotion: 'reduce' });
-  const eq = session.cookie.indexOf('=');
-  await context.addCookies([{
-    name: session.cookie.slice(0, eq),
-    value: session.cookie.slice(eq + 1),
-    url: base(),
-    httpOnly: true,
-    sameSite: 'Lax',
-  }]);
-  const page = await context.newPage();
-  await page.goto(`${base()}${path}`);
-  return page;
-}
-
 /** Screenshots at both widths and axe-core on each, once `ready` says the screen is drawn. */
 async function lookAt(session: Session, path: string, name: string, ready: (page: Page) => Promise<unknown>) {
   for (const viewport of [PHONE, DESKTOP]) {
-    const page = await openForAxe(browser(), session, path, viewport);
+    const page = await openDashboard(browser(), session, path, viewport);
     try {
       await ready(page);
       // Nothing is wider than the screen.

@@ -313,7 +313,7 @@ function Sharing({ form, path, onChange }: { form: Form; path: string; onChange:
         : (
           <div class='actions'>
             <a class='button' href={form.submission_url} target='_blank' rel='noopener'>
-              Open the form<span class='visually-hidden'>{' in a new tab'}</span>
+              Open the form <span class='visually-hidden'>in a new tab</span>
             </a>
             {form.is_active
               ? <button type='button' class='button' onClick={() => setConfirming(true)}>Deactivate form</button>
@@ -523,7 +523,7 @@ function Editor(
         </Notice>
       )}
       {err && err.status !== 422 && <ErrorNotice error={err} />}
-      <div class='actions'>
+      <div class='actions form-end'>
         <button type='submit' class='button primary' disabled={save.pending}>
           {save.pending ? 'Saving…' : form ? 'Save changes' : 'Create form'}
         </button>

@@ -91,7 +91,7 @@ export function WidgetSettings(_: { params: Record<string, string> }) {
     <>
       <PageHeader title='Widget and public page'>
         <a class='button' href={embed.data?.url ?? `/p/${encodeURIComponent(org.slug)}`} target='_blank' rel='noopener'>
-          View your public page<span class='visually-hidden'>{' (opens in a new tab)'}</span>
+          View your public page <span class='visually-hidden'>(opens in a new tab)</span>
         </a>
       </PageHeader>
       <p class='muted page-intro'>
