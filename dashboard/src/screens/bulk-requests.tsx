@@ -2,6 +2,7 @@
 // names every row's problem before anything is sent, only the valid rows go out in one call with an
 // Idempotency-Key made once per file (a double click, a retry after a lost answer, sends nobody a
 // second e-mail), and the answer is shown row by row.
+import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { api, request, type Schemas } from '../api.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
@@ -376,73 +377,75 @@ export function BulkRequests(_: { params: Record<string, string> }) {
               setOnlyProblems={setOnlyProblems}
               showAll={showAll}
               setShowAll={setShowAll}
-            />
-          )}
-          {upload && ready.length > 0 && (
-            <section class='card' aria-labelledby='bulk-send'>
-              <h2 id='bulk-send'>Send</h2>
-              <Field
-                label='Review form'
-                name='bulk-form'
-                hint={attempted
-                  ? 'Fixed after the first try, so that trying again can never send anyone a second e-mail.'
-                  : 'All the requests of this file invite to this form.'}
-              >
-                {(p) => (
-                  <select
-                    {...p}
-                    value={chosenForm}
-                    disabled={attempted}
-                    onChange={(e) => setFormId(e.currentTarget.value)}
+            >
+              {ready.length > 0 && (
+                <div class='bulk-send'>
+                  <h3>Send the ready rows</h3>
+                  <Field
+                    label='Review form'
+                    name='bulk-form'
+                    hint={attempted
+                      ? 'Fixed after the first try, so that trying again can never send anyone a second e-mail.'
+                      : 'All the requests of this file invite to this form.'}
                   >
-                    {active.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
-                  </select>
-                )}
-              </Field>
-              {overQuota && (
-                <Notice tone='error'>
-                  Today you can send {formatNumber(remaining!)} more requests (your daily limit is{' '}
-                  {formatNumber(settings.data!.daily_quota)}), and this file has{' '}
-                  {formatNumber(ready.length)}: all would be refused. Send fewer rows, or raise the limit in the{' '}
-                  <a href={appPath('/requests/settings')}>settings</a>.
-                </Notice>
+                    {(p) => (
+                      <select
+                        {...p}
+                        value={chosenForm}
+                        disabled={attempted}
+                        onChange={(e) => setFormId(e.currentTarget.value)}
+                      >
+                        {active.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+                      </select>
+                    )}
+                  </Field>
+                  {overQuota && (
+                    <Notice tone='error'>
+                      Today you can send {formatNumber(remaining!)} more requests (your daily limit is{' '}
+                      {formatNumber(settings.data!.daily_quota)}), and this file has{' '}
+                      {formatNumber(ready.length)}: all would be refused. Send fewer rows, or raise the limit in the
+                      {' '}
+                      <a href={appPath('/requests/settings')}>settings</a>.
+                    </Notice>
+                  )}
+                  {tooBig && (
+                    <Notice tone='error'>
+                      These rows are more than 1 MB to send at once: split the file in two.
+                    </Notice>
+                  )}
+                  {send.error && (
+                    <Notice tone='error'>
+                      {send.error.message}
+                      {send.error.status === 0 || send.error.status >= 500
+                        ? ' Nothing is sent twice if you try again: this file keeps its key.'
+                        : ''}
+                    </Notice>
+                  )}
+                  <p>
+                    {problemRows.length > 0
+                      ? `The ${formatNumber(problemRows.length)} row${
+                        problemRows.length === 1 ? '' : 's'
+                      } with problems will not be sent. Fix them in your file and upload it again, or send the others now.`
+                      : 'Every row is ready.'}
+                  </p>
+                  <div class='actions'>
+                    <button
+                      type='button'
+                      class='button primary'
+                      disabled={send.pending || !chosenForm || overQuota || tooBig}
+                      onClick={go}
+                    >
+                      {send.pending
+                        ? 'Sending…'
+                        : send.error
+                        ? 'Try again'
+                        : `Send ${formatNumber(ready.length)} review request${ready.length === 1 ? '' : 's'}`}
+                    </button>
+                    <button type='button' class='button' disabled={send.pending} onClick={reset}>Cancel</button>
+                  </div>
+                </div>
               )}
-              {tooBig && (
-                <Notice tone='error'>
-                  These rows are more than 1 MB to send at once: split the file in two.
-                </Notice>
-              )}
-              {send.error && (
-                <Notice tone='error'>
-                  {send.error.message}
-                  {send.error.status === 0 || send.error.status >= 500
-                    ? ' Nothing is sent twice if you try again: this file keeps its key.'
-                    : ''}
-                </Notice>
-              )}
-              <p>
-                {problemRows.length > 0
-                  ? `The ${formatNumber(problemRows.length)} row${
-                    problemRows.length === 1 ? '' : 's'
-                  } with problems will not be sent. Fix them in your file and upload it again, or send the others now.`
-                  : 'Every row is ready.'}
-              </p>
-              <div class='actions'>
-                <button
-                  type='button'
-                  class='button primary'
-                  disabled={send.pending || !chosenForm || overQuota || tooBig}
-                  onClick={go}
-                >
-                  {send.pending
-                    ? 'Sending…'
-                    : send.error
-                    ? 'Try again'
-                    : `Send ${formatNumber(ready.length)} review request${ready.length === 1 ? '' : 's'}`}
-                </button>
-                <button type='button' class='button' disabled={send.pending} onClick={reset}>Cancel</button>
-              </div>
-            </section>
+            </Preview>
           )}
         </>
       )}
@@ -461,7 +464,7 @@ function Intro() {
       </ol>
       <details>
         <summary>Columns the file can have</summary>
-        <div class='table-wrap'>
+        <div class='table-wrap' role='region' aria-label='Columns of the CSV file' tabIndex={0}>
           <table>
             <caption class='visually-hidden'>Columns of the CSV file</caption>
             <thead>
@@ -493,8 +496,10 @@ function Intro() {
 }
 
 function Preview(
-  { upload, onlyProblems, setOnlyProblems, showAll, setShowAll }: {
+  { upload, onlyProblems, setOnlyProblems, showAll, setShowAll, children }: {
     upload: Upload;
+    /** What to do with the ready rows, between the problems and the table. */
+    children: ComponentChildren;
     onlyProblems: boolean;
     setOnlyProblems: (v: boolean) => void;
     showAll: boolean;
@@ -533,8 +538,10 @@ function Preview(
           {problems.length > 20 && <p>And {formatNumber(problems.length - 20)} more, marked in the table.</p>}
         </div>
       )}
+      {children}
       {upload.rows.length > 0 && (
         <>
+          <h3 class='bulk-rows-title'>Every row of the file</h3>
           {problems.length > 0 && (
             <div class='checkbox-field'>
               <input
@@ -546,7 +553,7 @@ function Preview(
               <label for='only-problems'>Show only the rows with problems</label>
             </div>
           )}
-          <div class='table-wrap'>
+          <div class='table-wrap bulk-table-wrap' role='region' aria-label='Rows of the file' tabIndex={0}>
             <table class='bulk-table'>
               <caption class='visually-hidden'>Rows of the file and their problems</caption>
               <thead>
@@ -632,7 +639,7 @@ function Results({ outcomes, upload, onAgain }: { outcomes: Outcome[]; upload: U
           <label for='only-unsent'>Show only the rows not sent</label>
         </div>
       )}
-      <div class='table-wrap'>
+      <div class='table-wrap' role='region' aria-label='Result of each row' tabIndex={0}>
         <table class='bulk-table'>
           <caption class='visually-hidden'>What happened to each row</caption>
           <thead>

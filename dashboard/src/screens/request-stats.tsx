@@ -81,7 +81,7 @@ export function RequestStats(_: { params: Record<string, string> }) {
     <>
       <PageHeader title='Review request statistics' />
       <RequestTabs />
-      <form class='filters stats-period' aria-label='Period' onSubmit={(e) => e.preventDefault()}>
+      <div class='filters stats-period'>
         <div class='field'>
           <label for='stats-period'>Period</label>
           <select
@@ -123,7 +123,7 @@ export function RequestStats(_: { params: Record<string, string> }) {
             </div>
           </>
         )}
-      </form>
+      </div>
       <p class='muted small'>
         Requests created from {formatDay(p.startDate)} to {formatDay(p.endDate)}{' '}
         (days in UTC, at most 366). Rates are shares of the requests whose e-mail was sent.
@@ -203,7 +203,7 @@ function Stat({ label, value, note }: { label: string; value: string; note: stri
 
 function DailyTable({ stats }: { stats: Stats }) {
   return (
-    <div class='table-wrap'>
+    <div class='table-wrap' role='region' aria-label='Daily numbers' tabIndex={0}>
       <table class='stats-daily-table'>
         <caption>
           Review requests per day, {formatDay(stats.startDate)} to {formatDay(stats.endDate)}

@@ -3,7 +3,7 @@
 // reminders, the suppression list). The tabs at the top link the section's four screens.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, type Page, request, type Schemas } from '../api.ts';
+import { api, ApiError, type Page, request, type Schemas } from '../api.ts';
 import { setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
@@ -206,6 +206,20 @@ function localNow(): string {
   return d.toISOString().slice(0, 16);
 }
 
+/** A refusal that names its field (`external_id: …`, `form_id: …`), said next to that field in the page's words. */
+function fieldOfConflict(e: unknown): unknown {
+  if (!(e instanceof ApiError) || (e.status !== 409 && e.status !== 404)) return e;
+  if (e.message.startsWith('external_id:')) {
+    const message = 'A request with this reference exists already, so this one is not sent: nobody is asked twice.';
+    return new ApiError(e.status, message, [{ field: 'external_id', code: 'conflict', message }]);
+  }
+  if (e.message.startsWith('form_id:')) {
+    const message = 'This form is not active any more: choose another one.';
+    return new ApiError(e.status, message, [{ field: 'form_id', code: 'not_found', message }]);
+  }
+  return e;
+}
+
 function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: ReviewRequest) => void }) {
   const orgPath = useOrgPath();
   const appPath = useAppPath();
@@ -233,6 +247,8 @@ function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: ReviewReq
     const r = await request<ReviewRequest>('POST', orgPath('/review-requests'), {
       body,
       headers: { 'idempotency-key': key.current },
+    }).catch((e) => {
+      throw fieldOfConflict(e);
     });
     key.current = newIdempotencyKey();
     setV({ ...empty, locale: v.locale });
@@ -481,7 +497,7 @@ function RequestList({ forms, tick }: { forms: ReviewForm[]; tick: number }) {
                         <span class='muted small rr-when'>for {formatDateTime(r.send_at)}</span>
                       )}
                     </td>
-                    <td data-label='Created'>{formatDate(r.created_at)}</td>
+                    <td data-label='Created'>{formatDateTime(r.created_at)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -612,9 +628,12 @@ export function RequestPage({ params }: { params: Record<string, string> }) {
       <p class='breadcrumb'>
         <a href={appPath('/requests')}>Review requests</a>
       </p>
-      <PageHeader title={`Request to ${r.name}`}>
-        <StatusBadge status={r.status} />
-      </PageHeader>
+      <header class='page-header'>
+        <div class='rr-title'>
+          <h1 tabIndex={-1}>Request to {r.name}</h1>
+          <StatusBadge status={r.status} />
+        </div>
+      </header>
       <RequestTabs />
       <div class='review-grid'>
         <section class='card' aria-labelledby='rr-facts'>
@@ -828,6 +847,7 @@ function SettingsCard() {
       )}
       {s && draft && isAdmin && (
         <form
+          class='rr-settings'
           onSubmit={(e) => {
             e.preventDefault();
             void save.run();
@@ -854,7 +874,7 @@ function SettingsCard() {
               />
             )}
           </Field>
-          <div class='field checkbox-field'>
+          <div class='checkbox-field'>
             <input
               id='f-reminders_enabled'
               type='checkbox'
