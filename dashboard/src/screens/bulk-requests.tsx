@@ -3,7 +3,7 @@
 // Idempotency-Key made once per file (a double click, a retry after a lost answer, sends nobody a
 // second e-mail), and the answer is shown row by row.
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, request, type Schemas } from '../api.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, ErrorNotice, Field, Loading, Notice, PageHeader } from '../ui/components.tsx';
@@ -531,7 +531,7 @@ function Preview(
             {problems.slice(0, 20).map((r) => (
               <li key={r.row}>
                 <strong>Row {r.row}</strong>
-                {r.values.email ? ` (${r.values.email})` : ''}: {r.problems.join(' ')}
+                {r.values.name || r.values.email ? ` (${r.values.name || r.values.email})` : ''}: {r.problems.join(' ')}
               </li>
             ))}
           </ul>
@@ -567,13 +567,17 @@ function Preview(
                 {visible.map((r) => (
                   <tr key={r.row} class={r.input ? undefined : 'row-problem'}>
                     <th scope='row'>{r.row}</th>
-                    {cols.map((k) => <td key={k} class='cell-text'>{r.values[k] || <span class='muted'>—</span>}</td>)}
-                    <td>
+                    {cols.map((k) => (
+                      <td key={k} class='cell-text' data-label={LABEL[k]}>
+                        <span>{r.values[k] || <span class='muted'>—</span>}</span>
+                      </td>
+                    ))}
+                    <td data-label='Check'>
                       {r.input ? <Badge tone='good'>Ready</Badge> : (
-                        <>
+                        <div>
                           <Badge tone='bad'>Problem</Badge>
                           <span class='row-problems'>{r.problems.join(' ')}</span>
-                        </>
+                        </div>
                       )}
                     </td>
                   </tr>
@@ -598,6 +602,9 @@ function Results({ outcomes, upload, onAgain }: { outcomes: Outcome[]; upload: U
   const refused = outcomes.filter((o) => o.sent && !o.request);
   const skipped = outcomes.filter((o) => !o.sent);
   const [onlyProblems, setOnlyProblems] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The answer replaces the preview: screen readers start from its heading.
+  useEffect(() => heading.current?.focus(), []);
   const shown = onlyProblems ? outcomes.filter((o) => !o.request) : outcomes;
   const download = () =>
     downloadText(
@@ -616,7 +623,7 @@ function Results({ outcomes, upload, onAgain }: { outcomes: Outcome[]; upload: U
     );
   return (
     <section aria-labelledby='bulk-results'>
-      <h2 id='bulk-results'>Result for {upload.fileName}</h2>
+      <h2 id='bulk-results' ref={heading} tabIndex={-1}>Result for {upload.fileName}</h2>
       <Notice tone={accepted.length ? 'success' : 'error'}>
         {formatNumber(accepted.length)} review request{accepted.length === 1 ? '' : 's'} queued
         {refused.length ? `, ${formatNumber(refused.length)} refused by the server` : ''}
@@ -653,25 +660,27 @@ function Results({ outcomes, upload, onAgain }: { outcomes: Outcome[]; upload: U
             {shown.slice(0, 1000).map((o) => (
               <tr key={o.row.row} class={o.request ? undefined : 'row-problem'}>
                 <th scope='row'>{o.row.row}</th>
-                <td class='cell-text'>
-                  {o.row.values.name || <span class='muted'>No name</span>}
-                  <span class='muted small rr-email'>{o.row.values.email || 'No e-mail'}</span>
+                <td class='cell-text' data-label='Customer'>
+                  <div>
+                    {o.row.values.name || <span class='muted'>No name</span>}
+                    <span class='muted small rr-email'>{o.row.values.email || 'No e-mail'}</span>
+                  </div>
                 </td>
-                <td>
+                <td data-label='Result'>
                   {o.request
                     ? (
-                      <>
+                      <div>
                         <StatusBadge status={o.request.status} />{' '}
                         <a href={appPath(`/requests/${o.request.id}`)}>
                           Open<span class='visually-hidden'>{` the request to ${o.request.email}`}</span>
                         </a>
-                      </>
+                      </div>
                     )
                     : (
-                      <>
+                      <div>
                         <Badge tone='bad'>{o.sent ? 'Refused' : 'Not sent'}</Badge>
                         <span class='row-problems'>{o.message}</span>
-                      </>
+                      </div>
                     )}
                 </td>
               </tr>
