@@ -25,6 +25,7 @@ function shell(build: DashboardBuild): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Ctext y=%2214%22 font-size=%2214%22%3E%E2%98%85%3C/text%3E%3C/svg%3E">
 <title>Plaudit</title>
 ${build.styles.map((f) => markup`<link rel="stylesheet" href="${asset(f)}">\n`)}${
     build.preloads.map((f) => markup`<link rel="modulepreload" href="${asset(f)}">\n`)
