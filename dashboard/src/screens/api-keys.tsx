@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { api, type Page, type Schemas } from '../api.ts';
 import { useOrgPath } from '../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { NumberField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 
@@ -207,25 +208,17 @@ function CreateKey({ onCreated, onCancel }: { onCreated: (k: NewApiKey) => void;
         ))}
         {create.error?.field('scope') && <p class='field-error' id='scope-error'>{create.error.field('scope')}</p>}
       </fieldset>
-      <Field
+      <NumberField
         label='Requests per minute (optional)'
         name='rate_limit_per_minute'
         error={create.error}
         hint="Leave empty for the service's default limit."
-      >
-        {(p) => (
-          <input
-            {...p}
-            type='number'
-            inputMode='numeric'
-            min={1}
-            max={100000}
-            step={1}
-            value={limit}
-            onInput={(e) => setLimit(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+        min={1}
+        max={100000}
+        step={1}
+        value={limit}
+        onValue={setLimit}
+      />
       <p class='hint'>A key works until you rotate or revoke it.</p>
       <div class='actions'>
         <button type='submit' class='button primary' disabled={create.pending}>

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, request, type Schemas } from '../api.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, ErrorNotice, Field, Loading, Notice, PageHeader } from '../ui/components.tsx';
+import { CheckboxField } from '../ui/fields.tsx';
 import { formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { downloadText, parseCsv, toCsv } from '../ui/csv.ts';
@@ -543,15 +544,12 @@ function Preview(
         <>
           <h3 class='bulk-rows-title'>Every row of the file</h3>
           {problems.length > 0 && (
-            <div class='checkbox-field'>
-              <input
-                id='only-problems'
-                type='checkbox'
-                checked={onlyProblems}
-                onChange={(e) => setOnlyProblems(e.currentTarget.checked)}
-              />
-              <label for='only-problems'>Show only the rows with problems</label>
-            </div>
+            <CheckboxField
+              id='only-problems'
+              label='Show only the rows with problems'
+              checked={onlyProblems}
+              onChecked={setOnlyProblems}
+            />
           )}
           <div class='table-wrap bulk-table-wrap' role='region' aria-label='Rows of the file' tabIndex={0}>
             <table class='bulk-table'>
@@ -636,15 +634,12 @@ function Results({ outcomes, upload, onAgain }: { outcomes: Outcome[]; upload: U
         <button type='button' class='button' onClick={onAgain}>Send another file</button>
       </div>
       {(refused.length > 0 || skipped.length > 0) && (
-        <div class='checkbox-field'>
-          <input
-            id='only-unsent'
-            type='checkbox'
-            checked={onlyProblems}
-            onChange={(e) => setOnlyProblems(e.currentTarget.checked)}
-          />
-          <label for='only-unsent'>Show only the rows not sent</label>
-        </div>
+        <CheckboxField
+          id='only-unsent'
+          label='Show only the rows not sent'
+          checked={onlyProblems}
+          onChecked={setOnlyProblems}
+        />
       )}
       <div class='table-wrap' role='region' aria-label='Result of each row' tabIndex={0}>
         <table class='bulk-table'>

@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, apiUrl, type Page, type Schemas } from '../api.ts';
 import { useOrgPath } from '../session.ts';
-import { Badge, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { SelectField, TextField } from '../ui/fields.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 
@@ -238,28 +239,43 @@ function NewExport({ forms, onCreated }: { forms: ReviewForm[]; onCreated: (j: E
         {err?.field('format') && <p class='field-error'>{err.field('format')}</p>}
       </fieldset>
       <div class='export-filters'>
-        <Field label='From' name='filters.startDate' error={err} hint='Written on or after this day (UTC).'>
-          {(p) => <input {...p} type='date' value={startDate} onInput={(e) => setStartDate(e.currentTarget.value)} />}
-        </Field>
-        <Field label='To' name='filters.endDate' error={err} hint='Up to the end of this day (UTC).'>
-          {(p) => <input {...p} type='date' value={endDate} onInput={(e) => setEndDate(e.currentTarget.value)} />}
-        </Field>
-        <Field label='Rating' name='filters.rating' error={err}>
-          {(p) => (
-            <select {...p} value={rating} onChange={(e) => setRating(e.currentTarget.value)}>
-              <option value=''>Any rating</option>
-              {[5, 4, 3, 2, 1].map((n) => <option key={n} value={n}>{n} star{n === 1 ? '' : 's'}</option>)}
-            </select>
-          )}
-        </Field>
-        <Field label='Form' name='filters.form_id' error={err}>
-          {(p) => (
-            <select {...p} value={formId} onChange={(e) => setFormId(e.currentTarget.value)}>
-              <option value=''>Every form</option>
-              {forms.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
-            </select>
-          )}
-        </Field>
+        <TextField
+          label='From'
+          name='filters.startDate'
+          error={err}
+          hint='Written on or after this day (UTC).'
+          type='date'
+          value={startDate}
+          onValue={setStartDate}
+        />
+        <TextField
+          label='To'
+          name='filters.endDate'
+          error={err}
+          hint='Up to the end of this day (UTC).'
+          type='date'
+          value={endDate}
+          onValue={setEndDate}
+        />
+        <SelectField
+          label='Rating'
+          name='filters.rating'
+          error={err}
+          value={rating}
+          onValue={setRating}
+          options={[
+            ['', 'Any rating'],
+            ...[5, 4, 3, 2, 1].map((n) => [`${n}`, `${n} star${n === 1 ? '' : 's'}`] as const),
+          ]}
+        />
+        <SelectField
+          label='Form'
+          name='filters.form_id'
+          error={err}
+          value={formId}
+          onValue={setFormId}
+          options={[['', 'Every form'], ...forms.map((f) => [f.id, f.name] as const)]}
+        />
       </div>
       <label class='check'>
         <input type='checkbox' checked={includeHidden} onChange={(e) => setIncludeHidden(e.currentTarget.checked)} />

@@ -6,6 +6,7 @@ import { api, ApiError, type Page, type Schemas } from '../api.ts';
 import { navigate, setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDate } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 
@@ -560,36 +561,29 @@ function Question(
           <span class='question-number'>Question {n}</span> <span class='question-title'>{title}</span>
         </legend>
         <div class='question-grid'>
-          <Field label='Question' name={`${base}.label`} error={error} hint='As the customer reads it on the form.'>
-            {(p) => (
-              <input
-                {...p}
-                maxLength={200}
-                value={d.label}
-                onInput={(e) => onChange({ label: e.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField
+            label='Question'
+            name={`${base}.label`}
+            error={error}
+            hint='As the customer reads it on the form.'
+            maxLength={200}
+            value={d.label}
+            onValue={(v) => onChange({ label: v })}
+          />
+          <TextField
             label='Key'
             name={`${base}.key`}
             error={error}
             hint={d.stored
               ? 'The name of the answer in exports and the API. Reviews already sent keep their answers under the old key.'
               : 'The name of the answer in exports and the API: a-z, 0-9 and _, starting with a letter.'}
-          >
-            {(p) => (
-              <input
-                {...p}
-                class='mono'
-                maxLength={50}
-                autoComplete='off'
-                spellcheck={false}
-                value={d.key}
-                onInput={(e) => onChange({ key: e.currentTarget.value, keyEdited: true })}
-              />
-            )}
-          </Field>
+            class='mono'
+            maxLength={50}
+            autoComplete='off'
+            spellcheck={false}
+            value={d.key}
+            onValue={(v) => onChange({ key: v, keyEdited: true })}
+          />
           <Field label='Answer type' name={`${base}.type`} error={error}>
             {(p) => (
               <select
@@ -618,21 +612,15 @@ function Question(
           </label>
         </div>
         {d.type === 'select' && (
-          <Field
+          <TextAreaField
             label='Choices'
             name={`${base}.options`}
             error={optionsError}
             hint='One per line, in the order the customer sees them.'
-          >
-            {(p) => (
-              <textarea
-                {...p}
-                rows={4}
-                value={d.options}
-                onInput={(e) => onChange({ options: e.currentTarget.value })}
-              />
-            )}
-          </Field>
+            rows={4}
+            value={d.options}
+            onValue={(v) => onChange({ options: v })}
+          />
         )}
         <div class='actions question-actions'>
           <button type='button' class='button' disabled={i === 0} onClick={() => onMove(-1)}>

@@ -7,6 +7,7 @@ import { api, ApiError, type Page, request, type Schemas } from '../api.ts';
 import { setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { CheckboxField, NumberField, SelectField } from '../ui/fields.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 
@@ -855,67 +856,44 @@ function SettingsCard() {
         >
           {saved && <Notice tone='success'>The settings are saved.</Notice>}
           {save.error && save.error.errors.length === 0 && <ErrorNotice error={save.error} />}
-          <Field
+          <NumberField
             label='Daily limit'
             name='daily_quota'
             error={save.error}
             hint='Requests your organization may send per day (1 to 100,000). A send beyond it is refused, never queued.'
-          >
-            {(p) => (
-              <input
-                {...p}
-                type='number'
-                inputMode='numeric'
-                min={1}
-                max={100000}
-                required
-                value={draft.quota}
-                onInput={(e) => edit({ quota: e.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <div class='checkbox-field'>
-            <input
-              id='f-reminders_enabled'
-              type='checkbox'
-              checked={draft.enabled}
-              onChange={(e) => edit({ enabled: e.currentTarget.checked })}
-            />
-            <label for='f-reminders_enabled'>Send reminders to customers who have not written a review</label>
-          </div>
-          <Field
+            min={1}
+            max={100000}
+            required
+            value={draft.quota}
+            onValue={(v) => edit({ quota: v })}
+          />
+          <CheckboxField
+            id='f-reminders_enabled'
+            label='Send reminders to customers who have not written a review'
+            checked={draft.enabled}
+            onChecked={(on) => edit({ enabled: on })}
+          />
+          <NumberField
             label='Days before a reminder'
             name='reminder_delay_days'
             error={save.error}
             hint='Counted from the request, and from the previous reminder (1 to 60).'
-          >
-            {(p) => (
-              <input
-                {...p}
-                type='number'
-                inputMode='numeric'
-                min={1}
-                max={60}
-                required
-                disabled={!draft.enabled}
-                value={draft.delay}
-                onInput={(e) => edit({ delay: e.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <Field label='Reminders per request' name='reminder_max' error={save.error}>
-            {(p) => (
-              <select
-                {...p}
-                disabled={!draft.enabled}
-                value={draft.max}
-                onChange={(e) => edit({ max: e.currentTarget.value })}
-              >
-                <option value='1'>One reminder</option>
-                <option value='2'>Two reminders</option>
-              </select>
-            )}
-          </Field>
+            min={1}
+            max={60}
+            required
+            disabled={!draft.enabled}
+            value={draft.delay}
+            onValue={(v) => edit({ delay: v })}
+          />
+          <SelectField
+            label='Reminders per request'
+            name='reminder_max'
+            error={save.error}
+            disabled={!draft.enabled}
+            value={draft.max}
+            onValue={(v) => edit({ max: v })}
+            options={[['1', 'One reminder'], ['2', 'Two reminders']]}
+          />
           <button type='submit' class='button primary' disabled={save.pending}>
             {save.pending ? 'Saving…' : 'Save settings'}
           </button>

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { api, type Page, type Review, type Schemas } from '../api.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, ErrorNotice, Field, Loading, Notice, Stars } from '../ui/components.tsx';
+import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { ACTION_LABEL, actorLabel, VERIFICATION_LABEL } from '../ui/words.ts';
@@ -174,22 +175,16 @@ function Visibility({ review, path, onChange }: { review: Review; path: string; 
         }}
       >
         {act.error && !act.error.field('reason') && <ErrorNotice error={act.error} />}
-        <Field
+        <TextField
           label={review.is_hidden ? 'Why show it again' : 'Why hide it'}
           name='reason'
           error={act.error}
           hint='Kept in the trail. The review itself is never deleted.'
-        >
-          {(p) => (
-            <input
-              {...p}
-              required
-              maxLength={1000}
-              value={reason}
-              onInput={(e) => setReason(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+          required
+          maxLength={1000}
+          value={reason}
+          onValue={setReason}
+        />
         <button type='submit' class={`button ${action === 'hide' ? 'danger' : 'primary'}`} disabled={act.pending}>
           {action === 'hide' ? 'Hide review' : 'Show review'}
         </button>
@@ -252,23 +247,17 @@ function Reply({ review, path, onChange }: { review: Review; path: string; onCha
     >
       <h2>{review.reply ? 'Edit your reply' : 'Reply in public'}</h2>
       {save.error && !save.error.field('content') && <ErrorNotice error={save.error} />}
-      <Field
+      <TextAreaField
         label='Reply'
         name='content'
         error={save.error}
         hint='Shown under the review on your public page and in the widget.'
-      >
-        {(p) => (
-          <textarea
-            {...p}
-            required
-            rows={4}
-            maxLength={5000}
-            value={content}
-            onInput={(e) => setContent(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+        required
+        rows={4}
+        maxLength={5000}
+        value={content}
+        onValue={setContent}
+      />
       <div class='actions'>
         <button type='submit' class='button primary' disabled={save.pending}>
           {review.reply ? 'Save reply' : 'Publish reply'}

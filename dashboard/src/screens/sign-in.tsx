@@ -2,7 +2,8 @@
 // #token=…) or its 6-digit code. The answer never says whether an address is a member's.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Session } from '../api.ts';
-import { Field, Notice } from '../ui/components.tsx';
+import { Notice } from '../ui/components.tsx';
+import { TextField } from '../ui/fields.tsx';
 import { useAction } from '../ui/hooks.ts';
 
 type Step = { kind: 'email' } | { kind: 'code'; email: string } | { kind: 'link' };
@@ -59,18 +60,16 @@ export function SignIn({ onSignedIn, signUp }: { onSignedIn: (s: Session) => voi
             <h1 ref={heading} tabIndex={-1}>Sign in to your reviews</h1>
             <p class='muted'>We e-mail you a link and a code. No password to remember.</p>
             {ask.error && ask.error.errors.length === 0 && <Notice tone='error'>{ask.error.message}</Notice>}
-            <Field label='Work e-mail address' name='email' error={ask.error}>
-              {(p) => (
-                <input
-                  {...p}
-                  type='email'
-                  autoComplete='email'
-                  required
-                  value={email}
-                  onInput={(e) => setEmail(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField
+              label='Work e-mail address'
+              name='email'
+              error={ask.error}
+              type='email'
+              autoComplete='email'
+              required
+              value={email}
+              onValue={setEmail}
+            />
             <button type='submit' class='button primary wide' disabled={ask.pending}>
               {ask.pending ? 'Sending…' : 'E-mail me a sign-in link'}
             </button>
@@ -94,20 +93,18 @@ export function SignIn({ onSignedIn, signUp }: { onSignedIn: (s: Session) => voi
               belongs to a team here, a sign-in mail is on its way. Open its link on this device, or type its code.
             </p>
             {verify.error && <Notice tone='error'>{verify.error.message}</Notice>}
-            <Field label='6-digit code' name='code' hint='The link and the code work once, for 15 minutes.'>
-              {(p) => (
-                <input
-                  {...p}
-                  inputMode='numeric'
-                  autoComplete='one-time-code'
-                  pattern='\d{6}'
-                  maxLength={6}
-                  required
-                  value={code}
-                  onInput={(e) => setCode(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField
+              label='6-digit code'
+              name='code'
+              hint='The link and the code work once, for 15 minutes.'
+              inputMode='numeric'
+              autoComplete='one-time-code'
+              pattern='\d{6}'
+              maxLength={6}
+              required
+              value={code}
+              onValue={setCode}
+            />
             <button type='submit' class='button primary wide' disabled={verify.pending}>
               {verify.pending ? 'Signing in…' : 'Sign in'}
             </button>

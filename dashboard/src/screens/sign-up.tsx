@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Field, Notice } from '../ui/components.tsx';
+import { TextField } from '../ui/fields.tsx';
 import { useAction } from '../ui/hooks.ts';
 
 export function SignUp() {
@@ -40,16 +41,14 @@ export function SignUp() {
             >
               <h1 tabIndex={-1}>Create your organization</h1>
               {submit.error && submit.error.errors.length === 0 && <Notice tone='error'>{submit.error.message}</Notice>}
-              <Field label='Business name' name='organization_name' error={submit.error}>
-                {(p) => (
-                  <input
-                    {...p}
-                    required
-                    value={form.organization_name}
-                    onInput={(e) => set('organization_name', e.currentTarget.value)}
-                  />
-                )}
-              </Field>
+              <TextField
+                label='Business name'
+                name='organization_name'
+                error={submit.error}
+                required
+                value={form.organization_name}
+                onValue={(v) => set('organization_name', v)}
+              />
               <Field
                 label='Address of your public page'
                 name='slug'
@@ -68,28 +67,24 @@ export function SignUp() {
                   />
                 )}
               </Field>
-              <Field label='Your e-mail address' name='email' error={submit.error}>
-                {(p) => (
-                  <input
-                    {...p}
-                    type='email'
-                    autoComplete='email'
-                    required
-                    value={form.email}
-                    onInput={(e) => set('email', e.currentTarget.value)}
-                  />
-                )}
-              </Field>
-              <Field label='Your name (optional)' name='name' error={submit.error}>
-                {(p) => (
-                  <input
-                    {...p}
-                    autoComplete='name'
-                    value={form.name}
-                    onInput={(e) => set('name', e.currentTarget.value)}
-                  />
-                )}
-              </Field>
+              <TextField
+                label='Your e-mail address'
+                name='email'
+                error={submit.error}
+                type='email'
+                autoComplete='email'
+                required
+                value={form.email}
+                onValue={(v) => set('email', v)}
+              />
+              <TextField
+                label='Your name (optional)'
+                name='name'
+                error={submit.error}
+                autoComplete='name'
+                value={form.name}
+                onValue={(v) => set('name', v)}
+              />
               <button type='submit' class='button primary wide' disabled={submit.pending}>
                 Create and e-mail me a link
               </button>

@@ -6,7 +6,8 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type ApiError, type Page, type Schemas } from '../api.ts';
 import { useOrgPath, useWorkspace } from '../session.ts';
-import { Badge, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { TextField } from '../ui/fields.tsx';
 import { formatDate } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 
@@ -235,20 +236,18 @@ function InviteForm({ onInvited }: { onInvited: (inv: Invitation) => void }) {
         }}
       >
         {general && <Notice tone='error'>{sentence(general.message)}</Notice>}
-        <Field label='E-mail address' name='email' error={act.error}>
-          {(p) => (
-            <input
-              {...p}
-              type='email'
-              required
-              maxLength={320}
-              autoComplete='off'
-              spellcheck={false}
-              value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label='E-mail address'
+          name='email'
+          error={act.error}
+          type='email'
+          required
+          maxLength={320}
+          autoComplete='off'
+          spellcheck={false}
+          value={email}
+          onValue={setEmail}
+        />
         <fieldset class='role-choice'>
           <legend>Role</legend>
           {(['member', 'admin'] as const).map((r) => (

@@ -7,6 +7,7 @@ import { api, type Page, type Schemas } from '../api.ts';
 import { navigate, setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { TextField } from '../ui/fields.tsx';
 import { formatDateTime, formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { usePolling } from './exports.tsx';
@@ -258,34 +259,27 @@ function CreateWebhook({ onCreated, onCancel }: { onCreated: (w: NewWebhook) => 
     >
       <h2 id='add-endpoint-title'>Add an endpoint</h2>
       {err && !err.field('url') && !err.field('description') && !eventsError(err) && <ErrorNotice error={err} />}
-      <Field
+      <TextField
         label='Endpoint URL'
         name='url'
         error={err}
         hint='Where Plaudit sends events: an https address on the public internet.'
-      >
-        {(p) => (
-          <input
-            {...p}
-            type='url'
-            required
-            maxLength={2048}
-            placeholder='https://shop.example/hooks/plaudit'
-            value={url}
-            onInput={(e) => setUrl(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <Field label='Description (optional)' name='description' error={err} hint='For your team: what receives it.'>
-        {(p) => (
-          <input
-            {...p}
-            maxLength={500}
-            value={description}
-            onInput={(e) => setDescription(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+        type='url'
+        required
+        maxLength={2048}
+        placeholder='https://shop.example/hooks/plaudit'
+        value={url}
+        onValue={setUrl}
+      />
+      <TextField
+        label='Description (optional)'
+        name='description'
+        error={err}
+        hint='For your team: what receives it.'
+        maxLength={500}
+        value={description}
+        onValue={setDescription}
+      />
       <EventsPicker value={events} onChange={setEvents} error={eventsError(err)} />
       <div class='actions'>
         <button type='submit' class='button primary' disabled={create.pending || events.length === 0}>
@@ -438,28 +432,24 @@ function Settings({ hookPath, hook, onSaved }: { hookPath: string; hook: Webhook
       <h2 id='settings-title'>Settings</h2>
       {saved && <Notice tone='success'>Saved.</Notice>}
       {err && !err.field('url') && !err.field('description') && !eventsError(err) && <ErrorNotice error={err} />}
-      <Field label='Endpoint URL' name='url' error={err}>
-        {(p) => (
-          <input
-            {...p}
-            type='url'
-            required
-            maxLength={2048}
-            value={url}
-            onInput={(e) => setUrl(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <Field label='Description (optional)' name='description' error={err}>
-        {(p) => (
-          <input
-            {...p}
-            maxLength={500}
-            value={description}
-            onInput={(e) => setDescription(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label='Endpoint URL'
+        name='url'
+        error={err}
+        type='url'
+        required
+        maxLength={2048}
+        value={url}
+        onValue={setUrl}
+      />
+      <TextField
+        label='Description (optional)'
+        name='description'
+        error={err}
+        maxLength={500}
+        value={description}
+        onValue={setDescription}
+      />
       <EventsPicker
         value={events}
         onChange={(e) => {

@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, apiUrl, type Schemas } from '../api.ts';
 import { useOrgPath, useWorkspace } from '../session.ts';
-import { Badge, CopyField, ErrorNotice, Field, Loading, Notice, PageHeader } from '../ui/components.tsx';
+import { Badge, CopyField, ErrorNotice, Loading, Notice, PageHeader } from '../ui/components.tsx';
+import { NumberField, SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
 
 type Settings = Schemas['PublicProfileSettings'];
@@ -183,76 +184,52 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
             </span>
           </label>
           <div class='settings-grid'>
-            <Field
+            <TextField
               label='Display name'
               name='display_name'
               error={err}
               hint={`Leave empty to show your organization's name, ${org.name}.`}
-            >
-              {(p) => (
-                <input
-                  {...p}
-                  maxLength={200}
-                  placeholder={org.name}
-                  value={d.display_name}
-                  onInput={(e) => set({ display_name: e.currentTarget.value })}
-                />
-              )}
-            </Field>
-            <Field
+              maxLength={200}
+              placeholder={org.name}
+              value={d.display_name}
+              onValue={(v) => set({ display_name: v })}
+            />
+            <TextField
               label='Website'
               name='website'
               error={err}
               hint="Linked from your public page. Leave empty to use your organization's website."
-            >
-              {(p) => (
-                <input
-                  {...p}
-                  type='url'
-                  inputMode='url'
-                  maxLength={2048}
-                  placeholder='https://'
-                  value={d.website}
-                  onInput={(e) => set({ website: e.currentTarget.value })}
-                />
-              )}
-            </Field>
+              type='url'
+              inputMode='url'
+              maxLength={2048}
+              placeholder='https://'
+              value={d.website}
+              onValue={(v) => set({ website: v })}
+            />
           </div>
-          <Field
+          <TextAreaField
             label='Description'
             name='description'
             error={err}
             hint='A few sentences about your business, shown at the top of your public page.'
-          >
-            {(p) => (
-              <textarea
-                {...p}
-                rows={3}
-                maxLength={2000}
-                value={d.description}
-                onInput={(e) => set({ description: e.currentTarget.value })}
-              />
-            )}
-          </Field>
+            rows={3}
+            maxLength={2000}
+            value={d.description}
+            onValue={(v) => set({ description: v })}
+          />
           <div class='logo-row'>
-            <Field
+            <TextField
               label='Logo address'
               name='logo_url'
               error={err}
               hint='The https:// address of an image (square looks best), shown on your public page.'
-            >
-              {(p) => (
-                <input
-                  {...p}
-                  type='url'
-                  inputMode='url'
-                  maxLength={2048}
-                  placeholder='https://'
-                  value={d.logo_url}
-                  onInput={(e) => set({ logo_url: e.currentTarget.value })}
-                />
-              )}
-            </Field>
+              type='url'
+              inputMode='url'
+              maxLength={2048}
+              placeholder='https://'
+              value={d.logo_url}
+              onValue={(v) => set({ logo_url: v })}
+            />
             {/^https:\/\/\S+$/.test(logo) && <img class='logo-preview' src={logo} alt='Your logo' />}
           </div>
         </section>
@@ -305,36 +282,25 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
                 {err?.field('embed.theme') && <p class='field-error'>{err.field('embed.theme')}</p>}
               </fieldset>
               <div class='settings-grid'>
-                <Field
+                <NumberField
                   label='Reviews shown'
                   name='embed.max_reviews'
                   error={err}
                   hint='From 1 to 100, newest first.'
-                >
-                  {(p) => (
-                    <input
-                      {...p}
-                      type='number'
-                      inputMode='numeric'
-                      min={1}
-                      max={100}
-                      step={1}
-                      value={d.max_reviews}
-                      onInput={(e) => set({ max_reviews: e.currentTarget.value })}
-                    />
-                  )}
-                </Field>
-                <Field label='Lowest rating shown' name='embed.min_rating' error={err}>
-                  {(p) => (
-                    <select
-                      {...p}
-                      value={String(d.min_rating)}
-                      onChange={(e) => set({ min_rating: Number(e.currentTarget.value) })}
-                    >
-                      {RATINGS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-                    </select>
-                  )}
-                </Field>
+                  min={1}
+                  max={100}
+                  step={1}
+                  value={d.max_reviews}
+                  onValue={(v) => set({ max_reviews: v })}
+                />
+                <SelectField
+                  label='Lowest rating shown'
+                  name='embed.min_rating'
+                  error={err}
+                  value={String(d.min_rating)}
+                  onValue={(v) => set({ min_rating: Number(v) })}
+                  options={RATINGS}
+                />
               </div>
             </div>
             <div class='preview-pane'>
