@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { api, type Page, type Schemas } from '../api.ts';
 import { useOrgPath } from '../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { ConfirmStep } from '../ui/confirm.tsx';
 import { NumberField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -315,21 +316,22 @@ function KeyRow({ apiKey: k, onRotated, onRevoked }: {
         </form>
       )}
       {step === 'revoke' && (
-        <div class='dev-confirm' role='group' aria-label={`Revoke “${k.name}”`}>
-          <ErrorNotice error={revoke.error} />
-          <p>
-            <strong>Revoke “{k.name}”?</strong>{' '}
-            Every request made with it is refused from now on{k.expires_at
-              ? ', even before its grace period ends'
-              : ''}. This cannot be undone.
-          </p>
-          <div class='actions'>
-            <button type='button' class='button danger' disabled={revoke.pending} onClick={() => void revoke.run()}>
-              Yes, revoke key
-            </button>
-            <button type='button' class='button' onClick={() => setStep(null)}>Cancel</button>
-          </div>
-        </div>
+        <ConfirmStep
+          class='dev-confirm'
+          label={`Revoke “${k.name}”`}
+          error={revoke.error}
+          question={
+            <>
+              <strong>Revoke “{k.name}”?</strong> Every request made with it is refused from now on{k.expires_at
+                ? ', even before its grace period ends'
+                : ''}. This cannot be undone.
+            </>
+          }
+          yes='Yes, revoke key'
+          pending={revoke.pending}
+          onYes={() => void revoke.run()}
+          onCancel={() => setStep(null)}
+        />
       )}
     </li>
   );

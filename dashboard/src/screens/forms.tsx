@@ -6,6 +6,7 @@ import { api, ApiError, type Page, type Schemas } from '../api.ts';
 import { navigate, setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { ConfirmStep } from '../ui/confirm.tsx';
 import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDate } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -293,23 +294,20 @@ function Sharing({ form, path, onChange }: { form: Form; path: string; onChange:
       <ErrorNotice error={toggle.error} />
       {confirming
         ? (
-          <div class='confirm-box' role='group' aria-labelledby='deactivate-question'>
-            <p id='deactivate-question'>
-              <strong>Deactivate this form?</strong>{' '}
-              Customers who open its link will read that it is closed. You can activate it again at any time.
-            </p>
-            <div class='actions'>
-              <button
-                type='button'
-                class='button danger'
-                disabled={toggle.pending}
-                onClick={() => void toggle.run(false)}
-              >
-                Yes, deactivate
-              </button>
-              <button type='button' class='button' onClick={() => setConfirming(false)}>Cancel</button>
-            </div>
-          </div>
+          <ConfirmStep
+            class='confirm-box'
+            questionId='deactivate-question'
+            question={
+              <>
+                <strong>Deactivate this form?</strong>{' '}
+                Customers who open its link will read that it is closed. You can activate it again at any time.
+              </>
+            }
+            yes='Yes, deactivate'
+            pending={toggle.pending}
+            onYes={() => void toggle.run(false)}
+            onCancel={() => setConfirming(false)}
+          />
         )
         : (
           <div class='actions'>
@@ -655,17 +653,19 @@ function Delete({ form, path }: { form: Form; path: string }) {
       <ErrorNotice error={remove.error} />
       {confirming
         ? (
-          <div class='confirm-box' role='group' aria-labelledby='delete-question'>
-            <p id='delete-question'>
-              <strong>Delete “{form.name}” for good?</strong> This cannot be undone.
-            </p>
-            <div class='actions'>
-              <button type='button' class='button danger' disabled={remove.pending} onClick={() => void remove.run()}>
-                Yes, delete the form
-              </button>
-              <button type='button' class='button' onClick={() => setConfirming(false)}>Cancel</button>
-            </div>
-          </div>
+          <ConfirmStep
+            class='confirm-box'
+            questionId='delete-question'
+            question={
+              <>
+                <strong>Delete “{form.name}” for good?</strong> This cannot be undone.
+              </>
+            }
+            yes='Yes, delete the form'
+            pending={remove.pending}
+            onYes={() => void remove.run()}
+            onCancel={() => setConfirming(false)}
+          />
         )
         : <button type='button' class='button danger' onClick={() => setConfirming(true)}>Delete form</button>}
     </section>

@@ -1,12 +1,12 @@
 // Review requests: send one request by e-mail, the list of requests with their statuses (filters in
 // the URL, pages), one request with its timeline, and the settings of the section (daily limit,
 // reminders, the suppression list). The tabs at the top link the section's four screens.
-import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Page, request, type Schemas } from '../api.ts';
 import { setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { Confirm } from '../ui/confirm.tsx';
 import { CheckboxField, NumberField, SelectField } from '../ui/fields.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -102,45 +102,6 @@ export function RequestTabs() {
         })}
       </ul>
     </nav>
-  );
-}
-
-/** A small inline "Are you sure?" step before an action that cannot simply be undone. */
-export function Confirm(
-  { label, about, question, confirm, pending, onConfirm, tone = 'danger' }: {
-    label: string;
-    /** What the action is about, for screen readers when the label alone is short. */
-    about?: string;
-    question: ComponentChildren;
-    confirm: string;
-    pending?: boolean;
-    onConfirm: () => void;
-    tone?: 'danger' | 'primary';
-  },
-) {
-  const [asking, setAsking] = useState(false);
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) yes.current?.focus();
-  }, [asking]);
-  if (!asking) {
-    return (
-      <button type='button' class={`button ${tone}`} onClick={() => setAsking(true)}>
-        {label}
-        {about && <span class='visually-hidden'>{` ${about}`}</span>}
-      </button>
-    );
-  }
-  return (
-    <div class='confirm' role='group' aria-label={about ? `${label} ${about}` : label}>
-      <p>{question}</p>
-      <div class='actions'>
-        <button ref={yes} type='button' class={`button ${tone}`} disabled={pending} onClick={onConfirm}>
-          {confirm}
-        </button>
-        <button type='button' class='button' onClick={() => setAsking(false)}>Cancel</button>
-      </div>
-    </div>
   );
 }
 

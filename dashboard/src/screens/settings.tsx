@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Schemas } from '../api.ts';
 import { useOrgPath, useWorkspace } from '../session.ts';
 import { CopyField, ErrorNotice, Field, Loading, Notice, PageHeader } from '../ui/components.tsx';
+import { ConfirmStep } from '../ui/confirm.tsx';
 import { formatDate, formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 
@@ -186,17 +187,19 @@ function Account() {
         </button>
       )}
       {confirming && (
-        <div class='account-confirm' ref={confirmBox} tabIndex={-1}>
-          <p>
-            <strong>Sign out on every device?</strong> You will need a new sign-in e-mail on each of them.
-          </p>
-          <div class='actions'>
-            <button type='button' class='button danger' disabled={signOut.pending} onClick={() => void signOut.run()}>
-              {signOut.pending ? 'Signing out…' : 'Yes, sign out everywhere'}
-            </button>
-            <button type='button' class='button' onClick={() => setConfirming(false)}>Cancel</button>
-          </div>
-        </div>
+        <ConfirmStep
+          class='account-confirm'
+          boxRef={confirmBox}
+          question={
+            <>
+              <strong>Sign out on every device?</strong> You will need a new sign-in e-mail on each of them.
+            </>
+          }
+          yes={signOut.pending ? 'Signing out…' : 'Yes, sign out everywhere'}
+          pending={signOut.pending}
+          onYes={() => void signOut.run()}
+          onCancel={() => setConfirming(false)}
+        />
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type ApiError, type Page, type Schemas } from '../api.ts';
 import { useOrgPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { ConfirmStep } from '../ui/confirm.tsx';
 import { TextField } from '../ui/fields.tsx';
 import { formatDate } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -400,48 +401,38 @@ function MemberRow({ member, isMe, onChanged, onStart }: RowProps & { member: Me
                 </form>
               )}
               {step === 'confirm-role' && (
-                <div>
-                  <p>
-                    <strong>Change your own role to {ROLE_LABEL[role].toLowerCase()}?</strong> {role === 'member'
-                      ? 'You will no longer manage the team, keys, webhooks or settings; only an owner or admin can give you that back.'
-                      : 'You will no longer be able to make or remove owners; only an owner can make you one again.'}
-                  </p>
-                  <div class='actions'>
-                    <button
-                      type='button'
-                      class='button danger'
-                      disabled={saveRole.pending}
-                      onClick={async () => {
-                        await saveRole.run();
-                        // Refused (the last owner, say): back to the choice, with the API's message.
-                        setStep((s) => (s === 'confirm-role' ? 'role' : s));
-                      }}
-                    >
-                      Yes, change my role
-                    </button>
-                    <button type='button' class='button' onClick={cancel}>Cancel</button>
-                  </div>
-                </div>
+                <ConfirmStep
+                  question={
+                    <>
+                      <strong>Change your own role to {ROLE_LABEL[role].toLowerCase()}?</strong> {role === 'member'
+                        ? 'You will no longer manage the team, keys, webhooks or settings; only an owner or admin can give you that back.'
+                        : 'You will no longer be able to make or remove owners; only an owner can make you one again.'}
+                    </>
+                  }
+                  yes='Yes, change my role'
+                  pending={saveRole.pending}
+                  onYes={async () => {
+                    await saveRole.run();
+                    // Refused (the last owner, say): back to the choice, with the API's message.
+                    setStep((s) => (s === 'confirm-role' ? 'role' : s));
+                  }}
+                  onCancel={cancel}
+                />
               )}
               {step === 'remove' && (
-                <div>
-                  <p>
-                    <strong>{isMe ? `Leave ${w.org.name}?` : `Remove ${who} from ${w.org.name}?`}</strong> {isMe
-                      ? 'You lose access at once; an owner or admin can invite you again.'
-                      : 'They lose access at once, on every device. What they did stays in the reviews’ trails; you can invite them again later.'}
-                  </p>
-                  <div class='actions'>
-                    <button
-                      type='button'
-                      class='button danger'
-                      disabled={remove.pending}
-                      onClick={() => void remove.run()}
-                    >
-                      {isMe ? 'Yes, leave' : `Yes, remove ${who}`}
-                    </button>
-                    <button type='button' class='button' onClick={cancel}>Cancel</button>
-                  </div>
-                </div>
+                <ConfirmStep
+                  question={
+                    <>
+                      <strong>{isMe ? `Leave ${w.org.name}?` : `Remove ${who} from ${w.org.name}?`}</strong> {isMe
+                        ? 'You lose access at once; an owner or admin can invite you again.'
+                        : 'They lose access at once, on every device. What they did stays in the reviews’ trails; you can invite them again later.'}
+                    </>
+                  }
+                  yes={isMe ? 'Yes, leave' : `Yes, remove ${who}`}
+                  pending={remove.pending}
+                  onYes={() => void remove.run()}
+                  onCancel={cancel}
+                />
               )}
             </div>
           </td>
@@ -491,30 +482,21 @@ function InvitationRow({ invitation, onChanged, onStart }: RowProps & { invitati
           <td colSpan={w.isAdmin ? 5 : 4}>
             <div ref={detail} tabIndex={-1} class='detail-box'>
               {withdraw.error && <Notice tone='error'>{sentence(withdraw.error.message)}</Notice>}
-              <p>
-                <strong>Withdraw the invitation to {invitation.email}?</strong>{' '}
-                The link in their e-mail stops working at once. You can invite them again later.
-              </p>
-              <div class='actions'>
-                <button
-                  type='button'
-                  class='button danger'
-                  disabled={withdraw.pending}
-                  onClick={() => void withdraw.run()}
-                >
-                  Yes, withdraw it
-                </button>
-                <button
-                  type='button'
-                  class='button'
-                  onClick={() => {
-                    setConfirming(false);
-                    withdraw.clearError();
-                  }}
-                >
-                  Cancel
-                </button>
-              </div>
+              <ConfirmStep
+                question={
+                  <>
+                    <strong>Withdraw the invitation to {invitation.email}?</strong>{' '}
+                    The link in their e-mail stops working at once. You can invite them again later.
+                  </>
+                }
+                yes='Yes, withdraw it'
+                pending={withdraw.pending}
+                onYes={() => void withdraw.run()}
+                onCancel={() => {
+                  setConfirming(false);
+                  withdraw.clearError();
+                }}
+              />
             </div>
           </td>
         </tr>

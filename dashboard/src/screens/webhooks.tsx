@@ -7,6 +7,7 @@ import { api, type Page, type Schemas } from '../api.ts';
 import { navigate, setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import { ConfirmStep } from '../ui/confirm.tsx';
 import { TextField } from '../ui/fields.tsx';
 import { formatDateTime, formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -506,18 +507,21 @@ function Secret({ hookPath, hook, onRotated }: { hookPath: string; hook: Webhook
       {!confirming
         ? <button type='button' class='button' onClick={() => setConfirming(true)}>Rotate secret</button>
         : (
-          <div class='dev-confirm calm' role='group' aria-label='Rotate the signing secret'>
-            <p>
-              <strong>Rotate the signing secret?</strong>{' '}
-              The new one is shown once. For 24 hours deliveries carry signatures of both secrets.
-            </p>
-            <div class='actions'>
-              <button type='button' class='button primary' disabled={rotate.pending} onClick={() => void rotate.run()}>
-                Yes, rotate
-              </button>
-              <button type='button' class='button' onClick={() => setConfirming(false)}>Cancel</button>
-            </div>
-          </div>
+          <ConfirmStep
+            class='dev-confirm calm'
+            label='Rotate the signing secret'
+            question={
+              <>
+                <strong>Rotate the signing secret?</strong>{' '}
+                The new one is shown once. For 24 hours deliveries carry signatures of both secrets.
+              </>
+            }
+            yes='Yes, rotate'
+            tone='primary'
+            pending={rotate.pending}
+            onYes={() => void rotate.run()}
+            onCancel={() => setConfirming(false)}
+          />
         )}
     </section>
   );
@@ -543,23 +547,20 @@ function OnOff({ hookPath, hook, onChange }: { hookPath: string; hook: Webhook; 
         ? (
           step === 'off'
             ? (
-              <div class='dev-confirm' role='group' aria-label='Turn the endpoint off'>
-                <p>
-                  <strong>Turn this endpoint off?</strong>{' '}
-                  Deliveries waiting for a retry are cancelled; new events are not sent until you turn it on again.
-                </p>
-                <div class='actions'>
-                  <button
-                    type='button'
-                    class='button danger'
-                    disabled={toggle.pending}
-                    onClick={() => void toggle.run(false)}
-                  >
-                    Yes, turn off
-                  </button>
-                  <button type='button' class='button' onClick={() => setStep(null)}>Cancel</button>
-                </div>
-              </div>
+              <ConfirmStep
+                class='dev-confirm'
+                label='Turn the endpoint off'
+                question={
+                  <>
+                    <strong>Turn this endpoint off?</strong>{' '}
+                    Deliveries waiting for a retry are cancelled; new events are not sent until you turn it on again.
+                  </>
+                }
+                yes='Yes, turn off'
+                pending={toggle.pending}
+                onYes={() => void toggle.run(false)}
+                onCancel={() => setStep(null)}
+              />
             )
             : (
               <p>
@@ -582,18 +583,20 @@ function OnOff({ hookPath, hook, onChange }: { hookPath: string; hook: Webhook; 
         )}
       {step === 'delete'
         ? (
-          <div class='dev-confirm' role='group' aria-label='Delete the endpoint'>
-            <p>
-              <strong>Delete this endpoint?</strong>{' '}
-              Deliveries stop at once and its delivery log is deleted with it. This cannot be undone.
-            </p>
-            <div class='actions'>
-              <button type='button' class='button danger' disabled={remove.pending} onClick={() => void remove.run()}>
-                Yes, delete endpoint
-              </button>
-              <button type='button' class='button' onClick={() => setStep(null)}>Cancel</button>
-            </div>
-          </div>
+          <ConfirmStep
+            class='dev-confirm'
+            label='Delete the endpoint'
+            question={
+              <>
+                <strong>Delete this endpoint?</strong>{' '}
+                Deliveries stop at once and its delivery log is deleted with it. This cannot be undone.
+              </>
+            }
+            yes='Yes, delete endpoint'
+            pending={remove.pending}
+            onYes={() => void remove.run()}
+            onCancel={() => setStep(null)}
+          />
         )
         : <button type='button' class='button danger' onClick={() => setStep('delete')}>Delete endpoint</button>}
     </section>
