@@ -116,12 +116,7 @@ export function ApiKeys(_: { params: Record<string, string> }) {
               />
             ))}
           </ul>
-          <Pager
-            page={list.data.meta.page}
-            totalPages={list.data.meta.totalPages}
-            total={list.data.meta.total}
-            onPage={setPage}
-          />
+          <Pager meta={list.data.meta} onPage={setPage} />
         </>
       )}
     </>

@@ -1,41 +1,17 @@
 // Exports: a file of the organization's reviews, as CSV for spreadsheets or JSON for developers,
 // with the contract's filters; the list of files made, refreshed while one is being prepared, and
 // each finished file's download (a plain link: the session cookie goes with a GET).
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, apiUrl, type Page, type Schemas } from '../api.ts';
 import { useOrgPath } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
 import { SelectField, TextField } from '../ui/fields.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
-import { useAction, useLoad } from '../ui/hooks.ts';
+import { useAction, useLoad, usePolling } from '../ui/hooks.ts';
 
 type ExportJob = Schemas['ExportJob'];
 type ExportInput = Schemas['ExportInput'];
 type ReviewForm = Schemas['ReviewForm'];
-
-/**
- * Calls `poll` while `active`, waiting longer each time (from `first` ms, ×1.5, at most `max`),
- * skipping while the tab is hidden; stops when inactive or when the screen is left. A new
- * `restart` value starts again from the shortest wait.
- */
-export function usePolling(active: boolean, poll: () => void, restart: unknown = 0, first = 1000, max = 10_000) {
-  const latest = useRef(poll);
-  latest.current = poll;
-  useEffect(() => {
-    if (!active) return;
-    let delay = first;
-    let timer: ReturnType<typeof setTimeout>;
-    const next = () => {
-      timer = setTimeout(() => {
-        if (!document.hidden) latest.current();
-        delay = Math.min(max, delay * 1.5);
-        next();
-      }, delay);
-    };
-    next();
-    return () => clearTimeout(timer);
-  }, [active, restart]);
-}
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${formatNumber(n)} bytes`;
@@ -118,12 +94,7 @@ export function Exports(_: { params: Record<string, string> }) {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={list.data.meta.page}
-            totalPages={list.data.meta.totalPages}
-            total={list.data.meta.total}
-            onPage={setPage}
-          />
+          <Pager meta={list.data.meta} onPage={setPage} />
         </>
       )}
     </>

@@ -119,12 +119,7 @@ export function Forms(_: { params: Record<string, string> }) {
               </li>
             ))}
           </ul>
-          <Pager
-            page={list.data.meta.page}
-            totalPages={list.data.meta.totalPages}
-            total={list.data.meta.total}
-            onPage={(p) => setQuery({ page: p }, false)}
-          />
+          <Pager meta={list.data.meta} onPage={(p) => setQuery({ page: p }, false)} />
         </>
       )}
     </>

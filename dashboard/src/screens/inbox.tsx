@@ -5,6 +5,7 @@ import { api, type Page, type Review } from '../api.ts';
 import { setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, PageHeader, Pager, Stars } from '../ui/components.tsx';
+import { QuerySelect } from '../ui/filters.tsx';
 import { formatDate } from '../ui/format.ts';
 import { useLoad } from '../ui/hooks.ts';
 import { VERIFICATION_LABEL } from '../ui/words.ts';
@@ -50,7 +51,7 @@ export function Inbox() {
             onInput={(e) => setQ(e.currentTarget.value)}
           />
         </div>
-        <Select
+        <QuerySelect
           label='Verification'
           name='verification_status'
           value={filters.verification_status}
@@ -59,13 +60,13 @@ export function Inbox() {
             'Not verified',
           ], ['rejected', 'Rejected']]}
         />
-        <Select
+        <QuerySelect
           label='Visibility'
           name='is_hidden'
           value={filters.is_hidden}
           options={[['', 'Any'], ['false', 'Published'], ['true', 'Hidden']]}
         />
-        <Select
+        <QuerySelect
           label='Rating'
           name='rating'
           value={filters.rating}
@@ -109,27 +110,9 @@ export function Inbox() {
               </li>
             ))}
           </ul>
-          <Pager
-            page={list.data.meta.page}
-            totalPages={list.data.meta.totalPages}
-            total={list.data.meta.total}
-            onPage={(p) => setQuery({ page: p }, false)}
-          />
+          <Pager meta={list.data.meta} onPage={(p) => setQuery({ page: p }, false)} />
         </>
       )}
     </>
-  );
-}
-
-function Select(
-  { label, name, value, options }: { label: string; name: string; value: string; options: [string, string][] },
-) {
-  return (
-    <div class='field'>
-      <label for={`f-${name}`}>{label}</label>
-      <select id={`f-${name}`} value={value} onChange={(e) => setQuery({ [name]: e.currentTarget.value, page: null })}>
-        {options.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-      </select>
-    </div>
   );
 }

@@ -7,6 +7,7 @@ import { setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
 import { Confirm } from '../ui/confirm.tsx';
+import { QueryDate, QuerySelect } from '../ui/filters.tsx';
 import { CheckboxField, NumberField, SelectField } from '../ui/fields.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -465,42 +466,10 @@ function RequestList({ forms, tick }: { forms: ReviewForm[]; tick: number }) {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={list.data.meta.page}
-            totalPages={list.data.meta.totalPages}
-            total={list.data.meta.total}
-            onPage={(p) => setQuery({ page: p }, false)}
-          />
+          <Pager meta={list.data.meta} onPage={(p) => setQuery({ page: p }, false)} />
         </>
       )}
     </section>
-  );
-}
-
-function QuerySelect(
-  { label, name, value, options }: { label: string; name: string; value: string; options: [string, string][] },
-) {
-  return (
-    <div class='field'>
-      <label for={`q-${name}`}>{label}</label>
-      <select id={`q-${name}`} value={value} onChange={(e) => setQuery({ [name]: e.currentTarget.value, page: null })}>
-        {options.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-      </select>
-    </div>
-  );
-}
-
-function QueryDate({ label, name, value }: { label: string; name: string; value: string }) {
-  return (
-    <div class='field'>
-      <label for={`q-${name}`}>{label}</label>
-      <input
-        id={`q-${name}`}
-        type='date'
-        value={value}
-        onChange={(e) => setQuery({ [name]: e.currentTarget.value, page: null })}
-      />
-    </div>
   );
 }
 
@@ -970,12 +939,7 @@ function SuppressionList() {
               </li>
             ))}
           </ul>
-          <Pager
-            page={list.data.meta.page}
-            totalPages={list.data.meta.totalPages}
-            total={list.data.meta.total}
-            onPage={setPage}
-          />
+          <Pager meta={list.data.meta} onPage={setPage} />
         </>
       )}
     </section>

@@ -122,14 +122,7 @@ export function Team(_: { params: Record<string, string> }) {
                 </tbody>
               </table>
             </div>
-            {members.data.meta.totalPages > 1 && (
-              <Pager
-                page={members.data.meta.page}
-                totalPages={members.data.meta.totalPages}
-                total={members.data.meta.total}
-                onPage={setPage}
-              />
-            )}
+            {members.data.meta.totalPages > 1 && <Pager meta={members.data.meta} onPage={setPage} />}
           </>
         )}
       </section>

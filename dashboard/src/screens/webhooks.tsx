@@ -10,8 +10,7 @@ import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeade
 import { ConfirmStep } from '../ui/confirm.tsx';
 import { TextField } from '../ui/fields.tsx';
 import { formatDateTime, formatNumber } from '../ui/format.ts';
-import { useAction, useLoad } from '../ui/hooks.ts';
-import { usePolling } from './exports.tsx';
+import { useAction, useLoad, usePolling } from '../ui/hooks.ts';
 
 type Webhook = Schemas['Webhook'];
 type NewWebhook = Schemas['NewWebhook'];
@@ -138,12 +137,7 @@ export function Webhooks(_: { params: Record<string, string> }) {
               </li>
             ))}
           </ul>
-          <Pager
-            page={list.data.meta.page}
-            totalPages={list.data.meta.totalPages}
-            total={list.data.meta.total}
-            onPage={(p) => setQuery({ page: p }, false)}
-          />
+          <Pager meta={list.data.meta} onPage={(p) => setQuery({ page: p }, false)} />
         </>
       )}
     </>
@@ -696,12 +690,7 @@ function DeliveryLog({ hookPath, tick }: { hookPath: string; tick: number }) {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={log.data!.meta.page}
-            totalPages={log.data!.meta.totalPages}
-            total={log.data!.meta.total}
-            onPage={(p) => setQuery({ page: p }, false)}
-          />
+          <Pager meta={log.data!.meta} onPage={(p) => setQuery({ page: p }, false)} />
         </>
       )}
     </section>

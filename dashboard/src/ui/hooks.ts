@@ -58,3 +58,27 @@ export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>
   };
   return { run, pending, error, clearError: () => setError(undefined) };
 }
+
+/**
+ * Calls `poll` while `active`, waiting longer each time (from `first` ms, ×1.5, at most `max`),
+ * skipping while the tab is hidden; stops when inactive or when the screen is left. A new
+ * `restart` value starts again from the shortest wait.
+ */
+export function usePolling(active: boolean, poll: () => void, restart: unknown = 0, first = 1000, max = 10_000) {
+  const latest = useRef(poll);
+  latest.current = poll;
+  useEffect(() => {
+    if (!active) return;
+    let delay = first;
+    let timer: ReturnType<typeof setTimeout>;
+    const next = () => {
+      timer = setTimeout(() => {
+        if (!document.hidden) latest.current();
+        delay = Math.min(max, delay * 1.5);
+        next();
+      }, delay);
+    };
+    next();
+    return () => clearTimeout(timer);
+  }, [active, restart]);
+}
