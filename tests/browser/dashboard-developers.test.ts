@@ -12,6 +12,7 @@ import { verifyHexSignature } from '../../functions/_shared/core/webhooks/signin
 import { axeViolations, useBrowser } from '../helpers/browser.ts';
 import {
   DESKTOP,
+  onDashboardPage,
   openDashboard,
   PHONE,
   shot,
@@ -35,14 +36,8 @@ let worker: TestWorker;
 const orgPath = (rest = '') => `/api/v1/organizations/${owner.tenant.org.id}${rest}`;
 const appPath = (rest: string) => `/app/o/${owner.tenant.org.id}${rest}`;
 
-async function withPage<T>(path: string, fn: (page: Page) => Promise<T>, viewport: Viewport = DESKTOP): Promise<T> {
-  const page = await openDashboard(browser(), owner.session, path, viewport);
-  try {
-    return await fn(page);
-  } finally {
-    await page.context().close();
-  }
-}
+const withPage = <T>(path: string, fn: (page: Page) => Promise<T>, viewport: Viewport = DESKTOP) =>
+  onDashboardPage(browser(), owner.session, path, fn, viewport);
 
 /** GET /api/v1/me with a key, as the shop's own system would call it. */
 const me = (key: string) => api('GET', '/api/v1/me', { key });

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, openDashboard, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
 import { db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm, mailWorker, waitForMail } from '../helpers/review-requests.ts';
@@ -38,18 +38,15 @@ afterAll(async () => {
   await worker?.stop();
 });
 
-async function withPage<T>(path: string, fn: (page: Page) => Promise<T>, viewport = DESKTOP): Promise<T> {
-  const page = await openDashboard(browser(), owner.session, path, viewport);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  try {
+/** Like the other screens' tests, and no script error on the page while `fn` runs. */
+const withPage = <T>(path: string, fn: (page: Page) => Promise<T>, viewport = DESKTOP) =>
+  onDashboardPage(browser(), owner.session, path, async (page) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
     const result = await fn(page);
     expect(errors).toEqual([]);
     return result;
-  } finally {
-    await page.context().close();
-  }
-}
+  }, viewport);
 
 /** The organization's requests as the API lists them (a read key: what the owner's clicks made). */
 async function requests(query: Record<string, string> = {}) {

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, openDashboard, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
 import { createTenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
@@ -26,14 +26,8 @@ async function review(id: string) {
   return res.body;
 }
 
-async function withPage<T>(path: string, fn: (page: Page) => Promise<T>, viewport = DESKTOP): Promise<T> {
-  const page = await openDashboard(browser(), owner.session, path, viewport);
-  try {
-    return await fn(page);
-  } finally {
-    await page.context().close();
-  }
-}
+const withPage = <T>(path: string, fn: (page: Page) => Promise<T>, viewport = DESKTOP) =>
+  onDashboardPage(browser(), owner.session, path, fn, viewport);
 
 /** The text of each review the embeddable widget shows on a page holding only its snippet. */
 async function widgetReviews(snippet: string): Promise<string> {

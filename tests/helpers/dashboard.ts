@@ -79,3 +79,19 @@ export async function signedInOwner(name = 'Olga Owner'): Promise<SignedInOwner>
     await worker.stop();
   }
 }
+
+/** Runs `fn` on a dashboard page opened as `openDashboard` does, and closes the page's context after. */
+export async function onDashboardPage<T>(
+  browser: Browser,
+  session: Pick<Session, 'cookie'>,
+  path: string,
+  fn: (page: Page) => Promise<T>,
+  viewport: Viewport = DESKTOP,
+): Promise<T> {
+  const page = await openDashboard(browser, session, path, viewport);
+  try {
+    return await fn(page);
+  } finally {
+    await page.context().close();
+  }
+}
