@@ -58,8 +58,9 @@ export const SCREENS: Screen[] = [
   ),
   lazy('/exports', 'Exports', () => import('./screens/exports.tsx').then((m) => m.Exports)),
   lazy('/developers/keys', 'API keys', () => import('./screens/api-keys.tsx').then((m) => m.ApiKeys), true),
-  lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks.tsx').then((m) => m.Webhooks), true),
-  lazy('/developers/webhooks/:id', 'Webhook', () => import('./screens/webhooks.tsx').then((m) => m.WebhookPage), true),
+  // Webhooks need the write scope (the contract), so members manage them too.
+  lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks.tsx').then((m) => m.Webhooks)),
+  lazy('/developers/webhooks/:id', 'Webhook', () => import('./screens/webhooks.tsx').then((m) => m.WebhookPage)),
   lazy('/team', 'Team', () => import('./screens/team.tsx').then((m) => m.Team)),
   // Everyone's: the account (its session, signing out everywhere); the organization's part is for admins.
   lazy('/settings', 'Settings', () => import('./screens/settings.tsx').then((m) => m.Settings)),
@@ -73,7 +74,7 @@ export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'Widget and public page', path: '/widget' },
   { label: 'Exports', path: '/exports' },
   { label: 'API keys', path: '/developers/keys', adminOnly: true },
-  { label: 'Webhooks', path: '/developers/webhooks', adminOnly: true },
+  { label: 'Webhooks', path: '/developers/webhooks' },
   { label: 'Team', path: '/team' },
   { label: 'Settings', path: '/settings' },
 ];

@@ -3,8 +3,8 @@
 // its secret read once and used for a real request, gone when the page is left, then rotated and
 // revoked (the request answers 401); a webhook endpoint pointing at a real receiver, a test event
 // sent from its page and seen in the delivery log, a delivery opened and redelivered by the
-// worker; an export made, prepared by the worker and downloaded; a member, for whom keys and
-// webhooks are not in the sidebar. axe-core finds no violation; screenshots at 375 and 1,280 px.
+// worker; an export made, prepared by the worker and downloaded; a member, for whom keys are not
+// in the sidebar but webhooks are (they need the write scope, as in the API). axe-core finds no violation; screenshots at 375 and 1,280 px.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -341,7 +341,7 @@ describe('exports', () => {
 });
 
 describe('a member', () => {
-  it('does not see keys and webhooks, which are for owners and admins, but can export', async () => {
+  it('does not see keys, which are for owners and admins, but manages webhooks and exports', async () => {
     const email = personEmail('member');
     await addMember(owner.tenant, email, 'member', 'Mia Member');
     const session = await signIn(email);
@@ -350,7 +350,9 @@ describe('a member', () => {
       const nav = page.getByRole('navigation', { name: 'Sections' });
       await nav.getByRole('link', { name: 'Exports' }).waitFor();
       expect(await nav.getByRole('link', { name: 'API keys' }).count()).toBe(0);
-      expect(await nav.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
+      await nav.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      await page.getByRole('button', { name: /add an endpoint/i }).waitFor();
 
       await page.goto(`${inject('apiUrl')}${appPath('/developers/keys')}`);
       await page.getByText("This page is for the organization's owners and admins; your role is member.").waitFor();
@@ -362,8 +364,9 @@ describe('a member', () => {
     } finally {
       await page.context().close();
     }
-    // The API agrees: a member's session cannot make a key.
+    // The API agrees: a member's session cannot make a key, and reads the webhooks.
     const res = await asSession(session, 'POST', orgPath('/api-keys'), { body: { name: 'mine', scope: 'admin' } });
     expect(res.status).toBe(403);
+    expect((await asSession(session, 'GET', orgPath('/webhooks'))).status).toBe(200);
   });
 });
