@@ -2,10 +2,10 @@
 // the URL (so a filtered view can be bookmarked and shared), rating and status at a glance.
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Page, type Review } from '../api.ts';
-import { setQuery, useLocation } from '../router.ts';
+import { setQuery } from '../router.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, PageHeader, Pager, Stars } from '../ui/components.tsx';
-import { QuerySelect } from '../ui/filters.tsx';
+import { QuerySelect, useQueryFilters } from '../ui/filters.tsx';
 import { formatDate } from '../ui/format.ts';
 import { useLoad } from '../ui/hooks.ts';
 import { VERIFICATION_LABEL } from '../ui/words.ts';
@@ -15,12 +15,7 @@ const FILTERS = ['q', 'verification_status', 'is_hidden', 'rating', 'page'] as c
 export function Inbox() {
   const orgPath = useOrgPath();
   const appPath = useAppPath();
-  const { query } = useLocation();
-  const filters = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Record<
-    typeof FILTERS[number],
-    string
-  >;
-  const key = FILTERS.map((k) => filters[k]).join('|');
+  const { filters, key } = useQueryFilters(FILTERS);
   const list = useLoad(
     (signal) => api.get<Page<Review>>(orgPath('/reviews'), { ...filters, limit: 20 }, signal),
     [orgPath(), key],

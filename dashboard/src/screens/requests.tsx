@@ -7,7 +7,7 @@ import { setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
 import { Confirm } from '../ui/confirm.tsx';
-import { QueryDate, QuerySelect } from '../ui/filters.tsx';
+import { QueryDate, QuerySelect, useQueryFilters } from '../ui/filters.tsx';
 import { CheckboxField, NumberField, SelectField } from '../ui/fields.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -340,12 +340,7 @@ function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: ReviewReq
 function RequestList({ forms, tick }: { forms: ReviewForm[]; tick: number }) {
   const orgPath = useOrgPath();
   const appPath = useAppPath();
-  const { query } = useLocation();
-  const filters = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Record<
-    typeof FILTERS[number],
-    string
-  >;
-  const key = FILTERS.map((k) => filters[k]).join('|');
+  const { filters, key } = useQueryFilters(FILTERS);
   const list = useLoad(
     (signal) => api.get<Page<ReviewRequest>>(orgPath('/review-requests'), { ...filters, limit: 25 }, signal),
     [orgPath(), key, tick],

@@ -1,5 +1,12 @@
 // A list's filters kept in the URL: changing one shows the first page of the new answer.
-import { setQuery } from '../router.ts';
+import { setQuery, useLocation } from '../router.ts';
+
+/** The named filters as the URL holds them ('' when absent), and a key that changes with any of them. */
+export function useQueryFilters<K extends string>(names: readonly K[]): { filters: Record<K, string>; key: string } {
+  const { query } = useLocation();
+  const filters = Object.fromEntries(names.map((k) => [k, query.get(k) ?? ''])) as Record<K, string>;
+  return { filters, key: names.map((k) => filters[k]).join('|') };
+}
 
 export function QuerySelect(
   { label, name, value, options }: { label: string; name: string; value: string; options: [string, string][] },
