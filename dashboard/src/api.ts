@@ -59,6 +59,23 @@ export function apiUrl(path: string, query?: RequestOptions['query']): string {
   return `/api/v1${path}${qs ? `?${qs}` : ''}`;
 }
 
+// Reads started before the app knew who is signed in (the page's first list, alongside
+// GET /auth/session), each taken once by the first request for the same address.
+const early = new Map<string, Promise<Response>>();
+
+/** Starts a GET now, for the request the page will make as soon as the session is known. */
+export function prefetch(path: string, query?: RequestOptions['query']): void {
+  const url = apiUrl(path, query);
+  const res = fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+  res.catch(() => {}); // an error surfaces when the page asks for it, not as an unhandled rejection
+  early.set(url, res);
+}
+
+/** Drops reads started early: nobody was signed in, so their answers are refusals. */
+export function forgetPrefetched(): void {
+  early.clear();
+}
+
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrfToken;
@@ -67,15 +84,18 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
+  const url = apiUrl(path, opts.query);
+  const started = method === 'GET' ? early.get(url) : undefined;
+  early.delete(url);
   let res: Response;
   try {
-    res = await fetch(apiUrl(path, opts.query), {
+    res = await (started ?? fetch(url, {
       method,
       headers,
       body,
       credentials: 'same-origin',
       signal: opts.signal,
-    });
+    }));
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');

@@ -1,7 +1,7 @@
 // The dashboard: who is signed in (GET /auth/session on every load), the sign-in page when
 // nobody is, and the organization's screens inside the layout when someone is.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, ApiError, type Session, setCsrfToken, whenSignedOut } from './api.ts';
+import { api, ApiError, forgetPrefetched, type Session, setCsrfToken, whenSignedOut } from './api.ts';
 import { Layout } from './layout.tsx';
 import { match, navigate, useLocation } from './router.ts';
 import { SCREENS } from './routes.tsx';
@@ -23,6 +23,7 @@ async function loadSession(): Promise<State> {
     return { kind: 'in', session };
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) {
+      forgetPrefetched();
       const options = await api.get<{ sign_up: boolean }>('/auth/options').catch(() => ({ sign_up: false }));
       return { kind: 'signed-out', signUp: options.sign_up };
     }

@@ -100,6 +100,20 @@ describe('the inbox', () => {
     });
   });
 
+  it('on a deep link, asks for its first page beside the session, not after it, and only once', async () => {
+    await withPage(appPath('/reviews?rating=5'), async (page) => {
+      await page.locator('.review-row').first().waitFor();
+      const events: string[] = [];
+      const api = (url: string) => new URL(url).pathname.replace(`/api/v1/organizations/${owner.tenant.org.id}`, '');
+      page.on('request', (r) => r.url().includes('/api/v1/') && events.push(`asked ${api(r.url())}`));
+      page.on('requestfinished', (r) => r.url().includes('/api/v1/') && events.push(`answered ${api(r.url())}`));
+      await page.reload();
+      await expect.poll(() => page.locator('.review-row').first().getByRole('link').textContent()).toBe('Sturdy chair');
+      expect(events.filter((e) => e === 'asked /reviews')).toHaveLength(1);
+      expect(events.indexOf('asked /reviews')).toBeLessThan(events.indexOf('answered /api/v1/auth/session'));
+    });
+  });
+
   it('looks right at phone and desktop widths, with no accessibility violation', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       await withPage(appPath('/reviews'), async (page) => {

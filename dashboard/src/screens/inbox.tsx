@@ -1,9 +1,9 @@
 // The inbox: every review of the organization, newest first, with the contract's filters kept in
 // the URL (so a filtered view can be bookmarked and shared), rating and status at a glance.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Page, type Review } from '../api.ts';
+import { api, type Page, prefetch, type Review } from '../api.ts';
 import { setQuery } from '../router.ts';
-import { useAppPath, useOrgPath } from '../session.ts';
+import { useAppPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, PageHeader, Pager, Stars } from '../ui/components.tsx';
 import { QuerySelect, useQueryFilters } from '../ui/filters.tsx';
 import { formatDate } from '../ui/format.ts';
@@ -12,13 +12,27 @@ import { VERIFICATION_LABEL } from '../ui/words.ts';
 
 const FILTERS = ['q', 'verification_status', 'is_hidden', 'rating', 'page'] as const;
 
+/** Where the inbox's first page comes from, for starting it while the session loads. */
+export function prefetchInbox(path: string, query: URLSearchParams): void {
+  const m = /^\/app\/o\/([0-9a-f-]{36})\/reviews$/.exec(path);
+  if (m) prefetch(...inboxRequest(m[1], Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? '']))));
+}
+
+/** The inbox's list request: its API path and query, from the organization and the URL's filters. */
+export function inboxRequest(
+  orgId: string,
+  filters: Record<string, string>,
+): [string, Record<string, string | number>] {
+  return [`/organizations/${orgId}/reviews`, { ...filters, limit: 20 }];
+}
+
 export function Inbox() {
-  const orgPath = useOrgPath();
   const appPath = useAppPath();
+  const { org } = useWorkspace();
   const { filters, key } = useQueryFilters(FILTERS);
   const list = useLoad(
-    (signal) => api.get<Page<Review>>(orgPath('/reviews'), { ...filters, limit: 20 }, signal),
-    [orgPath(), key],
+    (signal) => api.get<Page<Review>>(...inboxRequest(org.id, filters), signal),
+    [org.id, key],
   );
   const [q, setQ] = useState(filters.q);
   useEffect(() => setQ(filters.q), [filters.q]);
