@@ -1,6 +1,6 @@
 // The dashboard: who is signed in (GET /auth/session on every load), the sign-in page when
 // nobody is, and the organization's screens inside the layout when someone is.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, forgetPrefetched, type Session, setCsrfToken, whenSignedOut } from './api.ts';
 import { Layout } from './layout.tsx';
 import { match, navigate, useLocation } from './router.ts';
@@ -16,7 +16,8 @@ type State = { kind: 'loading' } | { kind: 'signed-out'; signUp: boolean } | { k
   message: string;
 };
 
-async function loadSession(): Promise<State> {
+/** Who is signed in: the app's first question, asked by the entry before anything renders. */
+export async function loadSession(): Promise<State> {
   try {
     const session = await api.get<Session>('/auth/session');
     setCsrfToken(session.csrf_token);
@@ -31,14 +32,16 @@ async function loadSession(): Promise<State> {
   }
 }
 
-export function App() {
+/** `first`: the session's answer, already asked for (effects run only after the first paint). */
+export function App({ first }: { first?: Promise<State> }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const { path } = useLocation();
   const reload = async () => setState(await loadSession());
 
-  useEffect(() => {
+  // Before the first paint: an answer already here shows without waiting a frame.
+  useLayoutEffect(() => {
     whenSignedOut(() => void reload());
-    void reload();
+    void (first ?? loadSession()).then(setState);
   }, []);
 
   if (state.kind === 'loading') {

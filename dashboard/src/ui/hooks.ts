@@ -1,5 +1,5 @@
 // Loading data for a screen: the answer, the error, and a reload, with stale answers discarded.
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
 
 export interface Loaded<T> {
@@ -17,7 +17,8 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
   const latest = useRef(0);
-  useEffect(() => {
+  // A layout effect: the request starts before the browser paints, not a frame later.
+  useLayoutEffect(() => {
     const ctl = new AbortController();
     const n = ++latest.current;
     setLoading(true);

@@ -43,6 +43,7 @@ export default {
     };
     const browser = await launchChromium();
     const times = { dashboard: [], profile: [] };
+    const steps = {};
     try {
       for (let i = 0; i < loads; i++) {
         for (const [kind, { url, selector }] of Object.entries(targets)) {
@@ -56,6 +57,20 @@ export default {
           await page.goto(url);
           await page.waitForFunction(() => globalThis.__shown !== undefined, null, { timeout: 60_000 });
           times[kind].push(await page.evaluate(() => globalThis.__shown));
+          if (kind === 'dashboard') {
+            // Where the wait goes: when the script, the session and the list had arrived.
+            const arrived = await page.evaluate(() =>
+              Object.fromEntries(performance.getEntriesByType('resource').map((e) => [e.name, e.responseEnd]))
+            );
+            const at = (test) => Object.entries(arrived).find(([name]) => test(name))?.[1];
+            for (
+              const [step, test] of [
+                ['script', (n) => /\/app\/assets\/main-[^/]+\.js$/.test(n)],
+                ['session', (n) => n.endsWith('/api/v1/auth/session')],
+                ['list', (n) => /\/reviews\?/.test(n)],
+              ]
+            ) (steps[step] ??= []).push(at(test) ?? NaN);
+          }
           await context.close();
         }
       }
@@ -64,6 +79,11 @@ export default {
     }
     const dashboardMs = median(times.dashboard);
     const profileMs = median(times.profile);
+    ctx.log(
+      `dashboard, medians since navigation: ${
+        Object.entries(steps).map(([step, t]) => `${step} arrived ${median(t).toFixed(0)} ms`).join(', ')
+      }, reviews on screen ${dashboardMs.toFixed(0)} ms`,
+    );
     ctx.log(
       `dashboard ${times.dashboard.map((t) => t.toFixed(0)).join(' ')} ms; profile ${
         times.profile.map((t) => t.toFixed(0)).join(' ')
