@@ -197,7 +197,8 @@ CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit
 begin
   if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
     body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
-                                        r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields,
+                                        r.verification_status, r.verification_method, r.verification_at,
+                                        r.is_hidden, r.created_at, r.form_id, r.custom_fields,
                                         plaudit.reply_json(rr.content, rr.created_at, rr.updated_at))
                from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id
               where r.id = p_review_id);
@@ -2749,14 +2750,14 @@ CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RET
 ALTER FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) OWNER TO plaudit_owner;
 
 --
--- Name: review_json(uuid, integer, text, text, text, text, text, boolean, timestamp with time zone, uuid, jsonb, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+-- Name: review_json(uuid, integer, text, text, text, text, text, text, timestamp with time zone, boolean, timestamp with time zone, uuid, jsonb, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) RETURNS text
+CREATE FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN (((((((((((((((((((((((('{"id":"'::text || (p_id)::text) || '","rating":'::text) || (p_rating)::text) || ',"title":'::text) || COALESCE((to_json(p_title))::text, 'null'::text)) || ',"content":'::text) || (to_json(p_content))::text) || ',"reviewer_name":'::text) || (to_json(p_reviewer_name))::text) || ',"reviewer_email":'::text) || (to_json(p_reviewer_email))::text) || ',"verification_status":"'::text) || p_verification_status) || '","is_hidden":'::text) || (p_is_hidden)::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","form_id":"'::text) || (p_form_id)::text) || '","custom_fields":'::text) || CASE WHEN (p_custom_fields = '{}'::jsonb) THEN '{}'::text ELSE plaudit.canonical_json(p_custom_fields) END) || ',"reply":'::text) || COALESCE(p_reply, 'null'::text)) || '}'::text);
+    RETURN (((((((((((((((((((((((((((('{"id":"'::text || (p_id)::text) || '","rating":'::text) || (p_rating)::text) || ',"title":'::text) || COALESCE((to_json(p_title))::text, 'null'::text)) || ',"content":'::text) || (to_json(p_content))::text) || ',"reviewer_name":'::text) || (to_json(p_reviewer_name))::text) || ',"reviewer_email":'::text) || (to_json(p_reviewer_email))::text) || ',"verification_status":"'::text) || p_verification_status) || '","verification_method":'::text) || CASE WHEN (p_verification_status = ANY (ARRAY['verified'::text, 'rejected'::text])) THEN COALESCE((to_json(p_verification_method))::text, 'null'::text) ELSE 'null'::text END) || ',"verification_at":'::text) || CASE WHEN ((p_verification_status = ANY (ARRAY['verified'::text, 'rejected'::text])) AND (p_verification_at IS NOT NULL)) THEN (('"'::text || to_char((p_verification_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '"'::text) ELSE 'null'::text END) || ',"is_hidden":'::text) || (p_is_hidden)::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","form_id":"'::text) || (p_form_id)::text) || '","custom_fields":'::text) || CASE WHEN (p_custom_fields = '{}'::jsonb) THEN '{}'::text ELSE plaudit.canonical_json(p_custom_fields) END) || ',"reply":'::text) || COALESCE(p_reply, 'null'::text)) || '}'::text);
 
-ALTER FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) OWNER TO plaudit_owner;
+ALTER FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) OWNER TO plaudit_owner;
 
 --
 -- Name: review_replies_record(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
@@ -3522,7 +3523,7 @@ ALTER FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text,
 -- Name: submit_review(text, integer, uuid, integer, text, text, text, text, jsonb, text, text, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
-CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb)
+CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
@@ -3605,6 +3606,7 @@ begin
     id := r.id; form_id := r.form_id; rating := r.rating; title := r.title; content := r.content;
     reviewer_name := r.reviewer_name; reviewer_email := r.reviewer_email;
     verification_status := r.verification_status; is_hidden := r.is_hidden; created_at := r.created_at;
+    verification_method := r.verification_method; verification_at := r.verification_at;
     custom_fields := r.custom_fields;
     return next;
   exception
@@ -7040,12 +7042,12 @@ REVOKE ALL ON FUNCTION plaudit.review_forms_stay_deleted() FROM PUBLIC;
 REVOKE ALL ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) FROM PUBLIC;
 
 --
--- Name: FUNCTION review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+-- Name: FUNCTION review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
-REVOKE ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_public;
+REVOKE ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_public;
 
 --
 -- Name: FUNCTION review_replies_record(); Type: ACL; Schema: plaudit; Owner: plaudit_owner

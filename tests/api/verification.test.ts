@@ -280,6 +280,14 @@ describe('purchase proof', () => {
       verification_order_hash: sha256hex(`${a.org.id}:A-1001`),
     });
     expect(p.verification_at).toBeInstanceOf(Date);
+    // The Review says so: in the submission's answer, the review, and the list (written by PostgreSQL).
+    const said = { verification_method: 'purchase_proof', verification_at: p.verification_at.toISOString() };
+    expect(review).toMatchObject(said);
+    expect((await call('GET', `${orgPath(a)}/reviews/${review.id}`, { key: a.keys.read })).body).toMatchObject(said);
+    const listed = await call('GET', `${orgPath(a)}/reviews?verification_status=verified&limit=100`, {
+      key: a.keys.read,
+    });
+    expect(listed.body.data.find((r: { id: string }) => r.id === review.id)).toMatchObject(said);
     const [{ found }] =
       await db`select count(*)::integer as found from plaudit.reviews where id = ${review.id} and to_jsonb(reviews.*)::text like '%A-1001%'`;
     expect(found).toBe(0);
@@ -296,6 +304,7 @@ describe('purchase proof', () => {
     ) {
       const review = await submitOk(call, form.id, extra);
       expect(review.verification_status, JSON.stringify(extra)).toBe('pending');
+      expect(review).toMatchObject({ verification_method: null, verification_at: null });
       expect((await provenance(review.id)).verification_order_hash).toBeNull();
     }
   });
@@ -422,7 +431,13 @@ describe('manual approval and rejection', () => {
     expect(review.verification_status).toBe('pending');
     const res = await decide('approve', { review_id: review.id, reason: 'Checked the receipt' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: review.id, verification_status: 'verified', is_hidden: false });
+    expect(res.body).toMatchObject({
+      id: review.id,
+      verification_status: 'verified',
+      verification_method: 'manual',
+      verification_at: (await provenance(review.id)).verification_at.toISOString(),
+      is_hidden: false,
+    });
     expect(await provenance(review.id)).toMatchObject({
       verification_method: 'manual',
       verification_key_id: a.keyIds.write,
@@ -452,7 +467,7 @@ describe('manual approval and rejection', () => {
   it('reject: pending → rejected; then neither approve nor reject', async () => {
     const review = await submitOk(call, form.id);
     const res = await decide('reject', { review_id: review.id, reason: 'Not a customer' });
-    expect(res.body).toMatchObject({ verification_status: 'rejected' });
+    expect(res.body).toMatchObject({ verification_status: 'rejected', verification_method: 'manual' });
     expect(await trail(review.id)).toEqual([{
       action: 'reject',
       reason: 'Not a customer',

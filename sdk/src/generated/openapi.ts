@@ -2128,6 +2128,17 @@ export interface components {
              * @enum {string}
              */
             verification_status: "unverified" | "pending" | "verified" | "rejected";
+            /**
+             * @description How the status was decided, once `verified` or `rejected` (null before): `email`, the reviewer's e-mail link; `purchase_proof`, an order number matched a loaded order; `manual`, a member or a key approved or rejected it; `invitation`, written from a review request's link.
+             * @enum {string|null}
+             */
+            verification_method: "email" | "purchase_proof" | "manual" | "invitation" | null;
+            /**
+             * Format: date-time
+             * @description When the status was decided; null before.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            verification_at: string | null;
             is_hidden: boolean;
             /**
              * Format: date-time

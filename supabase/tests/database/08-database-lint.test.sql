@@ -27,7 +27,7 @@ insert into accepted values
    'an inlined SQL function, as csv_cell; not SECURITY DEFINER'),
   ('function_search_path_mutable', 'plaudit.export_page(uuid,timestamp with time zone,timestamp with time zone,timestamp with time zone,uuid,integer,uuid,boolean,integer)',
    'inlined into the export queries of its SECURITY DEFINER callers, which fix the search_path; every name in it is schema-qualified'),
-  ('function_search_path_mutable', 'plaudit.review_json(uuid,integer,text,text,text,text,text,boolean,timestamp with time zone,uuid,jsonb,text)',
+  ('function_search_path_mutable', 'plaudit.review_json(uuid,integer,text,text,text,text,text,text,timestamp with time zone,boolean,timestamp with time zone,uuid,jsonb,text)',
    'inlined into the reads that write reviews as JSON (once per row); not SECURITY DEFINER; every name in it is schema-qualified'),
   ('function_search_path_mutable', 'plaudit.reply_json(text,timestamp with time zone,timestamp with time zone)',
    'inlined beside review_json; not SECURITY DEFINER; every name in it is schema-qualified'),

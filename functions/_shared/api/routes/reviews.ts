@@ -34,6 +34,8 @@ export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', '
     '`unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.',
 });
 
+export const VerificationMethod = z.enum(['email', 'purchase_proof', 'manual', 'invitation']);
+
 export const ReviewReply = z.object({
   content: z.string(),
   created_at: Timestamp,
@@ -48,6 +50,11 @@ export const Review = z.object({
   reviewer_name: z.string(),
   reviewer_email: z.string(),
   verification_status: VerificationStatus,
+  verification_method: VerificationMethod.nullable().openapi({
+    description:
+      "How the status was decided, once `verified` or `rejected` (null before): `email`, the reviewer's e-mail link; `purchase_proof`, an order number matched a loaded order; `manual`, a member or a key approved or rejected it; `invitation`, written from a review request's link.",
+  }),
+  verification_at: Timestamp.nullable().openapi({ description: 'When the status was decided; null before.' }),
   is_hidden: z.boolean(),
   created_at: Timestamp,
   form_id: z.string().uuid(),
@@ -67,6 +74,8 @@ export type ReviewRow = {
   reviewer_name: string;
   reviewer_email: string;
   verification_status: z.infer<typeof VerificationStatus>;
+  verification_method: z.infer<typeof VerificationMethod> | null;
+  verification_at: Date | null;
   is_hidden: boolean;
   created_at: Date;
   form_id: string;
@@ -82,11 +91,15 @@ export const REVIEW_COLUMNS = [
   'reviewer_name',
   'reviewer_email',
   'verification_status',
+  'verification_method',
+  'verification_at',
   'is_hidden',
   'created_at',
   'form_id',
   'custom_fields',
 ];
+
+const decided = (r: ReviewRow) => r.verification_status === 'verified' || r.verification_status === 'rejected';
 
 export const toReview = (r: ReviewRow) => ({
   id: r.id,
@@ -96,6 +109,9 @@ export const toReview = (r: ReviewRow) => ({
   reviewer_name: r.reviewer_name,
   reviewer_email: r.reviewer_email,
   verification_status: r.verification_status,
+  // Decided statuses only: a method recorded before a review went back to pending is history.
+  verification_method: decided(r) ? r.verification_method : null,
+  verification_at: decided(r) ? iso(r.verification_at) : null,
   is_hidden: r.is_hidden,
   created_at: iso(r.created_at)!,
   form_id: r.form_id,
@@ -244,7 +260,8 @@ async function listReviews(c: Context<AppEnv>, q: ListQuery): Promise<string> {
   const [[{ items }], [{ total }]] = await Promise.all([
     db<{ items: string }[]>`
       select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
-                                 r.reviewer_email, r.verification_status, r.is_hidden, r.created_at, r.form_id,
+                                 r.reviewer_email, r.verification_status, r.verification_method,
+                                 r.verification_at, r.is_hidden, r.created_at, r.form_id,
                                  r.custom_fields, plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)),
                                  ',' order by page.created_at desc, page.id desc), '') as items
       from (select id, created_at from plaudit.reviews where ${where}
