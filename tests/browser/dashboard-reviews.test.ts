@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../helpers/browser.ts';
 import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
-import { createTenant } from '../helpers/db.ts';
+import { createTenant, db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews } from '../helpers/reviews.ts';
@@ -199,6 +199,27 @@ describe("a review's page", () => {
       await page.getByText('How it was verified').waitFor();
       await expect.poll(() => page.locator('.facts').textContent()).toContain('Olga Owner');
       expect(await page.getByRole('heading', { name: 'Awaiting verification' }).count()).toBe(0);
+    });
+  });
+
+  it('says how a review was verified: an order number that matched a loaded order', async () => {
+    const t = owner.tenant;
+    const form = await createForm(t, { verification_mode: 'purchase_proof' });
+    const loaded = await api('POST', `${orgPath()}/orders`, {
+      key: t.keys.write,
+      body: { orders: [{ order_id: 'ORD-7', email: 'buyer@example.com' }] },
+    });
+    expect(loaded.status).toBe(200);
+    // Submitted as the public route submits (its own rate-limit bucket: the shared server's
+    // per-address limit is for the submission tests).
+    const [submitted] = await db`
+      select id, verification_status, verification_method from plaudit.submit_review(
+        ${`fixture:${t.org.slug}:order`}, 1000, ${form.id}, 5, 'Matched order', 'Bought the oak shelf.', 'Bea B.',
+        'buyer@example.com', '{}'::jsonb, 'ORD-7', 'http://127.0.0.1', false)`;
+    expect(submitted).toMatchObject({ verification_status: 'verified', verification_method: 'purchase_proof' });
+    await withPage(appPath(`/reviews/${submitted.id}`), async (page) => {
+      await page.getByText('How it was verified').waitFor();
+      expect(await page.locator('.facts').textContent()).toContain('The order number matched an order you loaded');
     });
   });
 

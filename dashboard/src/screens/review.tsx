@@ -8,7 +8,7 @@ import { Badge, ErrorNotice, Field, Loading, Notice, Stars } from '../ui/compone
 import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
-import { ACTION_LABEL, actorLabel, VERIFICATION_LABEL } from '../ui/words.ts';
+import { ACTION_LABEL, actorLabel, METHOD_LABEL, VERIFICATION_LABEL } from '../ui/words.ts';
 
 type Entry = Schemas['ModerationEntry'];
 type Member = Schemas['Member'];
@@ -48,7 +48,8 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
   }
   if (!review.data) return <Loading what='Loading the review' />;
   const r = review.data;
-  const verifiedBy = trail.data?.data.find((e) => e.action === 'verify' || e.action === 'approve');
+  // Who decided, for a decision made by a person or a key: the trail's entry of that decision.
+  const decidedBy = trail.data?.data.find((e) => ['verify', 'approve', 'reject'].includes(e.action));
 
   return (
     <>
@@ -82,15 +83,17 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
                 <dd key={`v-${k}`}>{typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v)}</dd>
               </>
             ))}
-            {r.verification_status === 'verified' && (
+            {r.verification_method && (
               <>
-                <dt>How it was verified</dt>
+                <dt>{r.verification_status === 'rejected' ? 'How it was rejected' : 'How it was verified'}</dt>
                 <dd>
-                  {verifiedBy
-                    ? `${actorLabel(verifiedBy.actor, names)}, ${formatDateTime(verifiedBy.created_at)}${
-                      verifiedBy.reason ? ` (${verifiedBy.reason})` : ''
+                  {r.verification_method === 'manual'
+                    ? `${r.verification_status === 'rejected' ? 'Rejected' : 'Approved'} by ${
+                      decidedBy ? actorLabel(decidedBy.actor, names) : 'your team'
                     }`
-                    : 'Verified'}
+                    : METHOD_LABEL[r.verification_method]}
+                  {r.verification_at && `, ${formatDateTime(r.verification_at)}`}
+                  {decidedBy?.reason && ` (${decidedBy.reason})`}
                 </dd>
               </>
             )}

@@ -6,6 +6,14 @@ export const VERIFICATION_LABEL: Record<string, string> = {
   rejected: 'Rejected',
 };
 
+/** How a review was verified (the Review's verification_method), said to the shop. */
+export const METHOD_LABEL: Record<string, string> = {
+  email: 'The reviewer confirmed their e-mail address through the link we sent',
+  purchase_proof: 'The order number matched an order you loaded',
+  invitation: "Written from a review request's link, sent to this address",
+  manual: 'Approved by your team',
+};
+
 export const ACTION_LABEL: Record<string, string> = {
   hide: 'Hidden',
   unhide: 'Shown again',
