@@ -17,6 +17,7 @@ const browser = useBrowser();
 
 let owner: SignedInOwner;
 let ids: Record<'chair' | 'desk' | 'lamp' | 'pending', string>;
+let manualFormId: string;
 const orgPath = () => `/api/v1/organizations/${owner.tenant.org.id}`;
 const appPath = (rest: string) => `/app/o/${owner.tenant.org.id}${rest}`;
 
@@ -49,7 +50,8 @@ async function widgetReviews(snippet: string): Promise<string> {
 beforeAll(async () => {
   owner = await signedInOwner('Olga Owner');
   const open = await createForm(owner.tenant, { verification_mode: 'none' });
-  const manual = await createForm(owner.tenant, { verification_mode: 'manual' });
+  const manual = await createForm(owner.tenant, { verification_mode: 'manual', name: 'Checked by the shop' });
+  manualFormId = manual.id;
   const tag = owner.tenant.org.slug;
   const [chair, desk, lamp] = await postReviews(open.id, tag, [
     [5, 'Sturdy chair', 'The oak chair arrived well packed and sits beautifully.', 'Chris C.'],
@@ -96,6 +98,21 @@ describe('the inbox', () => {
 
       await page.getByLabel('Search').fill('no such words anywhere');
       await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByText('No review matches these filters.').waitFor();
+
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+      await expect.poll(() => rows.count()).toBe(4);
+      expect(await page.getByLabel('Search').inputValue()).toBe('');
+      await page.getByLabel('Form').selectOption({ label: 'Checked by the shop' });
+      await page.waitForURL(new RegExp(`form_id=${manualFormId}`));
+      await expect.poll(() => rows.count()).toBe(1);
+      expect(await rows.first().getByRole('link').textContent()).toBe('Checked by hand');
+      // Written from tomorrow on: nothing yet.
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+      await expect.poll(() => rows.count()).toBe(4);
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      await page.getByLabel('Written from').fill(tomorrow);
+      await page.waitForURL(new RegExp(`startDate=${tomorrow}`));
       await page.getByText('No review matches these filters.').waitFor();
     });
   });

@@ -1,16 +1,16 @@
 // The inbox: every review of the organization, newest first, with the contract's filters kept in
 // the URL (so a filtered view can be bookmarked and shared), rating and status at a glance.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Page, prefetch, type Review } from '../api.ts';
+import { api, type Page, prefetch, type Review, type Schemas } from '../api.ts';
 import { setQuery } from '../router.ts';
 import { useAppPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, PageHeader, Pager, Stars } from '../ui/components.tsx';
-import { QuerySelect, useQueryFilters } from '../ui/filters.tsx';
+import { QueryDate, QuerySelect, useQueryFilters } from '../ui/filters.tsx';
 import { formatDate } from '../ui/format.ts';
 import { useLoad } from '../ui/hooks.ts';
 import { VERIFICATION_LABEL } from '../ui/words.ts';
 
-const FILTERS = ['q', 'verification_status', 'is_hidden', 'rating', 'page'] as const;
+const FILTERS = ['q', 'verification_status', 'is_hidden', 'rating', 'form_id', 'startDate', 'endDate', 'page'] as const;
 
 /** Where the inbox's first page comes from, for starting it while the session loads. */
 export function prefetchInbox(path: string, query: URLSearchParams): void {
@@ -34,6 +34,11 @@ export function Inbox() {
     (signal) => api.get<Page<Review>>(...inboxRequest(org.id, filters), signal),
     [org.id, key],
   );
+  const forms = useLoad(
+    (signal) => api.get<Page<Schemas['ReviewForm']>>(`/organizations/${org.id}/review-forms`, { limit: 100 }, signal),
+    [org.id],
+  );
+  const filtered = FILTERS.some((k) => k !== 'page' && filters[k]);
   const [q, setQ] = useState(filters.q);
   useEffect(() => setQ(filters.q), [filters.q]);
 
@@ -51,14 +56,17 @@ export function Inbox() {
       >
         <div class='field grow'>
           <label for='f-q'>Search</label>
-          <input
-            id='f-q'
-            type='search'
-            maxLength={200}
-            placeholder='Words in the title or text'
-            value={q}
-            onInput={(e) => setQ(e.currentTarget.value)}
-          />
+          <div class='search-row'>
+            <input
+              id='f-q'
+              type='search'
+              maxLength={200}
+              placeholder='Words in the title or text'
+              value={q}
+              onInput={(e) => setQ(e.currentTarget.value)}
+            />
+            <button type='submit' class='button'>Search</button>
+          </div>
         </div>
         <QuerySelect
           label='Verification'
@@ -84,13 +92,31 @@ export function Inbox() {
             '1 star',
           ]]}
         />
-        <button type='submit' class='button'>Search</button>
+        <QuerySelect
+          label='Form'
+          name='form_id'
+          value={filters.form_id}
+          options={[['', 'Any'], ...(forms.data?.data ?? []).map((f): [string, string] => [f.id, f.name])]}
+        />
+        <QueryDate label='Written from' name='startDate' value={filters.startDate} />
+        <QueryDate label='Written until' name='endDate' value={filters.endDate} />
+        {filtered && (
+          <p class='filters-end'>
+            <button
+              type='button'
+              class='link'
+              onClick={() => setQuery(Object.fromEntries(FILTERS.map((k) => [k, null])), false)}
+            >
+              Clear filters
+            </button>
+          </p>
+        )}
       </form>
       <ErrorNotice error={list.error} />
       {list.loading && !list.data && <Loading what='Loading reviews' />}
       {list.data && list.data.data.length === 0 && (
         <Empty>
-          {key.replace(/\|/g, '')
+          {filtered
             ? 'No review matches these filters.'
             : 'No reviews yet. Send review requests or share your review form to collect the first ones.'}
         </Empty>
