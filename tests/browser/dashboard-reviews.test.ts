@@ -117,6 +117,18 @@ describe('the inbox', () => {
     });
   });
 
+  it('of a new organization says how to collect the first reviews, and leads there', async () => {
+    const fresh = await signedInOwner('Nina New');
+    await onDashboardPage(browser(), fresh.session, `/app/o/${fresh.tenant.org.id}/reviews`, async (page) => {
+      await page.getByText('No reviews yet.').waitFor();
+      await page.getByRole('link', { name: 'share a review form' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Review forms' }).waitFor();
+      await page.goBack();
+      await page.getByRole('link', { name: 'Send review requests' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Review requests' }).waitFor();
+    });
+  });
+
   it('on a deep link, asks for its first page beside the session, not after it, and only once', async () => {
     await withPage(appPath('/reviews?rating=5'), async (page) => {
       await page.locator('.review-row').first().waitFor();

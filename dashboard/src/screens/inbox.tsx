@@ -116,9 +116,12 @@ export function Inbox() {
       {list.loading && !list.data && <Loading what='Loading reviews' />}
       {list.data && list.data.data.length === 0 && (
         <Empty>
-          {filtered
-            ? 'No review matches these filters.'
-            : 'No reviews yet. Send review requests or share your review form to collect the first ones.'}
+          {filtered ? 'No review matches these filters.' : (
+            <>
+              No reviews yet. <a href={appPath('/requests')}>Send review requests</a> to your customers, or{' '}
+              <a href={appPath('/forms')}>share a review form</a>, to collect the first ones.
+            </>
+          )}
         </Empty>
       )}
       {list.data && list.data.data.length > 0 && (
