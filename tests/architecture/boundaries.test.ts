@@ -25,6 +25,12 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
     rank: 3,
     sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/assets', '_shared/api/middleware'],
   },
+  // The fast reads answer a few routes before the router, with the routes' own statements.
+  {
+    room: '_shared/api/fast-reads',
+    rank: 4,
+    sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware', '_shared/api/routes'],
+  },
   // The document describes the routes: it reads their definitions and the webhook events.
   { room: '_shared/api/openapi', rank: 4, sees: ['_shared/core', '_shared/api/http', '_shared/api/routes'] },
   {
@@ -36,6 +42,7 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
       '_shared/api/api-keys',
       '_shared/api/assets',
       '_shared/api/middleware',
+      '_shared/api/fast-reads',
       '_shared/api/openapi',
       '_shared/api/pages',
       '_shared/api/routes',

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
-import type { Caller, Role } from '../http/env.ts';
-import type { Tx } from '../../core/db/client.ts';
+import type { Caller, KeyReadArgs, Role } from '../http/env.ts';
+import type { Sql, Tx } from '../../core/db/client.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { keyRoute, router } from './define.ts';
@@ -98,6 +98,10 @@ function toInvitation(r: InvitationRow) {
   };
 }
 
+/** GET /organizations/{orgId}'s one statement; the fast reads (fast-reads/) run it too. */
+export const readOrganization = (sql: Sql, key: KeyReadArgs) =>
+  sql`select * from plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
+
 export const organizations = router()
   .openapi(
     keyRoute('read', {
@@ -110,10 +114,7 @@ export const organizations = router()
       responses: { 200: json(Organization, 'The organization') },
     }, { oneStatementRead: true }),
     // The body is the database's JSON (plaudit.api_organization), passed through.
-    (c) =>
-      c.var.keyRead((sql, key) =>
-        sql`select * from plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit})`
-      ) as never,
+    (c) => c.var.keyRead(readOrganization) as never,
   )
   .openapi(
     keyRoute('admin', {

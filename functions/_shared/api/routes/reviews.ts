@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { apiErrorFromDb, translateDbErrors } from '../http/db-errors.ts';
-import type { Tx } from '../../core/db/client.ts';
+import type { Sql, Tx } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
-import type { AppEnv } from '../http/env.ts';
+import type { AppEnv, KeyReadArgs } from '../http/env.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { publicCors } from '../middleware/public-access/index.ts';
@@ -291,6 +291,12 @@ type SubmissionRow = ReviewRow & {
   error_message: string | null;
 };
 
+/** GET /organizations/{orgId}/reviews/{id}'s one statement; the fast reads (fast-reads/) run it too. */
+export const readReview = (sql: Sql, key: KeyReadArgs, id: string) =>
+  sql`select * from plaudit.api_review(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${id})`;
+
+export const REVIEW_NOT_FOUND = 'Review not found';
+
 export const reviews = router();
 reviews.use('/reviews', publicCors({ methods: ['POST'] }));
 reviews
@@ -382,14 +388,7 @@ reviews
         404: errorResponseSpec('No review with this id in this organization'),
       },
     }, { oneStatementRead: true }),
-    (c) =>
-      c.var.keyRead(
-        (sql, key) =>
-          sql`select * from plaudit.api_review(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${
-            c.req.valid('param').id
-          })`,
-        'Review not found',
-      ) as never,
+    (c) => c.var.keyRead((sql, key) => readReview(sql, key, c.req.valid('param').id), REVIEW_NOT_FOUND) as never,
   )
   .openapi(
     keyRoute('write', {

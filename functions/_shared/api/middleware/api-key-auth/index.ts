@@ -1,9 +1,14 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bearerToken, isWellFormedKey, sha256 } from '../../api-keys/format.ts';
 import { ApiError, errorResponse } from '../../http/errors.ts';
-import type { AppEnv, KeyRead, Role, Scope } from '../../http/env.ts';
+import type { AppEnv, Caller, KeyRead, Role, Scope } from '../../http/env.ts';
 import { hasCsrfToken, sessionTokenOf } from '../../http/session-cookie.ts';
-import { setRateLimitHeaders, tooManyRequests } from '../rate-limit/index.ts';
+import {
+  type RateLimitDecision,
+  retryAfter,
+  setRateLimitHeaders,
+  tooManyRequestsMessage,
+} from '../rate-limit/index.ts';
 import { beginTenantTransaction } from '../../../core/db/roles.ts';
 import { isUuid } from '../../../core/uuid.ts';
 
@@ -19,7 +24,7 @@ export interface ApiKeyAuthOptions {
   oneStatementRead?: boolean;
 }
 
-interface AuthRow {
+export interface AuthRow {
   key_id: string | null;
   org_id: string | null;
   scope: Scope | null;
@@ -37,7 +42,7 @@ interface AuthRow {
 const READ_ONLY = new Set(['GET', 'HEAD']);
 
 /** What proves who the caller is: an API key (Authorization), else a dashboard session (cookie). */
-type Credential = { kind: 'key' | 'session'; token: string };
+export type Credential = { kind: 'key' | 'session'; token: string };
 
 /**
  * The request's credential, or the answer for a missing or malformed one, or for a session's
@@ -77,6 +82,62 @@ const REFUSALS = {
   },
 };
 
+/** What the database's row says of a credential, before any answer is written. */
+export interface Verdict {
+  /** The credential's rate-limit window, for its headers (absent for an unknown credential). */
+  decision?: RateLimitDecision;
+  /** Who is calling, once the credential is known to act on an organization. */
+  caller?: Caller;
+  /** Why the request may not go on (401, 429, 400, 403), or absent when it may. */
+  refused?: { status: 400 | 401 | 403 | 429; message: string };
+}
+
+/**
+ * Judges plaudit.authenticate's (or authenticate_session's) row for a route needing `scope`, with
+ * the path's organization `orgId` (undefined on a route without one): the one decision both the
+ * credential middleware and the fast reads (fast-reads/) answer from.
+ */
+export function judgeCredential(
+  kind: Credential['kind'],
+  row: AuthRow | undefined,
+  scope: Scope,
+  orgId: string | undefined,
+): Verdict {
+  const says = REFUSALS[kind];
+  if (!row) return { refused: { status: 401, message: says.unknown } };
+  const decision = {
+    limit: row.rate_limit,
+    remaining: row.remaining,
+    reset: Number(row.reset_at),
+    allowed: row.allowed,
+  };
+  if (!decision.allowed) return { decision, refused: { status: 429, message: tooManyRequestsMessage(decision) } };
+  if (orgId !== undefined && !isUuid(orgId)) {
+    return { decision, refused: { status: 400, message: 'orgId: must be a UUID' } };
+  }
+  if (row.org_id === null || row.scope === null) {
+    // A session acts on the organization of the path; without one (GET /me) it has none.
+    const message = orgId === undefined ? 'Sign-in sessions act on /organizations/{orgId}/… routes' : says.foreign;
+    return { decision, refused: { status: 403, message } };
+  }
+  const caller: Caller = {
+    orgId: row.org_id,
+    scope: row.scope,
+    keyId: row.key_id,
+    prefix: row.prefix,
+    memberId: row.member_id ?? null,
+    role: row.member_role ?? null,
+    actor: row.key_id ? `api_key:${row.key_id}` : `member:${row.member_id}`,
+  };
+  if (orgId !== undefined && orgId.toLowerCase() !== row.org_id) {
+    return { decision, caller, refused: { status: 403, message: says.foreign } };
+  }
+  if (RANK[row.scope] < RANK[scope]) {
+    return { decision, caller, refused: { status: 403, message: says.scope(scope, row.scope) } };
+  }
+  return { decision, caller };
+}
+
 /**
  * What the database said of the credential, as an answer when the request may not go on (401,
  * 429, the path's organization not a UUID or not the caller's, the scope too low), else null.
@@ -88,38 +149,12 @@ function refusal(
   row: AuthRow | undefined,
   scope: Scope,
 ): Response | null {
-  const says = REFUSALS[kind];
-  if (!row) return errorResponse(c, 401, says.unknown);
-  const decision = {
-    limit: row.rate_limit,
-    remaining: row.remaining,
-    reset: Number(row.reset_at),
-    allowed: row.allowed,
-  };
-  setRateLimitHeaders(c, decision);
-  if (!decision.allowed) return tooManyRequests(c, decision);
-  const orgId = c.req.param('orgId');
-  if (orgId !== undefined && !isUuid(orgId)) return errorResponse(c, 400, 'orgId: must be a UUID');
-  if (row.org_id === null || row.scope === null) {
-    // A session acts on the organization of the path; without one (GET /me) it has none.
-    return errorResponse(
-      c,
-      403,
-      orgId === undefined ? 'Sign-in sessions act on /organizations/{orgId}/… routes' : says.foreign,
-    );
-  }
-  c.set('caller', {
-    orgId: row.org_id,
-    scope: row.scope,
-    keyId: row.key_id,
-    prefix: row.prefix,
-    memberId: row.member_id ?? null,
-    role: row.member_role ?? null,
-    actor: row.key_id ? `api_key:${row.key_id}` : `member:${row.member_id}`,
-  });
-  if (orgId !== undefined && orgId.toLowerCase() !== row.org_id) return errorResponse(c, 403, says.foreign);
-  if (RANK[row.scope] < RANK[scope]) return errorResponse(c, 403, says.scope(scope, row.scope));
-  return null;
+  const { decision, caller, refused } = judgeCredential(kind, row, scope, c.req.param('orgId'));
+  if (decision) setRateLimitHeaders(c, decision);
+  if (caller) c.set('caller', caller);
+  if (!refused) return null;
+  if (refused.status === 429) c.header('Retry-After', retryAfter(decision!));
+  return errorResponse(c, refused.status, refused.message);
 }
 
 /**

@@ -12,7 +12,8 @@ export interface RateLimitDecision {
   allowed: boolean;
 }
 
-function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+/** The headers every limited answer carries (the API key's window, or the address's). */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(d.limit),
     'X-RateLimit-Remaining': String(d.remaining),
@@ -24,9 +25,18 @@ export function setRateLimitHeaders(c: Context, d: RateLimitDecision) {
   for (const [name, value] of Object.entries(rateLimitHeaders(d))) c.header(name, value);
 }
 
+/** A 429's Retry-After: the seconds left in the window, at least one. */
+export function retryAfter(d: RateLimitDecision): string {
+  return String(Math.max(1, d.reset - Math.floor(Date.now() / 1000)));
+}
+
+export function tooManyRequestsMessage(d: RateLimitDecision): string {
+  return `Rate limit of ${d.limit} requests per minute exceeded; retry after the reset`;
+}
+
 export function tooManyRequests(c: Context, d: RateLimitDecision) {
-  c.header('Retry-After', String(Math.max(1, d.reset - Math.floor(Date.now() / 1000))));
-  return errorResponse(c, 429, `Rate limit of ${d.limit} requests per minute exceeded; retry after the reset`);
+  c.header('Retry-After', retryAfter(d));
+  return errorResponse(c, 429, tooManyRequestsMessage(d));
 }
 
 /**
@@ -78,11 +88,24 @@ export class MemoryRateLimiter {
  * written by the client and prove nothing. With no proxy trusted it is the socket's peer.
  */
 export function clientIp(c: Context<AppEnv>, trustProxy: number): string {
+  return clientAddress(c.req.header('x-forwarded-for'), c.env?.remoteAddr?.hostname, trustProxy);
+}
+
+/** clientIp from the X-Forwarded-For header and the socket's peer. */
+export function clientAddress(forwardedFor: string | undefined, peer: string | undefined, trustProxy: number): string {
   if (trustProxy > 0) {
-    const hops = c.req.header('x-forwarded-for')?.split(',').map((h) => h.trim()).filter(Boolean);
+    const hops = forwardedFor?.split(',').map((h) => h.trim()).filter(Boolean);
     if (hops?.length) return hops[Math.max(hops.length - trustProxy, 0)];
   }
-  return c.env?.remoteAddr?.hostname ?? 'unknown';
+  return peer ?? 'unknown';
+}
+
+/**
+ * The address's window of failed authentications (ipRateLimit): anonymous traffic from a shared
+ * address must not lock out the keys used behind it.
+ */
+export function failuresBucket(address: string): string {
+  return `401:${address}`;
 }
 
 /**
@@ -121,9 +144,7 @@ export function ipRateLimit(
   { limiter = new MemoryRateLimiter(), limit }: IpRateLimitOptions,
 ): MiddlewareHandler<AppEnv> {
   const ip = (c: Context<AppEnv>) => clientIp(c, c.get('config').trustProxy);
-  // Failed authentications have a window of their own: anonymous traffic from a shared address
-  // must not lock out the keys used behind it.
-  const failures = (c: Context<AppEnv>) => `401:${ip(c)}`;
+  const failures = (c: Context<AppEnv>) => failuresBucket(ip(c));
   return async (c, next) => {
     // A key or a member's session is limited per credential by the credential middleware, on
     // the routes it guards; anywhere else a credential proves nothing and the address counts.

@@ -12,6 +12,28 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export const writeJsonLine = (line: LogLine) => console.log(JSON.stringify(line));
 
+/** The request's id: the caller's X-Request-Id when it is a sane token, else a new one. */
+export function requestIdOf(incoming: string | null | undefined): string {
+  return incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** The one line logged per request (`started` is performance.now() at its start). */
+export function requestLine(
+  r: { method: string; route: string; status: number; started: number; requestId: string; keyPrefix: string | null },
+): LogLine {
+  return {
+    time: new Date().toISOString(),
+    level: r.status >= 500 ? 'error' : 'info',
+    msg: 'request',
+    method: r.method,
+    route: r.route,
+    status: r.status,
+    ms: Math.round((performance.now() - r.started) * 100) / 100,
+    request_id: r.requestId,
+    key_prefix: r.keyPrefix,
+  };
+}
+
 /**
  * Gives every request an id (the caller's X-Request-Id when it is a sane token), echoes it in the
  * response, and logs one line per request: method, route pattern, status, duration, request id
@@ -21,21 +43,17 @@ export const writeJsonLine = (line: LogLine) => console.log(JSON.stringify(line)
 export function requestLog({ write = writeJsonLine }: RequestLogOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const incoming = c.req.header('x-request-id');
-    const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId = requestIdOf(c.req.header('x-request-id'));
     c.set('requestId', requestId);
     await next();
     c.res.headers.set('X-Request-Id', requestId);
-    write({
-      time: new Date().toISOString(),
-      level: c.res.status >= 500 ? 'error' : 'info',
-      msg: 'request',
+    write(requestLine({
       method: c.req.method,
       route: c.req.routePath,
       status: c.res.status,
-      ms: Math.round((performance.now() - started) * 100) / 100,
-      request_id: requestId,
-      key_prefix: c.get('caller')?.prefix ?? null,
-    });
+      started,
+      requestId,
+      keyPrefix: c.get('caller')?.prefix ?? null,
+    }));
   };
 }

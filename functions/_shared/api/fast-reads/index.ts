@@ -1,0 +1,157 @@
+// The hottest authenticated reads, answered before Hono's router and middleware: an API key's
+// GET of its organization or of one review. Each is one statement already (docs/design.md, "A
+// request's life"); what this saves is the framework's work around it (the context, six
+// middleware, the router, the validator), which cost the API process more CPU than the rest of
+// the request. Every decision and every byte of the answer comes from the functions the Hono path
+// calls too (judgeCredential, the rate-limit headers, requestLine, errorBody, the route's
+// statement), so the two paths cannot drift; tests compare them byte for byte. Anything else
+// (another method, a query string, a session cookie, a missing or malformed key, an address
+// locked out by its failures, a database error) is not taken here: Hono answers it unchanged.
+import { bearerToken, isWellFormedKey, sha256 } from '../api-keys/format.ts';
+import type { Config } from '../../core/config.ts';
+import type { Sql } from '../../core/db/client.ts';
+import { errorBody } from '../../core/errors.ts';
+import type { KeyReadArgs, Scope } from '../http/env.ts';
+import { type AuthRow, judgeCredential } from '../middleware/api-key-auth/index.ts';
+import {
+  clientAddress,
+  failuresBucket,
+  type MemoryRateLimiter,
+  rateLimitHeaders,
+  retryAfter,
+} from '../middleware/rate-limit/index.ts';
+import { type LogLine, requestIdOf, requestLine } from '../middleware/request-log/index.ts';
+import { readOrganization } from '../routes/organizations.ts';
+import { readReview, REVIEW_NOT_FOUND } from '../routes/reviews.ts';
+
+type Statement = ReturnType<typeof readOrganization>;
+
+interface FastRead {
+  /** The route's pattern, as Hono names it in the request log. */
+  route: string;
+  /** The path; its groups are the organization and the route's other parameters. */
+  path: RegExp;
+  scope: Scope;
+  notFound: string;
+  statement: (sql: Sql, key: KeyReadArgs, params: string[]) => Statement;
+}
+
+const UUID = '([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})';
+const PREFIX = '/api/v1/organizations/';
+
+/** The routes taken here, each declared `keyRoute('read', …, { oneStatementRead: true })` too. */
+const READS: FastRead[] = [
+  {
+    route: '/api/v1/organizations/:orgId',
+    path: new RegExp(`^/api/v1/organizations/${UUID}$`),
+    scope: 'read',
+    notFound: 'Not found',
+    statement: (sql, key) => readOrganization(sql, key),
+  },
+  {
+    route: '/api/v1/organizations/:orgId/reviews/:id',
+    path: new RegExp(`^/api/v1/organizations/${UUID}/reviews/${UUID}$`),
+    scope: 'read',
+    notFound: REVIEW_NOT_FOUND,
+    statement: (sql, key, [id]) => readReview(sql, key, id),
+  },
+];
+
+export interface FastReadsOptions {
+  sql: Sql;
+  config: Config;
+  log: (line: LogLine) => void;
+  /** The app's per-address limiter (ipRateLimit's): a 401 counts as the address's failure there. */
+  limiter: MemoryRateLimiter;
+}
+
+/** What Deno.serve's handler passes the app (createApp's Bindings). */
+export interface FastReadsEnv {
+  remoteAddr?: { hostname: string };
+}
+
+/**
+ * A handler that answers the fast reads, or undefined (at once, or once its statement failed)
+ * for a request Hono must answer.
+ */
+export function fastReads({ sql, config, log, limiter }: FastReadsOptions) {
+  return (req: Request, env?: FastReadsEnv): Promise<Response | undefined> | undefined => {
+    if (req.method !== 'GET') return undefined;
+    const url = req.url;
+    const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+    if (!path.startsWith(PREFIX)) return undefined;
+    let read: FastRead | undefined;
+    let match: RegExpExecArray | null = null;
+    for (const r of READS) {
+      match = r.path.exec(path);
+      if (match) {
+        read = r;
+        break;
+      }
+    }
+    if (!read || !match) return undefined;
+    const key = bearerToken(req.headers.get('authorization') ?? undefined);
+    if (!key || !isWellFormedKey(key)) return undefined;
+    const address = clientAddress(
+      req.headers.get('x-forwarded-for') ?? undefined,
+      env?.remoteAddr?.hostname,
+      config.trustProxy,
+    );
+    // An address locked out by failed authentications is answered by ipRateLimit.
+    if (!limiter.peek(failuresBucket(address), config.publicRateLimitPerMinute).allowed) return undefined;
+    return answer(read, match, key, address, req.headers.get('x-request-id'));
+  };
+
+  async function answer(
+    read: FastRead,
+    match: RegExpExecArray,
+    key: string,
+    address: string,
+    incomingRequestId: string | null,
+  ) {
+    const started = performance.now();
+    const [, orgId, ...params] = match;
+    let row: AuthRow & { body: string | null } | undefined;
+    try {
+      const args = { hash: sha256(key), orgId: orgId.toLowerCase(), rateLimit: config.rateLimitPerMinute };
+      [row] = (await read.statement(sql, args, params)) as unknown as (AuthRow & { body: string | null })[];
+    } catch {
+      // Hono runs it again and answers the error as it answers every other.
+      return undefined;
+    }
+    const requestId = requestIdOf(incomingRequestId);
+    const { decision, caller, refused } = judgeCredential('key', row, read.scope, orgId);
+    const headers: Record<string, string> = {
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Type': 'application/json',
+    };
+    if (decision) Object.assign(headers, rateLimitHeaders(decision));
+    let status = 200;
+    let body: string;
+    if (refused) {
+      status = refused.status;
+      body = JSON.stringify(errorBody(status, refused.message));
+      if (status === 429) headers['Retry-After'] = retryAfter(decision!);
+      // A well-formed key that is unknown counts against the address (ipRateLimit).
+      if (status === 401) {
+        Object.assign(headers, rateLimitHeaders(limiter.hit(failuresBucket(address), config.publicRateLimitPerMinute)));
+      }
+    } else if (row!.body === null) {
+      status = 404;
+      body = JSON.stringify(errorBody(404, read.notFound));
+    } else {
+      body = row!.body;
+    }
+    headers['X-Request-Id'] = requestId;
+    const response = new Response(body, { status, headers });
+    log(requestLine({
+      method: 'GET',
+      route: read.route,
+      status,
+      started,
+      requestId,
+      keyPrefix: caller?.prefix ?? null,
+    }));
+    return response;
+  }
+}
