@@ -237,7 +237,8 @@ export const reviewListFirst = {
     const hash = `'\\x${createHash('sha256').update(seed.key, 'utf8').digest('hex')}'::bytea`;
     const page =
       'select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, ' +
-      'r.reviewer_email, r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields, ' +
+      'r.reviewer_email, r.verification_status, r.verification_method, r.verification_at, r.is_hidden, ' +
+      'r.created_at, r.form_id, r.custom_fields, ' +
       "plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)), ',' order by page.created_at desc, page.id desc), '') " +
       'as items from (select id, created_at from plaudit.reviews where true order by created_at desc, id desc limit 20) page ' +
       'join plaudit.reviews r on r.id = page.id left join plaudit.review_replies rr on rr.review_id = r.id;';
