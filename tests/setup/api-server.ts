@@ -32,12 +32,14 @@ export default async function setup(project: TestProject) {
   const api = await startApi({
     port: await freePort(),
     databaseUrl,
-    // Every test signs in from 127.0.0.1: the per-client sign-in limit is tested on a server of its own.
+    // Every test comes from 127.0.0.1, the browser tests' pages and files included: the per-client
+    // limits (sign-in, anonymous requests) are tested on servers of their own.
     env: {
       PLAUDIT_ENV: 'development',
       DEV_MAIL_URL: devMail.httpUrl,
       EMAIL_WEBHOOK_SECRET,
       SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
     },
     stdio: out,
   });
