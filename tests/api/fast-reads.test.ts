@@ -19,6 +19,7 @@ const honoLines: LogLine[] = [];
 const fastLines: LogLine[] = [];
 const hono = createApp({ sql, config, log: (l) => honoLines.push(l), fastReads: false });
 const fast = fastReads({ sql, config, log: (l) => fastLines.push(l), limiter: new MemoryRateLimiter() });
+afterAll(() => sql.end());
 
 /** A well-formed key (its checksum right) that no organization has. */
 function unknownKey() {
@@ -42,9 +43,9 @@ async function answerOf(res: Response, line: LogLine | undefined): Promise<Answe
 }
 
 /** The same request through Hono, then through the fast reads (which must answer it). */
-async function both(path: string, headers: Record<string, string>) {
-  const h = await answerOf(await hono.request(path, { headers }, env), honoLines.at(-1));
-  const answered = await fast(new Request(`http://localhost${path}`, { headers }), env);
+async function both(path: string, headers: Record<string, string>, from = env) {
+  const h = await answerOf(await hono.request(path, { headers }, from), honoLines.at(-1));
+  const answered = await fast(new Request(`http://localhost${path}`, { headers }), from);
   expect(answered, 'the fast reads answer it').toBeInstanceOf(Response);
   const f = await answerOf(answered!, fastLines.at(-1));
   return { h, f };
@@ -89,7 +90,6 @@ describe('fast reads answer as the Hono path does', () => {
     expect(form.status).toBe(201);
     [reviewId] = await postReviews((await form.json()).id, `fast-${t.org.slug}`, [[4, 'Good', 'It works.', 'Ann']]);
   });
-  afterAll(() => sql.end());
 
   it('the organization (200), the id in capitals too, and a caller-given request id', async () => {
     const ok = await both(`/api/v1/organizations/${t.org.id}`, bearer(t.keys.read));
@@ -166,5 +166,148 @@ describe('fast reads answer as the Hono path does', () => {
       b.headers.get('content-type'),
       await b.text(),
     ]);
+  });
+});
+
+/** Waits until the current minute has at least `seconds` left, so a burst stays in one window. */
+async function awayFromMinuteBoundary(seconds = 8) {
+  const left = 60 - (Date.now() / 1000) % 60;
+  if (left < seconds) await new Promise((r) => setTimeout(r, (left + 0.5) * 1000));
+}
+
+describe('the public review feeds answer as the Hono path does', () => {
+  let t: Tenant;
+  let off: Tenant;
+  // An address of their own: each side's limiter has counted the same requests from it.
+  const visitor = { remoteAddr: { hostname: '198.51.100.4' } };
+  const feeds = (slug: string) => [`/api/v1/public/reviews/${slug}`, `/api/v1/public/profiles/${slug}/reviews`];
+
+  beforeAll(async () => {
+    [t, off] = await Promise.all([createTenant(), createTenant()]);
+    for (const tenant of [t, off]) {
+      const form = await hono.request(`/api/v1/organizations/${tenant.org.id}/review-forms`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.keys.write}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Form' }),
+      }, env);
+      expect(form.status).toBe(201);
+      await postReviews((await form.json()).id, `feed-${tenant.org.slug}`, [[5, 'Great', 'Lovely.', 'Bo']]);
+    }
+    const disabled = await hono.request(`/api/v1/organizations/${off.org.id}/public-profile`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${off.keys.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: false }),
+    }, env);
+    expect(disabled.status).toBe(200);
+  });
+
+  it('a page (200) with its ETag, Cache-Control and CORS headers, and its revalidation (304)', async () => {
+    for (const path of feeds(t.org.slug)) {
+      const ok = await both(path, {}, visitor);
+      expect(ok.h.status, path).toBe(200);
+      expect(JSON.parse(ok.h.body).data[0].title).toBe('Great');
+      expect(ok.h.headers['etag']).toMatch(/^W\//);
+      expect(ok.h.headers['cache-control']).toBe('public, max-age=30, stale-while-revalidate=300');
+      expect(ok.h.headers['access-control-allow-origin']).toBe('*');
+      expect(ok.h.headers['access-control-expose-headers']).toContain('ETag');
+      expect(ok.h.headers['x-ratelimit-limit']).toBe(String(config.publicRateLimitPerMinute));
+      expect(ok.h.log.route).toBe(
+        path.includes('profiles') ? '/api/v1/public/profiles/:slug/reviews' : '/api/v1/public/reviews/:slug',
+      );
+      // Each side's limiter counted the address once.
+      expectSame(ok, { counted: false });
+      const etag = ok.h.headers['etag'];
+      const fresh = await both(
+        path,
+        { 'if-none-match': etag, origin: 'https://shop.example', 'x-request-id': 'w.1' },
+        visitor,
+      );
+      expect(fresh.h.status).toBe(304);
+      expect(fresh.h.body).toBe('');
+      expect(fresh.h.headers['etag']).toBe(etag);
+      expectSame(fresh, { counted: false });
+      const stale = await both(path, { 'if-none-match': 'W/"other"' }, visitor);
+      expect(stale.h.status).toBe(200);
+      expectSame(stale, { counted: false });
+    }
+  });
+
+  it('an unknown slug and a disabled profile (404)', async () => {
+    for (const path of [...feeds('no-such-business-1'), ...feeds(off.org.slug)]) {
+      const missing = await both(path, {}, visitor);
+      const disabledEmbed = path === `/api/v1/public/reviews/${off.org.slug}`;
+      if (!disabledEmbed) expect(missing.h.status, path).toBe(404);
+      expectSame(missing, { counted: false });
+      const revalidated = await both(path, { 'if-none-match': '*' }, visitor);
+      expectSame(revalidated, { counted: false });
+    }
+  });
+
+  it("the per-address limit (429), counted in the app's one limiter by both paths", async () => {
+    const small = loadConfig({ databaseUrl: 'unused', environment: 'production', publicRateLimitPerMinute: 2 });
+    const limitedHono = createApp({ sql, config: small, log: (l) => honoLines.push(l), fastReads: false });
+    const limitedFast = fastReads({
+      sql,
+      config: small,
+      log: (l) => fastLines.push(l),
+      limiter: new MemoryRateLimiter(),
+    });
+    await awayFromMinuteBoundary();
+    const path = feeds(t.org.slug)[1];
+    const twice = async () => {
+      const h = await answerOf(await limitedHono.request(path, {}, env), honoLines.at(-1));
+      const answered = await limitedFast(new Request(`http://localhost${path}`), env);
+      expect(answered).toBeInstanceOf(Response);
+      return { h, f: await answerOf(answered!, fastLines.at(-1)) };
+    };
+    for (let i = 0; i < 2; i++) expectSame(await twice(), { counted: false });
+    const over = await twice();
+    expect(over.h.status).toBe(429);
+    expect(over.f.headers['retry-after']).toMatch(/^\d+$/);
+    expect(over.h.headers['access-control-allow-origin']).toBeUndefined();
+    expectSame(over, { counted: false });
+
+    // Through one app: what Hono answers (a query string) and what the fast path answers share a window.
+    const app = createApp({ sql, config: small, log: () => {} });
+    const statuses: number[] = [];
+    for (const p of [`${path}?page=1`, path, path, `${path}?page=1`]) {
+      statuses.push((await app.request(p, {}, env)).status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
+
+  it('leaves to Hono what it does not answer, and a failed statement is not counted twice', async () => {
+    const app = createApp({ sql, config, log: () => {} });
+    const other = { remoteAddr: { hostname: '203.0.113.99' } };
+    const slug = t.org.slug;
+    const cases: [string, RequestInit][] = [
+      [`/api/v1/public/reviews/${slug}?page=1`, {}],
+      [`/api/v1/public/profiles/${slug}/reviews?limit=5`, {}],
+      [`/api/v1/public/reviews/${slug.toUpperCase()}`, {}],
+      [`/api/v1/public/reviews/${'a'.repeat(201)}`, {}],
+      [`/api/v1/public/reviews/a%00b`, {}],
+      [`/api/v1/public/reviews/${slug}/`, {}],
+      [`/api/v1/public/reviews/${slug}`, { method: 'HEAD' }],
+      [`/api/v1/public/reviews/${slug}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+      }],
+      [`/api/v1/public/profiles/${slug}`, {}],
+      [`/api/v1/public/embed/${slug}`, {}],
+    ];
+    for (const [path, init] of cases) {
+      expect(fast(new Request(`http://localhost${path}`, init), other), path).toBeUndefined();
+      const [a, b] = [await app.request(path, init, other), await hono.request(path, init, other)];
+      const headers = (r: Response) =>
+        Object.fromEntries([...r.headers].filter(([k]) => !['x-request-id', 'x-ratelimit-remaining'].includes(k)));
+      expect([a.status, headers(a), await a.text()], path).toEqual([b.status, headers(b), await b.text()]);
+    }
+    // A statement that fails is handed to Hono without the address's hit.
+    const limiter = new MemoryRateLimiter();
+    const broken = createSql('postgres://nobody@127.0.0.1:1/none', { max: 1 });
+    const failing = fastReads({ sql: broken, config, log: () => {}, limiter });
+    expect(await failing(new Request(`http://localhost/api/v1/public/reviews/${slug}`), other)).toBeUndefined();
+    expect(limiter.peek('203.0.113.99', 600).remaining).toBe(600);
+    await broken.end();
   });
 });

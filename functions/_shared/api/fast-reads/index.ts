@@ -1,5 +1,9 @@
-// The hottest authenticated reads, answered before Hono's router and middleware: an API key's
-// GET of its organization or of one review. Each is one statement already (docs/design.md, "A
+// The hottest reads, answered before Hono's router and middleware: an API key's GET of its
+// organization or of one review, and the public review feeds' first page (the widget's
+// /public/reviews/:slug, the profile's /public/profiles/:slug/reviews), which take the per-address
+// limit (ipRateLimit's limiter), publicCors's headers and the route's own decision (publicReviewPage:
+// ETag, 304, 404) instead; a query string, a slug of another form, a preflight, a failed statement
+// (its hit taken back) are Hono's. Each is one statement already (docs/design.md, "A
 // request's life"); what this saves is the framework's work around it (the context, six
 // middleware, the router, the validator), which cost the API process more CPU than the rest of
 // the request. Every decision and every byte of the answer comes from the functions the Hono path
@@ -13,16 +17,20 @@ import type { Sql } from '../../core/db/client.ts';
 import { errorBody } from '../../core/errors.ts';
 import type { KeyReadArgs, Scope } from '../http/env.ts';
 import { type AuthRow, judgeCredential } from '../middleware/api-key-auth/index.ts';
+import { PUBLIC_CORS_HEADERS, publicCacheHeaders } from '../middleware/public-access/index.ts';
 import {
+  addressBucket,
   clientAddress,
   failuresBucket,
   type MemoryRateLimiter,
   rateLimitHeaders,
   retryAfter,
+  tooManyRequestsMessage,
 } from '../middleware/rate-limit/index.ts';
 import { type LogLine, requestIdOf, requestLine } from '../middleware/request-log/index.ts';
 import { readOrganization } from '../routes/organizations.ts';
 import { readReview, REVIEW_NOT_FOUND } from '../routes/reviews.ts';
+import { BUSINESS_NOT_FOUND, FIRST_REVIEW_PAGE, publicReviewPage } from '../routes/public.ts';
 
 type Statement = ReturnType<typeof readOrganization>;
 
@@ -57,6 +65,25 @@ const READS: FastRead[] = [
   },
 ];
 
+/** The public review feeds (no key; CORS `*`; ETag revalidation), first page, no query string. */
+interface PublicFeed {
+  route: string;
+  /** The path; its group is the slug (a form every slug has: anything else is left to Hono). */
+  path: RegExp;
+  scope: 'embed' | 'profile';
+}
+
+const PUBLIC_PREFIX = '/api/v1/public/';
+const SLUG = '([a-z0-9-]{1,200})';
+const PUBLIC_FEEDS: PublicFeed[] = [
+  { route: '/api/v1/public/reviews/:slug', path: new RegExp(`^/api/v1/public/reviews/${SLUG}$`), scope: 'embed' },
+  {
+    route: '/api/v1/public/profiles/:slug/reviews',
+    path: new RegExp(`^/api/v1/public/profiles/${SLUG}/reviews$`),
+    scope: 'profile',
+  },
+];
+
 export interface FastReadsOptions {
   sql: Sql;
   config: Config;
@@ -79,6 +106,7 @@ export function fastReads({ sql, config, log, limiter }: FastReadsOptions) {
     if (req.method !== 'GET') return undefined;
     const url = req.url;
     const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+    if (path.startsWith(PUBLIC_PREFIX)) return publicFeed(req, path, env);
     if (!path.startsWith(PREFIX)) return undefined;
     let read: FastRead | undefined;
     let match: RegExpExecArray | null = null;
@@ -152,6 +180,69 @@ export function fastReads({ sql, config, log, limiter }: FastReadsOptions) {
       requestId,
       keyPrefix: caller?.prefix ?? null,
     }));
+    return response;
+  }
+
+  function publicFeed(req: Request, path: string, env: FastReadsEnv | undefined) {
+    for (const feed of PUBLIC_FEEDS) {
+      const match = feed.path.exec(path);
+      if (match) return answerFeed(feed, match[1], req, env);
+    }
+    return undefined;
+  }
+
+  /** As ipRateLimit, publicCors and the route (publicReviewPage) answer it. */
+  async function answerFeed(feed: PublicFeed, slug: string, req: Request, env: FastReadsEnv | undefined) {
+    const started = performance.now();
+    const bucket = addressBucket(
+      clientAddress(req.headers.get('x-forwarded-for') ?? undefined, env?.remoteAddr?.hostname, config.trustProxy),
+    );
+    const decision = limiter.hit(bucket, config.publicRateLimitPerMinute);
+    const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', ...rateLimitHeaders(decision) };
+    let status: number;
+    let body: string | null = null;
+    let route = feed.route;
+    if (!decision.allowed) {
+      // ipRateLimit answers before the router: no CORS, and the log names its pattern.
+      status = 429;
+      route = '/*';
+      headers['Retry-After'] = retryAfter(decision);
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(errorBody(429, tooManyRequestsMessage(decision)));
+    } else {
+      let out: Awaited<ReturnType<typeof publicReviewPage>>;
+      try {
+        out = await publicReviewPage(
+          sql,
+          req.headers.get('if-none-match') ?? undefined,
+          slug,
+          feed.scope,
+          FIRST_REVIEW_PAGE,
+        );
+      } catch {
+        // Hono runs it again, counts it again and answers the error as it answers every other.
+        limiter.refund(bucket, decision);
+        return undefined;
+      }
+      Object.assign(headers, PUBLIC_CORS_HEADERS);
+      if ('notModified' in out) {
+        status = 304;
+        Object.assign(headers, publicCacheHeaders(out.etag));
+      } else if (!('etag' in out)) {
+        status = 404;
+        headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(errorBody(404, BUSINESS_NOT_FOUND));
+      } else {
+        status = 200;
+        Object.assign(headers, publicCacheHeaders(out.etag));
+        headers['Content-Type'] = 'application/json';
+        body = out.data.body;
+      }
+    }
+    const requestId = requestIdOf(req.headers.get('x-request-id'));
+    headers['X-Request-Id'] = requestId;
+    const response = new Response(body, { status, headers });
+    log(requestLine({ method: 'GET', route, status, started, requestId, keyPrefix: null }));
     return response;
   }
 }

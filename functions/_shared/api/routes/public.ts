@@ -1,12 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Tx } from '../../core/db/client.ts';
+import type { Sql, Tx } from '../../core/db/client.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { Paginated, PaginationQuery } from '../http/pagination.ts';
+import { Paginated, type Pagination, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
-import { conditionalPublicRead, publicCors } from '../middleware/public-access/index.ts';
+import { answerPublicRead, conditionalPublicRead, publicCors, publicRead } from '../middleware/public-access/index.ts';
 import { keyRoute, router } from './define.ts';
 import { ReviewReply, VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
@@ -151,7 +151,9 @@ const TokenParams = z.object({
 type ProfileRow = PublicProfileRow;
 /** A page as the database renders it: the items stay JSON text, passed through unparsed. */
 
-const notFound = () => new ApiError(404, 'Business not found');
+/** The 404 of the public routes. */
+export const BUSINESS_NOT_FOUND = 'Business not found';
+const notFound = () => new ApiError(404, BUSINESS_NOT_FOUND);
 
 const cachingHeaders = {
   ETag: { description: 'Changes when anything in the answer may have changed', schema: { type: 'string' as const } },
@@ -169,8 +171,8 @@ function loadProfile(c: Context<AppEnv>, slug: string) {
 }
 
 /** The version of the public data, as plaudit_public reads it, in one statement. */
-async function publicVersion(c: Context<AppEnv>, slug: string) {
-  const [row] = await c.var.sql<{ v: string | null }[]>`select plaudit.public_read_version(${slug}) as v`;
+async function publicVersion(sql: Sql, slug: string) {
+  const [row] = await sql<{ v: string | null }[]>`select plaudit.public_read_version(${slug}) as v`;
   return row.v;
 }
 
@@ -179,23 +181,35 @@ function profileVersion(c: Context<AppEnv>, slug: string) {
   return publicProfileVersion(c.var.sql, slug);
 }
 
-async function reviewPage(
-  c: Context<AppEnv>,
+/** What a public review page answers without a query string (PaginationQuery's defaults). */
+export const FIRST_REVIEW_PAGE: Pagination = PaginationQuery.parse({});
+
+/**
+ * A page of public reviews with ETag revalidation (publicRead): the route's decision, which the
+ * fast reads take too. 304 runs public_read_version alone; the page is one statement, as
+ * plaudit_public, whose body is the database's JSON text, never parsed here; null body: not found.
+ */
+export function publicReviewPage(
+  sql: Sql,
+  ifNoneMatch: string | undefined,
   slug: string,
   scope: 'embed' | 'profile',
-  page: z.infer<typeof PaginationQuery>,
+  page: Pagination,
 ) {
-  const out = await conditionalPublicRead(
-    c,
+  return publicRead(
+    ifNoneMatch,
     `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
-    () => publicVersion(c, slug),
+    () => publicVersion(sql, slug),
     async () => {
-      // One statement, as plaudit_public; the body is the database's JSON text, never parsed here.
-      const [row] = await c.var.sql<{ version: string; body: string | null }[]>`
+      const [row] = await sql<{ version: string; body: string | null }[]>`
         select version, body from plaudit.public_read_review_page(${slug}, ${scope}, ${page.page}, ${page.limit})`;
       return row.body === null ? null : row;
     },
   );
+}
+
+async function reviewPage(c: Context<AppEnv>, slug: string, scope: 'embed' | 'profile', page: Pagination) {
+  const out = answerPublicRead(c, await publicReviewPage(c.var.sql, c.req.header('if-none-match'), slug, scope, page));
   if ('notModified' in out) return out.notModified;
   if (!out.data) throw notFound();
   return c.body(out.data.body!, 200, { 'Content-Type': 'application/json' });

@@ -11,18 +11,11 @@ import { sha256 } from '../../api-keys/format.ts';
  * method it announces.
  */
 export function publicCors({ methods }: { methods: string[] }): MiddlewareHandler<AppEnv> {
-  const handler = cors({
+  const preflight = cors({
     origin: '*',
     allowMethods: [...methods, 'OPTIONS'],
     allowHeaders: ['Content-Type', 'If-None-Match'],
-    exposeHeaders: [
-      'ETag',
-      'X-RateLimit-Limit',
-      'X-RateLimit-Remaining',
-      'X-RateLimit-Reset',
-      'Retry-After',
-      'X-Request-Id',
-    ],
+    exposeHeaders: EXPOSED_HEADERS,
     maxAge: 86_400,
   });
   return async (c, next) => {
@@ -30,9 +23,28 @@ export function publicCors({ methods }: { methods: string[] }): MiddlewareHandle
       ? c.req.header('access-control-request-method')?.toUpperCase()
       : c.req.method;
     if (!method || !methods.includes(method)) return next();
-    return handler(c, next);
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    // As hono/cors sets them: on the response in the making, before the route answers.
+    for (const [name, value] of Object.entries(PUBLIC_CORS_HEADERS)) c.res.headers.set(name, value);
+    return next();
   };
 }
+
+/** The response headers a public answer may show the calling page. */
+const EXPOSED_HEADERS = [
+  'ETag',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+];
+
+/** The CORS headers of a public answer to an actual (not preflight) request: publicCors's, and the fast reads'. */
+export const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(','),
+});
 
 /** How long shared caches and browsers may reuse a public answer, and serve it stale while refreshing. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
@@ -56,38 +68,63 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
   return header.split(',').some((t) => opaque(t) === current);
 }
 
-/** Sets the caching headers of a public answer. */
-export function setPublicCacheHeaders(c: Context, etag: string) {
-  c.header('ETag', etag);
-  c.header('Cache-Control', PUBLIC_CACHE_CONTROL);
+/** The caching headers of a public answer. */
+export function publicCacheHeaders(etag: string): Record<string, string> {
+  return { ETag: etag, 'Cache-Control': PUBLIC_CACHE_CONTROL };
 }
 
+/** Sets the caching headers of a public answer. */
+export function setPublicCacheHeaders(c: Context, etag: string) {
+  for (const [name, value] of Object.entries(publicCacheHeaders(etag))) c.header(name, value);
+}
+
+/** What a public read with ETag revalidation decided: 304, the data and its ETag, or not found. */
+export type PublicRead<T> = { notModified: true; etag: string } | { data: T; etag: string } | { data: null };
+
 /**
- * Answers a public read with ETag revalidation. With an If-None-Match header, the cheap
- * `version` query runs first and a match answers 304 without reading any review. Otherwise (or
- * on a mismatch) `load` runs the full query, which carries the version it was read at.
- * `load` answers null for "not found".
+ * The decision of conditionalPublicRead, without Hono's context (the fast reads take it too).
+ * With an If-None-Match header, the cheap `version` query runs first and a match answers 304
+ * without reading any review. Otherwise (or on a mismatch) `load` runs the full query, which
+ * carries the version it was read at. `load` answers null for "not found".
  */
+export async function publicRead<T extends { version: string }>(
+  ifNoneMatch: string | undefined,
+  variant: string,
+  version: () => Promise<string | null>,
+  load: () => Promise<T | null>,
+): Promise<PublicRead<T>> {
+  if (ifNoneMatch) {
+    const current = await version();
+    if (current !== null) {
+      const etag = publicEtag(current, variant);
+      if (ifNoneMatchHits(ifNoneMatch, etag)) return { notModified: true, etag };
+    }
+  }
+  const data = await load();
+  if (!data) return { data: null };
+  return { data, etag: publicEtag(data.version, variant) };
+}
+
+/** Answers a public read with ETag revalidation (publicRead), setting the caching headers. */
 export async function conditionalPublicRead<T extends { version: string }>(
   c: Context<AppEnv>,
   variant: string,
   version: () => Promise<string | null>,
   load: () => Promise<T | null>,
 ): Promise<{ notModified: Response } | { data: T | null; etag?: string }> {
-  const inm = c.req.header('if-none-match');
-  if (inm) {
-    const current = await version();
-    if (current !== null) {
-      const etag = publicEtag(current, variant);
-      if (ifNoneMatchHits(inm, etag)) {
-        setPublicCacheHeaders(c, etag);
-        return { notModified: c.body(null, 304) };
-      }
-    }
+  return answerPublicRead(c, await publicRead(c.req.header('if-none-match'), variant, version, load));
+}
+
+/** The caching headers and the 304 of a publicRead decision, on Hono's context. */
+export function answerPublicRead<T>(
+  c: Context<AppEnv>,
+  out: PublicRead<T>,
+): { notModified: Response } | { data: T | null; etag?: string } {
+  if ('notModified' in out) {
+    setPublicCacheHeaders(c, out.etag);
+    return { notModified: c.body(null, 304) };
   }
-  const data = await load();
-  if (!data) return { data: null };
-  const etag = publicEtag(data.version, variant);
-  setPublicCacheHeaders(c, etag);
-  return { data, etag };
+  if (!('etag' in out)) return { data: null };
+  setPublicCacheHeaders(c, out.etag);
+  return out;
 }

@@ -57,6 +57,15 @@ export class MemoryRateLimiter {
     return this.#count(key, limit, nowMs, 0);
   }
 
+  /**
+   * Takes back one hit that `decision` counted, while its window lasts: a request that the fast
+   * reads counted and then handed to Hono, which counts it again.
+   */
+  refund(key: string, decision: RateLimitDecision) {
+    const entry = this.#windows.get(key);
+    if (entry && (entry.window + 1) * 60 === decision.reset && entry.hits > 0) entry.hits -= 1;
+  }
+
   #count(key: string, limit: number, nowMs: number, add: number): RateLimitDecision {
     const window = Math.floor(nowMs / 60_000);
     let entry = this.#windows.get(key);
@@ -98,6 +107,11 @@ export function clientAddress(forwardedFor: string | undefined, peer: string | u
     if (hops?.length) return hops[Math.max(hops.length - trustProxy, 0)];
   }
   return peer ?? 'unknown';
+}
+
+/** The address's window of anonymous requests (ipRateLimit). */
+export function addressBucket(address: string): string {
+  return address;
 }
 
 /**
@@ -151,7 +165,7 @@ export function ipRateLimit(
     const keyed = guardedByCredential(c) &&
       (isWellFormedKey(bearerToken(c.req.header('authorization')) ?? '') || sessionTokenOf(c) !== undefined);
     if (!keyed) {
-      const decision = limiter.hit(ip(c), limit(c));
+      const decision = limiter.hit(addressBucket(ip(c)), limit(c));
       setRateLimitHeaders(c, decision);
       if (!decision.allowed) return tooManyRequests(c, decision);
     } else {
@@ -166,7 +180,7 @@ export function ipRateLimit(
       const d = limiter.hit(failures(c), limit(c));
       for (const [name, value] of Object.entries(rateLimitHeaders(d))) c.res.headers.set(name, value);
     } else if (!c.res.headers.has('X-RateLimit-Limit')) {
-      for (const [name, value] of Object.entries(rateLimitHeaders(limiter.hit(ip(c), limit(c))))) {
+      for (const [name, value] of Object.entries(rateLimitHeaders(limiter.hit(addressBucket(ip(c)), limit(c))))) {
         c.res.headers.set(name, value);
       }
     }
