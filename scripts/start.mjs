@@ -35,6 +35,21 @@ async function shutdown(code = 0) {
   process.exit(code);
 }
 
+/**
+ * Stops everything when a long-running child exits. Ctrl-C signals the whole process group, and
+ * a child may finish before this process has run its own SIGINT handler: a clean exit (0, or by
+ * SIGINT) is that stop, not a failure.
+ */
+function stopWhenItExits(name, child, forget) {
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    forget();
+    const asked = code === 0 || signal === 'SIGINT';
+    say(`the ${name} ${asked ? 'stopped' : `exited (${code ?? signal})`}; stopping`);
+    shutdown(asked ? 0 : 1);
+  });
+}
+
 async function main() {
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -85,12 +100,7 @@ async function main() {
       ...mailEnv,
     },
   });
-  worker.child.once('exit', (code) => {
-    if (stopping) return;
-    say(`the worker exited (${code}); stopping`);
-    worker = undefined;
-    shutdown(1);
-  });
+  stopWhenItExits('worker', worker.child, () => (worker = undefined));
 
   if (stopping) return;
   api = await startApi({
@@ -98,12 +108,7 @@ async function main() {
     databaseUrl: apiDatabaseUrl,
     env: { PLAUDIT_ENV: environment, PUBLIC_URL: publicUrl, ...(devMail ? { DEV_MAIL_URL: devMail.httpUrl } : {}) },
   });
-  api.child.once('exit', (code) => {
-    if (stopping) return;
-    say(`the API exited (${code}); stopping`);
-    api = undefined;
-    shutdown(1);
-  });
+  stopWhenItExits('API', api.child, () => (api = undefined));
 
   if (stopping) return;
   const adminCmd = 'npm run --silent admin -- org create --name "Acme Inc" --slug acme --owner-email you@acme.example';
