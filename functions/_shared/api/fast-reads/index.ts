@@ -170,16 +170,19 @@ export function fastReads({ sql, config, log, limiter }: FastReadsOptions) {
     } else {
       body = row!.body;
     }
-    headers['X-Request-Id'] = requestId;
+    return finish(body, status, headers, { route: read.route, started, requestId, keyPrefix: caller?.prefix ?? null });
+  }
+
+  /** The answer with its request id, and its log line, as requestLog writes them. */
+  function finish(
+    body: string | null,
+    status: number,
+    headers: Record<string, string>,
+    r: { route: string; started: number; requestId: string; keyPrefix: string | null },
+  ) {
+    headers['X-Request-Id'] = r.requestId;
     const response = new Response(body, { status, headers });
-    log(requestLine({
-      method: 'GET',
-      route: read.route,
-      status,
-      started,
-      requestId,
-      keyPrefix: caller?.prefix ?? null,
-    }));
+    log(requestLine({ method: 'GET', status, ...r }));
     return response;
   }
 
@@ -239,10 +242,11 @@ export function fastReads({ sql, config, log, limiter }: FastReadsOptions) {
         body = out.data.body;
       }
     }
-    const requestId = requestIdOf(req.headers.get('x-request-id'));
-    headers['X-Request-Id'] = requestId;
-    const response = new Response(body, { status, headers });
-    log(requestLine({ method: 'GET', route, status, started, requestId, keyPrefix: null }));
-    return response;
+    return finish(body, status, headers, {
+      route,
+      started,
+      requestId: requestIdOf(req.headers.get('x-request-id')),
+      keyPrefix: null,
+    });
   }
 }

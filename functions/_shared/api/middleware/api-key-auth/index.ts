@@ -5,8 +5,8 @@ import type { AppEnv, Caller, KeyRead, Role, Scope } from '../../http/env.ts';
 import { hasCsrfToken, sessionTokenOf } from '../../http/session-cookie.ts';
 import {
   type RateLimitDecision,
-  retryAfter,
   setRateLimitHeaders,
+  tooManyRequests,
   tooManyRequestsMessage,
 } from '../rate-limit/index.ts';
 import { beginTenantTransaction } from '../../../core/db/roles.ts';
@@ -153,7 +153,7 @@ function refusal(
   if (decision) setRateLimitHeaders(c, decision);
   if (caller) c.set('caller', caller);
   if (!refused) return null;
-  if (refused.status === 429) c.header('Retry-After', retryAfter(decision!));
+  if (refused.status === 429) return tooManyRequests(c, decision!);
   return errorResponse(c, refused.status, refused.message);
 }
 
