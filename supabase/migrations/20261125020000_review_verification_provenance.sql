@@ -2,7 +2,8 @@
 -- How a review was verified, in the organization's Review
 -- ============================================================================================
 -- The Review gains `verification_method` (email, purchase_proof, manual, invitation) and
--- `verification_at` (when the status was decided), both null while it is unverified or pending.
+-- `verification_at` (when the status was decided), both null while it is unverified or pending
+-- (the columns are set only with a decided status: reviews_guard_update keeps it so).
 -- The columns existed; the organization could only read them back from the trail.
 set role plaudit_owner;
 
@@ -23,12 +24,8 @@ return '{"id":"' || p_id::text || '","rating":' || p_rating::text
   || ',"reviewer_name":' || pg_catalog.to_json(p_reviewer_name)::text
   || ',"reviewer_email":' || pg_catalog.to_json(p_reviewer_email)::text
   || ',"verification_status":"' || p_verification_status
-  || '","verification_method":' || case when p_verification_status in ('verified', 'rejected')
-                                         then coalesce(pg_catalog.to_json(p_verification_method)::text, 'null')
-                                         else 'null' end
-  || ',"verification_at":' || case when p_verification_status in ('verified', 'rejected') and p_verification_at is not null
-                                   then '"' || pg_catalog.to_char(p_verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'
-                                   else 'null' end
+  || '","verification_method":' || coalesce(pg_catalog.to_json(p_verification_method)::text, 'null')
+  || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(p_verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
   || ',"is_hidden":' || p_is_hidden::text
   || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
   || '","form_id":"' || p_form_id::text

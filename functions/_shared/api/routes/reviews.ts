@@ -99,8 +99,6 @@ export const REVIEW_COLUMNS = [
   'custom_fields',
 ];
 
-const decided = (r: ReviewRow) => r.verification_status === 'verified' || r.verification_status === 'rejected';
-
 export const toReview = (r: ReviewRow) => ({
   id: r.id,
   rating: r.rating,
@@ -109,9 +107,8 @@ export const toReview = (r: ReviewRow) => ({
   reviewer_name: r.reviewer_name,
   reviewer_email: r.reviewer_email,
   verification_status: r.verification_status,
-  // Decided statuses only: a method recorded before a review went back to pending is history.
-  verification_method: decided(r) ? r.verification_method : null,
-  verification_at: decided(r) ? iso(r.verification_at) : null,
+  verification_method: r.verification_method,
+  verification_at: iso(r.verification_at),
   is_hidden: r.is_hidden,
   created_at: iso(r.created_at)!,
   form_id: r.form_id,
