@@ -5,7 +5,18 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Page, type Schemas } from '../api.ts';
 import { navigate, setQuery, useLocation } from '../router.ts';
 import { useAppPath, useOrgPath } from '../session.ts';
-import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
+import {
+  Badge,
+  CopyField,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  useCopy,
+} from '../ui/components.tsx';
 import { ConfirmStep } from '../ui/confirm.tsx';
 import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDate } from '../ui/format.ts';
@@ -128,16 +139,7 @@ export function Forms(_: { params: Record<string, string> }) {
 
 /** A "Copy link" button for one of several links on a page (CopyField is for one labelled value). */
 function CopyButton({ value, what }: { value: string; what: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-    } catch {
-      globalThis.prompt?.('Copy this link:', value);
-    }
-  };
+  const [copied, copy] = useCopy(value, () => globalThis.prompt?.('Copy this link:', value));
   return (
     <>
       <button type='button' class='button' onClick={copy}>

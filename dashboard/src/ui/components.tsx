@@ -95,19 +95,28 @@ export function Pager({ meta, onPage }: { meta: Page<unknown>['meta']; onPage: (
   );
 }
 
-/** A read-only value with a button that copies it (secrets, links, snippets). */
-export function CopyField({ label, value, multiline }: { label: string; value: string; multiline?: boolean }) {
+/**
+ * Copies `value` to the clipboard: whether it was just copied (for two seconds, to say so), and
+ * the action. `fallback` runs where the clipboard is refused (an insecure page, a denied permission).
+ */
+export function useCopy(value: string, fallback: () => void): [boolean, () => Promise<void>] {
   const [copied, setCopied] = useState(false);
-  const id = `copy-${label.replace(/\W+/g, '-').toLowerCase()}`;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
       setCopied(true);
       setTimeout(() => setCopied(false), 2000);
     } catch {
-      (document.getElementById(id) as HTMLInputElement | null)?.select();
+      fallback();
     }
   };
+  return [copied, copy];
+}
+
+/** A read-only value with a button that copies it (secrets, links, snippets). */
+export function CopyField({ label, value, multiline }: { label: string; value: string; multiline?: boolean }) {
+  const id = `copy-${label.replace(/\W+/g, '-').toLowerCase()}`;
+  const [copied, copy] = useCopy(value, () => (document.getElementById(id) as HTMLInputElement | null)?.select());
   return (
     <div class='field copy-field'>
       <label for={id}>{label}</label>
