@@ -211,6 +211,40 @@ $$;
 ALTER FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) OWNER TO plaudit_owner;
 
 --
+-- Name: api_review_first_page(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
+--
+
+CREATE FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'auto'
+    AS $$
+declare
+  items text;
+  total integer;
+begin
+  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
+                               r.reviewer_email, r.verification_status, r.verification_method,
+                               r.verification_at, r.is_hidden, r.created_at, r.form_id,
+                               r.custom_fields, plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)),
+                               ',' order by page.created_at desc, page.id desc), '')
+      into items
+      from (select id, created_at from plaudit.reviews where true
+            order by created_at desc, id desc limit 20) page
+      join plaudit.reviews r on r.id = page.id
+      left join plaudit.review_replies rr on rr.review_id = r.id;
+    select coalesce(sum(total_count), 0)::integer into total from plaudit.review_statistics;
+    body := '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, 1, 20) || '}';
+    perform set_config('role', 'none', true);
+  end if;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
+end
+$$;
+
+ALTER FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) OWNER TO plaudit_owner;
+
+--
 -- Name: append_moderation_entry(uuid, uuid, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6332,6 +6366,13 @@ REVOKE ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rat
 GRANT ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) TO plaudit_authenticator;
 
 --
+-- Name: FUNCTION api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
+--
+
+REVOKE ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
+
+--
 -- Name: FUNCTION append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
 --
 
@@ -6857,6 +6898,7 @@ GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_em
 
 REVOKE ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api;
 
 --
 -- Name: FUNCTION prune_rate_limits(); Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -112,6 +112,39 @@ describe('fast reads answer as the Hono path does', () => {
     expectSame(missing);
   });
 
+  it("the list's first page (200), newest first with replies and the page's meta", async () => {
+    // 22 reviews: a full page and a second one; a reply on one of the page.
+    const many = await createTenant();
+    const form = await hono.request(`/api/v1/organizations/${many.org.id}/review-forms`, {
+      method: 'POST',
+      headers: { ...bearer(many.keys.write), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Form' }),
+    }, env);
+    const ids = await postReviews(
+      (await form.json()).id,
+      `list-${many.org.slug}`,
+      Array.from({ length: 22 }, (_, i) => [1 + (i % 5), `Title ${i}`, `Text ${i} "quoted" é`, `Name ${i}`] as const),
+    );
+    const reply = await hono.request(`/api/v1/organizations/${many.org.id}/reviews/${ids[21]}/reply`, {
+      method: 'PUT',
+      headers: { ...bearer(many.keys.write), 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Thank you!' }),
+    }, env);
+    expect(reply.status).toBe(200);
+    const ok = await both(`/api/v1/organizations/${many.org.id}/reviews`, bearer(many.keys.read));
+    expect(ok.h.status).toBe(200);
+    const page = JSON.parse(ok.f.body);
+    expect(page.data).toHaveLength(20);
+    expect(page.data[0].id).toBe(ids[21]);
+    expect(page.data[0].reply.content).toBe('Thank you!');
+    expect(page.meta).toEqual({ total: 22, page: 1, limit: 20, totalPages: 2 });
+    expectSame(ok);
+    // Another tenant's list: its own (empty) page, never these reviews.
+    const empty = await both(`/api/v1/organizations/${other.org.id}/reviews`, bearer(other.keys.read));
+    expect(JSON.parse(empty.f.body)).toEqual({ data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0 } });
+    expectSame(empty);
+  });
+
   it("another organization's (403) and an unknown key (401)", async () => {
     const foreign = await both(`/api/v1/organizations/${other.org.id}`, bearer(t.keys.read));
     expect(foreign.h.status).toBe(403);
@@ -119,6 +152,9 @@ describe('fast reads answer as the Hono path does', () => {
     const foreignReview = await both(`/api/v1/organizations/${other.org.id}/reviews/${reviewId}`, bearer(t.keys.read));
     expect(foreignReview.h.status).toBe(403);
     expectSame(foreignReview);
+    const foreignList = await both(`/api/v1/organizations/${other.org.id}/reviews`, bearer(t.keys.read));
+    expect(foreignList.h.status).toBe(403);
+    expectSame(foreignList);
     const unknown = await both(`/api/v1/organizations/${t.org.id}`, bearer(unknownKey()));
     expect(unknown.h.status).toBe(401);
     // Each side's limiter counted the address's failure once.
@@ -137,6 +173,9 @@ describe('fast reads answer as the Hono path does', () => {
     expect(over.h.status).toBe(429);
     expect(over.f.headers['retry-after']).toMatch(/^\d+$/);
     expectSame(over);
+    const overList = await both(`/api/v1/organizations/${limited.org.id}/reviews`, bearer(limited.keys.read));
+    expect(overList.h.status).toBe(429);
+    expectSame(overList);
   });
 
   it('leaves to Hono what it does not answer, and the app then answers as without it', async () => {
@@ -147,6 +186,9 @@ describe('fast reads answer as the Hono path does', () => {
       [`/api/v1/organizations/${t.org.id}`, { headers: bearer('rk_malformed') }],
       [`/api/v1/organizations/${t.org.id}`, {}],
       [`/api/v1/organizations/${t.org.id}?x=1`, { headers: bearer(t.keys.read) }],
+      [`/api/v1/organizations/${t.org.id}/reviews?page=1`, { headers: bearer(t.keys.read) }],
+      [`/api/v1/organizations/${t.org.id}/reviews?limit=0`, { headers: bearer(t.keys.read) }],
+      [`/api/v1/organizations/${t.org.id}/reviews`, { headers: bearer('rk_malformed') }],
       [`/api/v1/organizations/${t.org.id}`, { method: 'HEAD', headers: bearer(t.keys.read) }],
       [`/api/v1/organizations/${t.org.id}/`, { headers: bearer(t.keys.read) }],
     ];

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startApi } from '../../lib/api-server.mjs';
 import { freePort } from '../../lib/postgres.mjs';
 import { createHash } from 'node:crypto';
-import { BENCH_RATE_LIMIT } from '../stack.mjs';
+import { keyedReadScript, scriptBody } from './org-get.mjs';
 
 export const positive = (env, name, fallback) => {
   const n = Number(env[name] ?? fallback);
@@ -232,28 +232,14 @@ export const reviewListFirst = {
     const headers = { Authorization: `Bearer ${seed.key}` };
     const { body } = await expectStatus(url, { headers }, 200);
     if (JSON.parse(body).data.length !== 20) throw new Error(`page 1 is not full: ${body.slice(0, 200)}`);
-    // The statements the API sends (docs/design.md, a request's life): the key's check, then the
-    // read-only tenant transaction with the page's query and the total from the counter.
-    const hash = `'\\x${createHash('sha256').update(seed.key, 'utf8').digest('hex')}'::bytea`;
-    const page =
-      'select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, ' +
-      'r.reviewer_email, r.verification_status, r.verification_method, r.verification_at, r.is_hidden, ' +
-      'r.created_at, r.form_id, r.custom_fields, ' +
-      "plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)), ',' order by page.created_at desc, page.id desc), '') " +
-      'as items from (select id, created_at from plaudit.reviews where true order by created_at desc, id desc limit 20) page ' +
-      'join plaudit.reviews r on r.id = page.id left join plaudit.review_replies rr on rr.review_id = r.id;';
-    const script = [
-      '-- GET /organizations/:orgId/reviews page 1, statement by statement (scripts/bench/scenarios/reviews.mjs)',
-      `select * from plaudit.authenticate(${hash}, ${BENCH_RATE_LIMIT});`,
-      '\\startpipeline',
-      'begin read only;',
-      `select set_config('plaudit.org_id', '${seed.orgId}', true);`,
-      'set local role plaudit_api;',
-      page,
-      'select coalesce(sum(total_count), 0)::integer as total from plaudit.review_statistics;',
-      '\\endpipeline',
-      'rollback;',
-    ].join('\n') + '\n';
+    // The statement the API sends (docs/design.md, a request's life): the list's first page without
+    // a query string is one plaudit.api_review_first_page call, as org-get's read is.
+    const script = keyedReadScript({
+      keyHashHex: createHash('sha256').update(seed.key, 'utf8').digest('hex'),
+      read: (hash, limit) => `plaudit.api_review_first_page(${hash}, '${seed.orgId}', ${limit})`,
+    });
+    // Both sides answer the same bytes.
+    if ((await scriptBody(ctx.stack.authenticatorUrl, script)) !== body) throw new Error('pgbench reads another body');
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url, headers, seconds: ctx.warmup });
     return { url, headers, script };
@@ -263,7 +249,7 @@ export const reviewListFirst = {
     { key: 'api', name: 'API list page 1', run: (ctx, s) => ctx.http({ url: s.url, headers: s.headers }) },
     {
       key: 'pgbench',
-      name: 'pgbench, same SQL (-M prepared, pipelined)',
+      name: 'pgbench, same SQL (-M prepared)',
       run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }),
     },
   ],

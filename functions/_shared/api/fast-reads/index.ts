@@ -1,5 +1,5 @@
 // The hottest reads, answered before Hono's router and middleware: an API key's GET of its
-// organization or of one review, and the public review feeds' first page (the widget's
+// organization, of one review or of the review list's first page (no query string), and the public review feeds' first page (the widget's
 // /public/reviews/:slug, the profile's /public/profiles/:slug/reviews), which take the per-address
 // limit (ipRateLimit's limiter), publicCors's headers and the route's own decision (publicReviewPage:
 // ETag, 304, 404) instead; a query string, a slug of another form, a preflight, a failed statement
@@ -29,7 +29,7 @@ import {
 } from '../middleware/rate-limit/index.ts';
 import { type LogLine, requestIdOf, requestLine } from '../middleware/request-log/index.ts';
 import { readOrganization } from '../routes/organizations.ts';
-import { readReview, REVIEW_NOT_FOUND } from '../routes/reviews.ts';
+import { readFirstReviewPage, readReview, REVIEW_NOT_FOUND } from '../routes/reviews.ts';
 import { BUSINESS_NOT_FOUND, FIRST_REVIEW_PAGE, publicReviewPage } from '../routes/public.ts';
 
 type Statement = ReturnType<typeof readOrganization>;
@@ -47,7 +47,7 @@ interface FastRead {
 const UUID = '([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})';
 const PREFIX = '/api/v1/organizations/';
 
-/** The routes taken here, each declared `keyRoute('read', …, { oneStatementRead: true })` too. */
+/** The routes taken here; Hono's routes answer them too (the list's first page with its transaction). */
 const READS: FastRead[] = [
   {
     route: '/api/v1/organizations/:orgId',
@@ -62,6 +62,15 @@ const READS: FastRead[] = [
     scope: 'read',
     notFound: REVIEW_NOT_FOUND,
     statement: (sql, key, [id]) => readReview(sql, key, id),
+  },
+  {
+    // The list's first page, default size, no filter: only without a query string (the pattern
+    // ends at the path), so every other list is the route's.
+    route: '/api/v1/organizations/:orgId/reviews',
+    path: new RegExp(`^/api/v1/organizations/${UUID}/reviews$`),
+    scope: 'read',
+    notFound: 'Not found',
+    statement: (sql, key) => readFirstReviewPage(sql, key),
   },
 ];
 
