@@ -74,7 +74,7 @@ async function runScenario(scenario, ctx, rounds) {
     for (const m of scenario.measurements) {
       const name = typeof m.name === 'function' ? m.name(state) : m.name;
       ctx.log(`${name}: ${ctx.seconds} s${rounds > 1 ? ` (round ${round}/${rounds})` : ''}`);
-      const { result, cpu } = await withCpu(cpuGroups(ctx, m), () => m.run(ctx, state));
+      const { result, cpu } = await withCpu(cpuGroups(ctx, m, state), () => m.run(ctx, state));
       const perRequest = (us) => (result.requests > 0 ? us / result.requests : NaN);
       runs[m.key].push({
         name,
@@ -112,10 +112,10 @@ async function runScenario(scenario, ctx, rounds) {
  * The processes whose CPU each measurement samples: the API's (the scenario's own server when it
  * names one), PostgreSQL's, and the load tool's (wrk, or pgbench for the database-only side).
  */
-function cpuGroups(ctx, m) {
+function cpuGroups(ctx, m, state) {
   const apiPid = ctx.stack.api?.child?.pid;
   return {
-    api: () => [m.apiPid?.(ctx) ?? apiPid].filter(Boolean),
+    api: () => [m.apiPid?.(ctx, state) ?? apiPid].filter(Boolean),
     postgres: () => postgresPids(ctx.stack.cluster.pidFile),
     tool: () => [...toolPids('wrk'), ...toolPids('pgbench')],
   };

@@ -38,7 +38,8 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
     cluster: null,
     sql: null,
     api: null,
-    hello: null,
+    servers: {},
+    started: [],
     superuserUrl: null,
     authenticatorUrl: null,
     apiEnv: { RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT), PLAUDIT_ENV: 'production', ...apiEnv },
@@ -49,7 +50,7 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
   stack.stop = async () => {
     if (stack.stopped) return;
     stack.stopped = true;
-    if (stack.hello) await stack.hello.stop(5000);
+    for (const server of stack.started) await server.stop(5000);
     if (stack.api) await stack.api.stop();
     if (stack.sql) await stack.sql.end({ timeout: 5 }).catch(() => {});
     stack.cluster?.stop();
@@ -57,16 +58,32 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
     else fs.rmSync(dir, { recursive: true, force: true });
   };
 
-  /** The bare Deno.serve hello-world, started on first use. */
-  stack.startHello = async () => {
-    if (stack.hello) return stack.hello;
-    const port = await freePort();
-    const { child, stop } = spawnDeno('scripts/bench/hello.ts', { env: { PORT: String(port) }, stdio: 'ignore' });
-    const url = `http://127.0.0.1:${port}/`;
-    stack.hello = { child, url, stop };
-    await waitForOk(url, child);
-    return stack.hello;
+  /** A bench server of scripts/bench/ (`entry`) on a port of its own, started on first use. */
+  const startServer = (entry, env = {}) => {
+    stack.servers[entry] ??= (async () => {
+      const port = await freePort();
+      const { child, stop } = spawnDeno(entry, { env: { PORT: String(port), ...env }, stdio: 'ignore' });
+      const server = { child, url: `http://127.0.0.1:${port}/`, stop };
+      stack.started.push(server);
+      await waitForOk(server.url, child);
+      return server;
+    })();
+    return stack.servers[entry];
   };
+
+  /** The bare Deno.serve hello-world: the HTTP ceiling. */
+  stack.startHello = () => startServer('scripts/bench/hello.ts');
+
+  /**
+   * Deno.serve and postgres.js running the organization read's statement and nothing else: the
+   * floor of a Deno API's CPU per request (scripts/bench/one-statement.ts). Its URL answers once
+   * `organizations/<id>` is appended, with the key in Authorization.
+   */
+  stack.startOneStatement = () =>
+    startServer('scripts/bench/one-statement.ts', {
+      API_DATABASE_URL: stack.authenticatorUrl,
+      ...(stack.apiEnv.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: stack.apiEnv.DATABASE_POOL_SIZE } : {}),
+    });
 
   stack.start = async () => {
     try {

@@ -73,11 +73,17 @@ export default {
     // Both sides answer the same bytes.
     if ((await scriptBody(stack.authenticatorUrl, script)) !== body) throw new Error('pgbench reads another body');
     const hello = await stack.startHello();
+    const floor = await stack.startOneStatement();
+    const floorUrl = `${floor.url}organizations/${orgId}`;
+    if ((await (await fetch(floorUrl, { headers })).text()) !== body) {
+      throw new Error('the floor server reads another body');
+    }
 
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url, headers, seconds: ctx.warmup });
+    await ctx.http({ url: floorUrl, headers, seconds: ctx.warmup });
     await ctx.http({ url: hello.url, seconds: ctx.warmup });
-    return { url, headers, script, helloUrl: hello.url };
+    return { url, headers, script, helloUrl: hello.url, floorUrl, floorPid: floor.child.pid };
   },
 
   measurements: [
@@ -92,6 +98,12 @@ export default {
       run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }),
     },
     {
+      key: 'floor',
+      name: 'Deno.serve + postgres.js, the statement alone',
+      apiPid: (_ctx, s) => s.floorPid,
+      run: (ctx, s) => ctx.http({ url: s.floorUrl, headers: s.headers }),
+    },
+    {
       key: 'deno',
       name: 'bare Deno.serve hello-world',
       run: (ctx, s) => ctx.http({ url: s.helloUrl }),
@@ -100,6 +112,7 @@ export default {
 
   ratios: [
     { name: 'API ÷ pgbench', of: 'api', over: 'pgbench', target: 0.6 },
+    { name: 'API ÷ the statement alone', of: 'api', over: 'floor' },
     { name: 'API ÷ bare Deno', of: 'api', over: 'deno' },
   ],
 };
