@@ -2,7 +2,6 @@
 import { createApp } from '../_shared/api/app.ts';
 import { loadConfig } from '../_shared/core/config.ts';
 import { createSql, refuseUnboundRole } from '../_shared/core/db/client.ts';
-import { flushLog } from '../_shared/api/middleware/request-log/index.ts';
 
 const config = loadConfig();
 const sql = createSql(config.databaseUrl, { max: config.databasePoolSize });
@@ -34,7 +33,6 @@ if (port) {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   Deno.addSignalListener(signal, async () => {
     await sql.end({ timeout: 5 });
-    flushLog();
     Deno.exit(0);
   });
 }

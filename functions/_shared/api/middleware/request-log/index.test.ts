@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../http/env.ts';
 import { redact } from '../../../core/redact.ts';
-import { flushLog, type LogLine, requestLog, writeJsonLine } from './index.ts';
+import { type LogLine, requestLog } from './index.ts';
 
 describe('requestLog', () => {
   function app(lines: LogLine[]) {
@@ -65,24 +65,5 @@ describe('redact', () => {
       'Key (email)=([e-mail]) already exists',
     );
     expect(redact('at file:///work/app.ts:12:3')).toBe('at file:///work/app.ts:12:3');
-  });
-
-  it('writes the lines of one turn of the event loop to stdout in one write, in order', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      writeJsonLine({ n: 1 });
-      writeJsonLine({ n: 2, msg: 'a "quoted"\nline' });
-      expect(log).not.toHaveBeenCalled();
-      await new Promise((r) => setTimeout(r, 0));
-      expect(log.mock.calls).toEqual([['{"n":1}\n{"n":2,"msg":"a \\"quoted\\"\\nline"}']]);
-      writeJsonLine({ n: 3 });
-      flushLog(); // at exit: at once
-      flushLog(); // nothing left
-      expect(log.mock.calls.slice(1)).toEqual([['{"n":3}']]);
-      await new Promise((r) => setTimeout(r, 0));
-      expect(log).toHaveBeenCalledTimes(2);
-    } finally {
-      log.mockRestore();
-    }
   });
 });
