@@ -2,6 +2,7 @@
 import { createApp } from '../_shared/api/app.ts';
 import { loadConfig } from '../_shared/core/config.ts';
 import { createSql, refuseUnboundRole } from '../_shared/core/db/client.ts';
+import { flushLog } from '../_shared/api/middleware/request-log/index.ts';
 
 const config = loadConfig();
 const sql = createSql(config.databaseUrl, { max: config.databasePoolSize });
@@ -30,9 +31,13 @@ if (port) {
   Deno.serve(handler);
 }
 
+// Log lines wait up to 50 ms to be written together: write them when the process ends.
+globalThis.addEventListener('unload', flushLog);
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   Deno.addSignalListener(signal, async () => {
     await sql.end({ timeout: 5 });
+    flushLog();
     Deno.exit(0);
   });
 }

@@ -75,9 +75,8 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
   stack.startHello = () => startServer('scripts/bench/hello.ts');
 
   /**
-   * Deno.serve and postgres.js running the organization read's statement and nothing else: the
-   * floor of a Deno API's CPU per request (scripts/bench/one-statement.ts). Its URL answers once
-   * `organizations/<id>` is appended, with the key in Authorization.
+   * Deno.serve and postgres.js running a read's one statement and nothing else: the floor of a
+   * Deno API's CPU per request (scripts/bench/one-statement.ts; its paths are listed there).
    */
   stack.startOneStatement = () =>
     startServer('scripts/bench/one-statement.ts', {

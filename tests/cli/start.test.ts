@@ -97,6 +97,11 @@ describe('npm start', () => {
     process.kill(-first.child.pid!, 'SIGINT');
     expect(await first.exited).toBe(0);
     expect(fs.existsSync(pidFile)).toBe(false);
+    // Every request has its log line on stdout, the last ones written at exit.
+    const lines = first.output().split('\n').filter((l) => l.startsWith('{"time"')).map((l) => JSON.parse(l));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'request', route: '/api/v1/auth/verify', status: 200 }),
+    );
     await expect(fetch(`${url}/api/v1/health`)).rejects.toThrow();
     // Nothing of the group is left behind: no API, no worker, no database.
     for (let i = 0; i < 50 && groupAlive(first.child.pid!); i++) await new Promise((r) => setTimeout(r, 100));

@@ -123,10 +123,14 @@ export const publicFeed = {
       sqlText(seed.slug)
     }, 'profile', 1, 20);\n`;
     const revalidate = `select plaudit.public_read_version(${sqlText(seed.slug)}) as v;\n`;
+    const floor = await ctx.stack.startOneStatement();
+    const floorUrl = `${floor.url}profiles/${seed.slug}`;
+    if ((await (await fetch(floorUrl)).text()) !== body) throw new Error('the floor server reads another body');
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url, seconds: ctx.warmup });
+    await ctx.http({ url: floorUrl, seconds: ctx.warmup });
     await ctx.http({ url, headers: { 'If-None-Match': etag }, seconds: ctx.warmup });
-    return { url, etag, script, revalidate };
+    return { url, etag, script, revalidate, floorUrl, floorPid: floor.child.pid };
   },
 
   measurements: [
@@ -140,6 +144,12 @@ export const publicFeed = {
       key: 'pgbench',
       name: 'pgbench, same SQL (-M prepared)',
       run: (ctx, s) => ctx.pgbench({ url: ctx.stack.authenticatorUrl, script: s.script }),
+    },
+    {
+      key: 'floor',
+      name: 'Deno.serve + postgres.js, the statement alone',
+      apiPid: (_ctx, s) => s.floorPid,
+      run: (ctx, s) => ctx.http({ url: s.floorUrl }),
     },
     {
       key: 'revalidated',
@@ -156,6 +166,7 @@ export const publicFeed = {
 
   ratios: [
     { name: 'uncached ÷ pgbench', of: 'uncached', over: 'pgbench', target: 0.85 },
+    { name: 'uncached ÷ the statement alone', of: 'uncached', over: 'floor' },
     { name: '304 ÷ uncached', of: 'revalidated', over: 'uncached', target: 2 },
   ],
 };

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../../http/env.ts';
 import { redact } from '../../../core/redact.ts';
-import { type LogLine, requestLog } from './index.ts';
+import { lineWriter, LOG_FLUSH_CHARS, LOG_FLUSH_MS, type LogLine, requestLog } from './index.ts';
 
 describe('requestLog', () => {
   function app(lines: LogLine[]) {
@@ -65,5 +65,32 @@ describe('redact', () => {
       'Key (email)=([e-mail]) already exists',
     );
     expect(redact('at file:///work/app.ts:12:3')).toBe('at file:///work/app.ts:12:3');
+  });
+
+  it('writes the lines of 50 ms in one write, in order, at once past 32 KiB, and what waits on flush', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const { write, flush } = lineWriter((text) => writes.push(text));
+    try {
+      write({ n: 1 });
+      write({ n: 2, msg: 'a "quoted"\nline' });
+      vi.advanceTimersByTime(LOG_FLUSH_MS - 1);
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(writes).toEqual(['{"n":1}\n{"n":2,"msg":"a \\"quoted\\"\\nline"}\n']);
+
+      const big = 'x'.repeat(LOG_FLUSH_CHARS);
+      write({ big });
+      expect(writes[1]).toBe(`${JSON.stringify({ big })}\n`);
+
+      write({ n: 3 });
+      flush(); // before the process exits
+      flush(); // nothing left
+      expect(writes.slice(2)).toEqual(['{"n":3}\n']);
+      vi.advanceTimersByTime(LOG_FLUSH_MS);
+      expect(writes).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

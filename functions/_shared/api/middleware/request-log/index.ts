@@ -10,7 +10,49 @@ export interface RequestLogOptions {
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-export const writeJsonLine = (line: LogLine) => console.log(JSON.stringify(line));
+/** How long a line may wait for the lines after it, and how much may wait, before a write. */
+export const LOG_FLUSH_MS = 50;
+export const LOG_FLUSH_CHARS = 32 * 1024;
+
+/**
+ * A writer of JSON lines that writes the lines of the next 50 ms (or 32 KiB) to `sink` in one
+ * call, in order: on the machines measured, a write per line cost a keyed read ≈ 20–30 µs of the
+ * API's CPU, a sixth of it (docs/benchmarks.md, "Where a read's CPU goes"). flush() writes what
+ * waits at once; the API calls it before it exits.
+ */
+export function lineWriter(sink: (text: string) => void) {
+  let pending = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    sink(text);
+  };
+  const write = (line: LogLine) => {
+    pending += JSON.stringify(line) + '\n';
+    if (pending.length >= LOG_FLUSH_CHARS) flush();
+    else timer ??= setTimeout(flush, LOG_FLUSH_MS);
+  };
+  return { write, flush };
+}
+
+const encoder = new TextEncoder();
+
+/** Standard output: Deno's, written whole; console.log where there is no Deno (unit tests on Node). */
+function writeStdout(text: string) {
+  if (typeof Deno === 'undefined') return console.log(text.slice(0, -1));
+  const bytes = encoder.encode(text);
+  for (let written = 0; written < bytes.length;) written += Deno.stdout.writeSync(bytes.subarray(written));
+}
+
+const stdout = lineWriter(writeStdout);
+/** The API's log: one JSON object per line on stdout, written as lineWriter does. */
+export const writeJsonLine = stdout.write;
+/** Writes the log lines that wait (before the process exits). */
+export const flushLog = stdout.flush;
 
 /** The request's id: the caller's X-Request-Id when it is a sane token, else a new one. */
 export function requestIdOf(incoming: string | null | undefined): string {
