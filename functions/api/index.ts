@@ -1,8 +1,7 @@
 // The `api` function: serves /api/v1 locally (npm start) and as a Supabase Edge Function.
-import { createApp } from '../_shared/api/app.ts';
+import { createApp, flushLog } from '../_shared/api/app.ts';
 import { loadConfig } from '../_shared/core/config.ts';
 import { createSql, refuseUnboundRole } from '../_shared/core/db/client.ts';
-import { flushLog } from '../_shared/api/middleware/request-log/index.ts';
 
 const config = loadConfig();
 const sql = createSql(config.databaseUrl, { max: config.databasePoolSize });

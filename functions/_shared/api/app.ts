@@ -9,6 +9,9 @@ import { notFoundOrMethodNotAllowed } from './middleware/method-not-allowed/inde
 import { ipRateLimit, MemoryRateLimiter } from './middleware/rate-limit/index.ts';
 import { redact } from '../core/redact.ts';
 import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
+
+/** Writes the log lines that wait to be written together (the entry calls it before it exits). */
+export { flushLog } from './middleware/request-log/index.ts';
 import { textGuard } from './middleware/text-guard/index.ts';
 import { explorer } from './openapi/explorer.ts';
 import { openApiDocument, registerDocumentParts } from './openapi/document.ts';

@@ -332,6 +332,7 @@ select results_eq(
   $$ values ('plaudit.api_key_for_read(bytea,integer)'),
             ('plaudit.api_organization(bytea,uuid,integer)'),
             ('plaudit.api_review(bytea,uuid,integer,uuid)'),
+            ('plaudit.api_review_first_page(bytea,uuid,integer)'),
             ('plaudit.authenticate(bytea,integer)'),
             ('plaudit.authenticate_credential(bytea,uuid,integer)'),
             ('plaudit.authenticate_session(bytea,uuid,integer)'),

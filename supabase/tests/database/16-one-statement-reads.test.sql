@@ -1,10 +1,10 @@
--- The one-statement reads (plaudit.api_organization, api_review, and the public feed's): the authenticator
+-- The one-statement reads (plaudit.api_organization, api_review, api_review_first_page, and the public feed's): the authenticator
 -- calls one per request; it authenticates the key (plaudit.authenticate: counted, rate-limited),
 -- and when the key may read, runs as plaudit_api with the key's organization and answers the body
 -- as JSON text beside the key's row.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(14);
+select plan(18);
 
 insert into plaudit.organizations (id, name, slug, website, created_at) values
   ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme "Coffee"', 'acme', null, '2026-01-02T03:04:05.678Z'),
@@ -72,6 +72,28 @@ select is(
 );
 reset role;
 
+select results_eq(
+  $$ select array(select r ->> 'id' from jsonb_array_elements(body::jsonb -> 'data') r), body::jsonb -> 'meta'
+       from plaudit.api_review_first_page(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600) $$,
+  $$ values (array['aaaaaaaa-0000-4000-8000-000000000002', 'aaaaaaaa-0000-4000-8000-000000000001'],
+             '{"total": 2, "page": 1, "limit": 20, "totalPages": 1}'::jsonb) $$,
+  'authenticator: the list''s first page, newest first, only the key''s organization''s reviews, with its meta'
+);
+reset role;
+
+select is(
+  (select body from plaudit.api_review_first_page(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600))::jsonb -> 'data' -> 1,
+  (select body from plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'aaaaaaaa-0000-4000-8000-000000000001'))::jsonb,
+  'authenticator: a review of the list reads as the review itself'
+);
+reset role;
+
+select results_eq(
+  $$ select org_id, body from plaudit.api_review_first_page(pg_temp.h('b_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600) $$,
+  $$ values ('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'::uuid, null::text) $$,
+  'authenticator: another organization''s list answers the key''s row and no body'
+);
+
 -- A key that has used up its minute (plaudit.authenticate counted it) reads nothing.
 select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
 select plaudit.authenticate(pg_temp.h('a_tiny'), 600);
@@ -112,6 +134,11 @@ select throws_ok(
   $$ select (select body from plaudit.api_organization('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600)) $$,
   '42501', 'permission denied for function api_organization',
   'plaudit_api: cannot call a read meant for the authenticator'
+);
+select throws_ok(
+  $$ select (select body from plaudit.api_review_first_page('\x00'::bytea, 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600)) $$,
+  '42501', 'permission denied for function api_review_first_page',
+  'plaudit_api: cannot call the list''s read meant for the authenticator'
 );
 reset role;
 set local role plaudit_public;
