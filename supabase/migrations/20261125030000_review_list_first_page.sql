@@ -1,8 +1,9 @@
 -- ============================================================================================
 -- The review list's first page in one statement
 -- ============================================================================================
--- GET /organizations/:orgId/reviews without a query string (page 1, 20 reviews, newest first,
--- no filter: what an integrator's poll and a dashboard's first look ask for) as one autocommitted
+-- GET /organizations/:orgId/reviews without a query string, or with only its defaults (`page=1`,
+-- `limit=20`, as the SDK asks): page 1, 20 reviews, newest first, no filter, what an integrator's
+-- poll and a dashboard's first look ask for, as one autocommitted
 -- statement, as GET /organizations/:orgId already is: the key's check, the tenant and the role
 -- switch (plaudit.begin_api_read), the page and its total written as the response body, and the
 -- request counted last (plaudit.authenticate_credential). The API's fast reads call it

@@ -139,6 +139,12 @@ describe('fast reads answer as the Hono path does', () => {
     expect(page.data[0].reply.content).toBe('Thank you!');
     expect(page.meta).toEqual({ total: 22, page: 1, limit: 20, totalPages: 2 });
     expectSame(ok);
+    // The defaults spelt out (the SDK asks `?page=1`) are the same first page.
+    for (const query of ['?page=1', '?limit=20', '?page=1&limit=20', '?limit=20&page=1']) {
+      const spelt = await both(`/api/v1/organizations/${many.org.id}/reviews${query}`, bearer(many.keys.read));
+      expect(spelt.f.body, query).toBe(ok.f.body);
+      expectSame(spelt);
+    }
     // Another tenant's list: its own (empty) page, never these reviews.
     const empty = await both(`/api/v1/organizations/${other.org.id}/reviews`, bearer(other.keys.read));
     expect(JSON.parse(empty.f.body)).toEqual({ data: [], meta: { total: 0, page: 1, limit: 20, totalPages: 0 } });
@@ -186,7 +192,10 @@ describe('fast reads answer as the Hono path does', () => {
       [`/api/v1/organizations/${t.org.id}`, { headers: bearer('rk_malformed') }],
       [`/api/v1/organizations/${t.org.id}`, {}],
       [`/api/v1/organizations/${t.org.id}?x=1`, { headers: bearer(t.keys.read) }],
-      [`/api/v1/organizations/${t.org.id}/reviews?page=1`, { headers: bearer(t.keys.read) }],
+      [`/api/v1/organizations/${t.org.id}/reviews?page=2`, { headers: bearer(t.keys.read) }],
+      [`/api/v1/organizations/${t.org.id}/reviews?page=01`, { headers: bearer(t.keys.read) }],
+      [`/api/v1/organizations/${t.org.id}/reviews?page=1&page=1`, { headers: bearer(t.keys.read) }],
+      [`/api/v1/organizations/${t.org.id}/reviews?page=1&rating=5`, { headers: bearer(t.keys.read) }],
       [`/api/v1/organizations/${t.org.id}/reviews?limit=0`, { headers: bearer(t.keys.read) }],
       [`/api/v1/organizations/${t.org.id}/reviews`, { headers: bearer('rk_malformed') }],
       [`/api/v1/organizations/${t.org.id}`, { method: 'HEAD', headers: bearer(t.keys.read) }],

@@ -1,5 +1,6 @@
 // The hottest reads, answered before Hono's router and middleware: an API key's GET of its
-// organization, of one review or of the review list's first page (no query string), and the public review feeds' first page (the widget's
+// organization, of one review or of the review list's first page (no query string, or only its
+// defaults: page=1, limit=20), and the public review feeds' first page (the widget's
 // /public/reviews/:slug, the profile's /public/profiles/:slug/reviews), which take the per-address
 // limit (ipRateLimit's limiter), publicCors's headers and the route's own decision (publicReviewPage:
 // ETag, 304, 404) instead; a query string, a slug of another form, a preflight, a failed statement
@@ -39,6 +40,8 @@ interface FastRead {
   route: string;
   /** The path; its groups are the organization and the route's other parameters. */
   path: RegExp;
+  /** Query strings taken beside none: each answers what none answers (the route's defaults). */
+  queries?: ReadonlySet<string>;
   scope: Scope;
   notFound: string;
   statement: (sql: Sql, key: KeyReadArgs, params: string[]) => Statement;
@@ -64,10 +67,11 @@ const READS: FastRead[] = [
     statement: (sql, key, [id]) => readReview(sql, key, id),
   },
   {
-    // The list's first page, default size, no filter: only without a query string (the pattern
-    // ends at the path), so every other list is the route's.
+    // The list's first page, default size, no filter: without a query string, or with only the
+    // defaults spelt out (the SDK asks `?page=1`); every other list is the route's.
     route: '/api/v1/organizations/:orgId/reviews',
     path: new RegExp(`^/api/v1/organizations/${UUID}/reviews$`),
+    queries: new Set(['page=1', 'limit=20', 'page=1&limit=20', 'limit=20&page=1']),
     scope: 'read',
     notFound: 'Not found',
     statement: (sql, key) => readFirstReviewPage(sql, key),
@@ -117,16 +121,19 @@ export function fastReads({ sql, config, log, limiter }: FastReadsOptions) {
     const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
     if (path.startsWith(PUBLIC_PREFIX)) return publicFeed(req, path, env);
     if (!path.startsWith(PREFIX)) return undefined;
+    const q = path.indexOf('?');
+    const pathname = q < 0 ? path : path.slice(0, q);
     let read: FastRead | undefined;
     let match: RegExpExecArray | null = null;
     for (const r of READS) {
-      match = r.path.exec(path);
+      match = r.path.exec(pathname);
       if (match) {
         read = r;
         break;
       }
     }
     if (!read || !match) return undefined;
+    if (q >= 0 && !read.queries?.has(path.slice(q + 1))) return undefined;
     const key = bearerToken(req.headers.get('authorization') ?? undefined);
     if (!key || !isWellFormedKey(key)) return undefined;
     const address = clientAddress(

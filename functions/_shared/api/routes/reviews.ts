@@ -295,9 +295,10 @@ export const readReview = (sql: Sql, key: KeyReadArgs, id: string) =>
 export const REVIEW_NOT_FOUND = 'Review not found';
 
 /**
- * The list's first page without a query string (page 1, the default size, no filter) as one
- * statement (plaudit.api_review_first_page, whose page query is listReviews' page 1): the fast
- * reads (fast-reads/) answer it; the route's tenant transaction answers every other list.
+ * The list's first page (page 1, the default size, no filter; asked without a query string or
+ * with only its defaults) as one statement (plaudit.api_review_first_page, whose page query is
+ * listReviews' page 1): the fast reads (fast-reads/) answer it; the route's tenant transaction
+ * answers every other list.
  */
 export const readFirstReviewPage = (sql: Sql, key: KeyReadArgs) =>
   sql`select * from plaudit.api_review_first_page(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
