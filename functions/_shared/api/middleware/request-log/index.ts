@@ -45,7 +45,11 @@ const encoder = new TextEncoder();
 function writeStdout(text: string) {
   if (typeof Deno === 'undefined') return console.log(text.slice(0, -1));
   const bytes = encoder.encode(text);
-  for (let written = 0; written < bytes.length;) written += Deno.stdout.writeSync(bytes.subarray(written));
+  try {
+    for (let written = 0; written < bytes.length;) written += Deno.stdout.writeSync(bytes.subarray(written));
+  } catch {
+    // Standard output is gone (a closed pipe): the lines have nowhere to go, and the API serves on.
+  }
 }
 
 const stdout = lineWriter(writeStdout);
