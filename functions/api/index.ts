@@ -1,17 +1,20 @@
 // The `api` function: serves /api/v1 locally (npm start) and as a Supabase Edge Function.
-import { createApp, flushLog } from '../_shared/api/app.ts';
+import { createApp, lineWriter, stdoutSink } from '../_shared/api/app.ts';
 import { loadConfig } from '../_shared/core/config.ts';
 import { createSql, refuseUnboundRole } from '../_shared/core/db/client.ts';
 
 const config = loadConfig();
 const sql = createSql(config.databaseUrl, { max: config.databasePoolSize });
 await refuseUnboundRole(sql);
-const app = createApp({ sql, config });
+const port = Deno.env.get('PORT');
+// A process of its own (npm start, a server) writes its log straight to stdout; as an Edge
+// Function, lines go through console.log, which the runtime collects.
+const log = port ? lineWriter(stdoutSink) : undefined;
+const app = createApp({ sql, config, log: log?.write });
 
 const handler = (req: Request, info: Deno.ServeHandlerInfo) =>
   app.fetch(req, { remoteAddr: info.remoteAddr as Deno.NetAddr });
 
-const port = Deno.env.get('PORT');
 if (port) {
   Deno.serve({
     port: Number(port),
@@ -31,12 +34,12 @@ if (port) {
 }
 
 // Log lines wait up to 50 ms to be written together: write them when the process ends.
-globalThis.addEventListener('unload', flushLog);
+if (log) globalThis.addEventListener('unload', log.flush);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   Deno.addSignalListener(signal, async () => {
     await sql.end({ timeout: 5 });
-    flushLog();
+    log?.flush();
     Deno.exit(0);
   });
 }

@@ -10,8 +10,8 @@ import { ipRateLimit, MemoryRateLimiter } from './middleware/rate-limit/index.ts
 import { redact } from '../core/redact.ts';
 import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
 
-/** Writes the log lines that wait to be written together (the entry calls it before it exits). */
-export { flushLog } from './middleware/request-log/index.ts';
+/** Log writers for an entry that picks where its lines go (functions/api: its own stdout locally). */
+export { lineWriter, stdoutSink } from './middleware/request-log/index.ts';
 import { textGuard } from './middleware/text-guard/index.ts';
 import { explorer } from './openapi/explorer.ts';
 import { openApiDocument, registerDocumentParts } from './openapi/document.ts';

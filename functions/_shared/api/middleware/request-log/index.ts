@@ -16,9 +16,9 @@ export const LOG_FLUSH_CHARS = 32 * 1024;
 
 /**
  * A writer of JSON lines that writes the lines of the next 50 ms (or 32 KiB) to `sink` in one
- * call, in order: on the machines measured, a write per line cost a keyed read ≈ 20–30 µs of the
- * API's CPU, a sixth of it (docs/benchmarks.md, "Where a read's CPU goes"). flush() writes what
- * waits at once; the API calls it before it exits.
+ * call, in order: on the machines measured, a write per line cost a keyed read ≈ 15 µs of the
+ * API's CPU (docs/benchmarks.md). flush() writes what waits at once; the API calls it before it
+ * exits.
  */
 export function lineWriter(sink: (text: string) => void) {
   let pending = '';
@@ -41,22 +41,27 @@ export function lineWriter(sink: (text: string) => void) {
 
 const encoder = new TextEncoder();
 
-/** Standard output: Deno's, written whole; console.log where there is no Deno (unit tests on Node). */
-function writeStdout(text: string) {
-  if (typeof Deno === 'undefined') return console.log(text.slice(0, -1));
+/**
+ * Lines straight to the process's standard output, written whole: cheaper than console.log, whose
+ * formatting of a batch cost a keyed read ≈ 9 µs more (side by side); for a process of its own
+ * (npm start). A write to a closed output is dropped: Deno throws there where console.log is
+ * silent, and the API must serve on.
+ */
+export function stdoutSink(text: string) {
   const bytes = encoder.encode(text);
   try {
     for (let written = 0; written < bytes.length;) written += Deno.stdout.writeSync(bytes.subarray(written));
   } catch {
-    // Standard output is gone (a closed pipe): the lines have nowhere to go, and the API serves on.
+    // Standard output is gone (a closed pipe): the lines have nowhere to go.
   }
 }
 
-const stdout = lineWriter(writeStdout);
-/** The API's log: one JSON object per line on stdout, written as lineWriter does. */
-export const writeJsonLine = stdout.write;
-/** Writes the log lines that wait (before the process exits). */
-export const flushLog = stdout.flush;
+/**
+ * The default log (createApp's): a console.log per line, which every runtime collects (Supabase's
+ * Edge Runtime, Node) and which loses nothing when a worker is stopped; an entry with a process of
+ * its own writes through lineWriter(stdoutSink) instead (functions/api/index.ts).
+ */
+export const writeJsonLine = (line: LogLine) => console.log(JSON.stringify(line));
 
 /** The request's id: the caller's X-Request-Id when it is a sane token, else a new one. */
 export function requestIdOf(incoming: string | null | undefined): string {
