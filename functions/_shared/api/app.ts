@@ -9,9 +9,6 @@ import { notFoundOrMethodNotAllowed } from './middleware/method-not-allowed/inde
 import { ipRateLimit, MemoryRateLimiter } from './middleware/rate-limit/index.ts';
 import { redact } from '../core/redact.ts';
 import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
-
-/** Log writers for an entry that picks where its lines go (functions/api: its own stdout locally). */
-export { lineWriter, stdoutSink } from './middleware/request-log/index.ts';
 import { textGuard } from './middleware/text-guard/index.ts';
 import { explorer } from './openapi/explorer.ts';
 import { openApiDocument, registerDocumentParts } from './openapi/document.ts';
@@ -34,6 +31,9 @@ import { hostedPages } from './pages/routes.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public.ts';
 import { fastReads } from './fast-reads/index.ts';
+
+/** Log writers for an entry that picks where its lines go (functions/api: its own stdout locally). */
+export { lineWriter, stdoutSink } from './middleware/request-log/index.ts';
 
 export interface AppOptions {
   sql: Sql;

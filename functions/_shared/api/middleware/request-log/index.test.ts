@@ -66,7 +66,9 @@ describe('redact', () => {
     );
     expect(redact('at file:///work/app.ts:12:3')).toBe('at file:///work/app.ts:12:3');
   });
+});
 
+describe('lineWriter', () => {
   it('writes the lines of 50 ms in one write, in order, at once past 32 KiB, and what waits on flush', () => {
     vi.useFakeTimers();
     const writes: string[] = [];
