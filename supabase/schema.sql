@@ -6897,8 +6897,8 @@ GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_em
 --
 
 REVOKE ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_public;
 
 --
 -- Name: FUNCTION prune_rate_limits(); Type: ACL; Schema: plaudit; Owner: plaudit_owner

@@ -169,13 +169,13 @@ begin
 end
 $$;
 
--- Revokes a key and issues its successor (same name, scope and limit) in one transaction: the
--- old key stops working the moment the new one exists. Answers no row for an unknown or
--- already revoked key.
-create function plaudit.rotate_api_key(p_key_id uuid)
+-- Revokes a key, at once or after p_grace_seconds, and issues its successor (same name, scope and
+-- limit) in one transaction. Answers no row for an unknown key, a revoked one or one already
+-- rotated (and in its grace period).
+create function plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer default 0)
 returns table (
   id uuid, org_id uuid, name text, scope text, prefix text, key text,
-  rate_limit_per_minute integer, created_at timestamptz
+  rate_limit_per_minute integer, created_at timestamptz, old_key_expires_at timestamptz
 )
 language plpgsql
 volatile
@@ -185,9 +185,12 @@ declare
   old_key record;
   new_key record;
 begin
-  update plaudit.api_keys as k set revoked_at = now()
-    where k.id = p_key_id and k.revoked_at is null
-    returning k.id, k.org_id, k.name, k.scope, k.rate_limit_per_minute into old_key;
+  if p_grace_seconds is null or p_grace_seconds not between 0 and 86400 then
+    raise exception 'expires_in_seconds: must be between 0 and 86400' using errcode = 'invalid_parameter_value';
+  end if;
+  update plaudit.api_keys as k set revoked_at = now() + make_interval(secs => p_grace_seconds)
+    where k.id = p_key_id and k.revoked_at is null and k.replaced_by is null
+    returning k.id, k.org_id, k.name, k.scope, k.rate_limit_per_minute, k.revoked_at into old_key;
   if not found then
     return;
   end if;
@@ -196,13 +199,13 @@ begin
                                old_key.rate_limit_per_minute);
   update plaudit.api_keys as k set replaced_by = new_key.id where k.id = old_key.id;
   return query select new_key.id, new_key.org_id, new_key.name, new_key.scope, new_key.prefix,
-                      new_key.key, new_key.rate_limit_per_minute, new_key.created_at;
+                      new_key.key, new_key.rate_limit_per_minute, new_key.created_at, old_key.revoked_at;
 end
 $$;
 
 grant execute on function plaudit.base62_alphabet(), plaudit.random_base62(integer),
   plaudit.api_key_checksum(text), plaudit.issue_api_key(uuid, text, text, integer),
-  plaudit.rotate_api_key(uuid)
+  plaudit.rotate_api_key(uuid, integer)
   to plaudit_api;
 
 -- ============================================================================================
@@ -341,20 +344,41 @@ revoke execute on function plaudit.refuse_changes_once_set() from public;
 -- ============================================================================================
 -- api key revocation is permanent
 -- ============================================================================================
--- Revoking an API key is permanent. plaudit_api may update revoked_at and replaced_by (that is
--- how the API revokes and rotates its tenant's keys), so without this an API-role session could
--- un-revoke a key of its own organization (`set revoked_at = null`), move its revocation time,
--- or point a rotated key at another successor. Once set, revoked_at and replaced_by never
--- change again, for every role, the table's owner included: setting them the first time (revoke,
--- then rotate's replaced_by) is all an update may do to them.
--- Live keys (the only ones plaudit.authenticate updates, for last_used_at) skip the trigger.
+-- plaudit_api may update revoked_at and replaced_by (that is how the API revokes and rotates its
+-- tenant's keys), so without this an API-role session could un-revoke a key of its own
+-- organization, move its revocation time, or point a rotated key at another successor.
+-- Revocation stays permanent, with one exception for the grace period: a key whose revocation
+-- lies ahead may be revoked now (revoked_at moved to now(), never later, never cleared). A live
+-- key's revocation is set at most 24 hours ahead. replaced_by, once set, never changes. For
+-- every role, the table's owner included.
+create function plaudit.api_keys_guard_revocation()
+returns trigger
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if new.revoked_at is distinct from old.revoked_at then
+    if old.revoked_at is null then
+      if new.revoked_at > now() + interval '24 hours' then
+        raise exception 'an API key''s revocation may lie at most 24 hours ahead'
+          using errcode = 'check_violation';
+      end if;
+    elsif not (old.revoked_at > now() and new.revoked_at = now()) then
+      raise exception 'an API key''s revocation is permanent: revoked_at cannot be cleared or changed once set'
+        using errcode = 'restrict_violation';
+    end if;
+  end if;
+  if old.replaced_by is not null and new.replaced_by is distinct from old.replaced_by then
+    raise exception 'an API key''s successor is permanent: replaced_by cannot be cleared or changed once set'
+      using errcode = 'restrict_violation';
+  end if;
+  return new;
+end
+$$;
+
 create trigger api_keys_guard_revocation
-  before update on plaudit.api_keys
-  for each row
-  when (old.revoked_at is not null or old.replaced_by is not null)
-  execute function plaudit.refuse_changes_once_set(
-    'revoked_at', 'an API key''s revocation is permanent',
-    'replaced_by', 'an API key''s successor is permanent');
+  before update of revoked_at, replaced_by on plaudit.api_keys
+  for each row execute function plaudit.api_keys_guard_revocation();
 
 -- ============================================================================================
 -- invitation end is permanent

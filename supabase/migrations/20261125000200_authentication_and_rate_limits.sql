@@ -32,6 +32,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   this_window timestamptz := date_trunc('minute', now());
@@ -72,7 +73,7 @@ grant execute on function plaudit.hit_rate_limit(text, integer) to plaudit_publi
 -- counts the request against the key's per-minute limit, and notes when the key was last used
 -- (at most once a minute, so a busy key does not rewrite its row on every request).
 -- The API sends only the SHA-256 of the key, never the key itself.
-create function plaudit.authenticate(p_key_hash bytea, p_default_limit integer)
+create or replace function plaudit.authenticate(p_key_hash bytea, p_default_limit integer)
 returns table (
   key_id uuid, org_id uuid, scope text, prefix text,
   rate_limit integer, allowed boolean, remaining integer, reset_at bigint
@@ -81,6 +82,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   k record;
@@ -88,7 +90,7 @@ declare
 begin
   select a.id, a.org_id, a.scope, a.prefix, a.rate_limit_per_minute, a.last_used_at into k
     from plaudit.api_keys a
-    where a.key_hash = p_key_hash and a.revoked_at is null;
+    where a.key_hash = p_key_hash and (a.revoked_at is null or a.revoked_at > now());
   if not found then
     return;
   end if;

@@ -1,6 +1,6 @@
 -- Reviews, their statistics, and the moderation trail: append-only, hash-chained, its head published.
 --
--- Sections: reviews · review statistics · moderation trail · published chain heads.
+-- Sections: reviews · review statistics · moderation trail · published chain heads · replies.
 
 -- ============================================================================================
 -- reviews
@@ -29,7 +29,7 @@ create table plaudit.reviews (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   -- Verification provenance: how the current status was reached, when, and on whose word.
-  verification_method text check (verification_method in ('email', 'purchase_proof', 'manual')),
+  verification_method text check (verification_method in ('email', 'purchase_proof', 'manual', 'invitation')),
   verification_at timestamptz,
   verification_key_id uuid references plaudit.api_keys (id),
   verification_token_id uuid,
@@ -58,9 +58,10 @@ create index reviews_public_feed on plaudit.reviews (org_id, created_at, id) inc
 -- The duplicate rule: same reviewer e-mail, form and text within 24 hours.
 create index reviews_duplicate_lookup on plaudit.reviews (form_id, lower(reviewer_email), created_at);
 
--- Only the columns moderation and verification own may change, and a status only moves
--- forward: pending → verified | rejected.
-create function plaudit.reviews_guard_update()
+-- Only the columns moderation and verification own may change, and the verification status moves
+-- only forward: pending to verified or rejected; and an unverified review to verified by an
+-- invitation (the one other way a review proves its writer).
+create or replace function plaudit.reviews_guard_update()
 returns trigger
 language plpgsql
 set search_path = pg_catalog, pg_temp
@@ -76,7 +77,9 @@ begin
       using errcode = 'restrict_violation';
   end if;
   if new.verification_status is distinct from old.verification_status then
-    if not (old.verification_status = 'pending' and new.verification_status in ('verified', 'rejected')) then
+    if not ((old.verification_status = 'pending' and new.verification_status in ('verified', 'rejected'))
+            or (old.verification_status = 'unverified' and new.verification_status = 'verified'
+                and new.verification_method is not distinct from 'invitation')) then
       raise exception 'a review''s verification status can only move from pending to verified or rejected'
         using errcode = 'restrict_violation';
     end if;
@@ -118,8 +121,9 @@ create trigger reviews_refuse_truncate
   for each statement execute function plaudit.reviews_refuse_delete();
 
 -- Outbox events, in the transaction of their cause.
--- review.created: what a receiver needs to show the review, never the reviewer's e-mail.
-create function plaudit.reviews_emit_created()
+-- review.created: what a receiver needs to show the review and its answers to the form's
+-- custom fields, never the reviewer's e-mail.
+create or replace function plaudit.reviews_emit_created()
 returns trigger
 language plpgsql
 security definer
@@ -129,6 +133,7 @@ begin
   perform plaudit.emit_event(n.org_id, 'review.created', jsonb_build_object(
     'id', n.id, 'form_id', n.form_id, 'rating', n.rating, 'title', n.title, 'content', n.content,
     'reviewer_name', n.reviewer_name, 'verification_status', n.verification_status,
+    'custom_fields', n.custom_fields,
     'created_at', to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
   from new_reviews n
   order by n.created_at, n.id;
@@ -358,8 +363,10 @@ create table plaudit.moderation_trail (
   org_id uuid not null references plaudit.organizations (id),
   seq bigint not null check (seq >= 1),
   review_id uuid not null references plaudit.reviews (id),
-  action text not null check (action in ('hide', 'unhide', 'verify', 'approve', 'reject')),
-  reason text check (char_length(reason) <= 1000),
+  action text not null
+    check (action in ('hide', 'unhide', 'verify', 'approve', 'reject', 'reply', 'edit_reply', 'withdraw_reply')),
+  -- A reply's entry keeps the reply's text (up to 5,000 characters) as its reason.
+  reason text check (char_length(reason) <= 5000),
   actor text not null check (char_length(actor) between 1 and 200),
   created_at timestamptz not null,
   previous_hash bytea not null check (octet_length(previous_hash) = 32),
@@ -656,7 +663,6 @@ revoke execute on function
   plaudit.moderate_review(uuid, text, text, text)
   from public;
 
-
 -- ============================================================================================
 -- published chain heads
 -- ============================================================================================
@@ -731,6 +737,141 @@ $$;
 
 revoke execute on function plaudit.moderation_chain_status(bigint, text) from public;
 grant execute on function plaudit.moderation_chain_status(bigint, text) to plaudit_api;
+
+-- ============================================================================================
+-- replies
+-- ============================================================================================
+-- A business's public reply to a review: one per review, written, edited and withdrawn through
+-- the API (PUT/DELETE …/reviews/:id/reply, write scope). The review itself never changes. Every
+-- change is an entry of the review's moderation trail (`reply`, `edit_reply`, `withdraw_reply`,
+-- with the reply's text as the entry's reason, so the trail keeps what was said), emits
+-- `review.replied`, and moves the organization's public version (the public answers carry the
+-- reply, and their ETags must change with it).
+create table plaudit.review_replies (
+  review_id uuid primary key references plaudit.reviews (id),
+  org_id uuid not null references plaudit.organizations (id) on delete cascade,
+  content text not null check (char_length(content) between 1 and 5000),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+create index review_replies_org_id on plaudit.review_replies (org_id);
+
+alter table plaudit.review_replies enable row level security;
+
+create policy "Tenants can read the replies to their own reviews"
+  on plaudit.review_replies for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can reply to their own reviews"
+  on plaudit.review_replies for insert to plaudit_api
+  with check (org_id = (select plaudit.current_org_id())
+              and exists (select from plaudit.reviews v where v.id = review_id and v.org_id = org_id));
+
+create policy "Tenants can edit their own replies"
+  on plaudit.review_replies for update to plaudit_api
+  using (org_id = (select plaudit.current_org_id()))
+  with check (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can withdraw their own replies"
+  on plaudit.review_replies for delete to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+grant select, delete on plaudit.review_replies to plaudit_api;
+grant insert (review_id, org_id, content) on plaudit.review_replies to plaudit_api;
+grant update (content, updated_at) on plaudit.review_replies to plaudit_api;
+
+-- The trail's entry, the event and the public version of each change.
+create function plaudit.review_replies_record()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  r plaudit.review_replies := case when tg_op = 'DELETE' then old else new end;
+  action text := case tg_op when 'INSERT' then 'reply' when 'UPDATE' then 'edit_reply' else 'withdraw_reply' end;
+  form uuid := (select v.form_id from plaudit.reviews v where v.id = r.review_id);
+begin
+  perform plaudit.append_moderation_entry(r.org_id, r.review_id, action,
+                                          case when tg_op = 'DELETE' then null else r.content end,
+                                          plaudit.current_actor());
+  perform plaudit.emit_event(r.org_id, 'review.replied', jsonb_build_object(
+    'id', r.review_id, 'form_id', form,
+    'action', case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'withdrawn' end,
+    'reply', case when tg_op = 'DELETE' then null else jsonb_build_object(
+      'content', r.content, 'created_at', plaudit.iso_utc(r.created_at), 'updated_at', plaudit.iso_utc(r.updated_at)) end,
+    'actor', plaudit.current_actor(),
+    'replied_at', plaudit.iso_utc(clock_timestamp())));
+  -- Public answers show the reply: their version (and ETags) move with it.
+  perform plaudit.add_review_statistics(jsonb_build_array(jsonb_build_object(
+    'org_id', r.org_id, 'total_count', 0, 'public_count', 0, 'rating_sum', 0, 'rating_1', 0, 'rating_2', 0,
+    'rating_3', 0, 'rating_4', 0, 'rating_5', 0, 'version', 1)));
+  return null;
+end
+$$;
+
+create trigger review_replies_record
+  after insert or update or delete on plaudit.review_replies
+  for each row execute function plaudit.review_replies_record();
+
+-- ============================================================================================
+-- writing and withdrawing
+-- ============================================================================================
+-- Writes or edits the reply to a review of the caller's tenant; answers the reply. Runs with the
+-- caller's rights: row-level security finds the review and guards the reply. An edit with the
+-- same text changes nothing and records nothing.
+create function plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text)
+returns table (content text, created_at timestamptz, updated_at timestamptz)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org uuid := plaudit.current_org_id();
+begin
+  if org is null or not exists (select from plaudit.reviews v where v.id = p_review_id) then
+    raise exception 'Review not found' using errcode = 'no_data_found';
+  end if;
+  if p_content is null or char_length(btrim(p_content)) not between 1 and 5000 then
+    raise exception 'content: must be 1 to 5000 characters' using errcode = 'check_violation';
+  end if;
+  perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
+  insert into plaudit.review_replies as rr (review_id, org_id, content)
+  values (p_review_id, org, btrim(p_content))
+  on conflict (review_id) do update set content = excluded.content, updated_at = now()
+    where rr.content is distinct from excluded.content;
+  perform set_config('plaudit.actor', '', true);
+  return query select rr.content, rr.created_at, rr.updated_at
+    from plaudit.review_replies rr where rr.review_id = p_review_id;
+end
+$$;
+
+-- Withdraws the reply to a review of the caller's tenant; answers whether there was one. Runs
+-- with the caller's rights, as reply_to_review.
+create function plaudit.withdraw_review_reply(p_review_id uuid, p_actor text)
+returns boolean
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org uuid := plaudit.current_org_id();
+  gone boolean;
+begin
+  if org is null or not exists (select from plaudit.reviews v where v.id = p_review_id) then
+    raise exception 'Review not found' using errcode = 'no_data_found';
+  end if;
+  perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
+  delete from plaudit.review_replies rr where rr.review_id = p_review_id and rr.org_id = org;
+  gone := found;
+  perform set_config('plaudit.actor', '', true);
+  return gone;
+end
+$$;
+
+grant execute on function plaudit.reply_to_review(uuid, text, text), plaudit.withdraw_review_reply(uuid, text)
+  to plaudit_api;
 
 revoke execute on all functions in schema plaudit from public;
 reset role;

@@ -131,8 +131,9 @@ alter table plaudit.reviews
   add foreign key (verification_token_id) references plaudit.review_verification_tokens (id);
 
 -- Moves a pending review of the caller's tenant to `p_status`, recording provenance and the
--- actor (`api_key:<id>`) for the trail. Runs with the caller's rights.
-create function plaudit.change_verification(
+-- actor for the trail: `api_key:<id>` for a key; for a signed-in member the API has set the
+-- transaction's actor (`member:<id>`), which stays. Runs with the caller's rights.
+create or replace function plaudit.change_verification(
   p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid,
   p_order_hash text, p_verb text
 )
@@ -144,6 +145,7 @@ as $$
 declare
   current_status text;
   changed plaudit.reviews;
+  prior_actor text := coalesce(current_setting('plaudit.actor', true), '');
 begin
   select r.verification_status into current_status from plaudit.reviews r where r.id = p_review_id for update;
   if not found then
@@ -153,14 +155,14 @@ begin
     raise exception 'Only a pending review can be %; this one is %', p_verb, current_status
       using errcode = 'object_not_in_prerequisite_state';
   end if;
-  perform set_config('plaudit.actor', case when p_key_id is null then '' else 'api_key:' || p_key_id end, true);
+  perform set_config('plaudit.actor', case when p_key_id is null then prior_actor else 'api_key:' || p_key_id end, true);
   update plaudit.reviews r
     set verification_status = p_status, verification_method = p_method, verification_at = now(),
         verification_key_id = p_key_id, verification_order_hash = p_order_hash,
         verification_reason = nullif(btrim(p_reason), '')
     where r.id = p_review_id
     returning r.* into changed;
-  perform set_config('plaudit.actor', '', true);
+  perform set_config('plaudit.actor', prior_actor, true);
   return next changed;
 end
 $$;
@@ -376,7 +378,8 @@ returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint,
   error_code text, error_message text,
   id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
-  reviewer_email text, verification_status text, is_hidden boolean, created_at timestamptz
+  reviewer_email text, verification_status text, is_hidden boolean, created_at timestamptz,
+  custom_fields jsonb, verification_method text, verification_at timestamptz
 )
 language plpgsql
 volatile
@@ -419,7 +422,7 @@ begin
       -- A bot filled the trap field: it gets a convincing answer and nothing is stored.
       id := gen_random_uuid(); form_id := f.id; rating := p_rating; title := p_title;
       content := p_content; reviewer_name := p_reviewer_name; reviewer_email := p_reviewer_email;
-      verification_status := status; is_hidden := false; created_at := now();
+      verification_status := status; is_hidden := false; created_at := now(); custom_fields := answers;
       return next;
       return;
     end if;
@@ -462,6 +465,8 @@ begin
     id := r.id; form_id := r.form_id; rating := r.rating; title := r.title; content := r.content;
     reviewer_name := r.reviewer_name; reviewer_email := r.reviewer_email;
     verification_status := r.verification_status; is_hidden := r.is_hidden; created_at := r.created_at;
+    verification_method := r.verification_method; verification_at := r.verification_at;
+    custom_fields := r.custom_fields;
     return next;
   exception
     when no_data_found or unique_violation or check_violation or invalid_parameter_value

@@ -1,6 +1,6 @@
 -- Public profiles and the public projection: the only data unauthenticated callers ever see.
 --
--- Sections: public profiles · public projection.
+-- Sections: public profiles · public projection · profile pages, sitemap, widget and brand.
 
 -- ============================================================================================
 -- public profiles
@@ -66,7 +66,6 @@ create view plaudit.public_reviews with (security_barrier = true, security_invok
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at
   from plaudit.reviews r
   where not r.is_hidden and r.verification_status in ('verified', 'unverified');
-
 
 -- Changes whenever any public answer about the organization may change: its publicly visible
 -- reviews (statistics version), its public-profile settings, its name or website. Public
@@ -146,11 +145,11 @@ as $$
   where o.slug = p_slug
 $$;
 
--- A page of public reviews, newest first, with its total from the statistics.
--- p_scope 'embed': the widget's reviews, at or above the embed's min_rating;
+-- A page of public reviews, newest first, with its total from the statistics, each with its
+-- reply or null. p_scope 'embed': the widget's reviews, at or above the embed's min_rating;
 -- p_scope 'profile': every public review (the caller answers 404 when `enabled` is false).
 -- Null for an unknown slug.
-create function plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer)
+create or replace function plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer)
 returns json
 language plpgsql
 stable
@@ -187,10 +186,15 @@ begin
     select coalesce(json_agg(json_build_object(
              'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
              'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+             'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
              'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
              order by pr.created_at desc, pr.id desc), '[]')
       into items
       from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
       where pr.id = any (array(
         -- The page's ids: an index-only walk of reviews_public_feed (the same filter as the
         -- projection). Only ids leave it; every output column comes from the projection.
@@ -214,6 +218,136 @@ grant execute on function plaudit.public_version(text), plaudit.public_profile(t
 
 revoke execute on function plaudit.public_version(text), plaudit.public_profile(text),
   plaudit.public_review_page(text, text, integer, integer) from public;
+
+-- ============================================================================================
+-- profile pages, sitemap, widget and brand
+-- ============================================================================================
+-- A page of an enabled profile's public reviews, newest first, optionally of one rating only,
+-- with how each verified review was verified (e-mail, purchase proof, manual approval): the page
+-- shows it as the badge's words. Its total comes from the statistics, never from counting. Null
+-- for an unknown slug or a profile that is switched off.
+create or replace function plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer)
+returns json
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org record;
+  st record;
+  total bigint;
+  items json;
+begin
+  select o.id, coalesce(p.enabled, true) as enabled
+    into org
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.slug = p_slug;
+  if not found or not org.enabled then
+    return null;
+  end if;
+  select coalesce(sum(s.public_count), 0) as n, coalesce(sum(s.rating_1), 0) as r1, coalesce(sum(s.rating_2), 0) as r2,
+         coalesce(sum(s.rating_3), 0) as r3, coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
+    into st
+    from plaudit.review_statistics s where s.org_id = org.id;
+  total := case p_rating when 1 then st.r1 when 2 then st.r2 when 3 then st.r3 when 4 then st.r4 when 5 then st.r5
+                         else st.n end;
+  select coalesce(json_agg(json_build_object(
+           'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+           'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+           'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
+           'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           order by pr.created_at desc, pr.id desc), '[]')
+    into items
+    from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
+    join plaudit.reviews r on r.id = pr.id
+   where pr.id = any (array(
+     -- The page's ids: a walk of reviews_public_feed (the projection's filter).
+     select x.id from plaudit.reviews x
+      where x.org_id = org.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
+        and (p_rating is null or x.rating = p_rating)
+      order by x.created_at desc, x.id desc
+      limit p_limit offset (p_page - 1)::bigint * p_limit));
+  return json_build_object('total', total, 'items', items);
+end
+$$;
+
+-- The enabled profiles, by slug, a page at a time (a sitemap holds at most 50,000 addresses),
+-- with when each last changed as far as its page's settings go.
+create function plaudit.public_sitemap(p_page integer, p_limit integer)
+returns table (slug text, updated_at timestamptz, total bigint)
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select o.slug, greatest(o.updated_at, p.updated_at), count(*) over ()
+    from plaudit.organizations o
+    left join plaudit.public_profiles p on p.org_id = o.id
+   where coalesce(p.enabled, true)
+   order by o.slug
+   limit p_limit offset (p_page - 1)::bigint * p_limit
+$$;
+
+-- The widget's first reviews, with how each verified one was verified, so that its badge can
+-- say it: at most the embed's max_reviews public reviews rated at least its min_rating, newest
+-- first. It reads the settings itself, so that it runs beside the profile's query, not after it.
+-- Null for an unknown slug; an empty list for a profile that is switched off.
+create or replace function plaudit.public_embed_reviews(p_slug text)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when o.id is null then null
+              when not coalesce(p.enabled, true) then '[]'::json
+              else (
+    select coalesce(json_agg(json_build_object(
+             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
+             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
+             'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
+             'reply', case when rr.review_id is null then null else json_build_object(
+               'content', rr.content,
+               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
+             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+             order by pr.created_at desc, pr.id desc), '[]')
+      from plaudit.public_reviews pr
+      left join plaudit.review_replies rr on rr.review_id = pr.id
+      join plaudit.reviews r on r.id = pr.id
+     where pr.id = any (array(
+       select x.id from plaudit.reviews x
+        where x.org_id = o.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
+          and x.rating >= coalesce(p.embed_min_rating, 1)
+        order by x.created_at desc, x.id desc
+        limit coalesce(p.embed_max_reviews, 10))))
+         end
+    from (select 1) one
+    left join plaudit.organizations o on o.slug = p_slug
+    left join plaudit.public_profiles p on p.org_id = o.id
+$$;
+
+-- The name a business shows its customers.
+create function plaudit.brand_name(p_org_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(nullif(btrim(p.display_name), ''), o.name)
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.id = p_org_id
+$$;
+
+grant execute on function plaudit.public_profile_reviews(text, integer, integer, integer),
+  plaudit.public_sitemap(integer, integer), plaudit.public_embed_reviews(text) to plaudit_public;
 
 revoke execute on all functions in schema plaudit from public;
 reset role;

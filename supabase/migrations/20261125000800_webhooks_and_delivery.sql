@@ -229,15 +229,53 @@ as $$ select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
 
 grant execute on function plaudit.iso_utc(timestamptz) to plaudit_api, plaudit_public;
 
--- The delivery body: {"event","timestamp","data"}, in that order.
-create function plaudit.webhook_payload(p_type text, p_at timestamptz, p_data jsonb)
+-- jsonb prints `{"id": "…", "n": 1}`, with spaces, so a receiver that parses a webhook body and
+-- serializes it again (JSON.stringify) would digest other bytes than were signed. Bodies are
+-- written compact instead, byte-identical to JSON.stringify(JSON.parse(body)): no spaces,
+-- integer-like keys first in ascending order and the others in the object's order (as
+-- JavaScript orders them), numbers without trailing zeros, strings escaped as JSON.stringify
+-- escapes them (jsonb's output escapes the same characters the same way).
+create function plaudit.canonical_json(v jsonb)
+returns text
+language plpgsql
+immutable
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  case jsonb_typeof(v)
+    when 'object' then
+      return '{' || coalesce((
+        select string_agg(to_json(e.key)::text || ':' || plaudit.canonical_json(e.value), ','
+                          order by e.index is null, e.index, e.ord)
+          from (select o.key, o.value, o.ord,
+                       case when o.key ~ '^(0|[1-9][0-9]{0,9})$' and o.key::bigint <= 4294967294
+                            then o.key::bigint end as index
+                  from jsonb_each(v) with ordinality o(key, value, ord)) e), '') || '}';
+    when 'array' then
+      return '[' || coalesce((
+        select string_agg(plaudit.canonical_json(a.value), ',' order by a.ord)
+          from jsonb_array_elements(v) with ordinality a(value, ord)), '') || ']';
+    when 'number' then
+      return trim_scale(v::text::numeric)::text;
+    else
+      -- A string, true, false or null: jsonb prints these as JSON.stringify does.
+      return v::text;
+  end case;
+end
+$$;
+
+grant execute on function plaudit.canonical_json(jsonb) to plaudit_api, plaudit_worker;
+
+-- The delivery body: {"event","timestamp","data"}, in that order, compact.
+create or replace function plaudit.webhook_payload(p_type text, p_at timestamptz, p_data jsonb)
 returns text
 language sql
 immutable
 set search_path = pg_catalog, pg_temp
 as $$
   select '{"event":' || to_json(p_type)::text || ',"timestamp":' || to_json(plaudit.iso_utc(p_at))::text
-         || ',"data":' || p_data::text || '}'
+         || ',"data":' || plaudit.canonical_json(p_data) || '}'
 $$;
 
 -- Fan-out: a delivery for every enabled endpoint of the organization subscribed to the type
@@ -404,8 +442,8 @@ grant execute on function plaudit.create_test_delivery(uuid, text, jsonb),
 alter table plaudit.email_outbox add column claim_token uuid;
 
 -- Claims up to p_limit due messages (status 'sending' while leased), with what the templates
--- need: the message's data and its organization's name.
-create function plaudit.claim_emails(
+-- need: the message's data and its organization's brand (plaudit.brand_name).
+create or replace function plaudit.claim_emails(
   p_limit integer default 20,
   p_lease_seconds integer default 60,
   p_org_ids uuid[] default null
@@ -459,9 +497,9 @@ begin
       returning e.id, e.claim_token, e.org_id, e.to_address, e.template, e.locale, e.data,
                 e.idempotency_key, e.attempts
     )
-    select c.id, c.claim_token, c.org_id, o.name, c.to_address, c.template, c.locale, c.data,
+    select c.id, c.claim_token, c.org_id, plaudit.brand_name(c.org_id), c.to_address, c.template, c.locale, c.data,
            c.idempotency_key, c.attempts
-    from claimed c join plaudit.organizations o on o.id = c.org_id;
+    from claimed c;
     get diagnostics claimed = row_count;
 
     wanted := wanted - claimed;
@@ -531,7 +569,6 @@ create index webhook_deliveries_endpoint_due
 
 -- Organizations' endpoints, for the claim's walk when it is pinned to some organizations.
 create index webhook_endpoints_enabled on plaudit.webhook_endpoints (org_id) where enabled;
-
 
 -- ============================================================================================
 -- webhook suspects share

@@ -1,7 +1,7 @@
 -- Exports: files of an organization's reviews, generated inside the database in chunks.
 --
 -- Sections: exports · export chunks written by their query · export chunks compressed with lz4 ·
---  the chain head of each export.
+--  the chain head of each export · custom fields and the download URL.
 
 -- ============================================================================================
 -- exports
@@ -40,7 +40,12 @@ create table plaudit.exports (
   -- The moderation trail's head when the export was created: whoever keeps the file keeps the
   -- head (SECURITY.md).
   moderation_chain_entries bigint,
-  moderation_chain_head bytea
+  moderation_chain_head bytea,
+  -- The CSV's custom-field columns, fixed when the first chunk is written.
+  custom_field_keys text[] not null default '{}',
+  -- The service's public address when the export was made: its download URL, in the resource
+  -- and in export.completed alike.
+  public_url text check (public_url ~ '^https?://' and char_length(public_url) <= 2048)
 );
 create index exports_created_by_key_id on plaudit.exports (created_by_key_id) where created_by_key_id is not null;
 
@@ -60,7 +65,8 @@ create policy "Tenants can request exports of their own data"
 grant select (id, org_id, format, filters, status, row_count, chunk_count, byte_size, error,
               created_at, started_at, completed_at, expires_at, moderation_chain_entries, moderation_chain_head)
   on plaudit.exports to plaudit_api;
-grant insert (org_id, format, filters, created_by_key_id) on plaudit.exports to plaudit_api;
+grant insert (org_id, format, filters, created_by_key_id, public_url) on plaudit.exports to plaudit_api;
+grant select (custom_field_keys, public_url) on plaudit.exports to plaudit_api;
 
 create table plaudit.export_chunks (
   export_id uuid not null references plaudit.exports (id) on delete cascade,
@@ -130,16 +136,20 @@ return coalesce(pg_catalog.quote_ident(
 grant execute on function plaudit.csv_guard(text), plaudit.csv_cell(text)
   to plaudit_api, plaudit_worker;
 
-create function plaudit.export_csv_header()
+create function plaudit.export_csv_header(p_custom_field_keys text[])
 returns text
 language sql
 immutable
 set search_path = pg_catalog, pg_temp
-return 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id';
+as $$
+  select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id'
+         || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
+                        from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
+$$;
 
 -- Renders the next chunk of one export (the caller holds the job's row lock) and answers true
 -- when the file is complete.
-create function plaudit.export_step(p_export_id uuid, p_rows integer default 10000)
+create or replace function plaudit.export_step(p_export_id uuid, p_rows integer default 10000)
 returns boolean
 language plpgsql
 volatile
@@ -164,6 +174,7 @@ declare
   last_id uuid;
   edge text;
   done boolean;
+  keys text[];
   -- The wall clock, not now(): a worker's transaction runs steps for seconds, and a job's
   -- start and completion are when they happened within it.
   began timestamptz := clock_timestamp();
@@ -180,11 +191,14 @@ begin
   after_id := coalesce(e.cursor_id, '00000000-0000-0000-0000-000000000000');
 
   if e.chunk_count = 0 then
-    edge := case e.format when 'csv' then plaudit.export_csv_header() || E'\r\n' else '[' end;
+    e.custom_field_keys := plaudit.export_custom_field_keys(e.org_id, want_form);
+    update plaudit.exports set custom_field_keys = e.custom_field_keys where id = e.id;
+    edge := case e.format when 'csv' then plaudit.export_csv_header(e.custom_field_keys) || E'\r\n' else '[' end;
     insert into plaudit.export_chunks (export_id, seq, org_id, body) values (e.id, 0, e.org_id, edge);
     e.chunk_count := 1;
     e.byte_size := octet_length(edge);
   end if;
+  keys := e.custom_field_keys;
 
   -- The aggregates take their rows in the subquery's order (a Limit over an ordered index scan
   -- feeds the Aggregate directly; an ORDER BY inside string_agg would sort the rendered text
@@ -197,7 +211,10 @@ begin
              || plaudit.csv_cell(p.content) || ',' || plaudit.csv_cell(p.reviewer_name) || ','
              || plaudit.csv_cell(p.reviewer_email) || ',' || p.verification_status || ','
              || p.is_hidden::text || ',' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-             || ',' || p.form_id::text || E'\r\n', ''),
+             || ',' || p.form_id::text
+             -- One cell per custom field of the form; nothing at all for an organization without.
+             || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
+             || E'\r\n', ''),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p
@@ -222,7 +239,9 @@ begin
              || ',"verification_status":"' || p.verification_status
              || '","is_hidden":' || p.is_hidden::text
              || ',"created_at":"' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-             || '","form_id":"' || p.form_id::text || '"}', ','),
+             || '","form_id":"' || p.form_id::text
+             || '","custom_fields":' || case when p.custom_fields = '{}' then '{}' else plaudit.canonical_json(p.custom_fields) end
+             || '}', ','),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p
@@ -263,7 +282,7 @@ begin
       'id', e.id, 'format', e.format, 'status', e.status, 'filters', e.filters,
       'row_count', e.row_count, 'created_at', plaudit.iso_utc(e.created_at),
       'completed_at', plaudit.iso_utc(e.completed_at), 'expires_at', plaudit.iso_utc(e.expires_at),
-      'download_path', '/api/v1/organizations/' || e.org_id || '/exports/' || e.id || '/download'));
+      'download_url', plaudit.export_download_url(e)));
   end if;
   return done;
 end
@@ -383,7 +402,6 @@ exception when feature_not_supported then
 end
 $$;
 
-
 -- ============================================================================================
 -- the chain head of each export
 -- ============================================================================================
@@ -407,6 +425,51 @@ create trigger exports_note_chain_head
   before insert on plaudit.exports
   for each row execute function plaudit.exports_note_chain_head();
 
+-- ============================================================================================
+-- custom fields and the download URL
+-- ============================================================================================
+-- A CSV export has one column per custom field, named `custom_fields.<key>`, after the
+-- review's own columns: the fields of the exported form, or of all the organization's forms
+-- (oldest form first, each field once, in the form's order). The columns are fixed when the
+-- first chunk is written, so every row of the file has the same cells. A JSON export carries
+-- each review's `custom_fields` object.
+create function plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid)
+returns text[]
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(array_agg(k.key order by k.pos), '{}')
+    from (select distinct on (f.value ->> 'key') f.value ->> 'key' as key,
+                 row_number() over (order by rf.created_at, rf.id, f.ord) as pos
+            from plaudit.review_forms rf,
+                 jsonb_array_elements(rf.custom_fields) with ordinality f(value, ord)
+           where rf.org_id = p_org_id and (p_form_id is null or rf.id = p_form_id)
+           order by f.value ->> 'key', pos) k
+$$;
+
+-- A review's custom-field cells, each led by its comma: text as written, numbers and booleans
+-- as JSON writes them, an unanswered field empty.
+create function plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[])
+returns text
+language sql
+immutable
+parallel safe
+set search_path = pg_catalog, pg_temp
+return (select string_agg(',' || plaudit.csv_cell(p_values ->> k), '' order by i)
+          from unnest(p_keys) with ordinality u(k, i));
+
+-- The file's absolute download URL.
+create function plaudit.export_download_url(e plaudit.exports)
+returns text
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(e.public_url, '') || '/api/v1/organizations/' || e.org_id || '/exports/' || e.id || '/download'
+$$;
+
+grant execute on function plaudit.export_download_url(plaudit.exports) to plaudit_api;
 
 revoke execute on all functions in schema plaudit from public;
 reset role;

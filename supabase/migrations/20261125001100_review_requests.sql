@@ -568,7 +568,8 @@ create table plaudit.idempotency_keys (
   -- SHA-256 of the request body: the same key with another body is refused.
   request_hash bytea not null check (octet_length(request_hash) = 32),
   status_code integer,
-  response jsonb,
+  -- The answer as the exact text that was sent, so that a retry receives the same bytes.
+  response text,
   created_at timestamptz not null default now(),
   primary key (org_id, key)
 );
@@ -937,14 +938,14 @@ set role plaudit_owner;
 
 -- The hosted form of /forms/:formId: an active form that is not deleted.
 create function plaudit.public_review_form(p_form_id uuid)
-returns table (id uuid, org_name text, name text, verification_mode text, custom_fields jsonb)
+returns table (id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text)
 language sql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select f.id, o.name, f.name, f.verification_mode, f.custom_fields
-  from plaudit.review_forms f join plaudit.organizations o on o.id = f.org_id
+  select f.id, plaudit.brand_name(f.org_id), f.name, f.verification_mode, f.custom_fields, p.logo_url
+  from plaudit.review_forms f left join plaudit.public_profiles p on p.org_id = f.org_id
   where f.id = p_form_id and f.deleted_at is null and f.is_active
 $$;
 
@@ -953,7 +954,7 @@ create function plaudit.review_request_landing(p_token text)
 returns table (
   request_id uuid, status text, name text, email text, order_id text, locale text,
   form_id uuid, form_name text, form_active boolean, verification_mode text, custom_fields jsonb,
-  org_name text
+  org_name text, logo_url text
 )
 language sql
 stable
@@ -961,10 +962,11 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
   select q.id, q.status, q.name, q.email, q.order_id, q.locale,
-         f.id, f.name, f.is_active and f.deleted_at is null, f.verification_mode, f.custom_fields, o.name
+         f.id, f.name, f.is_active and f.deleted_at is null, f.verification_mode, f.custom_fields,
+         plaudit.brand_name(q.org_id), p.logo_url
   from plaudit.review_requests q
   join plaudit.review_forms f on f.id = q.form_id
-  join plaudit.organizations o on o.id = q.org_id
+  left join plaudit.public_profiles p on p.org_id = q.org_id
   where q.id = plaudit.review_request_from_token(p_token)
 $$;
 
@@ -998,7 +1000,7 @@ $$;
 -- A review from the landing page: plaudit.submit_review for the request's form, and the request
 -- completed with that review. Answers what submit_review answers; an unknown token answers
 -- error_code P0002 (not found).
-create function plaudit.submit_requested_review(
+create or replace function plaudit.submit_requested_review(
   p_token text,
   p_rate_bucket text,
   p_rate_limit integer,
@@ -1042,6 +1044,24 @@ begin
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));
+    -- Written from the link mailed to the request's address, and signed with that address: the
+    -- review is verified by the invitation, and no confirmation mail is needed (forms that want
+    -- each review approved by hand stay pending).
+    if lower(btrim(coalesce(p_reviewer_email, ''))) = lower(btrim(q.email))
+       and s.verification_status in ('pending', 'unverified')
+       and (select f.verification_mode from plaudit.review_forms f where f.id = q.form_id) <> 'manual'
+    then
+      perform set_config('plaudit.actor', 'reviewer:invitation', true);
+      update plaudit.reviews r
+         set verification_status = 'verified', verification_method = 'invitation', verification_at = now()
+       where r.id = s.id;
+      perform set_config('plaudit.actor', '', true);
+      update plaudit.email_outbox e
+         set status = 'failed', last_error = 'cancelled: verified by invitation', locked_until = null
+       where e.org_id = q.org_id and e.template = 'review_verification' and e.status = 'queued'
+         and e.data ->> 'review_id' = s.id::text;
+      s.verification_status := 'verified';
+    end if;
   end if;
   rate_allowed := s.rate_allowed; rate_remaining := s.rate_remaining; rate_reset := s.rate_reset;
   error_code := s.error_code; error_message := s.error_message;

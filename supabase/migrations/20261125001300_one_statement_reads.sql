@@ -6,7 +6,8 @@
 -- the API passes through without parsing. Row-level security stays the guard: the query runs as
 -- plaudit_api with the key's organization, never as the owner.
 --
--- Sections: entering the tenant of a key · JSON of the API's shapes · the reads · the public feed.
+-- Sections: entering the tenant of a key · JSON of the API's shapes · the reads · the review list's
+-- first page · the public feed.
 --
 -- The authenticator plans every statement afresh (plan_cache_mode = force_custom_plan, for the
 -- list's optional filters and deep pages); the lookups by key, id or primary key below keep
@@ -46,7 +47,7 @@ $$;
 -- commit only, not for the whole read: concurrent requests of one key would queue on it.
 -- plaudit.authenticate's row decides the answer, as on every route; a request that turns out to
 -- be over the limit there answers 429 and its body is dropped.
-create function plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
+create or replace function plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
 returns boolean
 language plpgsql
 volatile
@@ -57,6 +58,9 @@ declare
   k record;
 begin
   select * into k from plaudit.api_key_for_read(p_key_hash, p_rate_limit);
+  if not found then
+    select * into k from plaudit.session_for_read(p_key_hash, p_org_id, p_rate_limit);
+  end if;
   if not found or not k.within_limit or (p_org_id is not null and k.org_id <> p_org_id)
      or array_position(array['read', 'write', 'admin'], k.scope) < array_position(array['read', 'write', 'admin'], p_scope) then
     return false;
@@ -69,8 +73,6 @@ $$;
 
 -- plaudit.authenticate plans its few statements once: under the authenticator's
 -- force_custom_plan they were planned afresh on every request, a third of its time.
-alter function plaudit.authenticate(bytea, integer) set plan_cache_mode = auto;
-alter function plaudit.hit_rate_limit(text, integer) set plan_cache_mode = auto;
 
 -- ============================================================================================
 -- JSON of the API's shapes
@@ -81,7 +83,8 @@ alter function plaudit.hit_rate_limit(text, integer) set plan_cache_mode = auto;
 -- (per row of a page); every name in them is schema-qualified.
 create function plaudit.review_json(
   p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text,
-  p_verification_status text, p_is_hidden boolean, p_created_at timestamptz, p_form_id uuid, p_custom_fields jsonb
+  p_verification_status text, p_verification_method text, p_verification_at timestamptz, p_is_hidden boolean,
+  p_created_at timestamptz, p_form_id uuid, p_custom_fields jsonb, p_reply text
 )
 returns text
 language sql
@@ -93,10 +96,13 @@ return '{"id":"' || p_id::text || '","rating":' || p_rating::text
   || ',"reviewer_name":' || pg_catalog.to_json(p_reviewer_name)::text
   || ',"reviewer_email":' || pg_catalog.to_json(p_reviewer_email)::text
   || ',"verification_status":"' || p_verification_status
-  || '","is_hidden":' || p_is_hidden::text
+  || '","verification_method":' || coalesce(pg_catalog.to_json(p_verification_method)::text, 'null')
+  || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(p_verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
+  || ',"is_hidden":' || p_is_hidden::text
   || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
   || '","form_id":"' || p_form_id::text
   || '","custom_fields":' || case when p_custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(p_custom_fields) end
+  || ',"reply":' || coalesce(p_reply, 'null')
   || '}';
 
 -- The pagination envelope's meta, as the API's lists write it.
@@ -108,8 +114,22 @@ parallel safe
 return '{"total":' || p_total::text || ',"page":' || p_page::text || ',"limit":' || p_limit::text
   || ',"totalPages":' || ((p_total + p_limit - 1) / p_limit)::text || '}';
 
-grant execute on function plaudit.review_json(uuid, integer, text, text, text, text, text, boolean, timestamptz, uuid, jsonb)
-  to plaudit_api;
+-- A reply as the Review's `reply` writes it.
+create function plaudit.reply_json(p_content text, p_created_at timestamptz, p_updated_at timestamptz)
+returns text
+language sql
+stable
+parallel safe
+return case when p_content is null then null else
+  '{"content":' || pg_catalog.to_json(p_content)::text
+  || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  || '","updated_at":"' || pg_catalog.to_char(p_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  || '"}' end;
+
+grant execute on function
+  plaudit.review_json(uuid, integer, text, text, text, text, text, text, timestamptz, boolean, timestamptz, uuid, jsonb, text),
+  plaudit.reply_json(text, timestamptz, timestamptz)
+  to plaudit_api, plaudit_public;
 
 -- ============================================================================================
 -- the reads
@@ -119,7 +139,7 @@ grant execute on function plaudit.review_json(uuid, integer, text, text, text, t
 -- when it does not exist.
 
 -- GET /api/v1/organizations/:orgId
-create function plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
+create or replace function plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
 returns table (
   key_id uuid, org_id uuid, scope text, prefix text,
   rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
@@ -137,12 +157,12 @@ begin
          from plaudit.organizations o where o.id = p_org_id);
     perform set_config('role', 'none', true);
   end if;
-  return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
 end
 $$;
 
 -- GET /api/v1/organizations/:orgId/reviews/:id
-create function plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid)
+create or replace function plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid)
 returns table (
   key_id uuid, org_id uuid, scope text, prefix text,
   rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
@@ -155,11 +175,14 @@ as $$
 begin
   if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
     body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
-                                  r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields)
-         from plaudit.reviews r where r.id = p_review_id);
+                                        r.verification_status, r.verification_method, r.verification_at,
+                                        r.is_hidden, r.created_at, r.form_id, r.custom_fields,
+                                        plaudit.reply_json(rr.content, rr.created_at, rr.updated_at))
+               from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id
+              where r.id = p_review_id);
     perform set_config('role', 'none', true);
   end if;
-  return query select a.*, body from plaudit.authenticate(p_key_hash, p_rate_limit) a;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
 end
 $$;
 
@@ -167,6 +190,56 @@ $$;
 -- the page's JSON made here, it cost PostgreSQL twice the time of the transaction's statements
 -- (the page's LIMIT and OFFSET planned as parameters inside PL/pgSQL, or its query parsed afresh by
 -- EXECUTE), and the list's answers fell by a third (docs/benchmarks.md).
+
+-- ============================================================================================
+-- the review list's first page
+-- ============================================================================================
+-- GET /organizations/:orgId/reviews without a query string, or with only its defaults (`page=1`,
+-- `limit=20`, as the SDK asks): page 1, 20 reviews, newest first, no filter, what an integrator's
+-- poll and a dashboard's first look ask for, as one autocommitted
+-- statement, as GET /organizations/:orgId already is: the key's check, the tenant and the role
+-- switch (plaudit.begin_api_read), the page and its total written as the response body, and the
+-- request counted last (plaudit.authenticate_credential). The API's fast reads call it
+-- (functions/_shared/api/fast-reads/); every other list (another page or size, a filter, a
+-- session) stays the tenant transaction of the route (routes/reviews.ts), whose page-1 query this
+-- is, word for word, so both answer the same bytes (tests/api/fast-reads.test.ts).
+--
+-- Its queries take no variable: the tenant is row-level security's (plaudit.org_id) and the page
+-- size a number, so PL/pgSQL keeps one plan of each for the session. With LIMIT as a variable,
+-- the login's force_custom_plan (or auto's cost comparison) planned the page on every call, which
+-- is why an earlier list function was slower than the transaction (docs/benchmarks.md).
+create function plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
+returns table (
+  key_id uuid, org_id uuid, scope text, prefix text,
+  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
+as $$
+declare
+  items text;
+  total integer;
+begin
+  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
+    select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
+                               r.reviewer_email, r.verification_status, r.verification_method,
+                               r.verification_at, r.is_hidden, r.created_at, r.form_id,
+                               r.custom_fields, plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)),
+                               ',' order by page.created_at desc, page.id desc), '')
+      into items
+      from (select id, created_at from plaudit.reviews where true
+            order by created_at desc, id desc limit 20) page
+      join plaudit.reviews r on r.id = page.id
+      left join plaudit.review_replies rr on rr.review_id = r.id;
+    select coalesce(sum(total_count), 0)::integer into total from plaudit.review_statistics;
+    body := '{"data":[' || items || '],"meta":' || plaudit.page_meta(total, 1, 20) || '}';
+    perform set_config('role', 'none', true);
+  end if;
+  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
+end
+$$;
 
 -- ============================================================================================
 -- the public feed
@@ -211,7 +284,8 @@ begin
 end
 $$;
 
-grant execute on function plaudit.page_meta(bigint, integer, integer) to plaudit_public;
+grant execute on function plaudit.page_meta(bigint, integer, integer) to plaudit_api, plaudit_public;
+grant execute on function plaudit.api_review_first_page(bytea, uuid, integer) to plaudit_authenticator;
 
 grant execute on function plaudit.public_read_version(text),
   plaudit.public_read_review_page(text, text, integer, integer),

@@ -6,7 +6,7 @@
 -- role, removing a member) keep at least one owner in every organization.
 --
 -- Sections: sign-in challenges · sessions · a credential, key or session · the sign-in e-mail ·
--- self-service sign-up · team changes · who decided.
+-- self-service sign-up · team changes.
 set role plaudit_owner;
 
 -- ============================================================================================
@@ -234,75 +234,6 @@ begin
 end
 $$;
 
-create or replace function plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text)
-returns boolean
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-set plan_cache_mode = auto
-as $$
-declare
-  k record;
-begin
-  select * into k from plaudit.api_key_for_read(p_key_hash, p_rate_limit);
-  if not found then
-    select * into k from plaudit.session_for_read(p_key_hash, p_org_id, p_rate_limit);
-  end if;
-  if not found or not k.within_limit or (p_org_id is not null and k.org_id <> p_org_id)
-     or array_position(array['read', 'write', 'admin'], k.scope) < array_position(array['read', 'write', 'admin'], p_scope) then
-    return false;
-  end if;
-  perform set_config('plaudit.org_id', k.org_id::text, true);
-  perform set_config('role', 'plaudit_api', true);
-  return true;
-end
-$$;
-
-create or replace function plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
-returns table (
-  key_id uuid, org_id uuid, scope text, prefix text,
-  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
-)
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-set plan_cache_mode = auto
-as $$
-begin
-  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    body := (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
-              || ',"slug":' || to_json(o.slug)::text || ',"website":' || coalesce(to_json(o.website)::text, 'null')
-              || ',"created_at":"' || to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
-         from plaudit.organizations o where o.id = p_org_id);
-    perform set_config('role', 'none', true);
-  end if;
-  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
-end
-$$;
-
-create or replace function plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid)
-returns table (
-  key_id uuid, org_id uuid, scope text, prefix text,
-  rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text
-)
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-set plan_cache_mode = auto
-as $$
-begin
-  if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
-                                        r.verification_status, r.is_hidden, r.created_at, r.form_id, r.custom_fields,
-                                        plaudit.reply_json(rr.content, rr.created_at, rr.updated_at))
-               from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id
-              where r.id = p_review_id);
-    perform set_config('role', 'none', true);
-  end if;
-  return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
-end
-$$;
-
 -- ============================================================================================
 -- the sign-in e-mail
 -- ============================================================================================
@@ -480,45 +411,6 @@ create policy "Tenants can remove their own members"
 
 grant update (role) on plaudit.members to plaudit_api;
 grant delete on plaudit.members to plaudit_api;
-
--- ============================================================================================
--- who decided
--- ============================================================================================
--- Approving or rejecting a review records its author in the trail: `api_key:<id>` for a key;
--- for a signed-in member the API has set the transaction's actor (`member:<id>`), which stays.
-create or replace function plaudit.change_verification(
-  p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid,
-  p_order_hash text, p_verb text
-)
-returns setof plaudit.reviews
-language plpgsql
-volatile
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  current_status text;
-  changed plaudit.reviews;
-  prior_actor text := coalesce(current_setting('plaudit.actor', true), '');
-begin
-  select r.verification_status into current_status from plaudit.reviews r where r.id = p_review_id for update;
-  if not found then
-    raise exception 'Review not found' using errcode = 'no_data_found';
-  end if;
-  if current_status <> 'pending' then
-    raise exception 'Only a pending review can be %; this one is %', p_verb, current_status
-      using errcode = 'object_not_in_prerequisite_state';
-  end if;
-  perform set_config('plaudit.actor', case when p_key_id is null then prior_actor else 'api_key:' || p_key_id end, true);
-  update plaudit.reviews r
-    set verification_status = p_status, verification_method = p_method, verification_at = now(),
-        verification_key_id = p_key_id, verification_order_hash = p_order_hash,
-        verification_reason = nullif(btrim(p_reason), '')
-    where r.id = p_review_id
-    returning r.* into changed;
-  perform set_config('plaudit.actor', prior_actor, true);
-  return next changed;
-end
-$$;
 
 revoke execute on all functions in schema plaudit from public;
 grant execute on function
