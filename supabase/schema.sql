@@ -1,34 +1,12 @@
---
--- PostgreSQL database dump
---
-
-SET statement_timeout = 0;
-SET lock_timeout = 0;
-SET idle_in_transaction_session_timeout = 0;
-SET client_encoding = 'UTF8';
-SET standard_conforming_strings = on;
-SELECT pg_catalog.set_config('search_path', '', false);
-SET check_function_bodies = false;
-SET xmloption = content;
-SET client_min_messages = warning;
-SET row_security = off;
-
---
--- Name: plaudit; Type: SCHEMA; Schema: -; Owner: plaudit_owner
---
+-- Schema plaudit as the migrations leave it, written by `npm run schema:dump` (pg_dump, made readable);
+-- tests/schema/schema-dump.test.ts fails while it is stale. Every object is owned by plaudit_owner and EXECUTE
+-- on every function is revoked from PUBLIC: the GRANT lines say who may use what. Functions and views live in
+-- supabase/sql/, tables and policies in supabase/migrations/.
 
 CREATE SCHEMA plaudit;
 
-ALTER SCHEMA plaudit OWNER TO plaudit_owner;
-
---
--- Name: accept_invitation(text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE FUNCTION plaudit.accept_invitation(p_token text, p_name text) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   i plaudit.invitations;
 begin
@@ -55,16 +33,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.accept_invitation(p_token text, p_name text) OWNER TO plaudit_owner;
-
---
--- Name: add_review_statistics(jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.accept_invitation(p_token text, p_name text) IS 'Accepts an invitation: the invitee becomes a member with its role, once; answers the state afterwards.';
 
 CREATE FUNCTION plaudit.add_review_statistics(p_deltas jsonb) RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   insert into plaudit.review_statistics as s
     (org_id, slot, total_count, public_count, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5, version)
@@ -88,16 +60,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.add_review_statistics(p_deltas jsonb) OWNER TO plaudit_owner;
-
---
--- Name: api_key_checksum(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.add_review_statistics(p_deltas jsonb) IS 'Adds signed deltas to this backend''s slot of the review statistics, one row per organization, in organization order.';
 
 CREATE FUNCTION plaudit.api_key_checksum(body text) RETURNS text
-    LANGUAGE plpgsql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   alphabet constant text := plaudit.base62_alphabet();
   v bigint := ('x' || encode(substring(sha256(convert_to(body, 'UTF8')) from 1 for 4), 'hex'))::bit(32)::bigint;
@@ -111,17 +77,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.api_key_checksum(body text) OWNER TO plaudit_owner;
-
---
--- Name: api_key_for_read(bytea, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.api_key_checksum(body text) IS 'The six base62 digits that check an API key''s body, from the first four bytes of its SHA-256.';
 
 CREATE FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) RETURNS TABLE(org_id uuid, scope text, within_limit boolean)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
   select k.org_id, k.scope,
          coalesce((select c.hits from plaudit.rate_limit_counters c
                     where c.bucket = 'key:' || k.id and c.window_start = date_trunc('minute', now())), 0)
@@ -130,16 +89,10 @@ CREATE FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer)
    where k.key_hash = p_key_hash and (k.revoked_at is null or k.revoked_at > now())
 $$;
 
-ALTER FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: api_keys_guard_revocation(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) IS 'A key''s organization and scope, and whether it has requests left this minute, without counting or locking.';
 
 CREATE FUNCTION plaudit.api_keys_guard_revocation() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if new.revoked_at is distinct from old.revoked_at then
     if old.revoked_at is null then
@@ -160,17 +113,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.api_keys_guard_revocation() OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.api_keys_guard_revocation() IS 'An API key''s revocation and successor are permanent, for every role; a revocation still ahead may only be brought forward to now.';
 
---
--- Name: api_organization(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+CREATE FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text,
+    prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 begin
   if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
     body := (select '{"id":"' || o.id::text || '","name":' || to_json(o.name)::text
@@ -183,17 +130,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) IS 'Answers GET /api/v1/organizations/:orgId in one statement.';
 
---
--- Name: api_review(bytea, uuid, integer, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+CREATE FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) RETURNS TABLE(key_id uuid, org_id uuid,
+    scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 begin
   if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
     body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
@@ -208,17 +149,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) IS 'Answers GET /api/v1/organizations/:orgId/reviews/:id in one statement.';
 
---
--- Name: api_review_first_page(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+CREATE FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text,
+    prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, body text)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 declare
   items text;
   total integer;
@@ -242,16 +177,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: append_moderation_entry(uuid, uuid, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) IS 'Answers the review list''s first page, 20 newest, in one statement.';
 
 CREATE FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   genesis constant bytea := '\x0000000000000000000000000000000000000000000000000000000000000000';
   head record;
@@ -277,16 +206,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Appends one entry to an organization''s moderation chain, one append at a time per organization.';
 
---
--- Name: apply_review_request_event(uuid, text, text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.apply_review_request_event(p_request_id uuid, p_type text, p_dedupe_key text DEFAULT NULL::text, p_occurred_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_data jsonb DEFAULT '{}'::jsonb) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.apply_review_request_event(p_request_id uuid, p_type text, p_dedupe_key text DEFAULT NULL::text,
+    p_occurred_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_data jsonb DEFAULT '{}'::jsonb) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   r plaudit.review_requests;
   at timestamptz := coalesce(p_occurred_at, now());
@@ -339,13 +263,7 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.apply_review_request_event(p_request_id uuid, p_type text, p_dedupe_key text, p_occurred_at timestamp with time zone, p_data jsonb) OWNER TO plaudit_owner;
-
-SET default_table_access_method = heap;
-
---
--- Name: reviews; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.apply_review_request_event(p_request_id uuid, p_type text, p_dedupe_key text, p_occurred_at timestamp with time zone, p_data jsonb) IS 'Applies one event to a review request, once per dedupe key; answers what it did.';
 
 CREATE TABLE plaudit.reviews (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -380,28 +298,17 @@ CREATE TABLE plaudit.reviews (
     CONSTRAINT reviews_verification_status_check CHECK ((verification_status = ANY (ARRAY['unverified'::text, 'pending'::text, 'verified'::text, 'rejected'::text])))
 );
 
-ALTER TABLE plaudit.reviews OWNER TO plaudit_owner;
-
---
--- Name: approve_review(uuid, text, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.reviews IS 'Reviews, written once and never deleted or rewritten: only moderation and verification change them afterwards.';
 
 CREATE FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
-    LANGUAGE sql
-    SET search_path TO 'pg_catalog', 'pg_temp'
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$ select * from plaudit.change_verification(p_review_id, 'verified', 'manual', p_reason, p_key_id, null, 'approved') $$;
 
-ALTER FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) IS 'Approves a pending review of the caller''s tenant by hand: verified, method manual.';
 
---
--- Name: authenticate(bytea, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+CREATE FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text,
+    rate_limit integer, allowed boolean, remaining integer, reset_at bigint)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 declare
   k record;
   hit record;
@@ -431,17 +338,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) IS 'Authenticates a request by its key''s SHA-256 in one round trip, counting it against the key''s per-minute limit.';
 
---
--- Name: authenticate_credential(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+CREATE FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text,
+    prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 begin
   return query select * from plaudit.authenticate(p_hash, p_default_limit);
   if not found then
@@ -451,17 +352,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) IS 'Authenticates a key or else a session: plaudit.authenticate''s row, else plaudit.authenticate_session''s.';
 
---
--- Name: authenticate_session(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, session_id uuid, member_id uuid, member_role text, email text)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+CREATE FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text,
+    prefix text, rate_limit integer, allowed boolean, remaining integer, reset_at bigint, session_id uuid, member_id uuid, member_role text, email text)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 declare
   s record;
   hit record;
@@ -495,28 +390,15 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: base62_alphabet(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) IS 'Authenticates a session for an organization, in plaudit.authenticate''s row with the person and their role.';
 
 CREATE FUNCTION plaudit.base62_alphabet() RETURNS text
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$ select '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' $$;
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' $$;
 
-ALTER FUNCTION plaudit.base62_alphabet() OWNER TO plaudit_owner;
-
---
--- Name: begin_api_read(bytea, uuid, integer, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.base62_alphabet() IS 'The 62 characters of base62, digits then capitals then small letters, in the order key bodies and checksums use.';
 
 CREATE FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) RETURNS boolean
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 declare
   k record;
 begin
@@ -534,31 +416,19 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) OWNER TO plaudit_owner;
-
---
--- Name: brand_name(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) IS 'When a key or session may read, enters its tenant as plaudit_api for the transaction and answers true.';
 
 CREATE FUNCTION plaudit.brand_name(p_org_id uuid) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select coalesce(nullif(btrim(p.display_name), ''), o.name)
     from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
    where o.id = p_org_id
 $$;
 
-ALTER FUNCTION plaudit.brand_name(p_org_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: cancel_deliveries_of_disabled_endpoint(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.brand_name(p_org_id uuid) IS 'The name a business shows its customers: its public display name, else its organization''s name.';
 
 CREATE FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if old.enabled and not new.enabled then
     update plaudit.webhook_deliveries
@@ -576,16 +446,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint() OWNER TO plaudit_owner;
-
---
--- Name: cancel_queued_request_emails(uuid, text, uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint() IS 'Disabling an endpoint cancels its pending deliveries and notes when and why; re-enabling clears that and its failure run.';
 
 CREATE FUNCTION plaudit.cancel_queued_request_emails(p_org_id uuid, p_email text, p_request_id uuid, p_reason text) RETURNS integer
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   n integer;
 begin
@@ -606,16 +470,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.cancel_queued_request_emails(p_org_id uuid, p_email text, p_request_id uuid, p_reason text) OWNER TO plaudit_owner;
-
---
--- Name: canonical_json(jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.cancel_queued_request_emails(p_org_id uuid, p_email text, p_request_id uuid, p_reason text) IS 'Withdraws the queued review-request e-mails to an address, or of one request; answers how many.';
 
 CREATE FUNCTION plaudit.canonical_json(v jsonb) RETURNS text
-    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 begin
   case jsonb_typeof(v)
     when 'object' then
@@ -639,16 +497,10 @@ begin
 end
 $_$;
 
-ALTER FUNCTION plaudit.canonical_json(v jsonb) OWNER TO plaudit_owner;
-
---
--- Name: change_verification(uuid, text, text, text, uuid, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.canonical_json(v jsonb) IS 'jsonb as compact JSON, byte for byte what JSON.stringify writes, so that a receiver digests what was signed.';
 
 CREATE FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) RETURNS SETOF plaudit.reviews
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   current_status text;
   changed plaudit.reviews;
@@ -674,16 +526,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) OWNER TO plaudit_owner;
-
---
--- Name: check_custom_field_values(jsonb, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) IS 'Moves a pending review of the caller''s tenant to a verification status, recording provenance and actor.';
 
 CREATE FUNCTION plaudit.check_custom_field_values(p_definitions jsonb, p_values jsonb) RETURNS jsonb
-    LANGUAGE plpgsql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   f jsonb;
   k text;
@@ -738,16 +584,12 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.check_custom_field_values(p_definitions jsonb, p_values jsonb) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.check_custom_field_values(p_definitions jsonb, p_values jsonb) IS 'Validates answers against a form''s custom fields and answers those to keep: the form''s keys only, strings trimmed.';
 
---
--- Name: claim_emails(integer, integer, uuid[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.claim_emails(p_limit integer DEFAULT 20, p_lease_seconds integer DEFAULT 60, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, org_name text, to_address text, template text, locale text, data jsonb, idempotency_key text, attempt integer)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.claim_emails(p_limit integer DEFAULT 20, p_lease_seconds integer DEFAULT 60,
+    p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, org_name text, to_address text, template text, locale text,
+    data jsonb, idempotency_key text, attempt integer)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 #variable_conflict use_column
 declare
   now_ts timestamptz := clock_timestamp();
@@ -799,16 +641,14 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) IS 'Claims up to p_limit due e-mails under a lease, with their data and brand, failing those withdrawn meanwhile.';
 
---
--- Name: claim_webhook_deliveries(integer, integer, integer, uuid[], integer, jsonb, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.claim_webhook_deliveries(p_limit integer DEFAULT 50, p_lease_seconds integer DEFAULT 60, p_per_endpoint integer DEFAULT 4, p_org_ids uuid[] DEFAULT NULL::uuid[], p_per_org integer DEFAULT NULL::integer, p_org_busy jsonb DEFAULT NULL::jsonb, p_suspect_room integer DEFAULT NULL::integer) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, endpoint_id uuid, url text, event_type text, message_id text, payload text, attempt integer, schedule_step integer, is_test boolean, webhook_timestamp bigint, signature_hex text, previous_signature_hex text, webhook_signature text, suspect boolean)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.claim_webhook_deliveries(p_limit integer DEFAULT 50, p_lease_seconds integer DEFAULT 60, p_per_endpoint integer DEFAULT 4,
+    p_org_ids uuid[] DEFAULT NULL::uuid[], p_per_org integer DEFAULT NULL::integer, p_org_busy jsonb DEFAULT NULL::jsonb,
+    p_suspect_room integer DEFAULT NULL::integer) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, endpoint_id uuid, url text, event_type text,
+    message_id text, payload text, attempt integer, schedule_step integer, is_test boolean, webhook_timestamp bigint, signature_hex text,
+    previous_signature_hex text, webhook_signature text, suspect boolean)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 #variable_conflict use_column
 declare
   now_ts timestamptz := clock_timestamp();
@@ -883,16 +723,12 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer, p_org_busy jsonb, p_suspect_room integer) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer,
+    p_org_busy jsonb, p_suspect_room integer) IS 'Claims due deliveries, signed and leased, so no endpoint or organization fills a batch.';
 
---
--- Name: create_invitation(uuid, text, text, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid DEFAULT NULL::uuid) RETURNS TABLE(id uuid, email text, role text, expires_at timestamp with time zone, created_at timestamp with time zone, token text)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid DEFAULT NULL::uuid) RETURNS TABLE(id uuid,
+    email text, role text, expires_at timestamp with time zone, created_at timestamp with time zone, token text)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   new_token text := plaudit.random_base62(43);
 begin
@@ -914,16 +750,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: create_review_requests(jsonb, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid) IS 'Invites an address to the organization and answers the invitation with its one-time token.';
 
 CREATE FUNCTION plaudit.create_review_requests(p_rows jsonb, p_link_base text) RETURNS TABLE(idx integer, id uuid, error text)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 #variable_conflict use_column
 declare
   tenant uuid := plaudit.current_org_id();
@@ -1032,16 +862,12 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.create_review_requests(p_rows jsonb, p_link_base text) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.create_review_requests(p_rows jsonb, p_link_base text) IS 'Creates up to 1,000 review requests of the transaction''s tenant; answers each row''s id or why it was refused.';
 
---
--- Name: create_test_delivery(uuid, text, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, endpoint_id uuid, url text, event_type text, message_id text, payload text, attempt integer, schedule_step integer, is_test boolean, webhook_timestamp bigint, signature_hex text, previous_signature_hex text, webhook_signature text)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid,
+    endpoint_id uuid, url text, event_type text, message_id text, payload text, attempt integer, schedule_step integer, is_test boolean,
+    webhook_timestamp bigint, signature_hex text, previous_signature_hex text, webhook_signature text)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 #variable_conflict use_column
 declare
   w plaudit.webhook_endpoints;
@@ -1068,16 +894,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) IS 'Creates a one-shot test delivery to an endpoint of the transaction''s tenant, claimed for the caller and signed.';
 
---
--- Name: create_webhook_endpoint(uuid, text, text[], text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.create_webhook_endpoint(p_org_id uuid, p_url text, p_events text[], p_description text DEFAULT NULL::text) RETURNS TABLE(id uuid, url text, description text, events text[], enabled boolean, secret text, created_at timestamp with time zone)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.create_webhook_endpoint(p_org_id uuid, p_url text, p_events text[], p_description text DEFAULT NULL::text) RETURNS TABLE(id uuid,
+    url text, description text, events text[], enabled boolean, secret text, created_at timestamp with time zone)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   new_secret text := plaudit.new_webhook_secret();
 begin
@@ -1088,60 +909,38 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.create_webhook_endpoint(p_org_id uuid, p_url text, p_events text[], p_description text) OWNER TO plaudit_owner;
-
---
--- Name: csv_cell(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.create_webhook_endpoint(p_org_id uuid, p_url text, p_events text[], p_description text) IS 'Registers a webhook endpoint and answers its signing secret, once.';
 
 CREATE FUNCTION plaudit.csv_cell(v text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN COALESCE(quote_ident(CASE WHEN (ascii(v) = ANY (ARRAY[61, 43, 45, 64, 9, 13])) THEN (''''::text || v) ELSE v END), ''::text);
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  select coalesce(pg_catalog.quote_ident(
+    case when pg_catalog.ascii(v) in (61, 43, 45, 64, 9, 13) then '''' || v else v end), '')
+$$;
 
-ALTER FUNCTION plaudit.csv_cell(v text) OWNER TO plaudit_owner;
-
---
--- Name: csv_guard(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.csv_cell(v text) IS 'One CSV cell: guarded as csv_guard does, then quoted as RFC 4180 asks; null is an empty cell.';
 
 CREATE FUNCTION plaudit.csv_guard(v text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN CASE WHEN (ascii(v) = ANY (ARRAY[61, 43, 45, 64, 9, 13])) THEN (''''::text || v) ELSE v END;
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  select case when ascii(v) in (61, 43, 45, 64, 9, 13) then '''' || v else v end
+$$;
 
-ALTER FUNCTION plaudit.csv_guard(v text) OWNER TO plaudit_owner;
-
---
--- Name: current_actor(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.csv_guard(v text) IS 'A CSV cell''s text, led by an apostrophe when a spreadsheet would read it as a formula.';
 
 CREATE FUNCTION plaudit.current_actor() RETURNS text
-    LANGUAGE sql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$ select coalesce(nullif(current_setting('plaudit.actor', true), ''), 'database:' || session_user) $$;
 
-ALTER FUNCTION plaudit.current_actor() OWNER TO plaudit_owner;
-
---
--- Name: current_org_id(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.current_actor() IS 'Who made the change: the transaction''s setting plaudit.actor, else the database user.';
 
 CREATE FUNCTION plaudit.current_org_id() RETURNS uuid
-    LANGUAGE sql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select nullif(current_setting('plaudit.org_id', true), '')::uuid
 $$;
 
-ALTER FUNCTION plaudit.current_org_id() OWNER TO plaudit_owner;
-
---
--- Name: custom_field_definitions_are_valid(jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.current_org_id() IS 'The tenant of the current transaction, from its setting plaudit.org_id; null when none is set.';
 
 CREATE FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) RETURNS boolean
-    LANGUAGE plpgsql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
+    LANGUAGE plpgsql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 declare
   f jsonb;
   keys text[] := '{}';
@@ -1182,16 +981,10 @@ begin
 end
 $_$;
 
-ALTER FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) OWNER TO plaudit_owner;
-
---
--- Name: email_outbox_track_review_requests(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) IS 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
 
 CREATE FUNCTION plaudit.email_outbox_track_review_requests() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   request_id uuid := (new.data ->> 'review_request_id')::uuid;
 begin
@@ -1213,32 +1006,20 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.email_outbox_track_review_requests() OWNER TO plaudit_owner;
-
---
--- Name: email_suppressions_cancel_queued(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.email_outbox_track_review_requests() IS 'A review-request e-mail that is sent or fails records the matching event on its request.';
 
 CREATE FUNCTION plaudit.email_suppressions_cancel_queued() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   perform plaudit.cancel_queued_request_emails(new.org_id, new.email, null, 'the address is on the suppression list');
   return null;
 end
 $$;
 
-ALTER FUNCTION plaudit.email_suppressions_cancel_queued() OWNER TO plaudit_owner;
-
---
--- Name: emit_event(uuid, text, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.email_suppressions_cancel_queued() IS 'An address added to the suppression list has its queued review-request e-mails withdrawn.';
 
 CREATE FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jsonb) RETURNS uuid
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   new_id uuid;
 begin
@@ -1249,16 +1030,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jsonb) OWNER TO plaudit_owner;
-
---
--- Name: end_session(bytea, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jsonb) IS 'Writes an event to the outbox in the caller''s transaction and wakes the worker; answers the event''s id.';
 
 CREATE FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) RETURNS integer
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   with me as (select * from plaudit.live_session(p_token_hash)),
   ended as (
     update plaudit.sessions s set ended_at = now()
@@ -1270,16 +1045,10 @@ CREATE FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) RE
   select count(*)::integer from ended
 $$;
 
-ALTER FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) OWNER TO plaudit_owner;
-
---
--- Name: enqueue_email(uuid, text, text, jsonb, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) IS 'Signs out: this session, or every session of its person; answers how many ended.';
 
 CREATE FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text DEFAULT 'en'::text, p_idempotency_key text DEFAULT NULL::text) RETURNS uuid
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   new_id uuid;
 begin
@@ -1292,42 +1061,27 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) OWNER TO plaudit_owner;
-
---
--- Name: export_csv_custom_cells(jsonb, text[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) IS 'Queues an e-mail, once per idempotency key, and wakes the worker; answers its id, or null for a repeated key.';
 
 CREATE FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    RETURN (SELECT string_agg((','::text || plaudit.csv_cell((export_csv_custom_cells.p_values ->> u.k))), ''::text ORDER BY u.i) AS string_agg FROM unnest(export_csv_custom_cells.p_keys) WITH ORDINALITY u(k, i));
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select (select string_agg(',' || plaudit.csv_cell(p_values ->> k), '' order by i)
+            from unnest(p_keys) with ordinality u(k, i))
+$$;
 
-ALTER FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) OWNER TO plaudit_owner;
-
---
--- Name: export_csv_header(text[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) IS 'A review''s custom-field cells for a CSV row, each led by its comma, an unanswered field empty.';
 
 CREATE FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) RETURNS text
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
 
-ALTER FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) OWNER TO plaudit_owner;
-
---
--- Name: export_custom_field_keys(uuid, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, then one `custom_fields.<key>` column per custom field.';
 
 CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) RETURNS text[]
-    LANGUAGE sql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select coalesce(array_agg(k.key order by k.pos), '{}')
     from (select distinct on (f.value ->> 'key') f.value ->> 'key' as key,
                  row_number() over (order by rf.created_at, rf.id, f.ord) as pos
@@ -1337,11 +1091,7 @@ CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) 
            order by f.value ->> 'key', pos) k
 $$;
 
-ALTER FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: exports; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) IS 'The custom-field keys a CSV export has columns for: the exported form''s, or all forms'', each once.';
 
 CREATE TABLE plaudit.exports (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1369,28 +1119,18 @@ CREATE TABLE plaudit.exports (
     CONSTRAINT exports_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text])))
 );
 
-ALTER TABLE plaudit.exports OWNER TO plaudit_owner;
-
---
--- Name: export_download_url(plaudit.exports); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.exports IS 'Export jobs: an organization''s reviews as a CSV or JSON file, generated inside the database in chunks.';
 
 CREATE FUNCTION plaudit.export_download_url(e plaudit.exports) RETURNS text
-    LANGUAGE sql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select coalesce(e.public_url, '') || '/api/v1/organizations/' || e.org_id || '/exports/' || e.id || '/download'
 $$;
 
-ALTER FUNCTION plaudit.export_download_url(e plaudit.exports) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.export_download_url(e plaudit.exports) IS 'The absolute download URL of an export''s file.';
 
---
--- Name: export_page(uuid, timestamp with time zone, timestamp with time zone, timestamp with time zone, uuid, integer, uuid, boolean, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone, p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer) RETURNS SETOF plaudit.reviews
-    LANGUAGE sql STABLE
-    AS $$
+CREATE FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone,
+    p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer) RETURNS SETOF plaudit.reviews
+    LANGUAGE sql STABLE AS $$
   select r.*
     from plaudit.reviews r
    where r.org_id = p_org_id
@@ -1403,16 +1143,11 @@ CREATE FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zo
    limit p_rows
 $$;
 
-ALTER FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone, p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer) OWNER TO plaudit_owner;
-
---
--- Name: export_step(uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone,
+    p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer) IS 'The next reviews an export writes.';
 
 CREATE FUNCTION plaudit.export_step(p_export_id uuid, p_rows integer DEFAULT 10000) RETURNS boolean
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   e plaudit.exports;
   f jsonb;
@@ -1545,16 +1280,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.export_step(p_export_id uuid, p_rows integer) OWNER TO plaudit_owner;
-
---
--- Name: exports_note_chain_head(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.export_step(p_export_id uuid, p_rows integer) IS 'Renders the next chunk of one export and answers true when the file is complete.';
 
 CREATE FUNCTION plaudit.exports_note_chain_head() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   select h.last_seq, h.last_hash into new.moderation_chain_entries, new.moderation_chain_head
     from plaudit.moderation_chain_heads h where h.org_id = new.org_id;
@@ -1563,16 +1292,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.exports_note_chain_head() OWNER TO plaudit_owner;
-
---
--- Name: fan_out_event(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.exports_note_chain_head() IS 'Every export records the moderation chain head as it stood when the export was requested.';
 
 CREATE FUNCTION plaudit.fan_out_event() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   insert into plaudit.webhook_deliveries (org_id, endpoint_id, event_id, event_type, payload)
   select new.org_id, w.id, new.id, new.type, plaudit.webhook_payload(new.type, new.created_at, new.data)
@@ -1583,17 +1306,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.fan_out_event() OWNER TO plaudit_owner;
-
---
--- Name: hit_rate_limit(text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.fan_out_event() IS 'Every new event gets a delivery for each enabled endpoint of its organization subscribed to its type.';
 
 CREATE FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) RETURNS record
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 declare
   this_window timestamptz := date_trunc('minute', now());
   new_hits integer;
@@ -1608,16 +1324,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) OWNER TO plaudit_owner;
-
---
--- Name: invitation_for_token(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) IS 'Counts one hit in a bucket''s current one-minute window and answers whether it is within the limit, what remains and when it resets.';
 
 CREATE FUNCTION plaudit.invitation_for_token(p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select coalesce(
            case when i.id is null then 'invalid'
                 when i.accepted_at is not null then 'accepted'
@@ -1630,16 +1340,10 @@ CREATE FUNCTION plaudit.invitation_for_token(p_token text) RETURNS TABLE(state t
   left join plaudit.organizations o on o.id = i.org_id
 $$;
 
-ALTER FUNCTION plaudit.invitation_for_token(p_token text) OWNER TO plaudit_owner;
-
---
--- Name: invitations_cancel_queued_email(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.invitation_for_token(p_token text) IS 'The accept page: the invitation a token stands for, and its state (pending | accepted | expired | revoked | invalid).';
 
 CREATE FUNCTION plaudit.invitations_cancel_queued_email() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   update plaudit.email_outbox e
     set status = 'failed', last_error = 'cancelled: the invitation was withdrawn', locked_until = null
@@ -1649,27 +1353,17 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.invitations_cancel_queued_email() OWNER TO plaudit_owner;
-
---
--- Name: iso_utc(timestamp with time zone); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.invitations_cancel_queued_email() IS 'Withdrawing an invitation withdraws its e-mail while that still waits in the outbox.';
 
 CREATE FUNCTION plaudit.iso_utc(t timestamp with time zone) RETURNS text
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$ select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
 
-ALTER FUNCTION plaudit.iso_utc(t timestamp with time zone) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.iso_utc(t timestamp with time zone) IS 'A timestamp as ISO 8601 UTC with milliseconds and Z, as the API writes timestamps.';
 
---
--- Name: issue_api_key(uuid, text, text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer DEFAULT NULL::integer) RETURNS TABLE(id uuid, org_id uuid, name text, scope text, prefix text, key text, rate_limit_per_minute integer, created_at timestamp with time zone)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text,
+    p_rate_limit_per_minute integer DEFAULT NULL::integer) RETURNS TABLE(id uuid, org_id uuid, name text, scope text, prefix text, key text,
+    rate_limit_per_minute integer, created_at timestamp with time zone)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   body text := plaudit.random_base62(32);
   full_key text := 'rk_' || body || plaudit.api_key_checksum(body);
@@ -1683,16 +1377,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) OWNER TO plaudit_owner;
-
---
--- Name: keep_an_owner(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) IS 'Creates an API key and answers its plaintext, once: only its SHA-256 is stored.';
 
 CREATE FUNCTION plaudit.keep_an_owner() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if old.role <> 'owner' or (tg_op = 'UPDATE' and new.role = 'owner') then
     return coalesce(new, old);
@@ -1709,11 +1397,7 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.keep_an_owner() OWNER TO plaudit_owner;
-
---
--- Name: sessions; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.keep_an_owner() IS 'An organization keeps at least one owner: demoting or removing its last owner is refused.';
 
 CREATE TABLE plaudit.sessions (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1729,32 +1413,19 @@ CREATE TABLE plaudit.sessions (
     CONSTRAINT sessions_user_agent_check CHECK ((char_length(user_agent) <= 200))
 );
 
-ALTER TABLE plaudit.sessions OWNER TO plaudit_owner;
-
---
--- Name: live_session(bytea); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.sessions IS 'Signed-in browsers: only the SHA-256 of each session token is kept; a session ends idle, expired or signed out.';
 
 CREATE FUNCTION plaudit.live_session(p_token_hash bytea) RETURNS SETOF plaudit.sessions
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
   select * from plaudit.sessions s
    where s.token_hash = p_token_hash and s.ended_at is null and s.expires_at > now()
      and s.last_seen_at > now() - plaudit.session_idle_timeout()
 $$;
 
-ALTER FUNCTION plaudit.live_session(p_token_hash bytea) OWNER TO plaudit_owner;
-
---
--- Name: moderate_review(uuid, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.live_session(p_token_hash bytea) IS 'The live session a token hash stands for (none when unknown, ended, idle too long or past its absolute expiry).';
 
 CREATE FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS SETOF plaudit.reviews
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   hide boolean := p_action = 'hide';
   changed plaudit.reviews;
@@ -1780,31 +1451,19 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) OWNER TO plaudit_owner;
-
---
--- Name: moderation_chain_head(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or unhides a review of the caller''s tenant on behalf of `p_actor`, with a reason for the trail.';
 
 CREATE FUNCTION plaudit.moderation_chain_head(p_org_id uuid) RETURNS jsonb
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select jsonb_build_object('entries', coalesce(h.last_seq, 0), 'head', encode(h.last_hash, 'hex'))
     from (select 1) one
     left join plaudit.moderation_chain_heads h on h.org_id = p_org_id
 $$;
 
-ALTER FUNCTION plaudit.moderation_chain_head(p_org_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: moderation_chain_heads_guard(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.moderation_chain_head(p_org_id uuid) IS 'An organization''s moderation chain head as JSON: its number of entries and the hex of the last entry''s hash.';
 
 CREATE FUNCTION plaudit.moderation_chain_heads_guard() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if tg_op = 'UPDATE' and new.org_id = old.org_id and new.last_seq = old.last_seq + 1 then
     return new;
@@ -1814,16 +1473,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.moderation_chain_heads_guard() OWNER TO plaudit_owner;
-
---
--- Name: moderation_chain_status(bigint, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.moderation_chain_heads_guard() IS 'A moderation chain head only moves forward, one entry at a time, and is never deleted.';
 
 CREATE FUNCTION plaudit.moderation_chain_status(p_entries bigint DEFAULT NULL::bigint, p_head text DEFAULT NULL::text) RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 declare
   tenant uuid := plaudit.current_org_id();
   chain record;
@@ -1859,112 +1512,71 @@ begin
 end
 $_$;
 
-ALTER FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) IS 'The transaction''s tenant''s moderation chain: its head, whether it verifies, and whether it still holds a head kept earlier.';
 
---
--- Name: moderation_entry_hash(bytea, uuid, bigint, uuid, text, text, text, timestamp with time zone); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.moderation_entry_hash(p_previous_hash bytea, p_org_id uuid, p_seq bigint, p_review_id uuid, p_action text, p_reason text, p_actor text, p_created_at timestamp with time zone) RETURNS bytea
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.moderation_entry_hash(p_previous_hash bytea, p_org_id uuid, p_seq bigint, p_review_id uuid, p_action text, p_reason text,
+    p_actor text, p_created_at timestamp with time zone) RETURNS bytea
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select sha256(convert_to(jsonb_build_array(
     'plaudit.moderation.v1', p_org_id::text, p_seq, p_review_id::text, p_action, p_reason, p_actor,
     to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
     encode(p_previous_hash, 'hex'))::text, 'UTF8'))
 $$;
 
-ALTER FUNCTION plaudit.moderation_entry_hash(p_previous_hash bytea, p_org_id uuid, p_seq bigint, p_review_id uuid, p_action text, p_reason text, p_actor text, p_created_at timestamp with time zone) OWNER TO plaudit_owner;
-
---
--- Name: moderation_trail_refuse_change(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.moderation_entry_hash(p_previous_hash bytea, p_org_id uuid, p_seq bigint, p_review_id uuid, p_action text, p_reason text,
+    p_actor text, p_created_at timestamp with time zone) IS 'The SHA-256 of a trail entry''s fields and the previous entry''s hash.';
 
 CREATE FUNCTION plaudit.moderation_trail_refuse_change() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   raise exception 'the moderation trail is append-only: entries cannot be changed or deleted'
     using errcode = 'restrict_violation';
 end
 $$;
 
-ALTER FUNCTION plaudit.moderation_trail_refuse_change() OWNER TO plaudit_owner;
-
---
--- Name: new_webhook_secret(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.moderation_trail_refuse_change() IS 'The moderation trail is append-only, for everyone: no entry is updated, deleted or truncated.';
 
 CREATE FUNCTION plaudit.new_webhook_secret() RETURNS text
-    LANGUAGE sql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$ select 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64') $$;
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64') $$;
 
-ALTER FUNCTION plaudit.new_webhook_secret() OWNER TO plaudit_owner;
-
---
--- Name: notify_export_created(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.new_webhook_secret() IS 'A new webhook signing secret: `whsec_` and the base64 of 32 random bytes.';
 
 CREATE FUNCTION plaudit.notify_export_created() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   perform pg_notify('plaudit_outbox', 'export');
   return null;
 end
 $$;
 
-ALTER FUNCTION plaudit.notify_export_created() OWNER TO plaudit_owner;
-
---
--- Name: order_hash(uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.notify_export_created() IS 'A new export job wakes the worker.';
 
 CREATE FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) RETURNS text
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$ select encode(sha256(convert_to(p_org_id::text || ':' || p_order_id, 'UTF8')), 'hex') $$;
 
-ALTER FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) OWNER TO plaudit_owner;
-
---
--- Name: order_matches(uuid, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) IS 'The SHA-256 (hex) of the tenant and an order id: what a purchase-proof verification records.';
 
 CREATE FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) RETURNS boolean
-    LANGUAGE sql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select exists (
     select from plaudit.orders o
     where o.org_id = p_org_id and o.order_id = btrim(p_order_id)
       and (o.email is null or lower(o.email) = lower(p_email)))
 $$;
 
-ALTER FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) OWNER TO plaudit_owner;
-
---
--- Name: page_meta(bigint, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) IS 'True when the organization has this order and, if the order carries an e-mail address, it is the reviewer''s.';
 
 CREATE FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (((((((('{"total":'::text || (p_total)::text) || ',"page":'::text) || (p_page)::text) || ',"limit":'::text) || (p_limit)::text) || ',"totalPages":'::text) || ((((p_total + p_limit) - 1) / p_limit))::text) || '}'::text);
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  select '{"total":' || p_total::text || ',"page":' || p_page::text || ',"limit":' || p_limit::text
+    || ',"totalPages":' || ((p_total + p_limit - 1) / p_limit)::text || '}'
+$$;
 
-ALTER FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: prune_rate_limits(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) IS 'The pagination envelope''s meta, as the API''s lists write it.';
 
 CREATE FUNCTION plaudit.prune_rate_limits() RETURNS integer
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   with gone as (
     delete from plaudit.rate_limit_counters
     where window_start < date_trunc('minute', now()) - interval '1 minute'
@@ -1973,16 +1585,10 @@ CREATE FUNCTION plaudit.prune_rate_limits() RETURNS integer
   select count(*)::integer from gone
 $$;
 
-ALTER FUNCTION plaudit.prune_rate_limits() OWNER TO plaudit_owner;
-
---
--- Name: public_embed_reviews(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.prune_rate_limits() IS 'Deletes the rate-limit windows no request consults any more and answers how many.';
 
 CREATE FUNCTION plaudit.public_embed_reviews(p_slug text) RETURNS json
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select case when o.id is null then null
               when not coalesce(p.enabled, true) then '[]'::json
               else (
@@ -2011,16 +1617,10 @@ CREATE FUNCTION plaudit.public_embed_reviews(p_slug text) RETURNS json
     left join plaudit.public_profiles p on p.org_id = o.id
 $$;
 
-ALTER FUNCTION plaudit.public_embed_reviews(p_slug text) OWNER TO plaudit_owner;
-
---
--- Name: public_profile(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_embed_reviews(p_slug text) IS 'The widget''s reviews: the newest public reviews at or above its min_rating, up to its max_reviews, each with how it was verified.';
 
 CREATE FUNCTION plaudit.public_profile(p_slug text) RETURNS json
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select json_build_object(
     'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0),
@@ -2052,16 +1652,10 @@ CREATE FUNCTION plaudit.public_profile(p_slug text) RETURNS json
   where o.slug = p_slug
 $$;
 
-ALTER FUNCTION plaudit.public_profile(p_slug text) OWNER TO plaudit_owner;
-
---
--- Name: public_profile_reviews(text, integer, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_profile(p_slug text) IS 'A slug''s public profile as JSON: its profile and embed settings, its aggregates and its moderation chain head.';
 
 CREATE FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) RETURNS json
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   org record;
   st record;
@@ -2106,31 +1700,19 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: public_profile_version(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) IS 'A page of an enabled profile''s public reviews, newest first, of one rating or all, with how each was verified.';
 
 CREATE FUNCTION plaudit.public_profile_version(p_slug text) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select plaudit.public_version(p_slug) || '.' ||
          coalesce((select h.last_seq from plaudit.moderation_chain_heads h
                     join plaudit.organizations o on o.id = h.org_id where o.slug = p_slug), 0)
 $$;
 
-ALTER FUNCTION plaudit.public_profile_version(p_slug text) OWNER TO plaudit_owner;
-
---
--- Name: public_read_review_page(text, text, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_profile_version(p_slug text) IS 'public_version with the moderation chain head''s entry count: the version of profile and embed answers, which carry the head.';
 
 CREATE FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) RETURNS record
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   p json;
 begin
@@ -2144,47 +1726,29 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) OWNER TO plaudit_owner;
-
---
--- Name: public_read_version(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) IS 'A page of public reviews as the response body, with its version.';
 
 CREATE FUNCTION plaudit.public_read_version(p_slug text) RETURNS text
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   perform set_config('role', 'plaudit_public', true);
   return plaudit.public_version(p_slug);
 end
 $$;
 
-ALTER FUNCTION plaudit.public_read_version(p_slug text) OWNER TO plaudit_owner;
-
---
--- Name: public_review_form(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_read_version(p_slug text) IS 'The version of a business''s public data, for ETags, read as plaudit_public.';
 
 CREATE FUNCTION plaudit.public_review_form(p_form_id uuid) RETURNS TABLE(id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select f.id, plaudit.brand_name(f.org_id), f.name, f.verification_mode, f.custom_fields, p.logo_url
   from plaudit.review_forms f left join plaudit.public_profiles p on p.org_id = f.org_id
   where f.id = p_form_id and f.deleted_at is null and f.is_active
 $$;
 
-ALTER FUNCTION plaudit.public_review_form(p_form_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: public_review_page(text, text, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_review_form(p_form_id uuid) IS 'The hosted form of /forms/:formId, when the form is active and not deleted.';
 
 CREATE FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) RETURNS json
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   org record;
   st record;
@@ -2242,16 +1806,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: public_sitemap(integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) IS 'A page of a slug''s public reviews or its widget''s, newest first, with replies, and the total from the statistics.';
 
 CREATE FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) RETURNS TABLE(slug text, updated_at timestamp with time zone, total bigint)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select o.slug, greatest(o.updated_at, p.updated_at), count(*) over ()
     from plaudit.organizations o
     left join plaudit.public_profiles p on p.org_id = o.id
@@ -2260,16 +1818,10 @@ CREATE FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) RETURNS 
    limit p_limit offset (p_page - 1)::bigint * p_limit
 $$;
 
-ALTER FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: public_version(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'The enabled profiles by slug, a page at a time, with when each profile page last changed.';
 
 CREATE FUNCTION plaudit.public_version(p_slug text) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select concat_ws('.',
     coalesce((select sum(s.version) from plaudit.review_statistics s where s.org_id = o.id), 0),
     (extract(epoch from o.updated_at) * 1000000)::bigint,
@@ -2279,16 +1831,10 @@ CREATE FUNCTION plaudit.public_version(p_slug text) RETURNS text
   where o.slug = p_slug
 $$;
 
-ALTER FUNCTION plaudit.public_version(p_slug text) OWNER TO plaudit_owner;
-
---
--- Name: queue_due_reminders(timestamp with time zone, integer, uuid[]); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.public_version(p_slug text) IS 'The version of everything public about an organization, from which public answers derive their ETags.';
 
 CREATE FUNCTION plaudit.queue_due_reminders(p_now timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 1000, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS integer
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   clock timestamptz := coalesce(p_now, now());
   n integer;
@@ -2340,16 +1886,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.queue_due_reminders(p_now timestamp with time zone, p_limit integer, p_org_ids uuid[]) OWNER TO plaudit_owner;
-
---
--- Name: queue_invitation_email(uuid, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.queue_due_reminders(p_now timestamp with time zone, p_limit integer, p_org_ids uuid[]) IS 'Queues the reminder e-mails that are due under each organization''s settings; answers how many.';
 
 CREATE FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) RETURNS uuid
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   i plaudit.invitations;
 begin
@@ -2368,16 +1908,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) OWNER TO plaudit_owner;
-
---
--- Name: random_base62(integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) IS 'Queues the e-mail of an invitation of the transaction''s tenant, given its plaintext token.';
 
 CREATE FUNCTION plaudit.random_base62(n integer) RETURNS text
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   alphabet constant text := plaudit.base62_alphabet();
   out text := '';
@@ -2397,27 +1931,17 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.random_base62(n integer) OWNER TO plaudit_owner;
-
---
--- Name: random_sign_in_code(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.random_base62(n integer) IS '`n` uniformly random base62 characters, drawn by rejection so that every character is equally likely.';
 
 CREATE FUNCTION plaudit.random_sign_in_code() RETURNS text
-    LANGUAGE sql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    RETURN lpad(((((('x'::text || encode(extensions.gen_random_bytes(4), 'hex'::text)))::bit(32))::bigint % (1000000)::bigint))::text, 6, '0'::text);
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select lpad(((('x' || encode(extensions.gen_random_bytes(4), 'hex'))::bit(32)::bigint) % 1000000)::text, 6, '0')
+$$;
 
-ALTER FUNCTION plaudit.random_sign_in_code() OWNER TO plaudit_owner;
-
---
--- Name: rebuild_review_statistics(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.random_sign_in_code() IS 'Six decimal digits from the strong random source (four random bytes modulo a million).';
 
 CREATE FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   old_version bigint;
 begin
@@ -2436,16 +1960,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: record_email_provider_event(text, text, text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) IS 'Recounts an organization''s review statistics from its reviews, into one slot with a version past every earlier one.';
 
 CREATE FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb DEFAULT '{}'::jsonb) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   m record;
 begin
@@ -2468,16 +1986,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) OWNER TO plaudit_owner;
-
---
--- Name: record_email_result(uuid, uuid, boolean, text, text, bigint); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) IS 'Applies an e-mail provider''s event to its message''s review request; answers the outcome.';
 
 CREATE FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   new_status text;
   withdrawal text;
@@ -2506,16 +2018,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) IS 'Records a claimed e-mail''s send: sent, queued again for a retry, or failed for good; answers its status.';
 
---
--- Name: record_test_delivery(uuid, uuid, integer, integer, text, text, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
+    p_response_snippet text, p_succeeded boolean) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if not exists (select from plaudit.webhook_deliveries
                  where id = p_delivery_id and is_test and org_id = plaudit.current_org_id()) then
@@ -2526,16 +2033,12 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
+    p_response_snippet text, p_succeeded boolean) IS 'Records the outcome of a test delivery of the transaction''s tenant; answers its status.';
 
---
--- Name: record_webhook_attempt(uuid, uuid, integer, integer, text, text, text, bigint, integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer DEFAULT 432000, p_slow_ms integer DEFAULT NULL::integer) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
+    p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer DEFAULT 432000, p_slow_ms integer DEFAULT NULL::integer) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   d plaudit.webhook_deliveries;
   failing timestamptz;
@@ -2629,16 +2132,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer) OWNER TO plaudit_owner;
-
---
--- Name: refuse_changes_once_set(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
+    p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer) IS 'Records a delivery attempt; the delivery succeeds, waits for a retry or fails.';
 
 CREATE FUNCTION plaudit.refuse_changes_once_set() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   before jsonb := to_jsonb(old);
   after jsonb := to_jsonb(new);
@@ -2655,37 +2153,27 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.refuse_changes_once_set() OWNER TO plaudit_owner;
-
---
--- Name: reject_review(uuid, text, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.refuse_changes_once_set() IS 'A column named in the trigger''s arguments, once set, can never be cleared or changed, by any role.';
 
 CREATE FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
-    LANGUAGE sql
-    SET search_path TO 'pg_catalog', 'pg_temp'
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$ select * from plaudit.change_verification(p_review_id, 'rejected', 'manual', p_reason, p_key_id, null, 'rejected') $$;
 
-ALTER FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: reply_json(text, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) IS 'Rejects a pending review of the caller''s tenant by hand.';
 
 CREATE FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) RETURNS text
-    LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN CASE WHEN (p_content IS NULL) THEN NULL::text ELSE (((((('{"content":'::text || (to_json(p_content))::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","updated_at":"'::text) || to_char((p_updated_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '"}'::text) END;
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  select case when p_content is null then null else
+    '{"content":' || pg_catalog.to_json(p_content)::text
+    || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '","updated_at":"' || pg_catalog.to_char(p_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '"}' end
+$$;
 
-ALTER FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) OWNER TO plaudit_owner;
-
---
--- Name: reply_to_review(uuid, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) IS 'A reply as the Review''s `reply` writes it.';
 
 CREATE FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) RETURNS TABLE(content text, created_at timestamp with time zone, updated_at timestamp with time zone)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   org uuid := plaudit.current_org_id();
 begin
@@ -2706,16 +2194,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) OWNER TO plaudit_owner;
-
---
--- Name: request_sign_in(text, text, text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
 
 CREATE FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer DEFAULT 10) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   address text := lower(btrim(coalesce(p_email, '')));
   first_org uuid;
@@ -2751,16 +2233,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: review_forms_stay_deleted(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) IS 'Asks for a sign-in mail to a member''s address, rate-limited; answers rate_limited, unknown, throttled or sent.';
 
 CREATE FUNCTION plaudit.review_forms_stay_deleted() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if old.deleted_at is not null then
     raise exception 'review form % is deleted and cannot be changed', old.id
@@ -2770,37 +2246,39 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.review_forms_stay_deleted() OWNER TO plaudit_owner;
-
---
--- Name: review_is_public(boolean, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_forms_stay_deleted() IS 'A deleted form stays deleted: nothing can bring it back or change it afterwards.';
 
 CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
 
-ALTER FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) IS 'True when a review shows in public: not hidden, and verified or unverified.';
 
---
--- Name: review_json(uuid, integer, text, text, text, text, text, text, timestamp with time zone, boolean, timestamp with time zone, uuid, jsonb, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+CREATE FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text,
+    p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean,
+    p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  select '{"id":"' || p_id::text || '","rating":' || p_rating::text
+    || ',"title":' || coalesce(pg_catalog.to_json(p_title)::text, 'null')
+    || ',"content":' || pg_catalog.to_json(p_content)::text
+    || ',"reviewer_name":' || pg_catalog.to_json(p_reviewer_name)::text
+    || ',"reviewer_email":' || pg_catalog.to_json(p_reviewer_email)::text
+    || ',"verification_status":"' || p_verification_status
+    || '","verification_method":' || coalesce(pg_catalog.to_json(p_verification_method)::text, 'null')
+    || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(p_verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
+    || ',"is_hidden":' || p_is_hidden::text
+    || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '","form_id":"' || p_form_id::text
+    || '","custom_fields":' || case when p_custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(p_custom_fields) end
+    || ',"reply":' || coalesce(p_reply, 'null')
+    || '}'
+$$;
 
-CREATE FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) RETURNS text
-    LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN (((((((((((((((((((((((((((('{"id":"'::text || (p_id)::text) || '","rating":'::text) || (p_rating)::text) || ',"title":'::text) || COALESCE((to_json(p_title))::text, 'null'::text)) || ',"content":'::text) || (to_json(p_content))::text) || ',"reviewer_name":'::text) || (to_json(p_reviewer_name))::text) || ',"reviewer_email":'::text) || (to_json(p_reviewer_email))::text) || ',"verification_status":"'::text) || p_verification_status) || '","verification_method":'::text) || COALESCE((to_json(p_verification_method))::text, 'null'::text)) || ',"verification_at":'::text) || COALESCE((('"'::text || to_char((p_verification_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '"'::text), 'null'::text)) || ',"is_hidden":'::text) || (p_is_hidden)::text) || ',"created_at":"'::text) || to_char((p_created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '","form_id":"'::text) || (p_form_id)::text) || '","custom_fields":'::text) || CASE WHEN (p_custom_fields = '{}'::jsonb) THEN '{}'::text ELSE plaudit.canonical_json(p_custom_fields) END) || ',"reply":'::text) || COALESCE(p_reply, 'null'::text)) || '}'::text);
-
-ALTER FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) OWNER TO plaudit_owner;
-
---
--- Name: review_replies_record(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text,
+    p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean,
+    p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) IS 'A review as the API''s compact JSON.';
 
 CREATE FUNCTION plaudit.review_replies_record() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   r plaudit.review_replies := case when tg_op = 'DELETE' then old else new end;
   action text := case tg_op when 'INSERT' then 'reply' when 'UPDATE' then 'edit_reply' else 'withdraw_reply' end;
@@ -2824,16 +2302,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.review_replies_record() OWNER TO plaudit_owner;
-
---
--- Name: review_request_email_withdrawal(uuid, text, text, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_replies_record() IS 'Every reply written, edited or withdrawn gets its trail entry, its review.replied event and a new public version.';
 
 CREATE FUNCTION plaudit.review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb) RETURNS text
-    LANGUAGE plpgsql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   request_status text;
 begin
@@ -2853,16 +2325,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb) OWNER TO plaudit_owner;
-
---
--- Name: review_request_from_token(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb) IS 'Why a review-request e-mail must not go out any more, or null when it may.';
 
 CREATE FUNCTION plaudit.review_request_from_token(p_token text) RETURNS uuid
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 declare
   raw bytea;
   id uuid;
@@ -2886,16 +2352,11 @@ begin
 end
 $_$;
 
-ALTER FUNCTION plaudit.review_request_from_token(p_token text) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.review_request_from_token(p_token text) IS 'The request id a token stands for, or null when it is malformed or its MAC does not match.';
 
---
--- Name: review_request_landing(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.review_request_landing(p_token text) RETURNS TABLE(request_id uuid, status text, name text, email text, order_id text, locale text, form_id uuid, form_name text, form_active boolean, verification_mode text, custom_fields jsonb, org_name text, logo_url text)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.review_request_landing(p_token text) RETURNS TABLE(request_id uuid, status text, name text, email text, order_id text, locale text,
+    form_id uuid, form_name text, form_active boolean, verification_mode text, custom_fields jsonb, org_name text, logo_url text)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select q.id, q.status, q.name, q.email, q.order_id, q.locale,
          f.id, f.name, f.is_active and f.deleted_at is null, f.verification_mode, f.custom_fields,
          plaudit.brand_name(q.org_id), p.logo_url
@@ -2905,16 +2366,10 @@ CREATE FUNCTION plaudit.review_request_landing(p_token text) RETURNS TABLE(reque
   where q.id = plaudit.review_request_from_token(p_token)
 $$;
 
-ALTER FUNCTION plaudit.review_request_landing(p_token text) OWNER TO plaudit_owner;
-
---
--- Name: review_request_links(uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_request_landing(p_token text) IS 'The landing page of /r/:token: the request''s recipient (prefilled), its form and organization.';
 
 CREATE FUNCTION plaudit.review_request_links(p_request_id uuid, p_link_base text) RETURNS jsonb
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select jsonb_build_object(
     'landing_url', b || '/r/' || t,
     'review_url', b || '/t/c/' || t,
@@ -2924,32 +2379,20 @@ CREATE FUNCTION plaudit.review_request_links(p_request_id uuid, p_link_base text
   from (select rtrim(p_link_base, '/') as b, plaudit.review_request_token(p_request_id) as t) x
 $$;
 
-ALTER FUNCTION plaudit.review_request_links(p_request_id uuid, p_link_base text) OWNER TO plaudit_owner;
-
---
--- Name: review_request_status_rank(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_request_links(p_request_id uuid, p_link_base text) IS 'The links of a request''s e-mails, for the templates.';
 
 CREATE FUNCTION plaudit.review_request_status_rank(p_status text) RETURNS integer
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select array_position(
     array['queued', 'sent', 'delivered', 'opened', 'clicked', 'failed', 'bounced', 'complained',
           'unsubscribed', 'completed'],
     p_status)
 $$;
 
-ALTER FUNCTION plaudit.review_request_status_rank(p_status text) OWNER TO plaudit_owner;
-
---
--- Name: review_request_token(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_request_status_rank(p_status text) IS 'The rank of a review-request status in the lifecycle''s precedence; null for an event that is not a status.';
 
 CREATE FUNCTION plaudit.review_request_token(p_request_id uuid) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select translate(rtrim(encode(
     uuid_send(p_request_id)
       || substring(extensions.hmac(convert_to('review_request:' || p_request_id::text, 'UTF8'), s.secret, 'sha256') from 1 for 16),
@@ -2957,31 +2400,19 @@ CREATE FUNCTION plaudit.review_request_token(p_request_id uuid) RETURNS text
   from plaudit.signing_secrets s where s.purpose = 'review_request_links'
 $$;
 
-ALTER FUNCTION plaudit.review_request_token(p_request_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: review_request_unsubscribe_info(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_request_token(p_request_id uuid) IS 'The token of a review request''s links: its id and a MAC of it, in base64url.';
 
 CREATE FUNCTION plaudit.review_request_unsubscribe_info(p_token text) RETURNS TABLE(email text, org_name text, suppressed boolean)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select q.email, o.name, plaudit.suppression_reason(q.org_id, q.email) is not null
   from plaudit.review_requests q join plaudit.organizations o on o.id = q.org_id
   where q.id = plaudit.review_request_from_token(p_token)
 $$;
 
-ALTER FUNCTION plaudit.review_request_unsubscribe_info(p_token text) OWNER TO plaudit_owner;
-
---
--- Name: review_requests_guard_update(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) IS 'The unsubscribe page: who would be unsubscribed, from which organization.';
 
 CREATE FUNCTION plaudit.review_requests_guard_update() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if (new.id, new.org_id, new.form_id, new.email, new.created_at)
      is distinct from (old.id, old.org_id, old.form_id, old.email, old.created_at) then
@@ -2997,16 +2428,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.review_requests_guard_update() OWNER TO plaudit_owner;
-
---
--- Name: reviews_complete_review_requests(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request keeps its recipient, form and organization, and its status never moves backwards.';
 
 CREATE FUNCTION plaudit.reviews_complete_review_requests() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   q record;
 begin
@@ -3022,16 +2447,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_complete_review_requests() OWNER TO plaudit_owner;
-
---
--- Name: reviews_count_inserted(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reviews_complete_review_requests() IS 'A new review completes its organization''s open requests for the same address and form.';
 
 CREATE FUNCTION plaudit.reviews_count_inserted() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   deltas jsonb;
 begin
@@ -3056,16 +2475,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_count_inserted() OWNER TO plaudit_owner;
-
---
--- Name: reviews_count_updated(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reviews_count_inserted() IS 'The review statistics count every review an insert statement makes, in its transaction.';
 
 CREATE FUNCTION plaudit.reviews_count_updated() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   deltas jsonb;
 begin
@@ -3096,16 +2509,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_count_updated() OWNER TO plaudit_owner;
-
---
--- Name: reviews_emit_changes(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reviews_count_updated() IS 'The review statistics follow every update that moves a review in or out of public view.';
 
 CREATE FUNCTION plaudit.reviews_emit_changes() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   at text := to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
 begin
@@ -3129,16 +2536,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_emit_changes() OWNER TO plaudit_owner;
-
---
--- Name: reviews_emit_created(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reviews_emit_changes() IS 'Every change of a review''s visibility or verification status emits review.moderated or review.verified.';
 
 CREATE FUNCTION plaudit.reviews_emit_created() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   perform plaudit.emit_event(n.org_id, 'review.created', jsonb_build_object(
     'id', n.id, 'form_id', n.form_id, 'rating', n.rating, 'title', n.title, 'content', n.content,
@@ -3151,16 +2552,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_emit_created() OWNER TO plaudit_owner;
-
---
--- Name: reviews_guard_update(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review gets its review.created event, in the transaction that inserts it.';
 
 CREATE FUNCTION plaudit.reviews_guard_update() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if (new.id, new.org_id, new.form_id, new.rating, new.title, new.content, new.reviewer_name,
       new.reviewer_email, new.custom_fields, new.created_at)
@@ -3192,16 +2587,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_guard_update() OWNER TO plaudit_owner;
-
---
--- Name: reviews_record_moderation(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten: only moderation and verification change it, and its verification status only moves forward.';
 
 CREATE FUNCTION plaudit.reviews_record_moderation() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   if new.is_hidden is distinct from old.is_hidden then
     perform plaudit.append_moderation_entry(
@@ -3220,32 +2609,21 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_record_moderation() OWNER TO plaudit_owner;
-
---
--- Name: reviews_refuse_delete(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.reviews_record_moderation() IS 'Every hide, unhide and verification decision on a review is appended to its organization''s moderation trail.';
 
 CREATE FUNCTION plaudit.reviews_refuse_delete() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   raise exception 'reviews cannot be deleted; hide them through moderation instead'
     using errcode = 'restrict_violation';
 end
 $$;
 
-ALTER FUNCTION plaudit.reviews_refuse_delete() OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.reviews_refuse_delete() IS 'Reviews are never deleted or truncated, whoever asks: moderation hides them instead.';
 
---
--- Name: rotate_api_key(uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer DEFAULT 0) RETURNS TABLE(id uuid, org_id uuid, name text, scope text, prefix text, key text, rate_limit_per_minute integer, created_at timestamp with time zone, old_key_expires_at timestamp with time zone)
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer DEFAULT 0) RETURNS TABLE(id uuid, org_id uuid, name text, scope text,
+    prefix text, key text, rate_limit_per_minute integer, created_at timestamp with time zone, old_key_expires_at timestamp with time zone)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   old_key record;
   new_key record;
@@ -3268,16 +2646,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) OWNER TO plaudit_owner;
-
---
--- Name: rotate_webhook_secret(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) IS 'Revokes a key, at once or after p_grace_seconds, and issues its successor (same name, scope and limit) in one transaction.';
 
 CREATE FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) RETURNS TABLE(id uuid, secret text, previous_secret_expires_at timestamp with time zone)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   new_secret text := plaudit.new_webhook_secret();
 begin
@@ -3292,16 +2664,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: run_delivery_maintenance(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) IS 'Issues a new signing secret for an endpoint of the caller''s tenant; the old one keeps signing alongside for 24 hours.';
 
 CREATE FUNCTION plaudit.run_delivery_maintenance() RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   -- A rotation's previous secret stops signing after its 24 hours.
   update plaudit.webhook_endpoints
@@ -3324,16 +2690,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.run_delivery_maintenance() OWNER TO plaudit_owner;
-
---
--- Name: run_exports(integer, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.run_delivery_maintenance() IS 'Housekeeping of the delivery tables: drops expired rotation secrets and export files, and old deliveries, events and e-mails.';
 
 CREATE FUNCTION plaudit.run_exports(p_budget_ms integer DEFAULT 2000, p_rows integer DEFAULT 10000) RETURNS integer
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   deadline timestamptz := clock_timestamp() + make_interval(secs => p_budget_ms / 1000.0);
   job uuid;
@@ -3368,48 +2728,29 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) OWNER TO plaudit_owner;
-
---
--- Name: run_maintenance(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) IS 'Works through pending exports, oldest first, until p_budget_ms has passed; answers how many still wait.';
 
 CREATE FUNCTION plaudit.run_maintenance() RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   perform plaudit.prune_rate_limits();
 end
 $$;
 
-ALTER FUNCTION plaudit.run_maintenance() OWNER TO plaudit_owner;
-
---
--- Name: run_review_request_maintenance(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.run_maintenance() IS 'Housekeeping that runs every minute: prunes the rate-limit windows.';
 
 CREATE FUNCTION plaudit.run_review_request_maintenance() RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   perform plaudit.queue_due_reminders();
   delete from plaudit.idempotency_keys where created_at < now() - interval '24 hours';
 end
 $$;
 
-ALTER FUNCTION plaudit.run_review_request_maintenance() OWNER TO plaudit_owner;
-
---
--- Name: session_for_read(bytea, uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.run_review_request_maintenance() IS 'What runs every minute for review requests: due reminders, and idempotency keys past their 24 hours.';
 
 CREATE FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(org_id uuid, scope text, within_limit boolean)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET plan_cache_mode TO 'auto'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
   select m.org_id, case m.role when 'member' then 'write' else 'admin' end,
          coalesce((select c.hits from plaudit.rate_limit_counters c
                     where c.bucket = 'session:' || s.id and c.window_start = date_trunc('minute', now())), 0)
@@ -3418,27 +2759,17 @@ CREATE FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_ra
     join plaudit.members m on m.org_id = p_org_id and lower(m.email) = lower(s.email)
 $$;
 
-ALTER FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) OWNER TO plaudit_owner;
-
---
--- Name: session_idle_timeout(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) IS 'As plaudit.api_key_for_read, for a session: its person''s organization and scope, and whether requests are left this minute.';
 
 CREATE FUNCTION plaudit.session_idle_timeout() RETURNS interval
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    RETURN '7 days'::interval;
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select interval '7 days'
+$$;
 
-ALTER FUNCTION plaudit.session_idle_timeout() OWNER TO plaudit_owner;
-
---
--- Name: session_summary(bytea); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.session_idle_timeout() IS 'How long a session may sit unused: 7 days.';
 
 CREATE FUNCTION plaudit.session_summary(p_token_hash bytea) RETURNS json
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select json_build_object(
     'email', s.email,
     'name', (select m.name from plaudit.members m where lower(m.email) = lower(s.email) and m.name is not null
@@ -3454,27 +2785,17 @@ CREATE FUNCTION plaudit.session_summary(p_token_hash bytea) RETURNS json
   from plaudit.live_session(p_token_hash) s
 $$;
 
-ALTER FUNCTION plaudit.session_summary(p_token_hash bytea) OWNER TO plaudit_owner;
-
---
--- Name: sign_in_code_hash(uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.session_summary(p_token_hash bytea) IS 'What the dashboard knows of its session: the person and every organization they belong to.';
 
 CREATE FUNCTION plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text) RETURNS bytea
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    RETURN sha256(convert_to((((p_challenge_id)::text || ':'::text) || COALESCE(p_code, ''::text)), 'UTF8'::name));
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select sha256(convert_to(p_challenge_id::text || ':' || coalesce(p_code, ''), 'UTF8'))
+$$;
 
-ALTER FUNCTION plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text) OWNER TO plaudit_owner;
-
---
--- Name: sign_up(text, text, text, text, text, text, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text) IS 'The hash of a challenge''s code: salted with the challenge, so equal codes hash apart.';
 
 CREATE FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer DEFAULT 10) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   new_org uuid;
   hit record;
@@ -3494,16 +2815,13 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) IS 'Creates an organization with its person as the owner, then sends them a sign-in mail.';
 
---
--- Name: submit_requested_review(text, text, integer, integer, text, text, text, text, jsonb, text, text, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text,
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text,
+    p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
+    id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   request_id uuid := plaudit.review_request_from_token(p_token);
   q plaudit.review_requests;
@@ -3551,16 +2869,15 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text,
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) IS 'Submits a landing page''s review and completes its request with it.';
 
---
--- Name: submit_review(text, integer, uuid, integer, text, text, text, text, jsonb, text, text, boolean); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $_$
+CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text,
+    p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
+    id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean,
+    created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 declare
   hit record;
   f record;
@@ -3656,30 +2973,19 @@ begin
 end
 $_$;
 
-ALTER FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) OWNER TO plaudit_owner;
-
---
--- Name: suppression_reason(uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) IS 'Submits a public review in one round trip; answers the review or an error code.';
 
 CREATE FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select s.reason from plaudit.email_suppressions s
   where s.org_id = p_org_id and lower(s.email) = lower(p_email)
 $$;
 
-ALTER FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) OWNER TO plaudit_owner;
-
---
--- Name: take_review_request_quota(uuid, integer); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) IS 'The reason the organization suppresses an address, or null when it does not.';
 
 CREATE FUNCTION plaudit.take_review_request_quota(p_org_id uuid, p_count integer) RETURNS integer
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   quota integer := coalesce((select s.daily_quota from plaudit.review_request_settings s where s.org_id = p_org_id), 1000);
   today date := (now() at time zone 'UTC')::date;
@@ -3701,32 +3007,20 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.take_review_request_quota(p_org_id uuid, p_count integer) OWNER TO plaudit_owner;
-
---
--- Name: touch_updated_at(); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.take_review_request_quota(p_org_id uuid, p_count integer) IS 'Takes p_count requests from today''s quota and answers what remains, or raises program_limit_exceeded and takes nothing.';
 
 CREATE FUNCTION plaudit.touch_updated_at() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
   new.updated_at := now();
   return new;
 end
 $$;
 
-ALTER FUNCTION plaudit.touch_updated_at() OWNER TO plaudit_owner;
-
---
--- Name: track_review_request(text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.touch_updated_at() IS 'Keeps updated_at honest on every table that has one: an update sets it to now().';
 
 CREATE FUNCTION plaudit.track_review_request(p_token text, p_kind text) RETURNS boolean
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   request_id uuid := plaudit.review_request_from_token(p_token);
 begin
@@ -3745,16 +3039,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.track_review_request(p_token text, p_kind text) OWNER TO plaudit_owner;
-
---
--- Name: unsubscribe_review_request(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) IS 'Counts an open or a click of a request''s link, the first of each an event of its timeline; answers whether the token was valid.';
 
 CREATE FUNCTION plaudit.unsubscribe_review_request(p_token text) RETURNS text
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   request_id uuid := plaudit.review_request_from_token(p_token);
   q plaudit.review_requests;
@@ -3771,16 +3059,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.unsubscribe_review_request(p_token text) OWNER TO plaudit_owner;
-
---
--- Name: upsert_orders(uuid, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.unsubscribe_review_request(p_token text) IS 'Puts a request''s address on its organization''s suppression list; answers unsubscribed, already or invalid.';
 
 CREATE FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) RETURNS TABLE(inserted integer, updated integer)
-    LANGUAGE sql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   with input as (
     select distinct on (btrim(o.order_id)) btrim(o.order_id) as order_id, o.email, o.purchased_at
     from rows from (jsonb_to_recordset(p_orders) as (order_id text, email text, purchased_at timestamptz))
@@ -3795,16 +3077,10 @@ CREATE FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) RETURNS TAB
   select (count(*) filter (where is_new))::integer, (count(*) filter (where not is_new))::integer from written
 $$;
 
-ALTER FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) OWNER TO plaudit_owner;
-
---
--- Name: verification_link_state(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) IS 'Inserts or updates up to 1,000 orders of an organization; answers how many were inserted and how many updated.';
 
 CREATE FUNCTION plaudit.verification_link_state(p_token text) RETURNS TABLE(state text, org_name text)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select case
            when t.id is null then 'invalid'
            when t.used_at is not null then 'already_used'
@@ -3820,16 +3096,10 @@ CREATE FUNCTION plaudit.verification_link_state(p_token text) RETURNS TABLE(stat
     left join plaudit.organizations o on o.id = r.org_id
 $$;
 
-ALTER FUNCTION plaudit.verification_link_state(p_token text) OWNER TO plaudit_owner;
-
---
--- Name: verify_moderation_chain(uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.verification_link_state(p_token text) IS 'The state of an e-mail verification link and the organization''s name, without spending the link.';
 
 CREATE FUNCTION plaudit.verify_moderation_chain(p_org_id uuid) RETURNS TABLE(valid boolean, entries bigint, broken_seq bigint, broken_entry_id uuid, problem text)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   expected_previous bytea := '\x0000000000000000000000000000000000000000000000000000000000000000';
   expected_seq bigint := 1;
@@ -3869,16 +3139,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.verify_moderation_chain(p_org_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: verify_review_by_order(uuid, text, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.verify_moderation_chain(p_org_id uuid) IS 'Recomputes an organization''s moderation chain and answers whether it verifies, or the first entry that does not and why.';
 
 CREATE FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) RETURNS SETOF plaudit.reviews
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   r record;
 begin
@@ -3906,16 +3170,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) IS 'Verifies a pending review by purchase proof: the order must be its organization''s, and the reviewer''s when it has an e-mail.';
 
---
--- Name: verify_review_by_token(text, uuid, uuid); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid DEFAULT NULL::uuid, p_key_id uuid DEFAULT NULL::uuid) RETURNS TABLE(outcome text, review_id uuid)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid DEFAULT NULL::uuid,
+    p_key_id uuid DEFAULT NULL::uuid) RETURNS TABLE(outcome text, review_id uuid)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   tenant uuid := plaudit.current_org_id();
   t plaudit.review_verification_tokens;
@@ -3960,16 +3219,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) OWNER TO plaudit_owner;
-
---
--- Name: verify_review_link(text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) IS 'Spends an e-mail verification token; answers the outcome and the review concerned.';
 
 CREATE FUNCTION plaudit.verify_review_link(p_token text) RETURNS TABLE(outcome text, org_name text)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   v record;
 begin
@@ -3980,16 +3233,10 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.verify_review_link(p_token text) OWNER TO plaudit_owner;
-
---
--- Name: verify_sign_in(text, text, text, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.verify_review_link(p_token text) IS 'Spends an e-mail verification token from the hosted page; answers the outcome and the organization''s name.';
 
 CREATE FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) RETURNS TABLE(outcome text, session_token text)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   ch plaudit.sign_in_challenges;
   new_token text;
@@ -4028,30 +3275,19 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) OWNER TO plaudit_owner;
-
---
--- Name: webhook_payload(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) IS 'Signs in with a mail''s link token, or address and code; answers the outcome and the new session''s token.';
 
 CREATE FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb) RETURNS text
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select '{"event":' || to_json(p_type)::text || ',"timestamp":' || to_json(plaudit.iso_utc(p_at))::text
          || ',"data":' || plaudit.canonical_json(p_data) || '}'
 $$;
 
-ALTER FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb) OWNER TO plaudit_owner;
+COMMENT ON FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb) IS 'An event''s delivery body: {"event","timestamp","data"}, in that order, compact.';
 
---
--- Name: webhook_signatures(text, text, timestamp with time zone, text, bigint, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text, p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text) RETURNS record
-    LANGUAGE plpgsql STABLE
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+CREATE FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text,
+    p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text) RETURNS record
+    LANGUAGE plpgsql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   body bytea := convert_to(p_body, 'UTF8');
   signed bytea := convert_to(p_message_id || '.' || p_timestamp || '.', 'UTF8') || convert_to(p_body, 'UTF8');
@@ -4067,16 +3303,11 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text, p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text) OWNER TO plaudit_owner;
-
---
--- Name: withdraw_review_reply(uuid, text); Type: FUNCTION; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text,
+    p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text) IS 'The signatures of one delivery attempt, hex and Standard Webhooks, with each live secret.';
 
 CREATE FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) RETURNS boolean
-    LANGUAGE plpgsql
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   org uuid := plaudit.current_org_id();
   gone boolean;
@@ -4092,11 +3323,7 @@ begin
 end
 $$;
 
-ALTER FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) OWNER TO plaudit_owner;
-
---
--- Name: api_keys; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) IS 'Withdraws the reply to a review of the caller''s tenant; answers whether there was one.';
 
 CREATE TABLE plaudit.api_keys (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4117,11 +3344,7 @@ CREATE TABLE plaudit.api_keys (
     CONSTRAINT api_keys_scope_check CHECK ((scope = ANY (ARRAY['read'::text, 'write'::text, 'admin'::text])))
 );
 
-ALTER TABLE plaudit.api_keys OWNER TO plaudit_owner;
-
---
--- Name: email_outbox; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.api_keys IS 'API keys of an organization: only the SHA-256 of each key is kept, with its name, scope, rate limit and revocation.';
 
 CREATE TABLE plaudit.email_outbox (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4146,11 +3369,7 @@ CREATE TABLE plaudit.email_outbox (
     CONSTRAINT email_outbox_to_address_check CHECK ((char_length(to_address) <= 320))
 );
 
-ALTER TABLE plaudit.email_outbox OWNER TO plaudit_owner;
-
---
--- Name: email_suppressions; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.email_outbox IS 'The e-mail outbox: messages written in the transaction of their cause, then claimed, sent and recorded by the worker.';
 
 CREATE TABLE plaudit.email_suppressions (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4163,11 +3382,7 @@ CREATE TABLE plaudit.email_suppressions (
     CONSTRAINT email_suppressions_reason_check CHECK ((reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text, 'complained'::text, 'manual'::text])))
 );
 
-ALTER TABLE plaudit.email_suppressions OWNER TO plaudit_owner;
-
---
--- Name: events; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.email_suppressions IS 'The suppression list: addresses an organization never sends review requests or reminders to again.';
 
 CREATE TABLE plaudit.events (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4178,11 +3393,7 @@ CREATE TABLE plaudit.events (
     CONSTRAINT events_type_check CHECK ((type ~ '^[a-z]+(\.[a-z_]+)+$'::text))
 );
 
-ALTER TABLE plaudit.events OWNER TO plaudit_owner;
-
---
--- Name: export_chunks; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.events IS 'The event outbox: each event written in the transaction of the change it announces, then fanned out to webhooks.';
 
 CREATE TABLE plaudit.export_chunks (
     export_id uuid NOT NULL,
@@ -4195,17 +3406,8 @@ CREATE TABLE plaudit.export_chunks (
 );
 ALTER TABLE ONLY plaudit.export_chunks ALTER COLUMN body SET COMPRESSION lz4;
 
-ALTER TABLE plaudit.export_chunks OWNER TO plaudit_owner;
-
---
--- Name: COLUMN export_chunks.last_review_id; Type: COMMENT; Schema: plaudit; Owner: plaudit_owner
---
-
+COMMENT ON TABLE plaudit.export_chunks IS 'The file of an export as numbered chunks of text, which the download route streams in order.';
 COMMENT ON COLUMN plaudit.export_chunks.last_review_id IS 'With last_created_at: the last review in this chunk, where the next chunk starts after.';
-
---
--- Name: idempotency_keys; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE TABLE plaudit.idempotency_keys (
     org_id uuid NOT NULL,
@@ -4220,11 +3422,7 @@ CREATE TABLE plaudit.idempotency_keys (
     CONSTRAINT idempotency_keys_route_check CHECK ((char_length(route) <= 200))
 );
 
-ALTER TABLE plaudit.idempotency_keys OWNER TO plaudit_owner;
-
---
--- Name: invitations; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.idempotency_keys IS 'Idempotency keys of bulk review requests: the first successful answer per organization and key, kept 24 hours.';
 
 CREATE TABLE plaudit.invitations (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4243,11 +3441,7 @@ CREATE TABLE plaudit.invitations (
     CONSTRAINT invitations_token_hash_check CHECK ((octet_length(token_hash) = 32))
 );
 
-ALTER TABLE plaudit.invitations OWNER TO plaudit_owner;
-
---
--- Name: members; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.invitations IS 'Invitations to join an organization''s team: the address, the role and the hash of the one-time token.';
 
 CREATE TABLE plaudit.members (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4261,11 +3455,7 @@ CREATE TABLE plaudit.members (
     CONSTRAINT members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])))
 );
 
-ALTER TABLE plaudit.members OWNER TO plaudit_owner;
-
---
--- Name: moderation_chain_heads; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.members IS 'The people who may act for an organization, each with a role: owner, admin or member.';
 
 CREATE TABLE plaudit.moderation_chain_heads (
     org_id uuid NOT NULL,
@@ -4275,11 +3465,7 @@ CREATE TABLE plaudit.moderation_chain_heads (
     CONSTRAINT moderation_chain_heads_last_hash_check CHECK ((octet_length(last_hash) = 32))
 );
 
-ALTER TABLE plaudit.moderation_chain_heads OWNER TO plaudit_owner;
-
---
--- Name: moderation_trail; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.moderation_chain_heads IS 'The head of each organization''s moderation chain: the seq and hash of its last entry.';
 
 CREATE TABLE plaudit.moderation_trail (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4292,7 +3478,8 @@ CREATE TABLE plaudit.moderation_trail (
     created_at timestamp with time zone NOT NULL,
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
-    CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text, 'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text]))),
+    CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
+        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -4300,11 +3487,7 @@ CREATE TABLE plaudit.moderation_trail (
     CONSTRAINT moderation_trail_seq_check CHECK ((seq >= 1))
 );
 
-ALTER TABLE plaudit.moderation_trail OWNER TO plaudit_owner;
-
---
--- Name: orders; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.moderation_trail IS 'The moderation trail: an append-only, hash-chained entry for each change of a review''s visibility, verification or reply.';
 
 CREATE TABLE plaudit.orders (
     org_id uuid NOT NULL,
@@ -4317,11 +3500,7 @@ CREATE TABLE plaudit.orders (
     CONSTRAINT orders_order_id_check CHECK (((char_length(order_id) >= 1) AND (char_length(order_id) <= 200)))
 );
 
-ALTER TABLE plaudit.orders OWNER TO plaudit_owner;
-
---
--- Name: organizations; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.orders IS 'Orders an organization loads, so that purchase-proof forms can check the order id (and e-mail) a reviewer gives.';
 
 CREATE TABLE plaudit.organizations (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4335,11 +3514,7 @@ CREATE TABLE plaudit.organizations (
     CONSTRAINT organizations_website_check CHECK (((website IS NULL) OR (char_length(website) <= 2048)))
 );
 
-ALTER TABLE plaudit.organizations OWNER TO plaudit_owner;
-
---
--- Name: public_profiles; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.organizations IS 'An organization is one tenant: every other tenant table carries its org_id.';
 
 CREATE TABLE plaudit.public_profiles (
     org_id uuid NOT NULL,
@@ -4364,11 +3539,7 @@ CREATE TABLE plaudit.public_profiles (
     CONSTRAINT public_profiles_website_check CHECK (((char_length(website) <= 2048) AND (website ~* '^https?://'::text)))
 );
 
-ALTER TABLE plaudit.public_profiles OWNER TO plaudit_owner;
-
---
--- Name: public_reviews; Type: VIEW; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.public_profiles IS 'Public-profile settings of an organization (profile page and widget); an organization without a row has the defaults.';
 
 CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invoker='true') AS
  SELECT r.org_id,
@@ -4382,11 +3553,7 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
    FROM plaudit.reviews r
   WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 
-ALTER TABLE plaudit.public_reviews OWNER TO plaudit_owner;
-
---
--- Name: rate_limit_counters; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON VIEW plaudit.public_reviews IS 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -4395,11 +3562,7 @@ CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     CONSTRAINT rate_limit_counters_bucket_check CHECK ((char_length(bucket) <= 200))
 );
 
-ALTER TABLE plaudit.rate_limit_counters OWNER TO plaudit_owner;
-
---
--- Name: review_forms; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.rate_limit_counters IS 'Rate-limit counters, one row per bucket and one-minute window; unlogged, since they are worth nothing after a crash.';
 
 CREATE TABLE plaudit.review_forms (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4416,11 +3579,7 @@ CREATE TABLE plaudit.review_forms (
     CONSTRAINT review_forms_verification_mode_check CHECK ((verification_mode = ANY (ARRAY['email'::text, 'purchase_proof'::text, 'manual'::text, 'none'::text])))
 );
 
-ALTER TABLE plaudit.review_forms OWNER TO plaudit_owner;
-
---
--- Name: review_replies; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_forms IS 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
 
 CREATE TABLE plaudit.review_replies (
     review_id uuid NOT NULL,
@@ -4431,11 +3590,7 @@ CREATE TABLE plaudit.review_replies (
     CONSTRAINT review_replies_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000)))
 );
 
-ALTER TABLE plaudit.review_replies OWNER TO plaudit_owner;
-
---
--- Name: review_request_events; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_replies IS 'A business''s public reply to a review, one per review; each change is also an entry of the moderation trail.';
 
 CREATE TABLE plaudit.review_request_events (
     id bigint NOT NULL,
@@ -4449,14 +3604,12 @@ CREATE TABLE plaudit.review_request_events (
     data jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT review_request_events_data_check CHECK ((jsonb_typeof(data) = 'object'::text)),
     CONSTRAINT review_request_events_dedupe_key_check CHECK (((char_length(dedupe_key) >= 1) AND (char_length(dedupe_key) <= 300))),
-    CONSTRAINT review_request_events_type_check CHECK ((type = ANY (ARRAY['queued'::text, 'sent'::text, 'delivered'::text, 'opened'::text, 'clicked'::text, 'completed'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text, 'failed'::text, 'soft_bounced'::text, 'delivery_delayed'::text, 'reminder_queued'::text, 'reminder_sent'::text])))
+    CONSTRAINT review_request_events_type_check CHECK ((type = ANY (ARRAY['queued'::text, 'sent'::text, 'delivered'::text, 'opened'::text,
+        'clicked'::text, 'completed'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text, 'failed'::text, 'soft_bounced'::text,
+        'delivery_delayed'::text, 'reminder_queued'::text, 'reminder_sent'::text])))
 );
 
-ALTER TABLE plaudit.review_request_events OWNER TO plaudit_owner;
-
---
--- Name: review_request_events_id_seq; Type: SEQUENCE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_request_events IS 'The timeline of each review request: every fact about it, once per dedupe key.';
 
 ALTER TABLE plaudit.review_request_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME plaudit.review_request_events_id_seq
@@ -4466,10 +3619,6 @@ ALTER TABLE plaudit.review_request_events ALTER COLUMN id ADD GENERATED ALWAYS A
     NO MAXVALUE
     CACHE 1
 );
-
---
--- Name: review_request_settings; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE TABLE plaudit.review_request_settings (
     org_id uuid NOT NULL,
@@ -4483,11 +3632,7 @@ CREATE TABLE plaudit.review_request_settings (
     CONSTRAINT review_request_settings_reminder_max_check CHECK (((reminder_max >= 1) AND (reminder_max <= 2)))
 );
 
-ALTER TABLE plaudit.review_request_settings OWNER TO plaudit_owner;
-
---
--- Name: review_request_usage; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_request_settings IS 'Per-organization settings of review requests, the daily quota and reminders; without a row, the defaults.';
 
 CREATE TABLE plaudit.review_request_usage (
     org_id uuid NOT NULL,
@@ -4496,11 +3641,7 @@ CREATE TABLE plaudit.review_request_usage (
     CONSTRAINT review_request_usage_requests_check CHECK ((requests >= 0))
 );
 
-ALTER TABLE plaudit.review_request_usage OWNER TO plaudit_owner;
-
---
--- Name: review_requests; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_request_usage IS 'How many review requests each organization was allowed per UTC day, counted against its daily quota.';
 
 CREATE TABLE plaudit.review_requests (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4537,14 +3678,11 @@ CREATE TABLE plaudit.review_requests (
     CONSTRAINT review_requests_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
     CONSTRAINT review_requests_order_id_check CHECK (((char_length(order_id) >= 1) AND (char_length(order_id) <= 200))),
     CONSTRAINT review_requests_reminders_sent_check CHECK (((reminders_sent >= 0) AND (reminders_sent <= 2))),
-    CONSTRAINT review_requests_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'delivered'::text, 'opened'::text, 'clicked'::text, 'failed'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text, 'completed'::text])))
+    CONSTRAINT review_requests_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'delivered'::text, 'opened'::text,
+        'clicked'::text, 'failed'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text, 'completed'::text])))
 );
 
-ALTER TABLE plaudit.review_requests OWNER TO plaudit_owner;
-
---
--- Name: review_statistics; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_requests IS 'Review requests: e-mails that ask a customer to review the organization on one of its forms, and how far each got.';
 
 CREATE TABLE plaudit.review_statistics (
     org_id uuid NOT NULL,
@@ -4562,11 +3700,7 @@ CREATE TABLE plaudit.review_statistics (
     CONSTRAINT review_statistics_slot_check CHECK (((slot >= 0) AND (slot <= 15)))
 );
 
-ALTER TABLE plaudit.review_statistics OWNER TO plaudit_owner;
-
---
--- Name: review_verification_tokens; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_statistics IS 'Review counts per organization, kept by triggers in up to 16 slot rows, so that nothing counts reviews per request.';
 
 CREATE TABLE plaudit.review_verification_tokens (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4579,11 +3713,7 @@ CREATE TABLE plaudit.review_verification_tokens (
     CONSTRAINT review_verification_tokens_token_hash_check CHECK ((octet_length(token_hash) = 32))
 );
 
-ALTER TABLE plaudit.review_verification_tokens OWNER TO plaudit_owner;
-
---
--- Name: sign_in_challenges; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.review_verification_tokens IS 'Single-use e-mail verification tokens of reviews: only the SHA-256 of each token is kept.';
 
 CREATE TABLE plaudit.sign_in_challenges (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4600,11 +3730,7 @@ CREATE TABLE plaudit.sign_in_challenges (
     CONSTRAINT sign_in_challenges_token_hash_check CHECK ((octet_length(token_hash) = 32))
 );
 
-ALTER TABLE plaudit.sign_in_challenges OWNER TO plaudit_owner;
-
---
--- Name: signing_secrets; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.sign_in_challenges IS 'One row per sign-in mail: the hashes of its link token and its code, usable once within 15 minutes.';
 
 CREATE TABLE plaudit.signing_secrets (
     purpose text NOT NULL,
@@ -4614,11 +3740,7 @@ CREATE TABLE plaudit.signing_secrets (
     CONSTRAINT signing_secrets_secret_check CHECK ((octet_length(secret) >= 32))
 );
 
-ALTER TABLE plaudit.signing_secrets OWNER TO plaudit_owner;
-
---
--- Name: webhook_deliveries; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose, that sign the links of review-request e-mails; only the owner reads them.';
 
 CREATE TABLE plaudit.webhook_deliveries (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4643,11 +3765,7 @@ CREATE TABLE plaudit.webhook_deliveries (
     CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
 );
 
-ALTER TABLE plaudit.webhook_deliveries OWNER TO plaudit_owner;
-
---
--- Name: webhook_delivery_attempts; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.webhook_deliveries IS 'Webhook deliveries, one per event and endpoint: the exact body, the retry schedule and the worker''s lease.';
 
 CREATE TABLE plaudit.webhook_delivery_attempts (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4663,11 +3781,7 @@ CREATE TABLE plaudit.webhook_delivery_attempts (
     CONSTRAINT webhook_delivery_attempts_response_snippet_check CHECK ((char_length(response_snippet) <= 1024))
 );
 
-ALTER TABLE plaudit.webhook_delivery_attempts OWNER TO plaudit_owner;
-
---
--- Name: webhook_endpoints; Type: TABLE; Schema: plaudit; Owner: plaudit_owner
---
+COMMENT ON TABLE plaudit.webhook_delivery_attempts IS 'Every attempt to send a webhook delivery: its status code, duration, error and the start of the response.';
 
 CREATE TABLE plaudit.webhook_endpoints (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4693,3491 +3807,700 @@ CREATE TABLE plaudit.webhook_endpoints (
     CONSTRAINT webhook_endpoints_url_check CHECK (((char_length(url) <= 2048) AND (url ~ '^https?://'::text)))
 );
 
-ALTER TABLE plaudit.webhook_endpoints OWNER TO plaudit_owner;
-
---
--- Name: COLUMN webhook_endpoints.slow_since; Type: COMMENT; Schema: plaudit; Owner: plaudit_owner
---
-
+COMMENT ON TABLE plaudit.webhook_endpoints IS 'Webhook endpoints: where an organization wants its events POSTed, with their signing secrets and health.';
 COMMENT ON COLUMN plaudit.webhook_endpoints.slow_since IS 'Set while the endpoint''s attempts take the worker''s WEBHOOK_SLOW_MS or longer; a faster attempt clears it.';
 
---
--- Name: api_keys api_keys_key_hash_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.api_keys
-    ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
-
---
--- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.api_keys
-    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
-
---
--- Name: email_outbox email_outbox_idempotency_key_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.email_outbox
-    ADD CONSTRAINT email_outbox_idempotency_key_key UNIQUE (idempotency_key);
-
---
--- Name: email_outbox email_outbox_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.email_outbox
-    ADD CONSTRAINT email_outbox_pkey PRIMARY KEY (id);
-
---
--- Name: email_suppressions email_suppressions_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.email_suppressions
-    ADD CONSTRAINT email_suppressions_pkey PRIMARY KEY (id);
-
---
--- Name: events events_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.events
-    ADD CONSTRAINT events_pkey PRIMARY KEY (id);
-
---
--- Name: export_chunks export_chunks_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.export_chunks
-    ADD CONSTRAINT export_chunks_pkey PRIMARY KEY (export_id, seq);
-
---
--- Name: exports exports_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.exports
-    ADD CONSTRAINT exports_pkey PRIMARY KEY (id);
-
---
--- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.idempotency_keys
-    ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (org_id, key);
-
---
--- Name: invitations invitations_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.invitations
-    ADD CONSTRAINT invitations_pkey PRIMARY KEY (id);
-
---
--- Name: invitations invitations_token_hash_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.invitations
-    ADD CONSTRAINT invitations_token_hash_key UNIQUE (token_hash);
-
---
--- Name: members members_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.members
-    ADD CONSTRAINT members_pkey PRIMARY KEY (id);
-
---
--- Name: moderation_chain_heads moderation_chain_heads_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.moderation_chain_heads
-    ADD CONSTRAINT moderation_chain_heads_pkey PRIMARY KEY (org_id);
-
---
--- Name: moderation_trail moderation_trail_org_id_seq_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.moderation_trail
-    ADD CONSTRAINT moderation_trail_org_id_seq_key UNIQUE (org_id, seq);
-
---
--- Name: moderation_trail moderation_trail_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.moderation_trail
-    ADD CONSTRAINT moderation_trail_pkey PRIMARY KEY (id);
-
---
--- Name: orders orders_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.orders
-    ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, order_id);
-
---
--- Name: organizations organizations_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.organizations
-    ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
-
---
--- Name: organizations organizations_slug_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.organizations
-    ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
-
---
--- Name: public_profiles public_profiles_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.public_profiles
-    ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
-
---
--- Name: rate_limit_counters rate_limit_counters_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.rate_limit_counters
-    ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
-
---
--- Name: review_forms review_forms_id_org_id_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_forms
-    ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
-
---
--- Name: review_forms review_forms_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_forms
-    ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
-
---
--- Name: review_replies review_replies_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_replies
-    ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
-
---
--- Name: review_request_events review_request_events_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_request_events
-    ADD CONSTRAINT review_request_events_pkey PRIMARY KEY (id);
-
---
--- Name: review_request_settings review_request_settings_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_request_settings
-    ADD CONSTRAINT review_request_settings_pkey PRIMARY KEY (org_id);
-
---
--- Name: review_request_usage review_request_usage_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_request_usage
-    ADD CONSTRAINT review_request_usage_pkey PRIMARY KEY (org_id, day);
-
---
--- Name: review_requests review_requests_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_requests
-    ADD CONSTRAINT review_requests_pkey PRIMARY KEY (id);
-
---
--- Name: review_statistics review_statistics_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_statistics
-    ADD CONSTRAINT review_statistics_pkey PRIMARY KEY (org_id, slot);
-
---
--- Name: review_verification_tokens review_verification_tokens_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_verification_tokens
-    ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
-
---
--- Name: review_verification_tokens review_verification_tokens_review_id_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_verification_tokens
-    ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
-
---
--- Name: review_verification_tokens review_verification_tokens_token_hash_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_verification_tokens
-    ADD CONSTRAINT review_verification_tokens_token_hash_key UNIQUE (token_hash);
-
---
--- Name: reviews reviews_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.reviews
-    ADD CONSTRAINT reviews_pkey PRIMARY KEY (id);
-
---
--- Name: sessions sessions_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.sessions
-    ADD CONSTRAINT sessions_pkey PRIMARY KEY (id);
-
---
--- Name: sessions sessions_token_hash_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.sessions
-    ADD CONSTRAINT sessions_token_hash_key UNIQUE (token_hash);
-
---
--- Name: sign_in_challenges sign_in_challenges_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.sign_in_challenges
-    ADD CONSTRAINT sign_in_challenges_pkey PRIMARY KEY (id);
-
---
--- Name: sign_in_challenges sign_in_challenges_token_hash_key; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.sign_in_challenges
-    ADD CONSTRAINT sign_in_challenges_token_hash_key UNIQUE (token_hash);
-
---
--- Name: signing_secrets signing_secrets_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.signing_secrets
-    ADD CONSTRAINT signing_secrets_pkey PRIMARY KEY (purpose);
-
---
--- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
-
---
--- Name: webhook_delivery_attempts webhook_delivery_attempts_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_delivery_attempts
-    ADD CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (id);
-
---
--- Name: webhook_endpoints webhook_endpoints_pkey; Type: CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_endpoints
-    ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
-
---
--- Name: api_keys_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
+ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
+ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_idempotency_key_key UNIQUE (idempotency_key);
+ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.events ADD CONSTRAINT events_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_pkey PRIMARY KEY (export_id, seq);
+ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.idempotency_keys ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (org_id, key);
+ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_pkey PRIMARY KEY (org_id);
+ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_seq_key UNIQUE (org_id, seq);
+ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, order_id);
+ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
+ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
+ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
+ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
+ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
+ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_request_settings ADD CONSTRAINT review_request_settings_pkey PRIMARY KEY (org_id);
+ALTER TABLE ONLY plaudit.review_request_usage ADD CONSTRAINT review_request_usage_pkey PRIMARY KEY (org_id, day);
+ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey PRIMARY KEY (org_id, slot);
+ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
+ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.signing_secrets ADD CONSTRAINT signing_secrets_pkey PRIMARY KEY (purpose);
+ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
 
 CREATE INDEX api_keys_org_id_created_at ON plaudit.api_keys USING btree (org_id, created_at DESC, id);
-
---
--- Name: api_keys_replaced_by; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX api_keys_replaced_by ON plaudit.api_keys USING btree (replaced_by) WHERE (replaced_by IS NOT NULL);
-
---
--- Name: email_outbox_due; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX email_outbox_due ON plaudit.email_outbox USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['queued'::text, 'sending'::text]));
-
---
--- Name: email_outbox_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX email_outbox_org_id_created_at ON plaudit.email_outbox USING btree (org_id, created_at DESC);
-
---
--- Name: email_outbox_org_id_queued_address; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX email_outbox_org_id_queued_address ON plaudit.email_outbox USING btree (org_id, lower(to_address)) WHERE (status = 'queued'::text);
-
---
--- Name: email_outbox_org_id_queued_request; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX email_outbox_org_id_queued_request ON plaudit.email_outbox USING btree (org_id, ((data ->> 'review_request_id'::text))) WHERE (status = 'queued'::text);
-
---
--- Name: email_outbox_provider_message_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX email_outbox_provider_message_id ON plaudit.email_outbox USING btree (provider_message_id) WHERE (provider_message_id IS NOT NULL);
-
---
--- Name: email_suppressions_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX email_suppressions_org_id_created_at ON plaudit.email_suppressions USING btree (org_id, created_at, id);
-
---
--- Name: email_suppressions_org_id_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE UNIQUE INDEX email_suppressions_org_id_email ON plaudit.email_suppressions USING btree (org_id, lower(email));
 
---
--- Name: email_suppressions_request_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX email_suppressions_request_id ON plaudit.email_suppressions USING btree (request_id) WHERE (request_id IS NOT NULL);
-
---
--- Name: events_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX events_org_id_created_at ON plaudit.events USING btree (org_id, created_at DESC, id);
-
---
--- Name: export_chunks_org_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX export_chunks_org_id ON plaudit.export_chunks USING btree (org_id, export_id);
-
---
--- Name: exports_created_by_key_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX exports_created_by_key_id ON plaudit.exports USING btree (created_by_key_id) WHERE (created_by_key_id IS NOT NULL);
-
---
--- Name: exports_due; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX exports_due ON plaudit.exports USING btree (created_at) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text]));
-
---
--- Name: exports_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX exports_org_id_created_at ON plaudit.exports USING btree (org_id, created_at DESC, id);
-
---
--- Name: idempotency_keys_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX idempotency_keys_org_id_created_at ON plaudit.idempotency_keys USING btree (org_id, created_at);
-
---
--- Name: invitations_invited_by_key_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX invitations_invited_by_key_id ON plaudit.invitations USING btree (invited_by_key_id) WHERE (invited_by_key_id IS NOT NULL);
-
---
--- Name: invitations_one_open_per_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE UNIQUE INDEX invitations_one_open_per_email ON plaudit.invitations USING btree (org_id, lower(email)) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL));
 
---
--- Name: invitations_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX invitations_org_id_created_at ON plaudit.invitations USING btree (org_id, created_at, id);
-
---
--- Name: members_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX members_org_id_created_at ON plaudit.members USING btree (org_id, created_at, id);
-
---
--- Name: members_org_id_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id, lower(email));
 
---
--- Name: moderation_trail_org_id_review_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
-
---
--- Name: moderation_trail_review_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
-
---
--- Name: review_forms_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
-
---
--- Name: review_replies_org_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
-
---
--- Name: review_request_events_dedupe; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE UNIQUE INDEX review_request_events_dedupe ON plaudit.review_request_events USING btree (org_id, request_id, dedupe_key);
 
---
--- Name: review_request_events_org_id_occurred_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_request_events_org_id_occurred_at ON plaudit.review_request_events USING btree (org_id, occurred_at);
-
---
--- Name: review_request_events_request_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_request_events_request_id ON plaudit.review_request_events USING btree (request_id);
 
---
--- Name: review_requests_org_id_awaiting; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE INDEX review_requests_org_id_awaiting ON plaudit.review_requests USING btree (org_id, sent_at) WHERE (status = ANY (ARRAY['sent'::text, 'delivered'::text, 'opened'::text, 'clicked'::text]));
-
---
--- Name: review_requests_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
+CREATE INDEX review_requests_org_id_awaiting ON plaudit.review_requests USING btree (org_id, sent_at) WHERE (status = ANY (ARRAY['sent'::text,
+    'delivered'::text, 'opened'::text, 'clicked'::text]));
 
 CREATE INDEX review_requests_org_id_created_at ON plaudit.review_requests USING btree (org_id, created_at, id);
-
---
--- Name: review_requests_org_id_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_requests_org_id_email ON plaudit.review_requests USING btree (org_id, lower(email), created_at);
-
---
--- Name: review_requests_org_id_external_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE UNIQUE INDEX review_requests_org_id_external_id ON plaudit.review_requests USING btree (org_id, external_id) WHERE (external_id IS NOT NULL);
 
---
--- Name: review_requests_org_id_open; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_requests_org_id_open ON plaudit.review_requests USING btree (org_id, form_id, lower(email)) WHERE (completed_at IS NULL);
-
---
--- Name: review_requests_org_id_status; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_requests_org_id_status ON plaudit.review_requests USING btree (org_id, status, created_at, id);
-
---
--- Name: review_requests_review_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_requests_review_id ON plaudit.review_requests USING btree (review_id) WHERE (review_id IS NOT NULL);
-
---
--- Name: review_verification_tokens_org_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
-
---
--- Name: reviews_duplicate_lookup; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
-
---
--- Name: reviews_org_id_created_at_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_org_id_created_at_id ON plaudit.reviews USING btree (org_id, created_at, id);
-
---
--- Name: reviews_org_id_form_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form_id, created_at, id);
-
---
--- Name: reviews_org_id_hidden; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_org_id_hidden ON plaudit.reviews USING btree (org_id, created_at, id) WHERE is_hidden;
-
---
--- Name: reviews_org_id_rating; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id);
-
---
--- Name: reviews_org_id_verification_status; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
-
---
--- Name: reviews_public_feed; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_public_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
-
---
--- Name: reviews_search; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_search ON plaudit.reviews USING gin (search);
-
---
--- Name: reviews_verification_key_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verification_key_id) WHERE (verification_key_id IS NOT NULL);
-
---
--- Name: reviews_verification_token_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
-
---
--- Name: sessions_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX sessions_email ON plaudit.sessions USING btree (lower(email)) WHERE (ended_at IS NULL);
-
---
--- Name: sign_in_challenges_email; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX sign_in_challenges_email ON plaudit.sign_in_challenges USING btree (lower(email), created_at DESC);
-
---
--- Name: webhook_deliveries_due; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_deliveries_due ON plaudit.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
-
---
--- Name: webhook_deliveries_endpoint_due; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_deliveries_endpoint_due ON plaudit.webhook_deliveries USING btree (endpoint_id, next_attempt_at) WHERE (status = 'pending'::text);
-
---
--- Name: webhook_deliveries_event_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_deliveries_event_id ON plaudit.webhook_deliveries USING btree (event_id);
-
---
--- Name: webhook_deliveries_in_flight; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_deliveries_in_flight ON plaudit.webhook_deliveries USING btree (endpoint_id) WHERE ((status = 'pending'::text) AND (locked_until IS NOT NULL));
-
---
--- Name: webhook_deliveries_org_id_endpoint; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_deliveries_org_id_endpoint ON plaudit.webhook_deliveries USING btree (org_id, endpoint_id, created_at DESC, id);
-
---
--- Name: webhook_delivery_attempts_delivery_id; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_delivery_attempts_delivery_id ON plaudit.webhook_delivery_attempts USING btree (delivery_id);
-
---
--- Name: webhook_delivery_attempts_org_id_delivery; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_delivery_attempts_org_id_delivery ON plaudit.webhook_delivery_attempts USING btree (org_id, delivery_id, created_at);
-
---
--- Name: webhook_endpoints_enabled; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_endpoints_enabled ON plaudit.webhook_endpoints USING btree (org_id) WHERE enabled;
-
---
--- Name: webhook_endpoints_org_id_created_at; Type: INDEX; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE INDEX webhook_endpoints_org_id_created_at ON plaudit.webhook_endpoints USING btree (org_id, created_at DESC, id);
 
---
--- Name: api_keys api_keys_guard_revocation; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER api_keys_guard_revocation BEFORE UPDATE OF revoked_at, replaced_by ON plaudit.api_keys FOR EACH ROW EXECUTE FUNCTION plaudit.api_keys_guard_revocation();
-
---
--- Name: email_outbox email_outbox_track_review_requests; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER email_outbox_track_review_requests AFTER UPDATE OF status ON plaudit.email_outbox FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) AND (new.data ? 'review_request_id'::text))) EXECUTE FUNCTION plaudit.email_outbox_track_review_requests();
-
---
--- Name: email_suppressions email_suppressions_cancel_queued; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER email_suppressions_cancel_queued AFTER INSERT ON plaudit.email_suppressions FOR EACH ROW EXECUTE FUNCTION plaudit.email_suppressions_cancel_queued();
-
---
--- Name: events events_fan_out; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER events_fan_out AFTER INSERT ON plaudit.events FOR EACH ROW EXECUTE FUNCTION plaudit.fan_out_event();
-
---
--- Name: exports exports_note_chain_head; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER exports_note_chain_head BEFORE INSERT ON plaudit.exports FOR EACH ROW EXECUTE FUNCTION plaudit.exports_note_chain_head();
-
---
--- Name: exports exports_notify_created; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER exports_notify_created AFTER INSERT ON plaudit.exports FOR EACH ROW EXECUTE FUNCTION plaudit.notify_export_created();
-
---
--- Name: invitations invitations_cancel_queued_email; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER invitations_cancel_queued_email AFTER UPDATE OF revoked_at ON plaudit.invitations FOR EACH ROW WHEN (((old.revoked_at IS NULL) AND (new.revoked_at IS NOT NULL))) EXECUTE FUNCTION plaudit.invitations_cancel_queued_email();
 
---
--- Name: invitations invitations_guard_end; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
-CREATE TRIGGER invitations_guard_end BEFORE UPDATE ON plaudit.invitations FOR EACH ROW WHEN (((old.revoked_at IS NOT NULL) OR (old.accepted_at IS NOT NULL))) EXECUTE FUNCTION plaudit.refuse_changes_once_set('revoked_at', 'an invitation''s withdrawal is permanent', 'accepted_at', 'an invitation''s acceptance is permanent');
-
---
--- Name: members members_keep_an_owner; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
+CREATE TRIGGER invitations_guard_end BEFORE UPDATE ON plaudit.invitations FOR EACH ROW WHEN (((old.revoked_at IS NOT NULL) OR (old.accepted_at IS NOT NULL))) EXECUTE FUNCTION plaudit.refuse_changes_once_set('revoked_at',
+    'an invitation''s withdrawal is permanent', 'accepted_at', 'an invitation''s acceptance is permanent');
 
 CREATE TRIGGER members_keep_an_owner BEFORE DELETE OR UPDATE OF role ON plaudit.members FOR EACH ROW EXECUTE FUNCTION plaudit.keep_an_owner();
-
---
--- Name: moderation_chain_heads moderation_chain_heads_guard; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER moderation_chain_heads_guard BEFORE DELETE OR UPDATE ON plaudit.moderation_chain_heads FOR EACH ROW EXECUTE FUNCTION plaudit.moderation_chain_heads_guard();
-
---
--- Name: moderation_chain_heads moderation_chain_heads_refuse_truncate; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER moderation_chain_heads_refuse_truncate BEFORE TRUNCATE ON plaudit.moderation_chain_heads FOR EACH STATEMENT EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
-
---
--- Name: moderation_trail moderation_trail_refuse_truncate; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER moderation_trail_refuse_truncate BEFORE TRUNCATE ON plaudit.moderation_trail FOR EACH STATEMENT EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
-
---
--- Name: moderation_trail moderation_trail_refuse_update; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER moderation_trail_refuse_update BEFORE DELETE OR UPDATE ON plaudit.moderation_trail FOR EACH ROW EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
-
---
--- Name: orders orders_touch_updated_at; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER orders_touch_updated_at BEFORE UPDATE ON plaudit.orders FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
-
---
--- Name: organizations organizations_touch_updated_at; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER organizations_touch_updated_at BEFORE UPDATE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
-
---
--- Name: public_profiles public_profiles_touch_updated_at; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
-
---
--- Name: review_forms review_forms_stay_deleted; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
-
---
--- Name: review_forms review_forms_touch_updated_at; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
-
---
--- Name: review_replies review_replies_record; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
-
---
--- Name: review_requests review_requests_guard_update; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER review_requests_guard_update BEFORE UPDATE ON plaudit.review_requests FOR EACH ROW EXECUTE FUNCTION plaudit.review_requests_guard_update();
-
---
--- Name: reviews reviews_complete_review_requests; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_complete_review_requests AFTER INSERT ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_complete_review_requests();
-
---
--- Name: reviews reviews_count_inserted; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_inserted();
-
---
--- Name: reviews reviews_count_updated; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
-
---
--- Name: reviews reviews_emit_created; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
-
---
--- Name: reviews reviews_guard_update; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
-
---
--- Name: reviews reviews_record_moderation; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_record_moderation AFTER UPDATE OF is_hidden, verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.is_hidden IS DISTINCT FROM new.is_hidden) OR (old.verification_status IS DISTINCT FROM new.verification_status))) EXECUTE FUNCTION plaudit.reviews_record_moderation();
-
---
--- Name: reviews reviews_refuse_delete; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_refuse_delete BEFORE DELETE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_refuse_delete();
-
---
--- Name: reviews reviews_refuse_truncate; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_refuse_truncate BEFORE TRUNCATE ON plaudit.reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_refuse_delete();
-
---
--- Name: reviews reviews_signal_changes; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER reviews_signal_changes AFTER UPDATE OF is_hidden, verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.is_hidden IS DISTINCT FROM new.is_hidden) OR (old.verification_status IS DISTINCT FROM new.verification_status))) EXECUTE FUNCTION plaudit.reviews_emit_changes();
-
---
--- Name: sessions sessions_guard_end; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER sessions_guard_end BEFORE UPDATE ON plaudit.sessions FOR EACH ROW WHEN ((old.ended_at IS NOT NULL)) EXECUTE FUNCTION plaudit.refuse_changes_once_set('ended_at', 'a session''s end is permanent');
-
---
--- Name: webhook_endpoints webhook_endpoints_cancel_on_disable; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER webhook_endpoints_cancel_on_disable BEFORE UPDATE OF enabled ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint();
-
---
--- Name: webhook_endpoints webhook_endpoints_touch_updated_at; Type: TRIGGER; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE TRIGGER webhook_endpoints_touch_updated_at BEFORE UPDATE ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 
---
--- Name: api_keys api_keys_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.api_keys
-    ADD CONSTRAINT api_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: api_keys api_keys_replaced_by_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.api_keys
-    ADD CONSTRAINT api_keys_replaced_by_fkey FOREIGN KEY (replaced_by) REFERENCES plaudit.api_keys(id);
-
---
--- Name: email_outbox email_outbox_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.email_outbox
-    ADD CONSTRAINT email_outbox_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: email_suppressions email_suppressions_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.email_suppressions
-    ADD CONSTRAINT email_suppressions_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: email_suppressions email_suppressions_request_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.email_suppressions
-    ADD CONSTRAINT email_suppressions_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE SET NULL;
-
---
--- Name: events events_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.events
-    ADD CONSTRAINT events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: export_chunks export_chunks_export_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.export_chunks
-    ADD CONSTRAINT export_chunks_export_id_fkey FOREIGN KEY (export_id) REFERENCES plaudit.exports(id) ON DELETE CASCADE;
-
---
--- Name: export_chunks export_chunks_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.export_chunks
-    ADD CONSTRAINT export_chunks_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: exports exports_created_by_key_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.exports
-    ADD CONSTRAINT exports_created_by_key_id_fkey FOREIGN KEY (created_by_key_id) REFERENCES plaudit.api_keys(id) ON DELETE SET NULL;
-
---
--- Name: exports exports_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.exports
-    ADD CONSTRAINT exports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: idempotency_keys idempotency_keys_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.idempotency_keys
-    ADD CONSTRAINT idempotency_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: invitations invitations_invited_by_key_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.invitations
-    ADD CONSTRAINT invitations_invited_by_key_id_fkey FOREIGN KEY (invited_by_key_id) REFERENCES plaudit.api_keys(id);
-
---
--- Name: invitations invitations_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.invitations
-    ADD CONSTRAINT invitations_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: members members_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.members
-    ADD CONSTRAINT members_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: moderation_chain_heads moderation_chain_heads_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.moderation_chain_heads
-    ADD CONSTRAINT moderation_chain_heads_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
-
---
--- Name: moderation_trail moderation_trail_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.moderation_trail
-    ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
-
---
--- Name: moderation_trail moderation_trail_review_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.moderation_trail
-    ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
-
---
--- Name: orders orders_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.orders
-    ADD CONSTRAINT orders_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: public_profiles public_profiles_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.public_profiles
-    ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_forms review_forms_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_forms
-    ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_replies review_replies_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_replies
-    ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_replies review_replies_review_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_replies
-    ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
-
---
--- Name: review_request_events review_request_events_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_request_events
-    ADD CONSTRAINT review_request_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_request_events review_request_events_request_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_request_events
-    ADD CONSTRAINT review_request_events_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE CASCADE;
-
---
--- Name: review_request_settings review_request_settings_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_request_settings
-    ADD CONSTRAINT review_request_settings_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_request_usage review_request_usage_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_request_usage
-    ADD CONSTRAINT review_request_usage_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_requests review_requests_form_id_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_requests
-    ADD CONSTRAINT review_requests_form_id_org_id_fkey FOREIGN KEY (form_id, org_id) REFERENCES plaudit.review_forms(id, org_id);
-
---
--- Name: review_requests review_requests_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_requests
-    ADD CONSTRAINT review_requests_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_requests review_requests_review_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_requests
-    ADD CONSTRAINT review_requests_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
-
---
--- Name: review_statistics review_statistics_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_statistics
-    ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: review_verification_tokens review_verification_tokens_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_verification_tokens
-    ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
-
---
--- Name: review_verification_tokens review_verification_tokens_review_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.review_verification_tokens
-    ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
-
---
--- Name: reviews reviews_form_id_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.reviews
-    ADD CONSTRAINT reviews_form_id_org_id_fkey FOREIGN KEY (form_id, org_id) REFERENCES plaudit.review_forms(id, org_id);
-
---
--- Name: reviews reviews_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.reviews
-    ADD CONSTRAINT reviews_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
-
---
--- Name: reviews reviews_verification_key_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.reviews
-    ADD CONSTRAINT reviews_verification_key_id_fkey FOREIGN KEY (verification_key_id) REFERENCES plaudit.api_keys(id);
-
---
--- Name: reviews reviews_verification_token_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.reviews
-    ADD CONSTRAINT reviews_verification_token_id_fkey FOREIGN KEY (verification_token_id) REFERENCES plaudit.review_verification_tokens(id);
-
---
--- Name: webhook_deliveries webhook_deliveries_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES plaudit.webhook_endpoints(id) ON DELETE CASCADE;
-
---
--- Name: webhook_deliveries webhook_deliveries_event_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES plaudit.events(id) ON DELETE SET NULL;
-
---
--- Name: webhook_deliveries webhook_deliveries_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: webhook_delivery_attempts webhook_delivery_attempts_delivery_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_delivery_attempts
-    ADD CONSTRAINT webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES plaudit.webhook_deliveries(id) ON DELETE CASCADE;
-
---
--- Name: webhook_delivery_attempts webhook_delivery_attempts_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_delivery_attempts
-    ADD CONSTRAINT webhook_delivery_attempts_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: webhook_endpoints webhook_endpoints_org_id_fkey; Type: FK CONSTRAINT; Schema: plaudit; Owner: plaudit_owner
---
-
-ALTER TABLE ONLY plaudit.webhook_endpoints
-    ADD CONSTRAINT webhook_endpoints_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-
---
--- Name: email_suppressions Tenants can add addresses to their own suppression list; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
+ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_replaced_by_fkey FOREIGN KEY (replaced_by) REFERENCES plaudit.api_keys(id);
+ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.events ADD CONSTRAINT events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_export_id_fkey FOREIGN KEY (export_id) REFERENCES plaudit.exports(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_created_by_key_id_fkey FOREIGN KEY (created_by_key_id) REFERENCES plaudit.api_keys(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.idempotency_keys ADD CONSTRAINT idempotency_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_invited_by_key_id_fkey FOREIGN KEY (invited_by_key_id) REFERENCES plaudit.api_keys(id);
+ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_request_settings ADD CONSTRAINT review_request_settings_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_request_usage ADD CONSTRAINT review_request_usage_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_form_id_org_id_fkey FOREIGN KEY (form_id,
+    org_id) REFERENCES plaudit.review_forms(id, org_id);
+
+ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_form_id_org_id_fkey FOREIGN KEY (form_id, org_id) REFERENCES plaudit.review_forms(id, org_id);
+ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_verification_key_id_fkey FOREIGN KEY (verification_key_id) REFERENCES plaudit.api_keys(id);
+ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_verification_token_id_fkey FOREIGN KEY (verification_token_id) REFERENCES plaudit.review_verification_tokens(id);
+ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES plaudit.webhook_endpoints(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES plaudit.events(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES plaudit.webhook_deliveries(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delivery_attempts_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 
 CREATE POLICY "Tenants can add addresses to their own suppression list" ON plaudit.email_suppressions FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (reason = 'manual'::text)));
-
---
--- Name: members Tenants can change their own members' roles; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can change their own members' roles" ON plaudit.members FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_request_settings Tenants can change their own review request settings; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can change their own review request settings" ON plaudit.review_request_settings FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: webhook_endpoints Tenants can change their own webhook endpoints; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can change their own webhook endpoints" ON plaudit.webhook_endpoints FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: api_keys Tenants can create API keys for themselves; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can create API keys for themselves" ON plaudit.api_keys FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_forms Tenants can create review forms for themselves; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can create review forms for themselves" ON plaudit.review_forms FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: public_profiles Tenants can create their own public profile; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can create their own public profile" ON plaudit.public_profiles FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_request_settings Tenants can create their own review request settings; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can create their own review request settings" ON plaudit.review_request_settings FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: webhook_endpoints Tenants can delete their own webhook endpoints; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can delete their own webhook endpoints" ON plaudit.webhook_endpoints FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_replies Tenants can edit their own replies; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can edit their own replies" ON plaudit.review_replies FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: invitations Tenants can invite into their own organization; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can invite into their own organization" ON plaudit.invitations FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: email_suppressions Tenants can lift entries of their own suppression list; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can lift entries of their own suppression list" ON plaudit.email_suppressions FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: orders Tenants can load their own orders; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can load their own orders" ON plaudit.orders FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: reviews Tenants can moderate and verify their own reviews; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can moderate and verify their own reviews" ON plaudit.reviews FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: export_chunks Tenants can read the files of their own exports; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read the files of their own exports" ON plaudit.export_chunks FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_replies Tenants can read the replies to their own reviews; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_request_events Tenants can read the timelines of their own review requests; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: api_keys Tenants can read their own API keys; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: events Tenants can read their own events; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: exports Tenants can read their own exports; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own exports" ON plaudit.exports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: idempotency_keys Tenants can read their own idempotency keys; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own idempotency keys" ON plaudit.idempotency_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: invitations Tenants can read their own invitations; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own invitations" ON plaudit.invitations FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: members Tenants can read their own members; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own members" ON plaudit.members FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: moderation_trail Tenants can read their own moderation trail; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own moderation trail" ON plaudit.moderation_trail FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: orders Tenants can read their own orders; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own orders" ON plaudit.orders FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: organizations Tenants can read their own organization; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own organization" ON plaudit.organizations FOR SELECT TO plaudit_api USING ((id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: email_outbox Tenants can read their own outgoing e-mail; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own outgoing e-mail" ON plaudit.email_outbox FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: public_profiles Tenants can read their own public profile; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_profiles FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_forms Tenants can read their own review forms; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_request_settings Tenants can read their own review request settings; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own review request settings" ON plaudit.review_request_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_request_usage Tenants can read their own review request usage; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own review request usage" ON plaudit.review_request_usage FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_requests Tenants can read their own review requests; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own review requests" ON plaudit.review_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_statistics Tenants can read their own review statistics; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own review statistics" ON plaudit.review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: reviews Tenants can read their own reviews; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own reviews" ON plaudit.reviews FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: email_suppressions Tenants can read their own suppression list; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own suppression list" ON plaudit.email_suppressions FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_verification_tokens Tenants can read their own verification tokens; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own verification tokens" ON plaudit.review_verification_tokens FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: webhook_deliveries Tenants can read their own webhook deliveries; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own webhook deliveries" ON plaudit.webhook_deliveries FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: webhook_delivery_attempts Tenants can read their own webhook delivery attempts; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own webhook delivery attempts" ON plaudit.webhook_delivery_attempts FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: webhook_endpoints Tenants can read their own webhook endpoints; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can read their own webhook endpoints" ON plaudit.webhook_endpoints FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: idempotency_keys Tenants can record their own idempotency keys; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can record their own idempotency keys" ON plaudit.idempotency_keys FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: webhook_endpoints Tenants can register webhook endpoints for themselves; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can register webhook endpoints for themselves" ON plaudit.webhook_endpoints FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: members Tenants can remove their own members; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can remove their own members" ON plaudit.members FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_replies Tenants can reply to their own reviews; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
 
 CREATE POLICY "Tenants can reply to their own reviews" ON plaudit.review_replies FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (EXISTS ( SELECT
    FROM plaudit.reviews v
   WHERE ((v.id = review_replies.review_id) AND (v.org_id = v.org_id))))));
 
---
--- Name: exports Tenants can request exports of their own data; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can request exports of their own data" ON plaudit.exports FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: webhook_deliveries Tenants can requeue their own webhook deliveries; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can requeue their own webhook deliveries" ON plaudit.webhook_deliveries FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: api_keys Tenants can revoke their own API keys; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can revoke their own API keys" ON plaudit.api_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: idempotency_keys Tenants can store the answers of their own idempotency keys; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can store the answers of their own idempotency keys" ON plaudit.idempotency_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: orders Tenants can update their own orders; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can update their own orders" ON plaudit.orders FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: organizations Tenants can update their own organization; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can update their own organization" ON plaudit.organizations FOR UPDATE TO plaudit_api USING ((id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: public_profiles Tenants can update their own public profile; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can update their own public profile" ON plaudit.public_profiles FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_forms Tenants can update their own review forms; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can update their own review forms" ON plaudit.review_forms FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: invitations Tenants can withdraw their own invitations; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can withdraw their own invitations" ON plaudit.invitations FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
-
---
--- Name: review_replies Tenants can withdraw their own replies; Type: POLICY; Schema: plaudit; Owner: plaudit_owner
---
-
 CREATE POLICY "Tenants can withdraw their own replies" ON plaudit.review_replies FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
---
--- Name: api_keys; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.api_keys ENABLE ROW LEVEL SECURITY;
-
---
--- Name: email_outbox; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.email_outbox ENABLE ROW LEVEL SECURITY;
-
---
--- Name: email_suppressions; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.email_suppressions ENABLE ROW LEVEL SECURITY;
-
---
--- Name: events; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.events ENABLE ROW LEVEL SECURITY;
-
---
--- Name: export_chunks; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.export_chunks ENABLE ROW LEVEL SECURITY;
-
---
--- Name: exports; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.exports ENABLE ROW LEVEL SECURITY;
-
---
--- Name: idempotency_keys; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.idempotency_keys ENABLE ROW LEVEL SECURITY;
-
---
--- Name: invitations; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.invitations ENABLE ROW LEVEL SECURITY;
-
---
--- Name: members; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.members ENABLE ROW LEVEL SECURITY;
-
---
--- Name: moderation_chain_heads; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.moderation_chain_heads ENABLE ROW LEVEL SECURITY;
-
---
--- Name: moderation_trail; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.moderation_trail ENABLE ROW LEVEL SECURITY;
-
---
--- Name: orders; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.orders ENABLE ROW LEVEL SECURITY;
-
---
--- Name: organizations; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.organizations ENABLE ROW LEVEL SECURITY;
-
---
--- Name: public_profiles; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
-
---
--- Name: rate_limit_counters; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_forms; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_replies; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_request_events; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_request_events ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_request_settings; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_request_settings ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_request_usage; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_requests; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_statistics; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_statistics ENABLE ROW LEVEL SECURITY;
-
---
--- Name: review_verification_tokens; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
-
---
--- Name: reviews; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.reviews ENABLE ROW LEVEL SECURITY;
-
---
--- Name: sessions; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.sessions ENABLE ROW LEVEL SECURITY;
-
---
--- Name: sign_in_challenges; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.sign_in_challenges ENABLE ROW LEVEL SECURITY;
-
---
--- Name: signing_secrets; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.signing_secrets ENABLE ROW LEVEL SECURITY;
-
---
--- Name: webhook_deliveries; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.webhook_deliveries ENABLE ROW LEVEL SECURITY;
-
---
--- Name: webhook_delivery_attempts; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.webhook_delivery_attempts ENABLE ROW LEVEL SECURITY;
-
---
--- Name: webhook_endpoints; Type: ROW SECURITY; Schema: plaudit; Owner: plaudit_owner
---
-
 ALTER TABLE plaudit.webhook_endpoints ENABLE ROW LEVEL SECURITY;
 
---
--- Name: SCHEMA plaudit; Type: ACL; Schema: -; Owner: plaudit_owner
---
+GRANT USAGE ON SCHEMA plaudit TO plaudit_api, plaudit_public, plaudit_worker, plaudit_authenticator;
 
-GRANT USAGE ON SCHEMA plaudit TO plaudit_api;
-GRANT USAGE ON SCHEMA plaudit TO plaudit_public;
-GRANT USAGE ON SCHEMA plaudit TO plaudit_worker;
-GRANT USAGE ON SCHEMA plaudit TO plaudit_authenticator;
-
---
--- Name: FUNCTION accept_invitation(p_token text, p_name text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.accept_invitation(p_token text, p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.accept_invitation(p_token text, p_name text) TO plaudit_public;
-
---
--- Name: FUNCTION add_review_statistics(p_deltas jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.add_review_statistics(p_deltas jsonb) FROM PUBLIC;
-
---
--- Name: FUNCTION api_key_checksum(body text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_key_checksum(body text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_key_checksum(body text) TO plaudit_api;
-
---
--- Name: FUNCTION api_key_for_read(p_key_hash bytea, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION api_keys_guard_revocation(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_keys_guard_revocation() FROM PUBLIC;
-
---
--- Name: FUNCTION api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) TO plaudit_authenticator;
-
---
--- Name: FUNCTION api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) FROM PUBLIC;
-
---
--- Name: FUNCTION apply_review_request_event(p_request_id uuid, p_type text, p_dedupe_key text, p_occurred_at timestamp with time zone, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.apply_review_request_event(p_request_id uuid, p_type text, p_dedupe_key text, p_occurred_at timestamp with time zone, p_data jsonb) FROM PUBLIC;
-
---
--- Name: TABLE reviews; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT ON TABLE plaudit.reviews TO plaudit_api;
 
---
--- Name: COLUMN reviews.verification_status; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(verification_status) ON TABLE plaudit.reviews TO plaudit_api;
-
---
--- Name: COLUMN reviews.is_hidden; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT UPDATE(is_hidden) ON TABLE plaudit.reviews TO plaudit_api;
 
---
--- Name: COLUMN reviews.verification_method; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(verification_method) ON TABLE plaudit.reviews TO plaudit_api;
-
---
--- Name: COLUMN reviews.verification_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT UPDATE(verification_at) ON TABLE plaudit.reviews TO plaudit_api;
 
---
--- Name: COLUMN reviews.verification_key_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(verification_key_id) ON TABLE plaudit.reviews TO plaudit_api;
-
---
--- Name: COLUMN reviews.verification_order_hash; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT UPDATE(verification_order_hash) ON TABLE plaudit.reviews TO plaudit_api;
 
---
--- Name: COLUMN reviews.verification_reason; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(verification_reason) ON TABLE plaudit.reviews TO plaudit_api;
 
---
--- Name: FUNCTION approve_review(p_review_id uuid, p_reason text, p_key_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
-
---
--- Name: FUNCTION authenticate(p_key_hash bytea, p_default_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION base62_alphabet(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.base62_alphabet() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.base62_alphabet() TO plaudit_api;
-
---
--- Name: FUNCTION begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
-
---
--- Name: FUNCTION brand_name(p_org_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.brand_name(p_org_id uuid) FROM PUBLIC;
-
---
--- Name: FUNCTION cancel_deliveries_of_disabled_endpoint(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint() FROM PUBLIC;
-
---
--- Name: FUNCTION cancel_queued_request_emails(p_org_id uuid, p_email text, p_request_id uuid, p_reason text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.cancel_queued_request_emails(p_org_id uuid, p_email text, p_request_id uuid, p_reason text) FROM PUBLIC;
-
---
--- Name: FUNCTION canonical_json(v jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.canonical_json(v jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_worker;
-
---
--- Name: FUNCTION change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) TO plaudit_api;
-
---
--- Name: FUNCTION check_custom_field_values(p_definitions jsonb, p_values jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.check_custom_field_values(p_definitions jsonb, p_values jsonb) FROM PUBLIC;
-
---
--- Name: FUNCTION claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 
---
--- Name: FUNCTION claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer, p_org_busy jsonb, p_suspect_room integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
+GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[],
+    p_per_org integer, p_org_busy jsonb, p_suspect_room integer) TO plaudit_worker;
 
-REVOKE ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer, p_org_busy jsonb, p_suspect_room integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer, p_org_busy jsonb, p_suspect_room integer) TO plaudit_worker;
-
---
--- Name: FUNCTION create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid) TO plaudit_api;
-
---
--- Name: FUNCTION create_review_requests(p_rows jsonb, p_link_base text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.create_review_requests(p_rows jsonb, p_link_base text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.create_review_requests(p_rows jsonb, p_link_base text) TO plaudit_api;
-
---
--- Name: FUNCTION create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) TO plaudit_api;
-
---
--- Name: FUNCTION create_webhook_endpoint(p_org_id uuid, p_url text, p_events text[], p_description text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.create_webhook_endpoint(p_org_id uuid, p_url text, p_events text[], p_description text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.create_webhook_endpoint(p_org_id uuid, p_url text, p_events text[], p_description text) TO plaudit_api;
-
---
--- Name: FUNCTION csv_cell(v text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.csv_cell(v text) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.csv_cell(v text) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.csv_cell(v text) TO plaudit_worker;
-
---
--- Name: FUNCTION csv_guard(v text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.csv_guard(v text) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_worker;
-
---
--- Name: FUNCTION current_actor(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.current_actor() FROM PUBLIC;
-
---
--- Name: FUNCTION current_org_id(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.current_org_id() FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_public;
-
---
--- Name: FUNCTION custom_field_definitions_are_valid(fields jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.csv_cell(v text) TO plaudit_api, plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_api, plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
-
---
--- Name: FUNCTION email_outbox_track_review_requests(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.email_outbox_track_review_requests() FROM PUBLIC;
-
---
--- Name: FUNCTION email_suppressions_cancel_queued(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.email_suppressions_cancel_queued() FROM PUBLIC;
-
---
--- Name: FUNCTION emit_event(p_org_id uuid, p_type text, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jsonb) FROM PUBLIC;
-
---
--- Name: FUNCTION end_session(p_token_hash bytea, p_everywhere boolean); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
-
---
--- Name: FUNCTION enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) FROM PUBLIC;
-
---
--- Name: FUNCTION export_csv_custom_cells(p_values jsonb, p_keys text[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) FROM PUBLIC;
-
---
--- Name: FUNCTION export_csv_header(p_custom_field_keys text[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) FROM PUBLIC;
-
---
--- Name: FUNCTION export_custom_field_keys(p_org_id uuid, p_form_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) FROM PUBLIC;
-
---
--- Name: COLUMN exports.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(id) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.format; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(format),INSERT(format) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.filters; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(filters),INSERT(filters) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.status; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(status) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.row_count; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(row_count) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.chunk_count; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(chunk_count) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.byte_size; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(byte_size) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.error; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(error) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.created_by_key_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(created_by_key_id) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(created_at) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.started_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(started_at) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.completed_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(completed_at) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.expires_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(expires_at) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.moderation_chain_entries; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(moderation_chain_entries) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.moderation_chain_head; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(moderation_chain_head) ON TABLE plaudit.exports TO plaudit_api;
-
---
--- Name: COLUMN exports.custom_field_keys; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(custom_field_keys) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: COLUMN exports.public_url; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(public_url),INSERT(public_url) ON TABLE plaudit.exports TO plaudit_api;
 
---
--- Name: FUNCTION export_download_url(e plaudit.exports); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
-
---
--- Name: FUNCTION export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone, p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone, p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer) FROM PUBLIC;
-
---
--- Name: FUNCTION export_step(p_export_id uuid, p_rows integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.export_step(p_export_id uuid, p_rows integer) FROM PUBLIC;
-
---
--- Name: FUNCTION exports_note_chain_head(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.exports_note_chain_head() FROM PUBLIC;
-
---
--- Name: FUNCTION fan_out_event(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.fan_out_event() FROM PUBLIC;
-
---
--- Name: FUNCTION hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
-
---
--- Name: FUNCTION invitation_for_token(p_token text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.invitation_for_token(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
-
---
--- Name: FUNCTION invitations_cancel_queued_email(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.invitations_cancel_queued_email() FROM PUBLIC;
-
---
--- Name: FUNCTION iso_utc(t timestamp with time zone); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_public;
-
---
--- Name: FUNCTION issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
-
---
--- Name: FUNCTION keep_an_owner(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.keep_an_owner() FROM PUBLIC;
-
---
--- Name: FUNCTION live_session(p_token_hash bytea); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.live_session(p_token_hash bytea) FROM PUBLIC;
-
---
--- Name: FUNCTION moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
-
---
--- Name: FUNCTION moderation_chain_head(p_org_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.moderation_chain_head(p_org_id uuid) FROM PUBLIC;
-
---
--- Name: FUNCTION moderation_chain_heads_guard(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.moderation_chain_heads_guard() FROM PUBLIC;
-
---
--- Name: FUNCTION moderation_chain_status(p_entries bigint, p_head text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) TO plaudit_api;
-
---
--- Name: FUNCTION moderation_entry_hash(p_previous_hash bytea, p_org_id uuid, p_seq bigint, p_review_id uuid, p_action text, p_reason text, p_actor text, p_created_at timestamp with time zone); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.moderation_entry_hash(p_previous_hash bytea, p_org_id uuid, p_seq bigint, p_review_id uuid, p_action text, p_reason text, p_actor text, p_created_at timestamp with time zone) FROM PUBLIC;
-
---
--- Name: FUNCTION moderation_trail_refuse_change(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.moderation_trail_refuse_change() FROM PUBLIC;
-
---
--- Name: FUNCTION new_webhook_secret(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.new_webhook_secret() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.new_webhook_secret() TO plaudit_api;
-
---
--- Name: FUNCTION notify_export_created(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.notify_export_created() FROM PUBLIC;
-
---
--- Name: FUNCTION order_hash(p_org_id uuid, p_order_id text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plaudit_api;
-
---
--- Name: FUNCTION order_matches(p_org_id uuid, p_order_id text, p_email text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) TO plaudit_api;
-
---
--- Name: FUNCTION page_meta(p_total bigint, p_page integer, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_public;
-
---
--- Name: FUNCTION prune_rate_limits(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.prune_rate_limits() FROM PUBLIC;
-
---
--- Name: FUNCTION public_embed_reviews(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
-
---
--- Name: FUNCTION public_profile(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_profile(p_slug text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
-
---
--- Name: FUNCTION public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
-
---
--- Name: FUNCTION public_profile_version(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_profile_version(p_slug text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_public;
-
---
--- Name: FUNCTION public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) TO plaudit_authenticator;
-
---
--- Name: FUNCTION public_read_version(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_read_version(p_slug text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
-
---
--- Name: FUNCTION public_review_form(p_form_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_public;
-
---
--- Name: FUNCTION public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) TO plaudit_public;
-
---
--- Name: FUNCTION public_sitemap(p_page integer, p_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO plaudit_public;
-
---
--- Name: FUNCTION public_version(p_slug text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.public_version(p_slug text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
-
---
--- Name: FUNCTION queue_due_reminders(p_now timestamp with time zone, p_limit integer, p_org_ids uuid[]); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.queue_due_reminders(p_now timestamp with time zone, p_limit integer, p_org_ids uuid[]) FROM PUBLIC;
-
---
--- Name: FUNCTION queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
-
---
--- Name: FUNCTION random_base62(n integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.random_base62(n integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
-
---
--- Name: FUNCTION random_sign_in_code(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.random_sign_in_code() FROM PUBLIC;
-
---
--- Name: FUNCTION rebuild_review_statistics(p_org_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) FROM PUBLIC;
-
---
--- Name: FUNCTION record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;
-
---
--- Name: FUNCTION record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 
---
--- Name: FUNCTION record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
+GRANT ALL ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
+    p_response_snippet text, p_succeeded boolean) TO plaudit_api;
 
-REVOKE ALL ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
+    p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer) TO plaudit_worker;
 
---
--- Name: FUNCTION record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer) TO plaudit_worker;
-
---
--- Name: FUNCTION refuse_changes_once_set(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.refuse_changes_once_set() FROM PUBLIC;
-
---
--- Name: FUNCTION reject_review(p_review_id uuid, p_reason text, p_key_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
-
---
--- Name: FUNCTION reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) TO plaudit_public;
-
---
--- Name: FUNCTION reply_to_review(p_review_id uuid, p_content text, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.reply_json(p_content text, p_created_at timestamp with time zone, p_updated_at timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
-
---
--- Name: FUNCTION request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 
---
--- Name: FUNCTION review_forms_stay_deleted(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
+GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text,
+    p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean,
+    p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_api, plaudit_public;
 
-REVOKE ALL ON FUNCTION plaudit.review_forms_stay_deleted() FROM PUBLIC;
-
---
--- Name: FUNCTION review_is_public(p_is_hidden boolean, p_status text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) FROM PUBLIC;
-
---
--- Name: FUNCTION review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.review_json(p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_verification_status text, p_verification_method text, p_verification_at timestamp with time zone, p_is_hidden boolean, p_created_at timestamp with time zone, p_form_id uuid, p_custom_fields jsonb, p_reply text) TO plaudit_public;
-
---
--- Name: FUNCTION review_replies_record(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_replies_record() FROM PUBLIC;
-
---
--- Name: FUNCTION review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb) FROM PUBLIC;
-
---
--- Name: FUNCTION review_request_from_token(p_token text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_request_from_token(p_token text) FROM PUBLIC;
-
---
--- Name: FUNCTION review_request_landing(p_token text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_request_landing(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
-
---
--- Name: FUNCTION review_request_links(p_request_id uuid, p_link_base text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_request_links(p_request_id uuid, p_link_base text) FROM PUBLIC;
-
---
--- Name: FUNCTION review_request_status_rank(p_status text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
-
---
--- Name: FUNCTION review_request_token(p_request_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_request_token(p_request_id uuid) FROM PUBLIC;
-
---
--- Name: FUNCTION review_request_unsubscribe_info(p_token text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
-
---
--- Name: FUNCTION review_requests_guard_update(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.review_requests_guard_update() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_complete_review_requests(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_complete_review_requests() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_count_inserted(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_count_inserted() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_count_updated(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_count_updated() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_emit_changes(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_emit_changes() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_emit_created(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_emit_created() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_guard_update(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_guard_update() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_record_moderation(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_record_moderation() FROM PUBLIC;
-
---
--- Name: FUNCTION reviews_refuse_delete(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.reviews_refuse_delete() FROM PUBLIC;
-
---
--- Name: FUNCTION rotate_api_key(p_key_id uuid, p_grace_seconds integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
-
---
--- Name: FUNCTION rotate_webhook_secret(p_endpoint_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
-
---
--- Name: FUNCTION run_delivery_maintenance(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.run_delivery_maintenance() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.run_delivery_maintenance() TO plaudit_worker;
-
---
--- Name: FUNCTION run_exports(p_budget_ms integer, p_rows integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) TO plaudit_worker;
-
---
--- Name: FUNCTION run_maintenance(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.run_maintenance() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.run_maintenance() TO plaudit_worker;
-
---
--- Name: FUNCTION run_review_request_maintenance(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.run_review_request_maintenance() FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
-
---
--- Name: FUNCTION session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
-
---
--- Name: FUNCTION session_idle_timeout(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.session_idle_timeout() FROM PUBLIC;
-
---
--- Name: FUNCTION session_summary(p_token_hash bytea); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
-
---
--- Name: FUNCTION sign_in_code_hash(p_challenge_id uuid, p_code text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.sign_in_code_hash(p_challenge_id uuid, p_code text) FROM PUBLIC;
-
---
--- Name: FUNCTION sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 
---
--- Name: FUNCTION submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
+GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text,
+    p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) TO plaudit_public;
 
-REVOKE ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) TO plaudit_public;
 
---
--- Name: FUNCTION submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) TO plaudit_public;
-
---
--- Name: FUNCTION suppression_reason(p_org_id uuid, p_email text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) FROM PUBLIC;
-
---
--- Name: FUNCTION take_review_request_quota(p_org_id uuid, p_count integer); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.take_review_request_quota(p_org_id uuid, p_count integer) FROM PUBLIC;
-
---
--- Name: FUNCTION touch_updated_at(); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.touch_updated_at() FROM PUBLIC;
-
---
--- Name: FUNCTION track_review_request(p_token text, p_kind text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
-
---
--- Name: FUNCTION unsubscribe_review_request(p_token text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
-
---
--- Name: FUNCTION upsert_orders(p_org_id uuid, p_orders jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) TO plaudit_api;
-
---
--- Name: FUNCTION verification_link_state(p_token text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.verification_link_state(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.verification_link_state(p_token text) TO plaudit_public;
-
---
--- Name: FUNCTION verify_moderation_chain(p_org_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.verify_moderation_chain(p_org_id uuid) FROM PUBLIC;
-
---
--- Name: FUNCTION verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) TO plaudit_api;
-
---
--- Name: FUNCTION verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) TO plaudit_public;
-
---
--- Name: FUNCTION verify_review_link(p_token text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.verify_review_link(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_review_link(p_token text) TO plaudit_public;
-
---
--- Name: FUNCTION verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) TO plaudit_authenticator;
-
---
--- Name: FUNCTION webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb) FROM PUBLIC;
-
---
--- Name: FUNCTION webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text, p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret text, p_previous_expires_at timestamp with time zone, p_message_id text, p_timestamp bigint, p_body text, OUT signature_hex text, OUT previous_signature_hex text, OUT webhook_signature text) FROM PUBLIC;
-
---
--- Name: FUNCTION withdraw_review_reply(p_review_id uuid, p_actor text); Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
-REVOKE ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) FROM PUBLIC;
 GRANT ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) TO plaudit_api;
-
---
--- Name: COLUMN api_keys.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(id) ON TABLE plaudit.api_keys TO plaudit_api;
 
---
--- Name: COLUMN api_keys.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.api_keys TO plaudit_api;
-
---
--- Name: COLUMN api_keys.name; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(name),INSERT(name) ON TABLE plaudit.api_keys TO plaudit_api;
 
---
--- Name: COLUMN api_keys.scope; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(scope),INSERT(scope) ON TABLE plaudit.api_keys TO plaudit_api;
-
---
--- Name: COLUMN api_keys.prefix; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(prefix),INSERT(prefix) ON TABLE plaudit.api_keys TO plaudit_api;
 
---
--- Name: COLUMN api_keys.key_hash; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(key_hash) ON TABLE plaudit.api_keys TO plaudit_api;
-
---
--- Name: COLUMN api_keys.rate_limit_per_minute; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(rate_limit_per_minute),INSERT(rate_limit_per_minute) ON TABLE plaudit.api_keys TO plaudit_api;
 
---
--- Name: COLUMN api_keys.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(created_at) ON TABLE plaudit.api_keys TO plaudit_api;
-
---
--- Name: COLUMN api_keys.last_used_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(last_used_at) ON TABLE plaudit.api_keys TO plaudit_api;
 
---
--- Name: COLUMN api_keys.revoked_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE plaudit.api_keys TO plaudit_api;
-
---
--- Name: COLUMN api_keys.replaced_by; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(replaced_by),UPDATE(replaced_by) ON TABLE plaudit.api_keys TO plaudit_api;
 
---
--- Name: COLUMN email_outbox.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(id) ON TABLE plaudit.email_outbox TO plaudit_api;
-
---
--- Name: COLUMN email_outbox.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(org_id) ON TABLE plaudit.email_outbox TO plaudit_api;
 
---
--- Name: COLUMN email_outbox.to_address; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(to_address) ON TABLE plaudit.email_outbox TO plaudit_api;
-
---
--- Name: COLUMN email_outbox.template; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(template) ON TABLE plaudit.email_outbox TO plaudit_api;
 
---
--- Name: COLUMN email_outbox.locale; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(locale) ON TABLE plaudit.email_outbox TO plaudit_api;
-
---
--- Name: COLUMN email_outbox.status; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(status) ON TABLE plaudit.email_outbox TO plaudit_api;
 
---
--- Name: COLUMN email_outbox.attempts; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(attempts) ON TABLE plaudit.email_outbox TO plaudit_api;
-
---
--- Name: COLUMN email_outbox.next_attempt_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(next_attempt_at) ON TABLE plaudit.email_outbox TO plaudit_api;
 
---
--- Name: COLUMN email_outbox.last_error; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(last_error) ON TABLE plaudit.email_outbox TO plaudit_api;
-
---
--- Name: COLUMN email_outbox.sent_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(sent_at) ON TABLE plaudit.email_outbox TO plaudit_api;
 
---
--- Name: COLUMN email_outbox.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(created_at) ON TABLE plaudit.email_outbox TO plaudit_api;
-
---
--- Name: TABLE email_suppressions; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT,DELETE ON TABLE plaudit.email_suppressions TO plaudit_api;
 
---
--- Name: COLUMN email_suppressions.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(org_id) ON TABLE plaudit.email_suppressions TO plaudit_api;
-
---
--- Name: COLUMN email_suppressions.email; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(email) ON TABLE plaudit.email_suppressions TO plaudit_api;
 
---
--- Name: COLUMN email_suppressions.reason; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(reason) ON TABLE plaudit.email_suppressions TO plaudit_api;
 
---
--- Name: TABLE events; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.events TO plaudit_api;
-
---
--- Name: TABLE export_chunks; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.export_chunks TO plaudit_api;
-
---
--- Name: TABLE idempotency_keys; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.idempotency_keys TO plaudit_api;
-
---
--- Name: COLUMN idempotency_keys.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(org_id) ON TABLE plaudit.idempotency_keys TO plaudit_api;
 
---
--- Name: COLUMN idempotency_keys.key; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(key) ON TABLE plaudit.idempotency_keys TO plaudit_api;
-
---
--- Name: COLUMN idempotency_keys.route; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(route) ON TABLE plaudit.idempotency_keys TO plaudit_api;
 
---
--- Name: COLUMN idempotency_keys.request_hash; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(request_hash) ON TABLE plaudit.idempotency_keys TO plaudit_api;
-
---
--- Name: COLUMN idempotency_keys.status_code; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT UPDATE(status_code) ON TABLE plaudit.idempotency_keys TO plaudit_api;
 
---
--- Name: COLUMN idempotency_keys.response; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(response) ON TABLE plaudit.idempotency_keys TO plaudit_api;
-
---
--- Name: COLUMN invitations.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(id) ON TABLE plaudit.invitations TO plaudit_api;
 
---
--- Name: COLUMN invitations.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.invitations TO plaudit_api;
-
---
--- Name: COLUMN invitations.email; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(email),INSERT(email) ON TABLE plaudit.invitations TO plaudit_api;
 
---
--- Name: COLUMN invitations.role; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(role),INSERT(role) ON TABLE plaudit.invitations TO plaudit_api;
-
---
--- Name: COLUMN invitations.token_hash; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(token_hash) ON TABLE plaudit.invitations TO plaudit_api;
 
---
--- Name: COLUMN invitations.invited_by_key_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(invited_by_key_id),INSERT(invited_by_key_id) ON TABLE plaudit.invitations TO plaudit_api;
-
---
--- Name: COLUMN invitations.expires_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(expires_at) ON TABLE plaudit.invitations TO plaudit_api;
 
---
--- Name: COLUMN invitations.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(created_at) ON TABLE plaudit.invitations TO plaudit_api;
-
---
--- Name: COLUMN invitations.accepted_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(accepted_at) ON TABLE plaudit.invitations TO plaudit_api;
 
---
--- Name: COLUMN invitations.revoked_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE plaudit.invitations TO plaudit_api;
-
---
--- Name: TABLE members; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT,DELETE ON TABLE plaudit.members TO plaudit_api;
 
---
--- Name: COLUMN members.role; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(role) ON TABLE plaudit.members TO plaudit_api;
 
---
--- Name: TABLE moderation_trail; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.moderation_trail TO plaudit_api;
-
---
--- Name: TABLE orders; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.orders TO plaudit_api;
-
---
--- Name: COLUMN orders.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(org_id) ON TABLE plaudit.orders TO plaudit_api;
 
---
--- Name: COLUMN orders.order_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(order_id) ON TABLE plaudit.orders TO plaudit_api;
-
---
--- Name: COLUMN orders.email; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(email),UPDATE(email) ON TABLE plaudit.orders TO plaudit_api;
 
---
--- Name: COLUMN orders.purchased_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(purchased_at),UPDATE(purchased_at) ON TABLE plaudit.orders TO plaudit_api;
-
---
--- Name: TABLE organizations; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT ON TABLE plaudit.organizations TO plaudit_api;
 
---
--- Name: COLUMN organizations.name; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(name) ON TABLE plaudit.organizations TO plaudit_api;
-
---
--- Name: COLUMN organizations.website; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT UPDATE(website) ON TABLE plaudit.organizations TO plaudit_api;
 
---
--- Name: TABLE public_profiles; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.public_profiles TO plaudit_api;
-
---
--- Name: COLUMN public_profiles.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(org_id) ON TABLE plaudit.public_profiles TO plaudit_api;
 
---
--- Name: COLUMN public_profiles.enabled; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(enabled),UPDATE(enabled) ON TABLE plaudit.public_profiles TO plaudit_api;
-
---
--- Name: COLUMN public_profiles.display_name; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(display_name),UPDATE(display_name) ON TABLE plaudit.public_profiles TO plaudit_api;
 
---
--- Name: COLUMN public_profiles.description; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(description),UPDATE(description) ON TABLE plaudit.public_profiles TO plaudit_api;
-
---
--- Name: COLUMN public_profiles.website; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(website),UPDATE(website) ON TABLE plaudit.public_profiles TO plaudit_api;
 
---
--- Name: COLUMN public_profiles.logo_url; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(logo_url),UPDATE(logo_url) ON TABLE plaudit.public_profiles TO plaudit_api;
-
---
--- Name: COLUMN public_profiles.embed_layout; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(embed_layout),UPDATE(embed_layout) ON TABLE plaudit.public_profiles TO plaudit_api;
 
---
--- Name: COLUMN public_profiles.embed_theme; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(embed_theme),UPDATE(embed_theme) ON TABLE plaudit.public_profiles TO plaudit_api;
-
---
--- Name: COLUMN public_profiles.embed_max_reviews; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(embed_max_reviews),UPDATE(embed_max_reviews) ON TABLE plaudit.public_profiles TO plaudit_api;
 
---
--- Name: COLUMN public_profiles.embed_min_rating; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(embed_min_rating),UPDATE(embed_min_rating) ON TABLE plaudit.public_profiles TO plaudit_api;
-
---
--- Name: TABLE review_forms; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT ON TABLE plaudit.review_forms TO plaudit_api;
 
---
--- Name: COLUMN review_forms.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(org_id) ON TABLE plaudit.review_forms TO plaudit_api;
-
---
--- Name: COLUMN review_forms.name; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(name),UPDATE(name) ON TABLE plaudit.review_forms TO plaudit_api;
 
---
--- Name: COLUMN review_forms.verification_mode; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(verification_mode),UPDATE(verification_mode) ON TABLE plaudit.review_forms TO plaudit_api;
-
---
--- Name: COLUMN review_forms.custom_fields; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(custom_fields),UPDATE(custom_fields) ON TABLE plaudit.review_forms TO plaudit_api;
 
---
--- Name: COLUMN review_forms.is_active; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaudit_api;
-
---
--- Name: COLUMN review_forms.deleted_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 
---
--- Name: TABLE review_replies; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT,DELETE ON TABLE plaudit.review_replies TO plaudit_api;
-
---
--- Name: COLUMN review_replies.review_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(review_id) ON TABLE plaudit.review_replies TO plaudit_api;
 
---
--- Name: COLUMN review_replies.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(org_id) ON TABLE plaudit.review_replies TO plaudit_api;
-
---
--- Name: COLUMN review_replies.content; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit_api;
 
---
--- Name: COLUMN review_replies.updated_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 
---
--- Name: TABLE review_request_events; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
-
---
--- Name: TABLE review_request_settings; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.review_request_settings TO plaudit_api;
-
---
--- Name: COLUMN review_request_settings.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(org_id) ON TABLE plaudit.review_request_settings TO plaudit_api;
 
---
--- Name: COLUMN review_request_settings.daily_quota; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(daily_quota),UPDATE(daily_quota) ON TABLE plaudit.review_request_settings TO plaudit_api;
-
---
--- Name: COLUMN review_request_settings.reminders_enabled; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(reminders_enabled),UPDATE(reminders_enabled) ON TABLE plaudit.review_request_settings TO plaudit_api;
 
---
--- Name: COLUMN review_request_settings.reminder_delay_days; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT INSERT(reminder_delay_days),UPDATE(reminder_delay_days) ON TABLE plaudit.review_request_settings TO plaudit_api;
-
---
--- Name: COLUMN review_request_settings.reminder_max; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(reminder_max),UPDATE(reminder_max) ON TABLE plaudit.review_request_settings TO plaudit_api;
 
---
--- Name: COLUMN review_request_settings.updated_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(updated_at) ON TABLE plaudit.review_request_settings TO plaudit_api;
 
---
--- Name: TABLE review_request_usage; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.review_request_usage TO plaudit_api;
-
---
--- Name: TABLE review_requests; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.review_requests TO plaudit_api;
-
---
--- Name: TABLE review_statistics; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.review_statistics TO plaudit_api;
-
---
--- Name: COLUMN review_verification_tokens.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(id) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
 
---
--- Name: COLUMN review_verification_tokens.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(org_id) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
-
---
--- Name: COLUMN review_verification_tokens.review_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(review_id) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
 
---
--- Name: COLUMN review_verification_tokens.expires_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(expires_at) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
-
---
--- Name: COLUMN review_verification_tokens.used_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(used_at) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
 
---
--- Name: COLUMN review_verification_tokens.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(created_at) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(id) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(org_id) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.endpoint_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(endpoint_id) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.event_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(event_id) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.event_type; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(event_type) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.message_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(message_id) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.payload; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(payload) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.is_test; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(is_test) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.status; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.attempts; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(attempts) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.schedule_step; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(schedule_step),UPDATE(schedule_step) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.next_attempt_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(next_attempt_at),UPDATE(next_attempt_at) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.locked_until; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT UPDATE(locked_until) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.claim_token; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT UPDATE(claim_token) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.last_attempt_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(last_attempt_at) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.last_status_code; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(last_status_code) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.last_error; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(last_error) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: COLUMN webhook_deliveries.delivered_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(delivered_at) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
-
---
--- Name: COLUMN webhook_deliveries.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(created_at) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 
---
--- Name: TABLE webhook_delivery_attempts; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT ON TABLE plaudit.webhook_delivery_attempts TO plaudit_api;
-
---
--- Name: TABLE webhook_endpoints; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT DELETE ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(id) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- Name: COLUMN webhook_endpoints.org_id; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.url; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(url),INSERT(url),UPDATE(url) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- Name: COLUMN webhook_endpoints.description; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(description),INSERT(description),UPDATE(description) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.events; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(events),INSERT(events),UPDATE(events) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- Name: COLUMN webhook_endpoints.secret; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT INSERT(secret) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.previous_secret_expires_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(previous_secret_expires_at) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- Name: COLUMN webhook_endpoints.enabled; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(enabled),UPDATE(enabled) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.disabled_reason; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(disabled_reason),UPDATE(disabled_reason) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- Name: COLUMN webhook_endpoints.disabled_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(disabled_at),UPDATE(disabled_at) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.failing_since; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(failing_since),UPDATE(failing_since) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- Name: COLUMN webhook_endpoints.secret_rotated_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(secret_rotated_at) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.created_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(created_at) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- Name: COLUMN webhook_endpoints.updated_at; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
 
 GRANT SELECT(updated_at) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
 
---
--- Name: COLUMN webhook_endpoints.slow_since; Type: ACL; Schema: plaudit; Owner: plaudit_owner
---
-
 GRANT SELECT(slow_since) ON TABLE plaudit.webhook_endpoints TO plaudit_api;
-
---
--- PostgreSQL database dump complete
---
-

@@ -22,16 +22,25 @@ export async function ensureDatabase(serverUrl, name) {
   }
 }
 
+export const MIGRATIONS_DIR = path.join(root, 'supabase', 'migrations');
+
+/** The migration files, oldest first (a version is the name's leading timestamp). */
+export function migrationFiles() {
+  return fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+}
+
 /**
  * Applies the files of supabase/migrations/ that the database has not seen yet, in name order, each
  * in its own transaction, and records them in the Supabase CLI's history table
  * (`supabase_migrations.schema_migrations`), so that `supabase db push` against the same database
  * later sees them as applied. A version the history holds but the folder lacks stops the run: the
- * database was made by another set of migrations.
+ * database was made by another set of migrations. `until` stops after that version (the upgrade
+ * test makes a database of an earlier release with it).
+ * @param {string} databaseUrl
+ * @param {{ quiet?: boolean, until?: string }} [options]
  */
-export async function applyMigrations(databaseUrl, { quiet = true } = {}) {
-  const dir = path.join(root, 'supabase', 'migrations');
-  const files = fs.readdirSync(dir).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+export async function applyMigrations(databaseUrl, { quiet = true, until } = {}) {
+  const files = migrationFiles();
   const sql = connect(databaseUrl);
   try {
     await sql.unsafe(`
@@ -52,8 +61,9 @@ export async function applyMigrations(databaseUrl, { quiet = true } = {}) {
     }
     for (const file of files) {
       const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
+      if (until && version > until) break;
       if (applied.has(version)) continue;
-      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      const text = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
       try {
         await sql.begin(async (tx) => {
           await tx.unsafe(text);

@@ -134,6 +134,7 @@ set search_path = pg_catalog, pg_temp
 as $$
   select nullif(current_setting('plaudit.org_id', true), '')::uuid
 $$;
+comment on function plaudit.current_org_id() is 'The tenant of the current transaction, from its setting plaudit.org_id; null when none is set.';
 
 grant execute on function plaudit.current_org_id() to plaudit_api, plaudit_public;
 
@@ -148,6 +149,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.touch_updated_at() is 'Keeps updated_at honest on every table that has one: an update sets it to now().';
 
 revoke execute on all functions in schema plaudit from public;
 reset role;

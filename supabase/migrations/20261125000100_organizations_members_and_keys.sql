@@ -18,6 +18,7 @@ create table plaudit.organizations (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+comment on table plaudit.organizations is 'An organization is one tenant: every other tenant table carries its org_id.';
 
 create trigger organizations_touch_updated_at
   before update on plaudit.organizations
@@ -51,6 +52,7 @@ language sql
 immutable
 set search_path = pg_catalog, pg_temp
 as $$ select '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' $$;
+comment on function plaudit.base62_alphabet() is 'The 62 characters of base62, digits then capitals then small letters, in the order key bodies and checksums use.';
 
 -- `n` uniformly random base62 characters: bytes of 248 and above are rejected so that every
 -- character is equally likely (248 = 4 * 62).
@@ -78,6 +80,7 @@ begin
   return out;
 end
 $$;
+comment on function plaudit.random_base62(integer) is '`n` uniformly random base62 characters, drawn by rejection so that every character is equally likely.';
 
 -- The checksum of a key body: the first four bytes of its SHA-256, as a big-endian unsigned
 -- integer, in six base62 digits. functions/_shared/api-keys/format.ts computes the same.
@@ -99,6 +102,7 @@ begin
   return out;
 end
 $$;
+comment on function plaudit.api_key_checksum(text) is 'The six base62 digits that check an API key''s body, from the first four bytes of its SHA-256.';
 
 create table plaudit.api_keys (
   id uuid primary key default gen_random_uuid(),
@@ -113,6 +117,7 @@ create table plaudit.api_keys (
   revoked_at timestamptz,
   replaced_by uuid references plaudit.api_keys (id)
 );
+comment on table plaudit.api_keys is 'API keys of an organization: only the SHA-256 of each key is kept, with its name, scope, rate limit and revocation.';
 create index api_keys_replaced_by on plaudit.api_keys (replaced_by) where replaced_by is not null;
 
 create index api_keys_org_id_created_at on plaudit.api_keys (org_id, created_at desc, id);
@@ -168,6 +173,7 @@ begin
               k.created_at;
 end
 $$;
+comment on function plaudit.issue_api_key(uuid,text,text,integer) is 'Creates an API key and answers its plaintext, once: only its SHA-256 is stored.';
 
 -- Revokes a key, at once or after p_grace_seconds, and issues its successor (same name, scope and
 -- limit) in one transaction. Answers no row for an unknown key, a revoked one or one already
@@ -202,6 +208,7 @@ begin
                       new_key.key, new_key.rate_limit_per_minute, new_key.created_at, old_key.revoked_at;
 end
 $$;
+comment on function plaudit.rotate_api_key(uuid,integer) is 'Revokes a key, at once or after p_grace_seconds, and issues its successor (same name, scope and limit) in one transaction.';
 
 grant execute on function plaudit.base62_alphabet(), plaudit.random_base62(integer),
   plaudit.api_key_checksum(text), plaudit.issue_api_key(uuid, text, text, integer),
@@ -221,6 +228,7 @@ create table plaudit.members (
   role text not null check (role in ('owner', 'admin', 'member')),
   created_at timestamptz not null default now()
 );
+comment on table plaudit.members is 'The people who may act for an organization, each with a role: owner, admin or member.';
 
 create unique index members_org_id_email on plaudit.members (org_id, lower(email));
 create index members_org_id_created_at on plaudit.members (org_id, created_at, id);
@@ -245,6 +253,7 @@ create table plaudit.invitations (
   accepted_at timestamptz,
   revoked_at timestamptz
 );
+comment on table plaudit.invitations is 'Invitations to join an organization''s team: the address, the role and the hash of the one-time token.';
 create index invitations_invited_by_key_id on plaudit.invitations (invited_by_key_id) where invited_by_key_id is not null;
 
 -- At most one open invitation per address and organization.
@@ -308,6 +317,7 @@ begin
   end;
 end
 $$;
+comment on function plaudit.create_invitation(uuid,text,text,uuid) is 'Invites an address to the organization and answers the invitation with its one-time token.';
 
 grant execute on function plaudit.create_invitation(uuid, text, text, uuid) to plaudit_api;
 
@@ -338,6 +348,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.refuse_changes_once_set() is 'A column named in the trigger''s arguments, once set, can never be cleared or changed, by any role.';
 
 revoke execute on function plaudit.refuse_changes_once_set() from public;
 
@@ -375,6 +386,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.api_keys_guard_revocation() is 'An API key''s revocation and successor are permanent, for every role; a revocation still ahead may only be brought forward to now.';
 
 create trigger api_keys_guard_revocation
   before update of revoked_at, replaced_by on plaudit.api_keys

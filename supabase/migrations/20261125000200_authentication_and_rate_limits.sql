@@ -17,6 +17,7 @@ create unlogged table plaudit.rate_limit_counters (
   hits integer not null default 1,
   primary key (bucket, window_start)
 );
+comment on table plaudit.rate_limit_counters is 'Rate-limit counters, one row per bucket and one-minute window; unlogged, since they are worth nothing after a crash.';
 
 -- No policies: only the SECURITY DEFINER functions below touch it.
 alter table plaudit.rate_limit_counters enable row level security;
@@ -47,6 +48,7 @@ begin
   reset_at := extract(epoch from this_window + interval '1 minute')::bigint;
 end
 $$;
+comment on function plaudit.hit_rate_limit(text,integer) is 'Counts one hit in a bucket''s current one-minute window and answers whether it is within the limit, what remains and when it resets.';
 
 -- Drops windows that can no longer be consulted.
 create function plaudit.prune_rate_limits()
@@ -63,6 +65,7 @@ as $$
   )
   select count(*)::integer from gone
 $$;
+comment on function plaudit.prune_rate_limits() is 'Deletes the rate-limit windows no request consults any more and answers how many.';
 
 grant execute on function plaudit.hit_rate_limit(text, integer) to plaudit_public;
 
@@ -112,6 +115,7 @@ begin
   return next;
 end
 $$;
+comment on function plaudit.authenticate(bytea,integer) is 'Authenticates a request by its key''s SHA-256 in one round trip, counting it against the key''s per-minute limit.';
 
 grant execute on function plaudit.authenticate(bytea, integer) to plaudit_authenticator;
 
@@ -131,6 +135,7 @@ begin
   perform plaudit.prune_rate_limits();
 end
 $$;
+comment on function plaudit.run_maintenance() is 'Housekeeping that runs every minute: prunes the rate-limit windows.';
 
 -- Scheduling needs the migrations' own role (pg_cron's schema is not the owner's).
 reset role;

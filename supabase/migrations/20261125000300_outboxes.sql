@@ -18,6 +18,7 @@ create table plaudit.events (
   data jsonb not null,
   created_at timestamptz not null default now()
 );
+comment on table plaudit.events is 'The event outbox: each event written in the transaction of the change it announces, then fanned out to webhooks.';
 
 create index events_org_id_created_at on plaudit.events (org_id, created_at desc, id);
 
@@ -45,6 +46,7 @@ begin
   return new_id;
 end
 $$;
+comment on function plaudit.emit_event(uuid,text,jsonb) is 'Writes an event to the outbox in the caller''s transaction and wakes the worker; answers the event''s id.';
 
 -- Called from triggers, which run as whoever made the change; no role calls it directly.
 
@@ -73,6 +75,7 @@ create table plaudit.email_outbox (
   sent_at timestamptz,
   created_at timestamptz not null default now()
 );
+comment on table plaudit.email_outbox is 'The e-mail outbox: messages written in the transaction of their cause, then claimed, sent and recorded by the worker.';
 
 create index email_outbox_due on plaudit.email_outbox (next_attempt_at) where status in ('queued', 'sending');
 create index email_outbox_org_id_created_at on plaudit.email_outbox (org_id, created_at desc);
@@ -108,6 +111,7 @@ begin
   return new_id;
 end
 $$;
+comment on function plaudit.enqueue_email(uuid,text,text,jsonb,text,text) is 'Queues an e-mail, once per idempotency key, and wakes the worker; answers its id, or null for a repeated key.';
 
 revoke execute on all functions in schema plaudit from public;
 reset role;

@@ -60,6 +60,7 @@ begin
   return true;
 end
 $$;
+comment on function plaudit.custom_field_definitions_are_valid(jsonb) is 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
 
 create table plaudit.review_forms (
   id uuid primary key default gen_random_uuid(),
@@ -76,6 +77,7 @@ create table plaudit.review_forms (
   -- Lets a review reference (form, organization) together, so it always belongs to its form's tenant.
   unique (id, org_id)
 );
+comment on table plaudit.review_forms is 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
 
 -- Lists show the forms that are not deleted, newest first.
 create index review_forms_org_id_created_at on plaudit.review_forms (org_id, created_at desc, id desc)
@@ -99,6 +101,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.review_forms_stay_deleted() is 'A deleted form stays deleted: nothing can bring it back or change it afterwards.';
 
 create trigger review_forms_stay_deleted
   before update on plaudit.review_forms

@@ -41,6 +41,7 @@ create table plaudit.reviews (
   -- Deleting a form only marks it, so this reference always resolves, within the same tenant.
   foreign key (form_id, org_id) references plaudit.review_forms (id, org_id)
 );
+comment on table plaudit.reviews is 'Reviews, written once and never deleted or rewritten: only moderation and verification change them afterwards.';
 create index reviews_verification_token_id on plaudit.reviews (verification_token_id) where verification_token_id is not null;
 create index reviews_verification_key_id on plaudit.reviews (verification_key_id) where verification_key_id is not null;
 
@@ -96,6 +97,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.reviews_guard_update() is 'A review is never rewritten: only moderation and verification change it, and its verification status only moves forward.';
 
 create function plaudit.reviews_refuse_delete()
 returns trigger
@@ -107,6 +109,7 @@ begin
     using errcode = 'restrict_violation';
 end
 $$;
+comment on function plaudit.reviews_refuse_delete() is 'Reviews are never deleted or truncated, whoever asks: moderation hides them instead.';
 
 create trigger reviews_guard_update
   before update on plaudit.reviews
@@ -140,6 +143,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.reviews_emit_created() is 'Every inserted review gets its review.created event, in the transaction that inserts it.';
 
 create trigger reviews_emit_created
   after insert on plaudit.reviews
@@ -193,6 +197,7 @@ create table plaudit.review_statistics (
   updated_at timestamptz not null default now(),
   primary key (org_id, slot)
 );
+comment on table plaudit.review_statistics is 'Review counts per organization, kept by triggers in up to 16 slot rows, so that nothing counts reviews per request.';
 
 alter table plaudit.review_statistics enable row level security;
 
@@ -209,6 +214,7 @@ language sql
 immutable
 set search_path = pg_catalog, pg_temp
 as $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
+comment on function plaudit.review_is_public(boolean,text) is 'True when a review shows in public: not hidden, and verified or unverified.';
 
 -- Adds signed deltas, one row per organization, in organization order (so two multi-tenant
 -- statements cannot deadlock), to this backend's slot.
@@ -240,6 +246,7 @@ begin
     updated_at = now();
 end
 $$;
+comment on function plaudit.add_review_statistics(jsonb) is 'Adds signed deltas to this backend''s slot of the review statistics, one row per organization, in organization order.';
 
 create function plaudit.reviews_count_inserted()
 returns trigger
@@ -270,6 +277,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.reviews_count_inserted() is 'The review statistics count every review an insert statement makes, in its transaction.';
 
 -- Ratings never change, so an update matters only when it moves a review in or out of public view.
 create function plaudit.reviews_count_updated()
@@ -307,6 +315,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.reviews_count_updated() is 'The review statistics follow every update that moves a review in or out of public view.';
 
 create trigger reviews_count_inserted
   after insert on plaudit.reviews
@@ -343,6 +352,7 @@ begin
         from plaudit.reviews where org_id = p_org_id) r;
 end
 $$;
+comment on function plaudit.rebuild_review_statistics(uuid) is 'Recounts an organization''s review statistics from its reviews, into one slot with a version past every earlier one.';
 
 revoke execute on function plaudit.review_is_public(boolean, text), plaudit.add_review_statistics(jsonb),
   plaudit.reviews_count_inserted(), plaudit.reviews_count_updated(),
@@ -373,6 +383,7 @@ create table plaudit.moderation_trail (
   hash bytea not null check (octet_length(hash) = 32),
   unique (org_id, seq)
 );
+comment on table plaudit.moderation_trail is 'The moderation trail: an append-only, hash-chained entry for each change of a review''s visibility, verification or reply.';
 create index moderation_trail_review_id on plaudit.moderation_trail (review_id);
 
 create index moderation_trail_org_id_review_id on plaudit.moderation_trail (org_id, review_id, seq);
@@ -383,6 +394,7 @@ create table plaudit.moderation_chain_heads (
   last_hash bytea not null check (octet_length(last_hash) = 32),
   updated_at timestamptz not null default now()
 );
+comment on table plaudit.moderation_chain_heads is 'The head of each organization''s moderation chain: the seq and hash of its last entry.';
 
 -- The hash of an entry: SHA-256 over a canonical JSON array of its fields and the previous
 -- entry's hash. The timestamp is formatted in UTC, so the session's time zone cannot change it.
@@ -400,6 +412,7 @@ as $$
     to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
     encode(p_previous_hash, 'hex'))::text, 'UTF8'))
 $$;
+comment on function plaudit.moderation_entry_hash(bytea,uuid,bigint,uuid,text,text,text,timestamp with time zone) is 'The SHA-256 of a trail entry''s fields and the previous entry''s hash.';
 
 -- Appends one entry to an organization's chain. The head row's lock serialises appends per
 -- organization, so concurrent moderation of one tenant yields one gap-free chain.
@@ -435,6 +448,7 @@ begin
     where org_id = p_org_id;
 end
 $$;
+comment on function plaudit.append_moderation_entry(uuid,uuid,text,text,text) is 'Appends one entry to an organization''s moderation chain, one append at a time per organization.';
 
 -- Who made the change: the transaction-local setting plaudit.actor (the API sets it to
 -- `api_key:<id>`, the e-mail link to `reviewer:email_link`), else the database user.
@@ -444,6 +458,7 @@ language sql
 stable
 set search_path = pg_catalog, pg_temp
 as $$ select coalesce(nullif(current_setting('plaudit.actor', true), ''), 'database:' || session_user) $$;
+comment on function plaudit.current_actor() is 'Who made the change: the transaction''s setting plaudit.actor, else the database user.';
 
 create function plaudit.reviews_record_moderation()
 returns trigger
@@ -468,6 +483,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.reviews_record_moderation() is 'Every hide, unhide and verification decision on a review is appended to its organization''s moderation trail.';
 
 create trigger reviews_record_moderation
   after update of is_hidden, verification_status on plaudit.reviews
@@ -505,6 +521,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.reviews_emit_changes() is 'Every change of a review''s visibility or verification status emits review.moderated or review.verified.';
 
 -- Named to fire after reviews_record_moderation (triggers fire in name order): review.moderated
 -- carries the chain head that includes its own trail entry.
@@ -527,6 +544,7 @@ begin
     using errcode = 'restrict_violation';
 end
 $$;
+comment on function plaudit.moderation_trail_refuse_change() is 'The moderation trail is append-only, for everyone: no entry is updated, deleted or truncated.';
 
 create trigger moderation_trail_refuse_update
   before update or delete on plaudit.moderation_trail
@@ -549,6 +567,7 @@ begin
     using errcode = 'restrict_violation';
 end
 $$;
+comment on function plaudit.moderation_chain_heads_guard() is 'A moderation chain head only moves forward, one entry at a time, and is never deleted.';
 
 create trigger moderation_chain_heads_guard
   before update or delete on plaudit.moderation_chain_heads
@@ -605,6 +624,7 @@ begin
   return query select true, entries, null::bigint, null::uuid, null::text;
 end
 $$;
+comment on function plaudit.verify_moderation_chain(uuid) is 'Recomputes an organization''s moderation chain and answers whether it verifies, or the first entry that does not and why.';
 
 -- Hide or unhide a review, on behalf of `p_actor`, with a reason for the trail. Runs with the
 -- caller's rights: row-level security limits it to the caller's tenant.
@@ -638,6 +658,7 @@ begin
   return next changed;
 end
 $$;
+comment on function plaudit.moderate_review(uuid,text,text,text) is 'Hides or unhides a review of the caller''s tenant on behalf of `p_actor`, with a reason for the trail.';
 
 alter table plaudit.moderation_trail enable row level security;
 alter table plaudit.moderation_chain_heads enable row level security;
@@ -688,6 +709,7 @@ as $$
     from (select 1) one
     left join plaudit.moderation_chain_heads h on h.org_id = p_org_id
 $$;
+comment on function plaudit.moderation_chain_head(uuid) is 'An organization''s moderation chain head as JSON: its number of entries and the hex of the last entry''s hash.';
 
 revoke execute on function plaudit.moderation_chain_head(uuid) from public;
 
@@ -734,6 +756,7 @@ begin
     'earlier_head', earlier);
 end
 $$;
+comment on function plaudit.moderation_chain_status(bigint,text) is 'The transaction''s tenant''s moderation chain: its head, whether it verifies, and whether it still holds a head kept earlier.';
 
 revoke execute on function plaudit.moderation_chain_status(bigint, text) from public;
 grant execute on function plaudit.moderation_chain_status(bigint, text) to plaudit_api;
@@ -754,6 +777,7 @@ create table plaudit.review_replies (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+comment on table plaudit.review_replies is 'A business''s public reply to a review, one per review; each change is also an entry of the moderation trail.';
 
 create index review_replies_org_id on plaudit.review_replies (org_id);
 
@@ -810,6 +834,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.review_replies_record() is 'Every reply written, edited or withdrawn gets its trail entry, its review.replied event and a new public version.';
 
 create trigger review_replies_record
   after insert or update or delete on plaudit.review_replies
@@ -846,6 +871,7 @@ begin
     from plaudit.review_replies rr where rr.review_id = p_review_id;
 end
 $$;
+comment on function plaudit.reply_to_review(uuid,text,text) is 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
 
 -- Withdraws the reply to a review of the caller's tenant; answers whether there was one. Runs
 -- with the caller's rights, as reply_to_review.
@@ -869,6 +895,7 @@ begin
   return gone;
 end
 $$;
+comment on function plaudit.withdraw_review_reply(uuid,text) is 'Withdraws the reply to a review of the caller''s tenant; answers whether there was one.';
 
 grant execute on function plaudit.reply_to_review(uuid, text, text), plaudit.withdraw_review_reply(uuid, text)
   to plaudit_api;

@@ -19,6 +19,7 @@ create table plaudit.orders (
   updated_at timestamptz not null default now(),
   primary key (org_id, order_id)
 );
+comment on table plaudit.orders is 'Orders an organization loads, so that purchase-proof forms can check the order id (and e-mail) a reviewer gives.';
 
 create trigger orders_touch_updated_at
   before update on plaudit.orders
@@ -51,6 +52,7 @@ language sql
 immutable
 set search_path = pg_catalog, pg_temp
 as $$ select encode(sha256(convert_to(p_org_id::text || ':' || p_order_id, 'UTF8')), 'hex') $$;
+comment on function plaudit.order_hash(uuid,text) is 'The SHA-256 (hex) of the tenant and an order id: what a purchase-proof verification records.';
 
 -- True when the organization has this order and, if the order carries an e-mail address, it is
 -- the reviewer's (case-insensitively).
@@ -65,6 +67,7 @@ as $$
     where o.org_id = p_org_id and o.order_id = btrim(p_order_id)
       and (o.email is null or lower(o.email) = lower(p_email)))
 $$;
+comment on function plaudit.order_matches(uuid,text,text) is 'True when the organization has this order and, if the order carries an e-mail address, it is the reviewer''s.';
 
 -- Bulk upsert of up to 1,000 orders ([{order_id, email?, purchased_at?}]); an order id given
 -- twice keeps its last occurrence. An existing order takes the new e-mail and purchase date
@@ -88,6 +91,7 @@ as $$
   )
   select (count(*) filter (where is_new))::integer, (count(*) filter (where not is_new))::integer from written
 $$;
+comment on function plaudit.upsert_orders(uuid,jsonb) is 'Inserts or updates up to 1,000 orders of an organization; answers how many were inserted and how many updated.';
 
 grant execute on function plaudit.order_hash(uuid, text), plaudit.order_matches(uuid, text, text),
   plaudit.upsert_orders(uuid, jsonb) to plaudit_api;
@@ -114,6 +118,7 @@ create table plaudit.review_verification_tokens (
   used_at timestamptz,
   created_at timestamptz not null default now()
 );
+comment on table plaudit.review_verification_tokens is 'Single-use e-mail verification tokens of reviews: only the SHA-256 of each token is kept.';
 
 create index review_verification_tokens_org_id on plaudit.review_verification_tokens (org_id, created_at);
 
@@ -166,6 +171,7 @@ begin
   return next changed;
 end
 $$;
+comment on function plaudit.change_verification(uuid,text,text,text,uuid,text,text) is 'Moves a pending review of the caller''s tenant to a verification status, recording provenance and actor.';
 
 create function plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid)
 returns setof plaudit.reviews
@@ -173,6 +179,7 @@ language sql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$ select * from plaudit.change_verification(p_review_id, 'verified', 'manual', p_reason, p_key_id, null, 'approved') $$;
+comment on function plaudit.approve_review(uuid,text,uuid) is 'Approves a pending review of the caller''s tenant by hand: verified, method manual.';
 
 create function plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid)
 returns setof plaudit.reviews
@@ -180,6 +187,7 @@ language sql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$ select * from plaudit.change_verification(p_review_id, 'rejected', 'manual', p_reason, p_key_id, null, 'rejected') $$;
+comment on function plaudit.reject_review(uuid,text,uuid) is 'Rejects a pending review of the caller''s tenant by hand.';
 
 -- Purchase proof after submission: the order id must match an order of the review's
 -- organization (and the reviewer's e-mail when the order has one).
@@ -215,6 +223,7 @@ begin
     plaudit.order_hash(r.org_id, btrim(p_order_id)), 'verified');
 end
 $$;
+comment on function plaudit.verify_review_by_order(uuid,text,uuid) is 'Verifies a pending review by purchase proof: the order must be its organization''s, and the reviewer''s when it has an e-mail.';
 
 -- Spends an e-mail verification token. Used by the public link (no tenant, no key) and by the
 -- authenticated verify route (tenant set: the review must be the tenant's; `p_review_id` must be
@@ -270,6 +279,7 @@ begin
   return query select 'verified'::text, t.review_id;
 end
 $$;
+comment on function plaudit.verify_review_by_token(text,uuid,uuid) is 'Spends an e-mail verification token; answers the outcome and the review concerned.';
 
 grant execute on function
   plaudit.change_verification(uuid, text, text, text, uuid, text, text),
@@ -359,6 +369,7 @@ begin
   return kept;
 end
 $$;
+comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates answers against a form''s custom fields and answers those to keep: the form''s keys only, strings trimmed.';
 
 create function plaudit.submit_review(
   p_rate_bucket text,
@@ -480,6 +491,7 @@ begin
   end;
 end
 $$;
+comment on function plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean) is 'Submits a public review in one round trip; answers the review or an error code.';
 
 grant execute on function plaudit.submit_review(text, integer, uuid, integer, text, text, text, text, jsonb, text, text, boolean)
   to plaudit_public;

@@ -24,6 +24,7 @@ create table plaudit.public_profiles (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+comment on table plaudit.public_profiles is 'Public-profile settings of an organization (profile page and widget); an organization without a row has the defaults.';
 
 create trigger public_profiles_touch_updated_at
   before update on plaudit.public_profiles
@@ -66,6 +67,7 @@ create view plaudit.public_reviews with (security_barrier = true, security_invok
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at
   from plaudit.reviews r
   where not r.is_hidden and r.verification_status in ('verified', 'unverified');
+comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
 -- Changes whenever any public answer about the organization may change: its publicly visible
 -- reviews (statistics version), its public-profile settings, its name or website. Public
@@ -86,6 +88,7 @@ as $$
   left join plaudit.public_profiles p on p.org_id = o.id
   where o.slug = p_slug
 $$;
+comment on function plaudit.public_version(text) is 'The version of everything public about an organization, from which public answers derive their ETags.';
 
 -- The public profile carries the head; its version (public_version's, and the head's entry
 -- count) moves with it, so a cached profile or embed answer never keeps an old head past a
@@ -101,6 +104,7 @@ as $$
          coalesce((select h.last_seq from plaudit.moderation_chain_heads h
                     join plaudit.organizations o on o.id = h.org_id where o.slug = p_slug), 0)
 $$;
+comment on function plaudit.public_profile_version(text) is 'public_version with the moderation chain head''s entry count: the version of profile and embed answers, which carry the head.';
 
 revoke execute on function plaudit.public_profile_version(text) from public;
 grant execute on function plaudit.public_profile_version(text) to plaudit_public;
@@ -144,6 +148,7 @@ as $$
   ) s
   where o.slug = p_slug
 $$;
+comment on function plaudit.public_profile(text) is 'A slug''s public profile as JSON: its profile and embed settings, its aggregates and its moderation chain head.';
 
 -- A page of public reviews, newest first, with its total from the statistics, each with its
 -- reply or null. p_scope 'embed': the widget's reviews, at or above the embed's min_rating;
@@ -212,6 +217,7 @@ begin
     'items', items);
 end
 $$;
+comment on function plaudit.public_review_page(text,text,integer,integer) is 'A page of a slug''s public reviews or its widget''s, newest first, with replies, and the total from the statistics.';
 
 grant execute on function plaudit.public_version(text), plaudit.public_profile(text),
   plaudit.public_review_page(text, text, integer, integer) to plaudit_public;
@@ -276,6 +282,7 @@ begin
   return json_build_object('total', total, 'items', items);
 end
 $$;
+comment on function plaudit.public_profile_reviews(text,integer,integer,integer) is 'A page of an enabled profile''s public reviews, newest first, of one rating or all, with how each was verified.';
 
 -- The enabled profiles, by slug, a page at a time (a sitemap holds at most 50,000 addresses),
 -- with when each last changed as far as its page's settings go.
@@ -293,6 +300,7 @@ as $$
    order by o.slug
    limit p_limit offset (p_page - 1)::bigint * p_limit
 $$;
+comment on function plaudit.public_sitemap(integer,integer) is 'The enabled profiles by slug, a page at a time, with when each profile page last changed.';
 
 -- The widget's first reviews, with how each verified one was verified, so that its badge can
 -- say it: at most the embed's max_reviews public reviews rated at least its min_rating, newest
@@ -332,6 +340,7 @@ as $$
     left join plaudit.organizations o on o.slug = p_slug
     left join plaudit.public_profiles p on p.org_id = o.id
 $$;
+comment on function plaudit.public_embed_reviews(text) is 'The widget''s reviews: the newest public reviews at or above its min_rating, up to its max_reviews, each with how it was verified.';
 
 -- The name a business shows its customers.
 create function plaudit.brand_name(p_org_id uuid)
@@ -345,6 +354,7 @@ as $$
     from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
    where o.id = p_org_id
 $$;
+comment on function plaudit.brand_name(uuid) is 'The name a business shows its customers: its public display name, else its organization''s name.';
 
 grant execute on function plaudit.public_profile_reviews(text, integer, integer, integer),
   plaudit.public_sitemap(integer, integer), plaudit.public_embed_reviews(text) to plaudit_public;

@@ -38,6 +38,7 @@ create table plaudit.webhook_endpoints (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+comment on table plaudit.webhook_endpoints is 'Webhook endpoints: where an organization wants its events POSTed, with their signing secrets and health.';
 
 create index webhook_endpoints_org_id_created_at on plaudit.webhook_endpoints (org_id, created_at desc, id);
 
@@ -79,6 +80,7 @@ language sql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$ select 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64') $$;
+comment on function plaudit.new_webhook_secret() is 'A new webhook signing secret: `whsec_` and the base64 of 32 random bytes.';
 
 -- Registers an endpoint and answers its secret, once. Runs with the caller's rights: the API
 -- role inserts the secret but can never read it back.
@@ -102,6 +104,7 @@ begin
     returning w.id, w.url, w.description, w.events, w.enabled, new_secret, w.created_at;
 end
 $$;
+comment on function plaudit.create_webhook_endpoint(uuid,text,text[],text) is 'Registers a webhook endpoint and answers its signing secret, once.';
 
 -- Issues a new secret; the old one keeps signing (alongside) for 24 hours. Reading the old
 -- secret needs the owner's rights, so this is SECURITY DEFINER and checks the tenant itself.
@@ -125,6 +128,7 @@ begin
     returning w.id, new_secret, w.previous_secret_expires_at;
 end
 $$;
+comment on function plaudit.rotate_webhook_secret(uuid) is 'Issues a new signing secret for an endpoint of the caller''s tenant; the old one keeps signing alongside for 24 hours.';
 
 grant execute on function plaudit.new_webhook_secret(),
   plaudit.create_webhook_endpoint(uuid, text, text[], text),
@@ -169,6 +173,7 @@ create table plaudit.webhook_deliveries (
   delivered_at timestamptz,
   created_at timestamptz not null default now()
 );
+comment on table plaudit.webhook_deliveries is 'Webhook deliveries, one per event and endpoint: the exact body, the retry schedule and the worker''s lease.';
 
 create index webhook_deliveries_org_id_endpoint on plaudit.webhook_deliveries (org_id, endpoint_id, created_at desc, id);
 -- The worker's queue and its per-endpoint in-flight count. Not tenant lookups, so not led by org_id.
@@ -206,6 +211,7 @@ create table plaudit.webhook_delivery_attempts (
   response_snippet text check (char_length(response_snippet) <= 1024),
   created_at timestamptz not null default now()
 );
+comment on table plaudit.webhook_delivery_attempts is 'Every attempt to send a webhook delivery: its status code, duration, error and the start of the response.';
 
 create index webhook_delivery_attempts_org_id_delivery
   on plaudit.webhook_delivery_attempts (org_id, delivery_id, created_at);
@@ -226,6 +232,7 @@ language sql
 immutable
 set search_path = pg_catalog, pg_temp
 as $$ select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
+comment on function plaudit.iso_utc(timestamp with time zone) is 'A timestamp as ISO 8601 UTC with milliseconds and Z, as the API writes timestamps.';
 
 grant execute on function plaudit.iso_utc(timestamptz) to plaudit_api, plaudit_public;
 
@@ -264,6 +271,7 @@ begin
   end case;
 end
 $$;
+comment on function plaudit.canonical_json(jsonb) is 'jsonb as compact JSON, byte for byte what JSON.stringify writes, so that a receiver digests what was signed.';
 
 grant execute on function plaudit.canonical_json(jsonb) to plaudit_api, plaudit_worker;
 
@@ -277,6 +285,7 @@ as $$
   select '{"event":' || to_json(p_type)::text || ',"timestamp":' || to_json(plaudit.iso_utc(p_at))::text
          || ',"data":' || plaudit.canonical_json(p_data) || '}'
 $$;
+comment on function plaudit.webhook_payload(text,timestamp with time zone,jsonb) is 'An event''s delivery body: {"event","timestamp","data"}, in that order, compact.';
 
 -- Fan-out: a delivery for every enabled endpoint of the organization subscribed to the type
 -- ('*' subscribes to all).
@@ -295,6 +304,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.fan_out_event() is 'Every new event gets a delivery for each enabled endpoint of its organization subscribed to its type.';
 
 create trigger events_fan_out
   after insert on plaudit.events
@@ -324,6 +334,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.cancel_deliveries_of_disabled_endpoint() is 'Disabling an endpoint cancels its pending deliveries and notes when and why; re-enabling clears that and its failure run.';
 
 create trigger webhook_endpoints_cancel_on_disable
   before update of enabled on plaudit.webhook_endpoints
@@ -371,6 +382,7 @@ begin
   end if;
 end
 $$;
+comment on function plaudit.webhook_signatures(text,text,timestamp with time zone,text,bigint,text) is 'The signatures of one delivery attempt, hex and Standard Webhooks, with each live secret.';
 
 revoke execute on function plaudit.webhook_signatures(text, text, timestamptz, text, bigint, text) from public;
 
@@ -413,6 +425,7 @@ begin
                                     new_row.message_id, ts, new_row.payload) s;
 end
 $$;
+comment on function plaudit.create_test_delivery(uuid,text,jsonb) is 'Creates a one-shot test delivery to an endpoint of the transaction''s tenant, claimed for the caller and signed.';
 
 create function plaudit.record_test_delivery(
   p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer,
@@ -433,6 +446,7 @@ begin
     p_error, p_response_snippet, case when p_succeeded then 'succeeded' else 'retry' end, null);
 end
 $$;
+comment on function plaudit.record_test_delivery(uuid,uuid,integer,integer,text,text,boolean) is 'Records the outcome of a test delivery of the transaction''s tenant; answers its status.';
 
 grant execute on function plaudit.create_test_delivery(uuid, text, jsonb),
   plaudit.record_test_delivery(uuid, uuid, integer, integer, text, text, boolean)
@@ -507,6 +521,7 @@ begin
   end loop;
 end
 $$;
+comment on function plaudit.claim_emails(integer,integer,uuid[]) is 'Claims up to p_limit due e-mails under a lease, with their data and brand, failing those withdrawn meanwhile.';
 
 -- Records a send: sent, retried after p_retry_in_ms, or failed for good (p_retry_in_ms null).
 create function plaudit.record_email_result(
@@ -546,6 +561,7 @@ begin
   return coalesce(new_status, 'stale');
 end
 $$;
+comment on function plaudit.record_email_result(uuid,uuid,boolean,text,text,bigint) is 'Records a claimed e-mail''s send: sent, queued again for a retry, or failed for good; answers its status.';
 
 grant execute on function
   plaudit.claim_emails(integer, integer, uuid[]),
@@ -706,6 +722,7 @@ begin
   return 'pending';
 end
 $$;
+comment on function plaudit.record_webhook_attempt(uuid,uuid,integer,integer,text,text,text,bigint,integer,integer) is 'Records a delivery attempt; the delivery succeeds, waits for a retry or fails.';
 
 -- Slow or dead endpoints can no longer take a whole worker. The per-endpoint cap alone let a
 -- handful of endpoints that answer only at the timeout (4 slots each) fill every slot of a worker,
@@ -819,6 +836,7 @@ begin
                                                 c.message_id, ts, c.payload) s;
 end
 $$;
+comment on function plaudit.claim_webhook_deliveries(integer,integer,integer,uuid[],integer,jsonb,integer) is 'Claims due deliveries, signed and leased, so no endpoint or organization fills a batch.';
 
 revoke execute on all functions in schema plaudit from public;
 grant execute on function

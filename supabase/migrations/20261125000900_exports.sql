@@ -47,6 +47,7 @@ create table plaudit.exports (
   -- and in export.completed alike.
   public_url text check (public_url ~ '^https?://' and char_length(public_url) <= 2048)
 );
+comment on table plaudit.exports is 'Export jobs: an organization''s reviews as a CSV or JSON file, generated inside the database in chunks.';
 create index exports_created_by_key_id on plaudit.exports (created_by_key_id) where created_by_key_id is not null;
 
 create index exports_org_id_created_at on plaudit.exports (org_id, created_at desc, id);
@@ -75,6 +76,7 @@ create table plaudit.export_chunks (
   body text not null,
   primary key (export_id, seq)
 );
+comment on table plaudit.export_chunks is 'The file of an export as numbered chunks of text, which the download route streams in order.';
 
 -- Chunks are written once and streamed out: compressing them would cost more time than space.
 alter table plaudit.export_chunks alter column body set storage external;
@@ -100,6 +102,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.notify_export_created() is 'A new export job wakes the worker.';
 
 create trigger exports_notify_created
   after insert on plaudit.exports
@@ -113,7 +116,10 @@ returns text
 language sql
 immutable
 parallel safe
-return case when ascii(v) in (61, 43, 45, 64, 9, 13) then '''' || v else v end;
+as $$
+  select case when ascii(v) in (61, 43, 45, 64, 9, 13) then '''' || v else v end
+$$;
+comment on function plaudit.csv_guard(text) is 'A CSV cell''s text, led by an apostrophe when a spreadsheet would read it as a formula.';
 
 -- One CSV cell: guarded as csv_guard does, then quoted.
 -- CSV cells are quoted by quote_ident, in C. quote_ident applies RFC 4180's quoting exactly (the value in double quotes, inner
@@ -130,8 +136,11 @@ returns text
 language sql
 immutable
 parallel safe
-return coalesce(pg_catalog.quote_ident(
-  case when pg_catalog.ascii(v) in (61, 43, 45, 64, 9, 13) then '''' || v else v end), '');
+as $$
+  select coalesce(pg_catalog.quote_ident(
+    case when pg_catalog.ascii(v) in (61, 43, 45, 64, 9, 13) then '''' || v else v end), '')
+$$;
+comment on function plaudit.csv_cell(text) is 'One CSV cell: guarded as csv_guard does, then quoted as RFC 4180 asks; null is an empty cell.';
 
 grant execute on function plaudit.csv_guard(text), plaudit.csv_cell(text)
   to plaudit_api, plaudit_worker;
@@ -146,6 +155,7 @@ as $$
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
+comment on function plaudit.export_csv_header(text[]) is 'The header line of a CSV export: the review''s columns, then one `custom_fields.<key>` column per custom field.';
 
 -- Renders the next chunk of one export (the caller holds the job's row lock) and answers true
 -- when the file is complete.
@@ -287,6 +297,7 @@ begin
   return done;
 end
 $$;
+comment on function plaudit.export_step(uuid,integer) is 'Renders the next chunk of one export and answers true when the file is complete.';
 
 -- Works on pending exports, oldest first, one at a time (row lock, SKIP LOCKED: workers and
 -- pg_cron share the queue), until p_budget_ms has passed. A step that fails marks its export
@@ -332,6 +343,7 @@ begin
   return left_over;
 end
 $$;
+comment on function plaudit.run_exports(integer,integer) is 'Works through pending exports, oldest first, until p_budget_ms has passed; answers how many still wait.';
 
 grant execute on function plaudit.run_exports(integer, integer) to plaudit_worker;
 
@@ -381,6 +393,7 @@ as $$
    order by r.created_at, r.id
    limit p_rows
 $$;
+comment on function plaudit.export_page(uuid,timestamp with time zone,timestamp with time zone,timestamp with time zone,uuid,integer,uuid,boolean,integer) is 'The next reviews an export writes.';
 
 revoke execute on function plaudit.export_page(uuid, timestamptz, timestamptz, timestamptz, uuid, integer, uuid, boolean, integer) from public;
 
@@ -418,6 +431,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.exports_note_chain_head() is 'Every export records the moderation chain head as it stood when the export was requested.';
 
 revoke execute on function plaudit.exports_note_chain_head() from public;
 
@@ -447,6 +461,7 @@ as $$
            where rf.org_id = p_org_id and (p_form_id is null or rf.id = p_form_id)
            order by f.value ->> 'key', pos) k
 $$;
+comment on function plaudit.export_custom_field_keys(uuid,uuid) is 'The custom-field keys a CSV export has columns for: the exported form''s, or all forms'', each once.';
 
 -- A review's custom-field cells, each led by its comma: text as written, numbers and booleans
 -- as JSON writes them, an unanswered field empty.
@@ -456,8 +471,11 @@ language sql
 immutable
 parallel safe
 set search_path = pg_catalog, pg_temp
-return (select string_agg(',' || plaudit.csv_cell(p_values ->> k), '' order by i)
-          from unnest(p_keys) with ordinality u(k, i));
+as $$
+  select (select string_agg(',' || plaudit.csv_cell(p_values ->> k), '' order by i)
+            from unnest(p_keys) with ordinality u(k, i))
+$$;
+comment on function plaudit.export_csv_custom_cells(jsonb,text[]) is 'A review''s custom-field cells for a CSV row, each led by its comma, an unanswered field empty.';
 
 -- The file's absolute download URL.
 create function plaudit.export_download_url(e plaudit.exports)
@@ -468,6 +486,7 @@ set search_path = pg_catalog, pg_temp
 as $$
   select coalesce(e.public_url, '') || '/api/v1/organizations/' || e.org_id || '/exports/' || e.id || '/download'
 $$;
+comment on function plaudit.export_download_url(plaudit.exports) is 'The absolute download URL of an export''s file.';
 
 grant execute on function plaudit.export_download_url(plaudit.exports) to plaudit_api;
 

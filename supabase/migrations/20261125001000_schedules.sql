@@ -41,6 +41,7 @@ begin
     where status in ('sent', 'failed') and created_at < now() - interval '30 days';
 end
 $$;
+comment on function plaudit.run_delivery_maintenance() is 'Housekeeping of the delivery tables: drops expired rotation secrets and export files, and old deliveries, events and e-mails.';
 
 grant execute on function plaudit.run_delivery_maintenance() to plaudit_worker;
 

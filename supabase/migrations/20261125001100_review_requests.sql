@@ -31,6 +31,7 @@ as $$
           'unsubscribed', 'completed'],
     p_status)
 $$;
+comment on function plaudit.review_request_status_rank(text) is 'The rank of a review-request status in the lifecycle''s precedence; null for an event that is not a status.';
 
 create table plaudit.review_requests (
   id uuid primary key default gen_random_uuid(),
@@ -66,6 +67,7 @@ create table plaudit.review_requests (
   updated_at timestamptz not null default now(),
   foreign key (form_id, org_id) references plaudit.review_forms (id, org_id)
 );
+comment on table plaudit.review_requests is 'Review requests: e-mails that ask a customer to review the organization on one of its forms, and how far each got.';
 create index review_requests_review_id on plaudit.review_requests (review_id) where review_id is not null;
 
 -- A repeated external_id never makes a second request (nor a second e-mail).
@@ -101,6 +103,7 @@ begin
   return new;
 end
 $$;
+comment on function plaudit.review_requests_guard_update() is 'A review request keeps its recipient, form and organization, and its status never moves backwards.';
 
 create trigger review_requests_guard_update
   before update on plaudit.review_requests
@@ -135,6 +138,7 @@ create table plaudit.email_suppressions (
   request_id uuid references plaudit.review_requests (id) on delete set null,
   created_at timestamptz not null default now()
 );
+comment on table plaudit.email_suppressions is 'The suppression list: addresses an organization never sends review requests or reminders to again.';
 create index email_suppressions_request_id on plaudit.email_suppressions (request_id) where request_id is not null;
 
 create unique index email_suppressions_org_id_email on plaudit.email_suppressions (org_id, lower(email));
@@ -174,6 +178,7 @@ as $$
   select s.reason from plaudit.email_suppressions s
   where s.org_id = p_org_id and lower(s.email) = lower(p_email)
 $$;
+comment on function plaudit.suppression_reason(uuid,text) is 'The reason the organization suppresses an address, or null when it does not.';
 
 -- Withdraws the review-request e-mails (first sends and reminders) not yet handed to the
 -- transport. `p_request_id` null: every such e-mail to `p_email`; else only that request's.
@@ -204,6 +209,7 @@ begin
   return n;
 end
 $$;
+comment on function plaudit.cancel_queued_request_emails(uuid,text,uuid,text) is 'Withdraws the queued review-request e-mails to an address, or of one request; answers how many.';
 
 -- A manual addition withdraws what is queued for the address, as the automatic ones do.
 create function plaudit.email_suppressions_cancel_queued()
@@ -217,6 +223,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.email_suppressions_cancel_queued() is 'An address added to the suppression list has its queued review-request e-mails withdrawn.';
 
 create trigger email_suppressions_cancel_queued
   after insert on plaudit.email_suppressions
@@ -253,6 +260,7 @@ create table plaudit.review_request_events (
   applied boolean not null default false,
   data jsonb not null default '{}' check (jsonb_typeof(data) = 'object')
 );
+comment on table plaudit.review_request_events is 'The timeline of each review request: every fact about it, once per dedupe key.';
 create index review_request_events_request_id on plaudit.review_request_events (request_id);
 
 create unique index review_request_events_dedupe
@@ -338,6 +346,7 @@ begin
   return case when moves then 'applied' else 'recorded' end;
 end
 $$;
+comment on function plaudit.apply_review_request_event(uuid,text,text,timestamp with time zone,jsonb) is 'Applies one event to a review request, once per dedupe key; answers what it did.';
 
 -- A review of the same address on the same form completes the organization's open requests,
 -- however it was submitted (the landing page, the hosted form, the API). A request still
@@ -363,6 +372,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.reviews_complete_review_requests() is 'A new review completes its organization''s open requests for the same address and form.';
 
 create trigger reviews_complete_review_requests
   after insert on plaudit.reviews
@@ -393,6 +403,7 @@ create table plaudit.signing_secrets (
   secret bytea not null check (octet_length(secret) >= 32),
   created_at timestamptz not null default now()
 );
+comment on table plaudit.signing_secrets is 'Secrets made in the database, one per purpose, that sign the links of review-request e-mails; only the owner reads them.';
 
 alter table plaudit.signing_secrets enable row level security;
 -- No policy and no grant: only the functions below, as the owner, read it.
@@ -413,6 +424,7 @@ as $$
     'base64'), '='), '+/', '-_')
   from plaudit.signing_secrets s where s.purpose = 'review_request_links'
 $$;
+comment on function plaudit.review_request_token(uuid) is 'The token of a review request''s links: its id and a MAC of it, in base64url.';
 
 -- The request id a token stands for, or null when it is malformed or its MAC does not match.
 create function plaudit.review_request_from_token(p_token text)
@@ -444,6 +456,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.review_request_from_token(text) is 'The request id a token stands for, or null when it is malformed or its MAC does not match.';
 
 -- The links of a request's e-mails, for the templates.
 create function plaudit.review_request_links(p_request_id uuid, p_link_base text)
@@ -461,6 +474,7 @@ as $$
     'unsubscribe_url', b || '/unsubscribe/' || t)
   from (select rtrim(p_link_base, '/') as b, plaudit.review_request_token(p_request_id) as t) x
 $$;
+comment on function plaudit.review_request_links(uuid,text) is 'The links of a request''s e-mails, for the templates.';
 
 revoke execute on function plaudit.review_request_token(uuid),
   plaudit.review_request_from_token(text),
@@ -484,6 +498,7 @@ create table plaudit.review_request_settings (
   reminder_max integer not null default 1 check (reminder_max between 1 and 2),
   updated_at timestamptz not null default now()
 );
+comment on table plaudit.review_request_settings is 'Per-organization settings of review requests, the daily quota and reminders; without a row, the defaults.';
 
 alter table plaudit.review_request_settings enable row level security;
 
@@ -513,6 +528,7 @@ create table plaudit.review_request_usage (
   requests integer not null default 0 check (requests >= 0),
   primary key (org_id, day)
 );
+comment on table plaudit.review_request_usage is 'How many review requests each organization was allowed per UTC day, counted against its daily quota.';
 
 alter table plaudit.review_request_usage enable row level security;
 
@@ -551,6 +567,7 @@ begin
   return quota - used;
 end
 $$;
+comment on function plaudit.take_review_request_quota(uuid,integer) is 'Takes p_count requests from today''s quota and answers what remains, or raises program_limit_exceeded and takes nothing.';
 
 revoke execute on function plaudit.take_review_request_quota(uuid, integer) from public;
 
@@ -573,6 +590,7 @@ create table plaudit.idempotency_keys (
   created_at timestamptz not null default now(),
   primary key (org_id, key)
 );
+comment on table plaudit.idempotency_keys is 'Idempotency keys of bulk review requests: the first successful answer per organization and key, kept 24 hours.';
 
 create index idempotency_keys_org_id_created_at on plaudit.idempotency_keys (org_id, created_at);
 
@@ -726,6 +744,7 @@ begin
      order by b.idx;
 end
 $$;
+comment on function plaudit.create_review_requests(jsonb,text) is 'Creates up to 1,000 review requests of the transaction''s tenant; answers each row''s id or why it was refused.';
 
 grant execute on function plaudit.create_review_requests(jsonb, text) to plaudit_api;
 revoke execute on function plaudit.create_review_requests(jsonb, text) from public;
@@ -766,6 +785,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.email_outbox_track_review_requests() is 'A review-request e-mail that is sent or fails records the matching event on its request.';
 
 create trigger email_outbox_track_review_requests
   after update of status on plaudit.email_outbox
@@ -813,6 +833,7 @@ begin
     p_occurred_at, coalesce(p_data, '{}'));
 end
 $$;
+comment on function plaudit.record_email_provider_event(text,text,text,timestamp with time zone,jsonb) is 'Applies an e-mail provider''s event to its message''s review request; answers the outcome.';
 
 revoke execute on function plaudit.email_outbox_track_review_requests(),
   plaudit.record_email_provider_event(text, text, text, timestamptz, jsonb) from public;
@@ -889,6 +910,7 @@ begin
   return n;
 end
 $$;
+comment on function plaudit.queue_due_reminders(timestamp with time zone,integer,uuid[]) is 'Queues the reminder e-mails that are due under each organization''s settings; answers how many.';
 
 -- What runs every minute for review requests: due reminders, and idempotency keys past their
 -- 24 hours. pg_cron schedules it where it is loaded; elsewhere the worker calls it.
@@ -904,6 +926,7 @@ begin
   delete from plaudit.idempotency_keys where created_at < now() - interval '24 hours';
 end
 $$;
+comment on function plaudit.run_review_request_maintenance() is 'What runs every minute for review requests: due reminders, and idempotency keys past their 24 hours.';
 
 grant execute on function plaudit.run_review_request_maintenance() to plaudit_worker;
 
@@ -948,6 +971,7 @@ as $$
   from plaudit.review_forms f left join plaudit.public_profiles p on p.org_id = f.org_id
   where f.id = p_form_id and f.deleted_at is null and f.is_active
 $$;
+comment on function plaudit.public_review_form(uuid) is 'The hosted form of /forms/:formId, when the form is active and not deleted.';
 
 -- The landing page of /r/:token: the request's recipient (prefilled), its form and organization.
 create function plaudit.review_request_landing(p_token text)
@@ -969,6 +993,7 @@ as $$
   left join plaudit.public_profiles p on p.org_id = q.org_id
   where q.id = plaudit.review_request_from_token(p_token)
 $$;
+comment on function plaudit.review_request_landing(text) is 'The landing page of /r/:token: the request''s recipient (prefilled), its form and organization.';
 
 -- The open pixel and the click redirect: every open and click is counted; the first of each is
 -- the event of the timeline (`opened`, `clicked`). Answers whether the token was valid.
@@ -996,6 +1021,7 @@ begin
   return true;
 end
 $$;
+comment on function plaudit.track_review_request(text,text) is 'Counts an open or a click of a request''s link, the first of each an event of its timeline; answers whether the token was valid.';
 
 -- A review from the landing page: plaudit.submit_review for the request's form, and the request
 -- completed with that review. Answers what submit_review answers; an unknown token answers
@@ -1071,6 +1097,7 @@ begin
   return next;
 end
 $$;
+comment on function plaudit.submit_requested_review(text,text,integer,integer,text,text,text,text,jsonb,text,text,boolean) is 'Submits a landing page''s review and completes its request with it.';
 
 -- The unsubscribe page: who would be unsubscribed, from which organization.
 create function plaudit.review_request_unsubscribe_info(p_token text)
@@ -1084,6 +1111,7 @@ as $$
   from plaudit.review_requests q join plaudit.organizations o on o.id = q.org_id
   where q.id = plaudit.review_request_from_token(p_token)
 $$;
+comment on function plaudit.review_request_unsubscribe_info(text) is 'The unsubscribe page: who would be unsubscribed, from which organization.';
 
 -- Unsubscribes the request's address from the organization's review requests (the page's
 -- button, and the one-click List-Unsubscribe-Post of mail clients). Answers 'unsubscribed',
@@ -1110,6 +1138,7 @@ begin
   return case when already then 'already' else 'unsubscribed' end;
 end
 $$;
+comment on function plaudit.unsubscribe_review_request(text) is 'Puts a request''s address on its organization''s suppression list; answers unsubscribed, already or invalid.';
 
 -- The verification page: plaudit.verify_review_by_token (one implementation, shared with the
 -- API), and the organization's name for the page.
@@ -1129,6 +1158,7 @@ begin
                        where r.id = v.review_id);
 end
 $$;
+comment on function plaudit.verify_review_link(text) is 'Spends an e-mail verification token from the hosted page; answers the outcome and the organization''s name.';
 
 revoke execute on function
   plaudit.public_review_form(uuid),
@@ -1183,6 +1213,7 @@ begin
     'en', 'team_invitation:' || i.id);
 end
 $$;
+comment on function plaudit.queue_invitation_email(uuid,text,text) is 'Queues the e-mail of an invitation of the transaction''s tenant, given its plaintext token.';
 
 -- The accept page: the invitation a token stands for, and its state
 -- (pending | accepted | expired | revoked | invalid).
@@ -1204,6 +1235,7 @@ as $$
   left join plaudit.invitations i on i.token_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8'))
   left join plaudit.organizations o on o.id = i.org_id
 $$;
+comment on function plaudit.invitation_for_token(text) is 'The accept page: the invitation a token stands for, and its state (pending | accepted | expired | revoked | invalid).';
 
 -- Accepts: the invitee becomes a member with the invitation's role, once. Answers the state
 -- afterwards: accepted (now), already_member, accepted_before, expired, revoked or invalid.
@@ -1239,6 +1271,7 @@ begin
   return 'accepted';
 end
 $$;
+comment on function plaudit.accept_invitation(text,text) is 'Accepts an invitation: the invitee becomes a member with its role, once; answers the state afterwards.';
 
 revoke execute on function plaudit.queue_invitation_email(uuid, text, text),
   plaudit.invitation_for_token(text),
@@ -1287,6 +1320,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.review_request_email_withdrawal(uuid,text,text,jsonb) is 'Why a review-request e-mail must not go out any more, or null when it may.';
 
 revoke execute on function plaudit.review_request_email_withdrawal(uuid, text, text, jsonb) from public;
 
@@ -1311,6 +1345,7 @@ begin
   return null;
 end
 $$;
+comment on function plaudit.invitations_cancel_queued_email() is 'Withdrawing an invitation withdraws its e-mail while that still waits in the outbox.';
 
 revoke execute on function plaudit.invitations_cancel_queued_email() from public;
 
@@ -1349,6 +1384,7 @@ as $$
     left join plaudit.reviews r on r.id = t.review_id
     left join plaudit.organizations o on o.id = r.org_id
 $$;
+comment on function plaudit.verification_link_state(text) is 'The state of an e-mail verification link and the organization''s name, without spending the link.';
 
 revoke execute on function plaudit.verification_link_state(text) from public;
 grant execute on function plaudit.verification_link_state(text) to plaudit_public;

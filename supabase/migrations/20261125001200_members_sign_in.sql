@@ -26,6 +26,7 @@ create table plaudit.sign_in_challenges (
   expires_at timestamptz not null default now() + interval '15 minutes',
   used_at timestamptz
 );
+comment on table plaudit.sign_in_challenges is 'One row per sign-in mail: the hashes of its link token and its code, usable once within 15 minutes.';
 
 create index sign_in_challenges_email on plaudit.sign_in_challenges (lower(email), created_at desc);
 
@@ -37,7 +38,10 @@ returns bytea
 language sql
 immutable
 set search_path = pg_catalog, pg_temp
-return sha256(convert_to(p_challenge_id::text || ':' || coalesce(p_code, ''), 'UTF8'));
+as $$
+  select sha256(convert_to(p_challenge_id::text || ':' || coalesce(p_code, ''), 'UTF8'))
+$$;
+comment on function plaudit.sign_in_code_hash(uuid,text) is 'The hash of a challenge''s code: salted with the challenge, so equal codes hash apart.';
 
 -- Six decimal digits from the strong random source (four random bytes modulo a million).
 create function plaudit.random_sign_in_code()
@@ -45,7 +49,10 @@ returns text
 language sql
 volatile
 set search_path = pg_catalog, pg_temp
-return lpad(((('x' || encode(extensions.gen_random_bytes(4), 'hex'))::bit(32)::bigint) % 1000000)::text, 6, '0');
+as $$
+  select lpad(((('x' || encode(extensions.gen_random_bytes(4), 'hex'))::bit(32)::bigint) % 1000000)::text, 6, '0')
+$$;
+comment on function plaudit.random_sign_in_code() is 'Six decimal digits from the strong random source (four random bytes modulo a million).';
 
 -- ============================================================================================
 -- sessions
@@ -63,6 +70,7 @@ create table plaudit.sessions (
   expires_at timestamptz not null default now() + interval '30 days',
   ended_at timestamptz
 );
+comment on table plaudit.sessions is 'Signed-in browsers: only the SHA-256 of each session token is kept; a session ends idle, expired or signed out.';
 
 create index sessions_email on plaudit.sessions (lower(email)) where ended_at is null;
 
@@ -74,7 +82,10 @@ returns interval
 language sql
 immutable
 set search_path = pg_catalog, pg_temp
-return interval '7 days';
+as $$
+  select interval '7 days'
+$$;
+comment on function plaudit.session_idle_timeout() is 'How long a session may sit unused: 7 days.';
 
 -- The live session a token hash stands for (none when unknown, ended, idle too long or past
 -- its absolute expiry).
@@ -90,6 +101,7 @@ as $$
    where s.token_hash = p_token_hash and s.ended_at is null and s.expires_at > now()
      and s.last_seen_at > now() - plaudit.session_idle_timeout()
 $$;
+comment on function plaudit.live_session(bytea) is 'The live session a token hash stands for (none when unknown, ended, idle too long or past its absolute expiry).';
 
 -- A request's session: the person, their role in the path's organization (null columns when they
 -- are not a member of it), the scope that role acts with, and the session's per-minute count,
@@ -139,6 +151,7 @@ begin
   return next;
 end
 $$;
+comment on function plaudit.authenticate_session(bytea,uuid,integer) is 'Authenticates a session for an organization, in plaudit.authenticate''s row with the person and their role.';
 
 -- What the dashboard knows of its session: the person and every organization they belong to.
 create function plaudit.session_summary(p_token_hash bytea)
@@ -162,6 +175,7 @@ as $$
        where lower(m.email) = lower(s.email)), '[]'::json))
   from plaudit.live_session(p_token_hash) s
 $$;
+comment on function plaudit.session_summary(bytea) is 'What the dashboard knows of its session: the person and every organization they belong to.';
 
 -- Signs out: this session, or every session of its person.
 create function plaudit.end_session(p_token_hash bytea, p_everywhere boolean)
@@ -181,6 +195,7 @@ as $$
   )
   select count(*)::integer from ended
 $$;
+comment on function plaudit.end_session(bytea,boolean) is 'Signs out: this session, or every session of its person; answers how many ended.';
 
 -- A session's end is permanent: an ended session never comes back.
 create trigger sessions_guard_end
@@ -213,6 +228,7 @@ as $$
     from plaudit.live_session(p_token_hash) s
     join plaudit.members m on m.org_id = p_org_id and lower(m.email) = lower(s.email)
 $$;
+comment on function plaudit.session_for_read(bytea,uuid,integer) is 'As plaudit.api_key_for_read, for a session: its person''s organization and scope, and whether requests are left this minute.';
 
 -- plaudit.authenticate's row for a key, else plaudit.authenticate_session's for a session.
 create function plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer)
@@ -233,6 +249,7 @@ begin
   end if;
 end
 $$;
+comment on function plaudit.authenticate_credential(bytea,uuid,integer) is 'Authenticates a key or else a session: plaudit.authenticate''s row, else plaudit.authenticate_session''s.';
 
 -- ============================================================================================
 -- the sign-in e-mail
@@ -285,6 +302,7 @@ begin
   return 'sent';
 end
 $$;
+comment on function plaudit.request_sign_in(text,text,text,integer) is 'Asks for a sign-in mail to a member''s address, rate-limited; answers rate_limited, unknown, throttled or sent.';
 
 -- Signs in with a mail's link token, or with its address and code (the newest open challenge of
 -- the address; five wrong codes lock it). Answers the outcome ('signed_in', 'invalid', 'used',
@@ -334,6 +352,7 @@ begin
   return next;
 end
 $$;
+comment on function plaudit.verify_sign_in(text,text,text,text) is 'Signs in with a mail''s link token, or address and code; answers the outcome and the new session''s token.';
 
 -- ============================================================================================
 -- self-service sign-up
@@ -367,6 +386,7 @@ begin
   return plaudit.request_sign_in(p_email, p_client, p_link_base, p_client_limit);
 end
 $$;
+comment on function plaudit.sign_up(text,text,text,text,text,text,integer) is 'Creates an organization with its person as the owner, then sends them a sign-in mail.';
 
 -- ============================================================================================
 -- team changes
@@ -395,6 +415,7 @@ begin
   return coalesce(new, old);
 end
 $$;
+comment on function plaudit.keep_an_owner() is 'An organization keeps at least one owner: demoting or removing its last owner is refused.';
 
 create trigger members_keep_an_owner
   before update of role or delete on plaudit.members

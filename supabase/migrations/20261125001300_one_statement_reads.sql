@@ -35,6 +35,7 @@ as $$
     from plaudit.api_keys k
    where k.key_hash = p_key_hash and (k.revoked_at is null or k.revoked_at > now())
 $$;
+comment on function plaudit.api_key_for_read(bytea,integer) is 'A key''s organization and scope, and whether it has requests left this minute, without counting or locking.';
 
 -- When the key may read (known, with requests left this minute, of the organization asked for,
 -- any when none is, with the scope), sets its tenant and switches to plaudit_api, both local to
@@ -70,6 +71,7 @@ begin
   return true;
 end
 $$;
+comment on function plaudit.begin_api_read(bytea,uuid,integer,text) is 'When a key or session may read, enters its tenant as plaudit_api for the transaction and answers true.';
 
 -- plaudit.authenticate plans its few statements once: under the authenticator's
 -- force_custom_plan they were planned afresh on every request, a third of its time.
@@ -90,20 +92,23 @@ returns text
 language sql
 stable
 parallel safe
-return '{"id":"' || p_id::text || '","rating":' || p_rating::text
-  || ',"title":' || coalesce(pg_catalog.to_json(p_title)::text, 'null')
-  || ',"content":' || pg_catalog.to_json(p_content)::text
-  || ',"reviewer_name":' || pg_catalog.to_json(p_reviewer_name)::text
-  || ',"reviewer_email":' || pg_catalog.to_json(p_reviewer_email)::text
-  || ',"verification_status":"' || p_verification_status
-  || '","verification_method":' || coalesce(pg_catalog.to_json(p_verification_method)::text, 'null')
-  || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(p_verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
-  || ',"is_hidden":' || p_is_hidden::text
-  || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-  || '","form_id":"' || p_form_id::text
-  || '","custom_fields":' || case when p_custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(p_custom_fields) end
-  || ',"reply":' || coalesce(p_reply, 'null')
-  || '}';
+as $$
+  select '{"id":"' || p_id::text || '","rating":' || p_rating::text
+    || ',"title":' || coalesce(pg_catalog.to_json(p_title)::text, 'null')
+    || ',"content":' || pg_catalog.to_json(p_content)::text
+    || ',"reviewer_name":' || pg_catalog.to_json(p_reviewer_name)::text
+    || ',"reviewer_email":' || pg_catalog.to_json(p_reviewer_email)::text
+    || ',"verification_status":"' || p_verification_status
+    || '","verification_method":' || coalesce(pg_catalog.to_json(p_verification_method)::text, 'null')
+    || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(p_verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
+    || ',"is_hidden":' || p_is_hidden::text
+    || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '","form_id":"' || p_form_id::text
+    || '","custom_fields":' || case when p_custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(p_custom_fields) end
+    || ',"reply":' || coalesce(p_reply, 'null')
+    || '}'
+$$;
+comment on function plaudit.review_json(uuid,integer,text,text,text,text,text,text,timestamp with time zone,boolean,timestamp with time zone,uuid,jsonb,text) is 'A review as the API''s compact JSON.';
 
 -- The pagination envelope's meta, as the API's lists write it.
 create function plaudit.page_meta(p_total bigint, p_page integer, p_limit integer)
@@ -111,8 +116,11 @@ returns text
 language sql
 immutable
 parallel safe
-return '{"total":' || p_total::text || ',"page":' || p_page::text || ',"limit":' || p_limit::text
-  || ',"totalPages":' || ((p_total + p_limit - 1) / p_limit)::text || '}';
+as $$
+  select '{"total":' || p_total::text || ',"page":' || p_page::text || ',"limit":' || p_limit::text
+    || ',"totalPages":' || ((p_total + p_limit - 1) / p_limit)::text || '}'
+$$;
+comment on function plaudit.page_meta(bigint,integer,integer) is 'The pagination envelope''s meta, as the API''s lists write it.';
 
 -- A reply as the Review's `reply` writes it.
 create function plaudit.reply_json(p_content text, p_created_at timestamptz, p_updated_at timestamptz)
@@ -120,11 +128,14 @@ returns text
 language sql
 stable
 parallel safe
-return case when p_content is null then null else
-  '{"content":' || pg_catalog.to_json(p_content)::text
-  || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-  || '","updated_at":"' || pg_catalog.to_char(p_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-  || '"}' end;
+as $$
+  select case when p_content is null then null else
+    '{"content":' || pg_catalog.to_json(p_content)::text
+    || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '","updated_at":"' || pg_catalog.to_char(p_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '"}' end
+$$;
+comment on function plaudit.reply_json(text,timestamp with time zone,timestamp with time zone) is 'A reply as the Review''s `reply` writes it.';
 
 grant execute on function
   plaudit.review_json(uuid, integer, text, text, text, text, text, text, timestamptz, boolean, timestamptz, uuid, jsonb, text),
@@ -160,6 +171,7 @@ begin
   return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
 end
 $$;
+comment on function plaudit.api_organization(bytea,uuid,integer) is 'Answers GET /api/v1/organizations/:orgId in one statement.';
 
 -- GET /api/v1/organizations/:orgId/reviews/:id
 create or replace function plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid)
@@ -185,6 +197,7 @@ begin
   return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
 end
 $$;
+comment on function plaudit.api_review(bytea,uuid,integer,uuid) is 'Answers GET /api/v1/organizations/:orgId/reviews/:id in one statement.';
 
 -- The review list stays a query of the API's tenant transaction: written as one function, with
 -- the page's JSON made here, it cost PostgreSQL twice the time of the transaction's statements
@@ -240,6 +253,7 @@ begin
   return query select a.*, body from plaudit.authenticate_credential(p_key_hash, p_org_id, p_rate_limit) a;
 end
 $$;
+comment on function plaudit.api_review_first_page(bytea,uuid,integer) is 'Answers the review list''s first page, 20 newest, in one statement.';
 
 -- ============================================================================================
 -- the public feed
@@ -261,6 +275,7 @@ begin
   return plaudit.public_version(p_slug);
 end
 $$;
+comment on function plaudit.public_read_version(text) is 'The version of a business''s public data, for ETags, read as plaudit_public.';
 
 -- A page of public reviews (plaudit.public_review_page) as the response body, with its version;
 -- no body for an unknown slug, or for a profile page of a business whose profile is switched off.
@@ -283,6 +298,7 @@ begin
   end if;
 end
 $$;
+comment on function plaudit.public_read_review_page(text,text,integer,integer) is 'A page of public reviews as the response body, with its version.';
 
 grant execute on function plaudit.page_meta(bigint, integer, integer) to plaudit_api, plaudit_public;
 grant execute on function plaudit.api_review_first_page(bytea, uuid, integer) to plaudit_authenticator;

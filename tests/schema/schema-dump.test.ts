@@ -17,4 +17,17 @@ describe('supabase/schema.sql', () => {
     expect(first, first < 0 ? '' : `first difference at line ${first + 1}:\n- ${a[first]}\n+ ${b[first]}`).toBe(-1);
     expect(a.length).toBe(b.length);
   });
+
+  it('reads as a document: short lines, and a comment on every table, view and function', () => {
+    const text = fs.readFileSync(path.join(root, SCHEMA_FILE), 'utf8');
+    expect(text.split('\n').filter((line) => line.length > 300)).toEqual([]);
+    const named = (re: RegExp) => [...text.matchAll(re)].map((m) => m[1]);
+    const objects = [
+      ...named(/^CREATE TABLE (plaudit\.\w+)/gm),
+      ...named(/^CREATE VIEW (plaudit\.\w+)/gm),
+      ...named(/^CREATE FUNCTION (plaudit\.\w+)/gm),
+    ];
+    const commented = new Set(named(/^COMMENT ON (?:TABLE|VIEW|FUNCTION) (plaudit\.\w+)/gm));
+    expect(objects.filter((name) => !commented.has(name))).toEqual([]);
+  });
 });
