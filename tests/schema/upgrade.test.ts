@@ -1,0 +1,254 @@
+// Upgrading from the last release keeps every customer's data. A database of the newest release in
+// supabase/releases.json is made on the test cluster, filled with every kind of row the product
+// writes (tests/helpers/fill-every-kind.ts), and snapshotted; the migrations since are applied; then
+// every row must still be there with the values it had, every table and column too, every chain
+// must verify, and what waits in the outboxes must still be deliverable.
+//
+// supabase/releases.json maps each release to the version (the file name's timestamp) of the newest
+// migration it holds, e.g. {"0.2.0": "20261125001300"}; JSON allows no note there, so it is here.
+// When you release, add the new release with its newest migration's version: from then on this
+// test upgrades from it. A migration of a released version is never edited (CONTRIBUTING.md).
+//
+// While HEAD is the newest release, the upgrade applies nothing, and this checks that the filler
+// and the snapshots work; it becomes the real check as soon as the next migration lands.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyMigrations, connect, ensureDatabase, root } from '../../scripts/lib/database.mjs';
+import { type FilledOrganization, fillEveryKind } from '../helpers/fill-every-kind.ts';
+
+type Sql = postgres.Sql;
+
+const releases: Record<string, string> = JSON.parse(
+  fs.readFileSync(path.join(root, 'supabase', 'releases.json'), 'utf8'),
+);
+const [release, releaseVersion] = Object.entries(releases).sort(([, a], [, b]) => a.localeCompare(b)).at(-1)!;
+
+/** A table as the snapshot saw it: its columns, and each row's md5 by its primary key. */
+interface TableSnapshot {
+  columns: string[];
+  /** Row key (the primary key as JSON, or the whole row when the table has none) → md5 of the row. */
+  rows: Map<string, { hash: string; columnHashes: (string | null)[] }>;
+}
+type Snapshot = Map<string, TableSnapshot>;
+
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The tables of schema plaudit with their columns (in order) and primary key columns. */
+async function tables(sql: Sql) {
+  return await sql<{ name: string; columns: string[]; key: string[] }[]>`
+    select c.relname as name,
+           array(select a.attname::text from pg_attribute a
+                  where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns,
+           array(select a.attname::text
+                   from pg_index i cross join unnest(i.indkey::int2[]) with ordinality k(attnum, n)
+                   join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+                  where i.indrelid = c.oid and i.indisprimary order by k.n) as key
+      from pg_class c
+     where c.relnamespace = 'plaudit'::regnamespace and c.relkind in ('r', 'p')
+     order by c.relname`;
+}
+
+/**
+ * Every row of every table: its key and the md5 of its text over `columns` (the columns the
+ * release had: a column added since does not count), and one md5 per column, to name what changed.
+ */
+async function snapshot(sql: Sql, columnsOf?: Snapshot): Promise<Snapshot> {
+  const shot: Snapshot = new Map();
+  for (const table of await tables(sql)) {
+    const columns = columnsOf
+      ? (columnsOf.get(table.name)?.columns ?? []).filter((c) => table.columns.includes(c))
+      : table.columns;
+    if (columns.length === 0) continue;
+    const values = columns.map((c) => `t.${ident(c)}`);
+    const key = table.key.length > 0
+      ? `jsonb_build_array(${table.key.map((c) => `t.${ident(c)}`).join(', ')})::text`
+      : `row(${values.join(', ')})::text`;
+    const rows = await sql.unsafe<{ key: string; hash: string; column_hashes: (string | null)[] }[]>(`
+      select ${key} as key, md5(row(${values.join(', ')})::text) as hash,
+             array[${values.map((v) => `md5(${v}::text)`).join(', ')}] as column_hashes
+        from plaudit.${ident(table.name)} t
+       order by 1`);
+    const byKey = new Map<string, { hash: string; columnHashes: (string | null)[] }>();
+    for (const r of rows) {
+      // Without a primary key equal rows share a key: each is counted by its position among them.
+      let k = r.key;
+      for (let n = 2; byKey.has(k); n += 1) k = `${r.key} #${n}`;
+      byKey.set(k, { hash: r.hash, columnHashes: r.column_hashes });
+    }
+    shot.set(table.name, { columns, rows: byKey });
+  }
+  return shot;
+}
+
+/** The rows of `before` that `after` lost or changed, one line each, naming the changed columns. */
+function lostOrChangedRows(before: Snapshot, after: Snapshot): string[] {
+  const problems: string[] = [];
+  for (const [name, table] of before) {
+    const upgraded = after.get(name);
+    if (!upgraded) continue; // a dropped table is reported by its own test
+    for (const [key, row] of table.rows) {
+      const now = upgraded.rows.get(key);
+      if (!now) problems.push(`plaudit.${name} ${key}: the row is gone`);
+      else if (now.hash !== row.hash) {
+        const changed = table.columns.flatMap((c, i) => {
+          const j = upgraded.columns.indexOf(c);
+          if (j < 0) return [`${c} dropped`];
+          return now.columnHashes[j] === row.columnHashes[i] ? [] : [`${c} changed`];
+        });
+        problems.push(`plaudit.${name} ${key}: ${changed.join(', ')}`);
+      }
+    }
+  }
+  return problems;
+}
+
+describe(`upgrading a database of release ${release} (${releaseVersion}) to HEAD`, () => {
+  const name = `plaudit_upgrade_${randomBytes(6).toString('hex')}`;
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  let sql: Sql;
+  let organizations: FilledOrganization[];
+  let emptyTables: string[];
+  let before: Snapshot;
+  let after: Snapshot;
+  let beforeColumns: { name: string; columns: string[] }[];
+  let afterColumns: { name: string; columns: string[] }[];
+  let trailLengths: Map<string, number>;
+
+  beforeAll(async () => {
+    // Roles are the cluster's and exist already; the first migration creates only those missing.
+    await ensureDatabase(process.env.TEST_DATABASE_URL!, name);
+    // a. The release's schema.
+    await applyMigrations(url.toString(), { until: releaseVersion });
+    sql = connect(url.toString());
+    // b. Data of every kind, and every table reached by it.
+    organizations = await fillEveryKind(sql);
+    beforeColumns = await tables(sql);
+    emptyTables = [];
+    for (const t of beforeColumns) {
+      const [{ filled }] = await sql.unsafe(`select exists (select from plaudit.${ident(t.name)}) as filled`);
+      if (!filled) emptyTables.push(t.name);
+    }
+    trailLengths = new Map(
+      (await sql<{ org_id: string; n: number }[]>`
+        select org_id, count(*)::integer as n from plaudit.moderation_trail group by org_id`).map((
+        r,
+      ) => [r.org_id, r.n]),
+    );
+    // c. The snapshot.
+    before = await snapshot(sql);
+    // d. Every migration since the release (none while HEAD is the release).
+    await applyMigrations(url.toString());
+    after = await snapshot(sql, before);
+    afterColumns = await tables(sql);
+  }, 300_000);
+
+  afterAll(async () => {
+    await sql?.end();
+    const server = connect(process.env.TEST_DATABASE_URL!);
+    try {
+      await server.unsafe(`drop database if exists ${ident(name)} with (force)`);
+    } finally {
+      await server.end();
+    }
+  });
+
+  it('starts from a release database with rows in every table', () => {
+    expect(beforeColumns.length).toBeGreaterThan(0);
+    expect(emptyTables, 'tables the filler (tests/helpers/fill-every-kind.ts) wrote nothing to').toEqual([]);
+  });
+
+  it('keeps every table and every column', () => {
+    const missing = beforeColumns.flatMap((t) => {
+      const now = afterColumns.find((a) => a.name === t.name);
+      if (!now) return [`plaudit.${t.name}`];
+      return t.columns.filter((c) => !now.columns.includes(c)).map((c) => `plaudit.${t.name}.${c}`);
+    });
+    expect(missing, 'tables and columns the upgrade dropped').toEqual([]);
+  });
+
+  it('keeps every row with the values it had', () => {
+    expect([...before.values()].reduce((n, t) => n + t.rows.size, 0)).toBeGreaterThan(0);
+    expect(lostOrChangedRows(before, after), 'rows the upgrade removed or rewrote').toEqual([]);
+  });
+
+  it('keeps every moderation chain verifying, with its entries', async () => {
+    for (const org of organizations) {
+      const [chain] = await sql`select * from plaudit.verify_moderation_chain(${org.id})`;
+      expect({ ...chain, entries: Number(chain.entries) }).toEqual({
+        valid: true,
+        entries: trailLengths.get(org.id),
+        broken_seq: null,
+        broken_entry_id: null,
+        problem: null,
+      });
+    }
+  });
+
+  it('still recognises a chain head kept before the upgrade', async () => {
+    for (const org of organizations) {
+      const status = await sql.begin(async (tx) => {
+        await tx`select set_config('plaudit.org_id', ${org.id}, true)`;
+        await tx.unsafe('set local role plaudit_api');
+        const [{ s }] = await tx`
+          select plaudit.moderation_chain_status(${org.keptHead.entries}, ${org.keptHead.head}) as s`;
+        return s;
+      });
+      expect(org.keptHead.entries).toBeGreaterThan(0);
+      expect(status).toMatchObject({
+        valid: true,
+        problem: null,
+        earlier_head: { entries: org.keptHead.entries, head: org.keptHead.head, matches: true, problem: null },
+      });
+    }
+  });
+
+  it('keeps each export on the chain head it was made with, and its file whole', async () => {
+    const exports = await sql<{ id: string; status: string; chunk_count: number; chunks: number; on_trail: boolean }[]>`
+      select e.id, e.status, e.chunk_count,
+             (select count(*)::integer from plaudit.export_chunks c where c.export_id = e.id) as chunks,
+             exists (select from plaudit.moderation_trail t
+                      where t.org_id = e.org_id and t.seq = e.moderation_chain_entries
+                        and t.hash = e.moderation_chain_head) as on_trail
+        from plaudit.exports e order by e.created_at, e.id`;
+    expect(exports.length).toBeGreaterThan(0);
+    for (const e of exports) {
+      expect(e, `export ${e.id}`).toMatchObject({ status: 'completed', chunks: e.chunk_count, on_trail: true });
+    }
+  });
+
+  it('keeps the outboxes deliverable: deliveries carry their events, queued links still open', async () => {
+    const [deliveries] = await sql`
+      select count(*)::integer as n,
+             count(*) filter (where (d.payload::jsonb ->> 'event') is distinct from e.type
+                                 or (d.payload::jsonb -> 'data') is distinct from e.data)::integer as astray
+        from plaudit.webhook_deliveries d join plaudit.events e on e.id = d.event_id`;
+    expect(deliveries.n).toBeGreaterThan(0);
+    expect(deliveries.astray, 'deliveries whose body is not their event').toBe(0);
+
+    // Every link a waiting e-mail carries still leads where it did: review-request tokens are
+    // signed with a secret of the database, verification and invitation tokens match stored hashes.
+    const [links] = await sql`
+      select count(*)::integer as n,
+             count(*) filter (where case
+               when o.template in ('review_request', 'review_reminder') then
+                 plaudit.review_request_from_token(substring(o.data ->> 'landing_url' from '/r/([A-Za-z0-9_-]{43})$'))
+                   is distinct from (o.data ->> 'review_request_id')::uuid
+               when o.template = 'review_verification' then
+                 not exists (select from plaudit.review_verification_tokens t
+                              where t.token_hash = sha256(convert_to(o.data ->> 'token', 'UTF8'))
+                                and t.review_id = (o.data ->> 'review_id')::uuid)
+               when o.template = 'team_invitation' then
+                 not exists (select from plaudit.invitations i
+                              where i.token_hash = sha256(convert_to(
+                                      substring(o.data ->> 'accept_url' from '/invitations/([0-9A-Za-z]{43})$'), 'UTF8'))
+                                and i.id = (o.data ->> 'invitation_id')::uuid)
+               else false end)::integer as broken
+        from plaudit.email_outbox o where o.status = 'queued'`;
+    expect(links.n).toBeGreaterThan(0);
+    expect(links.broken, 'queued e-mails whose link no longer works').toBe(0);
+  });
+});
