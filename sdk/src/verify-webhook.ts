@@ -5,6 +5,7 @@
 //   the contract's     x-webhook-signature: hex HMAC-SHA256 of the body keyed with the secret
 //                      string (and x-webhook-signature-previous during a secret rotation).
 import type { WebhookEvent } from './webhook-events.ts';
+import { encoder, hexSignature, standardSignature } from './webhook-signature.ts';
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {
@@ -27,21 +28,12 @@ export interface VerifyWebhookOptions {
   scheme?: 'auto' | 'standard' | 'hex';
 }
 
-const encoder = new TextEncoder();
-
 function header(headers: WebhookHeaders, name: string): string | null {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name);
   for (const [k, v] of Object.entries(headers)) {
     if (k.toLowerCase() === name) return Array.isArray(v) ? v.join(' ') : v ?? null;
   }
   return null;
-}
-
-async function hmac(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  const k = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', k, data as BufferSource));
 }
 
 /** Compares two strings in time that depends on their length only. */
@@ -51,24 +43,6 @@ function safeEqual(a: string, b: string): boolean {
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-function base64Key(secret: string): Uint8Array {
-  try {
-    return Uint8Array.from(atob(secret.replace(/^whsec_/, '')), (c) => c.charCodeAt(0));
-  } catch {
-    throw new WebhookVerificationError('The secret is not a whsec_ secret');
-  }
-}
-
-const toBase64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
-const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
 /**
  * Verifies a delivery and answers its parsed event; throws WebhookVerificationError otherwise.
@@ -105,15 +79,15 @@ export async function verifyWebhook(
   let ok = false;
   if (useStandard) {
     const candidates = standard!.split(' ').filter((s) => s.startsWith('v1,')).map((s) => s.slice(3));
-    const signed = concat(encoder.encode(`${id}.${timestamp}.`), body);
     for (const s of secrets) {
-      const expected = toBase64(await hmac(base64Key(s), signed));
+      const expected = await standardSignature(s, id!, timestamp!, body);
+      if (expected === null) throw new WebhookVerificationError('The secret is not a whsec_ secret');
       for (const c of candidates) ok = safeEqual(expected, c) || ok;
     }
   } else {
     if (!hex.length) throw new WebhookVerificationError('No webhook signature header');
     for (const s of secrets) {
-      const expected = toHex(await hmac(encoder.encode(s), body));
+      const expected = await hexSignature(s, body);
       for (const c of hex) ok = safeEqual(expected, c) || ok;
     }
   }
