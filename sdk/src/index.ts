@@ -21,5 +21,6 @@ export {
   type WebhookHeaders,
   WebhookVerificationError,
 } from './verify-webhook.ts';
-export type { WebhookEvent, WebhookEventData, WebhookEventType } from './webhook-events.ts';
+export { type SignedTestWebhook, signTestWebhook, type SignTestWebhookOptions } from './sign-test-webhook.ts';
+export type { TestWebhookEvent, WebhookEvent, WebhookEventData, WebhookEventType } from './webhook-events.ts';
 export type * from './types.ts';

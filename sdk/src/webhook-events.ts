@@ -13,3 +13,8 @@ export type WebhookEventData = { [E in WebhookEventType]: Payload<E> extends { d
 
 /** A verified delivery: narrow on `event` to get the type of `data`. */
 export type WebhookEvent = { [E in WebhookEventType]: Payload<E> }[WebhookEventType];
+
+/** An event to sign for a test: `timestamp` may be left out (the signing time is used). */
+export type TestWebhookEvent = {
+  [E in WebhookEventType]: Omit<Payload<E>, 'timestamp'> & { timestamp?: string };
+}[WebhookEventType];

@@ -1,6 +1,6 @@
 // Compile-time checks of the SDK's types: `tsc -p sdk/tsconfig.typetest.json` (run by
 // tests/sdk/types.test.ts) must accept this file, so every @ts-expect-error below must be an error.
-import { Plaudit, type Review, verifyWebhook, type WebhookEvent } from '../../sdk/src/index.ts';
+import { Plaudit, type Review, signTestWebhook, verifyWebhook, type WebhookEvent } from '../../sdk/src/index.ts';
 
 const plaudit = new Plaudit({ apiKey: 'rk_example', baseUrl: 'http://127.0.0.1:54321' });
 
@@ -47,6 +47,11 @@ export async function usage(): Promise<void> {
 
   const stream: ReadableStream<Uint8Array> = await plaudit.exports.download('id');
   void stream;
+
+  // A test delivery of a typed event; its timestamp may be left out.
+  await signTestWebhook({ event: 'webhook.test', data: { webhook_id: 'w', message: 'hi' } }, 'whsec_x');
+  // @ts-expect-error not an event the API sends
+  await signTestWebhook({ event: 'review.deleted', data: {} }, 'whsec_x');
 
   const event: WebhookEvent = await verifyWebhook('{}', new Headers(), 'whsec_x');
   // @ts-expect-error not an event the API sends
