@@ -7,6 +7,17 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
+/** How many items `toArray()` collects at most unless told otherwise. */
+export const TO_ARRAY_LIMIT = 10_000;
+
+export interface ToArrayOptions {
+  /**
+   * The most items to collect (10,000 by default; `Infinity` for no cap). A longer list throws a
+   * RangeError, as soon as its first page says so, instead of filling the memory.
+   */
+  limit?: number;
+}
+
 export type FetchPage<T> = (page: number) => Promise<Page<T>>;
 
 export class PageRequest<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
@@ -51,10 +62,21 @@ export class PageRequest<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.data;
   }
 
-  /** Every item of every page, in one array. */
-  async toArray(): Promise<T[]> {
+  /** Every item of every page, in one array: at most `limit` (10,000 by default), else a RangeError. */
+  async toArray({ limit = TO_ARRAY_LIMIT }: ToArrayOptions = {}): Promise<T[]> {
+    if (!(limit >= 0)) throw new RangeError(`toArray's limit must be a number from 0 up, not ${limit}`);
     const all: T[] = [];
-    for await (const item of this) all.push(item);
+    for await (const page of this.pages()) {
+      // The items from here to the end, as this page's meta counts them (NaN without one).
+      const expected = all.length + page.meta.total - (page.meta.page - 1) * page.meta.limit;
+      if (all.length + page.data.length > limit || expected > limit) {
+        throw new RangeError(
+          `The list holds more than ${limit} items, toArray's limit: pass a higher one (toArray({ limit })), ` +
+            'or walk it with for await, which holds one page at a time',
+        );
+      }
+      all.push(...page.data);
+    }
     return all;
   }
 }

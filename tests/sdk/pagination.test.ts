@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { postReviews, type ReviewSpec } from '../helpers/reviews.ts';
-import { PageRequest, type Plaudit } from '../../sdk/src/index.ts';
+import { PageRequest, type Plaudit, TO_ARRAY_LIMIT } from '../../sdk/src/index.ts';
 import { client } from './helpers.ts';
 
 let t: Tenant;
@@ -70,5 +70,68 @@ describe('pagination', () => {
     expect(calls).toBe(2);
     await expect(new PageRequest(() => Promise.reject(new Error('down'))).catch((e: Error) => e.message))
       .resolves.toBe('down');
+  });
+});
+
+/** A list of `total` numbers, `limit` a page, counting the pages asked for; `claimed` is the total its meta says. */
+function numbers(total: number, limit: number, claimed = total) {
+  const asked: number[] = [];
+  const list = new PageRequest<number>(async (page) => {
+    asked.push(page);
+    const from = (page - 1) * limit;
+    const data = Array.from({ length: Math.max(0, Math.min(limit, total - from)) }, (_, i) => from + i);
+    return { data, meta: { total: claimed, page, limit, totalPages: Math.ceil(claimed / limit) } };
+  });
+  return { list, asked };
+}
+
+describe('toArray is capped', () => {
+  it('collects up to 10,000 items by default', async () => {
+    expect(TO_ARRAY_LIMIT).toBe(10_000);
+    const { list, asked } = numbers(10_000, 100);
+    expect(await list.toArray()).toHaveLength(10_000);
+    expect(asked).toHaveLength(100);
+  });
+
+  it('refuses a longer list as soon as its first page says so, with a clear error', async () => {
+    const { list, asked } = numbers(10_001, 100);
+    await expect(list.toArray()).rejects.toThrow(
+      new RangeError(
+        "The list holds more than 10000 items, toArray's limit: pass a higher one (toArray({ limit })), " +
+          'or walk it with for await, which holds one page at a time',
+      ),
+    );
+    expect(asked).toEqual([1]);
+    expect(await list.toArray({ limit: 10_001 })).toHaveLength(10_001);
+  });
+
+  it('takes a limit of its own, counts from the page the list starts at, and Infinity lifts the cap', async () => {
+    await expect(numbers(6, 2).list.toArray({ limit: 5 })).rejects.toBeInstanceOf(RangeError);
+    expect(await numbers(6, 2).list.toArray({ limit: 6 })).toEqual([0, 1, 2, 3, 4, 5]);
+    const fromPage2 = new PageRequest<number>(
+      async (page) => ({ data: [page], meta: { total: 3, page, limit: 1, totalPages: 3 } }),
+      2,
+    );
+    expect(await fromPage2.toArray({ limit: 2 })).toEqual([2, 3]);
+    expect(await numbers(25_000, 100).list.toArray({ limit: Infinity })).toHaveLength(25_000);
+    await expect(numbers(1, 1).list.toArray({ limit: -1 })).rejects.toBeInstanceOf(RangeError);
+    await expect(numbers(1, 1).list.toArray({ limit: Number.NaN })).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('also stops a list whose meta undercounts it, once it has more items than the limit', async () => {
+    const { list, asked } = numbers(7, 2, 4);
+    // The meta says 4 items and 2 pages: the walk stops at page 2, within the limit.
+    expect(await list.toArray({ limit: 4 })).toEqual([0, 1, 2, 3]);
+    expect(asked).toEqual([1, 2]);
+    const growing = new PageRequest<number>(async (page) => ({
+      data: [page, page],
+      meta: { total: 2, page, limit: 2, totalPages: page + 1 },
+    }));
+    await expect(growing.toArray({ limit: 5 })).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('with the real API, against a small limit', async () => {
+    await expect(plaudit.reviews.list({ limit: 3 }).toArray({ limit: 6 })).rejects.toBeInstanceOf(RangeError);
+    expect(await plaudit.reviews.list({ limit: 3 }).toArray({ limit: 7 })).toHaveLength(7);
   });
 });
