@@ -34,11 +34,14 @@ await write(COLUMNS.join(','));
 let count = 0;
 const query = { limit: 100, endDate: new Date().toISOString() };
 if (process.env.PLAUDIT_MIN_RATING) query.min_rating = Number(process.env.PLAUDIT_MIN_RATING);
-for await (const review of plaudit.reviews.list(query)) {
-  await write(COLUMNS.map((c) => cell(review[c])).join(','));
-  count += 1;
+let limit = null; // the rate limit as the last page's answer told it
+for await (const page of plaudit.reviews.list(query).pages()) {
+  for (const review of page.data) {
+    await write(COLUMNS.map((c) => cell(review[c])).join(','));
+    count += 1;
+  }
+  limit = page.lastResponse?.rateLimit;
 }
 out.end();
 await once(out, 'finish');
-const limit = plaudit.lastResponse?.rateLimit;
 console.log(`wrote ${count} reviews to ${file}${limit ? ` (${limit.remaining}/${limit.limit} requests left)` : ''}`);

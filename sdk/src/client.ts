@@ -1,4 +1,5 @@
 // The client: options, the organization it works on, and its resources.
+import { ApiPromise } from './api-promise.ts';
 import { Http, type HttpOptions, type RequestOptions, type ResponseInfo } from './http.ts';
 import type { Core } from './resource.ts';
 import { ApiKeys } from './resources/api-keys.ts';
@@ -48,14 +49,19 @@ export class Plaudit implements Core {
     this.public = new Public(this);
   }
 
-  /** Status, request id and rate-limit headers (`X-RateLimit-*`, parsed) of the latest answer. */
+  /**
+   * Status, request id and rate-limit headers (`X-RateLimit-*`, parsed) of the call that finished
+   * last, whichever it was.
+   * @deprecated With calls in flight together it may be another call's answer: read each result's
+   * own, `(await call.withResponse()).response` or `result.lastResponse`.
+   */
   get lastResponse(): ResponseInfo | null {
     return this.http.lastResponse;
   }
 
   /** The API key's organization and the key itself. */
-  me(opts?: RequestOptions): Promise<Me> {
-    return this.http.request({ method: 'GET', path: '/api/v1/me' }, opts);
+  me(opts?: RequestOptions): ApiPromise<Me> {
+    return new ApiPromise(this.http.send({ method: 'GET', path: '/api/v1/me' }, opts));
   }
 
   organizationId(opts?: RequestOptions): Promise<string> {

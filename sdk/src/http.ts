@@ -1,5 +1,6 @@
 // One API call over fetch: URL and headers, the API key, timeouts, retries with backoff,
-// idempotency keys, errors, and the rate-limit headers of the last answer.
+// idempotency keys, errors, and the answer's status and headers beside its result.
+import type { WithResponse } from './api-promise.ts';
 import { APIConnectionError, errorFromResponse, parseRetryAfter, TimeoutError } from './errors.ts';
 import { canRetry, isRetryableStatus, MAX_RETRY_AFTER_S, retryDelay, sleep } from './retry.ts';
 
@@ -37,19 +38,22 @@ export interface RequestOptions {
 }
 
 export interface RateLimit {
-  limit: number;
-  remaining: number;
+  readonly limit: number;
+  readonly remaining: number;
   /** Unix seconds at which the window resets. */
-  reset: number;
+  readonly reset: number;
 }
 
+/** The answer a result came in. */
 export interface ResponseInfo {
-  status: number;
-  requestId: string | null;
-  rateLimit: RateLimit | null;
-  headers: Headers;
+  readonly status: number;
+  /** The API's `X-Request-Id`: quote it when reporting a problem. */
+  readonly requestId: string | null;
+  /** The parsed `X-RateLimit-*` headers. */
+  readonly rateLimit: RateLimit | null;
+  readonly headers: Headers;
   /** Attempts the call took (1 without retries). */
-  attempts: number;
+  readonly attempts: number;
 }
 
 export interface ApiRequest {
@@ -68,18 +72,28 @@ type Query = Record<string, string | number | boolean | null | undefined>;
 function rateLimitOf(h: Headers): RateLimit | null {
   const limit = h.get('x-ratelimit-limit');
   if (limit === null) return null;
-  return {
+  return Object.freeze({
     limit: Number(limit),
     remaining: Number(h.get('x-ratelimit-remaining')),
     reset: Number(h.get('x-ratelimit-reset')),
-  };
+  });
+}
+
+/** A successful answer's result: its stream, nothing (204), its JSON, or its text when it is not JSON. */
+function parseBody<T>(res: Response, text: string, stream: boolean): T {
+  if (stream) return res.body as T;
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return text as T;
+  }
 }
 
 export class Http {
-  /** The status, request id and rate-limit headers of the latest answer. */
-  lastResponse: ResponseInfo | null = null;
   readonly baseUrl: string;
   readonly #o: HttpOptions;
+  #last: ResponseInfo | null = null;
 
   constructor(options: HttpOptions = {}) {
     this.#o = options;
@@ -93,7 +107,21 @@ export class Http {
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
+  /**
+   * The answer of the call that finished last, whichever it was: with calls in flight together it
+   * may be another's than the one just awaited. Use each result's own (`withResponse()`).
+   */
+  get lastResponse(): ResponseInfo | null {
+    return this.#last;
+  }
+
+  /** The parsed result of a call. */
   async request<T>(req: ApiRequest, opts: RequestOptions = {}): Promise<T> {
+    return (await this.send<T>(req, opts)).data;
+  }
+
+  /** The parsed result of a call, and the answer it came in. */
+  async send<T>(req: ApiRequest, opts: RequestOptions = {}): Promise<WithResponse<T>> {
     const o = this.#o;
     const { method } = req;
     const auth = req.auth !== false;
@@ -121,30 +149,24 @@ export class Http {
         await wait(retryDelay(attempt, null, o.random ?? Math.random), opts.signal);
         continue;
       }
-      this.lastResponse = {
+      const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+      if (
+        !res.ok && attempt < maxRetries && isRetryableStatus(res.status) && (retryAfter ?? 0) <= MAX_RETRY_AFTER_S
+      ) {
+        await wait(retryDelay(attempt, retryAfter, o.random ?? Math.random), opts.signal);
+        continue;
+      }
+      // Frozen: the same object is every reader's, the client's latest included.
+      const response: ResponseInfo = Object.freeze({
         status: res.status,
         requestId: res.headers.get('x-request-id'),
         rateLimit: rateLimitOf(res.headers),
         headers: res.headers,
         attempts: attempt + 1,
-      };
-      if (res.ok) {
-        if (req.stream) return res.body as T;
-        if (!text) return undefined as T;
-        try {
-          return JSON.parse(text) as T;
-        } catch {
-          return text as T; // not JSON: the text as it came
-        }
-      }
-      const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-      if (
-        attempt < maxRetries && isRetryableStatus(res.status) && (retryAfter ?? 0) <= MAX_RETRY_AFTER_S
-      ) {
-        await wait(retryDelay(attempt, retryAfter, o.random ?? Math.random), opts.signal);
-        continue;
-      }
-      throw errorFromResponse(res.status, res.headers, text);
+      });
+      this.#last = response;
+      if (!res.ok) throw errorFromResponse(res.status, res.headers, text);
+      return { data: parseBody<T>(res, text, req.stream === true), response };
     }
   }
 

@@ -1,3 +1,4 @@
+export { ApiPromise, type WithLastResponse, type WithResponse } from './api-promise.ts';
 export { Plaudit, type PlauditOptions } from './client.ts';
 export {
   APIConnectionError,

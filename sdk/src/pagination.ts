@@ -1,10 +1,13 @@
 // Lists: awaiting one gives a page ({ data, meta }); iterating it with `for await` walks every
 // item of every page, fetching the next page only when the previous one is used up.
+import type { ResponseInfo } from './http.ts';
 import type { PageMeta } from './types.ts';
 
 export interface Page<T> {
   data: T[];
   meta: PageMeta;
+  /** The answer this page came in (non-enumerable; every page the SDK fetches has it). */
+  readonly lastResponse?: ResponseInfo;
 }
 
 /** How many items `toArray()` collects at most unless told otherwise. */

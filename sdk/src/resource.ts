@@ -1,4 +1,5 @@
 // What every resource shares: path parameters (the organization filled in), calls and lists.
+import { ApiPromise, type WithResponse } from './api-promise.ts';
 import type { Http, RequestOptions } from './http.ts';
 import { PageRequest } from './pagination.ts';
 import type { ItemOf, Method, Path, ResponseOf } from './types.ts';
@@ -24,20 +25,30 @@ export abstract class Resource {
     this.core = core;
   }
 
-  protected async call<P extends Path, M extends Method>(
+  protected call<P extends Path, M extends Method>(
     method: M,
     path: P,
     params: Record<string, string> = {},
     init: CallInit = {},
     opts?: RequestOptions,
-  ): Promise<ResponseOf<P, M>> {
+  ): ApiPromise<ResponseOf<P, M>> {
+    return new ApiPromise(this.#send(method, path, params, init, opts));
+  }
+
+  async #send<T>(
+    method: Method,
+    path: Path,
+    params: Record<string, string>,
+    init: CallInit,
+    opts?: RequestOptions,
+  ): Promise<WithResponse<T>> {
     const orgId = path.includes('{orgId}') ? await this.core.organizationId(opts) : '';
     const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = name === 'orgId' ? orgId : params[name];
       if (!value) throw new TypeError(`${name} is required`);
       return encodeURIComponent(value);
     });
-    return this.core.http.request({ method: method.toUpperCase(), path: filled, ...init }, opts);
+    return this.core.http.send({ method: method.toUpperCase(), path: filled, ...init }, opts);
   }
 
   protected paged<P extends Path>(

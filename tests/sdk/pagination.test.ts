@@ -71,6 +71,14 @@ describe('pagination', () => {
     await expect(new PageRequest(() => Promise.reject(new Error('down'))).catch((e: Error) => e.message))
       .resolves.toBe('down');
   });
+
+  it('every page it walks carries the answer it came in', async () => {
+    const ids: (string | null | undefined)[] = [];
+    for await (const page of plaudit.reviews.list({ limit: 3 }).pages()) ids.push(page.lastResponse?.requestId);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+  });
 });
 
 /** A list of `total` numbers, `limit` a page, counting the pages asked for; `claimed` is the total its meta says. */

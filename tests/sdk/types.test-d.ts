@@ -1,6 +1,13 @@
 // Compile-time checks of the SDK's types: `tsc -p sdk/tsconfig.typetest.json` (run by
 // tests/sdk/types.test.ts) must accept this file, so every @ts-expect-error below must be an error.
-import { Plaudit, type Review, signTestWebhook, verifyWebhook, type WebhookEvent } from '../../sdk/src/index.ts';
+import {
+  Plaudit,
+  type ResponseInfo,
+  type Review,
+  signTestWebhook,
+  verifyWebhook,
+  type WebhookEvent,
+} from '../../sdk/src/index.ts';
 
 const plaudit = new Plaudit({ apiKey: 'rk_example', baseUrl: 'http://127.0.0.1:54321' });
 
@@ -47,6 +54,19 @@ export async function usage(): Promise<void> {
 
   const stream: ReadableStream<Uint8Array> = await plaudit.exports.download('id');
   void stream;
+
+  // Each result's own answer: on the object, or beside the data (also for calls without a body).
+  const review = await plaudit.reviews.get('id');
+  const requestId: string | null = review.lastResponse.requestId;
+  const { data, response } = await plaudit.reviews.get('id').withResponse();
+  const sameReview: Review = data;
+  const removed: { data: void; response: ResponseInfo } = await plaudit.reviewForms.delete('id').withResponse();
+  const pageAnswer: ResponseInfo | undefined = (await plaudit.reviews.list()).lastResponse;
+  // @ts-expect-error the answer is read-only
+  response.status = 200;
+  void [requestId, sameReview, removed, pageAnswer];
+
+  await plaudit.reviews.list({ min_rating: 4 }).toArray({ limit: 500 });
 
   // A test delivery of a typed event; its timestamp may be left out.
   await signTestWebhook({ event: 'webhook.test', data: { webhook_id: 'w', message: 'hi' } }, 'whsec_x');

@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
@@ -13,7 +14,7 @@ export type RotateInput = [BodyOf<typeof ROTATE, 'post'>] extends [never] ? { ex
 
 export class ApiKeys extends Resource {
   /** Issues a key; the answer holds the full key (`key`), shown only here. */
-  create(body: ApiKeyInput, opts?: RequestOptions): Promise<NewApiKey> {
+  create(body: ApiKeyInput, opts?: RequestOptions): ApiPromise<NewApiKey> {
     return this.call('post', KEYS, {}, { body }, opts);
   }
 
@@ -23,12 +24,12 @@ export class ApiKeys extends Resource {
   }
 
   /** The key answers 401 from now on. */
-  async revoke(id: string, opts?: RequestOptions): Promise<void> {
-    await this.call('delete', KEY, { id }, {}, opts);
+  revoke(id: string, opts?: RequestOptions): ApiPromise<void> {
+    return this.call('delete', KEY, { id }, {}, opts) as ApiPromise<never>;
   }
 
   /** Issues a new key with the same name, scope and limit, and retires the old one. */
-  rotate(id: string, body?: RotateInput, opts?: RequestOptions): Promise<NewApiKey> {
-    return this.call('post', ROTATE, { id }, { body }, opts) as Promise<NewApiKey>;
+  rotate(id: string, body?: RotateInput, opts?: RequestOptions): ApiPromise<NewApiKey> {
+    return this.call('post', ROTATE, { id }, { body }, opts) as ApiPromise<NewApiKey>;
   }
 }

@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import { PlauditError } from '../errors.ts';
 import type { PageRequest } from '../pagination.ts';
@@ -19,11 +20,11 @@ export interface WaitOptions extends RequestOptions {
 
 export class Exports extends Resource {
   /** Starts an export of the organization's reviews (`csv` or `json`, optional filters). */
-  create(body: ExportInput, opts?: RequestOptions): Promise<ExportJob> {
+  create(body: ExportInput, opts?: RequestOptions): ApiPromise<ExportJob> {
     return this.call('post', EXPORTS, {}, { body }, opts);
   }
 
-  get(id: string, opts?: RequestOptions): Promise<ExportJob> {
+  get(id: string, opts?: RequestOptions): ApiPromise<ExportJob> {
     return this.call('get', EXPORT, { id }, {}, opts);
   }
 
@@ -32,7 +33,7 @@ export class Exports extends Resource {
   }
 
   /** The file of a completed export, as a stream of bytes (ConflictError until it is completed). */
-  download(id: string, opts?: RequestOptions): Promise<ReadableStream<Uint8Array>> {
+  download(id: string, opts?: RequestOptions): ApiPromise<ReadableStream<Uint8Array>> {
     return this.call('get', `${EXPORT}/download`, { id }, { stream: true }, opts) as never;
   }
 

@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
@@ -9,11 +10,11 @@ const INVITATIONS = '/api/v1/organizations/{orgId}/invitations';
 
 /** The organization of the client. */
 export class OrganizationResource extends Resource {
-  get(opts?: RequestOptions): Promise<Organization> {
+  get(opts?: RequestOptions): ApiPromise<Organization> {
     return this.call('get', ORG, {}, {}, opts);
   }
 
-  update(body: OrganizationPatch, opts?: RequestOptions): Promise<Organization> {
+  update(body: OrganizationPatch, opts?: RequestOptions): ApiPromise<Organization> {
     return this.call('patch', ORG, {}, { body }, opts);
   }
 
@@ -22,7 +23,7 @@ export class OrganizationResource extends Resource {
   }
 
   /** E-mails an invitation (valid 7 days); 409 for a member or an address already invited. */
-  invite(body: InvitationInput, opts?: RequestOptions): Promise<Invitation> {
+  invite(body: InvitationInput, opts?: RequestOptions): ApiPromise<Invitation> {
     return this.call('post', INVITATIONS, {}, { body }, opts);
   }
 
@@ -30,7 +31,7 @@ export class OrganizationResource extends Resource {
     return this.paged(INVITATIONS, {}, query, opts);
   }
 
-  async withdrawInvitation(id: string, opts?: RequestOptions): Promise<void> {
-    await this.call('delete', `${INVITATIONS}/{id}`, { id }, {}, opts);
+  withdrawInvitation(id: string, opts?: RequestOptions): ApiPromise<void> {
+    return this.call('delete', `${INVITATIONS}/{id}`, { id }, {}, opts) as ApiPromise<never>;
   }
 }

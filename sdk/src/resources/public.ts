@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
@@ -11,7 +12,7 @@ const PROFILE_REVIEWS = '/api/v1/public/profiles/{slug}/reviews';
 /** What anyone may read about a business, by its slug. No API key is sent. */
 export class Public extends Resource {
   /** The widget's settings, the business name, its rating and first reviews. */
-  embed(slug: string, opts?: RequestOptions): Promise<PublicEmbed> {
+  embed(slug: string, opts?: RequestOptions): ApiPromise<PublicEmbed> {
     return this.call('get', EMBED, { slug }, { auth: false }, opts);
   }
 
@@ -21,7 +22,7 @@ export class Public extends Resource {
   }
 
   /** The public profile with `average_rating`, `review_count` and `rating_distribution`. */
-  profile(slug: string, opts?: RequestOptions): Promise<PublicProfile> {
+  profile(slug: string, opts?: RequestOptions): ApiPromise<PublicProfile> {
     return this.call('get', PROFILE, { slug }, { auth: false }, opts);
   }
 

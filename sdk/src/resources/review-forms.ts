@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
@@ -7,7 +8,7 @@ const FORMS = '/api/v1/organizations/{orgId}/review-forms';
 const FORM = '/api/v1/organizations/{orgId}/review-forms/{id}';
 
 export class ReviewForms extends Resource {
-  create(body: ReviewFormInput, opts?: RequestOptions): Promise<ReviewForm> {
+  create(body: ReviewFormInput, opts?: RequestOptions): ApiPromise<ReviewForm> {
     return this.call('post', FORMS, {}, { body }, opts);
   }
 
@@ -15,16 +16,16 @@ export class ReviewForms extends Resource {
     return this.paged(FORMS, {}, query, opts);
   }
 
-  get(id: string, opts?: RequestOptions): Promise<ReviewForm> {
+  get(id: string, opts?: RequestOptions): ApiPromise<ReviewForm> {
     return this.call('get', FORM, { id }, {}, opts);
   }
 
-  update(id: string, body: ReviewFormPatch, opts?: RequestOptions): Promise<ReviewForm> {
+  update(id: string, body: ReviewFormPatch, opts?: RequestOptions): ApiPromise<ReviewForm> {
     return this.call('patch', FORM, { id }, { body }, opts);
   }
 
   /** The form stops taking reviews; the reviews it collected stay. */
-  async delete(id: string, opts?: RequestOptions): Promise<void> {
-    await this.call('delete', FORM, { id }, {}, opts);
+  delete(id: string, opts?: RequestOptions): ApiPromise<void> {
+    return this.call('delete', FORM, { id }, {}, opts) as ApiPromise<never>;
   }
 }

@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
@@ -11,7 +12,7 @@ const SUPPRESSIONS = '/api/v1/organizations/{orgId}/suppressions';
 
 export class ReviewRequests extends Resource {
   /** Queues one review-request e-mail (now, or at `send_at`). */
-  create(body: ReviewRequestInput, opts?: RequestOptions): Promise<ReviewRequest> {
+  create(body: ReviewRequestInput, opts?: RequestOptions): ApiPromise<ReviewRequest> {
     return this.call('post', REQUESTS, {}, { body }, opts);
   }
 
@@ -22,7 +23,7 @@ export class ReviewRequests extends Resource {
   bulk(
     requests: ReviewRequestInput[] | BodyOf<typeof BULK, 'post'>,
     opts?: RequestOptions,
-  ): Promise<ResponseOf<typeof BULK, 'post'>> {
+  ): ApiPromise<ResponseOf<typeof BULK, 'post'>> {
     const body = Array.isArray(requests) ? { requests } : requests;
     return this.call('post', BULK, {}, { body }, opts);
   }
@@ -32,24 +33,24 @@ export class ReviewRequests extends Resource {
   }
 
   /** One request with its delivery timeline. */
-  get(id: string, opts?: RequestOptions): Promise<ReviewRequest> {
+  get(id: string, opts?: RequestOptions): ApiPromise<ReviewRequest> {
     return this.call('get', `${REQUESTS}/{id}`, { id }, {}, opts);
   }
 
   /** Counts per status, rates and a daily series for `startDate`–`endDate` (default the last 30 days). */
-  stats(query?: QueryOf<typeof STATS>, opts?: RequestOptions): Promise<ReviewRequestStats> {
+  stats(query?: QueryOf<typeof STATS>, opts?: RequestOptions): ApiPromise<ReviewRequestStats> {
     return this.call('get', STATS, {}, { query }, opts);
   }
 
   /** The daily quota and the reminder settings. */
-  settings(opts?: RequestOptions): Promise<ResponseOf<typeof SETTINGS, 'get'>> {
+  settings(opts?: RequestOptions): ApiPromise<ResponseOf<typeof SETTINGS, 'get'>> {
     return this.call('get', SETTINGS, {}, {}, opts);
   }
 
   updateSettings(
     body: BodyOf<typeof SETTINGS, 'patch'>,
     opts?: RequestOptions,
-  ): Promise<ResponseOf<typeof SETTINGS, 'patch'>> {
+  ): ApiPromise<ResponseOf<typeof SETTINGS, 'patch'>> {
     return this.call('patch', SETTINGS, {}, { body }, opts);
   }
 
@@ -61,11 +62,11 @@ export class ReviewRequests extends Resource {
     return this.paged(SUPPRESSIONS, {}, query, opts);
   }
 
-  suppress(email: string, opts?: RequestOptions): Promise<ResponseOf<typeof SUPPRESSIONS, 'post'>> {
+  suppress(email: string, opts?: RequestOptions): ApiPromise<ResponseOf<typeof SUPPRESSIONS, 'post'>> {
     return this.call('post', SUPPRESSIONS, {}, { body: { email } }, opts);
   }
 
-  async unsuppress(id: string, opts?: RequestOptions): Promise<void> {
-    await this.call('delete', `${SUPPRESSIONS}/{id}`, { id }, {}, opts);
+  unsuppress(id: string, opts?: RequestOptions): ApiPromise<void> {
+    return this.call('delete', `${SUPPRESSIONS}/{id}`, { id }, {}, opts) as ApiPromise<never>;
   }
 }

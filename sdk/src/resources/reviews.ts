@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
@@ -23,23 +24,23 @@ export class Reviews extends Resource {
     return this.paged(REVIEWS, {}, query, opts);
   }
 
-  get(id: string, opts?: RequestOptions): Promise<Review> {
+  get(id: string, opts?: RequestOptions): ApiPromise<Review> {
     return this.call('get', REVIEW, { id }, {}, opts);
   }
 
   /** Hides or unhides a review (`{ action: 'hide' | 'unhide', reason }`); 409 when it is already so. */
-  moderate(id: string, body: ModerationInput, opts?: RequestOptions): Promise<Review> {
+  moderate(id: string, body: ModerationInput, opts?: RequestOptions): ApiPromise<Review> {
     return this.call('patch', `${REVIEW}/moderate`, { id }, { body }, opts);
   }
 
   /** Writes the business's public reply to a review, or replaces it; answers the review with it. */
-  reply(id: string, body: ReplyInput, opts?: RequestOptions): Promise<Review> {
+  reply(id: string, body: ReplyInput, opts?: RequestOptions): ApiPromise<Review> {
     return this.call('put', `${REVIEW}/reply`, { id }, { body }, opts);
   }
 
   /** Withdraws the reply to a review (404 when it has none); the review stays as it is. */
-  async withdrawReply(id: string, opts?: RequestOptions): Promise<void> {
-    await this.call('delete', `${REVIEW}/reply`, { id }, {}, opts);
+  withdrawReply(id: string, opts?: RequestOptions): ApiPromise<void> {
+    return this.call('delete', `${REVIEW}/reply`, { id }, {}, opts) as ApiPromise<never>;
   }
 
   /** The review's moderation trail, newest first. */
@@ -48,12 +49,12 @@ export class Reviews extends Resource {
   }
 
   /** The moderation trail's head, and whether the trail verifies (optionally against a head kept earlier). */
-  moderationChain(query?: QueryOf<typeof CHAIN>, opts?: RequestOptions): Promise<ResponseOf<typeof CHAIN, 'get'>> {
+  moderationChain(query?: QueryOf<typeof CHAIN>, opts?: RequestOptions): ApiPromise<ResponseOf<typeof CHAIN, 'get'>> {
     return this.call('get', CHAIN, {}, { query }, opts);
   }
 
   /** Submits a review to a form. Public: no API key is sent. */
-  submit(body: ReviewSubmission, opts?: RequestOptions): Promise<Review> {
+  submit(body: ReviewSubmission, opts?: RequestOptions): ApiPromise<Review> {
     return this.call('post', '/api/v1/reviews', {}, { body, auth: false }, opts);
   }
 }

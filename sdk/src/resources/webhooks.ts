@@ -1,3 +1,4 @@
+import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
@@ -21,7 +22,7 @@ const ROTATE = '/api/v1/organizations/{orgId}/webhooks/{id}/rotate-secret';
 
 export class Webhooks extends Resource {
   /** Registers an endpoint; the answer holds its signing secret (`whsec_…`), shown only here. */
-  create(body: WebhookInput, opts?: RequestOptions): Promise<NewWebhook> {
+  create(body: WebhookInput, opts?: RequestOptions): ApiPromise<NewWebhook> {
     return this.call('post', HOOKS, {}, { body }, opts);
   }
 
@@ -29,21 +30,21 @@ export class Webhooks extends Resource {
     return this.paged(HOOKS, {}, query, opts);
   }
 
-  get(id: string, opts?: RequestOptions): Promise<Webhook> {
+  get(id: string, opts?: RequestOptions): ApiPromise<Webhook> {
     return this.call('get', HOOK, { id }, {}, opts);
   }
 
   /** Changes the URL, events or description, or enables and disables the endpoint. */
-  update(id: string, body: WebhookPatch, opts?: RequestOptions): Promise<Webhook> {
+  update(id: string, body: WebhookPatch, opts?: RequestOptions): ApiPromise<Webhook> {
     return this.call('patch', HOOK, { id }, { body }, opts);
   }
 
-  async delete(id: string, opts?: RequestOptions): Promise<void> {
-    await this.call('delete', HOOK, { id }, {}, opts);
+  delete(id: string, opts?: RequestOptions): ApiPromise<void> {
+    return this.call('delete', HOOK, { id }, {}, opts) as ApiPromise<never>;
   }
 
   /** Delivers a signed `webhook.test` event (or a sample of the event named) now; answers the outcome. */
-  test(id: string, body?: BodyOf<typeof TEST, 'post'>, opts?: RequestOptions): Promise<WebhookDelivery> {
+  test(id: string, body?: BodyOf<typeof TEST, 'post'>, opts?: RequestOptions): ApiPromise<WebhookDelivery> {
     return this.call('post', TEST, { id }, { body }, opts);
   }
 
@@ -53,17 +54,17 @@ export class Webhooks extends Resource {
   }
 
   /** One delivery, with the exact body sent. */
-  delivery(id: string, deliveryId: string, opts?: RequestOptions): Promise<ResponseOf<typeof DELIVERY, 'get'>> {
+  delivery(id: string, deliveryId: string, opts?: RequestOptions): ApiPromise<ResponseOf<typeof DELIVERY, 'get'>> {
     return this.call('get', DELIVERY, { id, deliveryId }, {}, opts);
   }
 
   /** Queues a delivery again, with the same body and `webhook-id`. */
-  redeliver(id: string, deliveryId: string, opts?: RequestOptions): Promise<WebhookDelivery> {
+  redeliver(id: string, deliveryId: string, opts?: RequestOptions): ApiPromise<WebhookDelivery> {
     return this.call('post', `${DELIVERY}/redeliver`, { id, deliveryId }, {}, opts);
   }
 
   /** A new signing secret; the old one also signs for 24 hours. */
-  rotateSecret(id: string, opts?: RequestOptions): Promise<ResponseOf<typeof ROTATE, 'post'>> {
+  rotateSecret(id: string, opts?: RequestOptions): ApiPromise<ResponseOf<typeof ROTATE, 'post'>> {
     return this.call('post', ROTATE, { id }, {}, opts);
   }
 }
