@@ -45,6 +45,7 @@ export type ReviewFormPatch = BodyOf<`${Org}/review-forms/{id}`, 'patch'>;
 export type Organization = ResponseOf<Org, 'get'>;
 export type OrganizationPatch = BodyOf<Org, 'patch'>;
 export type Member = ItemOf<`${Org}/members`>;
+export type MemberPatch = BodyOf<`${Org}/members/{id}`, 'patch'>;
 export type Invitation = ResponseOf<`${Org}/invitations`, 'post'>;
 export type InvitationInput = BodyOf<`${Org}/invitations`, 'post'>;
 export type ExportJob = ResponseOf<`${Org}/exports/{id}`, 'get'>;

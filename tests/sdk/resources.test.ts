@@ -1,9 +1,9 @@
 // Every method of the SDK's resources, once at least, against the real API over HTTP.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { postReviews } from '../helpers/reviews.ts';
 import { startWorker } from '../helpers/worker.ts';
-import { ConflictError, NotFoundError, type Plaudit } from '../../sdk/src/index.ts';
+import { ConflictError, NotFoundError, Plaudit } from '../../sdk/src/index.ts';
 import { client, publicClient, streamText } from './helpers.ts';
 
 let t: Tenant;
@@ -50,6 +50,38 @@ describe('reviews', () => {
     });
     expect((await plaudit.reviews.moderationChain({ entries: chain.entries, head: chain.head! })).earlier_head)
       .toMatchObject({ matches: true });
+  });
+
+  it("lists the key's own organization's reviews without knowing its id", async () => {
+    const requests: string[] = [];
+    const byKey = new Plaudit({
+      apiKey: t.keys.read,
+      baseUrl: inject('apiUrl'),
+      fetch: (input, init) => {
+        requests.push(new URL(String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const page = await byKey.reviews.listForKey({ min_rating: 3 });
+    expect(page.data.map((r) => r.rating).sort()).toEqual([3, 5]);
+    expect(await byKey.reviews.listForKey({ limit: 1 }).toArray()).toHaveLength(3);
+    expect(requests.every((p) => p === '/api/v1/reviews')).toBe(true);
+  });
+
+  it('verifies a review with its e-mailed token, without a key', async () => {
+    const emailForm = await plaudit.reviewForms.create({ name: 'By e-mail', verification_mode: 'email' });
+    const review = await publicClient().reviews.submit({
+      form_id: emailForm.id,
+      rating: 5,
+      content: `Verified through the SDK ${crypto.randomUUID()}`,
+      reviewer_name: 'Vi',
+      reviewer_email: 'vi@example.com',
+    });
+    const [mail] =
+      await db`select data->>'token' as token from plaudit.email_outbox where data->>'review_id' = ${review.id}`;
+    expect(await publicClient().public.verify(mail.token)).toEqual({ status: 'verified' });
+    expect((await plaudit.reviews.get(review.id)).verification_status).toBe('verified');
+    await expect(publicClient().public.verify(mail.token)).rejects.toBeInstanceOf(ConflictError);
   });
 
   it('submits a review without a key', async () => {
@@ -100,6 +132,24 @@ describe('organization', () => {
     expect((await plaudit.organization.invitations()).data.map((i) => i.id)).toEqual([invitation.id]);
     await plaudit.organization.withdrawInvitation(invitation.id);
     expect((await plaudit.organization.invitations()).data[0].status).toBe('revoked');
+  });
+
+  it("changes a member's role and removes a member; the last owner stays", async () => {
+    const [member] = await db`
+      insert into plaudit.members (org_id, email, name, role) values (${t.org.id}, 'max@example.com', 'Max', 'member')
+      returning id`;
+    expect(await plaudit.organization.updateMember(member.id, { role: 'admin' })).toMatchObject({
+      id: member.id,
+      email: 'max@example.com',
+      role: 'admin',
+    });
+    const owner = (await plaudit.organization.members()).data.find((m) => m.role === 'owner')!;
+    await expect(plaudit.organization.updateMember(owner.id, { role: 'member' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(plaudit.organization.removeMember(owner.id)).rejects.toBeInstanceOf(ConflictError);
+    const removed = await plaudit.organization.removeMember(member.id).withResponse();
+    expect(removed).toMatchObject({ data: undefined, response: { status: 204 } });
+    expect((await plaudit.organization.members()).data.map((m) => m.id)).not.toContain(member.id);
+    await expect(plaudit.organization.removeMember(member.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 

@@ -60,13 +60,16 @@ export async function usage(): Promise<void> {
   const requestId: string | null = review.lastResponse.requestId;
   const { data, response } = await plaudit.reviews.get('id').withResponse();
   const sameReview: Review = data;
-  const removed: { data: void; response: ResponseInfo } = await plaudit.reviewForms.delete('id').withResponse();
+  const removed: { data: void; response: ResponseInfo } = await plaudit.organization.removeMember('id').withResponse();
   const pageAnswer: ResponseInfo | undefined = (await plaudit.reviews.list()).lastResponse;
   // @ts-expect-error the answer is read-only
   response.status = 200;
   void [requestId, sameReview, removed, pageAnswer];
 
-  await plaudit.reviews.list({ min_rating: 4 }).toArray({ limit: 500 });
+  await plaudit.organization.updateMember('id', { role: 'admin' });
+  // @ts-expect-error members have no "viewer" role
+  await plaudit.organization.updateMember('id', { role: 'viewer' });
+  await plaudit.reviews.listForKey({ min_rating: 4 }).toArray({ limit: 500 });
 
   // A test delivery of a typed event; its timestamp may be left out.
   await signTestWebhook({ event: 'webhook.test', data: { webhook_id: 'w', message: 'hi' } }, 'whsec_x');

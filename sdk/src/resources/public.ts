@@ -2,12 +2,13 @@ import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
-import type { PublicEmbed, PublicProfile, PublicReview, QueryOf } from '../types.ts';
+import type { PublicEmbed, PublicProfile, PublicReview, QueryOf, ResponseOf } from '../types.ts';
 
 const EMBED = '/api/v1/public/embed/{slug}';
 const REVIEWS = '/api/v1/public/reviews/{slug}';
 const PROFILE = '/api/v1/public/profiles/{slug}';
 const PROFILE_REVIEWS = '/api/v1/public/profiles/{slug}/reviews';
+const VERIFICATION = '/api/v1/public/verifications/{token}';
 
 /** What anyone may read about a business, by its slug. No API key is sent. */
 export class Public extends Resource {
@@ -33,5 +34,13 @@ export class Public extends Resource {
     opts?: RequestOptions,
   ): PageRequest<PublicReview> {
     return this.paged(PROFILE_REVIEWS, { slug }, query, opts, false);
+  }
+
+  /**
+   * Verifies a review with the token of its verification e-mail, for a landing page of your own:
+   * 409 when already used or nothing to verify, 410 when expired, 404 when not valid.
+   */
+  verify(token: string, opts?: RequestOptions): ApiPromise<ResponseOf<typeof VERIFICATION, 'post'>> {
+    return this.call('post', VERIFICATION, { token }, { auth: false }, opts);
   }
 }

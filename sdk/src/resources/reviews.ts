@@ -16,12 +16,21 @@ import type {
 const REVIEWS = '/api/v1/organizations/{orgId}/reviews';
 const REVIEW = '/api/v1/organizations/{orgId}/reviews/{id}';
 const HISTORY = '/api/v1/organizations/{orgId}/reviews/{id}/moderation-history';
+const KEY_REVIEWS = '/api/v1/reviews';
 const CHAIN = '/api/v1/organizations/{orgId}/moderation-chain';
 
 export class Reviews extends Resource {
   /** The organization's reviews, newest first; filters combine with AND. */
   list(query?: ReviewListQuery, opts?: RequestOptions): PageRequest<Review> {
     return this.paged(REVIEWS, {}, query, opts);
+  }
+
+  /**
+   * The same list for the API key's own organization, without asking which one it is first
+   * (`GET /api/v1/reviews`); the client's `organizationId` does not apply.
+   */
+  listForKey(query?: QueryOf<typeof KEY_REVIEWS>, opts?: RequestOptions): PageRequest<Review> {
+    return this.paged(KEY_REVIEWS, {}, query, opts);
   }
 
   get(id: string, opts?: RequestOptions): ApiPromise<Review> {
