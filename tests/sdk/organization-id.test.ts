@@ -1,18 +1,10 @@
 // The organization a client works on: given, or the key's own, asked once from GET /api/v1/me.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createTenant } from '../helpers/db.ts';
 import { AuthenticationError, Plaudit } from '../../sdk/src/index.ts';
+import { localServers } from './helpers.ts';
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  while (servers.length) {
-    const s = servers.pop()!;
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
+const serve = localServers();
 
 function counting(paths: string[]): typeof fetch {
   return (input, init) => {
@@ -51,7 +43,7 @@ describe('organization id', () => {
     expect(given).toEqual([`/api/v1/organizations/${t.org.id}`]);
 
     let meCalls = 0;
-    const server = http.createServer((req, res) => {
+    const url = await serve((req, res) => {
       if (req.url === '/api/v1/me' && ++meCalls === 1) {
         return res.writeHead(401, { 'content-type': 'application/json' })
           .end('{"statusCode":401,"error":"Unauthorized","message":"Invalid API key"}');
@@ -60,12 +52,7 @@ describe('organization id', () => {
         req.url === '/api/v1/me' ? '{"organization_id":"org-1","api_key":{}}' : JSON.stringify({ url: req.url }),
       );
     });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const plaudit = new Plaudit({
-      apiKey: 'rk_x',
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    });
+    const plaudit = new Plaudit({ apiKey: 'rk_x', baseUrl: url });
     await expect(plaudit.organization.get()).rejects.toBeInstanceOf(AuthenticationError);
     expect(await plaudit.organization.get()).toEqual({ url: '/api/v1/organizations/org-1' });
     expect(await plaudit.publicProfile.get()).toEqual({ url: '/api/v1/organizations/org-1/public-profile' });

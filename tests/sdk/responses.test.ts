@@ -2,19 +2,12 @@
 // flight: a local server holds the requests until all of them arrived and answers them in reverse
 // order, so that no call's answer is the latest when it returns.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiPromise, NotFoundError, Plaudit } from '../../sdk/src/index.ts';
+import { localServers } from './helpers.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000000';
-const servers: http.Server[] = [];
-afterEach(async () => {
-  while (servers.length) {
-    const s = servers.pop()!;
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
+const serve = localServers();
 
 /**
  * A server that answers once `together` requests are waiting, last come first served: each with
@@ -23,7 +16,7 @@ afterEach(async () => {
  */
 async function server(together: number) {
   let waiting: [http.IncomingMessage, http.ServerResponse][] = [];
-  const s = http.createServer((req, res) => {
+  const url = await serve((req, res) => {
     waiting.push([req, res]);
     if (waiting.length < together) return;
     const batch = waiting.reverse();
@@ -45,9 +38,6 @@ async function server(together: number) {
       } else r.writeHead(200, headers).end(JSON.stringify({ id: last }));
     }
   });
-  servers.push(s);
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   return new Plaudit({ apiKey: 'rk_test', baseUrl: url, organizationId: ORG, maxRetries: 0 });
 }
 

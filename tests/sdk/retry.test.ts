@@ -1,9 +1,9 @@
 // Retries against a local server that fails on purpose: 429 with Retry-After, 503, a reset
 // connection, then 200. The clock is injected: nothing here waits in real time.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APIConnectionError, Plaudit, type PlauditOptions, RateLimitError } from '../../sdk/src/index.ts';
+import { localServers } from './helpers.ts';
 import { retryDelay } from '../../sdk/src/retry.ts';
 
 type Step = 429 | 503 | 'reset' | 200 | 201;
@@ -14,20 +14,13 @@ interface Seen {
   headers: http.IncomingHttpHeaders;
 }
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  while (servers.length) {
-    const s = servers.pop()!;
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
+const serve = localServers();
 
 /** A server answering each request with the next step (the last step repeats). */
 async function flaky(steps: Step[], retryAfter: string[] = ['0']) {
   const seen: Seen[] = [];
   let tooMany = 0;
-  const server = http.createServer((req, res) => {
+  const url = await serve((req, res) => {
     req.resume();
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers });
@@ -47,9 +40,7 @@ async function flaky(steps: Step[], retryAfter: string[] = ['0']) {
       res.writeHead(step, headers).end(JSON.stringify(body));
     });
   });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return { url, seen };
 }
 
 /** A client whose waits are recorded instead of slept. */
