@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { ownApiServer } from '../helpers/reviews.ts';
 import { errorBody } from '../helpers/http.ts';
+import { type Operation, operations } from '../helpers/openapi-operations.ts';
 
 // A server of its own, with a per-IP allowance for thousands of calls: the shared one's budget
 // for 127.0.0.1 belongs to the other files running beside this one.
@@ -15,14 +16,6 @@ const server = ownApiServer({
   SUBMIT_RATE_LIMIT_PER_MINUTE: '1000000',
   EMAIL_WEBHOOK_SECRET: inject('emailWebhookSecret'),
 });
-
-interface Operation {
-  method: string;
-  path: string;
-  pathParams: string[];
-  queryParams: string[];
-  bodyProperties: string[] | null;
-}
 
 const hostileText = fc.oneof(
   fc.constantFrom(
@@ -79,26 +72,6 @@ const hostileSegment = fc.oneof(
   hostileText.map(encodeSegment),
   fc.constantFrom('%00', 'a%00b', '%ED%A0%80', '%FF', '%C0%80', '%', '%zz'),
 );
-
-function operations(doc: any): Operation[] {
-  const ops: Operation[] = [];
-  for (const [path, item] of Object.entries<any>(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
-      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])];
-      const schema = op.requestBody?.content?.['application/json']?.schema;
-      const resolved = schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema;
-      ops.push({
-        method: method.toUpperCase(),
-        path,
-        pathParams: params.filter((p: any) => p.in === 'path').map((p: any) => p.name),
-        queryParams: params.filter((p: any) => p.in === 'query').map((p: any) => p.name),
-        bodyProperties: op.requestBody ? Object.keys(resolved?.properties ?? {}) : null,
-      });
-    }
-  }
-  return ops;
-}
 
 let tenant: Tenant;
 let ops: Operation[];

@@ -29,6 +29,21 @@ describe('textGuard', () => {
     expect(findUnstorable({ a: 1, b: null, c: true })).toBeUndefined();
   });
 
+  it('finds the first offending field in document order, keys before their values', () => {
+    expect(findUnstorable({ a: ['ok', { b: '\ud800' }], c: 'x\u0000' })?.field).toBe('a.1.b');
+    expect(findUnstorable({ a: { ['k\u0000']: 'x\u0000' } })?.field).toBe('a.(a key)');
+    expect(findUnstorable({ a: { b: 'ok' }, ['\u0000']: 'ok' })?.field).toBe('(a key)');
+    expect(findUnstorable('x\u0000')?.field).toBe('body');
+  });
+
+  it('walks a value nested 100,000 levels deep without overflowing the stack', () => {
+    let deep: unknown = 'x\u0000';
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { k: deep };
+    const found = findUnstorable(deep);
+    expect(found?.problem).toMatch(/NUL/);
+    expect(found?.field.split('.')).toHaveLength(100_000);
+  });
+
   it('answers 422 for a body field, in the contract format, without reaching the route', async () => {
     const res = await app().request('/x', {
       method: 'POST',
@@ -54,6 +69,39 @@ describe('textGuard', () => {
     const u = await app().request('/public/%ED%A0%80');
     expect(u.status).toBe(400);
     expect((await u.json()).message).toBe('path: must be valid UTF-8 once percent-decoded');
+  });
+
+  it('answers 400 naming the body for a body nested past the limit, before the route', async () => {
+    let reached = false;
+    const a = new Hono();
+    a.use('*', textGuard());
+    a.post('*', (c) => {
+      reached = true;
+      return c.text('route');
+    });
+    for (const body of ['['.repeat(65) + ']'.repeat(65), '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)]) {
+      const res = await a.request('/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'body: must not nest arrays and objects more than 64 levels deep',
+        errors: [{
+          field: 'body',
+          code: 'invalid',
+          message: 'must not nest arrays and objects more than 64 levels deep',
+        }],
+      });
+    }
+    expect(reached).toBe(false);
+    const atLimit = '['.repeat(64) + ']'.repeat(64);
+    const ok = await app().request('/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: atLimit,
+    });
+    expect(ok.status).toBe(200);
+    expect(JSON.stringify((await ok.json()).body)).toBe(atLimit);
   });
 
   it('lets clean requests and unparsable bodies through to the route', async () => {

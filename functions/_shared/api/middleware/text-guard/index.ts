@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { errorResponse } from '../../http/errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 
 // PostgreSQL's text cannot hold a NUL character, and UTF-8 cannot encode half of a UTF-16
 // surrogate pair: such a string would fail deep in a query. They are refused at the edge instead,
@@ -15,35 +16,51 @@ export function unstorable(text: string): string | undefined {
   return undefined;
 }
 
-/** The first field of a parsed JSON value (keys included) holding unstorable text. */
-export function findUnstorable(value: unknown, path: string[] = []): { field: string; problem: string } | undefined {
-  const field = () => (path.length ? path.join('.') : 'body');
-  if (typeof value === 'string') {
-    const problem = unstorable(value);
-    return problem ? { field: field(), problem } : undefined;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorable(value[i], [...path, String(i)]);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
+/** Where a value sits in a JSON body: its key or index, under its parent (null at the top). */
+type Place = { name: string; parent: Place } | null;
+
+const fieldOf = (place: Place): string => {
+  const names: string[] = [];
+  for (let p = place; p; p = p.parent) names.push(p.name);
+  return names.length ? names.reverse().join('.') : 'body';
+};
+
+/**
+ * The first field of a parsed JSON value (keys included) holding unstorable text, in document
+ * order. Walks with a stack of its own rather than recursion: no nesting can overflow it.
+ */
+export function findUnstorable(value: unknown): { field: string; problem: string } | undefined {
+  // A key is checked when its entry comes up, after everything before it and before its value.
+  const stack: { value: unknown; place: Place; key?: string }[] = [{ value, place: null }];
+  while (stack.length) {
+    const { value, place, key } = stack.pop()!;
+    if (key !== undefined) {
       const keyProblem = unstorable(key);
-      if (keyProblem) return { field: [...path, '(a key)'].join('.'), problem: keyProblem };
-      const found = findUnstorable(item, [...path, key]);
-      if (found) return found;
+      if (keyProblem) return { field: fieldOf({ name: '(a key)', parent: place!.parent }), problem: keyProblem };
+    }
+    if (typeof value === 'string') {
+      const problem = unstorable(value);
+      if (problem) return { field: fieldOf(place), problem };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        stack.push({ value: value[i], place: { name: String(i), parent: place } });
+      }
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [name, item] = entries[i];
+        stack.push({ value: item, place: { name, parent: place }, key: name });
+      }
     }
   }
   return undefined;
 }
 
 /**
- * Refuses a request whose path or query holds a NUL, or that is not valid UTF-8 (400), or whose
- * JSON body holds a string PostgreSQL cannot store (422, the status of a body that parses but does
- * not validate). A body that does not parse is left to the route, which answers it.
+ * Refuses a request whose path or query holds a NUL, or that is not valid UTF-8 (400), whose JSON
+ * body nests deeper than MAX_JSON_DEPTH (400, measured on the text before anything parses it), or
+ * whose JSON body holds a string PostgreSQL cannot store (422, the status of a body that parses but
+ * does not validate). A body that does not parse is left to the route, which answers it.
  */
 export function textGuard(): MiddlewareHandler {
   return async (c, next) => {
@@ -61,9 +78,19 @@ export function textGuard(): MiddlewareHandler {
       if (problem) return errorResponse(c, 400, `${unstorable(name) ? 'query parameter name' : name}: ${problem}`);
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /json/i.test(c.req.header('content-type') ?? '')) {
+      // The text is kept by Hono: the route reads and parses the same bytes again.
+      let text: string;
+      try {
+        text = await c.req.text();
+      } catch {
+        return next();
+      }
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        return errorResponse(c, 400, `body: must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+      }
       let body: unknown;
       try {
-        body = await c.req.json();
+        body = JSON.parse(text);
       } catch {
         return next();
       }
