@@ -24,10 +24,7 @@ import { reviewForms } from './routes/review-forms.ts';
 import { reviews } from './routes/reviews.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
-import { dashboardPages } from './pages/dashboard.ts';
-import { embedScript } from './pages/embed.ts';
-import { profilePages } from './pages/profile.ts';
-import { hostedPages } from './pages/routes.ts';
+import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public.ts';
 import { fastReads } from './fast-reads/index.ts';
@@ -89,14 +86,8 @@ export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = 
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get('/api/v1/openapi.json', (c) => c.json(document ??= openApiDocument(app, config)));
   app.route('/', explorer());
-  // Hosted pages the e-mails and submission_url link to (outside /api/v1).
+  // Hosted pages (outside /api/v1): forms, the e-mails' links, profiles, the widget, the dashboard.
   app.route('/', hostedPages());
-  // The public profile pages, the sitemap and robots.txt.
-  app.route('/', profilePages());
-  // The embeddable widget's script.
-  app.route('/', embedScript());
-  // The business dashboard: its page's shell under /app and its built files.
-  app.route('/', dashboardPages());
   // Local development only: the captured e-mail (docs/delivery.md).
   const devMail = devMailRoutes(config);
   if (devMail) app.route('/', devMail);

@@ -1,26 +1,23 @@
 // The public profile page, ${PUBLIC_URL}/p/:slug: what a business's customers and search engines
 // see. Server-rendered, no JavaScript; reviews newest first, ten a page (?page=), optionally of one
 // rating (?rating=); the numbers, the visible reviews and the structured data (schema.org JSON-LD)
-// come from the same two queries, so they always agree. Also /sitemap.xml and /robots.txt.
+// come from the same two queries, so they always agree. The sitemap and robots.txt: sitemap.ts.
 //
 // Review snippets: this page is a third party's (Plaudit's, or the operator's) about the business,
 // not the business's own page about itself, so Google's rule against self-serving reviews on a
 // business's own pages does not apply (docs/profile-pages.md).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { safeLink } from '../../core/html.ts';
-import { env } from '../../core/runtime.ts';
 import type { AppEnv } from '../http/env.ts';
 import { MAX_PAGE } from '../http/pagination.ts';
 import { conditionalPublicRead } from '../middleware/public-access/index.ts';
 import { markup, page, raw, type SafeHtml } from './html.ts';
+import { publicNotFound, publicPage } from './shared.ts';
 
 const PER_PAGE = 10;
-/** A sitemap holds at most 50,000 addresses; past that, /sitemap.xml is an index of pages. */
-const SITEMAP_LIMIT = 50_000;
 /** Shared caches keep a page five minutes and serve it stale while they revalidate it by ETag. */
 const PAGE_CACHE_CONTROL = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 
@@ -122,21 +119,6 @@ function structuredData(p: PublicProfileRow, reviews: ReviewItem[], url: string)
     }));
   }
   return data;
-}
-
-function respond(c: Context<AppEnv>, status: ContentfulStatusCode, html: string) {
-  c.header(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  );
-  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-  return c.html(html, status);
-}
-
-function notFoundPage(c: Context<AppEnv>, status: 400 | 404, title: string, text: string) {
-  c.header('Cache-Control', status === 404 ? 'public, max-age=60' : 'no-store');
-  c.header('X-Robots-Tag', 'noindex');
-  return respond(c, status, page({ title, body: markup`<h1>${title}</h1><p>${text}</p>` }));
 }
 
 /** ?page= and ?rating=, or the message of a 400. */
@@ -268,42 +250,13 @@ ${
   return page({ title, body, indexable: true, head, style: STYLE });
 }
 
-function sitemapPageSize(): number {
-  const n = Number(env('SITEMAP_PAGE_SIZE') ?? SITEMAP_LIMIT);
-  return Number.isInteger(n) && n >= 1 && n <= SITEMAP_LIMIT ? n : SITEMAP_LIMIT;
-}
-
-type SitemapRow = { slug: string; updated_at: Date | null; total: string };
-
-async function sitemapPage(c: Context<AppEnv>, n: number, size: number) {
-  return await runAsPublic(c.var.sql, (tx) => tx<SitemapRow[]>`select * from plaudit.public_sitemap(${n}, ${size})`);
-}
-
-const xml = (c: Context<AppEnv>, body: string) =>
-  c.body(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`, 200, {
-    'Content-Type': 'application/xml; charset=utf-8',
-    'Cache-Control': 'public, max-age=3600',
-  });
-
-const escapeXml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
-
-function urlset(base: string, rows: SitemapRow[]): string {
-  const urls = rows.map((r) =>
-    `<url><loc>${escapeXml(`${base}/p/${encodeURIComponent(r.slug)}`)}</loc>${
-      r.updated_at ? `<lastmod>${new Date(r.updated_at).toISOString().slice(0, 10)}</lastmod>` : ''
-    }</url>`
-  );
-  return `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
-}
-
 export function profilePages() {
   const app = new Hono<AppEnv>();
 
   app.get('/p/:slug', async (c) => {
     const slug = c.req.param('slug');
     const q = readQuery(c);
-    if (typeof q === 'string') return notFoundPage(c, 400, 'This page does not exist', q);
+    if (typeof q === 'string') return publicNotFound(c, 400, 'This page does not exist', q);
     const out = await conditionalPublicRead<PageData>(
       c,
       `profile-page:${slug}:${q.page}:${q.rating ?? ''}`,
@@ -324,7 +277,7 @@ export function profilePages() {
       return out.notModified;
     }
     if (!out.data) {
-      return notFoundPage(
+      return publicNotFound(
         c,
         404,
         'No such business',
@@ -333,43 +286,10 @@ export function profilePages() {
     }
     const lastPage = Math.max(1, Math.ceil(Number(out.data.reviews.total) / PER_PAGE));
     if (q.page > lastPage) {
-      return notFoundPage(c, 404, 'No such page', `This business's reviews end at page ${lastPage}.`);
+      return publicNotFound(c, 404, 'No such page', `This business's reviews end at page ${lastPage}.`);
     }
     c.header('Cache-Control', PAGE_CACHE_CONTROL);
-    return respond(c, 200, render(c.var.config.publicUrl, slug, out.data, q));
-  });
-
-  app.get('/sitemap.xml', async (c) => {
-    const base = c.var.config.publicUrl;
-    const size = sitemapPageSize();
-    const rows = await sitemapPage(c, 1, size);
-    const total = rows.length ? Number(rows[0].total) : 0;
-    if (total <= size) return xml(c, urlset(base, rows));
-    const pages = Math.ceil(total / size);
-    const entries = Array.from(
-      { length: pages },
-      (_, i) => `<sitemap><loc>${escapeXml(`${base}/sitemap-${i + 1}.xml`)}</loc></sitemap>`,
-    );
-    return xml(
-      c,
-      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`,
-    );
-  });
-
-  app.get('/:file{sitemap-[0-9]{1,6}\\.xml}', async (c) => {
-    const n = Number(/\d+/.exec(c.req.param('file'))![0]);
-    const rows = n >= 1 ? await sitemapPage(c, n, sitemapPageSize()) : [];
-    if (rows.length === 0) {
-      return notFoundPage(c, 404, 'No such sitemap', 'The sitemap index at /sitemap.xml lists the sitemaps.');
-    }
-    return xml(c, urlset(c.var.config.publicUrl, rows));
-  });
-
-  app.get('/robots.txt', (c) => {
-    c.header('Cache-Control', 'public, max-age=3600');
-    return c.text(
-      `User-agent: *\nAllow: /p/\nDisallow: /api/\nDisallow: /r/\nDisallow: /t/\nDisallow: /verify/\nDisallow: /unsubscribe/\nDisallow: /invitations/\nDisallow: /_dev/\n\nSitemap: ${c.var.config.publicUrl}/sitemap.xml\n`,
-    );
+    return publicPage(c, 200, render(c.var.config.publicUrl, slug, out.data, q));
   });
 
   return app;

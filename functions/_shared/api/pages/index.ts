@@ -1,0 +1,31 @@
+// The hosted pages, outside /api/v1 and without an API key, one family per module. Plain Hono
+// routes: they are not operations of the OpenAPI document.
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import { dashboardPages } from './dashboard.ts';
+import { embedScript } from './embed.ts';
+import { hostedFormPages } from './hosted-form.ts';
+import { invitationPages } from './invitation.ts';
+import { profilePages } from './profile.ts';
+import { reviewRequestPages } from './review-request.ts';
+import { sitemapPages } from './sitemap.ts';
+import { verificationPages } from './verification.ts';
+
+// In the order they were always registered; no two families share a path.
+const FAMILIES = [
+  hostedFormPages, // /forms/:formId, each form's submission_url
+  reviewRequestPages, // /r/:token, /t/o/:token.gif, /t/c/:token, /unsubscribe/:token
+  verificationPages, // /verify/:token
+  invitationPages, // /invitations/:token
+  profilePages, // /p/:slug
+  sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt
+  embedScript, // /embed/v1/widget.js, /embed/v1/widget.<hash>.js
+  dashboardPages, // /app, /app/*, /app/assets/*
+];
+
+/** Every hosted page: the forms and the e-mails' links, the public profiles, the widget, the dashboard. */
+export function hostedPages() {
+  const app = new Hono<AppEnv>();
+  for (const family of FAMILIES) app.route('/', family());
+  return app;
+}

@@ -1,0 +1,229 @@
+// The pages of a review request's e-mail (no API key; outside /api/v1):
+//   GET/POST /r/:token                 the landing page (prefilled; completes the request)
+//   GET      /t/o/:token.gif           open pixel
+//   GET      /t/c/:token?rating=N      click redirect (to the landing page, rating preselected)
+//   GET/POST /unsubscribe/:token       unsubscribe page; POST is also the one-click List-Unsubscribe-Post
+// Each runs one SQL function as plaudit_public (supabase/migrations/20261125001100_review_requests.sql, "hosted pages");
+// the review is submitted through plaudit.submit_requested_review.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../http/env.ts';
+import { submissionBucket } from '../middleware/rate-limit/index.ts';
+import { runAsPublic } from '../../core/db/roles.ts';
+import { markup } from './html.ts';
+import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
+import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
+import { afterSubmit, type SubmitRow } from './submission.ts';
+
+// A transparent 1×1 GIF.
+const PIXEL = Uint8Array.from(
+  atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'),
+  (ch) => ch.charCodeAt(0),
+);
+
+type LandingRow = {
+  request_id: string;
+  status: string;
+  name: string;
+  email: string;
+  order_id: string | null;
+  locale: string;
+  form_id: string;
+  form_name: string;
+  form_active: boolean;
+  verification_mode: string;
+  custom_fields: FieldDefinition[];
+  org_name: string;
+  logo_url: string | null;
+};
+
+async function loadLanding(c: Context<AppEnv>, token: string) {
+  if (!TOKEN.test(token)) return null;
+  const [row] = await runAsPublic(
+    c.var.sql,
+    (tx) => tx<LandingRow[]>`select * from plaudit.review_request_landing(${token})`,
+  );
+  return row ?? null;
+}
+
+const landingPage = (
+  c: Context<AppEnv>,
+  token: string,
+  r: LandingRow,
+  values: Values,
+  errors: Errors,
+  status: ContentfulStatusCode,
+) =>
+  privatePage(
+    c,
+    status,
+    `${Object.keys(errors).length ? 'Error: ' : ''}Review ${r.org_name}`,
+    reviewForm(
+      {
+        action: `/r/${token}`,
+        orgName: r.org_name,
+        logoUrl: r.logo_url,
+        invited: true,
+        formName: r.form_name,
+        verificationMode: r.verification_mode,
+        customFields: r.custom_fields,
+        askOrderId: r.verification_mode === 'purchase_proof' && !r.order_id,
+      },
+      values,
+      errors,
+      markup`How was your experience with ${r.org_name}, ${r.name}?`,
+    ),
+    { privateLink: true },
+  );
+
+/** The page of a request already answered or whose form is closed, or null when it is open. */
+function landingClosed(c: Context<AppEnv>, r: LandingRow) {
+  if (r.status === 'completed') {
+    return message(
+      c,
+      200,
+      'Thank you, your review is in',
+      'You have already reviewed us for this request. Thank you!',
+      r.org_name,
+    );
+  }
+  if (!r.form_active) {
+    return message(c, 410, 'This form is closed', 'This form no longer accepts reviews.', r.org_name);
+  }
+  return null;
+}
+
+export function reviewRequestPages() {
+  const app = new Hono<AppEnv>();
+
+  // ---- Landing page ----------------------------------------------------------------------------
+  app.get('/r/:token', async (c) => {
+    const token = c.req.param('token');
+    const r = await loadLanding(c, token);
+    if (!r) return invalidLink(c);
+    // Opening the page is a click, unless the click redirect already counted it.
+    if (c.req.query('c') !== '1' && c.req.method === 'GET') {
+      await runAsPublic(c.var.sql, (tx) => tx`select plaudit.track_review_request(${token}, 'clicked')`);
+    }
+    const closed = landingClosed(c, r);
+    if (closed) return closed;
+    const rating = /^[1-5]$/.test(c.req.query('rating') ?? '') ? c.req.query('rating')! : '';
+    return landingPage(c, token, r, { rating, reviewer_name: r.name, reviewer_email: r.email }, {}, 200);
+  });
+
+  app.post('/r/:token', async (c) => {
+    const token = c.req.param('token');
+    const r = await loadLanding(c, token);
+    if (!r) return invalidLink(c);
+    const closed = landingClosed(c, r);
+    if (closed) return closed;
+    const values = await formValues(c);
+    const { submission, errors } = readSubmission(values, r.custom_fields);
+    if (!submission) return landingPage(c, token, r, values, errors, 422);
+    const bucket = submissionBucket(c, c.var.config.trustProxy);
+    const { config } = c.var;
+    const [row] = await runAsPublic(c.var.sql, (tx) =>
+      tx<SubmitRow[]>`
+      select * from plaudit.submit_requested_review(
+        ${token}, ${bucket}, ${config.submitRateLimitPerMinute}, ${submission.rating}, ${submission.title},
+        ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
+        ${
+        tx.json(submission.custom_fields as never)
+      }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot})`);
+    return afterSubmit(
+      c,
+      row,
+      (errs, status) => landingPage(c, token, r, values, errs, status),
+      r.custom_fields,
+      r.org_name,
+      true,
+    );
+  });
+
+  // ---- Tracking --------------------------------------------------------------------------------
+  app.get('/t/o/:file', async (c) => {
+    const m = /^([A-Za-z0-9_-]{20,100})\.gif$/.exec(c.req.param('file'));
+    if (m && c.req.method === 'GET') {
+      await runAsPublic(c.var.sql, (tx) => tx`select plaudit.track_review_request(${m[1]}, 'opened')`);
+    }
+    c.header('Cache-Control', 'no-store, private');
+    c.header('Content-Type', 'image/gif');
+    return c.body(PIXEL, 200);
+  });
+
+  app.get('/t/c/:token', async (c) => {
+    const token = c.req.param('token');
+    let valid = false;
+    if (TOKEN.test(token)) {
+      // Hono routes HEAD here too: link checkers and scanners send it, and it is no click. It
+      // gets the same answer without recording anything, as the pixel and the landing page do.
+      const [row] = c.req.method === 'GET'
+        ? await runAsPublic(c.var.sql, (tx) =>
+          tx<{ valid: boolean }[]>`
+            select plaudit.track_review_request(${token}, 'clicked') as valid`)
+        : await runAsPublic(c.var.sql, (tx) =>
+          tx<{ valid: boolean }[]>`
+            select exists (select from plaudit.review_request_landing(${token})) as valid`);
+      valid = row.valid;
+    }
+    if (!valid) return invalidLink(c);
+    const rating = /^[1-5]$/.test(c.req.query('rating') ?? '') ? `&rating=${c.req.query('rating')}` : '';
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    // Only ever to our own landing page: no target comes from the link, so no open redirect.
+    return c.redirect(`/r/${token}?c=1${rating}`, 303);
+  });
+
+  // ---- Unsubscribe -----------------------------------------------------------------------------
+  app.get('/unsubscribe/:token', async (c) => {
+    const token = c.req.param('token');
+    if (!TOKEN.test(token)) return invalidLink(c);
+    const [info] = await runAsPublic(c.var.sql, (tx) =>
+      tx<{ email: string; org_name: string; suppressed: boolean }[]>`
+      select * from plaudit.review_request_unsubscribe_info(${token})`);
+    if (!info) return invalidLink(c);
+    if (info.suppressed) {
+      return message(
+        c,
+        200,
+        'You are unsubscribed',
+        `${info.email} gets no review requests from ${info.org_name}.`,
+        info.org_name,
+      );
+    }
+    return privatePage(
+      c,
+      200,
+      `Unsubscribe from ${info.org_name}`,
+      markup`<p class="org">${info.org_name}</p>
+<h1>Stop review requests from ${info.org_name}?</h1>
+<p>${info.email} will no longer get e-mails asking for a review from ${info.org_name}.</p>
+<form method="post" action="/unsubscribe/${token}"><button type="submit">Unsubscribe</button></form>`,
+      { privateLink: true },
+    );
+  });
+
+  app.post('/unsubscribe/:token', async (c) => {
+    const token = c.req.param('token');
+    if (!TOKEN.test(token)) return invalidLink(c);
+    const [row] = await runAsPublic(c.var.sql, (tx) =>
+      tx<{ outcome: string }[]>`
+      select plaudit.unsubscribe_review_request(${token}) as outcome`);
+    if (row.outcome === 'invalid') return invalidLink(c);
+    const [info] = await runAsPublic(c.var.sql, (tx) =>
+      tx<{ email: string; org_name: string }[]>`
+      select * from plaudit.review_request_unsubscribe_info(${token})`);
+    return message(
+      c,
+      200,
+      'You are unsubscribed',
+      `${info?.email ?? 'This address'} will get no more review requests from ${
+        info?.org_name ?? 'this organization'
+      }.`,
+      info?.org_name,
+    );
+  });
+
+  return app;
+}

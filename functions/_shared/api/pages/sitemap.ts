@@ -1,0 +1,81 @@
+// What search engines read besides the profile pages (profile.ts):
+//   GET /sitemap.xml          every public profile page, or past SITEMAP_LIMIT an index of sitemaps
+//   GET /sitemap-N.xml        one page of that index
+//   GET /robots.txt           the profile pages are for indexing; the API and the e-mailed links are not
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { runAsPublic } from '../../core/db/roles.ts';
+import { env } from '../../core/runtime.ts';
+import type { AppEnv } from '../http/env.ts';
+import { publicNotFound } from './shared.ts';
+
+/** A sitemap holds at most 50,000 addresses; past that, /sitemap.xml is an index of pages. */
+const SITEMAP_LIMIT = 50_000;
+
+function sitemapPageSize(): number {
+  const n = Number(env('SITEMAP_PAGE_SIZE') ?? SITEMAP_LIMIT);
+  return Number.isInteger(n) && n >= 1 && n <= SITEMAP_LIMIT ? n : SITEMAP_LIMIT;
+}
+
+type SitemapRow = { slug: string; updated_at: Date | null; total: string };
+
+async function sitemapPage(c: Context<AppEnv>, n: number, size: number) {
+  return await runAsPublic(c.var.sql, (tx) => tx<SitemapRow[]>`select * from plaudit.public_sitemap(${n}, ${size})`);
+}
+
+const xml = (c: Context<AppEnv>, body: string) =>
+  c.body(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`, 200, {
+    'Content-Type': 'application/xml; charset=utf-8',
+    'Cache-Control': 'public, max-age=3600',
+  });
+
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!);
+
+function urlset(base: string, rows: SitemapRow[]): string {
+  const urls = rows.map((r) =>
+    `<url><loc>${escapeXml(`${base}/p/${encodeURIComponent(r.slug)}`)}</loc>${
+      r.updated_at ? `<lastmod>${new Date(r.updated_at).toISOString().slice(0, 10)}</lastmod>` : ''
+    }</url>`
+  );
+  return `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+export function sitemapPages() {
+  const app = new Hono<AppEnv>();
+
+  app.get('/sitemap.xml', async (c) => {
+    const base = c.var.config.publicUrl;
+    const size = sitemapPageSize();
+    const rows = await sitemapPage(c, 1, size);
+    const total = rows.length ? Number(rows[0].total) : 0;
+    if (total <= size) return xml(c, urlset(base, rows));
+    const pages = Math.ceil(total / size);
+    const entries = Array.from(
+      { length: pages },
+      (_, i) => `<sitemap><loc>${escapeXml(`${base}/sitemap-${i + 1}.xml`)}</loc></sitemap>`,
+    );
+    return xml(
+      c,
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`,
+    );
+  });
+
+  app.get('/:file{sitemap-[0-9]{1,6}\\.xml}', async (c) => {
+    const n = Number(/\d+/.exec(c.req.param('file'))![0]);
+    const rows = n >= 1 ? await sitemapPage(c, n, sitemapPageSize()) : [];
+    if (rows.length === 0) {
+      return publicNotFound(c, 404, 'No such sitemap', 'The sitemap index at /sitemap.xml lists the sitemaps.');
+    }
+    return xml(c, urlset(c.var.config.publicUrl, rows));
+  });
+
+  app.get('/robots.txt', (c) => {
+    c.header('Cache-Control', 'public, max-age=3600');
+    return c.text(
+      `User-agent: *\nAllow: /p/\nDisallow: /api/\nDisallow: /r/\nDisallow: /t/\nDisallow: /verify/\nDisallow: /unsubscribe/\nDisallow: /invitations/\nDisallow: /_dev/\n\nSitemap: ${c.var.config.publicUrl}/sitemap.xml\n`,
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,79 @@
+// What follows a review sent from a hosted page (the form, /forms/:formId, and a review request's
+// landing page, /r/:token): the thank-you page, or the form again with what went wrong. Both
+// submit through the same SQL as POST /api/v1/reviews, which answers one row.
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../http/env.ts';
+import { setRateLimitHeaders } from '../middleware/rate-limit/index.ts';
+import { markup } from './html.ts';
+import { errorFromDatabase, type Errors, type FieldDefinition } from './review-form.ts';
+import { message, privatePage } from './shared.ts';
+
+/** The row of plaudit.submit_review and plaudit.submit_requested_review. */
+export type SubmitRow = {
+  rate_allowed: boolean;
+  rate_remaining: number;
+  rate_reset: string;
+  error_code: string | null;
+  error_message: string | null;
+  id: string | null;
+  verification_status: string | null;
+};
+
+/** The page of a form that does not exist or no longer accepts reviews. */
+export function formUnavailable(c: Context<AppEnv>, orgName: string | null | undefined, privateLink: boolean) {
+  return message(
+    c,
+    404,
+    'This form is not available',
+    'The form does not exist or no longer accepts reviews.',
+    orgName,
+    privateLink,
+  );
+}
+
+function thanks(c: Context<AppEnv>, orgName: string, status: string | null, privateLink: boolean) {
+  const next = status === 'pending'
+    ? 'We sent you an e-mail: open its link to confirm your review. Until then it is not published.'
+    : 'Your review has been received.';
+  return privatePage(
+    c,
+    201,
+    'Thank you for your review',
+    markup`<p class="org">${orgName}</p>
+<h1 tabindex="-1" autofocus>Thank you for your review</h1>
+<p class="notice" role="status">${next}</p>`,
+    { privateLink },
+  );
+}
+
+/** Outcome of a submission: the thank-you page, or the form again with the errors. */
+export function afterSubmit(
+  c: Context<AppEnv>,
+  row: SubmitRow,
+  rerender: (errors: Errors, status: ContentfulStatusCode) => Response,
+  fields: FieldDefinition[],
+  orgName: string,
+  privateLink: boolean,
+) {
+  setRateLimitHeaders(c, {
+    limit: c.var.config.submitRateLimitPerMinute,
+    remaining: row.rate_remaining,
+    reset: Number(row.rate_reset),
+    allowed: row.rate_allowed,
+  });
+  if (!row.rate_allowed) {
+    c.header('Retry-After', String(Math.max(1, Number(row.rate_reset) - Math.floor(Date.now() / 1000))));
+    return rerender({
+      _form: 'Too many reviews were sent from your network just now. Wait a minute, then send the form again.',
+    }, 429);
+  }
+  if (row.error_code === 'P0002') {
+    return formUnavailable(c, orgName, privateLink);
+  }
+  if (row.error_code === '23505') return rerender({ _form: 'You already sent this review. Thank you!' }, 409);
+  if (row.error_code) {
+    return rerender(errorFromDatabase(row.error_message ?? 'Your review could not be saved.', fields), 422);
+  }
+  return thanks(c, orgName, row.verification_status, privateLink);
+}
