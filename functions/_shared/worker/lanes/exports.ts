@@ -1,0 +1,46 @@
+// Exports: the database generates them (plaudit.run_exports, a time budget per call); the worker
+// only calls it, again while exports remain, one run at a time, beside the sends.
+import { asWorker } from '../../core/db/roles.ts';
+import type { LaneContext } from './lane.ts';
+
+export class ExportLane {
+  #ctx: LaneContext;
+  #wanted = true;
+  /** The run under way, if any: stop() and drain() wait for it. */
+  running: Promise<void> | null = null;
+
+  constructor(ctx: LaneContext) {
+    this.#ctx = ctx;
+  }
+
+  /** There may be exports to generate: the next kick runs. */
+  want(): void {
+    this.#wanted = true;
+  }
+
+  /** Starts a run when one is wanted and none is under way; does not wait for it. */
+  kick(): void {
+    if (!this.#wanted || this.running) return;
+    this.#wanted = false;
+    const { sql, config, log, stats } = this.#ctx;
+    const budget = config.exportBudgetMs;
+    this.running = (async () => {
+      try {
+        for (;;) {
+          const [{ remaining }] = await asWorker(
+            sql,
+            (tx) => tx<{ remaining: number }[]>`select plaudit.run_exports(${budget}) as remaining`,
+          );
+          stats.exportKicks += 1;
+          if (!remaining || this.#ctx.stopping()) break;
+        }
+      } catch (err) {
+        if ((err as { code?: string }).code !== '42883') { // run_exports not installed
+          log({ level: 'error', msg: 'export generation failed', error: (err as Error).message });
+        }
+      } finally {
+        this.running = null;
+      }
+    })();
+  }
+}
