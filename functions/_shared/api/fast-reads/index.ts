@@ -16,8 +16,8 @@ import { bearerToken, isWellFormedKey, sha256 } from '../api-keys/format.ts';
 import type { Config } from '../../core/config.ts';
 import type { Sql } from '../../core/db/client.ts';
 import { errorBody } from '../../core/errors.ts';
-import type { KeyReadArgs, Scope } from '../http/env.ts';
-import { type AuthRow, judgeCredential } from '../middleware/api-key-auth/index.ts';
+import type { CredentialReadArgs, Scope } from '../http/env.ts';
+import { type AuthRow, judgeCredential } from '../middleware/credential/index.ts';
 import { PUBLIC_CORS_HEADERS, publicCacheHeaders } from '../middleware/public-access/index.ts';
 import {
   addressBucket,
@@ -44,7 +44,7 @@ interface FastRead {
   queries?: ReadonlySet<string>;
   scope: Scope;
   notFound: string;
-  statement: (sql: Sql, key: KeyReadArgs, params: string[]) => Statement;
+  statement: (sql: Sql, key: CredentialReadArgs, params: string[]) => Statement;
 }
 
 const UUID = '([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})';

@@ -25,7 +25,7 @@ export interface Caller {
 }
 
 /** What a one-statement read gets to build its statement with. */
-export interface KeyReadArgs {
+export interface CredentialReadArgs {
   /** SHA-256 of the credential (a key or a session token), which the statement authenticates. */
   hash: Uint8Array;
   /** The organization of the path, or null on a route without one (the key's own). */
@@ -38,8 +38,8 @@ export interface KeyReadArgs {
  * Runs a one-statement read (a plaudit.api_* function: plaudit.authenticate's row and the body)
  * and answers the response: the body, 404 when there is none, or the key's refusal.
  */
-export type KeyRead = (
-  build: (sql: Sql, key: KeyReadArgs) => postgres.PendingQuery<postgres.Row[]>,
+export type CredentialRead = (
+  build: (sql: Sql, key: CredentialReadArgs) => postgres.PendingQuery<postgres.Row[]>,
   notFound?: string,
 ) => Promise<Response>;
 
@@ -49,12 +49,12 @@ export interface AppEnv {
     sql: Sql;
     config: Config;
     requestId: string;
-    /** Set by the credential middleware (api-key-auth) on every authenticated route. */
+    /** Set by the credential middleware (credential) on every authenticated route. */
     caller?: Caller;
     /** The request's tenant transaction, opened by the credential middleware. */
     db: Tx;
     /** A one-statement read checked by the key (routes declared with `oneStatementRead`). */
-    keyRead: KeyRead;
+    credentialRead: CredentialRead;
   };
   Bindings: { remoteAddr?: { hostname: string } };
 }

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
-import { keyRoute, router } from './define.ts';
+import { orgRoute, router } from './define.ts';
 
 const ScopeEnum = z.enum(['read', 'write', 'admin']);
 
@@ -82,7 +82,7 @@ const KeyIdentity = z.object({
 
 export const apiKeys = router()
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/me',
       operationId: 'me.get',
@@ -100,7 +100,7 @@ export const apiKeys = router()
     },
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'post',
       path: '/organizations/{orgId}/api-keys',
       operationId: 'apiKeys.create',
@@ -126,7 +126,7 @@ export const apiKeys = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/api-keys',
       operationId: 'apiKeys.list',
@@ -152,7 +152,7 @@ export const apiKeys = router()
     },
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'delete',
       path: '/organizations/{orgId}/api-keys/{id}',
       operationId: 'apiKeys.revoke',
@@ -175,7 +175,7 @@ export const apiKeys = router()
     },
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'post',
       path: '/organizations/{orgId}/api-keys/{id}/rotate',
       operationId: 'apiKeys.rotate',

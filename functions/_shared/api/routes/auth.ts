@@ -1,7 +1,7 @@
 // Members sign in to the dashboard: passwordless, by e-mail (a one-time link and a 6-digit code in
 // one mail), then a session in an HttpOnly cookie. The database keeps the challenges and
 // sessions (only hashes) and decides every outcome; these routes carry its answers. The session
-// then reaches the organization routes like an API key (middleware/api-key-auth).
+// then reaches the organization routes like an API key (middleware/credential).
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { sha256 } from '../api-keys/format.ts';

@@ -3,7 +3,7 @@ import { errorBody } from '../http/errors.ts';
 import { fieldErrorsOfIssues, messageOf } from '../http/validation.ts';
 import type { AppEnv, Scope } from '../http/env.ts';
 import { authenticatedErrors, idempotencyErrors, IdempotencyHeaders } from '../http/schemas.ts';
-import { apiKeyAuth } from '../middleware/api-key-auth/index.ts';
+import { credential } from '../middleware/credential/index.ts';
 import { idempotency, type IdempotencyOptions } from '../middleware/idempotency/index.ts';
 
 /** Either credential: an API key, or a member's dashboard session (cookie and CSRF token). */
@@ -17,7 +17,7 @@ const IDEMPOTENT =
  * enforced by the middleware; handlers never check it. It is also written into the OpenAPI document. Every POST
  * honours an Idempotency-Key (middleware/idempotency).
  */
-export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
+export function orgRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
   scope: Scope,
   config: R,
   options: IdempotencyOptions & { oneStatementRead?: boolean } = {},
@@ -31,8 +31,8 @@ export function keyRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
       .trim(),
     security: CREDENTIALS,
     middleware: post
-      ? [apiKeyAuth({ scope }), idempotency(options)] as const
-      : [apiKeyAuth({ scope, oneStatementRead: options.oneStatementRead })] as const,
+      ? [credential({ scope }), idempotency(options)] as const
+      : [credential({ scope, oneStatementRead: options.oneStatementRead })] as const,
     'x-required-scope': scope,
     responses: { ...authenticatedErrors, ...(post ? idempotencyErrors : {}), ...config.responses },
   });

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
-import { keyRoute, router } from './define.ts';
+import { orgRoute, router } from './define.ts';
 import { Review } from './reviews.ts';
 import { openTenantTransaction, type TenantTransaction } from '../../core/db/roles.ts';
 
@@ -102,7 +102,7 @@ function toJob(r: ExportRow, publicUrl: string) {
 
 export const exports = router()
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/exports',
       operationId: 'exports.create',
@@ -134,7 +134,7 @@ export const exports = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/exports',
       operationId: 'exports.list',
@@ -158,7 +158,7 @@ export const exports = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/exports/{id}',
       operationId: 'exports.get',
@@ -177,7 +177,7 @@ export const exports = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/exports/{id}/download',
       operationId: 'exports.download',

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
-import type { Caller, KeyReadArgs, Role } from '../http/env.ts';
+import type { Caller, CredentialReadArgs, Role } from '../http/env.ts';
 import type { Sql, Tx } from '../../core/db/client.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
-import { keyRoute, router } from './define.ts';
+import { orgRoute, router } from './define.ts';
 
 const Organization = z.object({
   id: z.string().uuid(),
@@ -99,12 +99,12 @@ function toInvitation(r: InvitationRow) {
 }
 
 /** GET /organizations/{orgId}'s one statement; the fast reads (fast-reads/) run it too. */
-export const readOrganization = (sql: Sql, key: KeyReadArgs) =>
+export const readOrganization = (sql: Sql, key: CredentialReadArgs) =>
   sql`select * from plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
 
 export const organizations = router()
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}',
       operationId: 'organization.get',
@@ -114,10 +114,10 @@ export const organizations = router()
       responses: { 200: json(Organization, 'The organization') },
     }, { oneStatementRead: true }),
     // The body is the database's JSON (plaudit.api_organization), passed through.
-    (c) => c.var.keyRead(readOrganization) as never,
+    (c) => c.var.credentialRead(readOrganization) as never,
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'patch',
       path: '/organizations/{orgId}',
       operationId: 'organization.update',
@@ -150,7 +150,7 @@ export const organizations = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/members',
       operationId: 'members.list',
@@ -172,7 +172,7 @@ export const organizations = router()
     },
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'patch',
       path: '/organizations/{orgId}/members/{id}',
       operationId: 'members.update',
@@ -205,7 +205,7 @@ export const organizations = router()
     },
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'delete',
       path: '/organizations/{orgId}/members/{id}',
       operationId: 'members.remove',
@@ -229,7 +229,7 @@ export const organizations = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/invitations',
       operationId: 'invitations.list',
@@ -252,7 +252,7 @@ export const organizations = router()
     },
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'post',
       path: '/organizations/{orgId}/invitations',
       operationId: 'invitations.create',
@@ -287,7 +287,7 @@ export const organizations = router()
     },
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'delete',
       path: '/organizations/{orgId}/invitations/{id}',
       operationId: 'invitations.withdraw',

@@ -7,7 +7,7 @@ import type { AppEnv } from '../http/env.ts';
 import { Paginated, type Pagination, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
 import { answerPublicRead, conditionalPublicRead, publicCors, publicRead } from '../middleware/public-access/index.ts';
-import { keyRoute, router } from './define.ts';
+import { orgRoute, router } from './define.ts';
 import { ReviewReply, VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
@@ -440,7 +440,7 @@ publicData
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/public-profile',
       operationId: 'publicProfile.get',
@@ -453,7 +453,7 @@ publicData
     async (c) => c.json(await readSettings(c.var.db), 200),
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'patch',
       path: '/organizations/{orgId}/public-profile',
       operationId: 'publicProfile.update',

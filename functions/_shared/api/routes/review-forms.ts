@@ -5,7 +5,7 @@ import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
-import { keyRoute, router } from './define.ts';
+import { orgRoute, router } from './define.ts';
 
 export const VerificationMode = z.enum(['email', 'purchase_proof', 'manual', 'none']).openapi({
   description:
@@ -121,7 +121,7 @@ const notFound = () => new ApiError(404, 'Review form not found');
 
 export const reviewForms = router()
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/review-forms',
       operationId: 'reviewForms.create',
@@ -151,7 +151,7 @@ export const reviewForms = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-forms',
       operationId: 'reviewForms.list',
@@ -175,7 +175,7 @@ export const reviewForms = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-forms/{id}',
       operationId: 'reviewForms.get',
@@ -197,7 +197,7 @@ export const reviewForms = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'patch',
       path: '/organizations/{orgId}/review-forms/{id}',
       operationId: 'reviewForms.update',
@@ -237,7 +237,7 @@ export const reviewForms = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'delete',
       path: '/organizations/{orgId}/review-forms/{id}',
       operationId: 'reviewForms.delete',

@@ -3,12 +3,12 @@ import type { Context } from 'hono';
 import { apiErrorFromDb, translateDbErrors } from '../http/db-errors.ts';
 import type { Sql, Tx } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
-import type { AppEnv, KeyReadArgs } from '../http/env.ts';
+import type { AppEnv, CredentialReadArgs } from '../http/env.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { publicCors } from '../middleware/public-access/index.ts';
 import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../middleware/rate-limit/index.ts';
-import { keyRoute, router } from './define.ts';
+import { orgRoute, router } from './define.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 
 const ChainQuery = z.object({
@@ -289,7 +289,7 @@ type SubmissionRow = ReviewRow & {
 };
 
 /** GET /organizations/{orgId}/reviews/{id}'s one statement; the fast reads (fast-reads/) run it too. */
-export const readReview = (sql: Sql, key: KeyReadArgs, id: string) =>
+export const readReview = (sql: Sql, key: CredentialReadArgs, id: string) =>
   sql`select * from plaudit.api_review(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${id})`;
 
 export const REVIEW_NOT_FOUND = 'Review not found';
@@ -300,7 +300,7 @@ export const REVIEW_NOT_FOUND = 'Review not found';
  * listReviews' page 1): the fast reads (fast-reads/) answer it; the route's tenant transaction
  * answers every other list.
  */
-export const readFirstReviewPage = (sql: Sql, key: KeyReadArgs) =>
+export const readFirstReviewPage = (sql: Sql, key: CredentialReadArgs) =>
   sql`select * from plaudit.api_review_first_page(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
 
 export const reviews = router();
@@ -355,7 +355,7 @@ reviews
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/reviews',
       operationId: 'reviews.list',
@@ -368,7 +368,7 @@ reviews
     (c) => listAnswer(c, c.req.valid('query')) as never,
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/reviews',
       operationId: 'reviews.listForKey',
@@ -382,7 +382,7 @@ reviews
     (c) => listAnswer(c, c.req.valid('query')) as never,
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/reviews/{id}',
       operationId: 'reviews.get',
@@ -394,10 +394,10 @@ reviews
         404: errorResponseSpec('No review with this id in this organization'),
       },
     }, { oneStatementRead: true }),
-    (c) => c.var.keyRead((sql, key) => readReview(sql, key, c.req.valid('param').id), REVIEW_NOT_FOUND) as never,
+    (c) => c.var.credentialRead((sql, key) => readReview(sql, key, c.req.valid('param').id), REVIEW_NOT_FOUND) as never,
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'patch',
       path: '/organizations/{orgId}/reviews/{id}/moderate',
       operationId: 'reviews.moderate',
@@ -429,7 +429,7 @@ reviews
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'put',
       path: '/organizations/{orgId}/reviews/{id}/reply',
       operationId: 'reviews.reply',
@@ -458,7 +458,7 @@ reviews
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'delete',
       path: '/organizations/{orgId}/reviews/{id}/reply',
       operationId: 'reviews.withdrawReply',
@@ -484,7 +484,7 @@ reviews
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/reviews/{id}/moderation-history',
       operationId: 'reviews.moderationHistory',
@@ -523,7 +523,7 @@ reviews
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/moderation-chain',
       operationId: 'moderationChain.check',

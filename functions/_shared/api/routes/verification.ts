@@ -3,7 +3,7 @@ import type { Tx } from '../../core/db/client.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
-import { keyRoute, router } from './define.ts';
+import { orgRoute, router } from './define.ts';
 import { loadReview, Review } from './reviews.ts';
 
 const VerifyInput = z.object({
@@ -78,7 +78,7 @@ const DECISIONS = {
 type Decision = keyof typeof DECISIONS;
 
 function decisionRoute(decision: Decision) {
-  return keyRoute('write', {
+  return orgRoute('write', {
     method: 'post',
     path: `/organizations/{orgId}/verification/${decision}` as const,
     operationId: `verification.${decision}`,
@@ -108,7 +108,7 @@ async function decide(
 
 export const verification = router()
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/verification/verify',
       operationId: 'verification.verify',
@@ -154,7 +154,7 @@ export const verification = router()
     async (c) => c.json(await decide(c.var.db, 'reject', c.req.valid('json'), c.var.caller!.keyId), 200),
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/orders',
       operationId: 'orders.load',

@@ -32,7 +32,7 @@ function comparable(text: string): string {
   }
 }
 
-/** Runs after the API-key middleware, inside the request's tenant transaction. */
+/** Runs after the credential middleware, inside the request's tenant transaction. */
 export function idempotency({ answerShowsSecret = false }: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header('idempotency-key');

@@ -137,7 +137,7 @@ export interface IpRateLimitOptions {
 
 /**
  * Per-client-IP limit for everything that is not authenticated by a key or a session. A request
- * to an authenticated route carrying a well-formed key (or session cookie) is limited per key by the API-key middleware instead; if it never reaches that
+ * to an authenticated route carrying a well-formed key (or session cookie) is limited per key by the credential middleware instead; if it never reaches that
  * middleware (an unknown route, say) it is counted here afterwards, so every response carries the
  * headers. A well-formed key that turns out unknown or revoked (401) counts as a failure of the
  * client's address, and once an address has used up the limit in failures its keyed requests get
@@ -145,7 +145,7 @@ export interface IpRateLimitOptions {
  */
 /**
  * Whether the request goes to a route that authenticates a key or a session (routes/define.ts,
- * keyRoute): the organization routes, GET /me and GET /reviews. A new keyed route elsewhere is
+ * orgRoute): the organization routes, GET /me and GET /reviews. A new keyed route elsewhere is
  * merely limited twice until it is added here.
  */
 function guardedByCredential(c: Context<AppEnv>): boolean {

@@ -2,7 +2,7 @@
 import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
-import { keyRoute, router } from '../define.ts';
+import { orgRoute, router } from '../define.ts';
 import {
   BulkInput,
   BulkResult,
@@ -21,7 +21,7 @@ import {
 
 export const reviewRequests = router()
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/review-requests',
       operationId: 'reviewRequests.create',
@@ -54,7 +54,7 @@ export const reviewRequests = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/review-requests/bulk',
       operationId: 'reviewRequests.bulk',
@@ -96,7 +96,7 @@ export const reviewRequests = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests',
       operationId: 'reviewRequests.list',
@@ -130,7 +130,7 @@ export const reviewRequests = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests/{id}',
       operationId: 'reviewRequests.get',

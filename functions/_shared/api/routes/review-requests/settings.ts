@@ -2,12 +2,12 @@
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
 import { errorResponseSpec, json, OrgParams } from '../../http/schemas.ts';
-import { keyRoute, router } from '../define.ts';
+import { orgRoute, router } from '../define.ts';
 import { Settings, SettingsPatch } from './shared.ts';
 
 export const reviewRequestSettings = router()
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests/settings',
       operationId: 'reviewRequestSettings.get',
@@ -20,7 +20,7 @@ export const reviewRequestSettings = router()
     async (c) => c.json(await loadSettings(c.var.db), 200),
   )
   .openapi(
-    keyRoute('admin', {
+    orgRoute('admin', {
       method: 'patch',
       path: '/organizations/{orgId}/review-requests/settings',
       operationId: 'reviewRequestSettings.update',

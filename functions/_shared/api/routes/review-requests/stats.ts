@@ -1,12 +1,12 @@
 // Review-request statistics: totals, rates and the daily series of a date range.
 import { ApiError } from '../../http/errors.ts';
 import { json, OrgParams } from '../../http/schemas.ts';
-import { keyRoute, router } from '../define.ts';
+import { orgRoute, router } from '../define.ts';
 import { REVIEW_REQUEST_STATUSES, STAGES, Stats, StatsQuery } from './shared.ts';
 
 export const reviewRequestStats = router()
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/review-requests/stats',
       operationId: 'reviewRequests.stats',

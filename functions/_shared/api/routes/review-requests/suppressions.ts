@@ -3,12 +3,12 @@ import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
-import { keyRoute, router } from '../define.ts';
+import { orgRoute, router } from '../define.ts';
 import { Suppression, SuppressionInput, SuppressionQuery } from './shared.ts';
 
 export const reviewRequestSuppressions = router()
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/suppressions',
       operationId: 'suppressions.list',
@@ -33,7 +33,7 @@ export const reviewRequestSuppressions = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/suppressions',
       operationId: 'suppressions.create',
@@ -64,7 +64,7 @@ export const reviewRequestSuppressions = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'delete',
       path: '/organizations/{orgId}/suppressions/{id}',
       operationId: 'suppressions.delete',

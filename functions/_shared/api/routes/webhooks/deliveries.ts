@@ -2,7 +2,7 @@
 import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams } from '../../http/schemas.ts';
-import { keyRoute, router } from '../define.ts';
+import { orgRoute, router } from '../define.ts';
 import {
   deliveriesQuery,
   Delivery,
@@ -15,7 +15,7 @@ import {
 
 export const webhookDeliveries = router()
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks/{id}/deliveries',
       operationId: 'webhookDeliveries.list',
@@ -41,7 +41,7 @@ export const webhookDeliveries = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}',
       operationId: 'webhookDeliveries.get',
@@ -58,7 +58,7 @@ export const webhookDeliveries = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       operationId: 'webhookDeliveries.redeliver',

@@ -4,7 +4,7 @@ import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { sendDelivery, type SignedDelivery } from '../../../core/webhooks/send.ts';
-import { keyRoute, router } from '../define.ts';
+import { orgRoute, router } from '../define.ts';
 import {
   checkUrl,
   deliveriesQuery,
@@ -27,7 +27,7 @@ import {
 
 export const webhookEndpoints = router()
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks',
       operationId: 'webhooks.create',
@@ -57,7 +57,7 @@ export const webhookEndpoints = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks',
       operationId: 'webhooks.list',
@@ -81,7 +81,7 @@ export const webhookEndpoints = router()
     },
   )
   .openapi(
-    keyRoute('read', {
+    orgRoute('read', {
       method: 'get',
       path: '/organizations/{orgId}/webhooks/{id}',
       operationId: 'webhooks.get',
@@ -93,7 +93,7 @@ export const webhookEndpoints = router()
     async (c) => c.json(toWebhook(await loadEndpoint(c.var.db, c.req.valid('param').id)), 200),
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'patch',
       path: '/organizations/{orgId}/webhooks/{id}',
       operationId: 'webhooks.update',
@@ -131,7 +131,7 @@ export const webhookEndpoints = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'delete',
       path: '/organizations/{orgId}/webhooks/{id}',
       operationId: 'webhooks.delete',
@@ -150,7 +150,7 @@ export const webhookEndpoints = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks/{id}/test',
       operationId: 'webhooks.test',
@@ -189,7 +189,7 @@ export const webhookEndpoints = router()
     },
   )
   .openapi(
-    keyRoute('write', {
+    orgRoute('write', {
       method: 'post',
       path: '/organizations/{orgId}/webhooks/{id}/rotate-secret',
       operationId: 'webhooks.rotateSecret',

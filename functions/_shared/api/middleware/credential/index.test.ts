@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../core/config.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { apiKeyAuth } from './index.ts';
+import { credential } from './index.ts';
 
 // app.request() tests against the real database: the API's login for the middleware, the owner
 // for fixtures (npm test provides both).
@@ -17,11 +17,11 @@ function app(sql: postgres.Sql) {
     c.set('config', { rateLimitPerMinute: 600, publicUrl: 'http://localhost' } as Config);
     await next();
   });
-  a.get('/orgs/:orgId/who', apiKeyAuth({ scope: 'read' }), async (c) => {
+  a.get('/orgs/:orgId/who', credential({ scope: 'read' }), async (c) => {
     const [row] = await c.var.db`select current_user as role, current_setting('plaudit.org_id') as org`;
     return c.json(row);
   });
-  a.post('/orgs/:orgId/forms/:status', apiKeyAuth({ scope: 'write' }), async (c) => {
+  a.post('/orgs/:orgId/forms/:status', credential({ scope: 'write' }), async (c) => {
     await c.var.db`insert into plaudit.review_forms (org_id, name) values (${
       c.var.caller!.orgId
     }, 'made in a request')`;
@@ -31,7 +31,7 @@ function app(sql: postgres.Sql) {
   return a;
 }
 
-describe('apiKeyAuth without the database', () => {
+describe('credential without the database', () => {
   // A pool that fails the test if the middleware asks it anything.
   const untouchable = { reserve: () => Promise.reject(new Error('the database was asked')) } as unknown as postgres.Sql;
 
@@ -51,7 +51,7 @@ describe('apiKeyAuth without the database', () => {
   });
 });
 
-describe.skipIf(!ready)('apiKeyAuth with the database', () => {
+describe.skipIf(!ready)('credential with the database', () => {
   const owner = postgres(process.env.TEST_DATABASE_URL ?? 'postgres://unused', {
     max: 1,
     prepare: false,

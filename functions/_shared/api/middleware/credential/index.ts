@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bearerToken, isWellFormedKey, sha256 } from '../../api-keys/format.ts';
 import { ApiError, errorResponse } from '../../http/errors.ts';
-import type { AppEnv, Caller, KeyRead, Role, Scope } from '../../http/env.ts';
+import type { AppEnv, Caller, CredentialRead, Role, Scope } from '../../http/env.ts';
 import { hasCsrfToken, sessionTokenOf } from '../../http/session-cookie.ts';
 import {
   type RateLimitDecision,
@@ -14,11 +14,11 @@ import { isUuid } from '../../../core/uuid.ts';
 
 const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
 
-export interface ApiKeyAuthOptions {
+export interface CredentialOptions {
   /** The least scope the route needs; admin ⊃ write ⊃ read. */
   scope: Scope;
   /**
-   * The route answers with one statement that checks the key itself (`c.var.keyRead`): no
+   * The route answers with one statement that checks the key itself (`c.var.credentialRead`): no
    * tenant transaction is opened for it.
    */
   oneStatementRead?: boolean;
@@ -178,21 +178,21 @@ function refusal(
  * authenticates the credential (plaudit.authenticate_credential inside it) and, when it may read,
  * reads as plaudit_api with its tenant (docs/design.md, "A request's life").
  */
-export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
+export function credential({ scope, oneStatementRead = false }: CredentialOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const credential = credentialOf(c);
-    if (credential instanceof Response) return credential;
+    const presented = credentialOf(c);
+    if (presented instanceof Response) return presented;
 
     const { sql, config } = c.var;
-    const hash = sha256(credential.token);
+    const hash = sha256(presented.token);
     const orgId = c.req.param('orgId');
     const pathOrg = isUuid(orgId) ? orgId.toLowerCase() : null;
 
-    if (oneStatementRead) return await readWithKey(c, next, { kind: credential.kind, hash, pathOrg, scope });
+    if (oneStatementRead) return await readWithKey(c, next, { kind: presented.kind, hash, pathOrg, scope });
 
     const conn = await sql.reserve();
     // postgres.js sends a query when it is first awaited or executed: this one must go first.
-    const auth = credential.kind === 'key'
+    const auth = presented.kind === 'key'
       ? conn<AuthRow[]>`select * from plaudit.authenticate(${hash}, ${config.rateLimitPerMinute})`.execute()
       : conn<AuthRow[]>`
           select * from plaudit.authenticate_session(${hash}, ${pathOrg}, ${config.rateLimitPerMinute})`.execute();
@@ -205,7 +205,7 @@ export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOption
       await tenant.rollback();
       throw err;
     }
-    const refused = refusal(c, credential.kind, row, scope);
+    const refused = refusal(c, presented.kind, row, scope);
     if (refused) {
       void tenant.rollback();
       return refused;
@@ -213,7 +213,7 @@ export function apiKeyAuth({ scope, oneStatementRead = false }: ApiKeyAuthOption
     if (orgId === undefined) tenant.setOrg(row!.org_id!);
     // The trail names a member by the transaction's actor (a key is named by the functions);
     // a read changes nothing, so it needs none.
-    if (credential.kind === 'session' && !READ_ONLY.has(c.req.method)) tenant.setActor(c.var.caller!.actor);
+    if (presented.kind === 'session' && !READ_ONLY.has(c.req.method)) tenant.setActor(c.var.caller!.actor);
 
     c.set('db', tenant.tx);
     try {
@@ -250,7 +250,7 @@ async function readWithKey(
     return refusal(c, kind, row, scope);
   };
   let decided: Response | null | undefined;
-  const keyRead: KeyRead = async (build, notFound = 'Not found') => {
+  const credentialRead: CredentialRead = async (build, notFound = 'Not found') => {
     // A path organization that is not a UUID reads nothing: the credential's refusal or the 400 answers.
     if (c.req.param('orgId') !== undefined && !pathOrg) {
       decided = await authenticate();
@@ -263,7 +263,7 @@ async function readWithKey(
     if (row.body === null) throw new ApiError(404, notFound);
     return c.body(row.body as string, 200, { 'Content-Type': 'application/json' });
   };
-  c.set('keyRead', keyRead);
+  c.set('credentialRead', credentialRead);
   await next();
   if (decided === undefined) {
     const refused = await authenticate();
