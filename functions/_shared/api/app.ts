@@ -27,6 +27,7 @@ import { emailEvents } from './routes/email-events.ts';
 import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public.ts';
+import { publicProfileSettings } from './routes/profile-settings.ts';
 import { fastReads } from './fast-reads/index.ts';
 
 /** Log writers for an entry that picks where its lines go (functions/api: its own stdout locally). */
@@ -79,6 +80,7 @@ export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = 
   v1.route('/', emailEvents);
   v1.route('/', verification);
   v1.route('/', publicData);
+  v1.route('/', publicProfileSettings);
   app.route('/api/v1', v1);
 
   registerDocumentParts(app);

@@ -1,59 +1,20 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Sql, Tx } from '../../core/db/client.ts';
-import { translateDbErrors } from '../http/db-errors.ts';
+import type { Sql } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { Paginated, type Pagination, PaginationQuery } from '../http/pagination.ts';
-import { ChainHead, errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
+import { ChainHead, errorResponseSpec, json } from '../http/schemas.ts';
 import { answerPublicRead, conditionalPublicRead, publicCors, publicRead } from '../middleware/public-access/index.ts';
-import { orgRoute, router } from './define.ts';
+import { router } from './define.ts';
 import { ReviewReply, VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { embedSnippet, widgetScriptUrl } from '../assets/widget.ts';
 
-const Layout = z.enum(['list', 'grid', 'carousel']);
-const Theme = z.enum(['light', 'dark']);
-
-const EmbedSettings = z.object({
-  layout: Layout,
-  theme: Theme,
-  max_reviews: z.number().int().min(1).max(100).openapi({ description: 'How many reviews the widget shows.' }),
-  min_rating: z.number().int().min(1).max(5).openapi({ description: 'The widget shows reviews rated at least this.' }),
-}).openapi('EmbedSettings');
-
-const ProfileSettings = z.object({
-  enabled: z.boolean().openapi({ description: 'With false, the public profile routes answer 404.' }),
-  display_name: z.string().nullable().openapi({
-    description: 'Shown instead of the organization name; null shows the name.',
-  }),
-  description: z.string().nullable(),
-  website: z.string().nullable().openapi({
-    description: 'Shown instead of the organization website; null shows the website.',
-  }),
-  logo_url: z.string().nullable(),
-  embed: EmbedSettings,
-}).openapi('PublicProfileSettings');
-
-const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
-const HttpsUrl = z.string().trim().max(2048).url().refine((u) => /^https:\/\//i.test(u), 'must be an https URL');
-
-const ProfileSettingsPatch = z.object({
-  enabled: z.boolean().optional(),
-  display_name: z.string().trim().min(1).max(200).nullable().optional(),
-  description: z.string().trim().max(2000).nullable().optional(),
-  website: HttpUrl.nullable().optional(),
-  logo_url: HttpsUrl.nullable().optional(),
-  embed: z.object({
-    layout: Layout.optional(),
-    theme: Theme.optional(),
-    max_reviews: z.number().int().min(1).max(100).optional(),
-    min_rating: z.number().int().min(1).max(5).optional(),
-  }).optional(),
-}).openapi('PublicProfileSettingsPatch', {
-  example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
-});
+/** How the widget lays out its reviews, and its colours (the profile settings' `embed`). */
+export const Layout = z.enum(['list', 'grid', 'carousel']);
+export const Theme = z.enum(['light', 'dark']);
 
 const AverageRating = z.number().nullable().openapi({
   description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.',
@@ -223,27 +184,6 @@ const VERIFICATION_REFUSALS = {
   expired: [410, 'This verification link has expired: links are valid for 7 days'],
   invalid: [404, 'Verification link not found'],
 } as const;
-
-function profileSettings(row: Record<string, unknown> | undefined): z.infer<typeof ProfileSettings> {
-  return {
-    enabled: (row?.enabled as boolean | undefined) ?? true,
-    display_name: (row?.display_name as string | null | undefined) ?? null,
-    description: (row?.description as string | null | undefined) ?? null,
-    website: (row?.website as string | null | undefined) ?? null,
-    logo_url: (row?.logo_url as string | null | undefined) ?? null,
-    embed: {
-      layout: (row?.embed_layout as z.infer<typeof Layout> | undefined) ?? 'list',
-      theme: (row?.embed_theme as z.infer<typeof Theme> | undefined) ?? 'light',
-      max_reviews: (row?.embed_max_reviews as number | undefined) ?? 10,
-      min_rating: (row?.embed_min_rating as number | undefined) ?? 1,
-    },
-  };
-}
-
-async function readSettings(db: Tx) {
-  const [row] = await db`select * from plaudit.public_profiles`;
-  return profileSettings(row);
-}
 
 export const publicData = router();
 publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
@@ -437,57 +377,5 @@ publicData
       const [status, message] = VERIFICATION_REFUSALS[row.outcome as keyof typeof VERIFICATION_REFUSALS] ??
         VERIFICATION_REFUSALS.invalid;
       throw new ApiError(status, message);
-    },
-  )
-  .openapi(
-    orgRoute('read', {
-      method: 'get',
-      path: '/organizations/{orgId}/public-profile',
-      operationId: 'publicProfile.get',
-      tags: ['Public profile'],
-      summary: 'Get profile settings',
-      description: 'The public profile and widget settings; an organization that never changed them has the defaults.',
-      request: { params: OrgParams },
-      responses: { 200: json(ProfileSettings, 'The settings') },
-    }),
-    async (c) => c.json(await readSettings(c.var.db), 200),
-  )
-  .openapi(
-    orgRoute('admin', {
-      method: 'patch',
-      path: '/organizations/{orgId}/public-profile',
-      operationId: 'publicProfile.update',
-      tags: ['Public profile'],
-      summary: 'Update profile settings',
-      description:
-        "Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website.",
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: ProfileSettingsPatch } } },
-      },
-      responses: {
-        200: json(ProfileSettings, 'The updated settings'),
-        422: errorResponseSpec('A field failed validation'),
-      },
-    }),
-    async (c) => {
-      const { orgId } = c.req.valid('param');
-      const patch = c.req.valid('json');
-      const db = c.var.db;
-      const changes: Record<string, unknown> = {};
-      for (const key of ['enabled', 'display_name', 'description', 'website', 'logo_url'] as const) {
-        if (patch[key] !== undefined) changes[key] = patch[key];
-      }
-      for (const key of ['layout', 'theme', 'max_reviews', 'min_rating'] as const) {
-        if (patch.embed?.[key] !== undefined) changes[`embed_${key}`] = patch.embed[key];
-      }
-      if (Object.keys(changes).length === 0) return c.json(await readSettings(db), 200);
-      const [row] = await translateDbErrors(() =>
-        db`
-        insert into plaudit.public_profiles ${db({ org_id: orgId, ...changes })}
-        on conflict (org_id) do update set ${db(changes)}
-        returning *`
-      );
-      return c.json(profileSettings(row), 200);
     },
   );
