@@ -1,9 +1,10 @@
 // The fast reads (functions/_shared/api/fast-reads/) answer byte for byte what Hono's path
-// answers: the same status, headers, body and log line, for a success and for every refusal.
+// answers: the same status, headers, body and log line, for a success and for every refusal, on
+// every route that declares a one-statement read (taken from the app's declarations).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../functions/_shared/api/app.ts';
 import { checksum } from '../../functions/_shared/api/api-keys/format.ts';
-import { fastReads } from '../../functions/_shared/api/fast-reads/index.ts';
+import { declaredReads, fastReads } from '../../functions/_shared/api/fast-reads/index.ts';
 import { MemoryRateLimiter } from '../../functions/_shared/api/middleware/rate-limit/index.ts';
 import type { LogLine } from '../../functions/_shared/api/middleware/request-log/index.ts';
 import { loadConfig } from '../../functions/_shared/core/config.ts';
@@ -18,7 +19,7 @@ const env = { remoteAddr: { hostname: '203.0.113.7' } };
 const honoLines: LogLine[] = [];
 const fastLines: LogLine[] = [];
 const hono = createApp({ sql, config, log: (l) => honoLines.push(l), fastReads: false });
-const fast = fastReads({ sql, config, log: (l) => fastLines.push(l), limiter: new MemoryRateLimiter() });
+const fast = fastReads({ sql, config, log: (l) => fastLines.push(l), limiter: new MemoryRateLimiter(), app: hono });
 afterAll(() => sql.end());
 
 /** A well-formed key (its checksum right) that no organization has. */
@@ -302,6 +303,7 @@ describe('the public review feeds answer as the Hono path does', () => {
       config: small,
       log: (l) => fastLines.push(l),
       limiter: new MemoryRateLimiter(),
+      app: limitedHono,
     });
     await awayFromMinuteBoundary();
     const path = feeds(t.org.slug)[1];
@@ -334,7 +336,6 @@ describe('the public review feeds answer as the Hono path does', () => {
     const cases: [string, RequestInit][] = [
       [`/api/v1/public/reviews/${slug}?page=1`, {}],
       [`/api/v1/public/profiles/${slug}/reviews?limit=5`, {}],
-      [`/api/v1/public/reviews/${slug.toUpperCase()}`, {}],
       [`/api/v1/public/reviews/${'a'.repeat(201)}`, {}],
       [`/api/v1/public/reviews/a%00b`, {}],
       [`/api/v1/public/reviews/${slug}/`, {}],
@@ -356,9 +357,87 @@ describe('the public review feeds answer as the Hono path does', () => {
     // A statement that fails is handed to Hono without the address's hit.
     const limiter = new MemoryRateLimiter();
     const broken = createSql('postgres://nobody@127.0.0.1:1/none', { max: 1 });
-    const failing = fastReads({ sql: broken, config, log: () => {}, limiter });
+    const failing = fastReads({ sql: broken, config, log: () => {}, limiter, app: hono });
     expect(await failing(new Request(`http://localhost/api/v1/public/reviews/${slug}`), other)).toBeUndefined();
     expect(limiter.peek('203.0.113.99', 600).remaining).toBe(600);
     await broken.end();
+  });
+});
+
+describe('every declared one-statement read', () => {
+  const declared = declaredReads(hono);
+  let t: Tenant;
+  let other: Tenant;
+  let reviewId: string;
+  const visitor = { remoteAddr: { hostname: '198.51.100.9' } };
+
+  beforeAll(async () => {
+    [t, other] = await Promise.all([createTenant(), createTenant()]);
+    const form = await hono.request(`/api/v1/organizations/${t.org.id}/review-forms`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.keys.write}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Form' }),
+    }, env);
+    [reviewId] = await postReviews((await form.json()).id, `declared-${t.org.slug}`, [[5, 'Yes', 'Fine.', 'Cy']]);
+  });
+
+  /** The route's path for `tenant`: each parameter a value of its (a new parameter needs one here). */
+  function pathOf(path: string, tenant: Tenant) {
+    const values: Record<string, string> = { orgId: tenant.org.id, id: reviewId, slug: tenant.org.slug };
+    return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      expect(values[name], `a sample value for {${name}}`).toBeDefined();
+      return values[name];
+    });
+  }
+
+  it('are the organization, one review, the list and the two public feeds', () => {
+    expect(declared.map((r) => r.route).sort()).toEqual([
+      '/api/v1/organizations/:orgId',
+      '/api/v1/organizations/:orgId/reviews',
+      '/api/v1/organizations/:orgId/reviews/:id',
+      '/api/v1/public/profiles/:slug/reviews',
+      '/api/v1/public/reviews/:slug',
+    ]);
+  });
+
+  it('answer as Hono does: a success, each declared query string, and the refusals', async () => {
+    for (const r of declared) {
+      const path = pathOf(r.path, t);
+      if (r.read.access === 'credential') {
+        const key = { authorization: `Bearer ${t.keys.read}` };
+        for (const query of r.queries) {
+          const ok = await both(query ? `${path}?${query}` : path, key);
+          expect(ok.h.status, `${path}?${query}`).toBe(200);
+          expectSame(ok);
+        }
+        const foreign = await both(pathOf(r.path, other), key);
+        expect(foreign.h.status, r.route).toBe(403);
+        expectSame(foreign);
+        const unknown = await both(path, { authorization: `Bearer ${unknownKey()}` });
+        expect(unknown.h.status, r.route).toBe(401);
+        expectSame(unknown, { counted: false });
+      } else {
+        const ok = await both(path, {}, visitor);
+        expect(ok.h.status, path).toBe(200);
+        expectSame(ok, { counted: false });
+        const fresh = await both(path, { 'if-none-match': ok.h.headers['etag'] }, visitor);
+        expect(fresh.h.status, path).toBe(304);
+        expectSame(fresh, { counted: false });
+        const missing = await both(path.replace(t.org.slug, 'no-such-business-2'), {}, visitor);
+        expect(missing.h.status, path).toBe(404);
+        expectSame(missing, { counted: false });
+      }
+    }
+  });
+
+  it('a middleware the fast path cannot honour stops it from starting', () => {
+    const app = createApp({ sql, config, log: () => {}, fastReads: false });
+    expect(() => fastReads({ sql, config, log: () => {}, limiter: new MemoryRateLimiter(), app })).not.toThrow();
+    app.use('*', async (c, next) => {
+      await next();
+      c.res.headers.set('X-New-Header', 'yes');
+    });
+    expect(() => fastReads({ sql, config, log: () => {}, limiter: new MemoryRateLimiter(), app }))
+      .toThrow(/cannot honour a middleware on \/\*, before \/api\/v1\/organizations\/:orgId/);
   });
 });

@@ -29,6 +29,8 @@ import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public.ts';
 import { publicProfileSettings } from './routes/profile-settings.ts';
 import { fastReads } from './fast-reads/index.ts';
+import { accountedFor, type FastPathAccount } from './http/fast-path.ts';
+import type { MiddlewareHandler } from 'hono';
 
 /** Log writers for an entry that picks where its lines go (functions/api: its own stdout locally). */
 export { lineWriter, stdoutSink } from './middleware/request-log/index.ts';
@@ -44,28 +46,47 @@ export interface AppOptions {
 
 const KIB = 1024;
 
+/** A middleware of every request (or of every path under `path`), and how the fast path honours it. */
+interface GlobalMiddleware {
+  path: string;
+  handler: MiddlewareHandler<AppEnv>;
+  onFastPath: FastPathAccount;
+}
+
 /** The whole HTTP application: /api/v1, the OpenAPI document and the explorer. */
 export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = true }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>();
   const limiter = new MemoryRateLimiter();
 
-  app.use('*', requestLog({ write: log }));
-  app.use('*', async (c, next) => {
-    c.set('sql', sql);
-    c.set('config', config);
-    c.header('X-Content-Type-Options', 'nosniff');
-    await next();
-  });
-  app.use('/api/*', wakeWorkerAfterWrites());
-  app.use('*', ipRateLimit({ limiter, limit: () => config.publicRateLimitPerMinute }));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: 64 * KIB,
-      overrides: [{ pattern: /\/(orders|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
-    }),
-  );
-  app.use('*', textGuard());
+  // Every request's middleware, in order, each with how the fast path honours it (http/fast-path.ts).
+  const middleware: GlobalMiddleware[] = [
+    { path: '*', handler: requestLog({ write: log }), onFastPath: { kind: 'envelope' } },
+    {
+      path: '*',
+      handler: async (c, next) => {
+        c.set('sql', sql);
+        c.set('config', config);
+        await next();
+      },
+      onFastPath: { kind: 'context' },
+    },
+    { path: '/api/*', handler: wakeWorkerAfterWrites(), onFastPath: { kind: 'writes-only' } },
+    {
+      path: '*',
+      handler: ipRateLimit({ limiter, limit: () => config.publicRateLimitPerMinute }),
+      onFastPath: { kind: 'address-limit' },
+    },
+    {
+      path: '*',
+      handler: bodyLimit({
+        maxSize: 64 * KIB,
+        overrides: [{ pattern: /\/(orders|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
+      }),
+      onFastPath: { kind: 'bodiless' },
+    },
+    { path: '*', handler: textGuard(), onFastPath: { kind: 'plain-text' } },
+  ];
+  for (const m of middleware) app.use(m.path, accountedFor(m.onFastPath, m.handler));
 
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);
@@ -121,7 +142,7 @@ export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = 
 
   if (fast) {
     // The hottest reads skip the router and the middleware; whatever they do not take goes on.
-    const reads = fastReads({ sql, config, log, limiter });
+    const reads = fastReads({ sql, config, log, limiter, app });
     const dispatch = app.fetch;
     app.fetch = (req, env, executionCtx) => {
       const answer = reads(req, env as AppEnv['Bindings'] | undefined);

@@ -1,6 +1,7 @@
 import type { Config } from '../../core/config.ts';
+import type { TypedResponse } from 'hono';
 import type { Sql, Tx } from '../../core/db/client.ts';
-import type postgres from 'postgres';
+import type { errorBody } from '../../core/errors.ts';
 
 export type Scope = 'read' | 'write' | 'admin';
 
@@ -34,27 +35,38 @@ export interface CredentialReadArgs {
   rateLimit: number;
 }
 
-/**
- * Runs a one-statement read (a plaudit.api_* function: plaudit.authenticate's row and the body)
- * and answers the response: the body, 404 when there is none, or the key's refusal.
- */
-export type CredentialRead = (
-  build: (sql: Sql, key: CredentialReadArgs) => postgres.PendingQuery<postgres.Row[]>,
-  notFound?: string,
-) => Promise<Response>;
-
-/** What the app's context carries; see createApp for who sets each. */
+/** What every request's context carries; see createApp for who sets each. */
 export interface AppEnv {
   Variables: {
     sql: Sql;
     config: Config;
     requestId: string;
-    /** Set by the credential middleware (credential) on every authenticated route. */
+    /** Set by the credential middleware on the routes it guards (the log names the key). */
     caller?: Caller;
-    /** The request's tenant transaction, opened by the credential middleware. */
-    db: Tx;
-    /** A one-statement read checked by the key (routes declared with `oneStatementRead`). */
-    credentialRead: CredentialRead;
   };
   Bindings: { remoteAddr?: { hostname: string } };
 }
+
+/** An organization route's context (orgRoute): the caller known, the tenant transaction open. */
+export interface TenantEnv extends AppEnv {
+  Variables: AppEnv['Variables'] & {
+    caller: Caller;
+    /** The request's tenant transaction, opened by the credential middleware. */
+    db: Tx;
+  };
+}
+
+/**
+ * A one-statement read's context (orgRoute with `oneStatementRead`): `readInOneStatement` answers
+ * the request with the declared statement; a query string the declaration does not take gets the
+ * tenant transaction (`db`) instead, for the route's own query.
+ */
+export interface OneStatementEnv<T = unknown> extends AppEnv {
+  Variables: AppEnv['Variables'] & {
+    readInOneStatement?: () => Promise<TypedResponse<T, 200, 'json'> | RefusalAnswer>;
+    db?: Tx;
+  };
+}
+
+/** The credential's refusal (a malformed path organization, an unknown key, another organization's, a low scope, over its limit), as every organization route declares it. */
+export type RefusalAnswer = TypedResponse<ReturnType<typeof errorBody>, 400 | 401 | 403 | 429, 'json'>;

@@ -14,21 +14,21 @@ const TOKEN_PATTERN = /^[0-9A-Za-z]{43}$/;
 export const CSRF_HEADER = 'x-csrf-token';
 
 /** Over https the cookie is `__Host-` prefixed: Secure, host-only, path /, so no sibling site can set it. */
-function cookieName(c: Context<AppEnv>): string {
+function cookieName<E extends AppEnv>(c: Context<E>): string {
   return secure(c) ? '__Host-plaudit_session' : 'plaudit_session';
 }
 
-function secure(c: Context<AppEnv>): boolean {
+function secure<E extends AppEnv>(c: Context<E>): boolean {
   return c.var.config.publicUrl?.startsWith('https:') === true;
 }
 
 /** The session token the request carries, when it is well formed. */
-export function sessionTokenOf(c: Context<AppEnv>): string | undefined {
+export function sessionTokenOf<E extends AppEnv>(c: Context<E>): string | undefined {
   const token = getCookie(c, cookieName(c));
   return token !== undefined && TOKEN_PATTERN.test(token) ? token : undefined;
 }
 
-export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date): void {
+export function setSessionCookie<E extends AppEnv>(c: Context<E>, token: string, expiresAt: Date): void {
   setCookie(c, cookieName(c), token, {
     httpOnly: true,
     secure: secure(c),
@@ -38,7 +38,7 @@ export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: D
   });
 }
 
-export function clearSessionCookie(c: Context<AppEnv>): void {
+export function clearSessionCookie<E extends AppEnv>(c: Context<E>): void {
   deleteCookie(c, cookieName(c), { path: '/', secure: secure(c), httpOnly: true, sameSite: 'Lax' });
 }
 
@@ -48,7 +48,7 @@ export function csrfTokenOf(sessionToken: string): string {
 }
 
 /** True when the request's X-CSRF-Token is its session's. */
-export function hasCsrfToken(c: Context<AppEnv>, sessionToken: string): boolean {
+export function hasCsrfToken<E extends AppEnv>(c: Context<E>, sessionToken: string): boolean {
   const sent = c.req.header(CSRF_HEADER);
   return sent !== undefined && timingSafeEqual(sent, csrfTokenOf(sessionToken));
 }

@@ -78,13 +78,13 @@ const VERIFY_REFUSALS: Record<string, [401 | 429, string]> = {
   locked: [429, 'Too many wrong codes: ask for a new sign-in mail'],
 };
 
-const rateLimited = (c: Context<AppEnv>) => {
+const rateLimited = <E extends AppEnv>(c: Context<E>) => {
   c.header('Retry-After', '60');
   return errorResponse(c, 429, 'Too many sign-in requests: wait a minute and try again');
 };
 
 /** The session of a token as the dashboard sees it, or null when it is not live. */
-async function sessionOf(c: Context<AppEnv>, token: string) {
+async function sessionOf<E extends AppEnv>(c: Context<E>, token: string) {
   const [{ summary }] = await c.var.sql<{ summary: z.infer<typeof Session> | null }[]>`
     select plaudit.session_summary(${sha256(token)}) as summary`;
   if (!summary) return null;
@@ -97,7 +97,7 @@ async function sessionOf(c: Context<AppEnv>, token: string) {
 }
 
 /** Sign-out's guard: a state change made with the session cookie needs its CSRF token. */
-function csrfRefusal(c: Context<AppEnv>, token: string) {
+function csrfRefusal<E extends AppEnv>(c: Context<E>, token: string) {
   return hasCsrfToken(c, token) ? null : errorResponse(
     c,
     403,
@@ -277,7 +277,7 @@ export const auth = router()
     },
   );
 
-async function endSession(c: Context<AppEnv>, everywhere: boolean) {
+async function endSession<E extends AppEnv>(c: Context<E>, everywhere: boolean) {
   const token = sessionTokenOf(c);
   if (token) {
     const refused = csrfRefusal(c, token);

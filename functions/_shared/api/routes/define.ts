@@ -1,10 +1,15 @@
 import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+export type { CredentialReadDeclaration, CredentialReadRow } from '../middleware/credential/index.ts';
+import type { Sql } from '../../core/db/client.ts';
 import { errorBody } from '../http/errors.ts';
 import { fieldErrorsOfIssues, messageOf } from '../http/validation.ts';
-import type { AppEnv, Scope } from '../http/env.ts';
+import type { AppEnv, OneStatementEnv, Scope, TenantEnv } from '../http/env.ts';
+import type { JsonText } from '../http/json-text.ts';
 import { authenticatedErrors, idempotencyErrors, IdempotencyHeaders } from '../http/schemas.ts';
-import { credential } from '../middleware/credential/index.ts';
+import { credential, type CredentialReadDeclaration } from '../middleware/credential/index.ts';
 import { idempotency, type IdempotencyOptions } from '../middleware/idempotency/index.ts';
+import type { PublicRead } from '../middleware/public-access/index.ts';
 
 /** Either credential: an API key, or a member's dashboard session (cookie and CSRF token). */
 const CREDENTIALS: Record<string, string[]>[] = [{ ApiKey: [] }, { Session: [] }];
@@ -12,17 +17,47 @@ const CREDENTIALS: Record<string, string[]>[] = [{ ApiKey: [] }, { Session: [] }
 const IDEMPOTENT =
   ' Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.';
 
+/** A public read answered with ETag revalidation, whose first page the fast path answers too. */
+export interface PublicReadDeclaration {
+  read: (sql: Sql, params: Record<string, string>, ifNoneMatch: string | undefined) => Promise<
+    PublicRead<{ body: JsonText<unknown> }>
+  >;
+  /** The 404's message. */
+  notFound: string;
+}
+
+/** What a route declares of its one-statement read (read by the fast path from the document's registry). */
+export type OneStatementRead =
+  // deno-lint-ignore no-explicit-any -- the body's type is the route's, not the fast path's
+  | ({ access: 'credential'; scope: Scope } & CredentialReadDeclaration<any>)
+  | ({ access: 'public' } & PublicReadDeclaration);
+
+// A symbol: it travels with the route's definition (object spreads copy it) and stays out of the
+// OpenAPI document (JSON has no symbols).
+const ONE_STATEMENT_READ = Symbol('one-statement read');
+
+/** The one-statement read a route's definition declares, if any. */
+export function oneStatementReadOf(route: object): OneStatementRead | undefined {
+  return (route as { [ONE_STATEMENT_READ]?: OneStatementRead })[ONE_STATEMENT_READ];
+}
+
+type OrgRouteOptions<T> = IdempotencyOptions & { oneStatementRead?: CredentialReadDeclaration<T> };
+
 /**
- * A route that needs an API key or a member's session. The scope is declared here, once, and
- * enforced by the middleware; handlers never check it. It is also written into the OpenAPI document. Every POST
- * honours an Idempotency-Key (middleware/idempotency).
+ * A route of an organization that needs an API key or a member's session, with the scope it needs.
+ * The scope is declared here, once, and enforced by the credential middleware; handlers never check
+ * it. It is also written into the OpenAPI document. Every POST honours an Idempotency-Key
+ * (middleware/idempotency). A GET whose answer is one statement declares it (`oneStatementRead`):
+ * its handler answers `c.var.readInOneStatement()`, and the fast path answers it too.
  */
-export function orgRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
+export function orgRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>, T = never>(
   scope: Scope,
   config: R,
-  options: IdempotencyOptions & { oneStatementRead?: boolean } = {},
+  options: OrgRouteOptions<T> = {},
 ) {
   const post = config.method === 'post';
+  const read = options.oneStatementRead;
+  type Env = [T] extends [never] ? TenantEnv : OneStatementEnv<T>;
   const route = createRoute({
     ...config,
     description: `${config.description ?? ''}${
@@ -30,15 +65,29 @@ export function orgRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
     }\n\nRequires an API key (or a member's session) with scope \`${scope}\`${scope === 'read' ? '' : ' or higher'}.`
       .trim(),
     security: CREDENTIALS,
-    middleware: post
-      ? [credential({ scope }), idempotency(options)] as const
-      : [credential({ scope, oneStatementRead: options.oneStatementRead })] as const,
+    middleware: (post
+      ? [credential({ scope }), idempotency(options)]
+      : [credential({ scope, oneStatementRead: read })]) as unknown as [MiddlewareHandler<Env>],
     'x-required-scope': scope,
     responses: { ...authenticatedErrors, ...(post ? idempotencyErrors : {}), ...config.responses },
   });
   // Documented (and checked) as a header parameter; handlers never read it, so the route's type
   // leaves it out.
   if (post) Object.assign(route, { request: { ...config.request, headers: IdempotencyHeaders } });
+  if (read) Object.assign(route, { [ONE_STATEMENT_READ]: { access: 'credential', scope, ...read } });
+  return route;
+}
+
+/**
+ * A public route (no credential; runAsPublic's role). A read the fast path may answer declares
+ * it (`oneStatementRead`).
+ */
+export function publicRoute<const R extends RouteConfig>(
+  config: R,
+  { oneStatementRead }: { oneStatementRead?: PublicReadDeclaration } = {},
+) {
+  const route = createRoute(config);
+  if (oneStatementRead) Object.assign(route, { [ONE_STATEMENT_READ]: { access: 'public', ...oneStatementRead } });
   return route;
 }
 

@@ -5,7 +5,7 @@ import type { Caller, CredentialReadArgs, Role } from '../http/env.ts';
 import type { Sql, Tx } from '../../core/db/client.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
-import { orgRoute, router } from './define.ts';
+import { type CredentialReadRow, orgRoute, router } from './define.ts';
 
 const Organization = z.object({
   id: z.string().uuid(),
@@ -98,9 +98,10 @@ function toInvitation(r: InvitationRow) {
   };
 }
 
-/** GET /organizations/{orgId}'s one statement; the fast reads (fast-reads/) run it too. */
-export const readOrganization = (sql: Sql, key: CredentialReadArgs) =>
-  sql`select * from plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
+/** GET /organizations/{orgId}'s one statement: plaudit.api_organization writes the body. */
+const readOrganization = (sql: Sql, key: CredentialReadArgs) =>
+  sql<CredentialReadRow<z.infer<typeof Organization>>[]>`
+    select * from plaudit.api_organization(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
 
 export const organizations = router()
   .openapi(
@@ -112,9 +113,8 @@ export const organizations = router()
       summary: 'Get organization details',
       request: { params: OrgParams },
       responses: { 200: json(Organization, 'The organization') },
-    }, { oneStatementRead: true }),
-    // The body is the database's JSON (plaudit.api_organization), passed through.
-    (c) => c.var.credentialRead(readOrganization) as never,
+    }, { oneStatementRead: { statement: readOrganization } }),
+    (c) => c.var.readInOneStatement!(),
   )
   .openapi(
     orgRoute('admin', {

@@ -1,12 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, TypedResponse } from 'hono';
 import type { Sql } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { Paginated, type Pagination, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, json } from '../http/schemas.ts';
 import { answerPublicRead, conditionalPublicRead, publicCors, publicRead } from '../middleware/public-access/index.ts';
-import { router } from './define.ts';
+import { type PublicReadDeclaration, publicRoute, router } from './define.ts';
+import { answerJsonText, type JsonText } from '../http/json-text.ts';
 import { ReviewReply, VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
@@ -162,19 +163,31 @@ export function publicReviewPage(
     `${scope}-reviews:${slug}:${page.page}:${page.limit}`,
     () => publicVersion(sql, slug),
     async () => {
-      const [row] = await sql<{ version: string; body: string | null }[]>`
+      const [row] = await sql<{ version: string; body: JsonText<PublicReviewPage> | null }[]>`
         select version, body from plaudit.public_read_review_page(${slug}, ${scope}, ${page.page}, ${page.limit})`;
-      return row.body === null ? null : row;
+      return row.body === null ? null : { version: row.version, body: row.body };
     },
   );
 }
 
+/** The 304 of a public read, typed as the routes declare it (no content). */
+// deno-lint-ignore ban-types -- Hono's type of an answer without content
+const notModifiedAnswer = (answer: Response) => answer as unknown as TypedResponse<{}, 304, string>;
+
+type PublicReviewPage = z.infer<ReturnType<typeof Paginated<typeof PublicReview>>>;
+
 async function reviewPage(c: Context<AppEnv>, slug: string, scope: 'embed' | 'profile', page: Pagination) {
   const out = answerPublicRead(c, await publicReviewPage(c.var.sql, c.req.header('if-none-match'), slug, scope, page));
-  if ('notModified' in out) return out.notModified;
+  if ('notModified' in out) return notModifiedAnswer(out.notModified);
   if (!out.data) throw notFound();
-  return c.body(out.data.body!, 200, { 'Content-Type': 'application/json' });
+  return answerJsonText(c, out.data.body);
 }
+
+/** A feed's first page, which the fast path answers too (routes/define.ts, publicRoute). */
+const firstPageOf = (scope: 'embed' | 'profile'): PublicReadDeclaration => ({
+  read: (sql, { slug }, ifNoneMatch) => publicReviewPage(sql, ifNoneMatch, slug, scope, FIRST_REVIEW_PAGE),
+  notFound: BUSINESS_NOT_FOUND,
+});
 
 // The e-mail verification link's answer: a small page, for people.
 // What verifying a review by its e-mailed token answered, as the API says it.
@@ -222,7 +235,7 @@ publicData
           return { ...profile, reviews: page.items ?? '[]' };
         },
       );
-      if ('notModified' in out) return out.notModified as never;
+      if ('notModified' in out) return notModifiedAnswer(out.notModified);
       const p = out.data;
       if (!p) throw notFound();
       const url = `${c.var.config.publicUrl}/p/${encodeURIComponent(p.slug)}`;
@@ -245,7 +258,7 @@ publicData
     },
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/public/reviews/{slug}',
       operationId: 'public.reviews',
@@ -259,8 +272,8 @@ publicData
         304: notModified,
         404: errorResponseSpec('Unknown slug'),
       },
-    }),
-    async (c) => (await reviewPage(c, c.req.valid('param').slug, 'embed', c.req.valid('query'))) as never,
+    }, { oneStatementRead: firstPageOf('embed') }),
+    (c) => reviewPage(c, c.req.valid('param').slug, 'embed', c.req.valid('query')),
   )
   .openapi(
     createRoute({
@@ -284,7 +297,7 @@ publicData
         const p = await loadProfile(c, slug);
         return p && p.enabled ? p : null;
       });
-      if ('notModified' in out) return out.notModified as never;
+      if ('notModified' in out) return notModifiedAnswer(out.notModified);
       const p = out.data;
       if (!p) throw notFound();
       const d = p.rating_distribution;
@@ -309,7 +322,7 @@ publicData
     },
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/public/profiles/{slug}/reviews',
       operationId: 'public.profileReviews',
@@ -323,8 +336,8 @@ publicData
         304: notModified,
         404: errorResponseSpec('Unknown slug, or the profile is disabled'),
       },
-    }),
-    async (c) => (await reviewPage(c, c.req.valid('param').slug, 'profile', c.req.valid('query'))) as never,
+    }, { oneStatementRead: firstPageOf('profile') }),
+    (c) => reviewPage(c, c.req.valid('param').slug, 'profile', c.req.valid('query')),
   )
   .openapi(
     createRoute({

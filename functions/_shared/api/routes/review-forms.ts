@@ -105,7 +105,7 @@ function normalizeFields(fields: FieldDefinition[]) {
   }));
 }
 
-function toForm(c: Context<AppEnv>, r: FormRow) {
+function toForm<E extends AppEnv>(c: Context<E>, r: FormRow) {
   return {
     id: r.id,
     name: r.name,

@@ -3,12 +3,13 @@ import type { Context } from 'hono';
 import { apiErrorFromDb, translateDbErrors } from '../http/db-errors.ts';
 import type { Sql, Tx } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
-import type { AppEnv, CredentialReadArgs } from '../http/env.ts';
+import type { CredentialReadArgs } from '../http/env.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { publicCors } from '../middleware/public-access/index.ts';
 import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../middleware/rate-limit/index.ts';
-import { orgRoute, router } from './define.ts';
+import { type CredentialReadRow, orgRoute, router } from './define.ts';
+import { answerJsonText, type JsonText, jsonText } from '../http/json-text.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 
 const ChainQuery = z.object({
@@ -245,8 +246,7 @@ function listFilters(db: Tx, q: ListQuery) {
  * passes through without parsing. An unfiltered list takes its total from the statistics
  * counter, never from counting.
  */
-async function listReviews(c: Context<AppEnv>, q: ListQuery): Promise<string> {
-  const db = c.var.db;
+async function listReviews(db: Tx, q: ListQuery): Promise<JsonText<ReviewPage>> {
   const conditions = listFilters(db, q);
   const where = conditions.length ? conditions.reduce((a, b) => db`${a} and ${b}`) : db`true`;
   // Page 1, by far the most read, carries its LIMIT as a number (at most 100 texts): an unfiltered
@@ -270,12 +270,13 @@ async function listReviews(c: Context<AppEnv>, q: ListQuery): Promise<string> {
       : db<{ total: number }[]>`
           select coalesce(sum(total_count), 0)::integer as total from plaudit.review_statistics`,
   ]);
-  return `{"data":[${items}],"meta":${JSON.stringify(paginate([], total, q).meta)}}`;
+  return jsonText(`{"data":[${items}],"meta":${JSON.stringify(paginate([], total, q).meta)}}`);
 }
 
+type ReviewPage = z.infer<ReturnType<typeof Paginated<typeof Review>>>;
+
 /** The list's answer: the body PostgreSQL wrote, as JSON. */
-const listAnswer = async (c: Context<AppEnv>, q: ListQuery) =>
-  c.body(await listReviews(c, q), 200, { 'Content-Type': 'application/json' });
+const listAnswer = async (c: Context, db: Tx, q: ListQuery) => answerJsonText(c, await listReviews(db, q));
 
 const listDescription =
   'Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.';
@@ -288,20 +289,21 @@ type SubmissionRow = ReviewRow & {
   error_message: string | null;
 };
 
-/** GET /organizations/{orgId}/reviews/{id}'s one statement; the fast reads (fast-reads/) run it too. */
-export const readReview = (sql: Sql, key: CredentialReadArgs, id: string) =>
-  sql`select * from plaudit.api_review(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${id})`;
-
-export const REVIEW_NOT_FOUND = 'Review not found';
+/** GET /organizations/{orgId}/reviews/{id}'s one statement: plaudit.api_review writes the body. */
+const readReview = (sql: Sql, key: CredentialReadArgs, { id }: Record<string, string>) =>
+  sql<CredentialReadRow<z.infer<typeof Review>>[]>`
+    select * from plaudit.api_review(${key.hash}, ${key.orgId}, ${key.rateLimit}, ${id})`;
 
 /**
- * The list's first page (page 1, the default size, no filter; asked without a query string or
- * with only its defaults) as one statement (plaudit.api_review_first_page, whose page query is
- * listReviews' page 1): the fast reads (fast-reads/) answer it; the route's tenant transaction
- * answers every other list.
+ * The list's first page (page 1, the default size, no filter) as one statement
+ * (plaudit.api_review_first_page writes the body); every other list is listReviews'.
  */
-export const readFirstReviewPage = (sql: Sql, key: CredentialReadArgs) =>
-  sql`select * from plaudit.api_review_first_page(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
+const readFirstReviewPage = (sql: Sql, key: CredentialReadArgs) =>
+  sql<CredentialReadRow<ReviewPage>[]>`
+    select * from plaudit.api_review_first_page(${key.hash}, ${key.orgId}, ${key.rateLimit})`;
+
+/** The first page's query strings: none, or only its defaults spelt out (the SDK asks `?page=1`). */
+const FIRST_PAGE_QUERIES = ['page=1', 'limit=20', 'page=1&limit=20', 'limit=20&page=1'];
 
 export const reviews = router();
 reviews.use('/reviews', publicCors({ methods: ['POST'] }));
@@ -364,8 +366,8 @@ reviews
       description: listDescription,
       request: { params: OrgParams, query: ReviewListQuery },
       responses: { 200: json(Paginated(Review), 'A page of reviews') },
-    }),
-    (c) => listAnswer(c, c.req.valid('query')) as never,
+    }, { oneStatementRead: { statement: readFirstReviewPage, queries: FIRST_PAGE_QUERIES } }),
+    (c) => c.var.readInOneStatement?.() ?? listAnswer(c, c.var.db!, c.req.valid('query')),
   )
   .openapi(
     orgRoute('read', {
@@ -379,7 +381,7 @@ reviews
       request: { query: ReviewListQuery },
       responses: { 200: json(Paginated(Review), 'A page of reviews') },
     }),
-    (c) => listAnswer(c, c.req.valid('query')) as never,
+    (c) => listAnswer(c, c.var.db, c.req.valid('query')),
   )
   .openapi(
     orgRoute('read', {
@@ -393,8 +395,8 @@ reviews
         200: json(Review, 'The review'),
         404: errorResponseSpec('No review with this id in this organization'),
       },
-    }, { oneStatementRead: true }),
-    (c) => c.var.credentialRead((sql, key) => readReview(sql, key, c.req.valid('param').id), REVIEW_NOT_FOUND) as never,
+    }, { oneStatementRead: { statement: readReview, notFound: 'Review not found' } }),
+    (c) => c.var.readInOneStatement!(),
   )
   .openapi(
     orgRoute('write', {

@@ -1,7 +1,19 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bearerToken, isWellFormedKey, sha256 } from '../../api-keys/format.ts';
 import { ApiError, errorResponse } from '../../http/errors.ts';
-import type { AppEnv, Caller, CredentialRead, Role, Scope } from '../../http/env.ts';
+import type {
+  AppEnv,
+  Caller,
+  CredentialReadArgs,
+  OneStatementEnv,
+  RefusalAnswer,
+  Role,
+  Scope,
+  TenantEnv,
+} from '../../http/env.ts';
+import { queryStringOf } from '../../http/fast-path.ts';
+import { answerJsonText, type JsonText } from '../../http/json-text.ts';
+import type { Sql } from '../../../core/db/client.ts';
 import { hasCsrfToken, sessionTokenOf } from '../../http/session-cookie.ts';
 import {
   type RateLimitDecision,
@@ -18,10 +30,34 @@ export interface CredentialOptions {
   /** The least scope the route needs; admin ⊃ write ⊃ read. */
   scope: Scope;
   /**
-   * The route answers with one statement that checks the key itself (`c.var.credentialRead`): no
-   * tenant transaction is opened for it.
+   * The route's read is one statement that checks the credential itself
+   * (`c.var.readInOneStatement`): no tenant transaction is opened for the requests it answers.
    */
-  oneStatementRead?: boolean;
+  // deno-lint-ignore no-explicit-any -- the body's type is the route's
+  oneStatementRead?: CredentialReadDeclaration<any>;
+}
+
+/** A one-statement read's row: plaudit.authenticate's, and the body it wrote (null: nothing found). */
+export type CredentialReadRow<T> = AuthRow & { body: JsonText<T> | null };
+
+/**
+ * An organization route's read that is one statement (a plaudit.api_* function that authenticates
+ * the credential and reads as plaudit_api with its tenant): no transaction of the API's, and the
+ * fast path (fast-reads/) answers it before the router, from this declaration.
+ */
+export interface CredentialReadDeclaration<T> {
+  /** The statement, for the path's parameters (already valid by the route's schema). */
+  statement: (sql: Sql, credential: CredentialReadArgs, params: Record<string, string>) => PromiseLike<
+    CredentialReadRow<T>[]
+  >;
+  /** The 404's message when the statement found nothing. */
+  notFound?: string;
+  /**
+   * The query strings the statement answers besides none, exactly as written (`page=1`); any
+   * other gets the route's own query in the tenant transaction. Without it, the statement answers
+   * every request of the route and the fast path takes those without a query string.
+   */
+  queries?: readonly string[];
 }
 
 export interface AuthRow {
@@ -48,7 +84,7 @@ export type Credential = { kind: 'key' | 'session'; token: string };
  * The request's credential, or the answer for a missing or malformed one, or for a session's
  * state-changing request without its CSRF token (refused before the database is asked).
  */
-function credentialOf(c: Context<AppEnv>): Credential | Response {
+function credentialOf<E extends AppEnv>(c: Context<E>): Credential | Response {
   const header = c.req.header('authorization');
   if (!header) {
     const session = sessionTokenOf(c);
@@ -143,8 +179,8 @@ export function judgeCredential(
  * 429, the path's organization not a UUID or not the caller's, the scope too low), else null.
  * Sets the rate-limit headers and the caller either way.
  */
-function refusal(
-  c: Context<AppEnv>,
+function refusal<E extends AppEnv>(
+  c: Context<E>,
   kind: Credential['kind'],
   row: AuthRow | undefined,
   scope: Scope,
@@ -178,7 +214,10 @@ function refusal(
  * authenticates the credential (plaudit.authenticate_credential inside it) and, when it may read,
  * reads as plaudit_api with its tenant (docs/design.md, "A request's life").
  */
-export function credential({ scope, oneStatementRead = false }: CredentialOptions): MiddlewareHandler<AppEnv> {
+export function credential(
+  { scope, oneStatementRead }: CredentialOptions,
+): MiddlewareHandler<TenantEnv & OneStatementEnv> {
+  const takes = oneStatementRead && answersInOneStatement(oneStatementRead);
   return async (c, next) => {
     const presented = credentialOf(c);
     if (presented instanceof Response) return presented;
@@ -188,7 +227,9 @@ export function credential({ scope, oneStatementRead = false }: CredentialOption
     const orgId = c.req.param('orgId');
     const pathOrg = isUuid(orgId) ? orgId.toLowerCase() : null;
 
-    if (oneStatementRead) return await readWithKey(c, next, { kind: presented.kind, hash, pathOrg, scope });
+    if (takes && takes(c.req.url)) {
+      return await readInOneStatement(c, next, oneStatementRead, { kind: presented.kind, hash, pathOrg, scope });
+    }
 
     const conn = await sql.reserve();
     // postgres.js sends a query when it is first awaited or executed: this one must go first.
@@ -233,14 +274,26 @@ export function credential({ scope, oneStatementRead = false }: CredentialOption
 }
 
 /**
- * The one-statement read: the handler's statement authenticates the credential and reads (one
- * round trip, no transaction of the API's). When the handler never reads (its input was refused),
- * the credential is authenticated alone and its refusal wins, so a bad query parameter with an
- * unknown key answers 401, as on every other route.
+ * Whether the one-statement read answers a request of this URL (its query string declared, or
+ * none declared): the fast path (fast-reads/) takes the same decision.
  */
-async function readWithKey(
-  c: Context<AppEnv>,
+export function answersInOneStatement(read: { queries?: readonly string[] }): (url: string) => boolean {
+  if (!read.queries) return () => true;
+  const queries = new Set(['', ...read.queries]);
+  return (url) => queries.has(queryStringOf(url));
+}
+
+/**
+ * The one-statement read: the declared statement authenticates the credential and reads (one
+ * round trip, no transaction of the API's), once the route has validated its input. When the
+ * handler never reads (its input was refused), the credential is authenticated alone and its
+ * refusal wins, so a bad query parameter with an unknown key answers 401, as on every other route.
+ */
+async function readInOneStatement(
+  c: Context<TenantEnv & OneStatementEnv>,
   next: () => Promise<void>,
+  // deno-lint-ignore no-explicit-any -- the body's type is the route's
+  read: CredentialReadDeclaration<any>,
   { kind, hash, pathOrg, scope }: { kind: Credential['kind']; hash: Uint8Array; pathOrg: string | null; scope: Scope },
 ) {
   const { sql, config } = c.var;
@@ -250,20 +303,21 @@ async function readWithKey(
     return refusal(c, kind, row, scope);
   };
   let decided: Response | null | undefined;
-  const credentialRead: CredentialRead = async (build, notFound = 'Not found') => {
+  c.set('readInOneStatement', async () => {
     // A path organization that is not a UUID reads nothing: the credential's refusal or the 400 answers.
     if (c.req.param('orgId') !== undefined && !pathOrg) {
       decided = await authenticate();
-      if (decided) return decided;
+      if (decided) return decided as unknown as RefusalAnswer;
       throw new ApiError(400, 'orgId: must be a UUID');
     }
-    const [row] = await build(sql, { hash, orgId: pathOrg, rateLimit: config.rateLimitPerMinute });
-    decided = refusal(c, kind, row as AuthRow | undefined, scope);
-    if (decided) return decided;
-    if (row.body === null) throw new ApiError(404, notFound);
-    return c.body(row.body as string, 200, { 'Content-Type': 'application/json' });
-  };
-  c.set('credentialRead', credentialRead);
+    const args = { hash, orgId: pathOrg, rateLimit: config.rateLimitPerMinute };
+    const [row] = await read.statement(sql, args, c.req.param());
+    decided = refusal(c, kind, row, scope);
+    // Its status is one of the refusals' (the contract's error body).
+    if (decided) return decided as unknown as RefusalAnswer;
+    if (row.body === null) throw new ApiError(404, read.notFound ?? 'Not found');
+    return answerJsonText(c, row.body);
+  });
   await next();
   if (decided === undefined) {
     const refused = await authenticate();

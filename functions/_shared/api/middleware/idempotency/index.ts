@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { sha256 } from '../../api-keys/format.ts';
 import { errorResponse } from '../../http/errors.ts';
-import type { AppEnv } from '../../http/env.ts';
+import type { TenantEnv } from '../../http/env.ts';
 import { toHex } from '../../../core/bytes.ts';
 
 // Idempotency-Key on every POST that takes an API key, with Stripe's semantics: the first call
@@ -33,7 +33,7 @@ function comparable(text: string): string {
 }
 
 /** Runs after the credential middleware, inside the request's tenant transaction. */
-export function idempotency({ answerShowsSecret = false }: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
+export function idempotency({ answerShowsSecret = false }: IdempotencyOptions = {}): MiddlewareHandler<TenantEnv> {
   return async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../../http/env.ts';
+import { accountedFor } from '../../http/fast-path.ts';
 import { sha256 } from '../../api-keys/format.ts';
 
 /**
@@ -18,7 +19,7 @@ export function publicCors({ methods }: { methods: string[] }): MiddlewareHandle
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: 86_400,
   });
-  return async (c, next) => {
+  return accountedFor({ kind: 'public-cors', methods }, async (c, next) => {
     const method = c.req.method === 'OPTIONS'
       ? c.req.header('access-control-request-method')?.toUpperCase()
       : c.req.method;
@@ -27,7 +28,7 @@ export function publicCors({ methods }: { methods: string[] }): MiddlewareHandle
     // As hono/cors sets them: on the response in the making, before the route answers.
     for (const [name, value] of Object.entries(PUBLIC_CORS_HEADERS)) c.res.headers.set(name, value);
     return next();
-  };
+  });
 }
 
 /** The response headers a public answer may show the calling page. */

@@ -96,7 +96,7 @@ export class MemoryRateLimiter {
  * X-Forwarded-For, it is the entry that many places from the right: entries further left were
  * written by the client and prove nothing. With no proxy trusted it is the socket's peer.
  */
-export function clientIp(c: Context<AppEnv>, trustProxy: number): string {
+export function clientIp<E extends AppEnv>(c: Context<E>, trustProxy: number): string {
   return clientAddress(c.req.header('x-forwarded-for'), c.env?.remoteAddr?.hostname, trustProxy);
 }
 
@@ -126,7 +126,7 @@ export function failuresBucket(address: string): string {
  * The database rate-limit bucket of a client's review submissions: a hash of its address, so the
  * address itself is never stored.
  */
-export function submissionBucket(c: Context<AppEnv>, trustProxy: number): string {
+export function submissionBucket<E extends AppEnv>(c: Context<E>, trustProxy: number): string {
   return `submit:${sha256Hex(clientIp(c, trustProxy))}`;
 }
 
@@ -148,7 +148,7 @@ export interface IpRateLimitOptions {
  * orgRoute): the organization routes, GET /me and GET /reviews. A new keyed route elsewhere is
  * merely limited twice until it is added here.
  */
-function guardedByCredential(c: Context<AppEnv>): boolean {
+function guardedByCredential<E extends AppEnv>(c: Context<E>): boolean {
   const path = c.req.path;
   return path.startsWith('/api/v1/organizations/') || path === '/api/v1/me' ||
     (path === '/api/v1/reviews' && c.req.method === 'GET');
@@ -157,8 +157,8 @@ function guardedByCredential(c: Context<AppEnv>): boolean {
 export function ipRateLimit(
   { limiter = new MemoryRateLimiter(), limit }: IpRateLimitOptions,
 ): MiddlewareHandler<AppEnv> {
-  const ip = (c: Context<AppEnv>) => clientIp(c, c.get('config').trustProxy);
-  const failures = (c: Context<AppEnv>) => failuresBucket(ip(c));
+  const ip = <E extends AppEnv>(c: Context<E>) => clientIp(c, c.get('config').trustProxy);
+  const failures = <E extends AppEnv>(c: Context<E>) => failuresBucket(ip(c));
   return async (c, next) => {
     // A key or a member's session is limited per credential by the credential middleware, on
     // the routes it guards; anywhere else a credential proves nothing and the address counts.

@@ -85,11 +85,25 @@ export function requestLine(
   };
 }
 
+/** What the request log says of an answer: requestLine's facts. */
+export type AnswerFacts = Parameters<typeof requestLine>[0];
+
 /**
- * Gives every request an id (the caller's X-Request-Id when it is a sane token), echoes it in the
- * response, and logs one line per request: method, route pattern, status, duration, request id
- * and the API key's display prefix. Never the key, a secret, a body or an e-mail address: the
- * route pattern is logged, not the path, so ids and slugs in paths stay out of the log too.
+ * The envelope of every answer, on either path (requestLog's, and the fast reads'): the headers
+ * every answer carries (nosniff, the request id) and the request's log line.
+ */
+export function sealAnswer(headers: Headers, facts: AnswerFacts, write: (line: LogLine) => void) {
+  headers.set('X-Content-Type-Options', 'nosniff');
+  headers.set('X-Request-Id', facts.requestId);
+  write(requestLine(facts));
+}
+
+/**
+ * Gives every request an id (the caller's X-Request-Id when it is a sane token), and seals its
+ * answer (sealAnswer): the id echoed, nosniff, one log line per request: method, route pattern,
+ * status, duration, request id and the API key's display prefix. Never the key, a secret, a body
+ * or an e-mail address: the route pattern is logged, not the path, so ids and slugs in paths stay
+ * out of the log too.
  */
 export function requestLog({ write = writeJsonLine }: RequestLogOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -97,14 +111,13 @@ export function requestLog({ write = writeJsonLine }: RequestLogOptions = {}): M
     const requestId = requestIdOf(c.req.header('x-request-id'));
     c.set('requestId', requestId);
     await next();
-    c.res.headers.set('X-Request-Id', requestId);
-    write(requestLine({
+    sealAnswer(c.res.headers, {
       method: c.req.method,
       route: c.req.routePath,
       status: c.res.status,
       started,
       requestId,
       keyPrefix: c.get('caller')?.prefix ?? null,
-    }));
+    }, write);
   };
 }

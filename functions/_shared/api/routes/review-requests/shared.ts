@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Tx } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { AppEnv } from '../../http/env.ts';
+import type { TenantEnv } from '../../http/env.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { iso, Timestamp } from '../../http/schemas.ts';
 
@@ -292,7 +292,7 @@ export function secondsToUtcMidnight() {
 }
 
 /** Creates the rows (already validated) in one call; a quota refusal becomes 429. */
-export async function createRequests(c: Context<AppEnv>, rows: (RequestInput & { index: number })[]) {
+export async function createRequests(c: Context<TenantEnv>, rows: (RequestInput & { index: number })[]) {
   const db = c.var.db;
   try {
     return await db<CreatedRow[]>`
