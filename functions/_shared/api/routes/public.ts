@@ -7,7 +7,7 @@ import { Paginated, type Pagination, PaginationQuery } from '../http/pagination.
 import { ChainHead, errorResponseSpec, json } from '../http/schemas.ts';
 import { answerPublicRead, conditionalPublicRead, publicCors, publicRead } from '../middleware/public-access/index.ts';
 import { type PublicReadDeclaration, publicRoute, router } from './define.ts';
-import { answerJsonText, type JsonText } from '../http/json-text.ts';
+import { answerJsonText, type JsonText, jsonText } from '../http/json-text.ts';
 import { ReviewReply, VerificationStatus } from './reviews.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
@@ -252,9 +252,11 @@ publicData
         snippet: embedSnippet(p.slug, p.name, url, scriptUrl, p.embed.layout),
       };
       // The reviews stay the database's JSON text, spliced in unparsed.
-      return c.body(`${JSON.stringify(answer).slice(0, -1)},"reviews":${p.reviews}}`, 200, {
-        'Content-Type': 'application/json',
-      }) as never;
+      return answerJsonText(
+        c,
+        jsonText<z.infer<typeof PublicEmbed>>(`${JSON.stringify(answer).slice(0, -1)},"reviews":${p.reviews}}`),
+        200,
+      );
     },
   )
   .openapi(
