@@ -47,9 +47,14 @@ async function compare(sql) {
 function plan({ before, after, made }) {
   const steps = [];
   const sourced = new Set(made.map((m) => m.identity));
+  // A function whose arguments changed is a new identity: it takes the grants of the one it replaces.
+  const grantsOfGone = new Map();
   for (const [identity, old] of before) {
-    if (!sourced.has(identity)) steps.push({ identity, why: 'gone', sql: `drop ${old.kind} ${identity};` });
+    if (sourced.has(identity)) continue;
+    steps.push({ identity, why: 'gone', sql: `drop ${old.kind} ${identity};` });
+    grantsOfGone.set(identity.replace(/\(.*$/, ''), old.grantees);
   }
+  const grants = (identity, grantees) => grantees.map((g) => `grant execute on function ${identity} to ${g};`);
   for (const m of made) {
     const old = before.get(m.identity);
     const now = after.get(m.identity);
@@ -59,14 +64,20 @@ function plan({ before, after, made }) {
     if (old && old.definition === now.definition) {
       steps.push({ identity: m.identity, why: 'comment', sql: m.commentOn });
     } else if (old && old.result !== now.result) {
-      const grants = old.grantees.map((g) => `grant execute on function ${m.identity} to ${g};`);
       steps.push({
         identity: m.identity,
         why: 'result type',
-        sql: [`drop function ${m.identity};`, create, m.commentOn, ...grants].filter(Boolean).join('\n'),
+        sql: [`drop function ${m.identity};`, create, m.commentOn, ...grants(m.identity, old.grantees)].join('\n'),
       });
+    } else if (old) {
+      steps.push({ identity: m.identity, why: 'changed', sql: [create, m.commentOn].join('\n') });
     } else {
-      steps.push({ identity: m.identity, why: old ? 'changed' : 'new', sql: [create, m.commentOn].join('\n') });
+      const replaced = grantsOfGone.get(m.identity.replace(/\(.*$/, ''));
+      steps.push({
+        identity: m.identity,
+        why: replaced ? 'arguments' : 'new',
+        sql: [create, m.commentOn, ...grants(m.identity, replaced ?? [])].join('\n'),
+      });
     }
   }
   return steps;

@@ -78,24 +78,56 @@ export async function applySources(tx, definitions = readSources()) {
   const made = [];
   const seen = new Map();
   for (const definition of definitions) {
+    const earlier = new Map(
+      definition.kind === 'view' ? [] : (await versions(tx, definition.name)).map((r) => [r.identity, r.xmin]),
+    );
     try {
-      await tx.unsafe(definition.statement.text);
+      await define(tx, definition);
       if (definition.commentOn) await tx.unsafe(definition.commentOn);
     } catch (err) {
       throw new Error(`${definition.file}: ${definition.name}: ${err.message}`);
     }
-    // The row this statement wrote: written by this transaction (age 0) and not by an earlier one.
+    // The row this statement wrote: one whose version (xmin) it changed, or a new one.
+    const after = definition.kind === 'view' ? [] : await versions(tx, definition.name);
     const [row] = definition.kind === 'view'
       ? [{ identity: definition.name }]
-      : await tx`select p.oid::regprocedure::text as identity from pg_proc p
-                  where p.pronamespace = 'plaudit'::regnamespace and p.proname = ${definition.name.split('.')[1]}
-                    and age(p.xmin) = 0 and p.oid::regprocedure::text <> all (${[...seen.keys()]}::text[])`;
+      : after.filter((r) => earlier.get(r.identity) !== r.xmin && !seen.has(r.identity));
     if (!row) throw new Error(`${definition.file}: ${definition.name} is defined twice in supabase/sql/`);
     seen.set(row.identity, definition);
     made.push({ ...definition, identity: row.identity });
   }
   await tx.unsafe('reset role');
   return made;
+}
+
+/** The functions of a name, each with the version of its catalog row. */
+const versions = (tx, name) =>
+  tx`select p.oid::regprocedure::text as identity, p.xmin::text as xmin from pg_proc p
+      where p.pronamespace = 'plaudit'::regnamespace and p.proname = ${name.split('.')[1]}`;
+
+/**
+ * Runs a definition's statement (in a savepoint of its own, so that its catalog row gets a
+ * version of its own). A function whose result type changed cannot be replaced: the
+ * one of that name it replaces is dropped first (inside the caller's transaction, as the migration
+ * the writer makes will do).
+ */
+async function define(tx, definition) {
+  try {
+    await tx.savepoint((sp) => sp.unsafe(definition.statement.text));
+  } catch (err) {
+    if (err.code !== '42P13' || definition.kind !== 'function') throw err;
+    const candidates = await tx`select p.oid::regprocedure::text as identity from pg_proc p
+                                 where p.pronamespace = 'plaudit'::regnamespace
+                                   and p.proname = ${definition.name.split('.')[1]}`;
+    for (const { identity } of candidates) {
+      const replaced = await tx.savepoint(async (sp) => {
+        await sp.unsafe(`drop function ${identity}`);
+        await sp.unsafe(definition.statement.text);
+      }).then(() => true, () => false);
+      if (replaced) return;
+    }
+    throw err;
+  }
 }
 
 /** What differs between two catalogs' definitions of one identity, in words, or null. */
