@@ -287,7 +287,9 @@ returns table (
   error_code text, error_message text,
   id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
   reviewer_email text, verification_status text, is_hidden boolean, created_at timestamptz,
-  custom_fields jsonb, verification_method text, verification_at timestamptz
+  custom_fields jsonb, verification_method text, verification_at timestamptz,
+  -- The stored review as the organization's Review (plaudit.review_json), for the API's answer.
+  review text
 )
 language plpgsql
 volatile
@@ -331,6 +333,10 @@ begin
       id := gen_random_uuid(); form_id := f.id; rating := p_rating; title := p_title;
       content := p_content; reviewer_name := p_reviewer_name; reviewer_email := p_reviewer_email;
       verification_status := status; is_hidden := false; created_at := now(); custom_fields := answers;
+      r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
+      r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
+      r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers;
+      review := plaudit.review_json(r, null);
       return next;
       return;
     end if;
@@ -375,6 +381,7 @@ begin
     verification_status := r.verification_status; is_hidden := r.is_hidden; created_at := r.created_at;
     verification_method := r.verification_method; verification_at := r.verification_at;
     custom_fields := r.custom_fields;
+    review := plaudit.review_json(r, null);
     return next;
   exception
     when no_data_found or unique_violation or check_violation or invalid_parameter_value

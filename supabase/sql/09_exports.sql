@@ -141,24 +141,10 @@ begin
   else
     insert into plaudit.export_chunks (export_id, seq, org_id, body, row_count, last_created_at, last_review_id)
     select e.id, e.chunk_count, e.org_id,
-           -- Array elements are separated by commas, across chunks too. The object is written
-           -- out rather than built by json_build_object, which looks up every value's type on
-           -- every row (rendering took 4–5 s instead of 2.4 s for 1,000,000 reviews): strings
-           -- go through to_json, which escapes them; the other values are uuids, numbers,
-           -- booleans, a checked status word and a fixed-format timestamp, with nothing to
-           -- escape.
+           -- Array elements are separated by commas, across chunks too. Each is the organization's
+           -- Review as every route answers it (plaudit.review_json), with its reply.
            case when e.row_count > 0 then ',' else '' end || string_agg(
-             '{"id":"' || p.id::text || '","rating":' || p.rating::text
-             || ',"title":' || coalesce(to_json(p.title)::text, 'null')
-             || ',"content":' || to_json(p.content)::text
-             || ',"reviewer_name":' || to_json(p.reviewer_name)::text
-             || ',"reviewer_email":' || to_json(p.reviewer_email)::text
-             || ',"verification_status":"' || p.verification_status
-             || '","is_hidden":' || p.is_hidden::text
-             || ',"created_at":"' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-             || '","form_id":"' || p.form_id::text
-             || '","custom_fields":' || case when p.custom_fields = '{}' then '{}' else plaudit.canonical_json(p.custom_fields) end
-             || '}', ','),
+             plaudit.review_json(p, (select rr from plaudit.review_replies rr where rr.review_id = p.id)), ','),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p

@@ -74,32 +74,49 @@ comment on function plaudit.begin_api_read(bytea,uuid,integer,text) is 'When a k
 -- (escaped as JSON.stringify escapes them), timestamps as ISO 8601 UTC with milliseconds.
 -- Plain SQL expressions without SET clauses, so that the planner inlines them into the query
 -- (per row of a page); every name in them is schema-qualified.
-create or replace function plaudit.review_json(
-  p_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text, p_reviewer_email text,
-  p_verification_status text, p_verification_method text, p_verification_at timestamptz, p_is_hidden boolean,
-  p_created_at timestamptz, p_form_id uuid, p_custom_fields jsonb, p_reply text
-)
+
+-- A reply as the Review's `reply` writes it; null for no reply (a null row, as a left join or an
+-- empty subquery gives it).
+create or replace function plaudit.reply_json(reply plaudit.review_replies)
 returns text
 language sql
 stable
 parallel safe
 as $$
-  select '{"id":"' || p_id::text || '","rating":' || p_rating::text
-    || ',"title":' || coalesce(pg_catalog.to_json(p_title)::text, 'null')
-    || ',"content":' || pg_catalog.to_json(p_content)::text
-    || ',"reviewer_name":' || pg_catalog.to_json(p_reviewer_name)::text
-    || ',"reviewer_email":' || pg_catalog.to_json(p_reviewer_email)::text
-    || ',"verification_status":"' || p_verification_status
-    || '","verification_method":' || coalesce(pg_catalog.to_json(p_verification_method)::text, 'null')
-    || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(p_verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
-    || ',"is_hidden":' || p_is_hidden::text
-    || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-    || '","form_id":"' || p_form_id::text
-    || '","custom_fields":' || case when p_custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(p_custom_fields) end
-    || ',"reply":' || coalesce(p_reply, 'null')
+  select case when reply.review_id is null then null else
+    '{"content":' || pg_catalog.to_json(reply.content)::text
+    || ',"created_at":"' || pg_catalog.to_char(reply.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '","updated_at":"' || pg_catalog.to_char(reply.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '"}' end
+$$;
+comment on function plaudit.reply_json(plaudit.review_replies) is 'A review''s reply as the Review''s `reply` writes it, or null.';
+
+-- The organization's Review, the contract's schema, written in one place: every route that
+-- answers a Review (one review, the list and its first page, the submission, moderation,
+-- verification, replies) and the JSON export call it with the review's row and its reply's row.
+-- A field of the Review is added here, and nowhere else (CONTRIBUTING.md).
+create or replace function plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies)
+returns text
+language sql
+stable
+parallel safe
+as $$
+  select '{"id":"' || r.id::text || '","rating":' || r.rating::text
+    || ',"title":' || coalesce(pg_catalog.to_json(r.title)::text, 'null')
+    || ',"content":' || pg_catalog.to_json(r.content)::text
+    || ',"reviewer_name":' || pg_catalog.to_json(r.reviewer_name)::text
+    || ',"reviewer_email":' || pg_catalog.to_json(r.reviewer_email)::text
+    || ',"verification_status":"' || r.verification_status
+    || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
+    || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
+    || ',"is_hidden":' || r.is_hidden::text
+    || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '","form_id":"' || r.form_id::text
+    || '","custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
+    || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || '}'
 $$;
-comment on function plaudit.review_json(uuid,integer,text,text,text,text,text,text,timestamp with time zone,boolean,timestamp with time zone,uuid,jsonb,text) is 'A review as the API''s compact JSON.';
+comment on function plaudit.review_json(plaudit.reviews,plaudit.review_replies) is 'The organization''s Review as compact JSON: the one writer of it, for every route and the JSON export.';
 
 -- The pagination envelope's meta, as the API's lists write it.
 create or replace function plaudit.page_meta(p_total bigint, p_page integer, p_limit integer)
@@ -112,21 +129,6 @@ as $$
     || ',"totalPages":' || ((p_total + p_limit - 1) / p_limit)::text || '}'
 $$;
 comment on function plaudit.page_meta(bigint,integer,integer) is 'The pagination envelope''s meta, as the API''s lists write it.';
-
--- A reply as the Review's `reply` writes it.
-create or replace function plaudit.reply_json(p_content text, p_created_at timestamptz, p_updated_at timestamptz)
-returns text
-language sql
-stable
-parallel safe
-as $$
-  select case when p_content is null then null else
-    '{"content":' || pg_catalog.to_json(p_content)::text
-    || ',"created_at":"' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-    || '","updated_at":"' || pg_catalog.to_char(p_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-    || '"}' end
-$$;
-comment on function plaudit.reply_json(text,timestamp with time zone,timestamp with time zone) is 'A reply as the Review''s `reply` writes it.';
 
 -- GET /api/v1/organizations/:orgId
 create or replace function plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer)
@@ -165,10 +167,7 @@ set plan_cache_mode = auto
 as $$
 begin
   if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    body := (select plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email,
-                                        r.verification_status, r.verification_method, r.verification_at,
-                                        r.is_hidden, r.created_at, r.form_id, r.custom_fields,
-                                        plaudit.reply_json(rr.content, rr.created_at, rr.updated_at))
+    body := (select plaudit.review_json(r, rr)
                from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id
               where r.id = p_review_id);
     perform set_config('role', 'none', true);
@@ -187,9 +186,9 @@ comment on function plaudit.api_review(bytea,uuid,integer,uuid) is 'Answers GET 
 -- statement, as GET /organizations/:orgId already is: the key's check, the tenant and the role
 -- switch (plaudit.begin_api_read), the page and its total written as the response body, and the
 -- request counted last (plaudit.authenticate_credential). The API's fast reads call it
--- (functions/_shared/api/fast-reads/); every other list (another page or size, a filter, a
--- session) stays the tenant transaction of the route (routes/reviews.ts), whose page-1 query this
--- is, word for word, so both answer the same bytes (tests/api/fast-reads.test.ts).
+-- (functions/_shared/api/fast-reads/) and the route itself; every other list (another page or
+-- size, a filter) is the route's tenant transaction (routes/reviews.ts, listReviews), whose page-1
+-- query this is, word for word, so both answer the same bytes (tests/api/fast-reads.test.ts).
 --
 -- Its queries take no variable: the tenant is row-level security's (plaudit.org_id) and the page
 -- size a number, so PL/pgSQL keeps one plan of each for the session. With LIMIT as a variable,
@@ -210,11 +209,7 @@ declare
   total integer;
 begin
   if plaudit.begin_api_read(p_key_hash, p_org_id, p_rate_limit, 'read') then
-    select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
-                               r.reviewer_email, r.verification_status, r.verification_method,
-                               r.verification_at, r.is_hidden, r.created_at, r.form_id,
-                               r.custom_fields, plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)),
-                               ',' order by page.created_at desc, page.id desc), '')
+    select coalesce(string_agg(plaudit.review_json(r, rr), ',' order by page.created_at desc, page.id desc), '')
       into items
       from (select id, created_at from plaudit.reviews where true
             order by created_at desc, id desc limit 20) page

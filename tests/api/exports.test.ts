@@ -219,8 +219,14 @@ describe('exports', () => {
     );
   });
 
-  it('writes JSON as an array of Review objects that round-trips', { timeout: 120_000 }, async () => {
+  it('writes JSON as an array of the Review every route answers, reply included', { timeout: 120_000 }, async () => {
     w ??= await startWorker([t.org.id]);
+    const [replied] = await db`select id from plaudit.reviews where org_id = ${t.org.id} and not is_hidden limit 1`;
+    const reply = await api('PUT', `/api/v1/organizations/${t.org.id}/reviews/${replied.id}/reply`, {
+      key: t.keys.write,
+      body: { content: 'Thank you — "noted".' },
+    });
+    expect(reply.status).toBe(200);
     const job = await exportJob(t, { format: 'json' });
     const done = await completed(t, job.id);
     const visible = N - Math.floor(N / 7);
@@ -230,11 +236,18 @@ describe('exports', () => {
     expect(file.headers.get('content-disposition')).toMatch(/\.json"$/);
     const rows = JSON.parse(file.text);
     expect(rows).toHaveLength(visible);
-    expect(Object.keys(rows[0])).toEqual([...REVIEW_COLUMNS, 'custom_fields']);
+    // Key for key and in order, the contract's Review (the API's own answer for the replied review).
+    const one = rows.find((r: { id: string }) => r.id === replied.id);
+    expect(one).toEqual(reply.body);
+    expect(Object.keys(one)).toEqual(Object.keys(reply.body));
     const expected = await db`
-      select id, rating, title, content, reviewer_name, reviewer_email, verification_status, is_hidden,
-             plaudit.iso_utc(created_at) as created_at, form_id, custom_fields
-      from plaudit.reviews where org_id = ${t.org.id} and not is_hidden order by created_at, id`;
+      select r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email, r.verification_status,
+             r.verification_method, plaudit.iso_utc(r.verification_at) as verification_at, r.is_hidden,
+             plaudit.iso_utc(r.created_at) as created_at, r.form_id, r.custom_fields,
+             case when rr.review_id is null then null else json_build_object('content', rr.content,
+               'created_at', plaudit.iso_utc(rr.created_at), 'updated_at', plaudit.iso_utc(rr.updated_at)) end as reply
+      from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id
+      where r.org_id = ${t.org.id} and not r.is_hidden order by r.created_at, r.id`;
     expect(rows).toEqual(expected.map((r) => ({ ...r })));
   });
 

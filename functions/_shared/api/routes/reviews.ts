@@ -67,69 +67,20 @@ export const Review = z.object({
   reply: ReviewReply.nullable().openapi({ description: "The business's public reply, or null." }),
 }).openapi('Review');
 
-export type ReviewRow = {
-  id: string;
-  rating: number;
-  title: string | null;
-  content: string;
-  reviewer_name: string;
-  reviewer_email: string;
-  verification_status: z.infer<typeof VerificationStatus>;
-  verification_method: z.infer<typeof VerificationMethod> | null;
-  verification_at: Date | null;
-  is_hidden: boolean;
-  created_at: Date;
-  form_id: string;
-  custom_fields: Record<string, string | number | boolean>;
-  reply?: z.infer<typeof ReviewReply> | null;
-};
+export type ReviewBody = z.infer<typeof Review>;
 
-export const REVIEW_COLUMNS = [
-  'id',
-  'rating',
-  'title',
-  'content',
-  'reviewer_name',
-  'reviewer_email',
-  'verification_status',
-  'verification_method',
-  'verification_at',
-  'is_hidden',
-  'created_at',
-  'form_id',
-  'custom_fields',
-];
+export const REVIEW_NOT_FOUND = 'Review not found';
 
-export const toReview = (r: ReviewRow) => ({
-  id: r.id,
-  rating: r.rating,
-  title: r.title,
-  content: r.content,
-  reviewer_name: r.reviewer_name,
-  reviewer_email: r.reviewer_email,
-  verification_status: r.verification_status,
-  verification_method: r.verification_method,
-  verification_at: iso(r.verification_at),
-  is_hidden: r.is_hidden,
-  created_at: iso(r.created_at)!,
-  form_id: r.form_id,
-  custom_fields: r.custom_fields,
-  reply: r.reply ?? null,
-});
-
-/** The select-list column of a review's reply (JSON, or null), for the review row aliased `alias`. */
-export const replyColumn = (db: Tx, alias: string) =>
-  db.unsafe(
-    `(select plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)::json from plaudit.review_replies rr
-      where rr.review_id = ${alias}.id) as reply`,
-  );
-
-/** The review of the tenant's transaction, or 404. */
-export async function loadReview(db: Tx, id: string) {
-  const [row] = await db<ReviewRow[]>`
-    select ${db(REVIEW_COLUMNS)}, ${replyColumn(db, 'reviews')} from plaudit.reviews where id = ${id}`;
-  if (!row) throw new ApiError(404, 'Review not found');
-  return toReview(row);
+/**
+ * The review of the tenant's transaction as the organization's Review, written by PostgreSQL
+ * (plaudit.review_json, the one writer of that shape), or 404.
+ */
+export async function loadReview(db: Tx, id: string): Promise<JsonText<ReviewBody>> {
+  const [row] = await db<{ body: string }[]>`
+    select plaudit.review_json(r, (select rr from plaudit.review_replies rr where rr.review_id = r.id)) as body
+      from plaudit.reviews r where r.id = ${id}`;
+  if (!row) throw new ApiError(404, REVIEW_NOT_FOUND);
+  return jsonText(row.body);
 }
 
 const ReviewSubmission = z.object({
@@ -256,11 +207,8 @@ async function listReviews(db: Tx, q: ListQuery): Promise<JsonText<ReviewPage>> 
   const window = q.page === 1 ? db.unsafe(`limit ${Number(q.limit)}`) : db`limit ${q.limit} offset ${offset(q)}`;
   const [[{ items }], [{ total }]] = await Promise.all([
     db<{ items: string }[]>`
-      select coalesce(string_agg(plaudit.review_json(r.id, r.rating, r.title, r.content, r.reviewer_name,
-                                 r.reviewer_email, r.verification_status, r.verification_method,
-                                 r.verification_at, r.is_hidden, r.created_at, r.form_id,
-                                 r.custom_fields, plaudit.reply_json(rr.content, rr.created_at, rr.updated_at)),
-                                 ',' order by page.created_at desc, page.id desc), '') as items
+      select coalesce(string_agg(plaudit.review_json(r, rr), ',' order by page.created_at desc, page.id desc), '')
+             as items
       from (select id, created_at from plaudit.reviews where ${where}
             order by created_at desc, id desc ${window}) page
       join plaudit.reviews r on r.id = page.id
@@ -281,12 +229,14 @@ const listAnswer = async (c: Context, db: Tx, q: ListQuery) => answerJsonText(c,
 const listDescription =
   'Newest first. Filters combine with AND. `meta.total` of an unfiltered list comes from a counter kept by the database.';
 
-type SubmissionRow = ReviewRow & {
+type SubmissionRow = {
   rate_allowed: boolean;
   rate_remaining: number;
   rate_reset: string;
   error_code: string | null;
   error_message: string | null;
+  /** The stored review as the organization's Review (plaudit.review_json). */
+  review: string | null;
 };
 
 /** GET /organizations/{orgId}/reviews/{id}'s one statement: plaudit.api_review writes the body. */
@@ -334,12 +284,14 @@ reviews
       const limit = config.submitRateLimitPerMinute;
       const [row] = await runAsPublic(sql, (tx) =>
         tx<SubmissionRow[]>`
-        select * from plaudit.submit_review(
-          ${bucket}, ${limit}, ${input.form_id}, ${input.rating}, ${input.title || null}, ${input.content},
-          ${input.reviewer_name}, ${input.reviewer_email}, ${
-          input.custom_fields ? tx.json(input.custom_fields as never) : null
-        },
-          ${input.order_id ?? null}, ${config.publicUrl}, ${Boolean(input.website_url?.trim())})`);
+        select rate_allowed, rate_remaining, rate_reset, error_code, error_message, review
+          from plaudit.submit_review(
+            p_rate_bucket => ${bucket}, p_rate_limit => ${limit}, p_form_id => ${input.form_id},
+            p_rating => ${input.rating}, p_title => ${input.title || null}, p_content => ${input.content},
+            p_reviewer_name => ${input.reviewer_name}, p_reviewer_email => ${input.reviewer_email},
+            p_custom_fields => ${input.custom_fields ? tx.json(input.custom_fields as never) : null},
+            p_order_id => ${input.order_id ?? null}, p_verify_url_base => ${config.publicUrl},
+            p_honeypot => ${Boolean(input.website_url?.trim())})`);
       const decision = {
         limit,
         remaining: row.rate_remaining,
@@ -353,7 +305,7 @@ reviews
         throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined }) ??
           new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
       }
-      return c.json(toReview(row), 201);
+      return answerJsonText(c, jsonText<ReviewBody>(row.review!), 201);
     },
   )
   .openapi(
@@ -395,7 +347,7 @@ reviews
         200: json(Review, 'The review'),
         404: errorResponseSpec('No review with this id in this organization'),
       },
-    }, { oneStatementRead: { statement: readReview, notFound: 'Review not found' } }),
+    }, { oneStatementRead: { statement: readReview, notFound: REVIEW_NOT_FOUND } }),
     (c) => c.var.readInOneStatement!(),
   )
   .openapi(
@@ -423,11 +375,11 @@ reviews
       const { action, reason } = c.req.valid('json');
       const db = c.var.db;
       const [row] = await translateDbErrors(() =>
-        db<ReviewRow[]>`
-        select ${db(REVIEW_COLUMNS)}, ${replyColumn(db, 'm')}
-        from plaudit.moderate_review(${id}, ${action}, ${reason}, ${c.var.caller!.actor}) m`
+        db<{ body: string }[]>`
+        select plaudit.review_json(m, (select rr from plaudit.review_replies rr where rr.review_id = m.id)) as body
+          from plaudit.moderate_review(${id}, ${action}, ${reason}, ${c.var.caller!.actor}) m`
       );
-      return c.json(toReview(row), 200);
+      return answerJsonText(c, jsonText<ReviewBody>(row.body), 200);
     },
   )
   .openapi(
@@ -456,7 +408,7 @@ reviews
       await translateDbErrors(() =>
         db`select * from plaudit.reply_to_review(${id}, ${content}, ${c.var.caller!.actor})`
       );
-      return c.json(await loadReview(db, id), 200);
+      return answerJsonText(c, await loadReview(db, id), 200);
     },
   )
   .openapi(
@@ -520,7 +472,7 @@ reviews
           { total: number }[]
         >`select count(*)::integer as total from plaudit.moderation_trail where review_id = ${id}`,
       ]);
-      if (!review) throw new ApiError(404, 'Review not found');
+      if (!review) throw new ApiError(404, REVIEW_NOT_FOUND);
       return c.json(paginate(rows.map((e) => ({ ...e, created_at: iso(e.created_at)! })), total, page), 200);
     },
   )

@@ -4,6 +4,7 @@ import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
+import { answerJsonText } from '../http/json-text.ts';
 import { loadReview, Review } from './reviews.ts';
 
 const VerifyInput = z.object({
@@ -133,8 +134,9 @@ export const verification = router()
         const [{ outcome }] = await db<{ outcome: string }[]>`
           select outcome from plaudit.verify_review_by_token(${token}, ${review_id}, ${keyId})`;
         if (outcome === 'not_pending') {
-          const review = await loadReview(db, review_id);
-          throw new ApiError(409, `Only a pending review can be verified; this one is ${review.verification_status}`);
+          const [review] = await db<{ status: string }[]>`
+            select verification_status as status from plaudit.reviews where id = ${review_id}`;
+          throw new ApiError(409, `Only a pending review can be verified; this one is ${review.status}`);
         }
         if (outcome !== 'verified') throw TOKEN_ERRORS[outcome] ?? new Error(`unexpected outcome ${outcome}`);
       } else {
@@ -142,16 +144,16 @@ export const verification = router()
           db`select id from plaudit.verify_review_by_order(${review_id}, ${order_id!}, ${keyId})`
         );
       }
-      return c.json(await loadReview(db, review_id), 200);
+      return answerJsonText(c, await loadReview(db, review_id), 200);
     },
   )
   .openapi(
     decisionRoute('approve'),
-    async (c) => c.json(await decide(c.var.db, 'approve', c.req.valid('json'), c.var.caller!.keyId), 200),
+    async (c) => answerJsonText(c, await decide(c.var.db, 'approve', c.req.valid('json'), c.var.caller!.keyId), 200),
   )
   .openapi(
     decisionRoute('reject'),
-    async (c) => c.json(await decide(c.var.db, 'reject', c.req.valid('json'), c.var.caller!.keyId), 200),
+    async (c) => answerJsonText(c, await decide(c.var.db, 'reject', c.req.valid('json'), c.var.caller!.keyId), 200),
   )
   .openapi(
     orgRoute('write', {
