@@ -34,9 +34,10 @@ export class WebhookLane {
     const rows = await asWorker(sql, (tx) =>
       tx<(SignedDelivery & { suspect: boolean })[]>`
         select * from plaudit.claim_webhook_deliveries(
-          ${Math.min(room, c.batchSize)}, ${c.leaseSeconds}, ${c.perEndpointConcurrency},
-          ${orgIdsLiteral(c.orgIds)}::uuid[], ${c.perOrgConcurrency}::integer, ${orgBusy}::text::jsonb,
-          ${suspectRoom}::integer)`);
+          p_limit => ${Math.min(room, c.batchSize)}, p_lease_seconds => ${c.leaseSeconds},
+          p_per_endpoint => ${c.perEndpointConcurrency}, p_org_ids => ${orgIdsLiteral(c.orgIds)}::uuid[],
+          p_per_org => ${c.perOrgConcurrency}::integer, p_org_busy => ${orgBusy}::text::jsonb,
+          p_suspect_room => ${suspectRoom}::integer)`);
     for (const row of rows) {
       this.#orgInFlight.set(row.org_id, (this.#orgInFlight.get(row.org_id) ?? 0) + 1);
       if (row.suspect) this.#suspectsInFlight += 1;
@@ -84,9 +85,11 @@ export class WebhookLane {
       const [{ status }] = await asWorker(sql, (tx) =>
         tx<{ status: string | null }[]>`
           select plaudit.record_webhook_attempt(
-            ${d.id}, ${d.claim_token}, ${result.statusCode}, ${result.durationMs}, ${result.error},
-            ${result.responseSnippet}, ${result.outcome}, ${retryIn}, ${config.disableAfterSeconds},
-            ${config.slowMs}
+            p_delivery_id => ${d.id}, p_claim_token => ${d.claim_token}, p_status_code => ${result.statusCode},
+            p_duration_ms => ${result.durationMs}, p_error => ${result.error},
+            p_response_snippet => ${result.responseSnippet}, p_outcome => ${result.outcome},
+            p_retry_in_ms => ${retryIn}, p_disable_after_seconds => ${config.disableAfterSeconds},
+            p_slow_ms => ${config.slowMs}
           ) as status`);
       log({
         level: result.outcome === 'succeeded' ? 'info' : 'warn',
