@@ -1,32 +1,12 @@
 // One widget: the business, its rating, its latest public reviews, and a link to all of them.
 // Review text is only ever text (Preact escapes it); nothing from the data becomes markup.
 import { useRef, useState } from 'preact/hooks';
+import type { components } from '../../sdk/src/generated/openapi.ts';
 import { type Strings, stringsFor } from './strings.ts';
 
-export interface EmbedReview {
-  id: string;
-  rating: number;
-  title: string | null;
-  content: string;
-  reviewer_name: string;
-  verification_status: 'verified' | 'unverified';
-  verification_method: 'email' | 'purchase_proof' | 'manual' | 'invitation' | null;
-  reply: { content: string; created_at: string; updated_at: string } | null;
-  created_at: string;
-}
-
-export interface EmbedData {
-  enabled: boolean;
-  url: string;
-  name: string;
-  layout: 'list' | 'grid' | 'carousel';
-  theme: 'light' | 'dark' | 'auto';
-  max_reviews: number;
-  min_rating: number;
-  average_rating: number | null;
-  review_count: number;
-  reviews: EmbedReview[];
-}
+/** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
+export type EmbedData = components['schemas']['PublicEmbed'];
+export type EmbedReview = EmbedData['reviews'][number];
 
 export interface Options {
   layout?: string;
