@@ -1,6 +1,6 @@
 // What every call answers: a promise of its result that can also give the answer's metadata
 // (`withResponse()`), so that concurrent calls never read each other's status or headers.
-import type { ResponseInfo } from './http.ts';
+import type { ResponseInfo } from './response-info.ts';
 
 /** A result with the answer it came in. */
 export interface WithResponse<T> {

@@ -1,10 +1,13 @@
 // One API call over fetch: URL and headers, the API key, timeouts, retries with backoff,
 // idempotency keys, errors, and the answer's status and headers beside its result.
 import type { WithResponse } from './api-promise.ts';
+import type { RateLimit, ResponseInfo } from './response-info.ts';
 import { APIConnectionError, errorFromResponse, parseRetryAfter, TimeoutError } from './errors.ts';
 import { canRetry, isRetryableStatus, MAX_RETRY_AFTER_S, retryDelay, sleep } from './retry.ts';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:54321';
+
+export type { RateLimit, ResponseInfo };
 
 export interface HttpOptions {
   /** An API key, `rk_…`. Only public routes work without one. Keep it on the server. */
@@ -35,25 +38,6 @@ export interface RequestOptions {
    */
   idempotencyKey?: string | false;
   headers?: Record<string, string>;
-}
-
-export interface RateLimit {
-  readonly limit: number;
-  readonly remaining: number;
-  /** Unix seconds at which the window resets. */
-  readonly reset: number;
-}
-
-/** The answer a result came in. */
-export interface ResponseInfo {
-  readonly status: number;
-  /** The API's `X-Request-Id`: quote it when reporting a problem. */
-  readonly requestId: string | null;
-  /** The parsed `X-RateLimit-*` headers. */
-  readonly rateLimit: RateLimit | null;
-  readonly headers: Headers;
-  /** Attempts the call took (1 without retries). */
-  readonly attempts: number;
 }
 
 export interface ApiRequest {

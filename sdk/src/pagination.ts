@@ -1,6 +1,6 @@
 // Lists: awaiting one gives a page ({ data, meta }); iterating it with `for await` walks every
 // item of every page, fetching the next page only when the previous one is used up.
-import type { ResponseInfo } from './http.ts';
+import type { ResponseInfo } from './response-info.ts';
 import type { PageMeta } from './types.ts';
 
 export interface Page<T> {
