@@ -91,7 +91,9 @@ try {
 
   // PLAUDIT_TEST_ONLY=pgtap|vitest runs one half; arguments for vitest imply vitest only.
   const only = process.env.PLAUDIT_TEST_ONLY ?? (process.argv.length > 2 ? 'vitest' : '');
-  const typesOk = only ? true : ['fmt', 'lint', 'check', 'check:dashboard', 'check:widget'].map(runDenoTask).every(Boolean);
+  const typesOk = only
+    ? true
+    : ['fmt', 'lint', 'check', 'check:dashboard', 'check:widget'].map(runDenoTask).every(Boolean);
   const pgOk = only === 'vitest' ? true : runPgProve(databaseUrl);
   const vitestOk = only === 'pgtap' ? true : runVitest({
     TEST_DATABASE_URL: databaseUrl,
