@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: ['functions/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: ['functions/**/*.test.ts', 'dashboard/src/**/*.test.ts', 'tests/**/*.test.ts'],
     globalSetup: ['tests/setup/api-server.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

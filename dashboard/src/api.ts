@@ -116,6 +116,13 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
   return data as T;
 }
 
+/** An Idempotency-Key: one per thing the person means to send, so a retry never sends it twice. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
 export const api = {
   get: <T>(path: string, query?: RequestOptions['query'], signal?: AbortSignal) =>
     request<T>('GET', path, { query, signal }),

@@ -32,23 +32,27 @@ const lazy = (path: string, title: string, load: () => Promise<ScreenComponent>,
 export const SCREENS: Screen[] = [
   { path: '/reviews', component: Inbox, title: 'Reviews' },
   { path: '/reviews/:id', component: ReviewPage, title: 'Review' },
-  lazy('/requests', 'Review requests', () => import('./screens/requests.tsx').then((m) => m.Requests)),
+  lazy('/requests', 'Review requests', () => import('./screens/requests/requests.tsx').then((m) => m.Requests)),
   lazy(
     '/requests/bulk',
     'Send from a CSV file',
-    () => import('./screens/bulk-requests.tsx').then((m) => m.BulkRequests),
+    () => import('./screens/requests/bulk.tsx').then((m) => m.BulkRequests),
   ),
   lazy(
     '/requests/stats',
     'Review request statistics',
-    () => import('./screens/request-stats.tsx').then((m) => m.RequestStats),
+    () => import('./screens/requests/stats.tsx').then((m) => m.RequestStats),
   ),
   lazy(
     '/requests/settings',
     'Review request settings',
-    () => import('./screens/requests.tsx').then((m) => m.RequestSettings),
+    () => import('./screens/requests/settings.tsx').then((m) => m.RequestSettings),
   ),
-  lazy('/requests/:id', 'Review request', () => import('./screens/requests.tsx').then((m) => m.RequestPage)),
+  lazy(
+    '/requests/:id',
+    'Review request',
+    () => import('./screens/requests/request-page.tsx').then((m) => m.RequestPage),
+  ),
   lazy('/forms', 'Review forms', () => import('./screens/forms.tsx').then((m) => m.Forms)),
   lazy('/forms/:id', 'Review form', () => import('./screens/forms.tsx').then((m) => m.FormPage)),
   lazy(
@@ -60,7 +64,11 @@ export const SCREENS: Screen[] = [
   lazy('/developers/keys', 'API keys', () => import('./screens/api-keys.tsx').then((m) => m.ApiKeys), true),
   // Webhooks need the write scope (the contract), so members manage them too.
   lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks.tsx').then((m) => m.Webhooks)),
-  lazy('/developers/webhooks/:id', 'Webhook', () => import('./screens/webhooks.tsx').then((m) => m.WebhookPage)),
+  lazy(
+    '/developers/webhooks/:id',
+    'Webhook',
+    () => import('./screens/webhooks.tsx').then((m) => m.WebhookPage),
+  ),
   lazy('/team', 'Team', () => import('./screens/team.tsx').then((m) => m.Team)),
   // Everyone's: the account (its session, signing out everywhere); the organization's part is for admins.
   lazy('/settings', 'Settings', () => import('./screens/settings.tsx').then((m) => m.Settings)),

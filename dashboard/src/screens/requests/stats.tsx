@@ -3,24 +3,19 @@
 // only when this screen opens, so that the dashboard's first load stays small) with the same
 // numbers as a table for screen readers and for anyone who wants the figures.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, type Schemas } from '../api.ts';
-import { setQuery, useLocation } from '../router.ts';
-import { useAppPath, useOrgPath } from '../session.ts';
-import { Empty, ErrorNotice, Loading, Notice, PageHeader } from '../ui/components.tsx';
-import { formatNumber } from '../ui/format.ts';
-import { useLoad } from '../ui/hooks.ts';
-import { RequestTabs, STATUS_LABEL, StatusBadge } from './requests.tsx';
+import { api, ApiError, type Schemas } from '../../api.ts';
+import { setQuery, useLocation } from '../../router.ts';
+import { useAppPath, useOrgPath } from '../../session.ts';
+import { Empty, ErrorNotice, Loading, Notice, PageHeader } from '../../ui/components.tsx';
+import { formatNumber } from '../../ui/format.ts';
+import { useLoad } from '../../ui/hooks.ts';
+import { period, PERIODS, utcDay } from './stats-period.ts';
+import { StatusBadge } from './status-badge.tsx';
+import { RequestTabs } from './tabs.tsx';
+import { STATUS_LABEL } from './words.ts';
 
 type Stats = Schemas['ReviewRequestStats'];
 type Day = Stats['daily'][number];
-
-const PERIODS: [string, string][] = [
-  ['7', 'Last 7 days'],
-  ['30', 'Last 30 days'],
-  ['90', 'Last 90 days'],
-  ['365', 'Last 12 months'],
-  ['custom', 'Custom dates'],
-];
 
 /** The daily series drawn, each with its own line pattern so that colour is never the only key. */
 const SERIES: { key: keyof Omit<Day, 'date'>; label: string; color: string; dash?: number[]; width?: number }[] = [
@@ -47,23 +42,6 @@ const TABLE_COLUMNS: { key: keyof Omit<Day, 'date'>; label: string }[] = [
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
 const dayFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 const formatDay = (date: string) => dayFmt.format(new Date(`${date}T00:00:00Z`));
-
-const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
-
-/** The period of the URL as the API's UTC days. */
-function period(query: URLSearchParams): { choice: string; startDate: string; endDate: string } {
-  const choice = query.get('period') ?? '30';
-  const today = utcDay(Date.now());
-  if (choice === 'custom') {
-    return {
-      choice,
-      startDate: query.get('startDate') || utcDay(Date.now() - 29 * 86_400_000),
-      endDate: query.get('endDate') || today,
-    };
-  }
-  const days = PERIODS.some(([v]) => v === choice) ? Number(choice) : 30;
-  return { choice: String(days), startDate: utcDay(Date.now() - (days - 1) * 86_400_000), endDate: today };
-}
 
 export function RequestStats(_: { params: Record<string, string> }) {
   const orgPath = useOrgPath();

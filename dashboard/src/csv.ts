@@ -1,6 +1,7 @@
-// CSV in the browser: reading a file a spreadsheet wrote (a byte-order mark, commas or semicolons,
-// CRLF, LF or CR line ends, quoted cells with doubled quotes and line breaks inside) and writing one
-// (RFC 4180, CRLF, cells that a spreadsheet would run as formulas defused).
+// CSV, the one reader and writer of the dashboard (the tests read the API's exports with it too):
+// reading a file a spreadsheet wrote (a byte-order mark, commas or semicolons, CRLF, LF or CR line
+// ends, quoted cells with doubled quotes and line breaks inside, RFC 4180) and writing one (RFC 4180,
+// CRLF, cells that a spreadsheet would run as formulas defused). Pure: no DOM, so Node tests it.
 
 export interface ParsedCsv {
   /** Every record, cells as written (quotes removed). */
@@ -96,14 +97,11 @@ export function toCsv(rows: (string | number | null | undefined)[][]): string {
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-/** Offers text as a file download (a CSV template, a result). */
-export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+/** A file's bytes as text: UTF-8, or Windows-1252 when they are not UTF-8 (older spreadsheet exports). */
+export function decodeCsvBytes(bytes: ArrayBuffer | Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
 }

@@ -1,0 +1,96 @@
+// The review requests' codes in the words of a shop owner: statuses, why an address is suppressed,
+// and each event of a request's timeline.
+import type { Schemas } from '../../api.ts';
+import { formatDateTime } from '../../ui/format.ts';
+
+export type ReviewRequest = Schemas['ReviewRequest'];
+export type RequestStatus = ReviewRequest['status'];
+type RequestEvent = Schemas['ReviewRequestEvent'];
+type Suppression = Schemas['Suppression'];
+
+export const STATUS_LABEL: Record<RequestStatus, string> = {
+  queued: 'Queued',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  opened: 'Opened',
+  clicked: 'Clicked',
+  completed: 'Reviewed',
+  bounced: 'Bounced',
+  complained: 'Marked as spam',
+  unsubscribed: 'Unsubscribed',
+  failed: 'Not sent',
+};
+
+export const STATUS_TONE: Record<RequestStatus, string> = {
+  queued: 'warn',
+  sent: 'plain',
+  delivered: 'plain',
+  opened: 'plain',
+  clicked: 'plain',
+  completed: 'good',
+  bounced: 'bad',
+  complained: 'bad',
+  unsubscribed: 'bad',
+  failed: 'bad',
+};
+
+export const SUPPRESSION_REASON: Record<Suppression['reason'], string> = {
+  unsubscribed: 'Unsubscribed',
+  bounced: 'Bounced',
+  complained: 'Marked as spam',
+  manual: 'Added by your team',
+};
+
+/** One event of a request's timeline: its title, and a sentence that explains it. */
+export function eventWords(e: RequestEvent): { title: string; detail?: string } {
+  const d = e.data ?? {};
+  switch (e.type) {
+    case 'queued':
+      return {
+        title: 'Queued',
+        detail: d.send_at && Date.parse(d.send_at) > Date.parse(e.occurred_at) + 60_000
+          ? `To go out ${formatDateTime(d.send_at)}.`
+          : undefined,
+      };
+    case 'sent':
+      return { title: 'E-mail sent', detail: 'The mail server accepted it.' };
+    case 'delivered':
+      return { title: 'Delivered', detail: "The customer's mail server received it." };
+    case 'opened':
+      return { title: 'Opened', detail: 'Counted when the e-mail loads its images; some mail apps hide opens.' };
+    case 'clicked':
+      return { title: 'Link clicked', detail: 'The customer followed a link to your review form.' };
+    case 'completed':
+      return { title: 'Review written' };
+    case 'bounced':
+      return {
+        title: 'Bounced',
+        detail: d.bounce?.message ?? 'The address does not accept mail; it will not be asked again.',
+      };
+    case 'soft_bounced':
+      return { title: 'Temporary delivery problem', detail: d.bounce?.message ?? undefined };
+    case 'delivery_delayed':
+      return { title: 'Delivery delayed', detail: 'The mail provider keeps trying.' };
+    case 'complained':
+      return { title: 'Marked as spam', detail: 'The address will not be asked again.' };
+    case 'unsubscribed':
+      return { title: 'Unsubscribed', detail: 'The customer asked for no more review requests.' };
+    case 'failed':
+      return d.reason === 'suppressed'
+        ? {
+          title: 'Not sent',
+          detail: `The address is on your suppression list${
+            d.suppression_reason
+              ? ` (${SUPPRESSION_REASON[d.suppression_reason as Suppression['reason']] ?? d.suppression_reason})`
+              : ''
+          }.`,
+        }
+        : { title: 'Sending failed', detail: d.error };
+    case 'reminder_queued':
+      return { title: `Reminder ${d.reminder ?? ''} queued`.replace('  ', ' ') };
+    case 'reminder_sent':
+      return { title: `Reminder ${d.reminder ?? ''} sent`.replace('  ', ' ') };
+    default:
+      return { title: e.type };
+  }
+}
