@@ -63,11 +63,11 @@ export const SCREENS: Screen[] = [
   lazy('/exports', 'Exports', () => import('./screens/exports.tsx').then((m) => m.Exports)),
   lazy('/developers/keys', 'API keys', () => import('./screens/api-keys.tsx').then((m) => m.ApiKeys), true),
   // Webhooks need the write scope (the contract), so members manage them too.
-  lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks.tsx').then((m) => m.Webhooks)),
+  lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks/webhooks.tsx').then((m) => m.Webhooks)),
   lazy(
     '/developers/webhooks/:id',
     'Webhook',
-    () => import('./screens/webhooks.tsx').then((m) => m.WebhookPage),
+    () => import('./screens/webhooks/webhook-page.tsx').then((m) => m.WebhookPage),
   ),
   lazy('/team', 'Team', () => import('./screens/team.tsx').then((m) => m.Team)),
   // Everyone's: the account (its session, signing out everywhere); the organization's part is for admins.
