@@ -53,8 +53,8 @@ export const SCREENS: Screen[] = [
     'Review request',
     () => import('./screens/requests/request-page.tsx').then((m) => m.RequestPage),
   ),
-  lazy('/forms', 'Review forms', () => import('./screens/forms.tsx').then((m) => m.Forms)),
-  lazy('/forms/:id', 'Review form', () => import('./screens/forms.tsx').then((m) => m.FormPage)),
+  lazy('/forms', 'Review forms', () => import('./screens/forms/forms.tsx').then((m) => m.Forms)),
+  lazy('/forms/:id', 'Review form', () => import('./screens/forms/form-page.tsx').then((m) => m.FormPage)),
   lazy(
     '/widget',
     'Widget and public page',
