@@ -1,6 +1,9 @@
 // The dashboard's one way to the API: same-origin fetches of /api/v1 with the session cookie,
 // the CSRF token on every state change, and the contract's error body as a typed ApiError.
 import type { components } from '../../sdk/src/generated/openapi.ts';
+import type { ApiPath, CallArgs, CallOptions, Method, PathWith, ResponseOf } from './api-types.ts';
+
+export type { BodyOf, ResponseOf } from './api-types.ts';
 
 export type Schemas = components['schemas'];
 export type Review = Schemas['Review'];
@@ -41,13 +44,20 @@ export function whenSignedOut(fn: () => void): void {
   onSignedOut = fn;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   body?: unknown;
-  /** A raw body (CSV text, say) sent as is. */
-  raw?: BodyInit;
   query?: Record<string, string | number | boolean | undefined | null>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+}
+
+/** A path of the document with its placeholders filled: `/webhooks/{id}` with `{ id }` → `/webhooks/…`. */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
 }
 
 export function apiUrl(path: string, query?: RequestOptions['query']): string {
@@ -63,9 +73,9 @@ export function apiUrl(path: string, query?: RequestOptions['query']): string {
 // GET /auth/session), each taken once by the first request for the same address.
 const early = new Map<string, Promise<Response>>();
 
-/** Starts a GET now, for the request the page will make as soon as the session is known. */
-export function prefetch(path: string, query?: RequestOptions['query']): void {
-  const url = apiUrl(path, query);
+/** Starts a GET now, for the same call the page will make as soon as the session is known. */
+export function prefetch<P extends PathWith<'get'>>(path: P, ...[options]: CallArgs<P, 'get'>): void {
+  const url = apiUrl(fillPath(path, options?.params), options?.query);
   const res = fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
   res.catch(() => {}); // an error surfaces when the page asks for it, not as an unhandled rejection
   early.set(url, res);
@@ -76,10 +86,10 @@ export function forgetPrefetched(): void {
   early.clear();
 }
 
-export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrfToken;
-  let body: BodyInit | undefined = opts.raw;
+  let body: BodyInit | undefined;
   if (opts.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
@@ -123,18 +133,34 @@ export function newIdempotencyKey(): string {
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
+function call<P extends ApiPath, M extends Method>(
+  method: M,
+  path: P,
+  options: Partial<CallOptions<P, M>> = {},
+): Promise<ResponseOf<P, M>> {
+  const { params, query, headers, signal } = options;
+  // A POST without a body of its own sends {}, as the API's JSON routes expect one.
+  const body = options.body ?? (method === 'post' ? {} : undefined);
+  return request(method.toUpperCase(), fillPath(path, params), { query, body, headers, signal });
+}
+
+/**
+ * The API by path and method: `api.get('/organizations/{orgId}/webhooks/{id}', { params: { orgId, id } })`
+ * answers a Webhook, checked against the OpenAPI document, as are the query's names and the body.
+ */
 export const api = {
-  get: <T>(path: string, query?: RequestOptions['query'], signal?: AbortSignal) =>
-    request<T>('GET', path, { query, signal }),
-  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
-    request<T>('POST', path, { body: body ?? {}, headers }),
-  put: <T>(path: string, body: unknown) => request<T>('PUT', path, { body }),
-  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
-  delete: <T = void>(path: string) => request<T>('DELETE', path),
+  get: <P extends PathWith<'get'>>(path: P, ...[options]: CallArgs<P, 'get'>) => call('get', path, options),
+  post: <P extends PathWith<'post'>>(path: P, ...[options]: CallArgs<P, 'post'>) => call('post', path, options),
+  put: <P extends PathWith<'put'>>(path: P, ...[options]: CallArgs<P, 'put'>) => call('put', path, options),
+  patch: <P extends PathWith<'patch'>>(path: P, ...[options]: CallArgs<P, 'patch'>) => call('patch', path, options),
+  delete: <P extends PathWith<'delete'>>(path: P, ...[options]: CallArgs<P, 'delete'>) => call('delete', path, options),
 };
 
-/** A list answer of the API: its items and where the page is. */
-export interface Page<T> {
-  data: T[];
-  meta: { total: number; page: number; limit: number; totalPages: number };
+/** Where one item of an organization is in the API's paths: their `{orgId}` and `{id}`. */
+export interface ItemIds {
+  orgId: string;
+  id: string;
 }
+
+/** Where a list answer's page is: the same for every list of the API. */
+export type PageMeta = ResponseOf<'/organizations/{orgId}/reviews', 'get'>['meta'];

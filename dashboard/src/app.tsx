@@ -19,13 +19,13 @@ type State = { kind: 'loading' } | { kind: 'signed-out'; signUp: boolean } | { k
 /** Who is signed in: the app's first question, asked by the entry before anything renders. */
 export async function loadSession(): Promise<State> {
   try {
-    const session = await api.get<Session>('/auth/session');
+    const session = await api.get('/auth/session');
     setCsrfToken(session.csrf_token);
     return { kind: 'in', session };
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) {
       forgetPrefetched();
-      const options = await api.get<{ sign_up: boolean }>('/auth/options').catch(() => ({ sign_up: false }));
+      const options = await api.get('/auth/options').catch(() => ({ sign_up: false }));
       return { kind: 'signed-out', signUp: options.sign_up };
     }
     return { kind: 'failed', message: (e as Error).message };

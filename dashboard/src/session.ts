@@ -22,10 +22,9 @@ export function useWorkspace(): Workspace {
   return w;
 }
 
-/** The API path of the current organization: `/organizations/<id>` + rest. */
-export function useOrgPath(): (rest?: string) => string {
-  const { org } = useWorkspace();
-  return (rest = '') => `/organizations/${org.id}${rest}`;
+/** The current organization's id: the `{orgId}` of the API's paths. */
+export function useOrgId(): string {
+  return useWorkspace().org.id;
 }
 
 /** The dashboard path of the current organization: `/app/o/<id>` + rest. */

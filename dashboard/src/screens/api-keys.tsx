@@ -2,8 +2,8 @@
 // key with its access level, rotation with a grace period for the old key, and revocation. A key
 // is shown whole exactly once, right after it is made; the API keeps only its prefix to show.
 import { useState } from 'preact/hooks';
-import { api, type Page, type Schemas } from '../api.ts';
-import { useOrgPath } from '../session.ts';
+import { api, type Schemas } from '../api.ts';
+import { useOrgId } from '../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
 import { ConfirmStep } from '../ui/confirm.tsx';
 import { NumberField } from '../ui/fields.tsx';
@@ -48,11 +48,11 @@ interface Secret {
 }
 
 export function ApiKeys(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [page, setPage] = useState(1);
   const list = useLoad(
-    (signal) => api.get<Page<ApiKey>>(orgPath('/api-keys'), { page, limit: 20 }, signal),
-    [orgPath(), page],
+    (signal) => api.get('/organizations/{orgId}/api-keys', { params: { orgId }, query: { page, limit: 20 }, signal }),
+    [orgId, page],
   );
   const [secret, setSecret] = useState<Secret>();
   const [notice, setNotice] = useState('');
@@ -153,15 +153,18 @@ function SecretPanel({ secret, onDone }: { secret: Secret; onDone: () => void })
 }
 
 function CreateKey({ onCreated, onCancel }: { onCreated: (k: NewApiKey) => void; onCancel: () => void }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<Scope>('read');
   const [limit, setLimit] = useState('');
   const create = useAction(async () => {
-    const key = await api.post<NewApiKey>(orgPath('/api-keys'), {
-      name: name.trim(),
-      scope,
-      rate_limit_per_minute: limit.trim() ? Number(limit) : undefined,
+    const key = await api.post('/organizations/{orgId}/api-keys', {
+      params: { orgId },
+      body: {
+        name: name.trim(),
+        scope,
+        rate_limit_per_minute: limit.trim() ? Number(limit) : undefined,
+      },
     });
     onCreated(key);
   });
@@ -231,16 +234,19 @@ function KeyRow({ apiKey: k, onRotated, onRevoked }: {
   onRotated: (r: RotatedApiKey, grace: number) => void;
   onRevoked: () => void;
 }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [step, setStep] = useState<'rotate' | 'revoke' | null>(null);
   const [grace, setGrace] = useState(3600);
   const rotate = useAction(async () => {
-    const r = await api.post<RotatedApiKey>(orgPath(`/api-keys/${k.id}/rotate`), { expires_in_seconds: grace });
+    const r = await api.post('/organizations/{orgId}/api-keys/{id}/rotate', {
+      params: { orgId, id: k.id },
+      body: { expires_in_seconds: grace },
+    });
     setStep(null);
     onRotated(r, grace);
   });
   const revoke = useAction(async () => {
-    await api.delete(orgPath(`/api-keys/${k.id}`));
+    await api.delete('/organizations/{orgId}/api-keys/{id}', { params: { orgId, id: k.id } });
     onRevoked();
   });
   const titleId = `key-${k.id}`;

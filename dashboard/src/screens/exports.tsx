@@ -2,8 +2,8 @@
 // with the contract's filters; the list of files made, refreshed while one is being prepared, and
 // each finished file's download (a plain link: the session cookie goes with a GET).
 import { useState } from 'preact/hooks';
-import { api, apiUrl, type Page, type Schemas } from '../api.ts';
-import { useOrgPath } from '../session.ts';
+import { api, apiUrl, fillPath, type Schemas } from '../api.ts';
+import { useOrgId } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
 import { SelectField, TextField } from '../ui/fields.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
@@ -27,16 +27,19 @@ const STATUS: Record<ExportJob['status'], { label: string; tone: string }> = {
 };
 
 export function Exports(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [page, setPage] = useState(1);
   const [started, setStarted] = useState<string>();
   const list = useLoad(
-    (signal) => api.get<Page<ExportJob>>(orgPath('/exports'), { page, limit: 20 }, signal),
-    [orgPath(), page],
+    (signal) => api.get('/organizations/{orgId}/exports', { params: { orgId }, query: { page, limit: 20 }, signal }),
+    [orgId, page],
   );
   const forms = useLoad(
-    (signal) => api.get<Page<ReviewForm>>(orgPath('/review-forms'), { limit: 100 }, signal).catch(() => null),
-    [orgPath()],
+    (signal) =>
+      api.get('/organizations/{orgId}/review-forms', { params: { orgId }, query: { limit: 100 }, signal }).catch(() =>
+        null
+      ),
+    [orgId],
   );
   const running = !!list.data?.data.some((j) => j.status === 'pending' || j.status === 'processing');
   usePolling(running, list.reload, started);
@@ -118,7 +121,7 @@ function describeFilters(f: ExportJob['filters'], formName: Map<string, string>)
 }
 
 function ExportRow({ job: j, formName }: { job: ExportJob; formName: Map<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const expired = j.status === 'completed' && !!j.expires_at && Date.parse(j.expires_at) < Date.now();
   const status = expired ? { label: 'Expired', tone: 'plain' } : STATUS[j.status];
   const format = j.format.toUpperCase();
@@ -134,7 +137,11 @@ function ExportRow({ job: j, formName }: { job: ExportJob; formName: Map<string,
       <td data-label='File'>
         {j.status === 'completed' && !expired && (
           <div>
-            <a class='button' href={apiUrl(orgPath(`/exports/${j.id}/download`))} download>
+            <a
+              class='button'
+              href={apiUrl(fillPath('/organizations/{orgId}/exports/{id}/download', { orgId, id: j.id }))}
+              download
+            >
               Download {format}
               <span class='visually-hidden'>{` of ${formatDateTime(j.created_at)}`}</span>
             </a>
@@ -159,7 +166,7 @@ function ExportRow({ job: j, formName }: { job: ExportJob; formName: Map<string,
 }
 
 function NewExport({ forms, onCreated }: { forms: ReviewForm[]; onCreated: (j: ExportJob) => void }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [format, setFormat] = useState<ExportInput['format']>('csv');
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
@@ -173,7 +180,7 @@ function NewExport({ forms, onCreated }: { forms: ReviewForm[]; onCreated: (j: E
     if (rating) filters.rating = Number(rating);
     if (formId) filters.form_id = formId;
     if (includeHidden) filters.include_hidden = true;
-    const job = await api.post<ExportJob>(orgPath('/exports'), { format, filters });
+    const job = await api.post('/organizations/{orgId}/exports', { params: { orgId }, body: { format, filters } });
     onCreated(job);
   });
   const err = create.error;

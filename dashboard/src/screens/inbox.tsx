@@ -1,7 +1,7 @@
 // The inbox: every review of the organization, newest first, with the contract's filters kept in
 // the URL (so a filtered view can be bookmarked and shared), rating and status at a glance.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Page, prefetch, type Review, type Schemas } from '../api.ts';
+import { api, prefetch } from '../api.ts';
 import { setQuery } from '../router.ts';
 import { useAppPath, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, PageHeader, Pager, Stars } from '../ui/components.tsx';
@@ -11,19 +11,21 @@ import { useLoad } from '../ui/hooks.ts';
 import { VERIFICATION_LABEL } from '../ui/words.ts';
 
 const FILTERS = ['q', 'verification_status', 'is_hidden', 'rating', 'form_id', 'startDate', 'endDate', 'page'] as const;
+type Filter = (typeof FILTERS)[number];
 
 /** Where the inbox's first page comes from, for starting it while the session loads. */
 export function prefetchInbox(path: string, query: URLSearchParams): void {
   const m = /^\/app\/o\/([0-9a-f-]{36})\/reviews$/.exec(path);
-  if (m) prefetch(...inboxRequest(m[1], Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? '']))));
+  if (!m) return;
+  const filters = Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Record<Filter, string>;
+  prefetch(REVIEWS, inboxRequest(m[1], filters));
 }
 
-/** The inbox's list request: its API path and query, from the organization and the URL's filters. */
-export function inboxRequest(
-  orgId: string,
-  filters: Record<string, string>,
-): [string, Record<string, string | number>] {
-  return [`/organizations/${orgId}/reviews`, { ...filters, limit: 20 }];
+const REVIEWS = '/organizations/{orgId}/reviews';
+
+/** The inbox's list request, from the organization and the URL's filters: the prefetch's and the list's own. */
+export function inboxRequest(orgId: string, filters: Record<Filter, string>) {
+  return { params: { orgId }, query: { ...filters, limit: 20 } };
 }
 
 export function Inbox() {
@@ -31,11 +33,12 @@ export function Inbox() {
   const { org } = useWorkspace();
   const { filters, key } = useQueryFilters(FILTERS);
   const list = useLoad(
-    (signal) => api.get<Page<Review>>(...inboxRequest(org.id, filters), signal),
+    (signal) => api.get(REVIEWS, { ...inboxRequest(org.id, filters), signal }),
     [org.id, key],
   );
   const forms = useLoad(
-    (signal) => api.get<Page<Schemas['ReviewForm']>>(`/organizations/${org.id}/review-forms`, { limit: 100 }, signal),
+    (signal) =>
+      api.get('/organizations/{orgId}/review-forms', { params: { orgId: org.id }, query: { limit: 100 }, signal }),
     [org.id],
   );
   const filtered = FILTERS.some((k) => k !== 'page' && filters[k]);

@@ -2,29 +2,31 @@
 // moderation trail, and what a member can do: approve or reject a pending review, hide or show it
 // with a reason, and reply in public.
 import { useState } from 'preact/hooks';
-import { api, type Page, type Review, type Schemas } from '../api.ts';
-import { useAppPath, useOrgPath } from '../session.ts';
+import { api, type ItemIds, type Review } from '../api.ts';
+import { useAppPath, useOrgId } from '../session.ts';
 import { Badge, ErrorNotice, Field, Loading, Notice, Stars } from '../ui/components.tsx';
 import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { ACTION_LABEL, actorLabel, METHOD_LABEL, VERIFICATION_LABEL } from '../ui/words.ts';
 
-type Entry = Schemas['ModerationEntry'];
-type Member = Schemas['Member'];
-
 export function ReviewPage({ params }: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
-  const path = orgPath(`/reviews/${params.id}`);
-  const review = useLoad((signal) => api.get<Review>(path, undefined, signal), [path]);
+  const ids: ItemIds = { orgId, id: params.id };
+  const review = useLoad(
+    (signal) => api.get('/organizations/{orgId}/reviews/{id}', { params: ids, signal }),
+    [orgId, params.id],
+  );
   const trail = useLoad(
-    (signal) => api.get<Page<Entry>>(`${path}/moderation-history`, { limit: 100 }, signal),
-    [path],
+    (signal) =>
+      api.get('/organizations/{orgId}/reviews/{id}/moderation-history', { params: ids, query: { limit: 100 }, signal }),
+    [orgId, params.id],
   );
   const members = useLoad(
-    (signal) => api.get<Page<Member>>(orgPath('/members'), { limit: 100 }, signal).catch(() => null),
-    [orgPath()],
+    (signal) =>
+      api.get('/organizations/{orgId}/members', { params: { orgId }, query: { limit: 100 }, signal }).catch(() => null),
+    [orgId],
   );
   const names = new Map((members.data?.data ?? []).map((m) => [m.id, m.name || m.email]));
   const [notice, setNotice] = useState('');
@@ -98,11 +100,11 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
               </>
             )}
           </dl>
-          <Reply review={r} path={path} onChange={changed} />
+          <Reply review={r} ids={ids} onChange={changed} />
         </article>
         <aside class='side'>
           {r.verification_status === 'pending' && <Decide review={r} onChange={changed} />}
-          <Visibility review={r} path={path} onChange={changed} />
+          <Visibility review={r} ids={ids} onChange={changed} />
           <section class='card'>
             <h2>Trail</h2>
             <ErrorNotice error={trail.error} />
@@ -129,12 +131,12 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
 type Changed = (r: Review, what: string) => void;
 
 function Decide({ review, onChange }: { review: Review; onChange: Changed }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [reason, setReason] = useState('');
   const act = useAction(async (decision: 'approve' | 'reject') => {
-    const r = await api.post<Review>(orgPath(`/verification/${decision}`), {
-      review_id: review.id,
-      reason: reason.trim() || undefined,
+    const r = await api.post(`/organizations/{orgId}/verification/${decision}`, {
+      params: { orgId },
+      body: { review_id: review.id, reason: reason.trim() || undefined },
     });
     onChange(r, decision === 'approve' ? 'The review is approved and verified.' : 'The review is rejected.');
   });
@@ -160,11 +162,14 @@ function Decide({ review, onChange }: { review: Review; onChange: Changed }) {
   );
 }
 
-function Visibility({ review, path, onChange }: { review: Review; path: string; onChange: Changed }) {
+function Visibility({ review, ids, onChange }: { review: Review; ids: ItemIds; onChange: Changed }) {
   const [reason, setReason] = useState('');
   const action = review.is_hidden ? 'unhide' : 'hide';
   const act = useAction(async () => {
-    const r = await api.patch<Review>(`${path}/moderate`, { action, reason: reason.trim() });
+    const r = await api.patch('/organizations/{orgId}/reviews/{id}/moderate', {
+      params: ids,
+      body: { action, reason: reason.trim() },
+    });
     setReason('');
     onChange(r, action === 'hide' ? 'The review is hidden from the public.' : 'The review is public again.');
   });
@@ -196,18 +201,18 @@ function Visibility({ review, path, onChange }: { review: Review; path: string; 
   );
 }
 
-function Reply({ review, path, onChange }: { review: Review; path: string; onChange: Changed }) {
+function Reply({ review, ids, onChange }: { review: Review; ids: ItemIds; onChange: Changed }) {
   const [editing, setEditing] = useState(false);
   const [content, setContent] = useState(review.reply?.content ?? '');
   const save = useAction(async () => {
-    await api.put(`${path}/reply`, { content: content.trim() });
-    const r = await api.get<Review>(path);
+    await api.put('/organizations/{orgId}/reviews/{id}/reply', { params: ids, body: { content: content.trim() } });
+    const r = await api.get('/organizations/{orgId}/reviews/{id}', { params: ids });
     setEditing(false);
     onChange(r, 'Your reply is published under the review.');
   });
   const withdraw = useAction(async () => {
-    await api.delete(`${path}/reply`);
-    const r = await api.get<Review>(path);
+    await api.delete('/organizations/{orgId}/reviews/{id}/reply', { params: ids });
+    const r = await api.get('/organizations/{orgId}/reviews/{id}', { params: ids });
     setContent('');
     onChange(r, 'Your reply is withdrawn.');
   });

@@ -2,7 +2,7 @@
 // signed-in person's account: when this session ends, and signing out on every device.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Schemas } from '../api.ts';
-import { useOrgPath, useWorkspace } from '../session.ts';
+import { useOrgId, useWorkspace } from '../session.ts';
 import { CopyField, ErrorNotice, Field, Loading, Notice, PageHeader } from '../ui/components.tsx';
 import { ConfirmStep } from '../ui/confirm.tsx';
 import { formatDate, formatDateTime } from '../ui/format.ts';
@@ -11,8 +11,8 @@ import { useAction, useLoad } from '../ui/hooks.ts';
 type Organization = Schemas['Organization'];
 
 export function Settings(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
-  const org = useLoad((signal) => api.get<Organization>(orgPath(), undefined, signal), [orgPath()]);
+  const orgId = useOrgId();
+  const org = useLoad((signal) => api.get('/organizations/{orgId}', { params: { orgId }, signal }), [orgId]);
 
   return (
     <>
@@ -32,14 +32,14 @@ export function Settings(_: { params: Record<string, string> }) {
 
 function OrganizationCard({ org, onSaved }: { org: Organization; onSaved: (o: Organization) => void }) {
   const w = useWorkspace();
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [name, setName] = useState(org.name);
   const [website, setWebsite] = useState(org.website ?? '');
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
-    const updated = await api.patch<Organization>(orgPath(), {
-      name: name.trim(),
-      website: website.trim() || null,
+    const updated = await api.patch('/organizations/{orgId}', {
+      params: { orgId },
+      body: { name: name.trim(), website: website.trim() || null },
     });
     onSaved(updated);
     setName(updated.name);

@@ -1,7 +1,7 @@
 // Signing in without a password: the address, then the mail's link (which lands here with
 // #token=…) or its 6-digit code. The answer never says whether an address is a member's.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, type Session } from '../api.ts';
+import { api, type BodyOf, type Session } from '../api.ts';
 import { Notice } from '../ui/components.tsx';
 import { TextField } from '../ui/fields.tsx';
 import { useAction } from '../ui/hooks.ts';
@@ -15,14 +15,14 @@ export function SignIn({ onSignedIn, signUp }: { onSignedIn: (s: Session) => voi
   const [code, setCode] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
 
-  const verify = useAction(async (body: Record<string, string>) => {
-    const session = await api.post<Session>('/auth/verify', body);
+  const verify = useAction(async (body: BodyOf<'/auth/verify', 'post'>) => {
+    const session = await api.post('/auth/verify', { body });
     // The token has done its work: it leaves the address bar and the history.
     history.replaceState(null, '', '/app');
     onSignedIn(session);
   });
   const ask = useAction(async (address: string) => {
-    await api.post('/auth/sign-in', { email: address });
+    await api.post('/auth/sign-in', { body: { email: address } });
     setStep({ kind: 'code', email: address });
   });
 

@@ -11,7 +11,7 @@ export function SignUp() {
   const [sent, setSent] = useState(false);
   const [slugTouched, setSlugTouched] = useState(false);
   const submit = useAction(async () => {
-    await api.post('/auth/sign-up', { ...form, name: form.name || undefined });
+    await api.post('/auth/sign-up', { body: { ...form, name: form.name || undefined } });
     setSent(true);
   });
   const set = (k: keyof typeof form, v: string) => {

@@ -4,8 +4,8 @@
 // API's, and its messages say them.
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, type ApiError, type Page, type Schemas } from '../api.ts';
-import { useOrgPath, useWorkspace } from '../session.ts';
+import { api, type ApiError, type Schemas } from '../api.ts';
+import { useOrgId, useWorkspace } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../ui/components.tsx';
 import { ConfirmStep } from '../ui/confirm.tsx';
 import { TextField } from '../ui/fields.tsx';
@@ -39,15 +39,20 @@ const MEMBERS_PER_PAGE = 50;
 
 export function Team(_: { params: Record<string, string> }) {
   const w = useWorkspace();
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [page, setPage] = useState(1);
   const members = useLoad(
-    (signal) => api.get<Page<Member>>(orgPath('/members'), { limit: MEMBERS_PER_PAGE, page }, signal),
-    [orgPath(), page],
+    (signal) =>
+      api.get('/organizations/{orgId}/members', {
+        params: { orgId },
+        query: { limit: MEMBERS_PER_PAGE, page },
+        signal,
+      }),
+    [orgId, page],
   );
   const invitations = useLoad(
-    (signal) => api.get<Page<Invitation>>(orgPath('/invitations'), { limit: 100 }, signal),
-    [orgPath()],
+    (signal) => api.get('/organizations/{orgId}/invitations', { params: { orgId }, query: { limit: 100 }, signal }),
+    [orgId],
   );
   const [notice, setNotice] = useState('');
 
@@ -204,11 +209,14 @@ export function Team(_: { params: Record<string, string> }) {
 
 function InviteForm({ onInvited }: { onInvited: (inv: Invitation) => void }) {
   const w = useWorkspace();
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'admin' | 'member'>('member');
   const act = useAction(async () => {
-    const inv = await api.post<Invitation>(orgPath('/invitations'), { email: email.trim(), role });
+    const inv = await api.post('/organizations/{orgId}/invitations', {
+      params: { orgId },
+      body: { email: email.trim(), role },
+    });
     setEmail('');
     setRole('member');
     onInvited(inv);
@@ -289,7 +297,7 @@ function useFocusOnShow<T extends HTMLElement>(shown: unknown) {
 
 function MemberRow({ member, isMe, onChanged, onStart }: RowProps & { member: Member; isMe: boolean }) {
   const w = useWorkspace();
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [step, setStep] = useState<'idle' | 'role' | 'confirm-role' | 'remove'>('idle');
   const [role, setRole] = useState<Role>(member.role);
   const who = member.name || member.email;
@@ -297,7 +305,7 @@ function MemberRow({ member, isMe, onChanged, onStart }: RowProps & { member: Me
   const detail = useFocusOnShow<HTMLDivElement>(step === 'idle' ? null : step);
 
   const saveRole = useAction(async () => {
-    await api.patch<Member>(orgPath(`/members/${member.id}`), { role });
+    await api.patch('/organizations/{orgId}/members/{id}', { params: { orgId, id: member.id }, body: { role } });
     setStep('idle');
     await onChanged(
       isMe ? `You are now ${A_ROLE[role]} of ${w.org.name}.` : `${who} is now ${A_ROLE[role]}.`,
@@ -305,7 +313,7 @@ function MemberRow({ member, isMe, onChanged, onStart }: RowProps & { member: Me
     );
   });
   const remove = useAction(async () => {
-    await api.delete(orgPath(`/members/${member.id}`));
+    await api.delete('/organizations/{orgId}/members/{id}', { params: { orgId, id: member.id } });
     await onChanged(isMe ? `You left ${w.org.name}.` : `${who} is removed from the team.`, isMe);
   });
   const error: ApiError | undefined = saveRole.error ?? remove.error;
@@ -437,11 +445,11 @@ function MemberRow({ member, isMe, onChanged, onStart }: RowProps & { member: Me
 
 function InvitationRow({ invitation, onChanged, onStart }: RowProps & { invitation: Invitation }) {
   const w = useWorkspace();
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [confirming, setConfirming] = useState(false);
   const detail = useFocusOnShow<HTMLDivElement>(confirming);
   const withdraw = useAction(async () => {
-    await api.delete(orgPath(`/invitations/${invitation.id}`));
+    await api.delete('/organizations/{orgId}/invitations/{id}', { params: { orgId, id: invitation.id } });
     setConfirming(false);
     await onChanged(`The invitation to ${invitation.email} is withdrawn: its link no longer works.`);
   });

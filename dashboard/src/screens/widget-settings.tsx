@@ -3,7 +3,7 @@
 // to paste into a site.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, apiUrl, type Schemas } from '../api.ts';
-import { useOrgPath, useWorkspace } from '../session.ts';
+import { useOrgId, useWorkspace } from '../session.ts';
 import { Badge, CopyField, ErrorNotice, Loading, Notice, PageHeader } from '../ui/components.tsx';
 import { NumberField, SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
@@ -83,9 +83,12 @@ async function loadEmbed(slug: string, signal?: AbortSignal): Promise<Embed> {
 }
 
 export function WidgetSettings(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const { org } = useWorkspace();
-  const settings = useLoad((signal) => api.get<Settings>(orgPath('/public-profile'), undefined, signal), [orgPath()]);
+  const settings = useLoad(
+    (signal) => api.get('/organizations/{orgId}/public-profile', { params: { orgId }, signal }),
+    [orgId],
+  );
   const embed = useLoad((signal) => loadEmbed(org.slug, signal), [org.slug]);
 
   return (
@@ -117,7 +120,7 @@ export function WidgetSettings(_: { params: Record<string, string> }) {
 }
 
 function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onSaved: (s: Settings) => void }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const { org, isAdmin } = useWorkspace();
   const [d, setD] = useState(() => draftOf(saved));
   const [notice, setNotice] = useState('');
@@ -128,17 +131,22 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
   };
   const save = useAction(async () => {
     const max = Number(d.max_reviews);
-    const s = await api.patch<Settings>(orgPath('/public-profile'), {
-      enabled: d.enabled,
-      display_name: orNull(d.display_name),
-      description: orNull(d.description),
-      website: orNull(d.website),
-      logo_url: orNull(d.logo_url),
-      embed: {
-        layout: d.layout,
-        theme: d.theme,
-        max_reviews: d.max_reviews.trim() && Number.isFinite(max) ? max : null,
-        min_rating: d.min_rating,
+    const s = await api.patch('/organizations/{orgId}/public-profile', {
+      params: { orgId },
+      body: {
+        enabled: d.enabled,
+        display_name: orNull(d.display_name),
+        description: orNull(d.description),
+        website: orNull(d.website),
+        logo_url: orNull(d.logo_url),
+        embed: {
+          layout: d.layout,
+          theme: d.theme,
+          // An emptied field goes as null, which the API refuses with its message at the field: the
+          // document's type has no null, and that refusal is the point.
+          max_reviews: (d.max_reviews.trim() && Number.isFinite(max) ? max : null) as number,
+          min_rating: d.min_rating,
+        },
       },
     });
     setD(draftOf(s));

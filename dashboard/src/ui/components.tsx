@@ -1,7 +1,7 @@
 // The dashboard's small building blocks: stars, badges, notices, fields, pagination, copying.
 import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ApiError, Page } from '../api.ts';
+import type { ApiError, PageMeta } from '../api.ts';
 import { formatNumber } from './format.ts';
 
 export function Stars({ rating }: { rating: number }) {
@@ -81,7 +81,7 @@ export function Field({ label, name, hint, error, children }: FieldProps) {
 }
 
 /** The pages of a list, from the `meta` of the API's answer. */
-export function Pager({ meta, onPage }: { meta: Page<unknown>['meta']; onPage: (p: number) => void }) {
+export function Pager({ meta, onPage }: { meta: PageMeta; onPage: (p: number) => void }) {
   const { page, totalPages, total } = meta;
   if (totalPages <= 1) return <p class='muted pager-total'>{formatNumber(total)} in all</p>;
   return (

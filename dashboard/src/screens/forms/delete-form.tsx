@@ -1,6 +1,6 @@
 // Deleting a form, asked first; its reviews stay.
 import { useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type ItemIds, type Schemas } from '../../api.ts';
 import { navigate } from '../../router.ts';
 import { useAppPath } from '../../session.ts';
 import { ErrorNotice } from '../../ui/components.tsx';
@@ -10,11 +10,11 @@ import { setFlash } from './flash.ts';
 
 type Form = Schemas['ReviewForm'];
 
-export function DeleteForm({ form, path }: { form: Form; path: string }) {
+export function DeleteForm({ form, ids }: { form: Form; ids: ItemIds }) {
   const appPath = useAppPath();
   const [confirming, setConfirming] = useState(false);
   const remove = useAction(async () => {
-    await api.delete(path);
+    await api.delete('/organizations/{orgId}/review-forms/{id}', { params: ids });
     setFlash(`The form “${form.name}” is deleted. The reviews it collected are kept.`);
     navigate(appPath('/forms'));
   });

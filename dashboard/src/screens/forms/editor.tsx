@@ -2,7 +2,7 @@
 // existing one alike; a refused save puts each of the API's messages next to its field.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, newIdempotencyKey, type Schemas } from '../../api.ts';
-import { useOrgPath } from '../../session.ts';
+import { useOrgId } from '../../session.ts';
 import { ErrorNotice, Field, Notice } from '../../ui/components.tsx';
 import { useAction } from '../../ui/hooks.ts';
 import { changeDraft, definitionOf, type Draft, draftOf, MAX_QUESTIONS, moveDraft, newDraft, SHOWN } from './drafts.ts';
@@ -15,7 +15,7 @@ type Mode = Form['verification_mode'];
 export function Editor(
   { form, onSaved, onInput }: { form: Form | null; onSaved: (f: Form) => void; onInput: () => void },
 ) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [name, setName] = useState(form?.name ?? '');
   const [mode, setMode] = useState<Mode>(form?.verification_mode ?? 'email');
   const [active, setActive] = useState(true);
@@ -26,9 +26,13 @@ export function Editor(
   const save = useAction(async () => {
     const body = { name: name.trim(), verification_mode: mode, custom_fields: fields.map(definitionOf) };
     const f = form
-      ? await api.patch<Form>(orgPath(`/review-forms/${form.id}`), body)
-      : await api.post<Form>(orgPath('/review-forms'), { ...body, is_active: active }, {
-        'Idempotency-Key': newIdempotencyKey(),
+      ? await api.patch('/organizations/{orgId}/review-forms/{id}', { params: { orgId, id: form.id }, body })
+      : await api.post('/organizations/{orgId}/review-forms', {
+        params: { orgId },
+        body: { ...body, is_active: active },
+        headers: {
+          'Idempotency-Key': newIdempotencyKey(),
+        },
       });
     setFields(f.custom_fields.map(draftOf));
     onSaved(f);

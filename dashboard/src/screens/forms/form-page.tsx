@@ -1,9 +1,9 @@
 // One review form, or a new one: sharing its link and switching it on or off, the editor of its name,
 // verification and questions, and deleting it.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type ItemIds, type Schemas } from '../../api.ts';
 import { navigate } from '../../router.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { ErrorNotice, Loading, Notice, PageHeader } from '../../ui/components.tsx';
 import { useLoad } from '../../ui/hooks.ts';
 import { DeleteForm } from './delete-form.tsx';
@@ -14,13 +14,15 @@ import { Sharing } from './sharing.tsx';
 type Form = Schemas['ReviewForm'];
 
 export function FormPage({ params }: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const isNew = params.id === 'new';
-  const path = orgPath(`/review-forms/${params.id}`);
+  const ids: ItemIds = { orgId, id: params.id };
   const loaded = useLoad(
-    (signal) => (isNew ? Promise.resolve(null) : api.get<Form>(path, undefined, signal)),
-    [path],
+    (
+      signal,
+    ) => (isNew ? Promise.resolve(null) : api.get('/organizations/{orgId}/review-forms/{id}', { params: ids, signal })),
+    [orgId, params.id],
   );
   const [notice, setNotice] = useState('');
   // The same screen stays mounted from /forms/new to the new form's page: its message comes with the id.
@@ -50,7 +52,7 @@ export function FormPage({ params }: { params: Record<string, string> }) {
       {form && (
         <Sharing
           form={form}
-          path={path}
+          ids={ids}
           onChange={(f, what) => {
             loaded.set(f);
             setNotice(what);
@@ -71,7 +73,7 @@ export function FormPage({ params }: { params: Record<string, string> }) {
         }}
         onInput={() => setNotice('')}
       />
-      {form && <DeleteForm form={form} path={path} />}
+      {form && <DeleteForm form={form} ids={ids} />}
     </>
   );
 }

@@ -2,9 +2,9 @@
 // (copy or open it), how its reviews are verified and whether it takes reviews; a form's page edits
 // its name, verification and own questions (form-page.tsx), switches it off or deletes it.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Page, type Schemas } from '../../api.ts';
+import { api, type Schemas } from '../../api.ts';
 import { setQuery, useLocation } from '../../router.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, useCopy } from '../../ui/components.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
@@ -14,13 +14,14 @@ import { MODE_LABEL, questions } from './words.ts';
 type Form = Schemas['ReviewForm'];
 
 export function Forms(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const { query } = useLocation();
   const page = query.get('page') ?? '';
   const list = useLoad(
-    (signal) => api.get<Page<Form>>(orgPath('/review-forms'), { page, limit: 20 }, signal),
-    [orgPath(), page],
+    (signal) =>
+      api.get('/organizations/{orgId}/review-forms', { params: { orgId }, query: { page, limit: 20 }, signal }),
+    [orgId, page],
   );
   const [notice, setNotice] = useState('');
   useEffect(() => setNotice(takeFlash()), []);

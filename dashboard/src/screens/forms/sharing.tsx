@@ -1,6 +1,6 @@
 // A form's link to share, and switching the form on or off.
 import { useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type ItemIds, type Schemas } from '../../api.ts';
 import { Badge, CopyField, ErrorNotice } from '../../ui/components.tsx';
 import { ConfirmStep } from '../../ui/confirm.tsx';
 import { useAction } from '../../ui/hooks.ts';
@@ -9,11 +9,11 @@ type Form = Schemas['ReviewForm'];
 
 /** The link to share, and switching the form on or off (off asks first). */
 export function Sharing(
-  { form, path, onChange }: { form: Form; path: string; onChange: (f: Form, what: string) => void },
+  { form, ids, onChange }: { form: Form; ids: ItemIds; onChange: (f: Form, what: string) => void },
 ) {
   const [confirming, setConfirming] = useState(false);
   const toggle = useAction(async (active: boolean) => {
-    const f = await api.patch<Form>(path, { is_active: active });
+    const f = await api.patch('/organizations/{orgId}/review-forms/{id}', { params: ids, body: { is_active: active } });
     setConfirming(false);
     onChange(
       f,

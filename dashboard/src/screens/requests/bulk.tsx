@@ -3,9 +3,9 @@
 // Idempotency-Key made once per file (a double click, a retry after a lost answer, sends nobody a
 // second e-mail), and the answer is shown row by row.
 import { useRef, useState } from 'preact/hooks';
-import { api, newIdempotencyKey, request, type Schemas } from '../../api.ts';
+import { api, newIdempotencyKey } from '../../api.ts';
 import { decodeCsvBytes, parseCsv } from '../../csv.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { ErrorNotice, Field, Loading, Notice, PageHeader } from '../../ui/components.tsx';
 import { downloadText } from '../../ui/download.ts';
 import { formatNumber } from '../../ui/format.ts';
@@ -25,16 +25,13 @@ import {
 import { RequestTabs } from './tabs.tsx';
 import { useForms } from './use-forms.ts';
 
-type BulkResult = Schemas['BulkReviewRequestResult'];
-type Settings = Schemas['ReviewRequestSettings'];
-
 export function BulkRequests(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const forms = useForms();
   const settings = useLoad(
-    (signal) => api.get<Settings>(orgPath('/review-requests/settings'), undefined, signal),
-    [orgPath()],
+    (signal) => api.get('/organizations/{orgId}/review-requests/settings', { params: { orgId }, signal }),
+    [orgId],
   );
   const [upload, setUpload] = useState<Upload>();
   const [reading, setReading] = useState<string>();
@@ -85,7 +82,8 @@ export function BulkRequests(_: { params: Record<string, string> }) {
   const send = useAction(async () => {
     if (!upload || !body) return;
     setAttempted(true);
-    const answer = await request<BulkResult>('POST', orgPath('/review-requests/bulk'), {
+    const answer = await api.post('/organizations/{orgId}/review-requests/bulk', {
+      params: { orgId },
       body,
       headers: { 'idempotency-key': upload.key },
     });

@@ -1,8 +1,8 @@
 // The requests sent, newest first, with the filters kept in the URL and pages.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Page, type Schemas } from '../../api.ts';
+import { api, type Schemas } from '../../api.ts';
 import { setQuery } from '../../router.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { Empty, ErrorNotice, Loading, Pager } from '../../ui/components.tsx';
 import { QueryDate, QuerySelect, useQueryFilters } from '../../ui/filters.tsx';
 import { formatDateTime } from '../../ui/format.ts';
@@ -16,12 +16,17 @@ type ReviewRequest = Schemas['ReviewRequest'];
 const FILTERS = ['status', 'email', 'form_id', 'external_id', 'startDate', 'endDate', 'page'] as const;
 
 export function RequestList({ forms, tick }: { forms: ReviewForm[]; tick: number }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const { filters, key } = useQueryFilters(FILTERS);
   const list = useLoad(
-    (signal) => api.get<Page<ReviewRequest>>(orgPath('/review-requests'), { ...filters, limit: 25 }, signal),
-    [orgPath(), key, tick],
+    (signal) =>
+      api.get('/organizations/{orgId}/review-requests', {
+        params: { orgId },
+        query: { ...filters, limit: 25 },
+        signal,
+      }),
+    [orgId, key, tick],
   );
   const [email, setEmail] = useState(filters.email);
   const [reference, setReference] = useState(filters.external_id);

@@ -1,6 +1,6 @@
 // One review request: its details, its timeline, and stopping requests to its address.
-import { api, type Page, type Schemas } from '../../api.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { api, type ItemIds } from '../../api.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { ErrorNotice, Loading, PageHeader } from '../../ui/components.tsx';
 import { Confirm } from '../../ui/confirm.tsx';
 import { formatDate, formatDateTime, formatNumber } from '../../ui/format.ts';
@@ -10,14 +10,14 @@ import { RequestTabs } from './tabs.tsx';
 import { useForms } from './use-forms.ts';
 import { eventWords, SUPPRESSION_REASON } from './words.ts';
 
-type ReviewRequest = Schemas['ReviewRequest'];
-type Suppression = Schemas['Suppression'];
-
 export function RequestPage({ params }: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
-  const path = orgPath(`/review-requests/${params.id}`);
-  const item = useLoad((signal) => api.get<ReviewRequest>(path, undefined, signal), [path]);
+  const ids: ItemIds = { orgId, id: params.id };
+  const item = useLoad(
+    (signal) => api.get('/organizations/{orgId}/review-requests/{id}', { params: ids, signal }),
+    [orgId, params.id],
+  );
   const forms = useForms();
 
   if (item.error) {
@@ -139,14 +139,15 @@ export function RequestPage({ params }: { params: Record<string, string> }) {
 
 /** Whether the address may be asked again, and a way to stop asking it. */
 function SuppressAddress({ email }: { email: string }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const listed = useLoad(
-    (signal) => api.get<Page<Suppression>>(orgPath('/suppressions'), { email, limit: 1 }, signal),
-    [orgPath(), email],
+    (signal) =>
+      api.get('/organizations/{orgId}/suppressions', { params: { orgId }, query: { email, limit: 1 }, signal }),
+    [orgId, email],
   );
   const add = useAction(async () => {
-    await api.post(orgPath('/suppressions'), { email });
+    await api.post('/organizations/{orgId}/suppressions', { params: { orgId }, body: { email } });
     listed.reload();
   });
   const entry = listed.data?.data[0];

@@ -1,8 +1,8 @@
 // Sending one review request by e-mail: the customer, the form, and the options (a reference of
 // your own, the language, a later time), with one Idempotency-Key per request meant.
 import { useRef, useState } from 'preact/hooks';
-import { newIdempotencyKey, request, type Schemas } from '../../api.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { api, newIdempotencyKey, type Schemas } from '../../api.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { ErrorNotice, Field } from '../../ui/components.tsx';
 import { useAction } from '../../ui/hooks.ts';
 import { fieldOfConflict } from './refusals.ts';
@@ -12,7 +12,7 @@ type ReviewForm = Schemas['ReviewForm'];
 type ReviewRequest = Schemas['ReviewRequest'];
 
 export function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: ReviewRequest) => void }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const active = forms.filter((f) => f.is_active);
   const empty = { email: '', name: '', order_id: '', external_id: '', locale: 'en', send_at: '' };
@@ -35,7 +35,8 @@ export function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: Re
       locale: v.locale,
       send_at: toIso(v.send_at),
     };
-    const r = await request<ReviewRequest>('POST', orgPath('/review-requests'), {
+    const r = await api.post('/organizations/{orgId}/review-requests', {
+      params: { orgId },
       body,
       headers: { 'idempotency-key': key.current },
     }).catch((e) => {

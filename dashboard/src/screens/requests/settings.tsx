@@ -1,7 +1,7 @@
 // The section's settings: the daily limit and reminders, and the suppression list.
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
-import { useOrgPath, useWorkspace } from '../../session.ts';
+import { useOrgId, useWorkspace } from '../../session.ts';
 import { ErrorNotice, Loading, Notice, PageHeader } from '../../ui/components.tsx';
 import { CheckboxField, NumberField, SelectField } from '../../ui/fields.tsx';
 import { formatNumber } from '../../ui/format.ts';
@@ -25,11 +25,11 @@ export function RequestSettings(_: { params: Record<string, string> }) {
 }
 
 function SettingsCard() {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const { isAdmin } = useWorkspace();
   const settings = useLoad(
-    (signal) => api.get<Settings>(orgPath('/review-requests/settings'), undefined, signal),
-    [orgPath()],
+    (signal) => api.get('/organizations/{orgId}/review-requests/settings', { params: { orgId }, signal }),
+    [orgId],
   );
   const [draft, setDraft] = useState<{ quota: string; enabled: boolean; delay: string; max: string }>();
   const [saved, setSaved] = useState(false);
@@ -45,11 +45,14 @@ function SettingsCard() {
     }
   }, [settings.data]);
   const save = useAction(async () => {
-    const s = await api.patch<Settings>(orgPath('/review-requests/settings'), {
-      daily_quota: Number(draft!.quota),
-      reminders_enabled: draft!.enabled,
-      reminder_delay_days: Number(draft!.delay),
-      reminder_max: Number(draft!.max),
+    const s = await api.patch('/organizations/{orgId}/review-requests/settings', {
+      params: { orgId },
+      body: {
+        daily_quota: Number(draft!.quota),
+        reminders_enabled: draft!.enabled,
+        reminder_delay_days: Number(draft!.delay),
+        reminder_max: Number(draft!.max),
+      },
     });
     settings.set(s);
     setSaved(true);

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Schemas } from '../../api.ts';
 import { setQuery, useLocation } from '../../router.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { Empty, ErrorNotice, Loading, Notice, PageHeader } from '../../ui/components.tsx';
 import { formatNumber } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
@@ -44,14 +44,18 @@ const dayFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZon
 const formatDay = (date: string) => dayFmt.format(new Date(`${date}T00:00:00Z`));
 
 export function RequestStats(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const { query } = useLocation();
   const p = period(query);
   const stats = useLoad(
     (signal) =>
-      api.get<Stats>(orgPath('/review-requests/stats'), { startDate: p.startDate, endDate: p.endDate }, signal),
-    [orgPath(), p.startDate, p.endDate],
+      api.get('/organizations/{orgId}/review-requests/stats', {
+        params: { orgId },
+        query: { startDate: p.startDate, endDate: p.endDate },
+        signal,
+      }),
+    [orgId, p.startDate, p.endDate],
   );
   const s = stats.data;
 

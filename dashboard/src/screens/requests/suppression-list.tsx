@@ -1,7 +1,7 @@
 // The addresses that get no review requests: adding one, finding one, lifting one.
 import { useState } from 'preact/hooks';
-import { api, type Page, type Schemas } from '../../api.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { api, type Schemas } from '../../api.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, Pager } from '../../ui/components.tsx';
 import { Confirm } from '../../ui/confirm.tsx';
 import { formatDate } from '../../ui/format.ts';
@@ -11,27 +11,34 @@ import { SUPPRESSION_REASON } from './words.ts';
 type Suppression = Schemas['Suppression'];
 
 export function SuppressionList() {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
   const [search, setSearch] = useState('');
   const list = useLoad(
     (signal) =>
-      api.get<Page<Suppression>>(orgPath('/suppressions'), { email: filter || undefined, page, limit: 20 }, signal),
-    [orgPath(), page, filter],
+      api.get('/organizations/{orgId}/suppressions', {
+        params: { orgId },
+        query: { email: filter || undefined, page, limit: 20 },
+        signal,
+      }),
+    [orgId, page, filter],
   );
   const [email, setEmail] = useState('');
   const [notice, setNotice] = useState('');
   const add = useAction(async () => {
-    const s = await api.post<Suppression>(orgPath('/suppressions'), { email: email.trim() });
+    const s = await api.post('/organizations/{orgId}/suppressions', {
+      params: { orgId },
+      body: { email: email.trim() },
+    });
     setEmail('');
     setNotice(`${s.email} gets no more review requests.`);
     setPage(1);
     list.reload();
   });
   const lift = useAction(async (s: Suppression) => {
-    await api.delete(orgPath(`/suppressions/${s.id}`));
+    await api.delete('/organizations/{orgId}/suppressions/{id}', { params: { orgId, id: s.id } });
     setNotice(`${s.email} may get review requests again.`);
     list.reload();
   });

@@ -1,15 +1,15 @@
 // The organization's review forms, which every screen of the section offers or names.
-import { api, type Page, type Schemas } from '../../api.ts';
-import { useOrgPath } from '../../session.ts';
+import { api, type Schemas } from '../../api.ts';
+import { useOrgId } from '../../session.ts';
 import { useLoad } from '../../ui/hooks.ts';
 
 type ReviewForm = Schemas['ReviewForm'];
 
 /** The organization's review forms (for choosing one and for naming them in lists). */
 export function useForms() {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   return useLoad(
-    (signal) => api.get<Page<ReviewForm>>(orgPath('/review-forms'), { limit: 100 }, signal),
-    [orgPath()],
+    (signal) => api.get('/organizations/{orgId}/review-forms', { params: { orgId }, query: { limit: 100 }, signal }),
+    [orgId],
   );
 }

@@ -1,5 +1,5 @@
 // An endpoint's deliveries of the last 30 days, filtered by status, polled while one is queued.
-import { api, type Page, type Schemas } from '../../api.ts';
+import { api, type ItemIds, type Schemas } from '../../api.ts';
 import { setQuery, useLocation } from '../../router.ts';
 import { Badge, Empty, ErrorNotice, Loading, Pager } from '../../ui/components.tsx';
 import { formatDateTime, formatNumber } from '../../ui/format.ts';
@@ -16,14 +16,18 @@ function withQuery(values: Record<string, string>): string {
   return `${location.pathname}?${q}`;
 }
 
-export function DeliveryLog({ hookPath, tick }: { hookPath: string; tick: number }) {
+export function DeliveryLog({ ids, tick }: { ids: ItemIds; tick: number }) {
   const { query } = useLocation();
   const status = query.get('status') ?? '';
   const page = Number(query.get('page')) || 1;
   const log = useLoad(
     (signal) =>
-      api.get<Page<Delivery>>(`${hookPath}/deliveries`, { status: status || undefined, page, limit: 20 }, signal),
-    [hookPath, status, page, tick],
+      api.get('/organizations/{orgId}/webhooks/{id}/deliveries', {
+        params: ids,
+        query: { status: status || undefined, page, limit: 20 },
+        signal,
+      }),
+    [ids.orgId, ids.id, status, page, tick],
   );
   const pending = !!log.data?.data.some((d) => d.status === 'pending');
   usePolling(pending, log.reload, tick);

@@ -1,6 +1,6 @@
 // One delivery: its facts, each attempt with what the endpoint answered, the body, and redelivery.
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type ItemIds, type Schemas } from '../../api.ts';
 import { setQuery } from '../../router.ts';
 import { Badge, ErrorNotice, Loading, Notice } from '../../ui/components.tsx';
 import { formatDateTime, formatNumber } from '../../ui/format.ts';
@@ -13,14 +13,17 @@ type Delivery = Schemas['WebhookDelivery'];
 type DeliveryDetail = Schemas['WebhookDeliveryDetail'];
 type Attempt = Schemas['WebhookAttempt'];
 
-export function DeliveryPanel({ hookPath, hook, id, onChange }: {
-  hookPath: string;
+export function DeliveryPanel({ ids, hook, id, onChange }: {
+  ids: ItemIds;
   hook: Webhook;
   id: string;
   onChange: () => void;
 }) {
-  const path = `${hookPath}/deliveries/${id}`;
-  const detail = useLoad((signal) => api.get<DeliveryDetail>(path, undefined, signal), [path]);
+  const at = { ...ids, deliveryId: id };
+  const detail = useLoad(
+    (signal) => api.get('/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}', { params: at, signal }),
+    [ids.orgId, ids.id, id],
+  );
   const [queued, setQueued] = useState(0);
   const d = detail.data;
   usePolling(d?.status === 'pending', detail.reload, queued);
@@ -28,7 +31,9 @@ export function DeliveryPanel({ hookPath, hook, id, onChange }: {
     document.getElementById('delivery-title')?.focus();
   }, [id]);
   const redeliver = useAction(async () => {
-    const again = await api.post<Delivery>(`${path}/redeliver`);
+    const again = await api.post('/organizations/{orgId}/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+      params: at,
+    });
     if (d) detail.set({ ...d, ...again });
     setQueued((n) => n + 1);
     onChange();

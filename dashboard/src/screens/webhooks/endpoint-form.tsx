@@ -1,23 +1,23 @@
 // An endpoint's address, description and events: one form to add an endpoint and to change one.
 import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
-import { useOrgPath } from '../../session.ts';
+import { useOrgId } from '../../session.ts';
 import { ErrorNotice, Notice } from '../../ui/components.tsx';
 import { TextField } from '../../ui/fields.tsx';
 import { useAction } from '../../ui/hooks.ts';
-import { EVENTS, eventsError } from './words.ts';
+import { type EventName, EVENTS, eventsError } from './words.ts';
 
 type Webhook = Schemas['Webhook'];
 type NewWebhook = Schemas['NewWebhook'];
 
 /** The events to send: all of them (kinds added later included), or some. */
 function EventsPicker({ value, onChange, error }: {
-  value: string[];
-  onChange: (events: string[]) => void;
+  value: EventName[];
+  onChange: (events: EventName[]) => void;
   error?: string;
 }) {
   const all = value.includes('*');
-  const toggle = (event: string, on: boolean) =>
+  const toggle = (event: EventName, on: boolean) =>
     onChange(on ? [...value.filter((e) => e !== event), event] : value.filter((e) => e !== event));
   return (
     <fieldset class='check-list' aria-describedby={error ? 'events-error' : undefined}>
@@ -57,26 +57,33 @@ type Props =
 /** Adds an endpoint (no `hook`) or changes the given one: the same fields, checks and messages. */
 export function EndpointForm(props: Props) {
   const { hook } = props;
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const [url, setUrl] = useState(hook?.url ?? '');
   const [description, setDescription] = useState(hook?.description ?? '');
-  const [events, setEvents] = useState<string[]>(hook?.events ?? ['review.created']);
+  // The API answers an endpoint's events as strings: the ones it took when they were set.
+  const [events, setEvents] = useState<EventName[]>((hook?.events as EventName[] | undefined) ?? ['review.created']);
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     if (!props.hook) {
-      const w = await api.post<NewWebhook>(orgPath('/webhooks'), {
-        url: url.trim(),
-        events,
-        description: description.trim() || undefined,
+      const w = await api.post('/organizations/{orgId}/webhooks', {
+        params: { orgId },
+        body: {
+          url: url.trim(),
+          events,
+          description: description.trim() || undefined,
+        },
       });
       props.onCreated(w);
       return;
     }
     // An emptied description is removed (null); a new endpoint simply has none.
-    const w = await api.patch<Webhook>(orgPath(`/webhooks/${props.hook.id}`), {
-      url: url.trim(),
-      events,
-      description: description.trim() || null,
+    const w = await api.patch('/organizations/{orgId}/webhooks/{id}', {
+      params: { orgId, id: props.hook.id },
+      body: {
+        url: url.trim(),
+        events,
+        description: description.trim() || null,
+      },
     });
     props.onSaved(w);
     setSaved(true);

@@ -1,6 +1,6 @@
 // Turning an endpoint off or on again, and deleting it, each off and delete asked first.
 import { useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type ItemIds, type Schemas } from '../../api.ts';
 import { navigate } from '../../router.ts';
 import { useAppPath } from '../../session.ts';
 import { ErrorNotice } from '../../ui/components.tsx';
@@ -10,17 +10,17 @@ import { useAction } from '../../ui/hooks.ts';
 type Webhook = Schemas['Webhook'];
 
 export function OnOff(
-  { hookPath, hook, onChange }: { hookPath: string; hook: Webhook; onChange: (w: Webhook) => void },
+  { ids, hook, onChange }: { ids: ItemIds; hook: Webhook; onChange: (w: Webhook) => void },
 ) {
   const appPath = useAppPath();
   const [step, setStep] = useState<'off' | 'delete' | null>(null);
   const toggle = useAction(async (enabled: boolean) => {
-    const w = await api.patch<Webhook>(hookPath, { enabled });
+    const w = await api.patch('/organizations/{orgId}/webhooks/{id}', { params: ids, body: { enabled } });
     setStep(null);
     onChange(w);
   });
   const remove = useAction(async () => {
-    await api.delete(hookPath);
+    await api.delete('/organizations/{orgId}/webhooks/{id}', { params: ids });
     navigate(appPath('/developers/webhooks?deleted=1'));
   });
   return (

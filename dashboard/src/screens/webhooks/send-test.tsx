@@ -1,18 +1,22 @@
 // Sending a test event (a ping or a sample of a real event) to an endpoint, once, now.
 import { useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type BodyOf, type ItemIds, type Schemas } from '../../api.ts';
 import { ErrorNotice, Field, Notice } from '../../ui/components.tsx';
 import { useAction } from '../../ui/hooks.ts';
 import { EVENTS } from './words.ts';
 
 type Delivery = Schemas['WebhookDelivery'];
+type TestEvent = NonNullable<BodyOf<'/organizations/{orgId}/webhooks/{id}/test', 'post'>['event']>;
 
-export function SendTest({ hookPath, enabled, onSent }: { hookPath: string; enabled: boolean; onSent: () => void }) {
-  const [event, setEvent] = useState('webhook.test');
+export function SendTest({ ids, enabled, onSent }: { ids: ItemIds; enabled: boolean; onSent: () => void }) {
+  const [event, setEvent] = useState<TestEvent>('webhook.test');
   const [result, setResult] = useState<Delivery>();
   const send = useAction(async () => {
     setResult(undefined);
-    const d = await api.post<Delivery>(`${hookPath}/test`, event === 'webhook.test' ? {} : { event });
+    const d = await api.post('/organizations/{orgId}/webhooks/{id}/test', {
+      params: ids,
+      body: event === 'webhook.test' ? {} : { event },
+    });
     setResult(d);
     onSent();
   });
@@ -33,7 +37,7 @@ export function SendTest({ hookPath, enabled, onSent }: { hookPath: string; enab
       )}
       <Field label='Event' name='test-event'>
         {(p) => (
-          <select {...p} value={event} onChange={(e) => setEvent(e.currentTarget.value)}>
+          <select {...p} value={event} onChange={(e) => setEvent(e.currentTarget.value as TestEvent)}>
             <option value='webhook.test'>webhook.test (a ping)</option>
             {EVENTS.map((ev) => <option key={ev.value} value={ev.value}>{ev.value} (a sample)</option>)}
           </select>

@@ -1,6 +1,6 @@
 // An endpoint's signing secret: when it was made or rotated, and rotating it (the new one shown once).
 import { useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type ItemIds, type Schemas } from '../../api.ts';
 import { ErrorNotice } from '../../ui/components.tsx';
 import { ConfirmStep } from '../../ui/confirm.tsx';
 import { formatDateTime } from '../../ui/format.ts';
@@ -11,12 +11,12 @@ type Webhook = Schemas['Webhook'];
 type RotatedSecret = Schemas['RotatedWebhookSecret'];
 
 export function SigningSecret(
-  { hookPath, hook, onRotated }: { hookPath: string; hook: Webhook; onRotated: () => void },
+  { ids, hook, onRotated }: { ids: ItemIds; hook: Webhook; onRotated: () => void },
 ) {
   const [confirming, setConfirming] = useState(false);
   const [secret, setSecret] = useState<RotatedSecret>();
   const rotate = useAction(async () => {
-    const s = await api.post<RotatedSecret>(`${hookPath}/rotate-secret`);
+    const s = await api.post('/organizations/{orgId}/webhooks/{id}/rotate-secret', { params: ids });
     setConfirming(false);
     setSecret(s);
   });

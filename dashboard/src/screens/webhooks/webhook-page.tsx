@@ -1,9 +1,9 @@
 // One webhook endpoint: its state, the delivery log (or one delivery), a test event, the secret's
 // rotation, turning it off or deleting it, and its settings.
 import { useState } from 'preact/hooks';
-import { api, type Schemas } from '../../api.ts';
+import { api, type ItemIds } from '../../api.ts';
 import { useLocation } from '../../router.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { ErrorNotice, Loading, Notice } from '../../ui/components.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
@@ -16,13 +16,14 @@ import { SendTest } from './send-test.tsx';
 import { SigningSecret } from './signing-secret.tsx';
 import { disabledWhy } from './words.ts';
 
-type Webhook = Schemas['Webhook'];
-
 export function WebhookPage({ params }: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
-  const path = orgPath(`/webhooks/${params.id}`);
-  const hook = useLoad((signal) => api.get<Webhook>(path, undefined, signal), [path]);
+  const ids: ItemIds = { orgId, id: params.id };
+  const hook = useLoad(
+    (signal) => api.get('/organizations/{orgId}/webhooks/{id}', { params: ids, signal }),
+    [orgId, params.id],
+  );
   const { query } = useLocation();
   const deliveryId = query.get('delivery');
   const [logTick, setLogTick] = useState(0);
@@ -75,13 +76,13 @@ export function WebhookPage({ params }: { params: Record<string, string> }) {
       <div class='hook-grid'>
         <div class='hook-log'>
           {deliveryId
-            ? <DeliveryPanel hookPath={path} hook={w} id={deliveryId} onChange={() => setLogTick((t) => t + 1)} />
-            : <DeliveryLog hookPath={path} tick={logTick} />}
+            ? <DeliveryPanel ids={ids} hook={w} id={deliveryId} onChange={() => setLogTick((t) => t + 1)} />
+            : <DeliveryLog ids={ids} tick={logTick} />}
         </div>
         <div class='hook-side'>
-          <SendTest hookPath={path} enabled={w.enabled} onSent={() => setLogTick((t) => t + 1)} />
-          <SigningSecret hookPath={path} hook={w} onRotated={hook.reload} />
-          <OnOff hookPath={path} hook={w} onChange={hook.set} />
+          <SendTest ids={ids} enabled={w.enabled} onSent={() => setLogTick((t) => t + 1)} />
+          <SigningSecret ids={ids} hook={w} onRotated={hook.reload} />
+          <OnOff ids={ids} hook={w} onChange={hook.set} />
         </div>
         <div class='hook-settings'>
           <EndpointForm hook={w} onSaved={hook.set} />

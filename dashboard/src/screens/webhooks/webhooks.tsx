@@ -1,9 +1,9 @@
 // Webhooks: the endpoints that receive the organization's events, and a new endpoint with its
 // signing secret shown once. One endpoint's page is webhook-page.tsx.
 import { useState } from 'preact/hooks';
-import { api, type Page, type Schemas } from '../../api.ts';
+import { api, type Schemas } from '../../api.ts';
 import { setQuery, useLocation } from '../../router.ts';
-import { useAppPath, useOrgPath } from '../../session.ts';
+import { useAppPath, useOrgId } from '../../session.ts';
 import { Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../../ui/components.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
@@ -17,13 +17,13 @@ type NewWebhook = Schemas['NewWebhook'];
 type Delivery = Schemas['WebhookDelivery'];
 
 export function Webhooks(_: { params: Record<string, string> }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const appPath = useAppPath();
   const { query } = useLocation();
   const page = Number(query.get('page')) || 1;
   const list = useLoad(
-    (signal) => api.get<Page<Webhook>>(orgPath('/webhooks'), { page, limit: 20 }, signal),
-    [orgPath(), page],
+    (signal) => api.get('/organizations/{orgId}/webhooks', { params: { orgId }, query: { page, limit: 20 }, signal }),
+    [orgId, page],
   );
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<NewWebhook>();
@@ -107,10 +107,14 @@ export function Webhooks(_: { params: Record<string, string> }) {
 
 /** The endpoint's newest delivery, read from its log. */
 function LastDelivery({ hook }: { hook: Webhook }) {
-  const orgPath = useOrgPath();
+  const orgId = useOrgId();
   const last = useLoad(
     (signal) =>
-      api.get<Page<Delivery>>(orgPath(`/webhooks/${hook.id}/deliveries`), { limit: 1 }, signal).catch(() => null),
+      api.get('/organizations/{orgId}/webhooks/{id}/deliveries', {
+        params: { orgId, id: hook.id },
+        query: { limit: 1 },
+        signal,
+      }).catch(() => null),
     [hook.id, hook.updated_at],
   );
   const d = last.data?.data[0];

@@ -3,7 +3,8 @@
 import type { Schemas } from '../../api.ts';
 
 type Delivery = Schemas['WebhookDelivery'];
-type EventName = Schemas['WebhookInput']['events'][number];
+/** An event an endpoint can subscribe to, or `*` for all of them. */
+export type EventName = Schemas['WebhookInput']['events'][number];
 
 export const EVENTS: { value: Exclude<EventName, '*'>; label: string }[] = [
   { value: 'review.created', label: 'A review is written' },
