@@ -69,7 +69,7 @@ export const SCREENS: Screen[] = [
     'Webhook',
     () => import('./screens/webhooks/webhook-page.tsx').then((m) => m.WebhookPage),
   ),
-  lazy('/team', 'Team', () => import('./screens/team.tsx').then((m) => m.Team)),
+  lazy('/team', 'Team', () => import('./screens/team/team.tsx').then((m) => m.Team)),
   // Everyone's: the account (its session, signing out everywhere); the organization's part is for admins.
   lazy('/settings', 'Settings', () => import('./screens/settings.tsx').then((m) => m.Settings)),
 ];
