@@ -1,6 +1,7 @@
 // The layers of docs/ARCHITECTURE.md, kept: every relative import in functions/ goes to the
 // importer's own room or to a room beneath it, the API and the worker never import each other's
-// code, and nothing in functions/ reaches into tests/ or scripts/.
+// code, and nothing in functions/ reaches into tests/ or scripts/. In the dashboard, a screen
+// imports no other screen: only its own section's files, and what lives outside screens/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,12 +85,39 @@ function sourceFiles(dir: string): string[] {
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-function relativeImports(file: string): string[] {
+function relativeImports(file: string, only: 'static' | 'all' = 'all'): string[] {
   const text = fs.readFileSync(file, 'utf8');
   return [...text.matchAll(IMPORT)]
-    .map((m) => m[1] ?? m[2])
-    .filter((spec) => spec.startsWith('.'))
+    .map((m) => (only === 'static' ? m[1] : m[1] ?? m[2]))
+    .filter((spec): spec is string => spec?.startsWith('.') ?? false)
     .map((spec) => path.resolve(path.dirname(file), spec));
+}
+
+const dashboard = path.join(root, 'dashboard', 'src');
+const screens = path.join(dashboard, 'screens');
+
+/** The dashboard's sources (.ts and .tsx), without their tests. */
+function dashboardFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return dashboardFiles(p);
+    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+/** The screen a dashboard file belongs to: its section's folder, or itself when it lies in screens/. */
+export function screenOf(file: string): string | undefined {
+  const rel = path.relative(screens, file);
+  if (rel.startsWith('..')) return undefined;
+  return rel.split(path.sep)[0];
+}
+
+/** Why a dashboard file may not import `to`, or null when it may. */
+export function dashboardViolation(from: string, to: string): string | null {
+  const a = screenOf(from);
+  const b = screenOf(to);
+  if (!a || !b || a === b) return null;
+  return `the screen ${a} imports the screen ${b}: move what they share to ui/ or a module outside screens/`;
 }
 
 describe('import boundaries (docs/ARCHITECTURE.md)', () => {
@@ -126,5 +154,42 @@ describe('import boundaries (docs/ARCHITECTURE.md)', () => {
       'imports tests/helpers/db.ts, outside functions/',
     );
     expect(violation(f('_shared/api/routes/reviews.ts'), f('_shared/core/db/client.ts'))).toBeNull();
+  });
+});
+
+describe('dashboard boundaries (docs/ARCHITECTURE.md)', () => {
+  const files = dashboardFiles(dashboard);
+
+  it('no screen imports another screen; a section imports its own files', () => {
+    expect(files.filter((f) => screenOf(f)).length).toBeGreaterThan(20);
+    const broken = files.flatMap((from) =>
+      relativeImports(from).flatMap((to) => {
+        const why = dashboardViolation(from, to);
+        return why ? [`${path.relative(root, from)} → ${path.relative(root, to)}: ${why}`] : [];
+      })
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('flags a screen that imports another, and lets a section import itself', () => {
+    const f = (p: string) => path.join(screens, p);
+    expect(dashboardViolation(f('requests/stats.tsx'), f('webhooks/words.ts'))).toBe(
+      'the screen requests imports the screen webhooks: move what they share to ui/ or a module outside screens/',
+    );
+    expect(dashboardViolation(f('team.tsx'), f('inbox.tsx'))).toBe(
+      'the screen team.tsx imports the screen inbox.tsx: move what they share to ui/ or a module outside screens/',
+    );
+    expect(dashboardViolation(f('requests/bulk.tsx'), f('requests/bulk-rows.ts'))).toBeNull();
+    expect(dashboardViolation(f('forms/editor.tsx'), path.join(dashboard, 'ui/fields.tsx'))).toBeNull();
+  });
+
+  it('no dashboard source file is over 500 lines', () => {
+    const long = files.filter((f) => fs.readFileSync(f, 'utf8').split('\n').length > 500);
+    expect(long.map((f) => path.relative(root, f))).toEqual([]);
+  });
+
+  it('the map of screens loads only the inbox and a review with the first load; every other screen is lazy', () => {
+    const statics = relativeImports(path.join(dashboard, 'routes.tsx'), 'static').filter((to) => screenOf(to));
+    expect(statics.map((f) => path.relative(screens, f)).sort()).toEqual(['inbox.tsx', 'review.tsx']);
   });
 });
