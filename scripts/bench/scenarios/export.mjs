@@ -85,7 +85,7 @@ async function seed(sql, rows, log) {
   return { orgId: org.id, key: key.key };
 }
 
-async function runExport(ctx, state) {
+async function runExport(ctx, state, format = 'csv') {
   const { stack } = ctx;
   const worker = await startWorkerProcess({
     databaseUrl: stack.authenticatorUrl,
@@ -96,7 +96,7 @@ async function runExport(ctx, state) {
     const base = `${stack.api.url}/api/v1/organizations/${state.orgId}/exports`;
     const headers = { authorization: `Bearer ${state.key}`, 'content-type': 'application/json' };
     const started = performance.now();
-    const created = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ format: 'csv' }) });
+    const created = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ format }) });
     const job = await created.json();
     if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(job)}`);
     let status;
@@ -158,7 +158,8 @@ async function runExport(ctx, state) {
 
 const scenario = {
   name: 'export',
-  description: 'CSV export of 1,000,000 reviews (SQL chunks + streamed download) vs COPY (same query) TO STDOUT CSV',
+  description:
+    'CSV export of 1,000,000 reviews (SQL chunks + streamed download) vs COPY (same query) TO STDOUT CSV; the JSON export beside it',
   async setup(ctx) {
     const rows = Number(ctx.env.BENCH_EXPORT_ROWS ?? 1_000_000);
     const seeded = await seed(ctx.stack.sql, rows, ctx.log);
@@ -171,7 +172,7 @@ const scenario = {
     {
       key: 'copy',
       name: 'COPY (same query) TO STDOUT CSV, rows/s',
-      async run(_ctx, state) {
+      async run(ctx, state) {
         const copy = await copyThroughPsql(ctx.stack.superuserUrl, state.query);
         return { rps: state.rows / copy.seconds, bytes: copy.bytes };
       },
@@ -193,9 +194,20 @@ const scenario = {
         return { rps: state.rows / ((generatedMs + downloadMs) / 1000) };
       },
     },
+    {
+      // The JSON file: each review the organization's Review (plaudit.review_json, with its reply),
+      // beside the CSV file of the same reviews.
+      key: 'generate-json',
+      name: 'JSON export: generated in SQL chunks, rows/s',
+      async run(ctx, state) {
+        const json = await runExport(ctx, state, 'json');
+        return { rps: state.rows / (json.generatedMs / 1000), memory: json.memory };
+      },
+    },
   ],
   ratios: [
     { name: 'export ÷ COPY', of: 'generate', over: 'copy', target: 0.7 },
+    { name: 'JSON export ÷ CSV export', of: 'generate-json', over: 'generate' },
     { name: 'export with download ÷ COPY', of: 'end-to-end', over: 'copy' },
   ],
 };
