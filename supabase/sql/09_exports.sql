@@ -143,11 +143,15 @@ begin
     select e.id, e.chunk_count, e.org_id,
            -- Array elements are separated by commas, across chunks too. Each is the organization's
            -- Review as every route answers it (plaudit.review_json), with its reply.
-           case when e.row_count > 0 then ',' else '' end || string_agg(
-             plaudit.review_json(p, (select rr from plaudit.review_replies rr where rr.review_id = p.id)), ','),
+           case when e.row_count > 0 then ',' else '' end || string_agg(plaudit.review_json(p, x.reply), ','),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p
+      -- The reply as a row of its own, looked up per review in the page's order (a parameterized
+      -- scan, kept apart by OFFSET 0 so that no join reorders the page). Handed to review_json as a
+      -- subquery instead, it stopped the function being inlined: twice the time per row.
+      left join lateral (select rr as reply from plaudit.review_replies rr where rr.review_id = p.id offset 0) x
+        on true
     having count(*) > 0
     returning row_count, last_created_at, last_review_id, octet_length(body)
       into n, last_ts, last_id, bytes;
