@@ -145,7 +145,7 @@ describe('import boundaries (docs/ARCHITECTURE.md)', () => {
     );
     expect(violation(f('_shared/worker/worker.ts'), f('_shared/api/middleware/request-log/index.ts')))
       .toBe('_shared/worker may not import _shared/api/middleware');
-    expect(violation(f('_shared/api/routes/reviews.ts'), f('_shared/worker/worker.ts'))).toBe(
+    expect(violation(f('_shared/api/routes/reviews/moderation.ts'), f('_shared/worker/worker.ts'))).toBe(
       '_shared/api/routes may not import _shared/worker',
     );
     expect(violation(f('_shared/api/http/env.ts'), f('_shared/api/middleware/body-limit/index.ts')))
@@ -153,7 +153,7 @@ describe('import boundaries (docs/ARCHITECTURE.md)', () => {
     expect(violation(f('_shared/core/config.ts'), path.join(root, 'tests/helpers/db.ts'))).toBe(
       'imports tests/helpers/db.ts, outside functions/',
     );
-    expect(violation(f('_shared/api/routes/reviews.ts'), f('_shared/core/db/client.ts'))).toBeNull();
+    expect(violation(f('_shared/api/routes/reviews/moderation.ts'), f('_shared/core/db/client.ts'))).toBeNull();
   });
 });
 

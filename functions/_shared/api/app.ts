@@ -21,7 +21,7 @@ import { devMailRoutes } from './routes/dev-mail.ts';
 import { wakeWorkerAfterWrites } from './middleware/wake-worker/index.ts';
 import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
-import { reviews } from './routes/reviews.ts';
+import { reviews } from './routes/reviews/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
 import { hostedPages } from './pages/index.ts';

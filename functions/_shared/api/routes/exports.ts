@@ -3,7 +3,7 @@ import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
-import { Review } from './reviews.ts';
+import { Review } from './reviews/shape.ts';
 import { openTenantTransaction, type TenantTransaction } from '../../core/db/roles.ts';
 
 const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')

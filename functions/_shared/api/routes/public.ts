@@ -8,7 +8,7 @@ import { ChainHead, errorResponseSpec, json } from '../http/schemas.ts';
 import { answerPublicRead, conditionalPublicRead, publicCors, publicRead } from '../middleware/public-access/index.ts';
 import { type PublicReadDeclaration, publicRoute, router } from './define.ts';
 import { answerJsonText, type JsonText, jsonText } from '../http/json-text.ts';
-import { ReviewReply, VerificationStatus } from './reviews.ts';
+import { ReviewReply, VerificationStatus } from './reviews/shape.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { embedSnippet, widgetScriptUrl } from '../assets/widget.ts';

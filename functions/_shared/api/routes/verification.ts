@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.ts';
 import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 import { answerJsonText } from '../http/json-text.ts';
-import { loadReview, Review } from './reviews.ts';
+import { loadReview, Review } from './reviews/shape.ts';
 
 const VerifyInput = z.object({
   review_id: z.string().uuid(),

@@ -5,7 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
-import { ReviewReply, VerificationStatus } from '../reviews.ts';
+import { ReviewReply, VerificationStatus } from '../reviews/shape.ts';
 
 const Id = z.string().uuid();
 const Answers = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));

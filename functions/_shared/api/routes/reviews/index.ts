@@ -1,0 +1,14 @@
+// Reviews: their shape (shape.ts), a reviewer's submission (submission.ts), the list and one
+// review (list.ts), and what the organization does to them (moderation.ts).
+import { publicCors } from '../../middleware/public-access/index.ts';
+import { router } from '../define.ts';
+import { reviewList } from './list.ts';
+import { reviewModeration } from './moderation.ts';
+import { reviewSubmission } from './submission.ts';
+
+export const reviews = router();
+reviews.use('/reviews', publicCors({ methods: ['POST'] }));
+reviews
+  .route('/', reviewSubmission)
+  .route('/', reviewList)
+  .route('/', reviewModeration);

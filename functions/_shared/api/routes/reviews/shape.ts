@@ -1,0 +1,59 @@
+// The organization's Review: its schema, and the one way to read one (plaudit.review_json writes it).
+import { z } from '@hono/zod-openapi';
+import type { Tx } from '../../../core/db/client.ts';
+import { ApiError } from '../../http/errors.ts';
+import { type JsonText, jsonText } from '../../http/json-text.ts';
+import { Timestamp } from '../../http/schemas.ts';
+
+export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', 'rejected']).openapi({
+  description:
+    '`unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.',
+});
+
+export const VerificationMethod = z.enum(['email', 'purchase_proof', 'manual', 'invitation']);
+
+export const ReviewReply = z.object({
+  content: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).openapi('ReviewReply');
+
+export const Review = z.object({
+  id: z.string().uuid(),
+  rating: z.number().int().min(1).max(5),
+  title: z.string().nullable(),
+  content: z.string(),
+  reviewer_name: z.string(),
+  reviewer_email: z.string(),
+  verification_status: VerificationStatus,
+  verification_method: VerificationMethod.nullable().openapi({
+    description:
+      "How the status was decided, once `verified` or `rejected` (null before): `email`, the reviewer's e-mail link; `purchase_proof`, an order number matched a loaded order; `manual`, a member or a key approved or rejected it; `invitation`, written from a review request's link.",
+  }),
+  verification_at: Timestamp.nullable().openapi({ description: 'When the status was decided; null before.' }),
+  is_hidden: z.boolean(),
+  created_at: Timestamp,
+  form_id: z.string().uuid(),
+  custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).openapi({
+    description:
+      "The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.",
+    example: { product: 'Mug', would_recommend: true },
+  }),
+  reply: ReviewReply.nullable().openapi({ description: "The business's public reply, or null." }),
+}).openapi('Review');
+
+export type ReviewBody = z.infer<typeof Review>;
+
+export const REVIEW_NOT_FOUND = 'Review not found';
+
+/**
+ * The review of the tenant's transaction as the organization's Review, written by PostgreSQL
+ * (plaudit.review_json, the one writer of that shape), or 404.
+ */
+export async function loadReview(db: Tx, id: string): Promise<JsonText<ReviewBody>> {
+  const [row] = await db<{ body: string }[]>`
+    select plaudit.review_json(r, (select rr from plaudit.review_replies rr where rr.review_id = r.id)) as body
+      from plaudit.reviews r where r.id = ${id}`;
+  if (!row) throw new ApiError(404, REVIEW_NOT_FOUND);
+  return jsonText(row.body);
+}

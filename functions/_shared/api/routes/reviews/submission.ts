@@ -1,0 +1,101 @@
+// A review sent by a reviewer: public, no credential, limited per client IP.
+import { createRoute, z } from '@hono/zod-openapi';
+import { apiErrorFromDb } from '../../http/db-errors.ts';
+import { answerJsonText, jsonText } from '../../http/json-text.ts';
+import { errorResponseSpec, json } from '../../http/schemas.ts';
+import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../../middleware/rate-limit/index.ts';
+import { runAsPublic } from '../../../core/db/roles.ts';
+import { router } from '../define.ts';
+import { Review, type ReviewBody } from './shape.ts';
+
+const ReviewSubmission = z.object({
+  form_id: z.string().uuid(),
+  rating: z.number().int().min(1).max(5),
+  title: z.string().trim().max(200).nullable().optional(),
+  content: z.string().trim().min(1).max(5000),
+  reviewer_name: z.string().trim().min(1).max(200),
+  reviewer_email: z.string().trim().max(320).email(),
+  custom_fields: z.record(z.string(), z.unknown()).optional()
+    .openapi({
+      additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+      description:
+        "Answers to the form's custom fields, keyed by field key. Keys the form does not define are ignored.",
+    }),
+  order_id: z.string().trim().min(1).max(200).optional()
+    .openapi({ description: "For purchase-proof forms: the order id, checked against the organization's orders." }),
+  website_url: z.string().max(2048).optional().openapi({
+    description: 'Leave out or empty. A trap for bots: a submission that fills it is answered as usual but not stored.',
+  }),
+}).openapi('ReviewSubmission', {
+  example: {
+    form_id: '6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c',
+    rating: 5,
+    title: 'Lovely mug',
+    content: 'Arrived quickly and keeps the coffee warm.',
+    reviewer_name: 'Ada L.',
+    reviewer_email: 'ada@example.net',
+    custom_fields: { product: 'Mug' },
+  },
+});
+
+type SubmissionRow = {
+  rate_allowed: boolean;
+  rate_remaining: number;
+  rate_reset: string;
+  error_code: string | null;
+  error_message: string | null;
+  /** The stored review as the organization's Review (plaudit.review_json). */
+  review: string | null;
+};
+
+export const reviewSubmission = router()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/reviews',
+      operationId: 'reviews.submit',
+      tags: ['Reviews'],
+      summary: 'Submit a new review',
+      description:
+        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.",
+      request: { body: { required: true, content: { 'application/json': { schema: ReviewSubmission } } } },
+      responses: {
+        201: json(Review, 'The stored review'),
+        400: errorResponseSpec('Malformed JSON'),
+        404: errorResponseSpec('Unknown, inactive or deleted form'),
+        409: errorResponseSpec('The same review was already submitted within 24 hours'),
+        422: errorResponseSpec('A field failed validation; the message names it'),
+        429: errorResponseSpec('Too many submissions from this address'),
+      },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const { sql, config } = c.var;
+      const bucket = submissionBucket(c, config.trustProxy);
+      const limit = config.submitRateLimitPerMinute;
+      const [row] = await runAsPublic(sql, (tx) =>
+        tx<SubmissionRow[]>`
+        select rate_allowed, rate_remaining, rate_reset, error_code, error_message, review
+          from plaudit.submit_review(
+            p_rate_bucket => ${bucket}, p_rate_limit => ${limit}, p_form_id => ${input.form_id},
+            p_rating => ${input.rating}, p_title => ${input.title || null}, p_content => ${input.content},
+            p_reviewer_name => ${input.reviewer_name}, p_reviewer_email => ${input.reviewer_email},
+            p_custom_fields => ${input.custom_fields ? tx.json(input.custom_fields as never) : null},
+            p_order_id => ${input.order_id ?? null}, p_verify_url_base => ${config.publicUrl},
+            p_honeypot => ${Boolean(input.website_url?.trim())})`);
+      const decision = {
+        limit,
+        remaining: row.rate_remaining,
+        reset: Number(row.rate_reset),
+        allowed: row.rate_allowed,
+      };
+      setRateLimitHeaders(c, decision);
+      // The shared 429 answer (with Retry-After) is untyped for this route's response map.
+      if (!decision.allowed) return tooManyRequests(c, decision) as never;
+      if (row.error_code) {
+        throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined }) ??
+          new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
+      }
+      return answerJsonText(c, jsonText<ReviewBody>(row.review!), 201);
+    },
+  );
