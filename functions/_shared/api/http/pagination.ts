@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import type postgres from 'postgres';
+import type { Tx } from '../../core/db/client.ts';
 
 /** Deep enough for any list (100 items a page: 100 million rows), small enough for an int4 offset. */
 export const MAX_PAGE = 1_000_000;
@@ -32,4 +34,34 @@ export function paginate<T>(data: T[], total: number, { page, limit }: Paginatio
 
 export function offset({ page, limit }: Pagination): number {
   return (page - 1) * limit;
+}
+
+/** Which rows of which tenant table a page lists, newest first. */
+export interface NewestFirstList {
+  /** The table, schema-qualified (`plaudit.exports`); written as a quoted identifier. */
+  table: string;
+  /** What each row answers: column names, or a fragment where one is an expression. */
+  columns: string[] | postgres.Fragment;
+  /** The rows listed; all of them when left out. */
+  where?: postgres.Fragment;
+  /** Rows created in the same instant, by id in this direction: the one of the table's index. */
+  ids: 'asc' | 'desc';
+}
+
+/**
+ * A page of a tenant table's rows, newest first, and how many rows the list holds in all. Row-level
+ * security keeps the transaction's tenant to its own rows.
+ */
+export async function newestFirst<Row extends object>(
+  db: Tx,
+  { table, columns, where = db`true`, ids }: NewestFirstList,
+  page: Pagination,
+): Promise<{ rows: Row[]; total: number }> {
+  const [rows, [{ total }]] = await Promise.all([
+    db<Row[]>`
+      select ${Array.isArray(columns) ? db(columns) : columns} from ${db(table)} where ${where}
+      order by created_at desc, id ${ids === 'asc' ? db`asc` : db`desc`} limit ${page.limit} offset ${offset(page)}`,
+    db<{ total: number }[]>`select count(*)::integer as total from ${db(table)} where ${where}`,
+  ]);
+  return { rows, total };
 }

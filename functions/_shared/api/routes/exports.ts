@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
-import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { newestFirst, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 import { Review } from './reviews/shape.ts';
@@ -147,13 +147,11 @@ export const exports = router()
     async (c) => {
       const page = c.req.valid('query');
       const db = c.var.db;
-      const [rows, [{ total }]] = await Promise.all([
-        db.unsafe<ExportRow[]>(
-          `select ${COLUMNS} from plaudit.exports order by created_at desc, id limit $1 offset $2`,
-          [page.limit, offset(page)],
-        ),
-        db<{ total: number }[]>`select count(*)::integer as total from plaudit.exports`,
-      ]);
+      const { rows, total } = await newestFirst<ExportRow>(
+        db,
+        { table: 'plaudit.exports', columns: db.unsafe(COLUMNS), ids: 'asc' },
+        page,
+      );
       return c.json(paginate(rows.map((r) => toJob(r, c.var.config.publicUrl)), total, page), 200);
     },
   )

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
-import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
+import { newestFirst, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 
@@ -164,13 +164,11 @@ export const reviewForms = router()
     async (c) => {
       const page = c.req.valid('query');
       const db = c.var.db;
-      const [rows, [{ total }]] = await Promise.all([
-        db<FormRow[]>`
-          select ${db(COLUMNS)} from plaudit.review_forms where deleted_at is null
-          order by created_at desc, id desc limit ${page.limit} offset ${offset(page)}`,
-        db<{ total: number }[]>`
-          select count(*)::integer as total from plaudit.review_forms where deleted_at is null`,
-      ]);
+      const { rows, total } = await newestFirst<FormRow>(
+        db,
+        { table: 'plaudit.review_forms', columns: COLUMNS, where: db`deleted_at is null`, ids: 'desc' },
+        page,
+      );
       return c.json(paginate(rows.map((r) => toForm(c, r)), total, page), 200);
     },
   )

@@ -1,7 +1,7 @@
 // Webhook endpoints: register, list, read, change, delete, test, rotate the secret.
 import { type EventName, sampleData } from './events.ts';
 import { ApiError } from '../../http/errors.ts';
-import { offset, paginate, Paginated, PaginationQuery } from '../../http/pagination.ts';
+import { newestFirst, paginate, Paginated, PaginationQuery } from '../../http/pagination.ts';
 import { errorResponseSpec, iso, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { sendDelivery, type SignedDelivery } from '../../../core/webhooks/send.ts';
 import { orgRoute, router } from '../define.ts';
@@ -70,13 +70,11 @@ export const webhookEndpoints = router()
     async (c) => {
       const page = c.req.valid('query');
       const db = c.var.db;
-      const [rows, [{ total }]] = await Promise.all([
-        db.unsafe<EndpointRow[]>(
-          `select ${ENDPOINT_COLUMNS} from plaudit.webhook_endpoints order by created_at desc, id limit $1 offset $2`,
-          [page.limit, offset(page)],
-        ),
-        db<{ total: number }[]>`select count(*)::integer as total from plaudit.webhook_endpoints`,
-      ]);
+      const { rows, total } = await newestFirst<EndpointRow>(
+        db,
+        { table: 'plaudit.webhook_endpoints', columns: db.unsafe(ENDPOINT_COLUMNS), ids: 'asc' },
+        page,
+      );
       return c.json(paginate(rows.map(toWebhook), total, page), 200);
     },
   )
