@@ -46,3 +46,17 @@ export const button = (href: string, label: string) =>
   }" style="background:#1f6feb;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${
     escapeHtml(label)
   }</a></p>`;
+
+/** The plain-text part: its lines, then the signature after the `-- ` line that mail clients recognize. */
+export function plainText(lines: string[], signature: string[]): string {
+  return [...lines, '', '-- ', ...signature, ''].join('\n');
+}
+
+/** A line of small print; `text` is plain text. */
+export const smallPrint = (text: string) => `<p style="font-size:13px;color:#57606a">${escapeHtml(text)}</p>`;
+
+/** The button's link written out, for mail clients that do not show the button. */
+export const fallbackLink = (label: string, href: string) =>
+  `<p style="font-size:13px;color:#57606a">${escapeHtml(label)}<br><a href="${escapeHtml(href)}">${
+    escapeHtml(href)
+  }</a></p>`;

@@ -7,7 +7,16 @@
 // links all lead to the same review page (with that rating preselected), where any rating can be
 // given. Nothing here (nor in the API) selects recipients or routes them by expected sentiment.
 import { escapeHtml, safeLink } from '../html.ts';
-import { button, layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
+import {
+  button,
+  fallbackLink,
+  layout,
+  pick,
+  plainText,
+  type RenderedEmail,
+  smallPrint,
+  type TemplateInput,
+} from './layout.ts';
 
 type RequestStrings = {
   subject: (org: string) => string;
@@ -99,21 +108,10 @@ function requestEmail({ locale, orgName, data }: TemplateInput, reminder: boolea
   const left = r ? remindersLeft(data) : null;
   const intro = (r ?? t).intro(orgName, formName) + (r && left !== null ? ` ${r.more(left)}` : '');
   const starsText = ratingUrls.map((u, i) => `  ${'★'.repeat(i + 1)}${'☆'.repeat(4 - i)} ${t.stars(i + 1)}: ${u}`);
-  const text = [
-    t.greeting(name),
-    '',
-    intro,
-    '',
-    t.ratePrompt,
-    ...starsText,
-    '',
-    `${t.button}: ${reviewUrl}`,
-    '',
-    '-- ',
-    t.why(orgName),
-    `${t.unsubscribe}: ${unsubscribeUrl}`,
-    '',
-  ].join('\n');
+  const text = plainText(
+    [t.greeting(name), '', intro, '', t.ratePrompt, ...starsText, '', `${t.button}: ${reviewUrl}`],
+    [t.why(orgName), `${t.unsubscribe}: ${unsubscribeUrl}`],
+  );
   const starLinks = ratingUrls.map((u, i) =>
     `<a href="${escapeHtml(u)}" title="${escapeHtml(t.stars(i + 1))}" aria-label="${
       escapeHtml(t.stars(i + 1))
@@ -128,9 +126,7 @@ function requestEmail({ locale, orgName, data }: TemplateInput, reminder: boolea
 <p>${escapeHtml(t.ratePrompt)}</p>
 <p style="margin:16px 0">${starLinks}</p>
 ${button(reviewUrl, t.button)}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(reviewUrl)}">${
-      escapeHtml(reviewUrl)
-    }</a></p>`,
+${fallbackLink(t.fallback, reviewUrl)}`,
     `${escapeHtml(t.why(orgName))}<br><a href="${escapeHtml(unsubscribeUrl)}" style="color:#6e7781">${
       escapeHtml(t.unsubscribe)
     }</a>`,
@@ -187,29 +183,18 @@ function teamInvitation({ locale, orgName, data }: TemplateInput): RenderedEmail
   const expires = String(data.expires_at ?? '').slice(0, 10);
   const subject = t.subject(orgName);
   const intro = t.intro(orgName, role);
-  const text = [
-    intro,
-    '',
-    `${t.button}: ${link}`,
-    '',
-    expires ? t.expires(expires) : '',
-    t.ignore,
-    '',
-    '-- ',
+  const text = plainText([intro, '', `${t.button}: ${link}`, '', expires ? t.expires(expires) : '', t.ignore], [
     t.footer(orgName),
-    '',
-  ].join('\n');
+  ]);
   const html = layout(
     lang,
     subject,
     `
 <p>${escapeHtml(intro)}</p>
 ${button(link, t.button)}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${
-      escapeHtml(link)
-    }</a></p>
-${expires ? `<p style="font-size:13px;color:#57606a">${escapeHtml(t.expires(expires))}</p>` : ''}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.ignore)}</p>`,
+${fallbackLink(t.fallback, link)}
+${expires ? smallPrint(t.expires(expires)) : ''}
+${smallPrint(t.ignore)}`,
     escapeHtml(t.footer(orgName)),
   );
   return { subject, text, html };

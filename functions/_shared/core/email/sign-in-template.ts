@@ -1,7 +1,16 @@
 // The sign-in e-mail of the dashboard: one mail carries a one-time link and the same sign-in as a
 // 6-digit code (for a browser other than the one that opens the mail). English and German.
 import { escapeHtml, safeLink } from '../html.ts';
-import { button, layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
+import {
+  button,
+  fallbackLink,
+  layout,
+  pick,
+  plainText,
+  type RenderedEmail,
+  smallPrint,
+  type TemplateInput,
+} from './layout.ts';
 
 type SignInStrings = {
   subject: (code: string) => string;
@@ -43,21 +52,10 @@ export function signInEmail({ locale, data }: TemplateInput): RenderedEmail {
   const link = safeLink(data.link);
   const code = String(data.code ?? '').replace(/\D/g, '').slice(0, 6);
   const subject = t.subject(code);
-  const text = [
-    t.intro,
-    '',
-    `${t.code}: ${code}`,
-    '',
-    `${t.button}: ${link}`,
-    '',
-    t.expires,
-    t.ignore,
-    '',
-    '-- ',
-    t.footer,
-    '',
-  ]
-    .join('\n');
+  const text = plainText(
+    [t.intro, '', `${t.code}: ${code}`, '', `${t.button}: ${link}`, '', t.expires, t.ignore],
+    [t.footer],
+  );
   const html = layout(
     lang,
     subject,
@@ -67,10 +65,8 @@ export function signInEmail({ locale, data }: TemplateInput): RenderedEmail {
       escapeHtml(t.code)
     }">${escapeHtml(code)}</p>
 ${button(link, t.button)}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${
-      escapeHtml(link)
-    }</a></p>
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.expires)} ${escapeHtml(t.ignore)}</p>`,
+${fallbackLink(t.fallback, link)}
+${smallPrint(`${t.expires} ${t.ignore}`)}`,
     escapeHtml(t.footer),
   );
   return { subject, text, html };

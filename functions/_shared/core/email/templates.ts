@@ -3,7 +3,16 @@
 // in HTML; links are only ever http(s).
 
 import { escapeHtml, safeLink } from '../html.ts';
-import { button, layout, pick, type RenderedEmail, type TemplateInput } from './layout.ts';
+import {
+  button,
+  fallbackLink,
+  layout,
+  pick,
+  plainText,
+  type RenderedEmail,
+  smallPrint,
+  type TemplateInput,
+} from './layout.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 import { signInEmail } from './sign-in-template.ts';
 
@@ -48,19 +57,9 @@ function reviewVerification({ locale, orgName, data }: TemplateInput): RenderedE
   const name = String(data.reviewer_name ?? '').trim();
   const link = safeLink(data.verify_url);
   const subject = t.subject(orgName);
-  const text = [
-    t.greeting(name),
-    '',
-    t.intro(orgName),
-    '',
-    `${t.button}: ${link}`,
-    '',
-    t.ignore,
-    '',
-    '-- ',
+  const text = plainText([t.greeting(name), '', t.intro(orgName), '', `${t.button}: ${link}`, '', t.ignore], [
     t.footer(orgName),
-    '',
-  ].join('\n');
+  ]);
   const html = layout(
     lang,
     subject,
@@ -68,10 +67,8 @@ function reviewVerification({ locale, orgName, data }: TemplateInput): RenderedE
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(t.intro(orgName))}</p>
 ${button(link, t.button)}
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.fallback)}<br><a href="${escapeHtml(link)}">${
-      escapeHtml(link)
-    }</a></p>
-<p style="font-size:13px;color:#57606a">${escapeHtml(t.ignore)}</p>`,
+${fallbackLink(t.fallback, link)}
+${smallPrint(t.ignore)}`,
     escapeHtml(t.footer(orgName)),
   );
   return { subject, text, html };
