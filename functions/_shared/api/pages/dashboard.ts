@@ -9,7 +9,7 @@ import { dashboardAsset, type DashboardBuild, dashboardBuild } from '../assets/d
 import { errorResponse } from '../http/errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { ifNoneMatchHits } from '../middleware/public-access/index.ts';
-import { markup } from './html.ts';
+import { documentStart, markup, raw } from './html.ts';
 
 // Only this origin's scripts, and only this origin to talk to. Inline styles are allowed because
 // the widget's live preview and the charts (uPlot) set style attributes; no inline script is.
@@ -18,14 +18,13 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inl
 
 const asset = (file: string) => `/app/assets/${file}`;
 
+// A star, drawn inline: no request for a favicon.
+const ICON = raw(
+  '<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Ctext y=%2214%22 font-size=%2214%22%3E%E2%98%85%3C/text%3E%3C/svg%3E">',
+);
+
 function shell(build: DashboardBuild): string {
-  return markup`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Ctext y=%2214%22 font-size=%2214%22%3E%E2%98%85%3C/text%3E%3C/svg%3E">
+  return markup`${documentStart('en')}${ICON}
 <title>Plaudit</title>
 ${build.styles.map((f) => markup`<link rel="stylesheet" href="${asset(f)}">\n`)}${
     build.preloads.map((f) => markup`<link rel="modulepreload" href="${asset(f)}">\n`)

@@ -76,14 +76,22 @@ export interface PageOptions {
   style?: SafeHtml;
 }
 
-export function page({ title, body, lang = 'en', indexable = false, head, style }: PageOptions): string {
+/**
+ * The start of every HTML document served here, up to what its head adds: its language, its
+ * encoding, a mobile viewport, and whether search engines may index it.
+ */
+export function documentStart(lang: string, { indexable = false } = {}): SafeHtml {
   return markup`<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="${indexable ? 'index, follow' : 'noindex'}">
-<title>${title}</title>
+`;
+}
+
+export function page({ title, body, lang = 'en', indexable = false, head, style }: PageOptions): string {
+  return markup`${documentStart(lang, { indexable })}<title>${title}</title>
 ${head ?? ''}<style>${STYLE}${style ?? ''}</style>
 </head>
 <body>
