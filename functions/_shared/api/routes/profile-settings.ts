@@ -1,8 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../core/db/client.ts';
-import { translateDbErrors } from '../http/db-errors.ts';
-import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
-import { orgRoute, router } from './define.ts';
+import { fieldsGiven, orgSettingsRoutes } from './org-settings.ts';
 import { Layout, Theme } from './public.ts';
 
 // The organization's public profile and widget settings: what the public routes (public.ts) and
@@ -67,56 +65,29 @@ async function readSettings(db: Tx) {
   return settingsOf(row);
 }
 
-export const publicProfileSettings = router()
-  .openapi(
-    orgRoute('read', {
-      method: 'get',
-      path: '/organizations/{orgId}/public-profile',
-      operationId: 'publicProfile.get',
-      tags: ['Public profile'],
-      summary: 'Get profile settings',
-      description: 'The public profile and widget settings; an organization that never changed them has the defaults.',
-      request: { params: OrgParams },
-      responses: { 200: json(ProfileSettings, 'The settings') },
-    }),
-    async (c) => c.json(await readSettings(c.var.db), 200),
-  )
-  .openapi(
-    orgRoute('admin', {
-      method: 'patch',
-      path: '/organizations/{orgId}/public-profile',
-      operationId: 'publicProfile.update',
-      tags: ['Public profile'],
-      summary: 'Update profile settings',
-      description:
-        "Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website.",
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: ProfileSettingsPatch } } },
-      },
-      responses: {
-        200: json(ProfileSettings, 'The updated settings'),
-        422: errorResponseSpec('A field failed validation'),
-      },
-    }),
-    async (c) => {
-      const { orgId } = c.req.valid('param');
-      const patch = c.req.valid('json');
-      const db = c.var.db;
-      const changes: Record<string, unknown> = {};
-      for (const key of ['enabled', 'display_name', 'description', 'website', 'logo_url'] as const) {
-        if (patch[key] !== undefined) changes[key] = patch[key];
-      }
-      for (const key of ['layout', 'theme', 'max_reviews', 'min_rating'] as const) {
-        if (patch.embed?.[key] !== undefined) changes[`embed_${key}`] = patch.embed[key];
-      }
-      if (Object.keys(changes).length === 0) return c.json(await readSettings(db), 200);
-      const [row] = await translateDbErrors(() =>
-        db`
-        insert into plaudit.public_profiles ${db({ org_id: orgId, ...changes })}
-        on conflict (org_id) do update set ${db(changes)}
-        returning *`
-      );
-      return c.json(settingsOf(row), 200);
-    },
-  );
+export const publicProfileSettings = orgSettingsRoutes({
+  path: '/organizations/{orgId}/public-profile',
+  operation: 'publicProfile',
+  tag: 'Public profile',
+  schema: ProfileSettings,
+  patchSchema: ProfileSettingsPatch,
+  get: {
+    summary: 'Get profile settings',
+    description: 'The public profile and widget settings; an organization that never changed them has the defaults.',
+  },
+  update: {
+    summary: 'Update profile settings',
+    description:
+      "Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website.",
+    answer: 'The updated settings',
+  },
+  table: 'plaudit.public_profiles',
+  read: readSettings,
+  columns: (patch) => {
+    const embed = fieldsGiven(patch.embed ?? {}, ['layout', 'theme', 'max_reviews', 'min_rating']);
+    return {
+      ...fieldsGiven(patch, ['enabled', 'display_name', 'description', 'website', 'logo_url']),
+      ...Object.fromEntries(Object.entries(embed).map(([key, value]) => [`embed_${key}`, value])),
+    };
+  },
+});

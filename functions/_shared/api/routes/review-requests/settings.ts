@@ -1,58 +1,30 @@
 // Review-request settings of an organization: the daily quota and reminders.
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
-import { errorResponseSpec, json, OrgParams } from '../../http/schemas.ts';
-import { orgRoute, router } from '../define.ts';
+import { fieldsGiven, orgSettingsRoutes } from '../org-settings.ts';
 import { Settings, SettingsPatch } from './shared.ts';
 
-export const reviewRequestSettings = router()
-  .openapi(
-    orgRoute('read', {
-      method: 'get',
-      path: '/organizations/{orgId}/review-requests/settings',
-      operationId: 'reviewRequestSettings.get',
-      tags: ['Review requests'],
-      summary: 'Get review request settings',
-      description: "The daily quota (and today's use, UTC) and the reminder settings. Reminders are off by default.",
-      request: { params: OrgParams },
-      responses: { 200: json(Settings, 'The settings') },
-    }),
-    async (c) => c.json(await loadSettings(c.var.db), 200),
-  )
-  .openapi(
-    orgRoute('admin', {
-      method: 'patch',
-      path: '/organizations/{orgId}/review-requests/settings',
-      operationId: 'reviewRequestSettings.update',
-      tags: ['Review requests'],
-      summary: 'Change review request settings',
-      description:
-        '`daily_quota` (1–100,000 requests per UTC day), `reminders_enabled`, `reminder_delay_days` (1–60: a reminder goes out this many days after the request, and after the previous reminder, while no review came), `reminder_max` (1 or 2). Fields left out stay as they are.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: SettingsPatch } } },
-      },
-      responses: {
-        200: json(Settings, 'The settings after the change'),
-        422: errorResponseSpec('A field failed validation'),
-      },
-    }),
-    async (c) => {
-      const { orgId } = c.req.valid('param');
-      const patch = c.req.valid('json');
-      const db = c.var.db;
-      const changes: Record<string, unknown> = {};
-      for (const k of ['daily_quota', 'reminders_enabled', 'reminder_delay_days', 'reminder_max'] as const) {
-        if (patch[k] !== undefined) changes[k] = patch[k];
-      }
-      if (Object.keys(changes).length) {
-        await db`
-          insert into plaudit.review_request_settings ${db({ org_id: orgId, ...changes })}
-          on conflict (org_id) do update set ${db({ ...changes, updated_at: new Date() })}`;
-      }
-      return c.json(await loadSettings(db), 200);
-    },
-  );
+export const reviewRequestSettings = orgSettingsRoutes({
+  path: '/organizations/{orgId}/review-requests/settings',
+  operation: 'reviewRequestSettings',
+  tag: 'Review requests',
+  schema: Settings,
+  patchSchema: SettingsPatch,
+  get: {
+    summary: 'Get review request settings',
+    description: "The daily quota (and today's use, UTC) and the reminder settings. Reminders are off by default.",
+  },
+  update: {
+    summary: 'Change review request settings',
+    description:
+      '`daily_quota` (1–100,000 requests per UTC day), `reminders_enabled`, `reminder_delay_days` (1–60: a reminder goes out this many days after the request, and after the previous reminder, while no review came), `reminder_max` (1 or 2). Fields left out stay as they are.',
+    answer: 'The settings after the change',
+  },
+  table: 'plaudit.review_request_settings',
+  read: loadSettings,
+  columns: (patch) => fieldsGiven(patch, ['daily_quota', 'reminders_enabled', 'reminder_delay_days', 'reminder_max']),
+  touchUpdatedAt: true,
+});
 
 export async function loadSettings(db: Tx): Promise<z.infer<typeof Settings>> {
   const [row] = await db<{
