@@ -84,3 +84,8 @@ export const idempotencyErrors = {
 export function json<T extends z.ZodTypeAny>(schema: T, description: string) {
   return { description, content: { 'application/json': { schema } } };
 }
+
+/** A request's JSON body of this schema; required unless `required` is false. */
+export function jsonBody<T extends z.ZodTypeAny, R extends boolean = true>(schema: T, required = true as R) {
+  return { required, content: { 'application/json': { schema } } };
+}

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
+import { errorResponseSpec, iso, json, jsonBody, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 
 const ScopeEnum = z.enum(['read', 'write', 'admin']);
@@ -107,10 +107,7 @@ export const apiKeys = router()
       tags: ['API keys'],
       summary: 'Generate a new key',
       description: 'The full key is in this answer only; it cannot be retrieved later.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: ApiKeyInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(ApiKeyInput) },
       responses: {
         201: json(NewApiKey, 'The new key, with its full value'),
         422: errorResponseSpec('A field failed validation'),
@@ -183,10 +180,7 @@ export const apiKeys = router()
       summary: 'Rotate a key',
       description:
         'Issues a new key with the same name, scope and limit, and revokes the old one in the same transaction: at once (the old key answers 401 from now on), or after the grace period `expires_in_seconds`, during which both keys work. A key can be rotated once.',
-      request: {
-        params: OrgItemParams,
-        body: { required: false, content: { 'application/json': { schema: RotateInput } } },
-      },
+      request: { params: OrgItemParams, body: jsonBody(RotateInput, false) },
       responses: {
         201: json(RotatedApiKey, 'The new key, with its full value'),
         404: errorResponseSpec('No active key with this id, or the key was rotated already'),

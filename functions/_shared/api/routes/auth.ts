@@ -8,7 +8,7 @@ import { sha256 } from '../api-keys/format.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { ApiError, errorResponse } from '../http/errors.ts';
-import { errorResponseSpec, json, Timestamp } from '../http/schemas.ts';
+import { errorResponseSpec, json, jsonBody, Timestamp } from '../http/schemas.ts';
 import { clientIp } from '../middleware/rate-limit/index.ts';
 import {
   clearSessionCookie,
@@ -132,7 +132,7 @@ export const auth = router()
       summary: 'Ask for a sign-in mail',
       description:
         'Mails a one-time link and a 6-digit code (both valid 15 minutes, once) to a team member. The answer is the same whether or not the address belongs to anyone. Limited per address and per client address.',
-      request: { body: { required: true, content: { 'application/json': { schema: SignInInput } } } },
+      request: { body: jsonBody(SignInInput) },
       responses: {
         202: json(Accepted, 'Asked; a mail follows when the address belongs to a member'),
         422: errorResponseSpec('The address is not an e-mail address'),
@@ -158,7 +158,7 @@ export const auth = router()
       summary: 'Sign in with the link or the code',
       description:
         "Send the link's `token`, or `email` and `code`. Starts a session: its token is set as an HttpOnly cookie (never in the body), and the answer is the session with its CSRF token. Five wrong codes lock the mail.",
-      request: { body: { required: true, content: { 'application/json': { schema: VerifyInput } } } },
+      request: { body: jsonBody(VerifyInput) },
       responses: {
         200: json(Session, 'Signed in'),
         401: errorResponseSpec('The link or code is not valid, used already, or expired'),
@@ -250,7 +250,7 @@ export const auth = router()
       summary: 'Create an organization and become its owner',
       description:
         'Only where the operator opened sign-up (`PLAUDIT_SIGN_UP=open`; off by default): creates the organization with this address as its owner and mails a sign-in link.',
-      request: { body: { required: true, content: { 'application/json': { schema: SignUpInput } } } },
+      request: { body: jsonBody(SignUpInput) },
       responses: {
         202: json(Accepted, 'Created; the sign-in mail follows'),
         404: errorResponseSpec('Sign-up is off on this service'),

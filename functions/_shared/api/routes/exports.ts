@@ -1,7 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
 import { newestFirst, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp, Uuid } from '../http/schemas.ts';
+import {
+  ChainHead,
+  errorResponseSpec,
+  iso,
+  json,
+  jsonBody,
+  OrgItemParams,
+  OrgParams,
+  Timestamp,
+  Uuid,
+} from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 import { Review } from './reviews/shape.ts';
 import { openTenantTransaction, type TenantTransaction } from '../../core/db/roles.ts';
@@ -110,10 +120,7 @@ export const exports = router()
       summary: 'Create an export job',
       description:
         "Starts generating a file of the organization's reviews, oldest first. Poll the job, or wait for the `export.completed` event, then download it. Dates filter on `created_at`, both ends inclusive, in UTC. CSV cells that begin with `=`, `+`, `-`, `@`, tab or carriage return get a leading apostrophe so that spreadsheets do not run them as formulas.",
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: ExportInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(ExportInput) },
       responses: {
         201: json(ExportJob, 'The job, pending'),
         422: errorResponseSpec('A field failed validation'),

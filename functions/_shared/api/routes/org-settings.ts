@@ -4,7 +4,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../core/db/client.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
-import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
+import { errorResponseSpec, json, jsonBody, OrgParams } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 
 export interface OrgSettings<S extends z.ZodTypeAny, P extends z.ZodObject> {
@@ -24,13 +24,6 @@ export interface OrgSettings<S extends z.ZodTypeAny, P extends z.ZodObject> {
   columns: (patch: z.infer<P>) => Record<string, unknown>;
   /** An update sets `updated_at` (on a table that has no trigger to do it). */
   touchUpdatedAt?: boolean;
-}
-
-/** The fields of a patch that it gives, by the names of `keys` (undefined: left out). */
-export function fieldsGiven<P extends Record<string, unknown>>(patch: P, keys: readonly (keyof P & string)[]) {
-  const given: Record<string, unknown> = {};
-  for (const key of keys) if (patch[key] !== undefined) given[key] = patch[key];
-  return given;
 }
 
 /** The GET and PATCH routes of an organization's settings. */
@@ -62,10 +55,7 @@ export function orgSettingsRoutes<S extends z.ZodTypeAny, P extends z.ZodObject>
         tags: [tag],
         summary: settings.update.summary,
         description: settings.update.description,
-        request: {
-          params: OrgParams,
-          body: { required: true, content: { 'application/json': { schema: patchSchema } } },
-        },
+        request: { params: OrgParams, body: jsonBody(patchSchema) },
         responses: {
           200: json(schema, settings.update.answer),
           422: errorResponseSpec('A field failed validation'),

@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors.ts';
+import { fieldsGiven } from '../http/patch.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import type { Caller, CredentialReadArgs, Role } from '../http/env.ts';
 import type { Sql, Tx } from '../../core/db/client.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
+import { errorResponseSpec, iso, json, jsonBody, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { type CredentialReadRow, orgRoute, router } from './define.ts';
 
 const Organization = z.object({
@@ -124,10 +125,7 @@ export const organizations = router()
       tags: ['Organizations'],
       summary: 'Update organization settings',
       description: 'Changes `name` and `website`; fields left out stay as they are.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: OrganizationPatch } } },
-      },
+      request: { params: OrgParams, body: jsonBody(OrganizationPatch) },
       responses: {
         200: json(Organization, 'The updated organization'),
         422: errorResponseSpec('A field failed validation'),
@@ -136,9 +134,7 @@ export const organizations = router()
     async (c) => {
       const { orgId } = c.req.valid('param');
       const patch = c.req.valid('json');
-      const changes: Record<string, unknown> = {};
-      if (patch.name !== undefined) changes.name = patch.name;
-      if (patch.website !== undefined) changes.website = patch.website;
+      const changes = fieldsGiven(patch, ['name', 'website']);
       const db = c.var.db;
       const [row] = Object.keys(changes).length
         ? await db<OrgRow[]>`
@@ -180,10 +176,7 @@ export const organizations = router()
       summary: "Change a member's role",
       description:
         'An organization keeps at least one owner: demoting the last one answers 409. A signed-in admin may not make or unmake owners; an owner (or an admin key) may.',
-      request: {
-        params: OrgItemParams,
-        body: { required: true, content: { 'application/json': { schema: MemberPatch } } },
-      },
+      request: { params: OrgItemParams, body: jsonBody(MemberPatch) },
       responses: {
         200: json(Member, 'The member with the new role'),
         404: errorResponseSpec('No such member'),
@@ -260,10 +253,7 @@ export const organizations = router()
       summary: 'Invite a team member',
       description:
         'Creates an invitation that expires after 7 days and e-mails it: the message links to the accept page, which makes the invitee a member. An address that is already a member, or already has an open invitation, gets 409.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: InvitationInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(InvitationInput) },
       responses: {
         201: json(Invitation, 'The invitation'),
         409: errorResponseSpec('Already a member, or already invited'),

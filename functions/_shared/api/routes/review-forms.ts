@@ -3,8 +3,9 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
+import { fieldsGiven } from '../http/patch.ts';
 import { newestFirst, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
+import { errorResponseSpec, iso, json, jsonBody, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 
 export const VerificationMode = z.enum(['email', 'purchase_proof', 'manual', 'none']).openapi({
@@ -127,10 +128,7 @@ export const reviewForms = router()
       operationId: 'reviewForms.create',
       tags: ['Review forms'],
       summary: 'Create a form',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: ReviewFormInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(ReviewFormInput) },
       responses: {
         201: json(ReviewForm, 'The new form'),
         422: errorResponseSpec('A field failed validation'),
@@ -203,10 +201,7 @@ export const reviewForms = router()
       summary: 'Update form settings',
       description:
         'Fields left out stay as they are. A new verification mode applies to reviews submitted from now on; existing reviews keep their status.',
-      request: {
-        params: OrgItemParams,
-        body: { required: true, content: { 'application/json': { schema: ReviewFormPatch } } },
-      },
+      request: { params: OrgItemParams, body: jsonBody(ReviewFormPatch) },
       responses: {
         200: json(ReviewForm, 'The updated form'),
         404: errorResponseSpec('No form with this id in this organization, or it was deleted'),
@@ -217,11 +212,8 @@ export const reviewForms = router()
       const { id } = c.req.valid('param');
       const patch = c.req.valid('json');
       const db = c.var.db;
-      const changes: Record<string, unknown> = {};
-      if (patch.name !== undefined) changes.name = patch.name;
-      if (patch.verification_mode !== undefined) changes.verification_mode = patch.verification_mode;
+      const changes = fieldsGiven(patch, ['name', 'verification_mode', 'is_active']);
       if (patch.custom_fields !== undefined) changes.custom_fields = db.json(normalizeFields(patch.custom_fields));
-      if (patch.is_active !== undefined) changes.is_active = patch.is_active;
       const [row] = Object.keys(changes).length
         ? await translateDbErrors(() =>
           db<FormRow[]>`

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../core/db/client.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { ApiError } from '../http/errors.ts';
-import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
+import { errorResponseSpec, json, jsonBody, OrgParams } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 import { answerJsonText } from '../http/json-text.ts';
 import { loadReview, Review } from './reviews/shape.ts';
@@ -85,10 +85,7 @@ function decisionRoute(decision: Decision) {
     operationId: `verification.${decision}`,
     tags: ['Verification'],
     ...DECISIONS[decision],
-    request: {
-      params: OrgParams,
-      body: { required: true, content: { 'application/json': { schema: DecisionInput } } },
-    },
+    request: { params: OrgParams, body: jsonBody(DecisionInput) },
     responses: decisionResponses,
   });
 }
@@ -117,10 +114,7 @@ export const verification = router()
       summary: 'Verify a review by e-mail token or purchase proof',
       description:
         'Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: VerifyInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(VerifyInput) },
       responses: decisionResponses,
     }),
     async (c) => {
@@ -164,10 +158,7 @@ export const verification = router()
       summary: 'Load orders for purchase proof',
       description:
         'Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: OrdersInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(OrdersInput) },
       responses: {
         200: json(OrdersResult, 'How many orders were new and how many were updated'),
         422: errorResponseSpec('A field failed validation'),

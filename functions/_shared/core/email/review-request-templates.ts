@@ -7,16 +7,8 @@
 // links all lead to the same review page (with that rating preselected), where any rating can be
 // given. Nothing here (nor in the API) selects recipients or routes them by expected sentiment.
 import { escapeHtml, safeLink } from '../html.ts';
-import {
-  button,
-  fallbackLink,
-  layout,
-  pick,
-  plainText,
-  type RenderedEmail,
-  smallPrint,
-  type TemplateInput,
-} from './layout.ts';
+import { button, fallbackLink, layout, pick, plainText, smallPrint } from './layout.ts';
+import type { RenderedEmail, TemplateInput } from './layout.ts';
 
 type RequestStrings = {
   subject: (org: string) => string;

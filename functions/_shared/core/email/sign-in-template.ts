@@ -1,16 +1,8 @@
 // The sign-in e-mail of the dashboard: one mail carries a one-time link and the same sign-in as a
 // 6-digit code (for a browser other than the one that opens the mail). English and German.
 import { escapeHtml, safeLink } from '../html.ts';
-import {
-  button,
-  fallbackLink,
-  layout,
-  pick,
-  plainText,
-  type RenderedEmail,
-  smallPrint,
-  type TemplateInput,
-} from './layout.ts';
+import { button, fallbackLink, layout, pick, plainText, smallPrint } from './layout.ts';
+import type { RenderedEmail, TemplateInput } from './layout.ts';
 
 type SignInStrings = {
   subject: (code: string) => string;

@@ -3,16 +3,8 @@
 // in HTML; links are only ever http(s).
 
 import { escapeHtml, safeLink } from '../html.ts';
-import {
-  button,
-  fallbackLink,
-  layout,
-  pick,
-  plainText,
-  type RenderedEmail,
-  smallPrint,
-  type TemplateInput,
-} from './layout.ts';
+import { button, fallbackLink, layout, pick, plainText, smallPrint } from './layout.ts';
+import type { RenderedEmail, TemplateInput } from './layout.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 import { signInEmail } from './sign-in-template.ts';
 

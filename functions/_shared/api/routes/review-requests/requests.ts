@@ -1,7 +1,7 @@
 // Review requests: single and bulk creation, the list, and one request with its event timeline.
 import { ApiError } from '../../http/errors.ts';
 import { newestFirst, paginate, Paginated } from '../../http/pagination.ts';
-import { errorResponseSpec, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
+import { errorResponseSpec, json, jsonBody, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { orgRoute, router } from '../define.ts';
 import {
   BulkInput,
@@ -26,10 +26,7 @@ export const reviewRequests = router()
       summary: 'Send one review request e-mail',
       description:
         'Queues the e-mail (now, or at `send_at`) and answers the request with its timeline. An address on the suppression list is never mailed: the request is stored as `failed` with the reason in its timeline. Counts against the daily quota (429 beyond it, with `Retry-After`). A repeated `external_id` answers 409 and sends nothing.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: ReviewRequestInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(ReviewRequestInput) },
       responses: {
         201: json(ReviewRequest, 'The request'),
         404: errorResponseSpec('No active review form with this id in this organization'),
@@ -59,10 +56,7 @@ export const reviewRequests = router()
       summary: 'Send bulk review requests',
       description:
         "Up to 1,000 requests (body up to 1 MiB), each validated on its own: valid rows are accepted (`data`), the others are listed in `rejected` with their index and the reason. Rows with an `external_id` already used (or repeated in the call) are rejected and never sent twice. With an `Idempotency-Key` header, a repeated call answers the first call's result and sends nothing (the same key with another body: 422). The daily quota applies to the accepted rows as a whole: a call that would exceed it accepts nothing and answers 429.",
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: BulkInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(BulkInput) },
       responses: {
         202: json(BulkResult, 'Which rows were accepted and why others were refused'),
         422: errorResponseSpec(

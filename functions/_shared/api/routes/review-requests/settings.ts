@@ -1,7 +1,8 @@
 // Review-request settings of an organization: the daily quota and reminders.
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
-import { fieldsGiven, orgSettingsRoutes } from '../org-settings.ts';
+import { fieldsGiven } from '../../http/patch.ts';
+import { orgSettingsRoutes } from '../org-settings.ts';
 import { Settings, SettingsPatch } from './shared.ts';
 
 export const reviewRequestSettings = orgSettingsRoutes({

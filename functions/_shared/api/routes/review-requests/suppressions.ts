@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../http/errors.ts';
 import { offset, paginate, Paginated } from '../../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
+import { errorResponseSpec, iso, json, jsonBody, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { orgRoute, router } from '../define.ts';
 import { Suppression, SuppressionInput, SuppressionQuery } from './shared.ts';
 
@@ -41,10 +41,7 @@ export const reviewRequestSuppressions = router()
       summary: 'Suppress an address',
       description:
         'Adds an address by hand (reason `manual`); e-mails still queued for it are withdrawn. An address already on the list answers 409.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: SuppressionInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(SuppressionInput) },
       responses: {
         201: json(Suppression, 'The entry'),
         409: errorResponseSpec('The address is on the list already'),

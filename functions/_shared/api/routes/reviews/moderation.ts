@@ -5,7 +5,16 @@ import { translateDbErrors } from '../../http/db-errors.ts';
 import { ApiError } from '../../http/errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../../http/pagination.ts';
-import { ChainHead, errorResponseSpec, iso, json, OrgItemParams, OrgParams, Timestamp } from '../../http/schemas.ts';
+import {
+  ChainHead,
+  errorResponseSpec,
+  iso,
+  json,
+  jsonBody,
+  OrgItemParams,
+  OrgParams,
+  Timestamp,
+} from '../../http/schemas.ts';
 import { orgRoute, router } from '../define.ts';
 import { loadReview, Review, REVIEW_NOT_FOUND, type ReviewBody } from './shape.ts';
 
@@ -58,10 +67,7 @@ export const reviewModeration = router()
       summary: 'Hide or unhide a review',
       description:
         "Each change is recorded in the review's moderation history with its reason and the API key that made it, and emits `review.moderated`. Hiding a hidden review, or unhiding a visible one, answers 409.",
-      request: {
-        params: OrgItemParams,
-        body: { required: true, content: { 'application/json': { schema: ModerationInput } } },
-      },
+      request: { params: OrgItemParams, body: jsonBody(ModerationInput) },
       responses: {
         200: json(Review, 'The review after the change'),
         404: errorResponseSpec('No review with this id in this organization'),
@@ -90,10 +96,7 @@ export const reviewModeration = router()
       summary: 'Reply to a review, or edit the reply',
       description:
         "The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.",
-      request: {
-        params: OrgItemParams,
-        body: { required: true, content: { 'application/json': { schema: ReplyInput } } },
-      },
+      request: { params: OrgItemParams, body: jsonBody(ReplyInput) },
       responses: {
         200: json(Review, 'The review with its reply'),
         404: errorResponseSpec('No review with this id in this organization'),

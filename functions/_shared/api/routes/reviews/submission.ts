@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiErrorFromDb } from '../../http/db-errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
-import { errorResponseSpec, json } from '../../http/schemas.ts';
+import { errorResponseSpec, json, jsonBody } from '../../http/schemas.ts';
 import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../../middleware/rate-limit/index.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
 import { router } from '../define.ts';
@@ -58,7 +58,7 @@ export const reviewSubmission = router()
       summary: 'Submit a new review',
       description:
         "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.",
-      request: { body: { required: true, content: { 'application/json': { schema: ReviewSubmission } } } },
+      request: { body: jsonBody(ReviewSubmission) },
       responses: {
         201: json(Review, 'The stored review'),
         400: errorResponseSpec('Malformed JSON'),

@@ -1,8 +1,9 @@
 // Webhook endpoints: register, list, read, change, delete, test, rotate the secret.
 import { type EventName, sampleData } from './events.ts';
 import { ApiError } from '../../http/errors.ts';
+import { fieldsGiven } from '../../http/patch.ts';
 import { newestFirst, paginate, Paginated, PaginationQuery } from '../../http/pagination.ts';
-import { errorResponseSpec, iso, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
+import { errorResponseSpec, iso, json, jsonBody, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { sendDelivery, type SignedDelivery } from '../../../core/webhooks/send.ts';
 import { orgRoute, router } from '../define.ts';
 import {
@@ -35,10 +36,7 @@ export const webhookEndpoints = router()
       summary: 'Register a webhook endpoint',
       description:
         'Answers the signing secret (`whsec_…`) once. Each delivery is a POST of `{"event","timestamp","data"}` signed with it: `x-webhook-signature` (hex HMAC-SHA256 of the body, keyed with the secret string) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`.',
-      request: {
-        params: OrgParams,
-        body: { required: true, content: { 'application/json': { schema: WebhookInput } } },
-      },
+      request: { params: OrgParams, body: jsonBody(WebhookInput) },
       responses: {
         201: json(NewWebhook, 'The endpoint, with its secret'),
         422: errorResponseSpec('A field failed validation, or the URL is not allowed'),
@@ -99,10 +97,7 @@ export const webhookEndpoints = router()
       summary: 'Change, enable or disable a webhook',
       description:
         'Fields left out stay as they are. `enabled: false` cancels what is queued for the endpoint; `enabled: true` re-enables an endpoint disabled by you, by a 410 answer or after 5 days of failures.',
-      request: {
-        params: OrgItemParams,
-        body: { required: true, content: { 'application/json': { schema: WebhookPatch } } },
-      },
+      request: { params: OrgItemParams, body: jsonBody(WebhookPatch) },
       responses: {
         200: json(Webhook, 'The updated webhook'),
         404: errorResponseSpec('No such webhook'),
@@ -115,10 +110,7 @@ export const webhookEndpoints = router()
       const db = c.var.db;
       await loadEndpoint(db, id);
       if (patch.url !== undefined) await checkUrl(patch.url, c.var.config.environment);
-      const changes: Record<string, unknown> = {};
-      if (patch.url !== undefined) changes.url = patch.url;
-      if (patch.description !== undefined) changes.description = patch.description;
-      if (patch.enabled !== undefined) changes.enabled = patch.enabled;
+      const changes = fieldsGiven(patch, ['url', 'description', 'enabled']);
       if (Object.keys(changes).length) {
         await db`update plaudit.webhook_endpoints set ${db(changes)} where id = ${id}`;
       }
@@ -156,10 +148,7 @@ export const webhookEndpoints = router()
       summary: 'Send a test event',
       description:
         'Delivers a signed `webhook.test` event now (or a sample of the event named in the body), once, without retries, and answers with the outcome. The attempt appears in the delivery log.',
-      request: {
-        params: OrgItemParams,
-        body: { required: false, content: { 'application/json': { schema: TestInput } } },
-      },
+      request: { params: OrgItemParams, body: jsonBody(TestInput, false) },
       responses: {
         200: json(Delivery, 'The test delivery: `status` is `succeeded` when the endpoint answered 2xx'),
         404: errorResponseSpec('No such webhook'),
