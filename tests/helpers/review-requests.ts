@@ -1,10 +1,11 @@
 // Helpers for review-request tests: forms, a worker that sends through the development mail
 // capture (real SMTP), the captured messages, and signed provider events.
-import { inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { smtpTransport } from '../../functions/_shared/core/email/transport.ts';
 import { standardSignature } from '../../functions/_shared/core/webhooks/signing.ts';
-import type { Tenant } from './db.ts';
+import { createTenant, type Tenant } from './db.ts';
 import { api } from './http.ts';
+import { eventually } from './receiver.ts';
 import { startWorker, type TestWorker } from './worker.ts';
 
 export async function createForm(t: Tenant, body: Record<string, unknown> = {}) {
@@ -100,4 +101,40 @@ export async function postForm(url: string, fields: Record<string, string>) {
 export function local(url: string): string {
   const u = new URL(url);
   return `${inject('apiUrl')}${u.pathname}${u.search}`;
+}
+
+/** A tenant with a form and a mail worker of its own, its recipients' domain, and a matcher for its mail. */
+export function tenantsWithMail() {
+  const workers: TestWorker[] = [];
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+  });
+  return async function setup() {
+    const t = await createTenant();
+    const form = await createForm(t);
+    const w = await mailWorker([t.org.id]);
+    workers.push(w);
+    const domain = `${t.org.slug}.example.com`;
+    return { t, form, w, domain, to: (to: string) => to.endsWith(`@${domain}`) };
+  };
+}
+
+export const requestsPath = (t: Tenant, rest = '') => `/api/v1/organizations/${t.org.id}/review-requests${rest}`;
+
+/** One review request as the API answers it. */
+export async function getRequest(t: Tenant, id: string) {
+  const res = await api('GET', requestsPath(t, `/${id}`), { key: t.keys.read });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+export async function waitForStatus(t: Tenant, id: string, status: string) {
+  return await eventually(
+    async () => {
+      const r = await getRequest(t, id);
+      return r.status === status && r;
+    },
+    15_000,
+    `request ${id} ${status}`,
+  );
 }
