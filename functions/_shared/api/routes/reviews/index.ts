@@ -1,14 +1,17 @@
 // Reviews: their shape (shape.ts), a reviewer's submission (submission.ts), the list and one
-// review (list.ts), and what the organization does to them (moderation.ts).
+// review (list.ts), what the organization does to them (moderation.ts), and the moderation trail
+// (trail.ts).
 import { publicCors } from '../../middleware/public-access/index.ts';
 import { router } from '../define.ts';
 import { reviewList } from './list.ts';
 import { reviewModeration } from './moderation.ts';
 import { reviewSubmission } from './submission.ts';
+import { reviewTrail } from './trail.ts';
 
 export const reviews = router();
 reviews.use('/reviews', publicCors({ methods: ['POST'] }));
 reviews
   .route('/', reviewSubmission)
   .route('/', reviewList)
-  .route('/', reviewModeration);
+  .route('/', reviewModeration)
+  .route('/', reviewTrail);
