@@ -4,7 +4,13 @@ import { errorBody, type FieldError, statusName } from '../../core/errors.ts';
 
 export { errorBody, type FieldError, statusName };
 
-export function errorResponse(c: Context, status: ContentfulStatusCode, message: string, errors?: FieldError[]) {
+/** The contract's error answer, typed with its status, so that a route declaring that status answers it as is. */
+export function errorResponse<S extends ContentfulStatusCode>(
+  c: Context,
+  status: S,
+  message: string,
+  errors?: FieldError[],
+) {
   return c.json(errorBody(status, message, errors), status);
 }
 

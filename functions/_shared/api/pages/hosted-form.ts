@@ -13,6 +13,7 @@ import { markup } from './html.ts';
 import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
 import { formValues, privatePage } from './shared.ts';
 import { afterSubmit, formUnavailable, type SubmitRow } from './submission.ts';
+import { asJson } from '../../core/db/client.ts';
 
 type FormRow = {
   id: string;
@@ -86,7 +87,7 @@ export function hostedFormPages() {
         ${bucket}, ${config.submitRateLimitPerMinute}, ${form.id}, ${submission.rating}, ${submission.title},
         ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
         ${
-        tx.json(submission.custom_fields as never)
+        tx.json(asJson(submission.custom_fields))
       }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot})`);
     return afterSubmit(
       c,

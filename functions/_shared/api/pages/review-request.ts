@@ -15,6 +15,7 @@ import { markup } from './html.ts';
 import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
 import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
 import { afterSubmit, type SubmitRow } from './submission.ts';
+import { asJson } from '../../core/db/client.ts';
 
 // A transparent 1×1 GIF.
 const PIXEL = Uint8Array.from(
@@ -129,7 +130,7 @@ export function reviewRequestPages() {
         ${token}, ${bucket}, ${config.submitRateLimitPerMinute}, ${submission.rating}, ${submission.title},
         ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
         ${
-        tx.json(submission.custom_fields as never)
+        tx.json(asJson(submission.custom_fields))
       }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot})`);
     return afterSubmit(
       c,

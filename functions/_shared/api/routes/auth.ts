@@ -145,7 +145,7 @@ export const auth = router()
       const [{ outcome }] = await sql<{ outcome: string }[]>`
         select plaudit.request_sign_in(${email}, ${clientIp(c, config.trustProxy)}, ${config.publicUrl},
                                        ${config.signInRateLimitPerMinute}) as outcome`;
-      if (outcome === 'rate_limited') return rateLimited(c) as never;
+      if (outcome === 'rate_limited') return rateLimited(c);
       return c.json({ message: SENT }, 202);
     },
   )
@@ -182,7 +182,7 @@ export const auth = router()
                                              ${c.req.header('user-agent')?.slice(0, 200) ?? null})`;
       if (row.outcome !== 'signed_in' || !row.session_token) {
         const [status, message] = VERIFY_REFUSALS[row.outcome] ?? VERIFY_REFUSALS.invalid;
-        return errorResponse(c, status, message) as never;
+        return errorResponse(c, status, message);
       }
       const session = (await sessionOf(c, row.session_token))!;
       setSessionCookie(c, row.session_token, new Date(session.expires_at));
@@ -206,7 +206,7 @@ export const auth = router()
     async (c) => {
       const token = sessionTokenOf(c);
       const session = token ? await sessionOf(c, token) : null;
-      if (!session) return errorResponse(c, 401, 'Not signed in') as never;
+      if (!session) return errorResponse(c, 401, 'Not signed in');
       c.header('Cache-Control', 'no-store');
       return c.json(session, 200);
     },
@@ -262,7 +262,7 @@ export const auth = router()
     async (c) => {
       const { sql, config } = c.var;
       if (!config.signUp) {
-        return errorResponse(c, 404, 'Sign-up is off on this service: ask its operator for an organization') as never;
+        return errorResponse(c, 404, 'Sign-up is off on this service: ask its operator for an organization');
       }
       const input = c.req.valid('json');
       const [{ outcome }] = await translateDbErrors(() =>
@@ -272,7 +272,7 @@ export const auth = router()
           clientIp(c, config.trustProxy)
         }, ${config.publicUrl}, ${config.signInRateLimitPerMinute}) as outcome`
       );
-      if (outcome === 'rate_limited') return rateLimited(c) as never;
+      if (outcome === 'rate_limited') return rateLimited(c);
       return c.json({ message: 'Your organization is ready: a sign-in link and code are on their way.' }, 202);
     },
   );

@@ -14,6 +14,7 @@ import { env } from '../../core/runtime.ts';
 import { verifyStandardSignature } from '../../core/webhooks/signing.ts';
 import { router } from './define.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
+import { asJson } from '../../core/db/client.ts';
 
 const TYPES: Record<string, string> = {
   'email.delivered': 'delivered',
@@ -60,7 +61,7 @@ export const emailEvents = router().openapi(
   async (c) => {
     const secret = env('EMAIL_WEBHOOK_SECRET');
     if (!secret) {
-      return c.json(errorBody(503, 'E-mail events are not configured: set EMAIL_WEBHOOK_SECRET'), 503) as never;
+      return c.json(errorBody(503, 'E-mail events are not configured: set EMAIL_WEBHOOK_SECRET'), 503);
     }
     const body = await c.req.text();
     const h = (name: string) => c.req.header(`svix-${name}`) ?? c.req.header(`webhook-${name}`) ?? null;
@@ -69,12 +70,12 @@ export const emailEvents = router().openapi(
       timestamp: h('timestamp'),
       signature: h('signature'),
     });
-    if (!ok) return c.json(errorBody(401, 'Invalid or missing webhook signature'), 401) as never;
+    if (!ok) return c.json(errorBody(401, 'Invalid or missing webhook signature'), 401);
     let event: ProviderEvent;
     try {
       event = JSON.parse(body);
     } catch {
-      return c.json(errorBody(400, 'Malformed JSON in request body'), 400) as never;
+      return c.json(errorBody(400, 'Malformed JSON in request body'), 400);
     }
     let type = TYPES[event.type ?? ''];
     const messageId = event.data?.email_id;
@@ -94,12 +95,12 @@ export const emailEvents = router().openapi(
     const [row] = await runAsPublic(c.var.sql, (tx) =>
       tx<{ outcome: string }[]>`
       select plaudit.record_email_provider_event(${messageId}, ${type}, ${h('id')}, ${occurred}, ${
-        tx.json(data as never)
+        tx.json(asJson(data))
       }) as outcome`);
     // The event may have overtaken the worker's record of the message id: not 2xx, so that the
     // provider delivers it again later instead of it being lost.
     if (row.outcome === 'unknown') {
-      return c.json(errorBody(404, 'The e-mail id is not known yet; deliver the event again later'), 404) as never;
+      return c.json(errorBody(404, 'The e-mail id is not known yet; deliver the event again later'), 404);
     }
     return c.json({ received: true, outcome: row.outcome }, 200);
   },

@@ -15,6 +15,7 @@ import {
 import { orgRoute, router } from './define.ts';
 import { Review } from './reviews/shape.ts';
 import { openTenantTransaction, type TenantTransaction } from '../../core/db/roles.ts';
+import { asJson } from '../../core/db/client.ts';
 
 const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
   .refine((s) => {
@@ -134,7 +135,7 @@ export const exports = router()
       const db = c.var.db;
       const [row] = await db<ExportRow[]>`
         insert into plaudit.exports (org_id, format, filters, created_by_key_id, public_url)
-        values (${orgId}, ${input.format}, ${db.json(filters as never)}, ${c.var.caller!.keyId},
+        values (${orgId}, ${input.format}, ${db.json(asJson(filters))}, ${c.var.caller!.keyId},
                 ${c.var.config.publicUrl})
         returning ${db.unsafe(COLUMNS)}`;
       return c.json(toJob(row, c.var.config.publicUrl), 201);

@@ -5,6 +5,12 @@ export type Sql = postgres.Sql;
 export type Tx = postgres.ReservedSql;
 
 /**
+ * A value for `sql.json()`: input that zod validated (or the API built) as JSON, whose TypeScript
+ * type (`unknown`, a record of unknowns) postgres.js's JSONValue does not take as it is.
+ */
+export const asJson = (value: unknown) => value as postgres.JSONValue;
+
+/**
  * Whether to use named prepared statements. Without them postgres.js describes every query that
  * has parameters before running it: two round trips instead of one, and the pipeline stalls
  * behind each. A transaction-mode pooler (Supabase's on port 6543) cannot keep a statement

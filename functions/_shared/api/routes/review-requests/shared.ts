@@ -1,7 +1,7 @@
 // What the review-request routes share: the shapes of the API and the helpers that fill them.
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Tx } from '../../../core/db/client.ts';
+import { asJson, type Tx } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { TenantEnv } from '../../http/env.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
@@ -296,7 +296,7 @@ export async function createRequests(c: Context<TenantEnv>, rows: (RequestInput 
   const db = c.var.db;
   try {
     return await db<CreatedRow[]>`
-      select idx, id, error from plaudit.create_review_requests(${db.json(rows as never)}, ${c.var.config.publicUrl})`;
+      select idx, id, error from plaudit.create_review_requests(${db.json(asJson(rows))}, ${c.var.config.publicUrl})`;
   } catch (err) {
     if ((err as { code?: string }).code === '54000') {
       c.header('Retry-After', String(secondsToUtcMidnight()));

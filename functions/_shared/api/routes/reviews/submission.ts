@@ -7,6 +7,7 @@ import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../../mi
 import { runAsPublic } from '../../../core/db/roles.ts';
 import { router } from '../define.ts';
 import { Review, type ReviewBody } from './shape.ts';
+import { asJson } from '../../../core/db/client.ts';
 
 const ReviewSubmission = z.object({
   form_id: z.string().uuid(),
@@ -80,7 +81,7 @@ export const reviewSubmission = router()
             p_rate_bucket => ${bucket}, p_rate_limit => ${limit}, p_form_id => ${input.form_id},
             p_rating => ${input.rating}, p_title => ${input.title || null}, p_content => ${input.content},
             p_reviewer_name => ${input.reviewer_name}, p_reviewer_email => ${input.reviewer_email},
-            p_custom_fields => ${input.custom_fields ? tx.json(input.custom_fields as never) : null},
+            p_custom_fields => ${input.custom_fields ? tx.json(asJson(input.custom_fields)) : null},
             p_order_id => ${input.order_id ?? null}, p_verify_url_base => ${config.publicUrl},
             p_honeypot => ${Boolean(input.website_url?.trim())})`);
       const decision = {
@@ -91,7 +92,7 @@ export const reviewSubmission = router()
       };
       setRateLimitHeaders(c, decision);
       // The shared 429 answer (with Retry-After) is untyped for this route's response map.
-      if (!decision.allowed) return tooManyRequests(c, decision) as never;
+      if (!decision.allowed) return tooManyRequests(c, decision);
       if (row.error_code) {
         throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined }) ??
           new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);

@@ -25,6 +25,7 @@ import {
   WebhookPatch,
   webhookResolver,
 } from './shared.ts';
+import { asJson } from '../../../core/db/client.ts';
 
 export const webhookEndpoints = router()
   .openapi(
@@ -161,7 +162,7 @@ export const webhookEndpoints = router()
       const event: EventName = body?.event ?? TEST_EVENT;
       const db = c.var.db;
       const [d] = await db<SignedDelivery[]>`
-        select * from plaudit.create_test_delivery(${id}, ${event}, ${db.json(sampleData(event, id, orgId) as never)})`;
+        select * from plaudit.create_test_delivery(${id}, ${event}, ${db.json(asJson(sampleData(event, id, orgId)))})`;
       if (!d) throw new ApiError(404, 'Webhook not found');
       const result = await sendDelivery(d, {
         environment: c.var.config.environment,
