@@ -7,7 +7,7 @@ import { stopAllDeno } from './lib/deno-process.mjs';
 import { startDevMail } from './lib/dev-mail.mjs';
 import { applyMigrations, authenticatorUrl, ensureDatabase } from './lib/database.mjs';
 import { Cluster } from './lib/postgres.mjs';
-import { ensureBuilt } from './lib/vite-builds.mjs';
+import { ensureBuilt } from './lib/builds.mjs';
 import { startWorkerProcess } from './lib/worker-process.mjs';
 
 const port = Number(process.env.PORT ?? 54321);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { applyMigrations, authenticatorUrl, connect, ensureDatabase, root } from './lib/database.mjs';
 import { ensureDebianPackages, TEST_PACKAGES } from './lib/deps.mjs';
 import { Cluster, freePort } from './lib/postgres.mjs';
-import { ensureBuilt } from './lib/vite-builds.mjs';
+import { ensureBuilt } from './lib/builds.mjs';
 
 ensureDebianPackages(TEST_PACKAGES);
 ensureBuilt();

@@ -3,7 +3,7 @@
 // built files it names, content-hashed and cached for a year.
 import fs from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
-import { DASHBOARD_MANIFEST } from '../../scripts/lib/vite-builds.mjs';
+import { DASHBOARD_MANIFEST } from '../../scripts/lib/builds.mjs';
 import { api, errorBody } from '../helpers/http.ts';
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; " +

@@ -1,7 +1,7 @@
 // The dashboard's byte budget, read from the real build (dashboard/dist/, its manifest): what a
 // first visit downloads before the app can draw, and each chunk loaded later on demand (the charts).
 import { describe, expect, it } from 'vitest';
-import { chunkFiles, dashboardFirstLoad, dashboardManifest, gzipBytes } from '../../scripts/lib/vite-builds.mjs';
+import { chunkFiles, dashboardFirstLoad, dashboardManifest, gzipBytes } from '../../scripts/lib/builds.mjs';
 
 /**
  * Gzip bytes (level 9), at most. The first load is the entry's script, every chunk it imports

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { WIDGET_SCRIPT } from '../../scripts/lib/vite-builds.mjs';
+import { WIDGET_SCRIPT } from '../../scripts/lib/builds.mjs';
 
 describe('the widget script', () => {
   it('is one self-contained file of at most 12 KB gzip', () => {

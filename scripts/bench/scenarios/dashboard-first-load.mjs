@@ -5,7 +5,7 @@
 //
 //   BENCH_DASHBOARD_LOADS=15   page loads of each kind (the figure is their median)
 import { launchChromium } from '../../lib/chromium.mjs';
-import { dashboardFirstLoad, ensureBuilt, gzipBytes } from '../../lib/vite-builds.mjs';
+import { dashboardFirstLoad, ensureBuilt, gzipBytes } from '../../lib/builds.mjs';
 import { memberSession } from './dashboard.mjs';
 import { positive, seedOrganization } from './reviews.mjs';
 

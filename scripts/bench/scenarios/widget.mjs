@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../../lib/chromium.mjs';
-import { ensureBuilt, WIDGET_SCRIPT } from '../../lib/vite-builds.mjs';
+import { ensureBuilt, WIDGET_SCRIPT } from '../../lib/builds.mjs';
 
 const positive = (env, name, fallback) => {
   const n = Number(env[name] ?? fallback);

@@ -1,7 +1,8 @@
-// The Vite builds the API serves: the embeddable widget (widget/ → widget/dist/widget.js) and the
-// business dashboard (dashboard/ → dashboard/dist/, its files named by dist/.vite/manifest.json).
+// The builds the API and the tests use: the embeddable widget (widget/ → widget/dist/widget.js) and
+// the business dashboard (dashboard/ → dashboard/dist/, its files named by dist/.vite/manifest.json),
+// built by Vite, and the SDK (sdk/ → sdk/dist/, by tsc), which the SDK's examples run against.
 // `npm install` builds them (the `prepare` script); `npm start` and `npm test` build again any whose
-// sources (src/ or the Vite config) are newer than its output.
+// sources (src/ or the build's config) are newer than its output.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,10 +13,33 @@ export const WIDGET_SCRIPT = path.join(root, 'widget', 'dist', 'widget.js');
 export const DASHBOARD_DIST = path.join(root, 'dashboard', 'dist');
 export const DASHBOARD_MANIFEST = path.join(DASHBOARD_DIST, '.vite', 'manifest.json');
 
-/** Each build: its folder, the file that shows it was built, and the npm script that builds it. */
-export const VITE_BUILDS = {
-  widget: { dir: path.join(root, 'widget'), output: WIDGET_SCRIPT, script: 'build:widget' },
-  dashboard: { dir: path.join(root, 'dashboard'), output: DASHBOARD_MANIFEST, script: 'build:dashboard' },
+const vite = (
+  dir,
+) => [path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', path.join(dir, 'vite.config.mjs')]];
+
+/** Each build: its folder, its config, the file that shows it was built, and how it is built. */
+export const BUILDS = {
+  widget: {
+    dir: path.join(root, 'widget'),
+    config: 'vite.config.mjs',
+    output: WIDGET_SCRIPT,
+    script: 'build:widget',
+    command: vite('widget'),
+  },
+  dashboard: {
+    dir: path.join(root, 'dashboard'),
+    config: 'vite.config.mjs',
+    output: DASHBOARD_MANIFEST,
+    script: 'build:dashboard',
+    command: vite('dashboard'),
+  },
+  sdk: {
+    dir: path.join(root, 'sdk'),
+    config: 'tsconfig.build.json',
+    output: path.join(root, 'sdk', 'dist', 'index.js'),
+    script: 'build -w @plaudit/sdk',
+    command: ['npm', ['run', '--silent', 'build', '-w', '@plaudit/sdk']],
+  },
 };
 
 function newestSource(dir) {
@@ -28,22 +52,19 @@ function newestSource(dir) {
 
 /** Whether the build's output is missing or older than one of its sources. */
 export function isStale(name) {
-  const { dir, output } = VITE_BUILDS[name];
-  const config = path.join(dir, 'vite.config.mjs');
+  const { dir, output } = BUILDS[name];
+  const config = path.join(dir, BUILDS[name].config);
   const sources = Math.max(newestSource(path.join(dir, 'src')), fs.statSync(config).mtimeMs);
   return !fs.existsSync(output) || fs.statSync(output).mtimeMs < sources;
 }
 
 /** Builds again each of the named builds (all by default) that is stale. */
-export function ensureBuilt(names = Object.keys(VITE_BUILDS)) {
+export function ensureBuilt(names = Object.keys(BUILDS)) {
   for (const name of names) {
     if (!isStale(name)) continue;
-    const r = spawnSync(
-      path.join(root, 'node_modules', '.bin', 'vite'),
-      ['build', '--config', path.relative(root, path.join(VITE_BUILDS[name].dir, 'vite.config.mjs'))],
-      { cwd: root, stdio: 'inherit' },
-    );
-    if (r.status !== 0) throw new Error(`building the ${name} failed (npm run ${VITE_BUILDS[name].script})`);
+    const [command, args] = BUILDS[name].command;
+    const r = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`building the ${name} failed (npm run ${BUILDS[name].script})`);
   }
 }
 
