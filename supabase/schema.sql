@@ -1291,6 +1291,17 @@ $$;
 
 COMMENT ON FUNCTION plaudit.fan_out_event() IS 'Every new event gets a delivery for each enabled endpoint of its organization subscribed to its type.';
 
+CREATE FUNCTION plaudit.gtin_is_valid(p_gtin text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
+  select case
+    when p_gtin !~ '^([0-9]{8}|[0-9]{12,14})$' then false
+    else (select sum(substr(p_gtin, length(p_gtin) + 1 - i, 1)::integer * case when i % 2 = 0 then 3 else 1 end)
+            from generate_series(1, length(p_gtin)) i) % 10 = 0
+  end
+$_$;
+
+COMMENT ON FUNCTION plaudit.gtin_is_valid(p_gtin text) IS 'True when the text is a GTIN of 8, 12, 13 or 14 digits whose check digit is right.';
+
 CREATE FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) RETURNS record
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' SET plan_cache_mode TO 'auto' AS $$
 declare
@@ -3074,6 +3085,87 @@ $$;
 
 COMMENT ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) IS 'Inserts or updates up to 1,000 orders of an organization; answers how many were inserted and how many updated.';
 
+CREATE FUNCTION plaudit.upsert_products(p_rows jsonb) RETURNS TABLE(idx integer, outcome text, error text)
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+#variable_conflict use_column
+declare
+  tenant uuid := plaudit.current_org_id();
+begin
+  if tenant is null then
+    raise exception 'no tenant in this transaction' using errcode = 'insufficient_privilege';
+  end if;
+
+  return query
+  with input as (
+    select (r ->> 'index')::integer as idx, r, r ->> 'external_id' as external_id,
+           min((r ->> 'index')::integer) over (partition by r ->> 'external_id') as first_idx
+      from jsonb_array_elements(p_rows) r
+  ), merged as (
+    -- What each row makes of the product: its fields over the stored ones.
+    select i.idx, i.first_idx, i.external_id, i.r ->> 'gtin' as given_gtin, p as stored,
+           case when i.r ? 'name' then i.r ->> 'name' else p.name end as name,
+           case when i.r ? 'url' then i.r ->> 'url' else p.url end as url,
+           case when i.r ? 'image_url' then i.r ->> 'image_url' else p.image_url end as image_url,
+           case when i.r ? 'sku' then i.r ->> 'sku' else p.sku end as sku,
+           case when i.r ? 'gtin' then i.r ->> 'gtin' else p.gtin end as gtin,
+           case when i.r ? 'mpn' then i.r ->> 'mpn' else p.mpn end as mpn,
+           case when i.r ? 'brand' then i.r ->> 'brand' else p.brand end as brand,
+           case when i.r ? 'group' then i.r ->> 'group' else p.group_key end as group_key,
+           coalesce(case when i.r ? 'archived' then (i.r ->> 'archived')::boolean else p.archived end, false)
+             as archived
+      from input i
+      left join plaudit.products p on p.org_id = tenant and p.external_id = i.external_id
+  ), checked as (
+    -- Each row with the first reason it is refused, and whether it changes the stored product.
+    select m.*, (m.stored).id as existing_id,
+           case
+             when m.first_idx <> m.idx then 'external_id: repeats the external_id of row ' || m.first_idx
+             when not coalesce(plaudit.gtin_is_valid(m.given_gtin), true) then
+               'gtin: must be 8, 12, 13 or 14 digits with a valid check digit'
+           end as error,
+           (m.stored).id is not null
+             and (m.name, m.url, m.image_url, m.sku, m.gtin, m.mpn, m.brand, m.group_key, m.archived)
+                 is not distinct from
+                 ((m.stored).name, (m.stored).url, (m.stored).image_url, (m.stored).sku, (m.stored).gtin,
+                  (m.stored).mpn, (m.stored).brand, (m.stored).group_key, (m.stored).archived) as same
+      from merged m
+  ), updated as (
+    update plaudit.products p
+       set name = c.name, url = c.url, image_url = c.image_url, sku = c.sku, gtin = c.gtin, mpn = c.mpn,
+           brand = c.brand, group_key = c.group_key, archived = c.archived
+      from checked c
+     where c.error is null and not c.same and p.id = c.existing_id
+    returning c.idx
+  ), inserted as (
+    -- A concurrent call may have added an external_id since: that row is reported, not inserted.
+    insert into plaudit.products as p
+      (org_id, external_id, name, url, image_url, sku, gtin, mpn, brand, group_key, archived)
+    select tenant, c.external_id, c.name, c.url, c.image_url, c.sku, c.gtin, c.mpn, c.brand, c.group_key, c.archived
+      from checked c
+     where c.error is null and c.existing_id is null
+     order by c.idx
+    on conflict (org_id, external_id) do nothing
+    returning p.external_id
+  )
+  select c.idx,
+         case
+           when c.error is not null then null
+           when c.existing_id is null then
+             case when exists (select from inserted n where n.external_id = c.external_id) then 'created' end
+           when c.same then 'unchanged'
+           else 'updated'
+         end,
+         coalesce(c.error, case
+           when c.existing_id is null and not exists (select from inserted n where n.external_id = c.external_id)
+             then 'external_id: a product with this external_id was added at the same time; send the row again'
+         end)
+    from checked c
+   order by c.idx;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.upsert_products(p_rows jsonb) IS 'Adds or updates up to 1,000 products of the transaction''s tenant by external_id; answers each row''s outcome (created, updated, unchanged) or why it was refused.';
+
 CREATE FUNCTION plaudit.verification_link_state(p_token text) RETURNS TABLE(state text, org_name text)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select case
@@ -3511,6 +3603,34 @@ CREATE TABLE plaudit.organizations (
 
 COMMENT ON TABLE plaudit.organizations IS 'An organization is one tenant: every other tenant table carries its org_id.';
 
+CREATE TABLE plaudit.products (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    external_id text NOT NULL,
+    name text NOT NULL,
+    url text,
+    image_url text,
+    sku text,
+    gtin text,
+    mpn text,
+    brand text,
+    group_key text,
+    archived boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT products_brand_check CHECK (((char_length(brand) >= 1) AND (char_length(brand) <= 200))),
+    CONSTRAINT products_external_id_check CHECK (((char_length(external_id) >= 1) AND (char_length(external_id) <= 200))),
+    CONSTRAINT products_group_check CHECK (((char_length(group_key) >= 1) AND (char_length(group_key) <= 200))),
+    CONSTRAINT products_gtin_check CHECK (plaudit.gtin_is_valid(gtin)),
+    CONSTRAINT products_image_url_check CHECK (((char_length(image_url) <= 2000) AND (image_url ~* '^https?://[^[:space:]]+$'::text))),
+    CONSTRAINT products_mpn_check CHECK (((char_length(mpn) >= 1) AND (char_length(mpn) <= 200))),
+    CONSTRAINT products_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 500))),
+    CONSTRAINT products_sku_check CHECK (((char_length(sku) >= 1) AND (char_length(sku) <= 200))),
+    CONSTRAINT products_url_check CHECK (((char_length(url) <= 2000) AND (url ~* '^https?://[^[:space:]]+$'::text)))
+);
+
+COMMENT ON TABLE plaudit.products IS 'The product catalog: what an organization sells, each product known by the organization''s own external_id.';
+
 CREATE TABLE plaudit.public_profiles (
     org_id uuid NOT NULL,
     enabled boolean DEFAULT true NOT NULL,
@@ -3812,6 +3932,8 @@ ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_pkey P
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, order_id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
+ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_external_id_key UNIQUE (org_id, external_id);
+ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
@@ -3864,6 +3986,8 @@ CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id,
 
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
+CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
 
@@ -3924,6 +4048,7 @@ CREATE TRIGGER moderation_trail_refuse_truncate BEFORE TRUNCATE ON plaudit.moder
 CREATE TRIGGER moderation_trail_refuse_update BEFORE DELETE OR UPDATE ON plaudit.moderation_trail FOR EACH ROW EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
 CREATE TRIGGER orders_touch_updated_at BEFORE UPDATE ON plaudit.orders FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER organizations_touch_updated_at BEFORE UPDATE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
@@ -3960,6 +4085,7 @@ ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -3989,6 +4115,7 @@ ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delive
 ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 
 CREATE POLICY "Tenants can add addresses to their own suppression list" ON plaudit.email_suppressions FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (reason = 'manual'::text)));
+CREATE POLICY "Tenants can add products to their own catalog" ON plaudit.products FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own members' roles" ON plaudit.members FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own review request settings" ON plaudit.review_request_settings FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own webhook endpoints" ON plaudit.webhook_endpoints FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3996,6 +4123,7 @@ CREATE POLICY "Tenants can create API keys for themselves" ON plaudit.api_keys F
 CREATE POLICY "Tenants can create review forms for themselves" ON plaudit.review_forms FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create their own public profile" ON plaudit.public_profiles FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create their own review request settings" ON plaudit.review_request_settings FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can delete their own products" ON plaudit.products FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can delete their own webhook endpoints" ON plaudit.webhook_endpoints FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can edit their own replies" ON plaudit.review_replies FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can invite into their own organization" ON plaudit.invitations FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4015,6 +4143,7 @@ CREATE POLICY "Tenants can read their own moderation trail" ON plaudit.moderatio
 CREATE POLICY "Tenants can read their own orders" ON plaudit.orders FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own organization" ON plaudit.organizations FOR SELECT TO plaudit_api USING ((id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own outgoing e-mail" ON plaudit.email_outbox FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own products" ON plaudit.products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_profiles FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request settings" ON plaudit.review_request_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4041,6 +4170,7 @@ CREATE POLICY "Tenants can revoke their own API keys" ON plaudit.api_keys FOR UP
 CREATE POLICY "Tenants can store the answers of their own idempotency keys" ON plaudit.idempotency_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own orders" ON plaudit.orders FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own organization" ON plaudit.organizations FOR UPDATE TO plaudit_api USING ((id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can update their own products" ON plaudit.products FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own public profile" ON plaudit.public_profiles FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own review forms" ON plaudit.review_forms FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can withdraw their own invitations" ON plaudit.invitations FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4059,6 +4189,7 @@ ALTER TABLE plaudit.moderation_chain_heads ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_trail ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.orders ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.organizations ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
@@ -4162,6 +4293,7 @@ GRANT SELECT(custom_field_keys) ON TABLE plaudit.exports TO plaudit_api;
 GRANT SELECT(public_url),INSERT(public_url) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
@@ -4231,6 +4363,7 @@ GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit int
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.upsert_products(p_rows jsonb) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.verification_link_state(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) TO plaudit_api, plaudit_public;
@@ -4346,6 +4479,30 @@ GRANT SELECT ON TABLE plaudit.organizations TO plaudit_api;
 GRANT UPDATE(name) ON TABLE plaudit.organizations TO plaudit_api;
 
 GRANT UPDATE(website) ON TABLE plaudit.organizations TO plaudit_api;
+
+GRANT SELECT,DELETE ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(external_id),UPDATE(external_id) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(name),UPDATE(name) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(url),UPDATE(url) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(image_url),UPDATE(image_url) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(sku),UPDATE(sku) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(gtin),UPDATE(gtin) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(mpn),UPDATE(mpn) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(brand),UPDATE(brand) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(group_key),UPDATE(group_key) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(archived),UPDATE(archived) ON TABLE plaudit.products TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.public_profiles TO plaudit_api;
 

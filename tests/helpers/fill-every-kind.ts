@@ -394,5 +394,21 @@ async function fillOrganization(sql: Sql, slug: string): Promise<FilledOrganizat
              where org_id = ${orgId} and key = 'import-2026-11-25'`;
   });
 
+  // The product catalog, synced as the API syncs it: a group of variants, one archived. The catalog
+  // came after release 0.2.0: a database of that release has no table for it, and the upgrade
+  // test fills it only from the first release that holds it.
+  await tenant(async (tx) => {
+    const [{ catalog }] = await tx`select to_regclass('plaudit.products') is not null as catalog`;
+    if (!catalog) return;
+    const outcomes = await tx<{ outcome: string | null }[]>`select outcome from plaudit.upsert_products(${
+      tx.json([
+        { index: 0, external_id: 'MUG-S', name: 'Mug, small', gtin: '4006381333931', group: 'mug', brand: 'Acme' },
+        { index: 1, external_id: 'MUG-L', name: 'Mug, large', sku: 'MUG-L-01', group: 'mug' },
+        { index: 2, external_id: 'TEE-OLD', name: 'Old tee', url: `https://${domain}/tee`, archived: true },
+      ])
+    })`;
+    expectAnswer('upsert_products', outcomes.map((o) => o.outcome).join(), 'created,created,created');
+  });
+
   return { id: orgId, keptHead: { entries: Number(keptHead.entries), head: keptHead.head } };
 }

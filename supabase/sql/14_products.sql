@@ -1,0 +1,120 @@
+-- The product catalog: what a business sells, each product known by the business's own id
+-- (external_id), so that a shop can sync its catalog again and again without keeping ours.
+-- Reviews of products come with the next slice; the catalog stands on its own first.
+--
+--
+-- The functions and views of this concern, each once, as the database has them now.
+
+-- A GTIN (EAN-8, UPC-A, EAN-13, GTIN-14) is 8, 12, 13 or 14 digits whose last is the check digit:
+-- weighting the digits 3, 1, 3, … from the right (the check digit itself weighs 1), the sum is a
+-- multiple of 10. Checked here so that a typo never reaches Google's feeds.
+create or replace function plaudit.gtin_is_valid(p_gtin text)
+returns boolean
+language sql
+immutable
+strict
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$
+  select case
+    when p_gtin !~ '^([0-9]{8}|[0-9]{12,14})$' then false
+    else (select sum(substr(p_gtin, length(p_gtin) + 1 - i, 1)::integer * case when i % 2 = 0 then 3 else 1 end)
+            from generate_series(1, length(p_gtin)) i) % 10 = 0
+  end
+$$;
+comment on function plaudit.gtin_is_valid(text) is 'True when the text is a GTIN of 8, 12, 13 or 14 digits whose check digit is right.';
+
+-- Syncing a catalog, up to 1,000 products in one round trip, matched by external_id: a new
+-- external_id adds a product, a known one updates the fields the row gives (fields left out stay
+-- as they are), and a row that changes nothing is counted `unchanged` and leaves updated_at alone,
+-- so the same call twice changes nothing the second time. A row whose GTIN's check digit is wrong
+-- or that repeats an earlier row's external_id is refused by its index; the others land. The
+-- caller (the API) has validated shapes, lengths and formats already.
+--
+-- p_rows: [{"index", "external_id", "name", "url"?, "image_url"?, "sku"?, "gtin"?, "mpn"?, "brand"?,
+--           "group"?, "archived"?}]
+-- SECURITY INVOKER: it runs as plaudit_api, bound by the table's row-level security; the tenant is
+-- the transaction's (plaudit.current_org_id()), never a parameter.
+create or replace function plaudit.upsert_products(p_rows jsonb)
+returns table (idx integer, outcome text, error text)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+  tenant uuid := plaudit.current_org_id();
+begin
+  if tenant is null then
+    raise exception 'no tenant in this transaction' using errcode = 'insufficient_privilege';
+  end if;
+
+  return query
+  with input as (
+    select (r ->> 'index')::integer as idx, r, r ->> 'external_id' as external_id,
+           min((r ->> 'index')::integer) over (partition by r ->> 'external_id') as first_idx
+      from jsonb_array_elements(p_rows) r
+  ), merged as (
+    -- What each row makes of the product: its fields over the stored ones.
+    select i.idx, i.first_idx, i.external_id, i.r ->> 'gtin' as given_gtin, p as stored,
+           case when i.r ? 'name' then i.r ->> 'name' else p.name end as name,
+           case when i.r ? 'url' then i.r ->> 'url' else p.url end as url,
+           case when i.r ? 'image_url' then i.r ->> 'image_url' else p.image_url end as image_url,
+           case when i.r ? 'sku' then i.r ->> 'sku' else p.sku end as sku,
+           case when i.r ? 'gtin' then i.r ->> 'gtin' else p.gtin end as gtin,
+           case when i.r ? 'mpn' then i.r ->> 'mpn' else p.mpn end as mpn,
+           case when i.r ? 'brand' then i.r ->> 'brand' else p.brand end as brand,
+           case when i.r ? 'group' then i.r ->> 'group' else p.group_key end as group_key,
+           coalesce(case when i.r ? 'archived' then (i.r ->> 'archived')::boolean else p.archived end, false)
+             as archived
+      from input i
+      left join plaudit.products p on p.org_id = tenant and p.external_id = i.external_id
+  ), checked as (
+    -- Each row with the first reason it is refused, and whether it changes the stored product.
+    select m.*, (m.stored).id as existing_id,
+           case
+             when m.first_idx <> m.idx then 'external_id: repeats the external_id of row ' || m.first_idx
+             when not coalesce(plaudit.gtin_is_valid(m.given_gtin), true) then
+               'gtin: must be 8, 12, 13 or 14 digits with a valid check digit'
+           end as error,
+           (m.stored).id is not null
+             and (m.name, m.url, m.image_url, m.sku, m.gtin, m.mpn, m.brand, m.group_key, m.archived)
+                 is not distinct from
+                 ((m.stored).name, (m.stored).url, (m.stored).image_url, (m.stored).sku, (m.stored).gtin,
+                  (m.stored).mpn, (m.stored).brand, (m.stored).group_key, (m.stored).archived) as same
+      from merged m
+  ), updated as (
+    update plaudit.products p
+       set name = c.name, url = c.url, image_url = c.image_url, sku = c.sku, gtin = c.gtin, mpn = c.mpn,
+           brand = c.brand, group_key = c.group_key, archived = c.archived
+      from checked c
+     where c.error is null and not c.same and p.id = c.existing_id
+    returning c.idx
+  ), inserted as (
+    -- A concurrent call may have added an external_id since: that row is reported, not inserted.
+    insert into plaudit.products as p
+      (org_id, external_id, name, url, image_url, sku, gtin, mpn, brand, group_key, archived)
+    select tenant, c.external_id, c.name, c.url, c.image_url, c.sku, c.gtin, c.mpn, c.brand, c.group_key, c.archived
+      from checked c
+     where c.error is null and c.existing_id is null
+     order by c.idx
+    on conflict (org_id, external_id) do nothing
+    returning p.external_id
+  )
+  select c.idx,
+         case
+           when c.error is not null then null
+           when c.existing_id is null then
+             case when exists (select from inserted n where n.external_id = c.external_id) then 'created' end
+           when c.same then 'unchanged'
+           else 'updated'
+         end,
+         coalesce(c.error, case
+           when c.existing_id is null and not exists (select from inserted n where n.external_id = c.external_id)
+             then 'external_id: a product with this external_id was added at the same time; send the row again'
+         end)
+    from checked c
+   order by c.idx;
+end
+$$;
+comment on function plaudit.upsert_products(jsonb) is 'Adds or updates up to 1,000 products of the transaction''s tenant by external_id; answers each row''s outcome (created, updated, unchanged) or why it was refused.';
