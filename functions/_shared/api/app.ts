@@ -21,6 +21,7 @@ import { devMailRoutes } from './routes/dev-mail.ts';
 import { wakeWorkerAfterWrites } from './middleware/wake-worker/index.ts';
 import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
+import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
@@ -80,7 +81,7 @@ export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = 
       path: '*',
       handler: bodyLimit({
         maxSize: 64 * KIB,
-        overrides: [{ pattern: /\/(orders|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
+        overrides: [{ pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
       }),
       onFastPath: { kind: 'bodiless' },
     },
@@ -96,6 +97,7 @@ export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = 
   v1.route('/', webhooks);
   v1.route('/', exports);
   v1.route('/', reviewForms);
+  v1.route('/', products);
   v1.route('/', reviews);
   v1.route('/', reviewRequests);
   v1.route('/', emailEvents);

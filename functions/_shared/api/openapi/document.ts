@@ -21,6 +21,10 @@ const TAGS = [
     description: 'Verify reviews by e-mail token or purchase proof, approve or reject them, load orders.',
   },
   {
+    name: 'Products',
+    description: 'The catalog of what the business sells, each product known by your own id; synced in bulk.',
+  },
+  {
     name: 'Review requests',
     description: 'Invite customers to write a review by e-mail, one or in bulk; statuses, reminders, statistics.',
   },
