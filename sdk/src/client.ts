@@ -7,6 +7,7 @@ import { Exports } from './resources/exports.ts';
 import { OrganizationResource } from './resources/organization.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
+import { Products } from './resources/products.ts';
 import { ReviewForms } from './resources/review-forms.ts';
 import { ReviewRequests } from './resources/review-requests.ts';
 import { Reviews } from './resources/reviews.ts';
@@ -23,6 +24,7 @@ export class Plaudit implements Core {
   readonly http: Http;
   readonly reviews: Reviews;
   readonly reviewForms: ReviewForms;
+  readonly products: Products;
   readonly organization: OrganizationResource;
   readonly exports: Exports;
   readonly webhooks: Webhooks;
@@ -39,6 +41,7 @@ export class Plaudit implements Core {
     if (options.organizationId) this.#organizationId = Promise.resolve(options.organizationId);
     this.reviews = new Reviews(this);
     this.reviewForms = new ReviewForms(this);
+    this.products = new Products(this);
     this.organization = new OrganizationResource(this);
     this.exports = new Exports(this);
     this.webhooks = new Webhooks(this);

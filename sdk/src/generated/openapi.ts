@@ -678,6 +678,72 @@ export interface paths {
         patch: operations["reviewForms.update"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List products
+         * @description Newest first, archived products included. Filters combine with AND.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["products.list"];
+        /**
+         * Sync the catalog
+         * @description Adds or updates up to 1,000 products (body up to 1 MiB), matched by `external_id`. A row updates only the fields it gives (`null` clears one); a row that changes nothing counts as `unchanged`, so the same call twice changes nothing the second time. Each row is validated on its own: refused rows are listed in `rejected` by index, the others land.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        put: operations["products.upsert"];
+        /**
+         * Add a product
+         * @description Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        post: operations["products.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product
+         * @description Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["products.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a product
+         * @description Removes the product from the catalog. To keep a product with reviews, archive it instead.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        delete: operations["products.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a product
+         * @description Fields left out stay as they are; `null` clears an optional one. Archive a product with `{"archived": true}`.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["products.update"];
+        trace?: never;
+    };
     "/api/v1/reviews": {
         parameters: {
             query?: never;
@@ -2237,6 +2303,151 @@ export interface components {
             verification_mode?: "email" | "purchase_proof" | "manual" | "none";
             custom_fields?: components["schemas"]["CustomFieldDefinition"][];
             is_active?: boolean;
+        };
+        Product: {
+            /** Format: uuid */
+            id: string;
+            external_id: string;
+            name: string;
+            url: string | null;
+            image_url: string | null;
+            sku: string | null;
+            gtin: string | null;
+            mpn: string | null;
+            brand: string | null;
+            group: string | null;
+            archived: boolean;
+            /** @description Published reviews of this product. */
+            review_count: number;
+            /** @description Average rating of its published reviews, rounded to 2 decimals; `null` with none. */
+            average_rating: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "external_id": "MUG-001",
+         *       "name": "Stoneware mug, 350 ml",
+         *       "url": "https://shop.example.com/mugs/stoneware",
+         *       "gtin": "4006381333931",
+         *       "brand": "Acme",
+         *       "group": "stoneware-mug"
+         *     }
+         */
+        ProductInput: {
+            /**
+             * @description Your own id of the product (1–200 characters, unique in the organization): the bulk sync matches by it.
+             * @example MUG-001
+             */
+            external_id: string;
+            /** @example Stoneware mug, 350 ml */
+            name: string;
+            /**
+             * Format: uri
+             * @description The product's page in your shop.
+             */
+            url?: string | null;
+            /**
+             * Format: uri
+             * @description The product's picture (http or https).
+             */
+            image_url?: string | null;
+            /** @description Stock keeping unit. */
+            sku?: string | null;
+            /**
+             * @description EAN-8, UPC-A (12), EAN-13 or GTIN-14; the check digit is verified.
+             * @example 4006381333931
+             */
+            gtin?: string | null;
+            /** @description Manufacturer's part number. */
+            mpn?: string | null;
+            /** @description The brand. */
+            brand?: string | null;
+            /** @description Products of one group (variants of a size or colour) will share their reviews on public displays. */
+            group?: string | null;
+            /** @description An archived product stays with its reviews but takes no new ones. New products are not archived. */
+            archived?: boolean;
+        };
+        BulkProductsResult: {
+            /** @description Products added. */
+            created: number;
+            /** @description Products whose fields changed. */
+            updated: number;
+            /** @description Products the row left as they were. */
+            unchanged: number;
+            /** @description Rows refused, by their index in `products`, with the field and what is wrong. */
+            rejected: {
+                index: number;
+                message: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "products": [
+         *         {
+         *           "external_id": "MUG-001",
+         *           "name": "Stoneware mug, 350 ml",
+         *           "gtin": "4006381333931",
+         *           "group": "stoneware-mug"
+         *         },
+         *         {
+         *           "external_id": "MUG-002",
+         *           "name": "Stoneware mug, 500 ml",
+         *           "group": "stoneware-mug"
+         *         }
+         *       ]
+         *     }
+         */
+        BulkProductsInput: {
+            /** @description 1 to 1,000 products; each is validated on its own. */
+            products: components["schemas"]["ProductInput"][];
+        };
+        /**
+         * @example {
+         *       "archived": true
+         *     }
+         */
+        ProductPatch: {
+            /**
+             * @description Your own id of the product (1–200 characters, unique in the organization): the bulk sync matches by it.
+             * @example MUG-001
+             */
+            external_id?: string;
+            /** @example Stoneware mug, 350 ml */
+            name?: string;
+            /**
+             * Format: uri
+             * @description The product's page in your shop.
+             */
+            url?: string | null;
+            /**
+             * Format: uri
+             * @description The product's picture (http or https).
+             */
+            image_url?: string | null;
+            /** @description Stock keeping unit. */
+            sku?: string | null;
+            /**
+             * @description EAN-8, UPC-A (12), EAN-13 or GTIN-14; the check digit is verified.
+             * @example 4006381333931
+             */
+            gtin?: string | null;
+            /** @description Manufacturer's part number. */
+            mpn?: string | null;
+            /** @description The brand. */
+            brand?: string | null;
+            /** @description Products of one group (variants of a size or colour) will share their reviews on public displays. */
+            group?: string | null;
+            /** @description An archived product stays with its reviews but takes no new ones. New products are not archived. */
+            archived?: boolean;
         };
         /**
          * @example {
@@ -5512,6 +5723,470 @@ export interface operations {
             };
             /** @description No form with this id in this organization, or it was deleted */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "products.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description Products whose name contains this text. */
+                q?: string;
+                /** @description The product with this id of yours. */
+                external_id?: string;
+                /** @description Products of this group. */
+                group?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Product"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "products.upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkProductsInput"];
+            };
+        };
+        responses: {
+            /** @description How many products were added, changed and left alone, and which rows were refused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkProductsResult"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `{"products":[…]}` with 1–1,000 items */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "products.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductInput"];
+            };
+        };
+        responses: {
+            /** @description The new product */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A product with this external_id exists already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "products.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No product with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "products.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No product with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "products.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed product */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No product with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another product has this external_id */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
