@@ -12,17 +12,20 @@ insert into plaudit.products (id, org_id, external_id, name, group_key) values
   ('40000000-0000-4000-8000-0000000000b1', '40000000-0000-4000-8000-000000000002', 'TEE-1', 'Tee', null);
 
 -- GTIN check digits -------------------------------------------------------------------------------
-select ok(plaudit.gtin_is_valid('96385074'), 'an EAN-8 with its right check digit is valid');
-select ok(plaudit.gtin_is_valid('036000291452'), 'a UPC-A (12 digits) with its right check digit is valid');
-select ok(plaudit.gtin_is_valid('4006381333931'), 'an EAN-13 with its right check digit is valid');
-select ok(plaudit.gtin_is_valid('10012345678902'), 'a GTIN-14 with its right check digit is valid');
-select ok(not plaudit.gtin_is_valid('96385075'), 'an EAN-8 with a wrong check digit is invalid');
-select ok(not plaudit.gtin_is_valid('036000291453'), 'a UPC-A with a wrong check digit is invalid');
-select ok(not plaudit.gtin_is_valid('4006381333932'), 'an EAN-13 with a wrong check digit is invalid');
-select ok(not plaudit.gtin_is_valid('10012345678903'), 'a GTIN-14 with a wrong check digit is invalid');
-select ok(not plaudit.gtin_is_valid('0000000000'), 'ten digits are no GTIN, whatever their sum');
-select ok(not plaudit.gtin_is_valid('4006381333931 '), 'only digits: a trailing space is refused');
-select ok(not plaudit.gtin_is_valid('40063813339a1'), 'only digits: a letter is refused');
+select is(plaudit.gtin_is_valid(gtin), valid, description)
+  from (values
+    ('96385074', true, 'an EAN-8 with its right check digit is valid'),
+    ('036000291452', true, 'a UPC-A (12 digits) with its right check digit is valid'),
+    ('4006381333931', true, 'an EAN-13 with its right check digit is valid'),
+    ('10012345678902', true, 'a GTIN-14 with its right check digit is valid'),
+    ('96385075', false, 'an EAN-8 with a wrong check digit is invalid'),
+    ('036000291453', false, 'a UPC-A with a wrong check digit is invalid'),
+    ('4006381333932', false, 'an EAN-13 with a wrong check digit is invalid'),
+    ('10012345678903', false, 'a GTIN-14 with a wrong check digit is invalid'),
+    ('0000000000', false, 'ten digits are no GTIN, whatever their sum'),
+    ('4006381333931 ', false, 'only digits: a trailing space is refused'),
+    ('40063813339a1', false, 'only digits: a letter is refused')
+  ) as t (gtin, valid, description);
 select is(plaudit.gtin_is_valid(null), null, 'no GTIN is no verdict (the column may stay empty)');
 
 -- Tenant A: the shop -------------------------------------------------------------------------------
