@@ -1,5 +1,6 @@
 // The product catalog (shapes in shape.ts): the list, one product, its changes, and the bulk sync
 // by external_id. Reviews of products come with the next slice.
+import { asJson } from '../../../core/db/client.ts';
 import { newestFirst, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, json, jsonBody, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { fieldErrorsOfIssues, messageOf } from '../../http/validation.ts';
@@ -112,7 +113,7 @@ export const products = router()
       const counts = { created: 0, updated: 0, unchanged: 0 };
       if (rows.length) {
         const outcomes = await db<{ idx: number; outcome: keyof typeof counts | null; error: string | null }[]>`
-          select idx, outcome, error from plaudit.upsert_products(${db.json(rows as never)})`;
+          select idx, outcome, error from plaudit.upsert_products(${db.json(asJson(rows))})`;
         for (const o of outcomes) {
           if (o.outcome) counts[o.outcome] += 1;
           else rejected.push({ index: o.idx, message: o.error! });
