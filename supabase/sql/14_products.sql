@@ -2,7 +2,6 @@
 -- (external_id), so that a shop can sync its catalog again and again without keeping ours.
 -- Reviews of products come with the next slice; the catalog stands on its own first.
 --
---
 -- The functions and views of this concern, each once, as the database has them now.
 
 -- A GTIN (EAN-8, UPC-A, EAN-13, GTIN-14) is 8, 12, 13 or 14 digits whose last is the check digit:
