@@ -279,6 +279,7 @@ CREATE TABLE plaudit.reviews (
     verification_order_hash text,
     verification_reason text,
     search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((COALESCE(title, ''::text) || ' '::text) || content))) STORED NOT NULL,
+    product_id uuid,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
     CONSTRAINT reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
@@ -292,6 +293,7 @@ CREATE TABLE plaudit.reviews (
 );
 
 COMMENT ON TABLE plaudit.reviews IS 'Reviews, written once and never deleted or rewritten: only moderation and verification change them afterwards.';
+COMMENT ON COLUMN plaudit.reviews.product_id IS 'The product reviewed, of the review''s own organization; null for a review of the business.';
 
 CREATE FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
     LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
@@ -2271,12 +2273,23 @@ CREATE FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_repl
     || ',"is_hidden":' || r.is_hidden::text
     || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '","form_id":"' || r.form_id::text
-    || '","custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
+    || '","product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
+    || ',"custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || '}'
 $$;
 
 COMMENT ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) IS 'The organization''s Review as compact JSON: the one writer of it, for every route and the JSON export.';
+
+CREATE FUNCTION plaudit.review_product_json(p_product_id uuid) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select '{"id":"' || p.id::text || '","external_id":' || pg_catalog.to_json(p.external_id)::text
+    || ',"name":' || pg_catalog.to_json(p.name)::text || '}'
+    from plaudit.products p
+   where p.id = p_product_id
+$$;
+
+COMMENT ON FUNCTION plaudit.review_product_json(p_product_id uuid) IS 'A reviewed product as the Review''s `product` writes it.';
 
 CREATE FUNCTION plaudit.review_replies_record() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2874,10 +2887,11 @@ COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket 
     p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) IS 'Submits a landing page''s review and completes its request with it.';
 
 CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text,
-    p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
-    id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean,
-    created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone, review text)
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
+    p_product_id uuid DEFAULT NULL::uuid, p_product_external_id text DEFAULT NULL::text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer,
+    rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
+    reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
+    verification_at timestamp with time zone, review text)
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 declare
   hit record;
@@ -2888,6 +2902,9 @@ declare
   r plaudit.reviews;
   token text;
   failed_constraint text;
+  product_field text;
+  product_ref uuid;
+  product_archived boolean;
 begin
   -- Counted first and outside the block below: a refused submission still counts.
   select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
@@ -2909,6 +2926,23 @@ begin
     end if;
     answers := plaudit.check_custom_field_values(f.custom_fields, p_custom_fields);
 
+    -- The product reviewed, by either id, of the form's organization only; an archived product
+    -- keeps its reviews but takes no new ones.
+    product_field := case when p_product_id is not null then 'product_id'
+                          when p_product_external_id is not null then 'product_external_id' end;
+    if product_field is not null then
+      select p.id, p.archived into product_ref, product_archived from plaudit.products p
+       where p.org_id = f.org_id
+         and (p.id = p_product_id or (p_product_id is null and p.external_id = p_product_external_id));
+      if not found then
+        raise exception '%: no such product in this organization', product_field
+          using errcode = 'invalid_parameter_value';
+      elsif product_archived then
+        raise exception '%: the product is archived and takes no new reviews', product_field
+          using errcode = 'invalid_parameter_value';
+      end if;
+    end if;
+
     status := case f.verification_mode when 'none' then 'unverified' else 'pending' end;
 
     if p_honeypot then
@@ -2918,7 +2952,7 @@ begin
       verification_status := status; is_hidden := false; created_at := now(); custom_fields := answers;
       r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
-      r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers;
+      r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -2941,11 +2975,11 @@ begin
 
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
-       verification_status, verification_method, verification_at, verification_order_hash)
+       verification_status, verification_method, verification_at, verification_order_hash, product_id)
     values
       (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
-       case when order_hash is not null then now() end, order_hash)
+       case when order_hash is not null then now() end, order_hash, product_ref)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then
@@ -2980,7 +3014,7 @@ end
 $_$;
 
 COMMENT ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) IS 'Submits a public review in one round trip; answers the review or an error code.';
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid, p_product_external_id text) IS 'Submits a public review in one round trip; answers the review or an error code.';
 
 CREATE FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3933,6 +3967,7 @@ ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, 
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_external_id_key UNIQUE (org_id, external_id);
+ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
@@ -4012,6 +4047,7 @@ CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, l
 CREATE INDEX reviews_org_id_created_at_id ON plaudit.reviews USING btree (org_id, created_at, id);
 CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form_id, created_at, id);
 CREATE INDEX reviews_org_id_hidden ON plaudit.reviews USING btree (org_id, created_at, id) WHERE is_hidden;
+CREATE INDEX reviews_org_id_product_id_created_at ON plaudit.reviews USING btree (org_id, product_id, created_at, id) WHERE (product_id IS NOT NULL);
 CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id);
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
 CREATE INDEX reviews_public_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
@@ -4105,6 +4141,7 @@ ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verifi
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_form_id_org_id_fkey FOREIGN KEY (form_id, org_id) REFERENCES plaudit.review_forms(id, org_id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_product_id_fkey FOREIGN KEY (product_id, org_id) REFERENCES plaudit.products(id, org_id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_verification_key_id_fkey FOREIGN KEY (verification_key_id) REFERENCES plaudit.api_keys(id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_verification_token_id_fkey FOREIGN KEY (verification_token_id) REFERENCES plaudit.review_verification_tokens(id);
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES plaudit.webhook_endpoints(id) ON DELETE CASCADE;
@@ -4341,6 +4378,7 @@ GRANT ALL ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) TO plaudi
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
@@ -4358,7 +4396,7 @@ GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucke
     p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) TO plaudit_public;
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid, p_product_external_id text) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;

@@ -266,8 +266,8 @@ $$;
 comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates answers against a form''s custom fields and answers those to keep: the form''s keys only, strings trimmed.';
 
 -- The public submission in one round trip, as SECURITY DEFINER because a submitter has no tenant:
--- rate limit, form, custom fields, the duplicate rule, purchase proof and the verification e-mail.
--- Expected refusals come back as error_code and error_message rather than as exceptions.
+-- rate limit, form, custom fields, the product reviewed (by id or external id), the duplicate rule,
+-- purchase proof and the verification e-mail. Expected refusals come back as error_code and error_message rather than as exceptions.
 create or replace function plaudit.submit_review(
   p_rate_bucket text,
   p_rate_limit integer,
@@ -280,7 +280,9 @@ create or replace function plaudit.submit_review(
   p_custom_fields jsonb,
   p_order_id text,
   p_verify_url_base text,
-  p_honeypot boolean default false
+  p_honeypot boolean default false,
+  p_product_id uuid default null,
+  p_product_external_id text default null
 )
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint,
@@ -305,6 +307,9 @@ declare
   r plaudit.reviews;
   token text;
   failed_constraint text;
+  product_field text;
+  product_ref uuid;
+  product_archived boolean;
 begin
   -- Counted first and outside the block below: a refused submission still counts.
   select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
@@ -326,6 +331,23 @@ begin
     end if;
     answers := plaudit.check_custom_field_values(f.custom_fields, p_custom_fields);
 
+    -- The product reviewed, by either id, of the form's organization only; an archived product
+    -- keeps its reviews but takes no new ones.
+    product_field := case when p_product_id is not null then 'product_id'
+                          when p_product_external_id is not null then 'product_external_id' end;
+    if product_field is not null then
+      select p.id, p.archived into product_ref, product_archived from plaudit.products p
+       where p.org_id = f.org_id
+         and (p.id = p_product_id or (p_product_id is null and p.external_id = p_product_external_id));
+      if not found then
+        raise exception '%: no such product in this organization', product_field
+          using errcode = 'invalid_parameter_value';
+      elsif product_archived then
+        raise exception '%: the product is archived and takes no new reviews', product_field
+          using errcode = 'invalid_parameter_value';
+      end if;
+    end if;
+
     status := case f.verification_mode when 'none' then 'unverified' else 'pending' end;
 
     if p_honeypot then
@@ -335,7 +357,7 @@ begin
       verification_status := status; is_hidden := false; created_at := now(); custom_fields := answers;
       r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
-      r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers;
+      r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -358,11 +380,11 @@ begin
 
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
-       verification_status, verification_method, verification_at, verification_order_hash)
+       verification_status, verification_method, verification_at, verification_order_hash, product_id)
     values
       (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
-       case when order_hash is not null then now() end, order_hash)
+       case when order_hash is not null then now() end, order_hash, product_ref)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then
@@ -395,4 +417,4 @@ begin
   end;
 end
 $$;
-comment on function plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean) is 'Submits a public review in one round trip; answers the review or an error code.';
+comment on function plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean,uuid,text) is 'Submits a public review in one round trip; answers the review or an error code.';

@@ -91,6 +91,23 @@ as $$
 $$;
 comment on function plaudit.reply_json(plaudit.review_replies) is 'A review''s reply as the Review''s `reply` writes it, or null.';
 
+-- A reviewed product as the Review's `product` writes it. A function of its own, called only for
+-- reviews of products: a subquery written inside review_json would stop the planner inlining it.
+-- (A product the reader cannot see writes null rather than voiding the whole Review.)
+create or replace function plaudit.review_product_json(p_product_id uuid)
+returns text
+language sql
+stable
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$
+  select '{"id":"' || p.id::text || '","external_id":' || pg_catalog.to_json(p.external_id)::text
+    || ',"name":' || pg_catalog.to_json(p.name)::text || '}'
+    from plaudit.products p
+   where p.id = p_product_id
+$$;
+comment on function plaudit.review_product_json(uuid) is 'A reviewed product as the Review''s `product` writes it.';
+
 -- The organization's Review, the contract's schema, written in one place: every route that
 -- answers a Review (one review, the list and its first page, the submission, moderation,
 -- verification, replies) and the JSON export call it with the review's row and its reply's row.
@@ -112,7 +129,8 @@ as $$
     || ',"is_hidden":' || r.is_hidden::text
     || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '","form_id":"' || r.form_id::text
-    || '","custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
+    || '","product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
+    || ',"custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || '}'
 $$;

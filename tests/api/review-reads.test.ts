@@ -54,6 +54,7 @@ describe('reading reviews', () => {
       is_hidden: false,
       created_at: made[5].created_at,
       form_id: forms[0].id,
+      product: null,
       custom_fields: {},
       reply: null,
     });
@@ -251,6 +252,7 @@ describe('OpenAPI document', () => {
       'is_hidden',
       'created_at',
       'form_id',
+      'product',
       'custom_fields',
       'reply',
     ]);

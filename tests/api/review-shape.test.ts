@@ -34,7 +34,16 @@ beforeAll(async () => {
   const manual = await createForm(call, t, { verification_mode: 'manual' });
   const proof = await createForm(call, t, { verification_mode: 'purchase_proof' });
   ids.open = open.id;
-  ids.replied = (await submitOk(call, open.id, { custom_fields: { size: 'L "tall"', again: true } })).id;
+  // A review of a product, so that the shape is checked with `product` written out.
+  const product = await call('POST', `/api/v1/organizations/${t.org.id}/products`, {
+    key: t.keys.write,
+    body: { external_id: 'SHAPE-MUG', name: 'Mug «tall»' },
+  });
+  expect(product.status).toBe(201);
+  ids.replied = (await submitOk(call, open.id, {
+    custom_fields: { size: 'L "tall"', again: true },
+    product_external_id: 'SHAPE-MUG',
+  })).id;
   ids.approve = (await submitOk(call, manual.id)).id;
   ids.reject = (await submitOk(call, manual.id)).id;
   ids.proof = (await submitOk(call, proof.id, { reviewer_email: 'order@example.com' })).id;

@@ -728,7 +728,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a product
-         * @description Removes the product from the catalog. To keep a product with reviews, archive it instead.
+         * @description Removes a product without reviews from the catalog. A product with reviews keeps them: archive it instead (409).
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -761,7 +761,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a new review
-         * @description Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.
+         * @description Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.
          */
         post: operations["reviews.submit"];
         delete?: never;
@@ -2213,6 +2213,7 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             form_id: string;
+            product: components["schemas"]["ReviewProduct"];
             /**
              * @description The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.
              * @example {
@@ -2225,6 +2226,14 @@ export interface components {
             };
             reply: components["schemas"]["ReviewReply"] & unknown;
         };
+        /** @description The product reviewed, from your catalog; `null` for a review of the business. */
+        ReviewProduct: {
+            /** Format: uuid */
+            id: string;
+            /** @description Your own id of the product. */
+            external_id: string;
+            name: string;
+        } | null;
         ReviewForm: {
             /** Format: uuid */
             id: string;
@@ -2479,6 +2488,13 @@ export interface components {
             order_id?: string;
             /** @description Leave out or empty. A trap for bots: a submission that fills it is answered as usual but not stored. */
             website_url?: string;
+            /** @description A review of this product of the form's organization, by your own id of it; leave out for a review of the business. An unknown or archived product is refused (422). */
+            product_external_id?: string;
+            /**
+             * Format: uuid
+             * @description The same as `product_external_id`, by the product's `id`; give one of the two, not both.
+             */
+            product_id?: string;
         };
         /**
          * @example {
@@ -6111,6 +6127,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The product has reviews */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -6233,6 +6258,10 @@ export interface operations {
                 is_hidden?: "true" | "false";
                 /** @description Only reviews submitted through this form. */
                 form_id?: string;
+                /** @description Only reviews of this product. */
+                product_id?: string;
+                /** @description Only reviews of the product with this id of yours. */
+                product_external_id?: string;
                 /** @description Created on or after (a date means from 00:00 UTC). */
                 startDate?: string;
                 /** @description Created on or before (a date means the whole day, UTC). */
@@ -6389,6 +6418,10 @@ export interface operations {
                 is_hidden?: "true" | "false";
                 /** @description Only reviews submitted through this form. */
                 form_id?: string;
+                /** @description Only reviews of this product. */
+                product_id?: string;
+                /** @description Only reviews of the product with this id of yours. */
+                product_external_id?: string;
                 /** @description Created on or after (a date means from 00:00 UTC). */
                 startDate?: string;
                 /** @description Created on or before (a date means the whole day, UTC). */

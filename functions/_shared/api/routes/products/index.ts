@@ -1,5 +1,5 @@
 // The product catalog (shapes in shape.ts): the list, one product, its changes, and the bulk sync
-// by external_id. Reviews of products come with the next slice.
+// by external_id.
 import { asJson } from '../../../core/db/client.ts';
 import { newestFirst, paginate, Paginated } from '../../http/pagination.ts';
 import { errorResponseSpec, json, jsonBody, OrgItemParams, OrgParams } from '../../http/schemas.ts';
@@ -181,15 +181,19 @@ export const products = router()
       operationId: 'products.delete',
       tags: TAGS,
       summary: 'Delete a product',
-      description: 'Removes the product from the catalog. To keep a product with reviews, archive it instead.',
+      description:
+        'Removes a product without reviews from the catalog. A product with reviews keeps them: archive it instead (409).',
       request: { params: OrgItemParams },
       responses: {
         204: { description: 'Deleted' },
         404: errorResponseSpec('No product with this id in this organization'),
+        409: errorResponseSpec('The product has reviews'),
       },
     }),
     async (c) => {
-      const rows = await c.var.db`delete from plaudit.products where id = ${c.req.valid('param').id} returning id`;
+      const rows = await translateProductErrors(() =>
+        c.var.db`delete from plaudit.products where id = ${c.req.valid('param').id} returning id`
+      );
       if (rows.length === 0) throw productNotFound();
       return c.body(null, 204);
     },

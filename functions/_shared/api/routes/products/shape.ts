@@ -114,12 +114,18 @@ export type ProductRow = Omit<z.infer<typeof Product>, 'created_at' | 'updated_a
 };
 
 /**
- * What a Product is read from. Reviews of products come with their own slice: until then no
- * review names a product, so the counts are a placeholder that says so (none, no average).
+ * What a Product is read from, its counts over its published reviews (not hidden, verified or
+ * unverified, as the public counts them). Written against the table's own name, so that it serves
+ * a SELECT and the RETURNING of an INSERT or UPDATE alike.
  */
 export function productColumns(db: Tx) {
+  const published = db`
+    from plaudit.reviews r
+    where r.org_id = products.org_id and r.product_id = products.id
+      and not r.is_hidden and r.verification_status in ('verified', 'unverified')`;
   return db`id, external_id, name, url, image_url, sku, gtin, mpn, brand, group_key as "group", archived,
-            0 as review_count, null::float8 as average_rating, created_at, updated_at`;
+            (select count(*)::integer ${published}) as review_count,
+            (select round(avg(r.rating), 2)::float8 ${published}) as average_rating, created_at, updated_at`;
 }
 
 export function toProduct(r: ProductRow): z.infer<typeof Product> {
@@ -143,7 +149,8 @@ export const productNotFound = () => new ApiError(404, 'Product not found');
 
 /**
  * Runs a write of one product and says its refusals in the contract's words: a taken external_id
- * is a 409, a GTIN whose check digit the database refuses names the field and the rule.
+ * is a 409, and so is deleting a product with reviews; a GTIN whose check digit the database
+ * refuses names the field and the rule.
  */
 export async function translateProductErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -152,6 +159,10 @@ export async function translateProductErrors<T>(run: () => Promise<T>): Promise<
     const e = err as { code?: string; constraint_name?: string };
     if (e.code === '23505' && e.constraint_name === 'products_external_id_key') {
       throw new ApiError(409, 'external_id: a product with this external_id exists already');
+    }
+    // Reviews name the product (no cascade): it stays, archived, with them.
+    if (e.code === '23503' && e.constraint_name === 'reviews_product_id_fkey') {
+      throw new ApiError(409, 'The product has reviews: archive it with {"archived":true} instead');
     }
     if (e.code === '23514' && e.constraint_name === 'products_gtin_check') {
       throw new ApiError(422, `gtin: ${GTIN_RULE}`, [{ field: 'gtin', code: 'invalid', message: GTIN_RULE }]);

@@ -27,6 +27,10 @@ const ReviewListQuery = PaginationQuery.extend({
     description: 'Only hidden (`true`) or only visible (`false`) reviews.',
   }),
   form_id: z.string().uuid().optional().openapi({ description: 'Only reviews submitted through this form.' }),
+  product_id: z.string().uuid().optional().openapi({ description: 'Only reviews of this product.' }),
+  product_external_id: z.string().trim().min(1).max(200).optional().openapi({
+    description: 'Only reviews of the product with this id of yours.',
+  }),
   startDate: IsoDate.optional().openapi({ description: 'Created on or after (a date means from 00:00 UTC).' }),
   endDate: IsoDate.optional().openapi({ description: 'Created on or before (a date means the whole day, UTC).' }),
   q: z.string().trim().min(1).max(200).optional().openapi({
@@ -61,6 +65,11 @@ function listFilters(db: Tx, q: ListQuery) {
   if (q.verification_status) conditions.push(db`verification_status = ${q.verification_status}`);
   if (q.is_hidden) conditions.push(q.is_hidden === 'true' ? db`is_hidden` : db`not is_hidden`);
   if (q.form_id) conditions.push(db`form_id = ${q.form_id}`);
+  if (q.product_id) conditions.push(db`product_id = ${q.product_id}`);
+  if (q.product_external_id) {
+    // The tenant's own product (row-level security): another organization's id matches nothing.
+    conditions.push(db`product_id = (select id from plaudit.products where external_id = ${q.product_external_id})`);
+  }
   if (start) conditions.push(db`created_at >= ${start}`);
   if (end) conditions.push(db`created_at < ${end}`);
   if (q.q) conditions.push(db`search @@ websearch_to_tsquery('simple', ${q.q})`);

@@ -18,6 +18,12 @@ export const ReviewReply = z.object({
   updated_at: Timestamp,
 }).openapi('ReviewReply');
 
+export const ReviewProduct = z.object({
+  id: z.string().uuid(),
+  external_id: z.string().openapi({ description: 'Your own id of the product.' }),
+  name: z.string(),
+}).openapi('ReviewProduct');
+
 export const Review = z.object({
   id: z.string().uuid(),
   rating: z.number().int().min(1).max(5),
@@ -34,6 +40,9 @@ export const Review = z.object({
   is_hidden: z.boolean(),
   created_at: Timestamp,
   form_id: z.string().uuid(),
+  product: ReviewProduct.nullable().openapi({
+    description: 'The product reviewed, from your catalog; `null` for a review of the business.',
+  }),
   custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).openapi({
     description:
       "The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.",

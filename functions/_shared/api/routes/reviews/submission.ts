@@ -27,6 +27,16 @@ const ReviewSubmission = z.object({
   website_url: z.string().max(2048).optional().openapi({
     description: 'Leave out or empty. A trap for bots: a submission that fills it is answered as usual but not stored.',
   }),
+  product_external_id: z.string().trim().min(1).max(200).optional().openapi({
+    description:
+      "A review of this product of the form's organization, by your own id of it; leave out for a review of the business. An unknown or archived product is refused (422).",
+  }),
+  product_id: z.string().uuid().optional().openapi({
+    description: "The same as `product_external_id`, by the product's `id`; give one of the two, not both.",
+  }),
+}).refine((s) => s.product_id === undefined || s.product_external_id === undefined, {
+  path: ['product_id'],
+  message: 'give product_id or product_external_id, not both',
 }).openapi('ReviewSubmission', {
   example: {
     form_id: '6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c',
@@ -58,7 +68,7 @@ export const reviewSubmission = router()
       tags: ['Reviews'],
       summary: 'Submit a new review',
       description:
-        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.",
+        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.",
       request: { body: jsonBody(ReviewSubmission) },
       responses: {
         201: json(Review, 'The stored review'),
@@ -83,7 +93,8 @@ export const reviewSubmission = router()
             p_reviewer_name => ${input.reviewer_name}, p_reviewer_email => ${input.reviewer_email},
             p_custom_fields => ${input.custom_fields ? tx.json(asJson(input.custom_fields)) : null},
             p_order_id => ${input.order_id ?? null}, p_verify_url_base => ${config.publicUrl},
-            p_honeypot => ${Boolean(input.website_url?.trim())})`);
+            p_honeypot => ${Boolean(input.website_url?.trim())}, p_product_id => ${input.product_id ?? null},
+            p_product_external_id => ${input.product_external_id ?? null})`);
       const decision = {
         limit,
         remaining: row.rate_remaining,

@@ -1,0 +1,66 @@
+-- Reviews of products: a review names a product of its own organization only, an archived product
+-- takes no new reviews, the Review writes `product`, and a product with reviews is not deleted.
+begin;
+select tests.lend_temporary_to_runtime_roles();
+select plan(11);
+
+insert into plaudit.organizations (id, name, slug) values
+  ('41000000-0000-4000-8000-000000000001', 'Shop Co', 'product-reviews-shop'),
+  ('41000000-0000-4000-8000-000000000002', 'Stranger Co', 'product-reviews-stranger');
+insert into plaudit.review_forms (id, org_id, name, verification_mode) values
+  ('41000000-0000-4000-8000-0000000000f1', '41000000-0000-4000-8000-000000000001', 'Open', 'none');
+insert into plaudit.products (id, org_id, external_id, name, archived) values
+  ('41000000-0000-4000-8000-0000000000a1', '41000000-0000-4000-8000-000000000001', 'MUG-1', 'Mug "Blue"', false),
+  ('41000000-0000-4000-8000-0000000000a2', '41000000-0000-4000-8000-000000000001', 'OLD-1', 'Old mug', true),
+  ('41000000-0000-4000-8000-0000000000b1', '41000000-0000-4000-8000-000000000002', 'MUG-1', 'Their mug', false);
+
+create function pg_temp.submit(p_content text, p_product_id uuid, p_external_id text)
+returns table (error_code text, error_message text, id uuid, review text)
+language sql as $$
+  select error_code, error_message, id, review from plaudit.submit_review(
+    'submit:products', 1000, '41000000-0000-4000-8000-0000000000f1', 4, null, p_content, 'Ada',
+    'ada@example.com', '{}', null, 'https://x', false, p_product_id, p_external_id)
+$$;
+
+set local role plaudit_public;
+select is((select (review::jsonb) -> 'product' from pg_temp.submit('by external id', null, 'MUG-1')),
+  '{"id":"41000000-0000-4000-8000-0000000000a1","external_id":"MUG-1","name":"Mug \"Blue\""}'::jsonb,
+  'a review by the product''s external id names the organization''s own product');
+select is((select (review::jsonb) -> 'product' ->> 'id' from pg_temp.submit('by id', '41000000-0000-4000-8000-0000000000a1', null)),
+  '41000000-0000-4000-8000-0000000000a1', 'a review by the product''s id names it');
+select is((select review::jsonb -> 'product' from pg_temp.submit('of the business', null, null)),
+  'null'::jsonb, 'a review of the business has product null');
+select is((select (error_code, error_message)::text from pg_temp.submit('archived', null, 'OLD-1')),
+  '(22023,"product_external_id: the product is archived and takes no new reviews")',
+  'an archived product takes no new reviews, and the refusal names the field');
+select is((select (error_code, error_message)::text from pg_temp.submit('stranger by id', '41000000-0000-4000-8000-0000000000b1', null)),
+  '(22023,"product_id: no such product in this organization")',
+  'another organization''s product, by id, is refused');
+select is((select (error_code, error_message)::text from pg_temp.submit('unknown', null, 'NOPE')),
+  '(22023,"product_external_id: no such product in this organization")',
+  'an unknown external id is refused');
+reset role;
+
+select is((select count(*)::integer from plaudit.reviews where product_id is not null), 2,
+  'refused submissions stored nothing');
+
+-- The table itself: whatever writes the row, a review never points at another organization's product.
+select throws_ok(
+  $$insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status, product_id)
+    values ('41000000-0000-4000-8000-000000000001', '41000000-0000-4000-8000-0000000000f1', 5, 'x', 'Ada',
+            'ada@example.com', 'unverified', '41000000-0000-4000-8000-0000000000b1')$$,
+  '23503', null, 'the composite foreign key refuses another organization''s product even to the owner');
+
+-- The tenant reads its reviews with their product, and may not delete a product that has reviews.
+set local role plaudit_api;
+select set_config('plaudit.org_id', '41000000-0000-4000-8000-000000000001', true);
+select is((select count(*)::integer from plaudit.reviews r where plaudit.review_json(r, null)::jsonb -> 'product' ->> 'external_id' = 'MUG-1'), 2,
+  'the tenant''s Review writes the product');
+select throws_ok($$delete from plaudit.products where id = '41000000-0000-4000-8000-0000000000a1'$$, '23503', null,
+  'a product with reviews is not deleted');
+select lives_ok($$delete from plaudit.products where id = '41000000-0000-4000-8000-0000000000a2'$$,
+  'a product without reviews is deleted');
+reset role;
+
+select * from finish();
+rollback;
