@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, migrationFiles, MIGRATIONS_DIR } from './lib/database.mjs';
 import { withMigratedDatabase } from './lib/scratch-database.mjs';
-import { applySources, catalogDefinitions, difference, readSources } from './lib/sql-sources.mjs';
+import { compareWithSources, difference } from './lib/sql-sources.mjs';
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -24,23 +24,6 @@ const name = args.find((a) => !a.startsWith('--'));
 if (!check && !/^[a-z][a-z0-9_]{0,62}$/.test(name ?? '')) {
   console.error('usage: npm run db:migration -- <name in lower_snake_case> | --check');
   process.exit(2);
-}
-
-class Rollback extends Error {}
-
-/** The catalog before and after applying the sources, and what each source made. */
-async function compare(sql) {
-  const before = await catalogDefinitions(sql);
-  let after;
-  let made;
-  await sql.begin(async (tx) => {
-    made = await applySources(tx, readSources());
-    after = await catalogDefinitions(tx);
-    throw new Rollback();
-  }).catch((err) => {
-    if (!(err instanceof Rollback)) throw err;
-  });
-  return { before, after, made };
 }
 
 /** The statements that take a database from `before` to what the sources make. */
@@ -92,7 +75,7 @@ function nextVersion() {
 await withMigratedDatabase(async (url) => {
   const sql = connect(url);
   try {
-    const steps = plan(await compare(sql));
+    const steps = plan(await compareWithSources(sql));
     if (steps.length === 0) {
       console.log('supabase/sql/ and the migrations agree: nothing to write');
       return;
@@ -115,7 +98,7 @@ await withMigratedDatabase(async (url) => {
     ].join('\n');
     // The file must take the database to exactly what the sources make.
     await sql.begin((tx) => tx.unsafe(text));
-    const left = plan(await compare(sql));
+    const left = plan(await compareWithSources(sql));
     if (left.length > 0) {
       throw new Error(`the written migration leaves differences: ${left.map((s) => s.identity).join(', ')}`);
     }

@@ -130,6 +130,27 @@ async function define(tx, definition) {
   }
 }
 
+class Rollback extends Error {}
+
+/**
+ * The catalog as it is, and as it would be with the sources applied over it (in a transaction that
+ * is rolled back: the database is left as it was), with the identity each source made.
+ * @returns {Promise<{ before: Map<string, any>, after: Map<string, any>, made: any[] }>}
+ */
+export async function compareWithSources(sql, definitions = readSources()) {
+  const before = await catalogDefinitions(sql);
+  let after;
+  let made;
+  await sql.begin(async (tx) => {
+    made = await applySources(tx, definitions);
+    after = await catalogDefinitions(tx);
+    throw new Rollback();
+  }).catch((err) => {
+    if (!(err instanceof Rollback)) throw err;
+  });
+  return { before, after, made };
+}
+
 /** What differs between two catalogs' definitions of one identity, in words, or null. */
 export function difference(before, after) {
   if (!before) return 'not made by the migrations';

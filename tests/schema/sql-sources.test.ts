@@ -3,30 +3,17 @@
 // a function a migration made that no source holds, or one defined twice.
 import { describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { applySources, catalogDefinitions, difference, readSources } from '../../scripts/lib/sql-sources.mjs';
-
-type Catalog = Map<string, { definition: string; comment: string | null }>;
+import { compareWithSources, difference, readSources } from '../../scripts/lib/sql-sources.mjs';
 
 // Applied in a transaction that is rolled back: the database is left as the migrations made it.
 async function beforeAndAfterSources() {
   const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
   try {
-    const before: Catalog = await catalogDefinitions(sql);
-    let after: Catalog = new Map();
-    let made: { identity: string; file: string }[] = [];
-    await sql.begin(async (tx) => {
-      made = await applySources(tx);
-      after = await catalogDefinitions(tx);
-      throw new Rollback();
-    }).catch((err) => {
-      if (!(err instanceof Rollback)) throw err;
-    });
-    return { before, after, made };
+    return await compareWithSources(sql);
   } finally {
     await sql.end();
   }
 }
-class Rollback extends Error {}
 
 describe('supabase/sql/', () => {
   it('holds every function and view exactly as the migrations leave them, each once', async () => {

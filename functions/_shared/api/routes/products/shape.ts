@@ -6,6 +6,7 @@ import type { Tx } from '../../../core/db/client.ts';
 import { apiErrorFromDb } from '../../http/db-errors.ts';
 import { ApiError } from '../../http/errors.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
+import { fieldsGiven } from '../../http/patch.ts';
 import { iso, Timestamp } from '../../http/schemas.ts';
 
 const GTIN_RULE = 'must be 8, 12, 13 or 14 digits with a valid check digit';
@@ -137,11 +138,19 @@ export async function selectProducts(db: Tx, where: postgres.Fragment) {
 }
 
 /** The stored columns a body's fields go to (`group` is `group_key`: "group" is a keyword of SQL). */
-export function columnsOf(fields: Partial<ProductPatch>): Record<string, unknown> {
-  const { group, ...rest } = fields;
-  const columns: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rest)) if (value !== undefined) columns[key] = value;
-  if (group !== undefined) columns.group_key = group;
+export function columnsOf(fields: ProductPatch): Record<string, unknown> {
+  const columns = fieldsGiven(fields, [
+    'external_id',
+    'name',
+    'url',
+    'image_url',
+    'sku',
+    'gtin',
+    'mpn',
+    'brand',
+    'archived',
+  ]);
+  if (fields.group !== undefined) columns.group_key = fields.group;
   return columns;
 }
 
