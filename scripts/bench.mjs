@@ -26,6 +26,7 @@ import exportScenario from './bench/scenarios/export.mjs';
 import webhooks from './bench/scenarios/webhooks.mjs';
 import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
+import productSync from './bench/scenarios/product-sync.mjs';
 import widget from './bench/scenarios/widget.mjs';
 import dashboard from './bench/scenarios/dashboard.mjs';
 import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
@@ -41,6 +42,7 @@ const SCENARIOS = [
   webhooks,
   ...reviewScenarios,
   reviewRequests,
+  productSync,
   widget,
   dashboard,
   dashboardFirstLoad,
