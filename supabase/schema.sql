@@ -35,6 +35,30 @@ $$;
 
 COMMENT ON FUNCTION plaudit.accept_invitation(p_token text, p_name text) IS 'Accepts an invitation: the invitee becomes a member with its role, once; answers the state afterwards.';
 
+CREATE FUNCTION plaudit.add_product_review_statistics(p_deltas jsonb) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  insert into plaudit.product_review_statistics as s
+    (product_id, org_id, public_count, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5)
+  select d.product_id, d.org_id, d.public_count, d.rating_sum, d.rating_1, d.rating_2, d.rating_3, d.rating_4, d.rating_5
+  from jsonb_to_recordset(p_deltas) as d(
+    product_id uuid, org_id uuid, public_count bigint, rating_sum bigint, rating_1 bigint,
+    rating_2 bigint, rating_3 bigint, rating_4 bigint, rating_5 bigint)
+  order by d.product_id
+  on conflict (product_id) do update set
+    public_count = s.public_count + excluded.public_count,
+    rating_sum = s.rating_sum + excluded.rating_sum,
+    rating_1 = s.rating_1 + excluded.rating_1,
+    rating_2 = s.rating_2 + excluded.rating_2,
+    rating_3 = s.rating_3 + excluded.rating_3,
+    rating_4 = s.rating_4 + excluded.rating_4,
+    rating_5 = s.rating_5 + excluded.rating_5,
+    updated_at = now();
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.add_product_review_statistics(p_deltas jsonb) IS 'Adds signed deltas to products'' public review counters, in product order.';
+
 CREATE FUNCTION plaudit.add_review_statistics(p_deltas jsonb) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
@@ -1571,6 +1595,49 @@ $$;
 
 COMMENT ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) IS 'The pagination envelope''s meta, as the API''s lists write it.';
 
+CREATE FUNCTION plaudit.product_group_ids(p_org_id uuid, p_product_id uuid, p_group_key text) RETURNS uuid[]
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case when p_group_key is null then array[p_product_id]
+              else array(select g.id from plaudit.products g where g.org_id = p_org_id and g.group_key = p_group_key)
+         end
+$$;
+
+COMMENT ON FUNCTION plaudit.product_group_ids(p_org_id uuid, p_product_id uuid, p_group_key text) IS 'The products whose reviews a product shows in public: its group''s, or itself.';
+
+CREATE FUNCTION plaudit.product_group_statistics(p_product_ids uuid[], OUT public_count bigint, OUT rating_sum bigint, OUT rating_1 bigint,
+    OUT rating_2 bigint, OUT rating_3 bigint, OUT rating_4 bigint, OUT rating_5 bigint) RETURNS record
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select coalesce(sum(s.public_count), 0), coalesce(sum(s.rating_sum), 0),
+         coalesce(sum(s.rating_1), 0), coalesce(sum(s.rating_2), 0), coalesce(sum(s.rating_3), 0),
+         coalesce(sum(s.rating_4), 0), coalesce(sum(s.rating_5), 0)
+    from plaudit.product_review_statistics s where s.product_id = any (p_product_ids)
+$$;
+
+COMMENT ON FUNCTION plaudit.product_group_statistics(p_product_ids uuid[], OUT public_count bigint, OUT rating_sum bigint, OUT rating_1 bigint,
+    OUT rating_2 bigint, OUT rating_3 bigint, OUT rating_4 bigint, OUT rating_5 bigint) IS 'The summed public review counters of the products given.';
+
+CREATE FUNCTION plaudit.products_signal_changes() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  deltas jsonb;
+begin
+  -- Each operation has its own transition table: a statement reads only the one it has.
+  if tg_op = 'DELETE' then
+    select jsonb_agg(plaudit.public_version_delta(c.org_id)) into deltas
+      from (select distinct o.org_id from old_products o) c;
+  else
+    select jsonb_agg(plaudit.public_version_delta(c.org_id)) into deltas
+      from (select distinct n.org_id from new_products n) c;
+  end if;
+  if deltas is not null then
+    perform plaudit.add_review_statistics(deltas);
+  end if;
+  return null;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.products_signal_changes() IS 'Every statement that adds, changes or deletes products moves their organizations'' public version.';
+
 CREATE FUNCTION plaudit.prune_rate_limits() RETURNS integer
     LANGUAGE sql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   with gone as (
@@ -1587,33 +1654,183 @@ CREATE FUNCTION plaudit.public_embed_reviews(p_slug text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select case when o.id is null then null
               when not coalesce(p.enabled, true) then '[]'::json
-              else (
-    select coalesce(json_agg(json_build_object(
-             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
-             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
-             'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
-             'reply', case when rr.review_id is null then null else json_build_object(
-               'content', rr.content,
-               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
-             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-             order by pr.created_at desc, pr.id desc), '[]')
-      from plaudit.public_reviews pr
-      left join plaudit.review_replies rr on rr.review_id = pr.id
-      join plaudit.reviews r on r.id = pr.id
-     where pr.id = any (array(
-       select x.id from plaudit.reviews x
-        where x.org_id = o.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
-          and x.rating >= coalesce(p.embed_min_rating, 1)
-        order by x.created_at desc, x.id desc
-        limit coalesce(p.embed_max_reviews, 10))))
+              else plaudit.public_review_items(plaudit.public_feed_page_ids(
+                     o.id, null, plaudit.public_feed_ratings(coalesce(p.embed_min_rating, 1), null), 'newest', false,
+                     0, coalesce(p.embed_max_reviews, 10)))::json
          end
     from (select 1) one
     left join plaudit.organizations o on o.slug = p_slug
     left join plaudit.public_profiles p on p.org_id = o.id
 $$;
 
-COMMENT ON FUNCTION plaudit.public_embed_reviews(p_slug text) IS 'The widget''s reviews: the newest public reviews at or above its min_rating, up to its max_reviews, each with how it was verified.';
+COMMENT ON FUNCTION plaudit.public_embed_reviews(p_slug text) IS 'The widget''s reviews of the business: the newest public reviews at or above its min_rating, up to its max_reviews.';
+
+CREATE FUNCTION plaudit.public_feed_page_ids(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean, p_offset bigint, p_limit integer) RETURNS uuid[]
+    LANGUAGE plpgsql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
+declare
+  by_rating boolean := p_sort in ('highest', 'lowest');
+  ids uuid[];
+begin
+  execute format($q$
+    select coalesce(array_agg(x.id order by %1$s), '{}') from (
+      select x.id, x.rating, x.created_at
+        from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
+        cross join lateral (
+          select r.id, r.rating, r.created_at from plaudit.reviews r
+           where %4$s and not r.is_hidden and r.verification_status in ('verified', 'unverified') and %5$s %6$s
+           order by r.created_at %7$s, r.id %7$s
+           limit $6 + $7) x
+       order by %1$s
+       limit $7 offset $6) x$q$,
+    case p_sort when 'oldest' then 'x.created_at, x.id'
+                when 'highest' then 'x.rating desc, x.created_at desc, x.id desc'
+                when 'lowest' then 'x.rating, x.created_at desc, x.id desc'
+                else 'x.created_at desc, x.id desc' end,
+    case when p_product_ids is null then 'array[null::uuid]' else '$2' end,
+    case when by_rating then '$3' else 'array[null::integer]' end,
+    case when p_product_ids is null then 'r.org_id = $1 and r.product_id is null'
+         else 'r.product_id is not null and r.product_id = s.product_id' end,
+    case when by_rating then 'r.rating = k.rating' else 'r.rating = any ($3)' end,
+    case when p_has_media then 'and plaudit.review_has_public_media(r.id)' else '' end,
+    case when p_sort = 'oldest' then 'asc' else 'desc' end)
+  into ids
+  using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit;
+  return ids;
+end
+$_$;
+
+COMMENT ON FUNCTION plaudit.public_feed_page_ids(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean,
+    p_offset bigint, p_limit integer) IS 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
+
+CREATE FUNCTION plaudit.public_feed_ratings(p_min integer, p_rating integer) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select array(select g from generate_series(greatest(p_min, 1), 5) g where p_rating is null or g = p_rating)
+$$;
+
+COMMENT ON FUNCTION plaudit.public_feed_ratings(p_min integer, p_rating integer) IS 'The ratings a public feed shows: from a minimum up, or the one asked for.';
+
+CREATE FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean) RETURNS bigint
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case
+    when p_has_media then (
+      select count(*) from plaudit.reviews r
+       where r.org_id = p_org_id and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+         and (case when p_product_ids is null then r.product_id is null else r.product_id = any (p_product_ids) end)
+         and r.rating = any (p_ratings) and plaudit.review_has_public_media(r.id))
+    when p_product_ids is null then (
+      select coalesce(sum(case when 1 = any (p_ratings) then s.rating_1 else 0 end
+                          + case when 2 = any (p_ratings) then s.rating_2 else 0 end
+                          + case when 3 = any (p_ratings) then s.rating_3 else 0 end
+                          + case when 4 = any (p_ratings) then s.rating_4 else 0 end
+                          + case when 5 = any (p_ratings) then s.rating_5 else 0 end), 0)
+        from plaudit.review_statistics s where s.org_id = p_org_id)
+    else (
+      select coalesce(sum(case when 1 = any (p_ratings) then s.rating_1 else 0 end
+                          + case when 2 = any (p_ratings) then s.rating_2 else 0 end
+                          + case when 3 = any (p_ratings) then s.rating_3 else 0 end
+                          + case when 4 = any (p_ratings) then s.rating_4 else 0 end
+                          + case when 5 = any (p_ratings) then s.rating_5 else 0 end), 0)
+        from plaudit.product_review_statistics s where s.product_id = any (p_product_ids))
+  end::bigint
+$$;
+
+COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean) IS 'How many reviews a public feed holds, from the business''s or the products'' counters.';
+
+CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS json
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select json_build_object(
+    'version', plaudit.public_version(p_slug),
+    'external_id', (x.product).external_id,
+    'name', (x.product).name,
+    'url', (x.product).url,
+    'image_url', (x.product).image_url,
+    'sku', (x.product).sku,
+    'gtin', (x.product).gtin,
+    'mpn', (x.product).mpn,
+    'brand', (x.product).brand,
+    'average_rating', case when st.public_count > 0 then round(st.rating_sum::numeric / st.public_count, 2) end,
+    'review_count', st.public_count,
+    'rating_distribution', json_build_object('1', st.rating_1, '2', st.rating_2, '3', st.rating_3,
+                                             '4', st.rating_4, '5', st.rating_5))
+    from plaudit.public_product_of(p_slug, p_external_id) x
+    cross join lateral plaudit.product_group_statistics(x.group_ids) st
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the organization''s public version; null when not found.';
+
+CREATE TABLE plaudit.products (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    external_id text NOT NULL,
+    name text NOT NULL,
+    url text,
+    image_url text,
+    sku text,
+    gtin text,
+    mpn text,
+    brand text,
+    group_key text,
+    archived boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT products_brand_check CHECK (((char_length(brand) >= 1) AND (char_length(brand) <= 200))),
+    CONSTRAINT products_external_id_check CHECK (((char_length(external_id) >= 1) AND (char_length(external_id) <= 200))),
+    CONSTRAINT products_group_check CHECK (((char_length(group_key) >= 1) AND (char_length(group_key) <= 200))),
+    CONSTRAINT products_gtin_check CHECK (plaudit.gtin_is_valid(gtin)),
+    CONSTRAINT products_image_url_check CHECK (((char_length(image_url) <= 2000) AND (image_url ~* '^https?://[^[:space:]]+$'::text))),
+    CONSTRAINT products_mpn_check CHECK (((char_length(mpn) >= 1) AND (char_length(mpn) <= 200))),
+    CONSTRAINT products_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 500))),
+    CONSTRAINT products_sku_check CHECK (((char_length(sku) >= 1) AND (char_length(sku) <= 200))),
+    CONSTRAINT products_url_check CHECK (((char_length(url) <= 2000) AND (url ~* '^https?://[^[:space:]]+$'::text)))
+);
+
+COMMENT ON TABLE plaudit.products IS 'The product catalog: what an organization sells, each product known by the organization''s own external_id.';
+
+CREATE FUNCTION plaudit.public_product_of(p_slug text, p_external_id text) RETURNS TABLE(org_id uuid, product plaudit.products, group_ids uuid[])
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select o.id, p, plaudit.product_group_ids(o.id, p.id, p.group_key)
+    from plaudit.organizations o
+    left join plaudit.public_profiles pp on pp.org_id = o.id
+    join plaudit.products p on p.org_id = o.id and p.external_id = p_external_id
+   where o.slug = p_slug and coalesce(pp.enabled, true)
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product_of(p_slug text, p_external_id text) IS 'A product of an enabled public profile by slug and external id, with the ids of its group.';
+
+CREATE FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) RETURNS TABLE(version text, body text)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select plaudit.public_version(p_slug),
+         '{"data":' || coalesce((
+           select json_agg(json_build_object(
+                    'external_id', p.external_id,
+                    'average_rating', case when st.public_count > 0 then round(st.rating_sum::numeric / st.public_count, 2) end,
+                    'review_count', st.public_count) order by a.ord)
+             from (select e.external_id, min(e.ord) as ord
+                     from unnest(p_external_ids) with ordinality e(external_id, ord) group by e.external_id) a
+             join plaudit.products p on p.org_id = o.id and p.external_id = a.external_id
+             cross join lateral plaudit.product_group_statistics(plaudit.product_group_ids(o.id, p.id, p.group_key)) st
+         )::text, '[]') || '}'
+    from plaudit.organizations o
+    left join plaudit.public_profiles pp on pp.org_id = o.id
+   where o.slug = p_slug and coalesce(pp.enabled, true)
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) IS 'The public figures of the products asked for by external id, each over its group, in the order asked.';
+
+CREATE FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean) RETURNS TABLE(version text, body text)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select plaudit.public_version(p_slug),
+         '{"data":' || plaudit.public_review_items(plaudit.public_feed_page_ids(
+           x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_sort, p_has_media,
+           (p_page - 1)::bigint * p_limit, p_limit))
+         || ',"meta":' || plaudit.page_meta(
+           plaudit.public_feed_total(x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_has_media),
+           p_page, p_limit) || '}'
+    from plaudit.public_product_of(p_slug, p_external_id) x
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
 
 CREATE FUNCTION plaudit.public_profile(p_slug text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1651,52 +1868,16 @@ $$;
 COMMENT ON FUNCTION plaudit.public_profile(p_slug text) IS 'A slug''s public profile as JSON: its profile and embed settings, its aggregates and its moderation chain head.';
 
 CREATE FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) RETURNS json
-    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-declare
-  org record;
-  st record;
-  total bigint;
-  items json;
-begin
-  select o.id, coalesce(p.enabled, true) as enabled
-    into org
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select json_build_object(
+    'total', plaudit.public_feed_total(o.id, null, plaudit.public_feed_ratings(1, p_rating), false),
+    'items', plaudit.public_review_items(plaudit.public_feed_page_ids(
+      o.id, null, plaudit.public_feed_ratings(1, p_rating), 'newest', false, (p_page - 1)::bigint * p_limit, p_limit))::json)
     from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
-   where o.slug = p_slug;
-  if not found or not org.enabled then
-    return null;
-  end if;
-  select coalesce(sum(s.public_count), 0) as n, coalesce(sum(s.rating_1), 0) as r1, coalesce(sum(s.rating_2), 0) as r2,
-         coalesce(sum(s.rating_3), 0) as r3, coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
-    into st
-    from plaudit.review_statistics s where s.org_id = org.id;
-  total := case p_rating when 1 then st.r1 when 2 then st.r2 when 3 then st.r3 when 4 then st.r4 when 5 then st.r5
-                         else st.n end;
-  select coalesce(json_agg(json_build_object(
-           'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
-           'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
-           'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
-           'reply', case when rr.review_id is null then null else json_build_object(
-               'content', rr.content,
-               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
-             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-           order by pr.created_at desc, pr.id desc), '[]')
-    into items
-    from plaudit.public_reviews pr
-      left join plaudit.review_replies rr on rr.review_id = pr.id
-    join plaudit.reviews r on r.id = pr.id
-   where pr.id = any (array(
-     -- The page's ids: a walk of reviews_public_feed (the projection's filter).
-     select x.id from plaudit.reviews x
-      where x.org_id = org.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
-        and (p_rating is null or x.rating = p_rating)
-      order by x.created_at desc, x.id desc
-      limit p_limit offset (p_page - 1)::bigint * p_limit));
-  return json_build_object('total', total, 'items', items);
-end
+   where o.slug = p_slug and coalesce(p.enabled, true)
 $$;
 
-COMMENT ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) IS 'A page of an enabled profile''s public reviews, newest first, of one rating or all, with how each was verified.';
+COMMENT ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) IS 'A page of an enabled profile''s public reviews of the business, newest first, of one rating or all.';
 
 CREATE FUNCTION plaudit.public_profile_version(p_slug text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1707,13 +1888,27 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_profile_version(p_slug text) IS 'public_version with the moderation chain head''s entry count: the version of profile and embed answers, which carry the head.';
 
-CREATE FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) RETURNS record
+CREATE FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, OUT version text, OUT body text) RETURNS record
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  perform set_config('role', 'plaudit_public', true);
+  select p.version, p.body into version, body from plaudit.public_product_reviews(
+    p_slug, p_external_id, p_page, p_limit, p_sort, p_rating, p_has_media) p;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
+
+CREATE FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, OUT version text, OUT body text) RETURNS record
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   p json;
 begin
   perform set_config('role', 'plaudit_public', true);
-  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit);
+  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit, p_sort, p_rating, p_has_media);
   version := p ->> 'version';
   if version is not null and (p_scope = 'embed' or (p ->> 'enabled')::boolean) then
     body := '{"data":' || (p -> 'items')::text || ',"meta":'
@@ -1722,7 +1917,8 @@ begin
 end
 $$;
 
-COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) IS 'A page of public reviews as the response body, with its version.';
+COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';
 
 CREATE FUNCTION plaudit.public_read_version(p_slug text) RETURNS text
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1743,14 +1939,72 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_review_form(p_form_id uuid) IS 'The hosted form of /forms/:formId, when the form is active and not deleted.';
 
-CREATE FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) RETURNS json
+CREATE FUNCTION plaudit.public_review_items(p_ids uuid[]) RETURNS text
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select '[' || coalesce(string_agg(plaudit.public_review_json(pr, rr, p), ',' order by i.ord), '') || ']'
+    from unnest(p_ids) with ordinality i(id, ord)
+    join plaudit.public_reviews pr on pr.id = i.id
+    left join plaudit.review_replies rr on rr.review_id = pr.id
+    left join plaudit.products p on p.id = pr.product_id
+$$;
+
+COMMENT ON FUNCTION plaudit.public_review_items(p_ids uuid[]) IS 'The public items of the reviews given, as a JSON array in the order given.';
+
+CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invoker='true') AS
+ SELECT r.org_id,
+    r.id,
+    r.rating,
+    r.title,
+    r.content,
+    r.reviewer_name,
+    r.verification_status,
+    r.created_at,
+        CASE
+            WHEN (r.verification_status = 'verified'::text) THEN r.verification_method
+            ELSE NULL::text
+        END AS verification_method,
+    r.product_id
+   FROM plaudit.reviews r
+  WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+
+COMMENT ON VIEW plaudit.public_reviews IS 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
+
+CREATE TABLE plaudit.review_replies (
+    review_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    content text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_replies_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000)))
+);
+
+COMMENT ON TABLE plaudit.review_replies IS 'A business''s public reply to a review, one per review; each change is also an entry of the moderation trail.';
+
+CREATE FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  select '{"id":"' || pr.id::text || '","rating":' || pr.rating::text
+    || ',"title":' || coalesce(pg_catalog.to_json(pr.title)::text, 'null')
+    || ',"content":' || pg_catalog.to_json(pr.content)::text
+    || ',"reviewer_name":' || pg_catalog.to_json(pr.reviewer_name)::text
+    || ',"verification_status":"' || pr.verification_status
+    || '","verification_method":' || coalesce(pg_catalog.to_json(pr.verification_method)::text, 'null')
+    || ',"product":' || case when product.id is null then 'null'
+         else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
+              || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
+    || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
+    || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '"}'
+$$;
+
+COMMENT ON FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products) IS 'A public review item as compact JSON: the one writer of it, for every public list.';
+
+CREATE FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text DEFAULT 'newest'::text,
+    p_rating integer DEFAULT NULL::integer, p_has_media boolean DEFAULT false) RETURNS json
     LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   org record;
-  st record;
-  min_rating integer;
-  total bigint;
-  items json;
+  ratings integer[];
+  items text := '[]';
 begin
   select o.id, o.updated_at, coalesce(p.enabled, true) as enabled,
          coalesce(p.embed_min_rating, 1) as embed_min_rating, p.updated_at as profile_updated_at
@@ -1760,49 +2014,22 @@ begin
   if not found then
     return null;
   end if;
-  select coalesce(sum(s.version), 0) as version, coalesce(sum(s.rating_1), 0) as r1,
-         coalesce(sum(s.rating_2), 0) as r2, coalesce(sum(s.rating_3), 0) as r3,
-         coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
-    into st
-    from plaudit.review_statistics s where s.org_id = org.id;
-  min_rating := case when p_scope = 'embed' then org.embed_min_rating else 1 end;
-  total := case when min_rating <= 1 then st.r1 else 0 end + case when min_rating <= 2 then st.r2 else 0 end
-         + case when min_rating <= 3 then st.r3 else 0 end + case when min_rating <= 4 then st.r4 else 0 end
-         + st.r5;
-  if p_scope = 'profile' and not org.enabled then
-    items := '[]';
-  else
-    select coalesce(json_agg(json_build_object(
-             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
-             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
-             'reply', case when rr.review_id is null then null else json_build_object(
-               'content', rr.content,
-               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
-             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-             order by pr.created_at desc, pr.id desc), '[]')
-      into items
-      from plaudit.public_reviews pr
-      left join plaudit.review_replies rr on rr.review_id = pr.id
-      where pr.id = any (array(
-        -- The page's ids: an index-only walk of reviews_public_feed (the same filter as the
-        -- projection). Only ids leave it; every output column comes from the projection.
-        select r.id from plaudit.reviews r
-        where r.org_id = org.id and not r.is_hidden and r.verification_status in ('verified', 'unverified')
-          and r.rating >= min_rating
-        order by r.created_at desc, r.id desc
-        limit p_limit offset (p_page - 1)::bigint * p_limit));
+  ratings := plaudit.public_feed_ratings(case when p_scope = 'embed' then org.embed_min_rating else 1 end, p_rating);
+  if p_scope = 'embed' or org.enabled then
+    items := plaudit.public_review_items(plaudit.public_feed_page_ids(
+      org.id, null, ratings, p_sort, p_has_media, (p_page - 1)::bigint * p_limit, p_limit));
   end if;
   return json_build_object(
-    'version', concat_ws('.', st.version, (extract(epoch from org.updated_at) * 1000000)::bigint,
+    'version', concat_ws('.', (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
+                         (extract(epoch from org.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
     'enabled', org.enabled,
-    'total', total,
-    'items', items);
+    'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media),
+    'items', items::json);
 end
 $$;
 
-COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) IS 'A page of a slug''s public reviews or its widget''s, newest first, with replies, and the total from the statistics.';
+COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
 
 CREATE FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) RETURNS TABLE(slug text, updated_at timestamp with time zone, total bigint)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1828,6 +2055,14 @@ CREATE FUNCTION plaudit.public_version(p_slug text) RETURNS text
 $$;
 
 COMMENT ON FUNCTION plaudit.public_version(p_slug text) IS 'The version of everything public about an organization, from which public answers derive their ETags.';
+
+CREATE FUNCTION plaudit.public_version_delta(p_org_id uuid) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select jsonb_build_object('org_id', p_org_id, 'total_count', 0, 'public_count', 0, 'rating_sum', 0, 'rating_1', 0,
+                            'rating_2', 0, 'rating_3', 0, 'rating_4', 0, 'rating_5', 0, 'version', 1)
+$$;
+
+COMMENT ON FUNCTION plaudit.public_version_delta(p_org_id uuid) IS 'A review statistics delta that moves an organization''s public version and counts nothing.';
 
 CREATE FUNCTION plaudit.queue_due_reminders(p_now timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 1000, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1936,6 +2171,26 @@ $$;
 
 COMMENT ON FUNCTION plaudit.random_sign_in_code() IS 'Six decimal digits from the strong random source (four random bytes modulo a million).';
 
+CREATE FUNCTION plaudit.rebuild_product_review_statistics(p_org_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  perform 1 from plaudit.organizations where id = p_org_id for update;
+  delete from plaudit.product_review_statistics where org_id = p_org_id;
+  insert into plaudit.product_review_statistics
+    (product_id, org_id, public_count, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5)
+  select r.product_id, p_org_id, count(*), sum(r.rating),
+         count(*) filter (where r.rating = 1), count(*) filter (where r.rating = 2),
+         count(*) filter (where r.rating = 3), count(*) filter (where r.rating = 4),
+         count(*) filter (where r.rating = 5)
+  from plaudit.reviews r
+  where r.org_id = p_org_id and r.product_id is not null
+    and plaudit.review_is_public(r.is_hidden, r.verification_status)
+  group by r.product_id;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.rebuild_product_review_statistics(p_org_id uuid) IS 'Recounts an organization''s product review counters from its published reviews.';
+
 CREATE FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
@@ -1951,7 +2206,7 @@ begin
          count(*) filter (where p and rating = 1), count(*) filter (where p and rating = 2),
          count(*) filter (where p and rating = 3), count(*) filter (where p and rating = 4),
          count(*) filter (where p and rating = 5), old_version + 1
-  from (select rating, plaudit.review_is_public(is_hidden, verification_status) as p
+  from (select rating, plaudit.review_is_public(is_hidden, verification_status) and product_id is null as p
         from plaudit.reviews where org_id = p_org_id) r;
 end
 $$;
@@ -2157,17 +2412,6 @@ CREATE FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id 
 
 COMMENT ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) IS 'Rejects a pending review of the caller''s tenant by hand.';
 
-CREATE TABLE plaudit.review_replies (
-    review_id uuid NOT NULL,
-    org_id uuid NOT NULL,
-    content text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT review_replies_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000)))
-);
-
-COMMENT ON TABLE plaudit.review_replies IS 'A business''s public reply to a review, one per review; each change is also an entry of the moderation trail.';
-
 CREATE FUNCTION plaudit.reply_json(reply plaudit.review_replies) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE AS $$
   select case when reply.review_id is null then null else
@@ -2255,6 +2499,11 @@ $$;
 
 COMMENT ON FUNCTION plaudit.review_forms_stay_deleted() IS 'A deleted form stays deleted: nothing can bring it back or change it afterwards.';
 
+CREATE FUNCTION plaudit.review_has_public_media(p_review_id uuid) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$ select false $$;
+
+COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has media the public may see: none yet, until reviews have media.';
+
 CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RETURNS boolean
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
 
@@ -2309,9 +2558,7 @@ begin
     'actor', plaudit.current_actor(),
     'replied_at', plaudit.iso_utc(clock_timestamp())));
   -- Public answers show the reply: their version (and ETags) move with it.
-  perform plaudit.add_review_statistics(jsonb_build_array(jsonb_build_object(
-    'org_id', r.org_id, 'total_count', 0, 'public_count', 0, 'rating_sum', 0, 'rating_1', 0, 'rating_2', 0,
-    'rating_3', 0, 'rating_4', 0, 'rating_5', 0, 'version', 1)));
+  perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(r.org_id)));
   return null;
 end
 $$;
@@ -2467,23 +2714,38 @@ CREATE FUNCTION plaudit.reviews_count_inserted() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   deltas jsonb;
+  product_deltas jsonb;
 begin
   select jsonb_agg(d) into deltas from (
     select n.org_id,
            count(*) as total_count,
-           count(*) filter (where p) as public_count,
-           coalesce(sum(n.rating) filter (where p), 0) as rating_sum,
-           count(*) filter (where p and n.rating = 1) as rating_1,
-           count(*) filter (where p and n.rating = 2) as rating_2,
-           count(*) filter (where p and n.rating = 3) as rating_3,
-           count(*) filter (where p and n.rating = 4) as rating_4,
-           count(*) filter (where p and n.rating = 5) as rating_5,
+           count(*) filter (where b) as public_count,
+           coalesce(sum(n.rating) filter (where b), 0) as rating_sum,
+           count(*) filter (where b and n.rating = 1) as rating_1,
+           count(*) filter (where b and n.rating = 2) as rating_2,
+           count(*) filter (where b and n.rating = 3) as rating_3,
+           count(*) filter (where b and n.rating = 4) as rating_4,
+           count(*) filter (where b and n.rating = 5) as rating_5,
            case when bool_or(p) then 1 else 0 end as version
-    from (select r.*, plaudit.review_is_public(r.is_hidden, r.verification_status) as p from new_reviews r) n
+    from (select r.*, plaudit.review_is_public(r.is_hidden, r.verification_status) as p,
+                 plaudit.review_is_public(r.is_hidden, r.verification_status) and r.product_id is null as b
+          from new_reviews r) n
     group by n.org_id
   ) d;
   if deltas is not null then
     perform plaudit.add_review_statistics(deltas);
+  end if;
+  select jsonb_agg(d) into product_deltas from (
+    select n.product_id, n.org_id, count(*) as public_count, sum(n.rating) as rating_sum,
+           count(*) filter (where n.rating = 1) as rating_1, count(*) filter (where n.rating = 2) as rating_2,
+           count(*) filter (where n.rating = 3) as rating_3, count(*) filter (where n.rating = 4) as rating_4,
+           count(*) filter (where n.rating = 5) as rating_5
+    from new_reviews n
+    where n.product_id is not null and plaudit.review_is_public(n.is_hidden, n.verification_status)
+    group by n.product_id, n.org_id
+  ) d;
+  if product_deltas is not null then
+    perform plaudit.add_product_review_statistics(product_deltas);
   end if;
   return null;
 end
@@ -2495,29 +2757,42 @@ CREATE FUNCTION plaudit.reviews_count_updated() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   deltas jsonb;
+  product_deltas jsonb;
 begin
-  select jsonb_agg(d) into deltas from (
-    select c.org_id,
-           0 as total_count,
-           sum(c.sign) as public_count,
-           sum(c.sign * c.rating) as rating_sum,
-           coalesce(sum(c.sign) filter (where c.rating = 1), 0) as rating_1,
-           coalesce(sum(c.sign) filter (where c.rating = 2), 0) as rating_2,
-           coalesce(sum(c.sign) filter (where c.rating = 3), 0) as rating_3,
-           coalesce(sum(c.sign) filter (where c.rating = 4), 0) as rating_4,
-           coalesce(sum(c.sign) filter (where c.rating = 5), 0) as rating_5,
-           1 as version
-    from (
-      select n.org_id, n.rating,
-             case when plaudit.review_is_public(n.is_hidden, n.verification_status) then 1 else -1 end as sign
-      from new_reviews n join old_reviews o on o.id = n.id
-      where plaudit.review_is_public(n.is_hidden, n.verification_status)
-            <> plaudit.review_is_public(o.is_hidden, o.verification_status)
-    ) c
-    group by c.org_id
-  ) d;
+  with c as (
+    select n.org_id, n.product_id, n.rating,
+           case when plaudit.review_is_public(n.is_hidden, n.verification_status) then 1 else -1 end as sign
+    from new_reviews n join old_reviews o on o.id = n.id
+    where plaudit.review_is_public(n.is_hidden, n.verification_status)
+          <> plaudit.review_is_public(o.is_hidden, o.verification_status)
+  )
+  select
+    (select jsonb_agg(d) from (
+       select c.org_id,
+              0 as total_count,
+              coalesce(sum(c.sign) filter (where c.product_id is null), 0) as public_count,
+              coalesce(sum(c.sign * c.rating) filter (where c.product_id is null), 0) as rating_sum,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 1), 0) as rating_1,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 2), 0) as rating_2,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 3), 0) as rating_3,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 4), 0) as rating_4,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 5), 0) as rating_5,
+              1 as version
+       from c group by c.org_id) d),
+    (select jsonb_agg(d) from (
+       select c.product_id, c.org_id, sum(c.sign) as public_count, sum(c.sign * c.rating) as rating_sum,
+              coalesce(sum(c.sign) filter (where c.rating = 1), 0) as rating_1,
+              coalesce(sum(c.sign) filter (where c.rating = 2), 0) as rating_2,
+              coalesce(sum(c.sign) filter (where c.rating = 3), 0) as rating_3,
+              coalesce(sum(c.sign) filter (where c.rating = 4), 0) as rating_4,
+              coalesce(sum(c.sign) filter (where c.rating = 5), 0) as rating_5
+       from c where c.product_id is not null group by c.product_id, c.org_id) d)
+    into deltas, product_deltas;
   if deltas is not null then
     perform plaudit.add_review_statistics(deltas);
+  end if;
+  if product_deltas is not null then
+    perform plaudit.add_product_review_statistics(product_deltas);
   end if;
   return null;
 end
@@ -3637,33 +3912,20 @@ CREATE TABLE plaudit.organizations (
 
 COMMENT ON TABLE plaudit.organizations IS 'An organization is one tenant: every other tenant table carries its org_id.';
 
-CREATE TABLE plaudit.products (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
+CREATE TABLE plaudit.product_review_statistics (
+    product_id uuid NOT NULL,
     org_id uuid NOT NULL,
-    external_id text NOT NULL,
-    name text NOT NULL,
-    url text,
-    image_url text,
-    sku text,
-    gtin text,
-    mpn text,
-    brand text,
-    group_key text,
-    archived boolean DEFAULT false NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT products_brand_check CHECK (((char_length(brand) >= 1) AND (char_length(brand) <= 200))),
-    CONSTRAINT products_external_id_check CHECK (((char_length(external_id) >= 1) AND (char_length(external_id) <= 200))),
-    CONSTRAINT products_group_check CHECK (((char_length(group_key) >= 1) AND (char_length(group_key) <= 200))),
-    CONSTRAINT products_gtin_check CHECK (plaudit.gtin_is_valid(gtin)),
-    CONSTRAINT products_image_url_check CHECK (((char_length(image_url) <= 2000) AND (image_url ~* '^https?://[^[:space:]]+$'::text))),
-    CONSTRAINT products_mpn_check CHECK (((char_length(mpn) >= 1) AND (char_length(mpn) <= 200))),
-    CONSTRAINT products_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 500))),
-    CONSTRAINT products_sku_check CHECK (((char_length(sku) >= 1) AND (char_length(sku) <= 200))),
-    CONSTRAINT products_url_check CHECK (((char_length(url) <= 2000) AND (url ~* '^https?://[^[:space:]]+$'::text)))
+    public_count bigint DEFAULT 0 NOT NULL,
+    rating_sum bigint DEFAULT 0 NOT NULL,
+    rating_1 bigint DEFAULT 0 NOT NULL,
+    rating_2 bigint DEFAULT 0 NOT NULL,
+    rating_3 bigint DEFAULT 0 NOT NULL,
+    rating_4 bigint DEFAULT 0 NOT NULL,
+    rating_5 bigint DEFAULT 0 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
-COMMENT ON TABLE plaudit.products IS 'The product catalog: what an organization sells, each product known by the organization''s own external_id.';
+COMMENT ON TABLE plaudit.product_review_statistics IS 'Public review counts per product (published reviews: not hidden, verified or unverified), kept by the reviews'' triggers.';
 
 CREATE TABLE plaudit.public_profiles (
     org_id uuid NOT NULL,
@@ -3689,20 +3951,6 @@ CREATE TABLE plaudit.public_profiles (
 );
 
 COMMENT ON TABLE plaudit.public_profiles IS 'Public-profile settings of an organization (profile page and widget); an organization without a row has the defaults.';
-
-CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invoker='true') AS
- SELECT r.org_id,
-    r.id,
-    r.rating,
-    r.title,
-    r.content,
-    r.reviewer_name,
-    r.verification_status,
-    r.created_at
-   FROM plaudit.reviews r
-  WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
-
-COMMENT ON VIEW plaudit.public_reviews IS 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -3966,6 +4214,7 @@ ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_pkey P
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, order_id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
+ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_pkey PRIMARY KEY (product_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_external_id_key UNIQUE (org_id, external_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_pkey PRIMARY KEY (id);
@@ -4021,6 +4270,7 @@ CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id,
 
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
+CREATE INDEX product_review_statistics_org_id ON plaudit.product_review_statistics USING btree (org_id);
 CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id, created_at DESC, id DESC);
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
@@ -4050,7 +4300,10 @@ CREATE INDEX reviews_org_id_hidden ON plaudit.reviews USING btree (org_id, creat
 CREATE INDEX reviews_org_id_product_id_created_at ON plaudit.reviews USING btree (org_id, product_id, created_at, id) WHERE (product_id IS NOT NULL);
 CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id);
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
-CREATE INDEX reviews_public_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_business_by_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_business_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_product_by_rating ON plaudit.reviews USING btree (product_id, rating, created_at, id) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_product_feed ON plaudit.reviews USING btree (product_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_search ON plaudit.reviews USING gin (search);
 CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verification_key_id) WHERE (verification_key_id IS NOT NULL);
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
@@ -4084,6 +4337,9 @@ CREATE TRIGGER moderation_trail_refuse_truncate BEFORE TRUNCATE ON plaudit.moder
 CREATE TRIGGER moderation_trail_refuse_update BEFORE DELETE OR UPDATE ON plaudit.moderation_trail FOR EACH ROW EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
 CREATE TRIGGER orders_touch_updated_at BEFORE UPDATE ON plaudit.orders FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER organizations_touch_updated_at BEFORE UPDATE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER products_signal_changes_delete AFTER DELETE ON plaudit.products REFERENCING OLD TABLE AS old_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
+CREATE TRIGGER products_signal_changes_insert AFTER INSERT ON plaudit.products REFERENCING NEW TABLE AS new_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
+CREATE TRIGGER products_signal_changes_update AFTER UPDATE ON plaudit.products REFERENCING NEW TABLE AS new_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
 CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
@@ -4121,6 +4377,8 @@ ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -4181,6 +4439,7 @@ CREATE POLICY "Tenants can read their own orders" ON plaudit.orders FOR SELECT T
 CREATE POLICY "Tenants can read their own organization" ON plaudit.organizations FOR SELECT TO plaudit_api USING ((id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own outgoing e-mail" ON plaudit.email_outbox FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own products" ON plaudit.products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own products' review statistics" ON plaudit.product_review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_profiles FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request settings" ON plaudit.review_request_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4226,6 +4485,7 @@ ALTER TABLE plaudit.moderation_chain_heads ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_trail ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.orders ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.organizations ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.product_review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
@@ -4342,13 +4602,58 @@ GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plau
 GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO plaudit_public;
+
+GRANT SELECT,DELETE ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(external_id),UPDATE(external_id) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(name),UPDATE(name) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(url),UPDATE(url) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(image_url),UPDATE(image_url) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(sku),UPDATE(sku) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(gtin),UPDATE(gtin) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(mpn),UPDATE(mpn) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(brand),UPDATE(brand) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(group_key),UPDATE(group_key) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT INSERT(archived),UPDATE(archived) ON TABLE plaudit.products TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_public;
-GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, OUT version text, OUT body text) TO plaudit_authenticator;
+
+GRANT ALL ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
+
+GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
+
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_public;
-GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer) TO plaudit_public;
+
+GRANT SELECT,DELETE ON TABLE plaudit.review_replies TO plaudit_api;
+
+GRANT INSERT(review_id) ON TABLE plaudit.review_replies TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.review_replies TO plaudit_api;
+
+GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit_api;
+
+GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
@@ -4363,17 +4668,6 @@ GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim
     p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
-
-GRANT SELECT,DELETE ON TABLE plaudit.review_replies TO plaudit_api;
-
-GRANT INSERT(review_id) ON TABLE plaudit.review_replies TO plaudit_api;
-
-GRANT INSERT(org_id) ON TABLE plaudit.review_replies TO plaudit_api;
-
-GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit_api;
-
-GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
-
 GRANT ALL ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
@@ -4518,30 +4812,7 @@ GRANT UPDATE(name) ON TABLE plaudit.organizations TO plaudit_api;
 
 GRANT UPDATE(website) ON TABLE plaudit.organizations TO plaudit_api;
 
-GRANT SELECT,DELETE ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(org_id) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(external_id),UPDATE(external_id) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(name),UPDATE(name) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(url),UPDATE(url) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(image_url),UPDATE(image_url) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(sku),UPDATE(sku) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(gtin),UPDATE(gtin) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(mpn),UPDATE(mpn) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(brand),UPDATE(brand) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(group_key),UPDATE(group_key) ON TABLE plaudit.products TO plaudit_api;
-
-GRANT INSERT(archived),UPDATE(archived) ON TABLE plaudit.products TO plaudit_api;
-
+GRANT SELECT ON TABLE plaudit.product_review_statistics TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.public_profiles TO plaudit_api;
 
 GRANT INSERT(org_id) ON TABLE plaudit.public_profiles TO plaudit_api;

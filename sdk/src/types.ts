@@ -70,6 +70,12 @@ export type ReviewRequestStats = ResponseOf<`${Org}/review-requests/stats`, 'get
 export type PublicReview = ItemOf<'/api/v1/public/profiles/{slug}/reviews'>;
 export type PublicProfile = ResponseOf<'/api/v1/public/profiles/{slug}', 'get'>;
 export type PublicEmbed = ResponseOf<'/api/v1/public/embed/{slug}', 'get'>;
+export type PublicProduct = ResponseOf<'/api/v1/public/products/{slug}/{externalId}', 'get'>;
+export type PublicProductRatings = ResponseOf<'/api/v1/public/products/{slug}/ratings', 'get'>;
+/** A product's schema.org Product, to put in a page as `<script type="application/ld+json">`. */
+export type ProductJsonLd = NonNullable<
+  paths['/api/v1/public/products/{slug}/{externalId}/jsonld']['get']
+>['responses'][200]['content']['application/ld+json'];
 
 /** The key's organization and the key itself. */
 export type Me = ResponseOf<'/api/v1/me', 'get'>;

@@ -121,8 +121,22 @@ end
 $$;
 comment on function plaudit.add_review_statistics(jsonb) is 'Adds signed deltas to this backend''s slot of the review statistics, one row per organization, in organization order.';
 
+-- A delta of the review statistics that moves an organization's public version and counts nothing.
+create or replace function plaudit.public_version_delta(p_org_id uuid)
+returns jsonb
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select jsonb_build_object('org_id', p_org_id, 'total_count', 0, 'public_count', 0, 'rating_sum', 0, 'rating_1', 0,
+                            'rating_2', 0, 'rating_3', 0, 'rating_4', 0, 'rating_5', 0, 'version', 1)
+$$;
+comment on function plaudit.public_version_delta(uuid) is 'A review statistics delta that moves an organization''s public version and counts nothing.';
+
 -- Statement-level, over the inserted rows: one statistics write per organization and statement,
--- however many reviews it inserts; the version moves only when a public review arrives.
+-- however many reviews it inserts; the version moves only when a public review arrives. The
+-- business's public figures count reviews of the business only (total_count counts every review,
+-- for the organization's own list); a product's public reviews go to its own counters.
 create or replace function plaudit.reviews_count_inserted()
 returns trigger
 language plpgsql
@@ -131,30 +145,47 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   deltas jsonb;
+  product_deltas jsonb;
 begin
   select jsonb_agg(d) into deltas from (
     select n.org_id,
            count(*) as total_count,
-           count(*) filter (where p) as public_count,
-           coalesce(sum(n.rating) filter (where p), 0) as rating_sum,
-           count(*) filter (where p and n.rating = 1) as rating_1,
-           count(*) filter (where p and n.rating = 2) as rating_2,
-           count(*) filter (where p and n.rating = 3) as rating_3,
-           count(*) filter (where p and n.rating = 4) as rating_4,
-           count(*) filter (where p and n.rating = 5) as rating_5,
+           count(*) filter (where b) as public_count,
+           coalesce(sum(n.rating) filter (where b), 0) as rating_sum,
+           count(*) filter (where b and n.rating = 1) as rating_1,
+           count(*) filter (where b and n.rating = 2) as rating_2,
+           count(*) filter (where b and n.rating = 3) as rating_3,
+           count(*) filter (where b and n.rating = 4) as rating_4,
+           count(*) filter (where b and n.rating = 5) as rating_5,
            case when bool_or(p) then 1 else 0 end as version
-    from (select r.*, plaudit.review_is_public(r.is_hidden, r.verification_status) as p from new_reviews r) n
+    from (select r.*, plaudit.review_is_public(r.is_hidden, r.verification_status) as p,
+                 plaudit.review_is_public(r.is_hidden, r.verification_status) and r.product_id is null as b
+          from new_reviews r) n
     group by n.org_id
   ) d;
   if deltas is not null then
     perform plaudit.add_review_statistics(deltas);
+  end if;
+  select jsonb_agg(d) into product_deltas from (
+    select n.product_id, n.org_id, count(*) as public_count, sum(n.rating) as rating_sum,
+           count(*) filter (where n.rating = 1) as rating_1, count(*) filter (where n.rating = 2) as rating_2,
+           count(*) filter (where n.rating = 3) as rating_3, count(*) filter (where n.rating = 4) as rating_4,
+           count(*) filter (where n.rating = 5) as rating_5
+    from new_reviews n
+    where n.product_id is not null and plaudit.review_is_public(n.is_hidden, n.verification_status)
+    group by n.product_id, n.org_id
+  ) d;
+  if product_deltas is not null then
+    perform plaudit.add_product_review_statistics(product_deltas);
   end if;
   return null;
 end
 $$;
 comment on function plaudit.reviews_count_inserted() is 'The review statistics count every review an insert statement makes, in its transaction.';
 
--- Ratings never change, so an update matters only when it moves a review in or out of public view.
+-- Ratings never change, so an update matters only when it moves a review in or out of public
+-- view: the business's figures follow reviews of the business, a product's its own; the
+-- organization's version moves for both (its public answers show both).
 create or replace function plaudit.reviews_count_updated()
 returns trigger
 language plpgsql
@@ -163,29 +194,42 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   deltas jsonb;
+  product_deltas jsonb;
 begin
-  select jsonb_agg(d) into deltas from (
-    select c.org_id,
-           0 as total_count,
-           sum(c.sign) as public_count,
-           sum(c.sign * c.rating) as rating_sum,
-           coalesce(sum(c.sign) filter (where c.rating = 1), 0) as rating_1,
-           coalesce(sum(c.sign) filter (where c.rating = 2), 0) as rating_2,
-           coalesce(sum(c.sign) filter (where c.rating = 3), 0) as rating_3,
-           coalesce(sum(c.sign) filter (where c.rating = 4), 0) as rating_4,
-           coalesce(sum(c.sign) filter (where c.rating = 5), 0) as rating_5,
-           1 as version
-    from (
-      select n.org_id, n.rating,
-             case when plaudit.review_is_public(n.is_hidden, n.verification_status) then 1 else -1 end as sign
-      from new_reviews n join old_reviews o on o.id = n.id
-      where plaudit.review_is_public(n.is_hidden, n.verification_status)
-            <> plaudit.review_is_public(o.is_hidden, o.verification_status)
-    ) c
-    group by c.org_id
-  ) d;
+  with c as (
+    select n.org_id, n.product_id, n.rating,
+           case when plaudit.review_is_public(n.is_hidden, n.verification_status) then 1 else -1 end as sign
+    from new_reviews n join old_reviews o on o.id = n.id
+    where plaudit.review_is_public(n.is_hidden, n.verification_status)
+          <> plaudit.review_is_public(o.is_hidden, o.verification_status)
+  )
+  select
+    (select jsonb_agg(d) from (
+       select c.org_id,
+              0 as total_count,
+              coalesce(sum(c.sign) filter (where c.product_id is null), 0) as public_count,
+              coalesce(sum(c.sign * c.rating) filter (where c.product_id is null), 0) as rating_sum,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 1), 0) as rating_1,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 2), 0) as rating_2,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 3), 0) as rating_3,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 4), 0) as rating_4,
+              coalesce(sum(c.sign) filter (where c.product_id is null and c.rating = 5), 0) as rating_5,
+              1 as version
+       from c group by c.org_id) d),
+    (select jsonb_agg(d) from (
+       select c.product_id, c.org_id, sum(c.sign) as public_count, sum(c.sign * c.rating) as rating_sum,
+              coalesce(sum(c.sign) filter (where c.rating = 1), 0) as rating_1,
+              coalesce(sum(c.sign) filter (where c.rating = 2), 0) as rating_2,
+              coalesce(sum(c.sign) filter (where c.rating = 3), 0) as rating_3,
+              coalesce(sum(c.sign) filter (where c.rating = 4), 0) as rating_4,
+              coalesce(sum(c.sign) filter (where c.rating = 5), 0) as rating_5
+       from c where c.product_id is not null group by c.product_id, c.org_id) d)
+    into deltas, product_deltas;
   if deltas is not null then
     perform plaudit.add_review_statistics(deltas);
+  end if;
+  if product_deltas is not null then
+    perform plaudit.add_product_review_statistics(product_deltas);
   end if;
   return null;
 end
@@ -194,6 +238,7 @@ comment on function plaudit.reviews_count_updated() is 'The review statistics fo
 
 -- Recounts an organization from its reviews (after a bulk load with triggers disabled, or to
 -- check the counters): one slot row with the true figures, version moved past every earlier one.
+-- Its public figures are the business's (reviews of products: rebuild_product_review_statistics).
 create or replace function plaudit.rebuild_review_statistics(p_org_id uuid)
 returns void
 language plpgsql
@@ -213,7 +258,7 @@ begin
          count(*) filter (where p and rating = 1), count(*) filter (where p and rating = 2),
          count(*) filter (where p and rating = 3), count(*) filter (where p and rating = 4),
          count(*) filter (where p and rating = 5), old_version + 1
-  from (select rating, plaudit.review_is_public(is_hidden, verification_status) as p
+  from (select rating, plaudit.review_is_public(is_hidden, verification_status) and product_id is null as p
         from plaudit.reviews where org_id = p_org_id) r;
 end
 $$;
@@ -538,9 +583,7 @@ begin
     'actor', plaudit.current_actor(),
     'replied_at', plaudit.iso_utc(clock_timestamp())));
   -- Public answers show the reply: their version (and ETags) move with it.
-  perform plaudit.add_review_statistics(jsonb_build_array(jsonb_build_object(
-    'org_id', r.org_id, 'total_count', 0, 'public_count', 0, 'rating_sum', 0, 'rating_1', 0, 'rating_2', 0,
-    'rating_3', 0, 'rating_4', 0, 'rating_5', 0, 'version', 1)));
+  perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(r.org_id)));
   return null;
 end
 $$;

@@ -8,16 +8,167 @@
 -- ============================================================================================
 -- What the public may see, and nothing else. plaudit.public_reviews is the public projection of
 -- reviews: only reviews that are not hidden and whose status is verified or unverified, and no
--- reviewer e-mail, no custom answers, no provenance. The public functions below take every
--- review column they answer from it (a page's ids come from an index walk with the same filter),
--- and aggregates from plaudit.review_statistics only (never by counting).
+-- reviewer e-mail, no custom answers, no provenance but how a verified review was verified and
+-- the product it is about. The public functions below take every review column they answer from
+-- it (a page's ids come from an index walk with the same filter), and aggregates from
+-- plaudit.review_statistics and plaudit.product_review_statistics only (never by counting).
 -- It runs with its reader's rights (security_invoker): only the public SECURITY DEFINER functions
 -- below read it, and they check that the profile is enabled; plaudit_public cannot read it itself.
 create or replace view plaudit.public_reviews with (security_barrier = true, security_invoker = true) as
-  select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at
+  select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at,
+         case when r.verification_status = 'verified' then r.verification_method end as verification_method,
+         r.product_id
   from plaudit.reviews r
   where not r.is_hidden and r.verification_status in ('verified', 'unverified');
 comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
+
+-- A public review item, the one writer of it for every public list (the profile's, the widget's,
+-- a product's, the pages'): the review's public columns, its product (`{"external_id","name"}`, or
+-- null for a review of the business) and its reply. A plain expression of its arguments, which
+-- the planner inlines into its callers (hence no SET clause: every name is schema-qualified).
+create or replace function plaudit.public_review_json(
+  pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products
+)
+returns text
+language sql
+stable
+parallel safe
+as $$
+  select '{"id":"' || pr.id::text || '","rating":' || pr.rating::text
+    || ',"title":' || coalesce(pg_catalog.to_json(pr.title)::text, 'null')
+    || ',"content":' || pg_catalog.to_json(pr.content)::text
+    || ',"reviewer_name":' || pg_catalog.to_json(pr.reviewer_name)::text
+    || ',"verification_status":"' || pr.verification_status
+    || '","verification_method":' || coalesce(pg_catalog.to_json(pr.verification_method)::text, 'null')
+    || ',"product":' || case when product.id is null then 'null'
+         else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
+              || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
+    || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
+    || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '"}'
+$$;
+comment on function plaudit.public_review_json(plaudit.public_reviews,plaudit.review_replies,plaudit.products) is 'A public review item as compact JSON: the one writer of it, for every public list.';
+
+-- Whether a review has media the public may see. Reviews have no media yet: the media work
+-- replaces this expression (and gives the media a counter, see public_feed_total). Inlined, so a
+-- list filtered by has_media reads nothing while it is false.
+create or replace function plaudit.review_has_public_media(p_review_id uuid)
+returns boolean
+language sql
+stable
+parallel safe
+as $$ select false $$;
+comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has media the public may see: none yet, until reviews have media.';
+
+-- The ids of one page of a public feed, in the page's order. The feed: the business's reviews
+-- (p_product_ids null) or those of the products given (a product's group), rated one of
+-- p_ratings, with public media when p_has_media. The orders: newest (and helpful, until reviews
+-- have votes: most helpful first, ties newest first), oldest, highest and lowest (ties newest
+-- first), each ending in id, so that pages never overlap. Each source (the business, or one
+-- product; by rating, one rating) is walked in its index's order for the rows the page needs,
+-- then the few rows walked are merged: an index serves every order, however large the feed.
+create or replace function plaudit.public_feed_page_ids(
+  p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean,
+  p_offset bigint, p_limit integer
+)
+returns uuid[]
+language plpgsql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  by_rating boolean := p_sort in ('highest', 'lowest');
+  ids uuid[];
+begin
+  execute format($q$
+    select coalesce(array_agg(x.id order by %1$s), '{}') from (
+      select x.id, x.rating, x.created_at
+        from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
+        cross join lateral (
+          select r.id, r.rating, r.created_at from plaudit.reviews r
+           where %4$s and not r.is_hidden and r.verification_status in ('verified', 'unverified') and %5$s %6$s
+           order by r.created_at %7$s, r.id %7$s
+           limit $6 + $7) x
+       order by %1$s
+       limit $7 offset $6) x$q$,
+    case p_sort when 'oldest' then 'x.created_at, x.id'
+                when 'highest' then 'x.rating desc, x.created_at desc, x.id desc'
+                when 'lowest' then 'x.rating, x.created_at desc, x.id desc'
+                else 'x.created_at desc, x.id desc' end,
+    case when p_product_ids is null then 'array[null::uuid]' else '$2' end,
+    case when by_rating then '$3' else 'array[null::integer]' end,
+    case when p_product_ids is null then 'r.org_id = $1 and r.product_id is null'
+         else 'r.product_id is not null and r.product_id = s.product_id' end,
+    case when by_rating then 'r.rating = k.rating' else 'r.rating = any ($3)' end,
+    case when p_has_media then 'and plaudit.review_has_public_media(r.id)' else '' end,
+    case when p_sort = 'oldest' then 'asc' else 'desc' end)
+  into ids
+  using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit;
+  return ids;
+end
+$$;
+comment on function plaudit.public_feed_page_ids(uuid,uuid[],integer[],text,boolean,bigint,integer) is 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
+
+-- How many reviews a public feed holds, from the counters (the business's, or the products'
+-- given), never by counting; only the has_media filter counts, over an expression that reads
+-- nothing until reviews have media.
+create or replace function plaudit.public_feed_total(
+  p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean
+)
+returns bigint
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select case
+    when p_has_media then (
+      select count(*) from plaudit.reviews r
+       where r.org_id = p_org_id and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+         and (case when p_product_ids is null then r.product_id is null else r.product_id = any (p_product_ids) end)
+         and r.rating = any (p_ratings) and plaudit.review_has_public_media(r.id))
+    when p_product_ids is null then (
+      select coalesce(sum(case when 1 = any (p_ratings) then s.rating_1 else 0 end
+                          + case when 2 = any (p_ratings) then s.rating_2 else 0 end
+                          + case when 3 = any (p_ratings) then s.rating_3 else 0 end
+                          + case when 4 = any (p_ratings) then s.rating_4 else 0 end
+                          + case when 5 = any (p_ratings) then s.rating_5 else 0 end), 0)
+        from plaudit.review_statistics s where s.org_id = p_org_id)
+    else (
+      select coalesce(sum(case when 1 = any (p_ratings) then s.rating_1 else 0 end
+                          + case when 2 = any (p_ratings) then s.rating_2 else 0 end
+                          + case when 3 = any (p_ratings) then s.rating_3 else 0 end
+                          + case when 4 = any (p_ratings) then s.rating_4 else 0 end
+                          + case when 5 = any (p_ratings) then s.rating_5 else 0 end), 0)
+        from plaudit.product_review_statistics s where s.product_id = any (p_product_ids))
+  end::bigint
+$$;
+comment on function plaudit.public_feed_total(uuid,uuid[],integer[],boolean) is 'How many reviews a public feed holds, from the business''s or the products'' counters.';
+
+-- The public items of the reviews given, as a JSON array in the order given.
+create or replace function plaudit.public_review_items(p_ids uuid[])
+returns text
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select '[' || coalesce(string_agg(plaudit.public_review_json(pr, rr, p), ',' order by i.ord), '') || ']'
+    from unnest(p_ids) with ordinality i(id, ord)
+    join plaudit.public_reviews pr on pr.id = i.id
+    left join plaudit.review_replies rr on rr.review_id = pr.id
+    left join plaudit.products p on p.id = pr.product_id
+$$;
+comment on function plaudit.public_review_items(uuid[]) is 'The public items of the reviews given, as a JSON array in the order given.';
+
+-- The ratings a feed shows: those from p_min up, or the one asked for (none when it is below p_min).
+create or replace function plaudit.public_feed_ratings(p_min integer, p_rating integer)
+returns integer[]
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select array(select g from generate_series(greatest(p_min, 1), 5) g where p_rating is null or g = p_rating)
+$$;
+comment on function plaudit.public_feed_ratings(integer,integer) is 'The ratings a public feed shows: from a minimum up, or the one asked for.';
 
 -- Changes whenever any public answer about the organization may change: its publicly visible
 -- reviews (statistics version), its public-profile settings, its name or website. Public
@@ -97,11 +248,15 @@ as $$
 $$;
 comment on function plaudit.public_profile(text) is 'A slug''s public profile as JSON: its profile and embed settings, its aggregates and its moderation chain head.';
 
--- A page of public reviews, newest first, with its total from the statistics, each with its
--- reply or null. p_scope 'embed': the widget's reviews, at or above the embed's min_rating;
--- p_scope 'profile': every public review (the caller answers 404 when `enabled` is false).
--- Null for an unknown slug.
-create or replace function plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer)
+-- A page of the business's public reviews (reviews of products are the products' own), in one of
+-- the feed's orders (public_feed_page_ids), of one rating or all, with media only on request,
+-- each with its reply, and its total from the statistics. p_scope 'embed': the widget's reviews,
+-- at or above the embed's min_rating; p_scope 'profile': every public review (the caller answers
+-- 404 when `enabled` is false). Null for an unknown slug.
+create or replace function plaudit.public_review_page(
+  p_slug text, p_scope text, p_page integer, p_limit integer,
+  p_sort text default 'newest', p_rating integer default null, p_has_media boolean default false
+)
 returns json
 language plpgsql
 stable
@@ -110,10 +265,8 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   org record;
-  st record;
-  min_rating integer;
-  total bigint;
-  items json;
+  ratings integer[];
+  items text := '[]';
 begin
   select o.id, o.updated_at, coalesce(p.enabled, true) as enabled,
          coalesce(p.embed_min_rating, 1) as embed_min_rating, p.updated_at as profile_updated_at
@@ -123,107 +276,44 @@ begin
   if not found then
     return null;
   end if;
-  select coalesce(sum(s.version), 0) as version, coalesce(sum(s.rating_1), 0) as r1,
-         coalesce(sum(s.rating_2), 0) as r2, coalesce(sum(s.rating_3), 0) as r3,
-         coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
-    into st
-    from plaudit.review_statistics s where s.org_id = org.id;
-  min_rating := case when p_scope = 'embed' then org.embed_min_rating else 1 end;
-  total := case when min_rating <= 1 then st.r1 else 0 end + case when min_rating <= 2 then st.r2 else 0 end
-         + case when min_rating <= 3 then st.r3 else 0 end + case when min_rating <= 4 then st.r4 else 0 end
-         + st.r5;
-  if p_scope = 'profile' and not org.enabled then
-    items := '[]';
-  else
-    select coalesce(json_agg(json_build_object(
-             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
-             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
-             'reply', case when rr.review_id is null then null else json_build_object(
-               'content', rr.content,
-               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
-             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-             order by pr.created_at desc, pr.id desc), '[]')
-      into items
-      from plaudit.public_reviews pr
-      left join plaudit.review_replies rr on rr.review_id = pr.id
-      where pr.id = any (array(
-        -- The page's ids: an index-only walk of reviews_public_feed (the same filter as the
-        -- projection). Only ids leave it; every output column comes from the projection.
-        select r.id from plaudit.reviews r
-        where r.org_id = org.id and not r.is_hidden and r.verification_status in ('verified', 'unverified')
-          and r.rating >= min_rating
-        order by r.created_at desc, r.id desc
-        limit p_limit offset (p_page - 1)::bigint * p_limit));
+  ratings := plaudit.public_feed_ratings(case when p_scope = 'embed' then org.embed_min_rating else 1 end, p_rating);
+  if p_scope = 'embed' or org.enabled then
+    items := plaudit.public_review_items(plaudit.public_feed_page_ids(
+      org.id, null, ratings, p_sort, p_has_media, (p_page - 1)::bigint * p_limit, p_limit));
   end if;
   return json_build_object(
-    'version', concat_ws('.', st.version, (extract(epoch from org.updated_at) * 1000000)::bigint,
+    'version', concat_ws('.', (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
+                         (extract(epoch from org.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
     'enabled', org.enabled,
-    'total', total,
-    'items', items);
+    'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media),
+    'items', items::json);
 end
 $$;
-comment on function plaudit.public_review_page(text,text,integer,integer) is 'A page of a slug''s public reviews or its widget''s, newest first, with replies, and the total from the statistics.';
+comment on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean) is 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
 
 -- ============================================================================================
 -- profile pages, sitemap, widget and brand
 -- ============================================================================================
--- A page of an enabled profile's public reviews, newest first, optionally of one rating only,
--- with how each verified review was verified (e-mail, purchase proof, manual approval): the page
--- shows it as the badge's words. Its total comes from the statistics, never from counting. Null
--- for an unknown slug or a profile that is switched off.
+-- A page of an enabled profile's public reviews of the business, newest first, optionally of one
+-- rating only, each with how a verified review was verified (the page shows it as the badge's
+-- words). Its total comes from the statistics, never from counting. Null for an unknown slug or a
+-- profile that is switched off.
 create or replace function plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer)
 returns json
-language plpgsql
+language sql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-declare
-  org record;
-  st record;
-  total bigint;
-  items json;
-begin
-  select o.id, coalesce(p.enabled, true) as enabled
-    into org
+  select json_build_object(
+    'total', plaudit.public_feed_total(o.id, null, plaudit.public_feed_ratings(1, p_rating), false),
+    'items', plaudit.public_review_items(plaudit.public_feed_page_ids(
+      o.id, null, plaudit.public_feed_ratings(1, p_rating), 'newest', false, (p_page - 1)::bigint * p_limit, p_limit))::json)
     from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
-   where o.slug = p_slug;
-  if not found or not org.enabled then
-    return null;
-  end if;
-  select coalesce(sum(s.public_count), 0) as n, coalesce(sum(s.rating_1), 0) as r1, coalesce(sum(s.rating_2), 0) as r2,
-         coalesce(sum(s.rating_3), 0) as r3, coalesce(sum(s.rating_4), 0) as r4, coalesce(sum(s.rating_5), 0) as r5
-    into st
-    from plaudit.review_statistics s where s.org_id = org.id;
-  total := case p_rating when 1 then st.r1 when 2 then st.r2 when 3 then st.r3 when 4 then st.r4 when 5 then st.r5
-                         else st.n end;
-  select coalesce(json_agg(json_build_object(
-           'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
-           'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
-           'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
-           'reply', case when rr.review_id is null then null else json_build_object(
-               'content', rr.content,
-               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
-             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-           order by pr.created_at desc, pr.id desc), '[]')
-    into items
-    from plaudit.public_reviews pr
-      left join plaudit.review_replies rr on rr.review_id = pr.id
-    join plaudit.reviews r on r.id = pr.id
-   where pr.id = any (array(
-     -- The page's ids: a walk of reviews_public_feed (the projection's filter).
-     select x.id from plaudit.reviews x
-      where x.org_id = org.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
-        and (p_rating is null or x.rating = p_rating)
-      order by x.created_at desc, x.id desc
-      limit p_limit offset (p_page - 1)::bigint * p_limit));
-  return json_build_object('total', total, 'items', items);
-end
+   where o.slug = p_slug and coalesce(p.enabled, true)
 $$;
-comment on function plaudit.public_profile_reviews(text,integer,integer,integer) is 'A page of an enabled profile''s public reviews, newest first, of one rating or all, with how each was verified.';
+comment on function plaudit.public_profile_reviews(text,integer,integer,integer) is 'A page of an enabled profile''s public reviews of the business, newest first, of one rating or all.';
 
 -- The enabled profiles, by slug, a page at a time (a sitemap holds at most 50,000 addresses),
 -- with when each last changed as far as its page's settings go.
@@ -243,10 +333,10 @@ as $$
 $$;
 comment on function plaudit.public_sitemap(integer,integer) is 'The enabled profiles by slug, a page at a time, with when each profile page last changed.';
 
--- The widget's first reviews, with how each verified one was verified, so that its badge can
--- say it: at most the embed's max_reviews public reviews rated at least its min_rating, newest
--- first. It reads the settings itself, so that it runs beside the profile's query, not after it.
--- Null for an unknown slug; an empty list for a profile that is switched off.
+-- The widget's first reviews of the business: at most the embed's max_reviews public reviews
+-- rated at least its min_rating, newest first, each with how a verified one was verified, so
+-- that its badge can say it. It reads the settings itself, so that it runs beside the profile's
+-- query, not after it. Null for an unknown slug; an empty list for a profile that is switched off.
 create or replace function plaudit.public_embed_reviews(p_slug text)
 returns json
 language sql
@@ -256,32 +346,15 @@ set search_path = pg_catalog, pg_temp
 as $$
   select case when o.id is null then null
               when not coalesce(p.enabled, true) then '[]'::json
-              else (
-    select coalesce(json_agg(json_build_object(
-             'id', pr.id, 'rating', pr.rating, 'title', pr.title, 'content', pr.content,
-             'reviewer_name', pr.reviewer_name, 'verification_status', pr.verification_status,
-             'verification_method', case when pr.verification_status = 'verified' then r.verification_method end,
-             'reply', case when rr.review_id is null then null else json_build_object(
-               'content', rr.content,
-               'created_at', to_char(rr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updated_at', to_char(rr.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end,
-             'created_at', to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-             order by pr.created_at desc, pr.id desc), '[]')
-      from plaudit.public_reviews pr
-      left join plaudit.review_replies rr on rr.review_id = pr.id
-      join plaudit.reviews r on r.id = pr.id
-     where pr.id = any (array(
-       select x.id from plaudit.reviews x
-        where x.org_id = o.id and not x.is_hidden and x.verification_status in ('verified', 'unverified')
-          and x.rating >= coalesce(p.embed_min_rating, 1)
-        order by x.created_at desc, x.id desc
-        limit coalesce(p.embed_max_reviews, 10))))
+              else plaudit.public_review_items(plaudit.public_feed_page_ids(
+                     o.id, null, plaudit.public_feed_ratings(coalesce(p.embed_min_rating, 1), null), 'newest', false,
+                     0, coalesce(p.embed_max_reviews, 10)))::json
          end
     from (select 1) one
     left join plaudit.organizations o on o.slug = p_slug
     left join plaudit.public_profiles p on p.org_id = o.id
 $$;
-comment on function plaudit.public_embed_reviews(text) is 'The widget''s reviews: the newest public reviews at or above its min_rating, up to its max_reviews, each with how it was verified.';
+comment on function plaudit.public_embed_reviews(text) is 'The widget''s reviews of the business: the newest public reviews at or above its min_rating, up to its max_reviews.';
 
 -- The name a business shows its customers.
 create or replace function plaudit.brand_name(p_org_id uuid)

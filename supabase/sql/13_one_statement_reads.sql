@@ -259,7 +259,8 @@ comment on function plaudit.public_read_version(text) is 'The version of a busin
 -- A page of public reviews (plaudit.public_review_page) as the response body, with its version;
 -- no body for an unknown slug, or for a profile page of a business whose profile is switched off.
 create or replace function plaudit.public_read_review_page(
-  p_slug text, p_scope text, p_page integer, p_limit integer, out version text, out body text
+  p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
+  out version text, out body text
 )
 language plpgsql
 volatile
@@ -269,7 +270,7 @@ declare
   p json;
 begin
   perform set_config('role', 'plaudit_public', true);
-  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit);
+  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit, p_sort, p_rating, p_has_media);
   version := p ->> 'version';
   if version is not null and (p_scope = 'embed' or (p ->> 'enabled')::boolean) then
     body := '{"data":' || (p -> 'items')::text || ',"meta":'
@@ -277,4 +278,4 @@ begin
   end if;
 end
 $$;
-comment on function plaudit.public_read_review_page(text,text,integer,integer) is 'A page of public reviews as the response body, with its version.';
+comment on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean) is 'A page of public reviews, sorted and filtered, as the response body, with its version.';

@@ -117,3 +117,87 @@ begin
 end
 $$;
 comment on function plaudit.upsert_products(jsonb) is 'Adds or updates up to 1,000 products of the transaction''s tenant by external_id; answers each row''s outcome (created, updated, unchanged) or why it was refused.';
+
+-- ============================================================================================
+-- counters of products' reviews
+-- ============================================================================================
+-- Adds signed deltas to products' public counters, in product order (so that two statements
+-- cannot deadlock). Called by the reviews' counting triggers (05), beside the business's.
+create or replace function plaudit.add_product_review_statistics(p_deltas jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  insert into plaudit.product_review_statistics as s
+    (product_id, org_id, public_count, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5)
+  select d.product_id, d.org_id, d.public_count, d.rating_sum, d.rating_1, d.rating_2, d.rating_3, d.rating_4, d.rating_5
+  from jsonb_to_recordset(p_deltas) as d(
+    product_id uuid, org_id uuid, public_count bigint, rating_sum bigint, rating_1 bigint,
+    rating_2 bigint, rating_3 bigint, rating_4 bigint, rating_5 bigint)
+  order by d.product_id
+  on conflict (product_id) do update set
+    public_count = s.public_count + excluded.public_count,
+    rating_sum = s.rating_sum + excluded.rating_sum,
+    rating_1 = s.rating_1 + excluded.rating_1,
+    rating_2 = s.rating_2 + excluded.rating_2,
+    rating_3 = s.rating_3 + excluded.rating_3,
+    rating_4 = s.rating_4 + excluded.rating_4,
+    rating_5 = s.rating_5 + excluded.rating_5,
+    updated_at = now();
+end
+$$;
+comment on function plaudit.add_product_review_statistics(jsonb) is 'Adds signed deltas to products'' public review counters, in product order.';
+
+-- Recounts an organization's product counters from its reviews (after a bulk load with triggers
+-- disabled, or to check them): one row per product with published reviews.
+create or replace function plaudit.rebuild_product_review_statistics(p_org_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform 1 from plaudit.organizations where id = p_org_id for update;
+  delete from plaudit.product_review_statistics where org_id = p_org_id;
+  insert into plaudit.product_review_statistics
+    (product_id, org_id, public_count, rating_sum, rating_1, rating_2, rating_3, rating_4, rating_5)
+  select r.product_id, p_org_id, count(*), sum(r.rating),
+         count(*) filter (where r.rating = 1), count(*) filter (where r.rating = 2),
+         count(*) filter (where r.rating = 3), count(*) filter (where r.rating = 4),
+         count(*) filter (where r.rating = 5)
+  from plaudit.reviews r
+  where r.org_id = p_org_id and r.product_id is not null
+    and plaudit.review_is_public(r.is_hidden, r.verification_status)
+  group by r.product_id;
+end
+$$;
+comment on function plaudit.rebuild_product_review_statistics(uuid) is 'Recounts an organization''s product review counters from its published reviews.';
+
+-- A product changed, came or went: public answers show products, so the organization's public
+-- version (and with it every public ETag) moves, one write per organization and statement.
+create or replace function plaudit.products_signal_changes()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  deltas jsonb;
+begin
+  -- Each operation has its own transition table: a statement reads only the one it has.
+  if tg_op = 'DELETE' then
+    select jsonb_agg(plaudit.public_version_delta(c.org_id)) into deltas
+      from (select distinct o.org_id from old_products o) c;
+  else
+    select jsonb_agg(plaudit.public_version_delta(c.org_id)) into deltas
+      from (select distinct n.org_id from new_products n) c;
+  end if;
+  if deltas is not null then
+    perform plaudit.add_review_statistics(deltas);
+  end if;
+  return null;
+end
+$$;
+comment on function plaudit.products_signal_changes() is 'Every statement that adds, changes or deletes products moves their organizations'' public version.';

@@ -379,22 +379,37 @@ describe('every declared one-statement read', () => {
       body: JSON.stringify({ name: 'Form' }),
     }, env);
     [reviewId] = await postReviews((await form.json()).id, `declared-${t.org.slug}`, [[5, 'Yes', 'Fine.', 'Cy']]);
+    // The product of {externalId}, in both tenants (the other's answers for its own).
+    for (const tenant of [t, other]) {
+      const made = await hono.request(`/api/v1/organizations/${tenant.org.id}/products`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.keys.write}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ external_id: 'MUG-1', name: 'Mug' }),
+      }, env);
+      expect(made.status).toBe(201);
+    }
   });
 
   /** The route's path for `tenant`: each parameter a value of its (a new parameter needs one here). */
   function pathOf(path: string, tenant: Tenant) {
-    const values: Record<string, string> = { orgId: tenant.org.id, id: reviewId, slug: tenant.org.slug };
+    const values: Record<string, string> = {
+      orgId: tenant.org.id,
+      id: reviewId,
+      slug: tenant.org.slug,
+      externalId: 'MUG-1',
+    };
     return path.replace(/\{(\w+)\}/g, (_, name: string) => {
       expect(values[name], `a sample value for {${name}}`).toBeDefined();
       return values[name];
     });
   }
 
-  it('are the organization, one review, the list and the two public feeds', () => {
+  it("are the organization, one review, the list, the two public feeds and a product's reviews", () => {
     expect(declared.map((r) => r.route).sort()).toEqual([
       '/api/v1/organizations/:orgId',
       '/api/v1/organizations/:orgId/reviews',
       '/api/v1/organizations/:orgId/reviews/:id',
+      '/api/v1/public/products/:slug/:externalId/reviews',
       '/api/v1/public/profiles/:slug/reviews',
       '/api/v1/public/reviews/:slug',
     ]);

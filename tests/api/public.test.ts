@@ -128,6 +128,8 @@ describe('public review feeds', () => {
       content: expect.any(String),
       reviewer_name: 'Ada',
       verification_status: 'unverified',
+      verification_method: null,
+      product: null,
       reply: null,
       created_at: biz.visible[4].created_at,
     });

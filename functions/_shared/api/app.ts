@@ -27,7 +27,7 @@ import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
 import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
-import { publicData } from './routes/public.ts';
+import { publicData } from './routes/public/index.ts';
 import { publicProfileSettings } from './routes/profile-settings.ts';
 import { fastReads } from './fast-reads/index.ts';
 import { accountedFor, type FastPathAccount } from './http/fast-path.ts';

@@ -1264,6 +1264,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/products/{slug}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get many products' ratings at once
+         * @description Each known product's `average_rating` and `review_count`, in the order asked; unknown ids are left out, an id asked twice answers once. A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.productRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/products/{slug}/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product's public summary
+         * @description The product and its public figures. A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.product"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/products/{slug}/{externalId}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product's public reviews
+         * @description The product's public reviews, sorted and filtered as the business's lists. A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.productReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/products/{slug}/{externalId}/jsonld": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product's JSON-LD
+         * @description A schema.org `Product` (`application/ld+json`) to put in a product page: `name`, `url`, `image`, `sku`, `gtin`, `mpn`, `brand`, an `aggregateRating` equal to the summary's (left out without reviews) and up to 10 newest `review`s; keys without a value are left out. A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.productJsonLd"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/verifications/{token}": {
         parameters: {
             query?: never;
@@ -2866,13 +2946,7 @@ export interface components {
             /** @description False when the business switched its public profile off: the widget then shows nothing. */
             enabled: boolean;
             /** @description The widget's first reviews (at most `max_reviews`, rated at least `min_rating`), newest first, so that it draws from this one answer. */
-            reviews: (components["schemas"]["PublicReview"] & {
-                /**
-                 * @description How a verified review was verified; null for an unverified one.
-                 * @enum {string|null}
-                 */
-                verification_method: "email" | "purchase_proof" | "manual" | "invitation" | null;
-            })[];
+            reviews: components["schemas"]["PublicReview"][];
             /** @description The widget script at its content-hashed, immutable address. */
             script_url: string;
             /** @description The HTML to paste into a page: the container (with a link for readers without scripts) and the script tag. */
@@ -2890,6 +2964,16 @@ export interface components {
              * @enum {string}
              */
             verification_status: "unverified" | "pending" | "verified" | "rejected";
+            /**
+             * @description How a verified review was verified; null for an unverified one.
+             * @enum {string|null}
+             */
+            verification_method: "email" | "purchase_proof" | "manual" | "invitation" | null;
+            /** @description The product reviewed (the business's own id and the product's name), or null for a review of the business. */
+            product: {
+                external_id: string;
+                name: string;
+            } | null;
             reply: components["schemas"]["ReviewReply"] & unknown;
             created_at: string;
         };
@@ -2920,6 +3004,87 @@ export interface components {
                 5: number;
             };
             moderation_chain: components["schemas"]["ModerationChainHead"];
+        };
+        PublicProductRating: {
+            external_id: string;
+            /**
+             * @description Mean rating of the public reviews, to 2 decimals; null with no reviews.
+             * @example 4.63
+             */
+            average_rating: number | null;
+            /** @description Number of public reviews (not hidden, verified or unverified). */
+            review_count: number;
+        };
+        PublicProduct: {
+            external_id: string;
+            /** @description Text, never markup. */
+            name: string;
+            url: string | null;
+            image_url: string | null;
+            /**
+             * @description Mean rating of the public reviews, to 2 decimals; null with no reviews.
+             * @example 4.63
+             */
+            average_rating: number | null;
+            /** @description Number of public reviews (not hidden, verified or unverified). */
+            review_count: number;
+            /** @description Number of public reviews per rating. */
+            rating_distribution: {
+                1: number;
+                2: number;
+                3: number;
+                4: number;
+                5: number;
+            };
+        };
+        /** @description A schema.org Product; keys without a value are left out. */
+        ProductJsonLd: {
+            /** @enum {string} */
+            "@context": "https://schema.org";
+            /** @enum {string} */
+            "@type": "Product";
+            name: string;
+            url?: string;
+            image?: string;
+            sku?: string;
+            gtin?: string;
+            mpn?: string;
+            brand?: {
+                /** @enum {string} */
+                "@type": "Brand";
+                name: string;
+            };
+            aggregateRating?: {
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewCount: number;
+            };
+            review?: {
+                /** @enum {string} */
+                "@type": "Review";
+                author: {
+                    /** @enum {string} */
+                    "@type": "Person";
+                    name: string;
+                };
+                datePublished: string;
+                name?: string;
+                reviewBody: string;
+                reviewRating: {
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                };
+            }[];
         };
         PublicProfileSettings: {
             /** @description With false, the public profile routes answer 404. */
@@ -8178,6 +8343,12 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
+                /** @description Only reviews of this rating, 1 to 5. */
+                rating?: "1" | "2" | "3" | "4" | "5";
+                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                has_media?: "true";
             };
             header?: never;
             path: {
@@ -8285,6 +8456,12 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
+                /** @description Only reviews of this rating, 1 to 5. */
+                rating?: "1" | "2" | "3" | "4" | "5";
+                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                has_media?: "true";
             };
             header?: never;
             path: {
@@ -8328,6 +8505,233 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown slug, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.productRatings": {
+        parameters: {
+            query: {
+                /** @description 1 to 100 external ids, comma-separated, each 1 to 200 characters. */
+                ids: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The products' figures */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicProductRating"][];
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `ids` is not 1 to 100 ids of 1 to 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown slug, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The product's external id (the business's own), URL-encoded */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product's summary */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProduct"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug or product, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.productReviews": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
+                /** @description Only reviews of this rating, 1 to 5. */
+                rating?: "1" | "2" | "3" | "4" | "5";
+                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                has_media?: "true";
+            };
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The product's external id (the business's own), URL-encoded */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of public reviews */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicReview"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug or product, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.productJsonLd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The product's external id (the business's own), URL-encoded */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-LD */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["ProductJsonLd"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug or product, or the profile is disabled */
             404: {
                 headers: {
                     [name: string]: unknown;

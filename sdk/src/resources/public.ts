@@ -2,13 +2,26 @@ import type { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
-import type { PublicEmbed, PublicProfile, PublicReview, QueryOf, ResponseOf } from '../types.ts';
+import type {
+  ProductJsonLd,
+  PublicEmbed,
+  PublicProduct,
+  PublicProductRatings,
+  PublicProfile,
+  PublicReview,
+  QueryOf,
+  ResponseOf,
+} from '../types.ts';
 
 const EMBED = '/api/v1/public/embed/{slug}';
 const REVIEWS = '/api/v1/public/reviews/{slug}';
 const PROFILE = '/api/v1/public/profiles/{slug}';
 const PROFILE_REVIEWS = '/api/v1/public/profiles/{slug}/reviews';
 const VERIFICATION = '/api/v1/public/verifications/{token}';
+const PRODUCT = '/api/v1/public/products/{slug}/{externalId}';
+const PRODUCT_REVIEWS = '/api/v1/public/products/{slug}/{externalId}/reviews';
+const PRODUCT_RATINGS = '/api/v1/public/products/{slug}/ratings';
+const PRODUCT_JSONLD = '/api/v1/public/products/{slug}/{externalId}/jsonld';
 
 /** What anyone may read about a business, by its slug. No API key is sent. */
 export class Public extends Resource {
@@ -34,6 +47,38 @@ export class Public extends Resource {
     opts?: RequestOptions,
   ): PageRequest<PublicReview> {
     return this.paged(PROFILE_REVIEWS, { slug }, query, opts, false);
+  }
+
+  /** A product's summary (over its group): its rating, count and distribution. */
+  product(slug: string, externalId: string, opts?: RequestOptions): ApiPromise<PublicProduct> {
+    return this.call('get', PRODUCT, { slug, externalId }, { auth: false }, opts);
+  }
+
+  /** A product's public reviews (over its group), sorted and filtered as `query` says. */
+  productReviews(
+    slug: string,
+    externalId: string,
+    query?: QueryOf<typeof PRODUCT_REVIEWS>,
+    opts?: RequestOptions,
+  ): PageRequest<PublicReview> {
+    return this.paged(PRODUCT_REVIEWS, { slug, externalId }, query, opts, false);
+  }
+
+  /** The ratings of up to 100 products by external id, in the order given (unknown ones left out). */
+  productRatings(
+    slug: string,
+    externalIds: readonly string[],
+    opts?: RequestOptions,
+  ): ApiPromise<PublicProductRatings> {
+    return this.call('get', PRODUCT_RATINGS, { slug }, { auth: false, query: { ids: externalIds.join(',') } }, opts);
+  }
+
+  /**
+   * A product's schema.org JSON-LD, for shops that render on the server: put
+   * `JSON.stringify(ld)` in a `<script type="application/ld+json">`, escaping `<` as `\u003c`.
+   */
+  productJsonLd(slug: string, externalId: string, opts?: RequestOptions): ApiPromise<ProductJsonLd> {
+    return this.call('get', PRODUCT_JSONLD, { slug, externalId }, { auth: false }, opts);
   }
 
   /**

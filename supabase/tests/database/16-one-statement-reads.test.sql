@@ -118,7 +118,7 @@ select is(current_user::text, 'plaudit_public', 'authenticator: the public read 
 reset role;
 
 select is(
-  (select body::jsonb -> 'meta' from plaudit.public_read_review_page('acme', 'embed', 1, 10)),
+  (select body::jsonb -> 'meta' from plaudit.public_read_review_page('acme', 'embed', 1, 10, 'newest', null, false)),
   '{"total": 2, "page": 1, "limit": 10, "totalPages": 1}'::jsonb,
   'authenticator: a public page of reviews, with its meta'
 );

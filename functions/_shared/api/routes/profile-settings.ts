@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../core/db/client.ts';
 import { fieldsGiven } from '../http/patch.ts';
 import { orgSettingsRoutes } from './org-settings.ts';
-import { Layout, Theme } from './public.ts';
+import { Layout, Theme } from './public/index.ts';
 
 // The organization's public profile and widget settings: what the public routes (public.ts) and
 // the hosted profile pages show, changed by its admins.

@@ -115,18 +115,17 @@ export type ProductRow = Omit<z.infer<typeof Product>, 'created_at' | 'updated_a
 };
 
 /**
- * What a Product is read from, its counts over its published reviews (not hidden, verified or
- * unverified, as the public counts them). Written against the table's own name, so that it serves
- * a SELECT and the RETURNING of an INSERT or UPDATE alike.
+ * What a Product is read from, its counts from its counters (plaudit.product_review_statistics,
+ * kept by the reviews' triggers: published reviews, not hidden, verified or unverified), never
+ * from counting. Written against the table's own name, so that it serves a SELECT and the
+ * RETURNING of an INSERT or UPDATE alike.
  */
 export function productColumns(db: Tx) {
-  const published = db`
-    from plaudit.reviews r
-    where r.org_id = products.org_id and r.product_id = products.id
-      and not r.is_hidden and r.verification_status in ('verified', 'unverified')`;
+  const counters = db`from plaudit.product_review_statistics s where s.product_id = products.id`;
   return db`id, external_id, name, url, image_url, sku, gtin, mpn, brand, group_key as "group", archived,
-            (select count(*)::integer ${published}) as review_count,
-            (select round(avg(r.rating), 2)::float8 ${published}) as average_rating, created_at, updated_at`;
+            coalesce((select s.public_count::integer ${counters}), 0) as review_count,
+            (select round(s.rating_sum::numeric / nullif(s.public_count, 0), 2)::float8 ${counters}) as average_rating,
+            created_at, updated_at`;
 }
 
 export function toProduct(r: ProductRow): z.infer<typeof Product> {

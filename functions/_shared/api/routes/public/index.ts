@@ -1,0 +1,17 @@
+// The public routes, without a key (CORS `*`, the public rate limit): a module per concern.
+import { publicCors } from '../../middleware/public-access/index.ts';
+import { router } from '../define.ts';
+import { embedReads } from './embed.ts';
+import { productReads } from './products.ts';
+import { profileReads } from './profiles.ts';
+import { verificationReads } from './verifications.ts';
+
+export { Layout, Theme } from './embed.ts';
+export { BUSINESS_NOT_FOUND } from './shared.ts';
+
+export const publicData = router();
+publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
+publicData.route('/', embedReads);
+publicData.route('/', profileReads);
+publicData.route('/', productReads);
+publicData.route('/', verificationReads);

@@ -1,0 +1,69 @@
+// A product's schema.org structured data (JSON-LD), for the public `jsonld` route and the product
+// pages alike, so that both say the same. Google reads `Product` with `aggregateRating` and
+// `review` for product review snippets. The GTIN goes in `gtin`, which schema.org and Google
+// accept for every length (8, 12, 13 or 14 digits). Keys whose value is null are left out; names
+// and texts are data, never markup (the page embeds it with its script escaping).
+import { safeLink } from './html.ts';
+
+/** What the JSON-LD says of the product: its fields and its public figures (over its group). */
+export interface ProductForJsonLd {
+  name: string;
+  url: string | null;
+  image_url: string | null;
+  sku: string | null;
+  gtin: string | null;
+  mpn: string | null;
+  brand: string | null;
+  average_rating: number | null;
+  review_count: number;
+}
+
+/** What the JSON-LD says of each review: the public review item's fields. */
+export interface ReviewForJsonLd {
+  rating: number;
+  title: string | null;
+  content: string;
+  reviewer_name: string;
+  created_at: string;
+}
+
+/** At most this many reviews, newest first: enough for snippets, small for a page's head. */
+export const PRODUCT_JSONLD_REVIEWS = 10;
+
+const RATING_SCALE = { bestRating: 5, worstRating: 1 } as const;
+
+/** An object without the keys whose value is null or undefined. */
+function withoutNulls(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/** The schema.org Product of a product, its aggregate rating (none without reviews) and its newest reviews. */
+export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJsonLd[]): Record<string, unknown> {
+  const count = Number(p.review_count);
+  return withoutNulls({
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: p.name,
+    url: safeLink(p.url) ? p.url : null,
+    image: safeLink(p.image_url) ? p.image_url : null,
+    sku: p.sku,
+    gtin: p.gtin,
+    mpn: p.mpn,
+    brand: p.brand === null ? null : { '@type': 'Brand', name: p.brand },
+    aggregateRating: count > 0
+      ? { '@type': 'AggregateRating', ratingValue: Number(p.average_rating), reviewCount: count, ...RATING_SCALE }
+      : null,
+    review: count > 0 && reviews.length
+      ? reviews.slice(0, PRODUCT_JSONLD_REVIEWS).map((r) =>
+        withoutNulls({
+          '@type': 'Review',
+          author: { '@type': 'Person', name: r.reviewer_name },
+          datePublished: r.created_at.slice(0, 10),
+          name: r.title,
+          reviewBody: r.content,
+          reviewRating: { '@type': 'Rating', ratingValue: r.rating, ...RATING_SCALE },
+        })
+      )
+      : null,
+  });
+}
