@@ -27,6 +27,7 @@ import webhooks from './bench/scenarios/webhooks.mjs';
 import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import productSync from './bench/scenarios/product-sync.mjs';
+import productReads from './bench/scenarios/products.mjs';
 import widget from './bench/scenarios/widget.mjs';
 import dashboard from './bench/scenarios/dashboard.mjs';
 import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
@@ -43,6 +44,7 @@ const SCENARIOS = [
   ...reviewScenarios,
   reviewRequests,
   productSync,
+  ...productReads,
   widget,
   dashboard,
   dashboardFirstLoad,

@@ -20,7 +20,8 @@ async function organization(req: Request, orgId: string) {
 }
 
 async function profileFeed(slug: string) {
-  const [row] = await sql`select version, body from plaudit.public_read_review_page(${slug}, 'profile', 1, 20)`;
+  const [row] =
+    await sql`select version, body from plaudit.public_read_review_page(${slug}, 'profile', 1, 20, 'newest', null, false)`;
   return new Response(row.body, json);
 }
 

@@ -59,7 +59,7 @@ export async function seedOrganization(ctx, slug, count) {
 }
 
 /** An API instance of the scenario's own whose per-IP limits never answer 429 (public routes). */
-async function publicApi(ctx) {
+export async function publicApi(ctx) {
   const { stack } = ctx;
   if (stack.reviewPublicApi) return stack.reviewPublicApi;
   const api = await startApi({
@@ -121,7 +121,7 @@ export const publicFeed = {
     // The API's statements: one each, switching to plaudit_public inside.
     const script = `select version, body from plaudit.public_read_review_page(${
       sqlText(seed.slug)
-    }, 'profile', 1, 20);\n`;
+    }, 'profile', 1, 20, 'newest', null, false);\n`;
     const revalidate = `select plaudit.public_read_version(${sqlText(seed.slug)}) as v;\n`;
     const floor = await ctx.stack.startOneStatement();
     const floorUrl = `${floor.url}profiles/${seed.slug}`;
