@@ -181,6 +181,25 @@ describe('GET /public/products/:slug/:externalId/reviews', () => {
     expect((await call('GET', pub(a, '/MUG-BLUE/reviews?sort=highest'), { headers: { 'if-none-match': etag } })).status)
       .toBe(200);
   });
+
+  it("a moderation of a product's review gives its reads a new ETag, and the hidden review leaves them", async () => {
+    await product(a, { external_id: 'LAMP', name: 'Lamp' });
+    const review = await submitOk(call, (await createForm(call, a)).id, { rating: 4, product_external_id: 'LAMP' });
+    const [list, summary] = await Promise.all([call('GET', pub(a, '/LAMP/reviews')), call('GET', pub(a, '/LAMP'))]);
+    expect((list.body as { data: { id: string }[] }).data.map((r) => r.id)).toEqual([review.id]);
+    const hidden = await call('PATCH', `${orgPath(a)}/reviews/${review.id}/moderate`, {
+      key: a.keys.write,
+      body: { action: 'hide', reason: 'Spam' },
+    });
+    expect(hidden.status, JSON.stringify(hidden.body)).toBe(200);
+    for (const [path, before] of [['/LAMP/reviews', list], ['/LAMP', summary]] as const) {
+      const after = await call('GET', pub(a, path), { headers: { 'if-none-match': before.headers.get('etag')! } });
+      expect(after.status, path).toBe(200);
+      expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    }
+    expect((await call('GET', pub(a, '/LAMP/reviews'))).body).toMatchObject({ data: [], meta: { total: 0 } });
+    expect((await call('GET', pub(a, '/LAMP'))).body).toMatchObject({ review_count: 0, average_rating: null });
+  });
 });
 
 describe('sort and filters on the business lists', () => {
