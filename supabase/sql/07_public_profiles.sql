@@ -172,8 +172,9 @@ comment on function plaudit.public_feed_ratings(integer,integer) is 'The ratings
 
 -- Changes whenever any public answer about the organization may change: its publicly visible
 -- reviews (statistics version), its public-profile settings, its name or website. Public
--- responses derive their ETag from it, so revalidating costs this one small query. Null for an
--- unknown slug.
+-- responses derive their ETag from it, so revalidating costs this one small query. It begins
+-- with the organization's id, which names the answer's cache keys (`org-<id>`) even on a 304.
+-- Null for an unknown slug.
 create or replace function plaudit.public_version(p_slug text)
 returns text
 language sql
@@ -181,7 +182,7 @@ stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select concat_ws('.',
+  select concat_ws('.', o.id,
     coalesce((select sum(s.version) from plaudit.review_statistics s where s.org_id = o.id), 0),
     (extract(epoch from o.updated_at) * 1000000)::bigint,
     coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0))
@@ -217,7 +218,7 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
   select json_build_object(
-    'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
+    'version', concat_ws('.', o.id, s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0),
                          coalesce((select h.last_seq from plaudit.moderation_chain_heads h where h.org_id = o.id), 0)),
     'enabled', coalesce(p.enabled, true),
@@ -282,7 +283,7 @@ begin
       org.id, null, ratings, p_sort, p_has_media, (p_page - 1)::bigint * p_limit, p_limit));
   end if;
   return json_build_object(
-    'version', concat_ws('.', (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
+    'version', concat_ws('.', org.id, (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
                          (extract(epoch from org.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
     'enabled', org.enabled,

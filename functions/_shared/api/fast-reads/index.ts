@@ -19,7 +19,7 @@ import type { Sql } from '../../core/db/client.ts';
 import { errorBody } from '../../core/errors.ts';
 import { type FastPathAccount, fastPathAccountOf } from '../http/fast-path.ts';
 import { type AuthRow, judgeCredential } from '../middleware/credential/index.ts';
-import { PUBLIC_CORS_HEADERS, publicCacheHeaders } from '../middleware/public-access/index.ts';
+import { PUBLIC_CORS_HEADERS, publicReadHeaders } from '../middleware/public-access/index.ts';
 import {
   addressBucket,
   clientAddress,
@@ -243,17 +243,13 @@ export function fastReads({ sql, config, log, limiter, app }: FastReadsOptions) 
         return undefined;
       }
       if (r.cors) Object.assign(headers, PUBLIC_CORS_HEADERS);
-      if ('notModified' in out) {
-        return [
-          { status: 304, headers: { ...headers, ...publicCacheHeaders(out.etag) }, body: null, route: r.route },
-          null,
-        ];
-      }
+      Object.assign(headers, publicReadHeaders(out));
+      if ('notModified' in out) return [{ status: 304, headers, body: null, route: r.route }, null];
       if (!('etag' in out)) {
         const missing = refusedAnswer(404, read.notFound, r.route);
         return [{ ...missing, headers: { ...headers, ...missing.headers } }, null];
       }
-      Object.assign(headers, publicCacheHeaders(out.etag), { 'Content-Type': 'application/json' });
+      headers['Content-Type'] = 'application/json';
       return [{ status: 200, headers, body: out.data.body, route: r.route }, null];
     });
   }

@@ -268,7 +268,8 @@ export function profilePages() {
             tx<{ r: ReviewPage | null }[]>`
             select plaudit.public_profile_reviews(${slug}, ${q.rating}, ${q.page}, ${PER_PAGE}) as r`),
         ]);
-        if (!profile || !profile.enabled || !row.r) return null;
+        if (!profile) return null;
+        if (!profile.enabled || !row.r) return { version: profile.version, absent: true as const };
         return { version: profile.version, profile, reviews: row.r };
       },
     );

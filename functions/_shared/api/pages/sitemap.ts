@@ -8,6 +8,7 @@ import { runAsPublic } from '../../core/db/roles.ts';
 import { env } from '../../core/runtime.ts';
 import type { AppEnv } from '../http/env.ts';
 import { publicNotFound } from './shared.ts';
+import { cacheKeyHeaders, SITEMAP_CACHE_KEY } from '../http/cache-keys.ts';
 
 /** A sitemap holds at most 50,000 addresses; past that, /sitemap.xml is an index of pages. */
 const SITEMAP_LIMIT = 50_000;
@@ -27,6 +28,8 @@ const xml = (c: Context<AppEnv>, body: string) =>
   c.body(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`, 200, {
     'Content-Type': 'application/xml; charset=utf-8',
     'Cache-Control': 'public, max-age=3600',
+    // It lists every organization: one key of its own, purged with an organization whose page moves.
+    ...cacheKeyHeaders([SITEMAP_CACHE_KEY]),
   });
 
 const escapeXml = (s: string) =>

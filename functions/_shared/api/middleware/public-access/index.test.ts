@@ -57,12 +57,14 @@ describe('ETags', () => {
   });
 
   it('conditionalPublicRead answers 304 from the version alone, else loads and tags', async () => {
+    const ORG = '0b7d7f3e-8c1a-4d2b-9e6f-1a2b3c4d5e6f';
+    const VERSION = `${ORG}.1.2.3`;
     let loads = 0;
     const app = new Hono<AppEnv>();
     app.get('/r', async (c) => {
-      const out = await conditionalPublicRead(c, 'v', async () => '1', async () => {
+      const out = await conditionalPublicRead(c, 'v', async () => VERSION, async () => {
         loads += 1;
-        return { version: '1', value: 42 };
+        return { version: VERSION, value: 42 };
       });
       if ('notModified' in out) return out.notModified;
       return c.json(out.data);
@@ -75,6 +77,8 @@ describe('ETags', () => {
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('cache-control')).toBe(PUBLIC_CACHE_CONTROL);
+    // The version names its organization: both answers are filed under its key.
+    for (const res of [first, again]) expect(res.headers.get('surrogate-key')).toBe(`org-${ORG}`);
     expect(loads).toBe(1);
     const stale = await app.request('/r', { headers: { 'if-none-match': 'W/"old"' } });
     expect(stale.status).toBe(200);

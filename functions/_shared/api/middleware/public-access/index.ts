@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from '../../http/env.ts';
 import { accountedFor } from '../../http/fast-path.ts';
 import { sha256 } from '../../api-keys/format.ts';
+import { cacheKeyHeaders, orgCacheKey } from '../../http/cache-keys.ts';
 
 /**
  * CORS for the public routes: any site may call them (the widget runs on customers' pages).
@@ -74,36 +75,61 @@ export function publicCacheHeaders(etag: string): Record<string, string> {
   return { ETag: etag, 'Cache-Control': PUBLIC_CACHE_CONTROL };
 }
 
-/** Sets the caching headers of a public answer. */
-export function setPublicCacheHeaders(c: Context, etag: string) {
-  for (const [name, value] of Object.entries(publicCacheHeaders(etag))) c.header(name, value);
+/**
+ * The cache keys of an answer read at `version`: public versions begin with their organization's
+ * id (plaudit.public_version), so even a 304 or the 404 of a switched-off profile names it.
+ */
+export function versionCacheKeys(version: string): string[] | null {
+  const orgId = version.slice(0, version.indexOf('.'));
+  return UUID.test(orgId) ? [orgCacheKey(orgId)] : null;
 }
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** What a public read with ETag revalidation decided: 304, the data and its ETag, or not found. */
-export type PublicRead<T> = { notModified: true; etag: string } | { data: T; etag: string } | { data: null };
+/** What `load` answers for a known organization with nothing to show here (a switched-off profile). */
+export type Absent = { version: string; absent: true };
+
+/**
+ * What a public read with ETag revalidation decided: 304, the data and its ETag, or not found;
+ * each with the cache keys of its organization (null for an unknown one).
+ */
+export type PublicRead<T> =
+  | { notModified: true; etag: string; keys: string[] | null }
+  | { data: T; etag: string; keys: string[] | null }
+  | { data: null; keys: string[] | null };
 
 /**
  * The decision of conditionalPublicRead, without Hono's context (the fast reads take it too).
  * With an If-None-Match header, the cheap `version` query runs first and a match answers 304
  * without reading any review. Otherwise (or on a mismatch) `load` runs the full query, which
- * carries the version it was read at. `load` answers null for "not found".
+ * carries the version it was read at. `load` answers null for an unknown organization, and
+ * Absent for a known one with nothing to show.
  */
 export async function publicRead<T extends { version: string }>(
   ifNoneMatch: string | undefined,
   variant: string,
   version: () => Promise<string | null>,
-  load: () => Promise<T | null>,
+  load: () => Promise<T | Absent | null>,
 ): Promise<PublicRead<T>> {
   if (ifNoneMatch) {
     const current = await version();
     if (current !== null) {
       const etag = publicEtag(current, variant);
-      if (ifNoneMatchHits(ifNoneMatch, etag)) return { notModified: true, etag };
+      if (ifNoneMatchHits(ifNoneMatch, etag)) return { notModified: true, etag, keys: versionCacheKeys(current) };
     }
   }
   const data = await load();
-  if (!data) return { data: null };
-  return { data, etag: publicEtag(data.version, variant) };
+  if (!data) return { data: null, keys: null };
+  const keys = versionCacheKeys(data.version);
+  if ('absent' in data) return { data: null, keys };
+  return { data, etag: publicEtag(data.version, variant), keys };
+}
+
+/** The caching headers of a publicRead decision: ETag and Cache-Control when found, its cache keys when known. */
+export function publicReadHeaders(out: PublicRead<unknown>): Record<string, string> {
+  return {
+    ...('etag' in out ? publicCacheHeaders(out.etag) : {}),
+    ...(out.keys ? cacheKeyHeaders(out.keys) : {}),
+  };
 }
 
 /** Answers a public read with ETag revalidation (publicRead), setting the caching headers. */
@@ -111,7 +137,7 @@ export async function conditionalPublicRead<T extends { version: string }>(
   c: Context<AppEnv>,
   variant: string,
   version: () => Promise<string | null>,
-  load: () => Promise<T | null>,
+  load: () => Promise<T | Absent | null>,
 ): Promise<{ notModified: Response } | { data: T | null; etag?: string }> {
   return answerPublicRead(c, await publicRead(c.req.header('if-none-match'), variant, version, load));
 }
@@ -121,11 +147,8 @@ export function answerPublicRead<T>(
   c: Context<AppEnv>,
   out: PublicRead<T>,
 ): { notModified: Response } | { data: T | null; etag?: string } {
-  if ('notModified' in out) {
-    setPublicCacheHeaders(c, out.etag);
-    return { notModified: c.body(null, 304) };
-  }
+  for (const [name, value] of Object.entries(publicReadHeaders(out))) c.header(name, value);
+  if ('notModified' in out) return { notModified: c.body(null, 304) };
   if (!('etag' in out)) return { data: null };
-  setPublicCacheHeaders(c, out.etag);
-  return out;
+  return { data: out.data, etag: out.etag };
 }

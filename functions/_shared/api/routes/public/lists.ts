@@ -34,15 +34,18 @@ export function publicReviewPage(
   scope: 'embed' | 'profile',
   q: PublicReviewListQuery,
 ) {
-  return publicRead(
+  return publicRead<{ version: string; body: JsonText<PublicReviewPage> }>(
     ifNoneMatch,
     `${scope}-reviews:${slug}:${listVariant(q)}`,
     () => publicVersion(sql, slug),
     async () => {
-      const [row] = await sql<{ version: string; body: JsonText<PublicReviewPage> | null }[]>`
+      const [row] = await sql<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
         select version, body from plaudit.public_read_review_page(
           ${slug}, ${scope}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false})`;
-      return row.body === null ? null : { version: row.version, body: row.body };
+      if (row.version === null) return null;
+      return row.body === null
+        ? { version: row.version, absent: true as const }
+        : { version: row.version, body: row.body };
     },
   );
 }

@@ -61,7 +61,8 @@ export const profileReads = router()
         () => publicProfileVersion(c.var.sql, slug),
         async () => {
           const p = await loadPublicProfile(c.var.sql, slug);
-          return p && p.enabled ? p : null;
+          if (!p) return null;
+          return p.enabled ? p : { version: p.version, absent: true as const };
         },
       );
       if ('notModified' in out) return notModifiedAnswer(out.notModified);

@@ -1,0 +1,103 @@
+// Every public answer is filed under its organization's cache key (Surrogate-Key for Varnish and
+// Fastly, Cache-Tag for Cloudflare), 304s and the 404s of a known organization included, so that
+// the worker's purge empties it (docs/scaling.md); keyed and session answers never are.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../helpers/http.ts';
+import { createTenant, type Tenant } from '../helpers/db.ts';
+import { createForm, submitOk } from '../helpers/reviews.ts';
+
+const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
+
+/** What a public answer of `t` carries: its organization's key in both headers. */
+function expectKeysOf(res: { headers: Headers }, t: Tenant) {
+  expect(res.headers.get('surrogate-key')).toBe(`org-${t.org.id}`);
+  expect(res.headers.get('cache-tag')).toBe(`org-${t.org.id}`);
+}
+
+function expectNoKeys(res: { headers: Headers }) {
+  expect(res.headers.get('surrogate-key')).toBeNull();
+  expect(res.headers.get('cache-tag')).toBeNull();
+}
+
+let shown: Tenant;
+let off: Tenant;
+beforeAll(async () => {
+  shown = await createTenant();
+  await submitOk(api, (await createForm(api, shown)).id, { rating: 5 });
+  off = await createTenant();
+  const res = await api('PATCH', `${orgPath(off)}/public-profile`, { key: off.keys.admin, body: { enabled: false } });
+  expect(res.status).toBe(200);
+});
+
+// Each public answer by its path; `?page=1&limit=5` takes the router where the bare path takes the fast reads.
+const PUBLIC_ANSWERS = [
+  ['the embed configuration', (slug: string) => `/api/v1/public/embed/${slug}`],
+  ["the widget's reviews (fast path)", (slug: string) => `/api/v1/public/reviews/${slug}`],
+  ["the widget's reviews (router)", (slug: string) => `/api/v1/public/reviews/${slug}?page=1&limit=5`],
+  ['the public profile', (slug: string) => `/api/v1/public/profiles/${slug}`],
+  ["the profile's reviews (fast path)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews`],
+  ["the profile's reviews (router)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews?page=1&limit=5`],
+  ['the profile page', (slug: string) => `/p/${slug}`],
+  ["the profile page's second rating filter", (slug: string) => `/p/${slug}?rating=5`],
+] as const;
+
+describe.each(PUBLIC_ANSWERS)('%s', (_, path) => {
+  it('is filed under its organization, and so is its 304', async () => {
+    const res = await api('GET', path(shown.org.slug));
+    expect(res.status).toBe(200);
+    expectKeysOf(res, shown);
+    const again = await api('GET', path(shown.org.slug), { headers: { 'if-none-match': res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expectKeysOf(again, shown);
+  });
+
+  it('has no key for an unknown business', async () => {
+    const res = await api('GET', path('no-such-business-anywhere'));
+    expect(res.status).toBe(404);
+    expectNoKeys(res);
+  });
+});
+
+describe('the 404 of a known business', () => {
+  it.each([
+    `/api/v1/public/profiles/{slug}`,
+    `/api/v1/public/profiles/{slug}/reviews`,
+    `/api/v1/public/profiles/{slug}/reviews?page=2`,
+    `/p/{slug}`,
+  ])('of a switched-off profile (%s) is filed under it, so that switching it on purges it', async (path) => {
+    const res = await api('GET', path.replace('{slug}', off.org.slug));
+    expect(res.status).toBe(404);
+    expectKeysOf(res, off);
+  });
+
+  it('past the last page of a profile page is filed under it', async () => {
+    const res = await api('GET', `/p/${shown.org.slug}?page=9`);
+    expect(res.status).toBe(404);
+    expectKeysOf(res, shown);
+  });
+});
+
+describe('the sitemaps', () => {
+  it('carry the key of their own, which lists every organization', async () => {
+    const res = await api('GET', '/sitemap.xml');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('surrogate-key')).toBe('sitemap');
+    expect(res.headers.get('cache-tag')).toBe('sitemap');
+  });
+});
+
+describe('answers that are never cached in shared caches', () => {
+  it('a keyed read carries no key, on the router and on the fast path', async () => {
+    for (const path of [orgPath(shown), `${orgPath(shown)}/reviews`, `${orgPath(shown)}/reviews?limit=5`]) {
+      const res = await api('GET', path, { key: shown.keys.read });
+      expect(res.status).toBe(200);
+      expectNoKeys(res);
+    }
+  });
+
+  it('the dashboard carries no key', async () => {
+    const res = await api('GET', '/app');
+    expect(res.status).toBe(200);
+    expectNoKeys(res);
+  });
+});
