@@ -35,6 +35,8 @@ begin
                       where d.event_id = e.id and d.status = 'pending');
   delete from plaudit.email_outbox
     where status in ('sent', 'failed') and created_at < now() - interval '30 days';
+  delete from plaudit.cdn_purges
+    where status in ('sent', 'failed') and created_at < now() - interval '30 days';
 end
 $$;
-comment on function plaudit.run_delivery_maintenance() is 'Housekeeping of the delivery tables: drops expired rotation secrets and export files, and old deliveries, events and e-mails.';
+comment on function plaudit.run_delivery_maintenance() is 'Housekeeping of the delivery tables: drops expired rotation secrets and export files, and old deliveries, events, e-mails and CDN purges.';

@@ -2,6 +2,35 @@ import type { Environment } from '../core/config.ts';
 import type { EmailConfig } from '../core/email/transport.ts';
 import { env } from '../core/runtime.ts';
 
+/** Where the worker sends CDN purges: each target optional, every configured one used. */
+export interface CdnConfig {
+  /** Varnish (xkey): `PURGE <url>` with the keys in `Surrogate-Key`. */
+  purgeUrl: string | null;
+  cloudflare: { zoneId: string; apiToken: string; apiUrl: string } | null;
+  fastly: { serviceId: string; apiToken: string; apiUrl: string } | null;
+}
+
+function loadCdnConfig(): CdnConfig {
+  const zoneId = env('CLOUDFLARE_ZONE_ID');
+  const cloudflareToken = env('CLOUDFLARE_API_TOKEN');
+  const serviceId = env('FASTLY_SERVICE_ID');
+  const fastlyToken = env('FASTLY_API_TOKEN');
+  const base = (url: string) => url.replace(/\/+$/, '');
+  return {
+    purgeUrl: env('CDN_PURGE_URL') || null,
+    cloudflare: zoneId && cloudflareToken
+      ? {
+        zoneId,
+        apiToken: cloudflareToken,
+        apiUrl: base(env('CLOUDFLARE_API_URL') || 'https://api.cloudflare.com/client/v4'),
+      }
+      : null,
+    fastly: serviceId && fastlyToken
+      ? { serviceId, apiToken: fastlyToken, apiUrl: base(env('FASTLY_API_URL') || 'https://api.fastly.com') }
+      : null,
+  };
+}
+
 export interface WorkerConfig {
   /** plaudit_authenticator's URL (the worker switches to plaudit_worker in each transaction). */
   databaseUrl: string;
@@ -43,6 +72,8 @@ export interface WorkerConfig {
   email: EmailConfig;
   /** Edge-function mode: a request must carry `Authorization: Bearer <workerSecret>`. */
   workerSecret: string | null;
+  /** The CDNs purged when public answers change (none: purges wait, one per organization). */
+  cdn: CdnConfig;
 }
 
 function num(name: string, fallback: number, { min = 0, integer = true } = {}): number {
@@ -101,6 +132,7 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
       from: env('EMAIL_FROM') ?? 'Plaudit <no-reply@plaudit.invalid>',
     },
     workerSecret: env('WORKER_SECRET') ?? null,
+    cdn: loadCdnConfig(),
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
-// The worker: drains the webhook and e-mail outboxes, kicks export generation, and runs the
-// scheduled maintenance where pg_cron is absent, one lane each (lanes/). This is the loop that
+// The worker: drains the webhook, e-mail and CDN purge outboxes, kicks export generation, and runs
+// the scheduled maintenance where pg_cron is absent, one lane each (lanes/). This is the loop that
 // runs them: woken by NOTIFY plaudit_outbox, by a send that finished, and by the poll timer.
 // Runtime-neutral (Deno in production and with npm start, Node under vitest):
 // functions/worker/index.ts wires it to the process.
@@ -9,6 +9,7 @@ import { resolveHost } from '../core/net/dns.ts';
 import type { Resolver } from '../core/net/ssrf.ts';
 import { redact } from '../core/redact.ts';
 import type { WorkerConfig } from './config.ts';
+import { CdnPurgeLane } from './lanes/cdn-purge.ts';
 import { EmailLane } from './lanes/email.ts';
 import { ExportLane } from './lanes/exports.ts';
 import type { LaneContext, WorkerLog, WorkerStats } from './lanes/lane.ts';
@@ -49,6 +50,7 @@ export class Worker {
   #email: EmailLane;
   #exports: ExportLane;
   #maintenance: MaintenanceLane;
+  #purges: CdnPurgeLane;
   #running = false;
   #stopped = false;
   #wakeUp: (() => void) | null = null;
@@ -83,6 +85,7 @@ export class Worker {
     );
     this.#exports = new ExportLane(lane);
     this.#maintenance = new MaintenanceLane(lane);
+    this.#purges = new CdnPurgeLane(lane);
   }
 
   get inFlight(): number {
@@ -98,6 +101,7 @@ export class Worker {
       const sub = await this.#sql.listen('plaudit_outbox', (payload) => {
         if (payload === 'export') this.#exports.want();
         if (payload === 'email') this.#email.want();
+        if (payload === 'purge') this.#purges.want();
         this.wake();
       });
       this.#unlisten = () => sub.unlisten();
@@ -156,6 +160,7 @@ export class Worker {
         // because a webhook send finished does not query their tables.
         if (Date.now() - lastEmailPoll >= this.#config.pollMs) {
           this.#email.want();
+          this.#purges.want();
           lastEmailPoll = Date.now();
         }
         progressed = await this.tick();
@@ -176,10 +181,14 @@ export class Worker {
    * answers), kicks exports and maintenance. Answers whether anything was claimed.
    */
   async tick(): Promise<boolean> {
-    const [hooks, mails] = await Promise.all([this.#webhooks.claim(), this.#email.claim()]);
+    const [hooks, mails, purges] = await Promise.all([
+      this.#webhooks.claim(),
+      this.#email.claim(),
+      this.#purges.claim(),
+    ]);
     this.#exports.kick();
     await this.#maintenance.run();
-    return hooks + mails > 0;
+    return hooks + mails + purges > 0;
   }
 
   /** Sends everything due now and waits for it: for the edge function and for tests. */
@@ -187,6 +196,7 @@ export class Worker {
     const deadline = Date.now() + maxMs;
     this.#exports.want();
     this.#email.want();
+    this.#purges.want();
     while (Date.now() < deadline) {
       const claimed = await this.tick();
       if (!claimed && this.#inFlight.size === 0 && !this.#exports.running) break;

@@ -1,39 +1,14 @@
-// The cache keys of a public answer: what a CDN files it under, so that the worker's purge of an
-// organization (docs/scaling.md) empties every cached answer that shows it. Varnish (xkey) and
-// Fastly read `Surrogate-Key` (space-separated), Cloudflare `Cache-Tag` (comma-separated).
+// Files a public answer under its cache keys (core/cache-keys.ts says which keys and headers).
 import type { Context } from 'hono';
+import { cacheKeyHeaders, type CacheKeyOwners, ownersCacheKeys } from '../../core/cache-keys.ts';
 
-/** Whose data a public answer shows: its organization, and the products it shows, if any. */
-export interface CacheKeyOwners {
-  orgId: string;
-  productIds?: readonly string[];
-}
-
-/** The key of an organization: every public answer about it carries it, and a purge names it. */
-export const orgCacheKey = (orgId: string) => `org-${orgId}`;
-
-/** The key of a product: the answers that show it carry it beside their organization's. */
-export const productCacheKey = (productId: string) => `product-${productId}`;
-
-/** The key of the sitemaps, which list every organization; purged with an organization whose page moves. */
-export const SITEMAP_CACHE_KEY = 'sitemap';
-
-/** The headers that file a public answer under its keys. */
-export function cacheKeyHeaders(keys: readonly string[]): Record<string, string> {
-  return { 'Surrogate-Key': keys.join(' '), 'Cache-Tag': keys.join(',') };
-}
-
-/** The keys of an answer about an organization and some of its products. */
-export function ownersCacheKeys({ orgId, productIds = [] }: CacheKeyOwners): string[] {
-  return [orgCacheKey(orgId), ...productIds.map(productCacheKey)];
-}
+export { cacheKeyHeaders, type CacheKeyOwners, orgCacheKey, SITEMAP_CACHE_KEY } from '../../core/cache-keys.ts';
 
 /**
  * Files a public answer under its owners' keys: call it in any public route or page before
  * answering (200, 304, or the 404 of a known organization), e.g.
  * `tagPublicAnswer(c, { orgId, productIds: [product.id] })`. Never on keyed or session answers.
  */
-export function tagPublicAnswer(c: Context, owners: CacheKeyOwners | readonly string[]): void {
-  const keys = 'orgId' in owners ? ownersCacheKeys(owners) : owners;
-  for (const [name, value] of Object.entries(cacheKeyHeaders(keys))) c.header(name, value);
+export function tagPublicAnswer(c: Context, owners: CacheKeyOwners): void {
+  for (const [name, value] of Object.entries(cacheKeyHeaders(ownersCacheKeys(owners)))) c.header(name, value);
 }
