@@ -3,13 +3,16 @@
 import { spawnSync } from 'node:child_process';
 
 // plpgsql-check: the database linter (08-database-lint.test.sql); chromium: the hosted pages are
-// tested in a real browser (driven by playwright-core).
+// tested in a real browser (driven by playwright-core); varnish and varnish-modules (xkey): the
+// shipped VCL is tested in front of the API (deploy/varnish/plaudit.vcl).
 export const TEST_PACKAGES = [
   'postgresql-15',
   'postgresql-15-pgtap',
   'postgresql-15-cron',
   'postgresql-15-plpgsql-check',
   'chromium',
+  'varnish',
+  'varnish-modules',
 ];
 
 function installed(pkg) {
