@@ -29,6 +29,7 @@ import reviewRequests from './bench/scenarios/review-requests.mjs';
 import productSync from './bench/scenarios/product-sync.mjs';
 import productReads from './bench/scenarios/products.mjs';
 import widget from './bench/scenarios/widget.mjs';
+import cdn from './bench/scenarios/cdn.mjs';
 import dashboard from './bench/scenarios/dashboard.mjs';
 import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
 import { pgbench } from './bench/pgbench.mjs';
@@ -46,6 +47,7 @@ const SCENARIOS = [
   productSync,
   ...productReads,
   widget,
+  cdn,
   dashboard,
   dashboardFirstLoad,
 ];
