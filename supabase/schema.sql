@@ -518,6 +518,20 @@ $_$;
 
 COMMENT ON FUNCTION plaudit.canonical_json(v jsonb) IS 'jsonb as compact JSON, byte for byte what JSON.stringify writes, so that a receiver digests what was signed.';
 
+CREATE FUNCTION plaudit.cdn_purge_on_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  r jsonb := to_jsonb(case when tg_op = 'DELETE' then old else new end);
+begin
+  perform plaudit.request_cdn_purge(
+    case when tg_table_name = 'organizations' then r ->> 'id' else r ->> 'org_id' end::uuid,
+    tg_table_name in ('organizations', 'public_profiles'));
+  return null;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.cdn_purge_on_change() IS 'Asks for a CDN purge of the changed row''s organization (and of the sitemaps for an organization or profile change).';
+
 CREATE FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) RETURNS SETOF plaudit.reviews
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
@@ -604,6 +618,37 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.check_custom_field_values(p_definitions jsonb, p_values jsonb) IS 'Validates answers against a form''s custom fields and answers those to keep: the form''s keys only, strings trimmed.';
+
+CREATE FUNCTION plaudit.claim_cdn_purges(p_limit integer DEFAULT 100, p_lease_seconds integer DEFAULT 60,
+    p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, include_sitemap boolean, attempt integer, claimed_lsn pg_lsn)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+#variable_conflict use_column
+declare
+  now_ts timestamptz := clock_timestamp();
+  token uuid := gen_random_uuid();
+  lsn pg_lsn := pg_current_wal_lsn();
+begin
+  return query
+  with due as (
+    select c.id from plaudit.cdn_purges c
+     where c.status in ('pending', 'sending', 'retrying') and c.next_attempt_at <= now_ts
+       and (c.locked_until is null or c.locked_until <= now_ts)
+       and (p_org_ids is null or c.org_id = any (p_org_ids))
+     order by c.next_attempt_at
+     limit p_limit
+     for update skip locked
+  ), claimed as (
+    update plaudit.cdn_purges c
+       set status = 'sending', attempts = c.attempts + 1, claim_token = token, claimed_lsn = lsn,
+           locked_until = now_ts + make_interval(secs => p_lease_seconds)
+      from due where c.id = due.id
+    returning c.id, c.claim_token, c.org_id, c.include_sitemap, c.attempts, c.claimed_lsn
+  )
+  select * from claimed;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.claim_cdn_purges(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) IS 'Claims up to p_limit due CDN purges under a lease, noting the primary''s WAL position.';
 
 CREATE FUNCTION plaudit.claim_emails(p_limit integer DEFAULT 20, p_lease_seconds integer DEFAULT 60,
     p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, org_name text, to_address text, template text, locale text,
@@ -1835,7 +1880,7 @@ COMMENT ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id te
 CREATE FUNCTION plaudit.public_profile(p_slug text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select json_build_object(
-    'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
+    'version', concat_ws('.', o.id, s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0),
                          coalesce((select h.last_seq from plaudit.moderation_chain_heads h where h.org_id = o.id), 0)),
     'enabled', coalesce(p.enabled, true),
@@ -2020,7 +2065,7 @@ begin
       org.id, null, ratings, p_sort, p_has_media, (p_page - 1)::bigint * p_limit, p_limit));
   end if;
   return json_build_object(
-    'version', concat_ws('.', (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
+    'version', concat_ws('.', org.id, (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
                          (extract(epoch from org.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
     'enabled', org.enabled,
@@ -2045,7 +2090,7 @@ COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS '
 
 CREATE FUNCTION plaudit.public_version(p_slug text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select concat_ws('.',
+  select concat_ws('.', o.id,
     coalesce((select sum(s.version) from plaudit.review_statistics s where s.org_id = o.id), 0),
     (extract(epoch from o.updated_at) * 1000000)::bigint,
     coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0))
@@ -2212,6 +2257,24 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) IS 'Recounts an organization''s review statistics from its reviews, into one slot with a version past every earlier one.';
+
+CREATE FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) RETURNS text
+    LANGUAGE sql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  with recorded as (
+    update plaudit.cdn_purges c
+       set status = case when p_sent then 'sent' when p_retry_in_ms is null then 'failed' else 'retrying' end,
+           sent_at = case when p_sent then now() end,
+           last_error = case when p_sent then null else left(p_error, 1000) end,
+           next_attempt_at = case when p_sent or p_retry_in_ms is null then c.next_attempt_at
+                                  else now() + make_interval(secs => p_retry_in_ms / 1000.0) end,
+           locked_until = null, claim_token = null
+     where c.claim_token = p_claim_token and c.org_id = p_org_id and c.status = 'sending'
+    returning c.status
+  )
+  select coalesce(min(status), 'stale') from recorded
+$$;
+
+COMMENT ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) IS 'Records the outcome of an organization''s claimed CDN purges: sent, retrying or failed; answers the status.';
 
 CREATE FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb DEFAULT '{}'::jsonb) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2446,6 +2509,26 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
+
+CREATE FUNCTION plaudit.request_cdn_purge(p_org_id uuid, p_include_sitemap boolean DEFAULT false) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  if exists (select from plaudit.cdn_purges c
+              where c.org_id = p_org_id and c.status = 'pending' and (c.include_sitemap or not p_include_sitemap)) then
+    return;
+  end if;
+  if p_include_sitemap then
+    insert into plaudit.cdn_purges (org_id, include_sitemap) values (p_org_id, true)
+    on conflict (org_id) where status = 'pending' do update set include_sitemap = true;
+  else
+    insert into plaudit.cdn_purges (org_id) values (p_org_id)
+    on conflict (org_id) where status = 'pending' do nothing;
+  end if;
+  perform pg_notify('plaudit_outbox', 'purge');
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.request_cdn_purge(p_org_id uuid, p_include_sitemap boolean) IS 'Writes a pending CDN purge of an organization in the caller''s transaction, unless one is pending already.';
 
 CREATE FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer DEFAULT 10) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2976,10 +3059,12 @@ begin
                       where d.event_id = e.id and d.status = 'pending');
   delete from plaudit.email_outbox
     where status in ('sent', 'failed') and created_at < now() - interval '30 days';
+  delete from plaudit.cdn_purges
+    where status in ('sent', 'failed') and created_at < now() - interval '30 days';
 end
 $$;
 
-COMMENT ON FUNCTION plaudit.run_delivery_maintenance() IS 'Housekeeping of the delivery tables: drops expired rotation secrets and export files, and old deliveries, events and e-mails.';
+COMMENT ON FUNCTION plaudit.run_delivery_maintenance() IS 'Housekeeping of the delivery tables: drops expired rotation secrets and export files, and old deliveries, events, e-mails and CDN purges.';
 
 CREATE FUNCTION plaudit.run_exports(p_budget_ms integer DEFAULT 2000, p_rows integer DEFAULT 10000) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3742,6 +3827,25 @@ CREATE TABLE plaudit.api_keys (
 
 COMMENT ON TABLE plaudit.api_keys IS 'API keys of an organization: only the SHA-256 of each key is kept, with its name, scope, rate limit and revocation.';
 
+CREATE TABLE plaudit.cdn_purges (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    include_sitemap boolean DEFAULT false NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_until timestamp with time zone,
+    claim_token uuid,
+    claimed_lsn pg_lsn,
+    last_error text,
+    sent_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT cdn_purges_last_error_check CHECK ((char_length(last_error) <= 1000)),
+    CONSTRAINT cdn_purges_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'retrying'::text, 'sent'::text, 'failed'::text])))
+);
+
+COMMENT ON TABLE plaudit.cdn_purges IS 'The CDN purge outbox: one pending purge per organization, written in the transaction of the public change, sent by the worker.';
+
 CREATE TABLE plaudit.email_outbox (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -4198,6 +4302,7 @@ COMMENT ON COLUMN plaudit.webhook_endpoints.slow_since IS 'Set while the endpoin
 
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.cdn_purges ADD CONSTRAINT cdn_purges_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_idempotency_key_key UNIQUE (idempotency_key);
 ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_pkey PRIMARY KEY (id);
@@ -4243,6 +4348,11 @@ ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_pkey
 
 CREATE INDEX api_keys_org_id_created_at ON plaudit.api_keys USING btree (org_id, created_at DESC, id);
 CREATE INDEX api_keys_replaced_by ON plaudit.api_keys USING btree (replaced_by) WHERE (replaced_by IS NOT NULL);
+CREATE INDEX cdn_purges_due ON plaudit.cdn_purges USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text, 'retrying'::text]));
+
+CREATE UNIQUE INDEX cdn_purges_one_pending ON plaudit.cdn_purges USING btree (org_id) WHERE (status = 'pending'::text);
+
+CREATE INDEX cdn_purges_org_id_created_at ON plaudit.cdn_purges USING btree (org_id, created_at DESC);
 CREATE INDEX email_outbox_due ON plaudit.email_outbox USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['queued'::text, 'sending'::text]));
 CREATE INDEX email_outbox_org_id_created_at ON plaudit.email_outbox USING btree (org_id, created_at DESC);
 CREATE INDEX email_outbox_org_id_queued_address ON plaudit.email_outbox USING btree (org_id, lower(to_address)) WHERE (status = 'queued'::text);
@@ -4336,14 +4446,19 @@ CREATE TRIGGER moderation_chain_heads_refuse_truncate BEFORE TRUNCATE ON plaudit
 CREATE TRIGGER moderation_trail_refuse_truncate BEFORE TRUNCATE ON plaudit.moderation_trail FOR EACH STATEMENT EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
 CREATE TRIGGER moderation_trail_refuse_update BEFORE DELETE OR UPDATE ON plaudit.moderation_trail FOR EACH ROW EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
 CREATE TRIGGER orders_touch_updated_at BEFORE UPDATE ON plaudit.orders FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER organizations_purge_cdn_on_delete AFTER DELETE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+CREATE TRIGGER organizations_purge_cdn_on_update AFTER UPDATE ON plaudit.organizations FOR EACH ROW WHEN ((((old.name IS DISTINCT FROM new.name) OR (old.slug IS DISTINCT FROM new.slug)) OR (old.website IS DISTINCT FROM new.website))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER organizations_touch_updated_at BEFORE UPDATE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER products_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER products_signal_changes_delete AFTER DELETE ON plaudit.products REFERENCING OLD TABLE AS old_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
 CREATE TRIGGER products_signal_changes_insert AFTER INSERT ON plaudit.products REFERENCING NEW TABLE AS new_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
 CREATE TRIGGER products_signal_changes_update AFTER UPDATE ON plaudit.products REFERENCING NEW TABLE AS new_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
 CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER review_replies_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
 CREATE TRIGGER review_requests_guard_update BEFORE UPDATE ON plaudit.review_requests FOR EACH ROW EXECUTE FUNCTION plaudit.review_requests_guard_update();
 CREATE TRIGGER reviews_complete_review_requests AFTER INSERT ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_complete_review_requests();
@@ -4351,6 +4466,11 @@ CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCIN
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
+CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN (((NOT new.is_hidden) AND (new.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+
+CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN ((((NOT old.is_hidden) AND (old.verification_status = ANY (ARRAY['verified'::text,
+    'unverified'::text]))) OR ((NOT new.is_hidden) AND (new.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text]))))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+
 CREATE TRIGGER reviews_record_moderation AFTER UPDATE OF is_hidden, verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.is_hidden IS DISTINCT FROM new.is_hidden) OR (old.verification_status IS DISTINCT FROM new.verification_status))) EXECUTE FUNCTION plaudit.reviews_record_moderation();
 CREATE TRIGGER reviews_refuse_delete BEFORE DELETE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_refuse_delete();
 CREATE TRIGGER reviews_refuse_truncate BEFORE TRUNCATE ON plaudit.reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_refuse_delete();
@@ -4473,6 +4593,7 @@ CREATE POLICY "Tenants can withdraw their own invitations" ON plaudit.invitation
 CREATE POLICY "Tenants can withdraw their own replies" ON plaudit.review_replies FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 ALTER TABLE plaudit.api_keys ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.cdn_purges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.email_outbox ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.email_suppressions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.events ENABLE ROW LEVEL SECURITY;
@@ -4538,6 +4659,7 @@ GRANT ALL ON FUNCTION plaudit.base62_alphabet() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.claim_cdn_purges(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[],
@@ -4658,6 +4780,7 @@ GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO
 GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 

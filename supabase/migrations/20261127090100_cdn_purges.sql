@@ -1,5 +1,5 @@
 -- CDN purges: the purge outbox. Whatever changes what the public sees writes a pending purge of
--- its organization in the same transaction (the triggers of 20261126204500_cdn_purge_triggers),
+-- its organization in the same transaction (the triggers of 20261127090102_cdn_purge_triggers),
 -- so a purge exists if and only if its change committed; the worker's purge lane claims them,
 -- sends them to every configured CDN and records the outcome (docs/scaling.md).
 set role plaudit_owner;

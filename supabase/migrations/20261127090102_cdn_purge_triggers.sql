@@ -1,5 +1,5 @@
 -- What the public sees changes: each of these writes asks for its organization's CDN purge in its
--- own transaction (plaudit.cdn_purge_on_change, supabase/sql/15_cdn_purges.sql). Reviews count
+-- own transaction (plaudit.cdn_purge_on_change, supabase/sql/16_cdn_purges.sql). Reviews count
 -- when they were or are public (published, hidden, shown, verified); replies, products and the
 -- public profile always; an organization when its name, slug or website changes, or it goes.
 set role plaudit_owner;
