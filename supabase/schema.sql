@@ -837,10 +837,28 @@ begin
            (r ->> 'form_id')::uuid as form_id, nullif(r ->> 'order_id', '') as order_id,
            nullif(r ->> 'external_id', '') as external_id, coalesce(nullif(r ->> 'locale', ''), 'en') as locale,
            coalesce((r ->> 'send_at')::timestamptz, now()) as send_at,
+           coalesce(r -> 'products', '[]') as products,
            exists (select from plaudit.review_forms f
                     where f.id = (r ->> 'form_id')::uuid and f.org_id = tenant
                       and f.deleted_at is null and f.is_active) as form_ok
       from jsonb_array_elements(p_rows) r
+  ), named as (
+    -- Each product a row names, by its position (0-based), with the position it first appears at.
+    select i.idx, e.ord::integer - 1 as pos, p.id as product_id, p.name, p.archived,
+           min(e.ord::integer) over (partition by i.idx, e.external_id) - 1 as first_pos
+      from input i
+      cross join lateral jsonb_array_elements_text(i.products) with ordinality as e(external_id, ord)
+      left join plaudit.products p on p.org_id = tenant and p.external_id = e.external_id
+  ), product_errors as (
+    select distinct on (n.idx) n.idx,
+           'products[' || n.pos || ']: ' || case
+             when n.product_id is null then 'no such product in this organization'
+             when n.first_pos <> n.pos then 'repeats products[' || n.first_pos || ']'
+             else 'the product is archived and takes no new reviews'
+           end as error
+      from named n
+     where n.product_id is null or n.archived or n.first_pos <> n.pos
+     order by n.idx, n.pos
   ), ranked as (
     select i.*,
            case when i.form_ok and i.external_id is not null
@@ -850,20 +868,25 @@ begin
     select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at,
            case
              when not k.form_ok then 'form_id: no active review form with this id in this organization'
+             when pe.error is not null then pe.error
              when k.first_idx <> k.idx then 'external_id: repeats the external_id of row ' || k.first_idx
              when q.id is not null then
                'external_id: a review request with this external_id exists already (' || q.id || '); it is not sent again'
            end as error,
            (select s.reason from plaudit.email_suppressions s
-             where s.org_id = tenant and lower(s.email) = lower(k.email) limit 1) as suppressed
+             where s.org_id = tenant and lower(s.email) = lower(k.email) limit 1) as suppressed,
+           (select jsonb_agg(n.product_id order by n.pos) from named n where n.idx = k.idx) as product_ids,
+           (select jsonb_agg(n.name order by n.pos) from named n where n.idx = k.idx) as product_names
       from ranked k
+      left join product_errors pe on pe.idx = k.idx
       left join plaudit.review_requests q
         on q.org_id = tenant and q.external_id = k.external_id and k.external_id is not null
   )
   select jsonb_agg(jsonb_build_object(
            'idx', c.idx, 'id', c.id, 'email', c.email, 'name', c.name, 'form_id', c.form_id,
            'order_id', c.order_id, 'external_id', c.external_id, 'locale', c.locale, 'send_at', c.send_at,
-           'error', c.error, 'suppressed', case when c.error is null then c.suppressed end)
+           'error', c.error, 'suppressed', case when c.error is null then c.suppressed end,
+           'product_ids', coalesce(c.product_ids, '[]'), 'product_names', coalesce(c.product_names, '[]'))
          order by c.idx)
     into batch
     from checked c;
@@ -890,6 +913,12 @@ begin
   )
   select coalesce(array_agg(r.id), '{}') into inserted from inserted_rows r;
 
+  insert into plaudit.review_request_products (org_id, request_id, product_id, position)
+  select tenant, b.id, p.product_id::uuid, p.ord - 1
+    from jsonb_to_recordset(batch) as b(id uuid, product_ids jsonb)
+    cross join lateral jsonb_array_elements_text(b.product_ids) with ordinality as p(product_id, ord)
+   where b.id = any(inserted);
+
   insert into plaudit.review_request_events (org_id, request_id, type, dedupe_key, occurred_at, applied, data)
   select tenant, b.id, 'queued', 'queued', now(), true,
          case when b.send_at > now() then jsonb_build_object('send_at', b.send_at) else '{}' end
@@ -904,11 +933,12 @@ begin
 
   insert into plaudit.email_outbox (org_id, to_address, template, locale, data, idempotency_key, next_attempt_at)
   select tenant, b.email, 'review_request', b.locale,
-         jsonb_build_object('review_request_id', b.id, 'name', b.name, 'form_name', f.name)
+         jsonb_build_object('review_request_id', b.id, 'name', b.name, 'form_name', f.name,
+                            'product_names', b.product_names)
            || plaudit.review_request_links(b.id, p_link_base),
          'review_request:' || b.id, b.send_at
     from jsonb_to_recordset(batch) as b(id uuid, email text, name text, form_id uuid, locale text,
-           send_at timestamptz, suppressed text)
+           send_at timestamptz, suppressed text, product_names jsonb)
     join plaudit.review_forms f on f.id = b.form_id
    where b.id = any(inserted) and b.suppressed is null;
 
@@ -2149,7 +2179,8 @@ begin
   insert into plaudit.email_outbox (org_id, to_address, template, locale, data, idempotency_key)
   select due.org_id, due.email, 'review_reminder', due.locale,
          jsonb_build_object('review_request_id', due.id, 'name', due.name, 'form_name', due.form_name,
-                            'reminder', due.reminder, 'reminder_max', due.reminder_max)
+                            'reminder', due.reminder, 'reminder_max', due.reminder_max,
+                            'product_names', plaudit.review_request_product_names(due.id))
            || plaudit.review_request_links(due.id, due.link_base),
          'review_reminder:' || due.id || ':' || due.reminder
   from due join marked using (id)
@@ -2725,6 +2756,16 @@ $$;
 
 COMMENT ON FUNCTION plaudit.review_request_links(p_request_id uuid, p_link_base text) IS 'The links of a request''s e-mails, for the templates.';
 
+CREATE FUNCTION plaudit.review_request_product_names(p_request_id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select coalesce(jsonb_agg(p.name order by rp.position), '[]')
+    from plaudit.review_request_products rp
+    join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
+   where rp.request_id = p_request_id
+$$;
+
+COMMENT ON FUNCTION plaudit.review_request_product_names(p_request_id uuid) IS 'The names of the products a review request names, in order, for its e-mails.';
+
 CREATE FUNCTION plaudit.review_request_status_rank(p_status text) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select array_position(
@@ -2734,6 +2775,31 @@ CREATE FUNCTION plaudit.review_request_status_rank(p_status text) RETURNS intege
 $$;
 
 COMMENT ON FUNCTION plaudit.review_request_status_rank(p_status text) IS 'The rank of a review-request status in the lifecycle''s precedence; null for an event that is not a status.';
+
+CREATE FUNCTION plaudit.review_request_subjects(p_token text) RETURNS TABLE(product_position integer, product_external_id text, name text, image_url text, reviewed boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select s.product_position, s.product_external_id, s.name, s.image_url, s.reviewed
+    from (
+      select rp.position::integer as product_position, p.external_id as product_external_id, p.name, p.image_url,
+             p.archived,
+             exists (select from plaudit.review_request_reviews w
+                      where w.org_id = rp.org_id and w.request_id = rp.request_id
+                        and w.product_id = rp.product_id) as reviewed
+        from plaudit.review_request_products rp
+        join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
+       where rp.request_id = plaudit.review_request_from_token(p_token)
+      union all
+      select null, null, plaudit.brand_name(q.org_id), null, false,
+             exists (select from plaudit.review_request_reviews w
+                      where w.org_id = q.org_id and w.request_id = q.id and w.product_id is null)
+        from plaudit.review_requests q
+       where q.id = plaudit.review_request_from_token(p_token)
+    ) s
+   where not s.archived or s.reviewed
+   order by s.product_position nulls last
+$$;
+
+COMMENT ON FUNCTION plaudit.review_request_subjects(p_token text) IS 'The subjects the page of /r/:token asks about (its products in order, then the business), and which were reviewed through it.';
 
 CREATE FUNCTION plaudit.review_request_token(p_request_id uuid) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2786,6 +2852,12 @@ begin
   loop
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', new.created_at,
       jsonb_build_object('review_id', new.id));
+    insert into plaudit.review_request_reviews (org_id, request_id, product_id, review_id)
+    select new.org_id, q.id, new.product_id, new.id
+     where new.product_id is null
+        or exists (select from plaudit.review_request_products rp
+                    where rp.org_id = new.org_id and rp.request_id = q.id and rp.product_id = new.product_id)
+    on conflict do nothing;
   end loop;
   return null;
 end
@@ -3192,29 +3264,56 @@ $$;
 COMMENT ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) IS 'Creates an organization with its person as the owner, then sends them a sign-in mail.';
 
 CREATE FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text,
-    p_honeypot boolean DEFAULT false) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
-    id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone)
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
+    p_product_external_id text DEFAULT NULL::text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text,
+    error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text,
+    is_hidden boolean, created_at timestamp with time zone)
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   request_id uuid := plaudit.review_request_from_token(p_token);
   q plaudit.review_requests;
   s record;
+  product uuid;
+  subject text;
 begin
-  select * into q from plaudit.review_requests rr where rr.id = request_id;
+  rate_allowed := true; rate_remaining := p_rate_limit; rate_reset := 0;
+  -- Locked: two submissions of one subject through one request queue here.
+  select * into q from plaudit.review_requests rr where rr.id = request_id for update;
   if not found then
-    rate_allowed := true; rate_remaining := p_rate_limit; rate_reset := 0;
     error_code := 'P0002'; error_message := 'Review request not found';
+    return next;
+    return;
+  end if;
+  if p_product_external_id is not null then
+    select rp.product_id, p.name into product, subject
+      from plaudit.review_request_products rp
+      join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
+     where rp.org_id = q.org_id and rp.request_id = q.id and p.external_id = p_product_external_id;
+    if not found then
+      error_code := '22023'; error_message := 'product_external_id: this review request does not name this product';
+      return next;
+      return;
+    end if;
+  end if;
+  if exists (select from plaudit.review_request_reviews w
+              where w.org_id = q.org_id and w.request_id = q.id and w.product_id is not distinct from product) then
+    error_code := '23505';
+    error_message := 'Your review of ' || coalesce(subject, plaudit.brand_name(q.org_id))
+      || ' was already written through this request';
     return next;
     return;
   end if;
   select * into s from plaudit.submit_review(
     p_rate_bucket, p_rate_limit, q.form_id, p_rating, p_title, p_content, p_reviewer_name,
     p_reviewer_email, p_custom_fields, coalesce(nullif(btrim(p_order_id), ''), q.order_id),
-    p_verify_url_base, p_honeypot);
+    p_verify_url_base, p_honeypot, product);
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));
+    -- The completion trigger has linked the review already when it completed the request.
+    insert into plaudit.review_request_reviews (org_id, request_id, product_id, review_id)
+    values (q.org_id, q.id, product, s.id)
+    on conflict do nothing;
     -- Written from the link mailed to the request's address, and signed with that address: the
     -- review is verified by the invitation, and no confirmation mail is needed (forms that want
     -- each review approved by hand stay pending).
@@ -3244,7 +3343,7 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) IS 'Submits a landing page''s review and completes its request with it.';
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_external_id text) IS 'Submits a landing page''s review of the business or of a product the request names, once per subject, and completes its request.';
 
 CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
     p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
@@ -4110,6 +4209,26 @@ ALTER TABLE plaudit.review_request_events ALTER COLUMN id ADD GENERATED ALWAYS A
     CACHE 1
 );
 
+CREATE TABLE plaudit.review_request_products (
+    org_id uuid NOT NULL,
+    request_id uuid NOT NULL,
+    product_id uuid NOT NULL,
+    "position" smallint NOT NULL,
+    CONSTRAINT review_request_products_position_check CHECK ((("position" >= 0) AND ("position" <= 19)))
+);
+
+COMMENT ON TABLE plaudit.review_request_products IS 'The products a review request asks about, in order (up to 20), of the request''s own organization.';
+
+CREATE TABLE plaudit.review_request_reviews (
+    org_id uuid NOT NULL,
+    request_id uuid NOT NULL,
+    product_id uuid,
+    review_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE plaudit.review_request_reviews IS 'The reviews written through a review request: one per subject (each named product, and the business) at most.';
+
 CREATE TABLE plaudit.review_request_settings (
     org_id uuid NOT NULL,
     daily_quota integer DEFAULT 1000 NOT NULL,
@@ -4329,8 +4448,13 @@ ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key 
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_pkey PRIMARY KEY (org_id, request_id, "position");
+ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_product_key UNIQUE (org_id, request_id, product_id);
+ALTER TABLE ONLY plaudit.review_request_reviews ADD CONSTRAINT review_request_reviews_pkey PRIMARY KEY (org_id, request_id, review_id);
+ALTER TABLE ONLY plaudit.review_request_reviews ADD CONSTRAINT review_request_reviews_subject_key UNIQUE NULLS NOT DISTINCT (org_id, request_id, product_id);
 ALTER TABLE ONLY plaudit.review_request_settings ADD CONSTRAINT review_request_settings_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.review_request_usage ADD CONSTRAINT review_request_usage_pkey PRIMARY KEY (org_id, day);
+ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey PRIMARY KEY (org_id, slot);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
@@ -4390,6 +4514,8 @@ CREATE UNIQUE INDEX review_request_events_dedupe ON plaudit.review_request_event
 
 CREATE INDEX review_request_events_org_id_occurred_at ON plaudit.review_request_events USING btree (org_id, occurred_at);
 CREATE INDEX review_request_events_request_id ON plaudit.review_request_events USING btree (request_id);
+CREATE INDEX review_request_products_product_id ON plaudit.review_request_products USING btree (product_id, org_id);
+CREATE INDEX review_request_reviews_review_id ON plaudit.review_request_reviews USING btree (review_id);
 
 CREATE INDEX review_requests_org_id_awaiting ON plaudit.review_requests USING btree (org_id, sent_at) WHERE (status = ANY (ARRAY['sent'::text,
     'delivered'::text, 'opened'::text, 'clicked'::text]));
@@ -4506,6 +4632,23 @@ ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fke
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_product_id_org_id_fkey FOREIGN KEY (product_id,
+    org_id) REFERENCES plaudit.products(id, org_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_request_id_org_id_fkey FOREIGN KEY (request_id,
+    org_id) REFERENCES plaudit.review_requests(id, org_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY plaudit.review_request_reviews ADD CONSTRAINT review_request_reviews_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY plaudit.review_request_reviews ADD CONSTRAINT review_request_reviews_org_id_request_id_product_id_fkey FOREIGN KEY (org_id, request_id,
+    product_id) REFERENCES plaudit.review_request_products(org_id, request_id, product_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY plaudit.review_request_reviews ADD CONSTRAINT review_request_reviews_request_id_org_id_fkey FOREIGN KEY (request_id,
+    org_id) REFERENCES plaudit.review_requests(id, org_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY plaudit.review_request_reviews ADD CONSTRAINT review_request_reviews_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_request_settings ADD CONSTRAINT review_request_settings_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_usage ADD CONSTRAINT review_request_usage_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 
@@ -4546,6 +4689,7 @@ CREATE POLICY "Tenants can lift entries of their own suppression list" ON plaudi
 CREATE POLICY "Tenants can load their own orders" ON plaudit.orders FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can moderate and verify their own reviews" ON plaudit.reviews FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the files of their own exports" ON plaudit.export_chunks FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read the products named in their own review request" ON plaudit.review_request_products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4572,6 +4716,7 @@ CREATE POLICY "Tenants can read their own verification tokens" ON plaudit.review
 CREATE POLICY "Tenants can read their own webhook deliveries" ON plaudit.webhook_deliveries FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own webhook delivery attempts" ON plaudit.webhook_delivery_attempts FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own webhook endpoints" ON plaudit.webhook_endpoints FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read which reviews their own review requests brough" ON plaudit.review_request_reviews FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can record their own idempotency keys" ON plaudit.idempotency_keys FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can register webhook endpoints for themselves" ON plaudit.webhook_endpoints FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can remove their own members" ON plaudit.members FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4613,6 +4758,8 @@ ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_request_products ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_request_reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
@@ -4798,6 +4945,7 @@ GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.revie
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
@@ -4810,7 +4958,7 @@ GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_aut
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text,
-    p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean) TO plaudit_public;
+    p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_external_id text) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
     p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid, p_product_external_id text) TO plaudit_public;
@@ -4973,6 +5121,8 @@ GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaud
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
+GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;
+GRANT SELECT ON TABLE plaudit.review_request_reviews TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_settings TO plaudit_api;
 
 GRANT INSERT(org_id) ON TABLE plaudit.review_request_settings TO plaudit_api;

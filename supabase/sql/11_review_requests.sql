@@ -182,7 +182,8 @@ comment on function plaudit.apply_review_request_event(uuid,text,text,timestamp 
 -- A review of the same address on the same form completes the organization's open requests,
 -- however it was submitted (the landing page, the hosted form, the API). A request still
 -- waiting for its send time is completed too, and its e-mail withdrawn: nobody is asked for a
--- review they already wrote.
+-- review they already wrote. The review also counts as the request's review of its subject (the
+-- business, or a product the request names), so the request's page no longer asks for that one.
 create or replace function plaudit.reviews_complete_review_requests()
 returns trigger
 language plpgsql
@@ -199,6 +200,12 @@ begin
   loop
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', new.created_at,
       jsonb_build_object('review_id', new.id));
+    insert into plaudit.review_request_reviews (org_id, request_id, product_id, review_id)
+    select new.org_id, q.id, new.product_id, new.id
+     where new.product_id is null
+        or exists (select from plaudit.review_request_products rp
+                    where rp.org_id = new.org_id and rp.request_id = q.id and rp.product_id = new.product_id)
+    on conflict do nothing;
   end loop;
   return null;
 end
@@ -312,9 +319,12 @@ comment on function plaudit.take_review_request_quota(uuid,integer) is 'Takes p_
 -- (due at send_at), and the day's quota is taken. Rows whose address is on the suppression list
 -- are stored as `failed` (reason `suppressed`) and no e-mail is queued for them; they do not
 -- count against the quota. Rows refused here come back with their index and a message; the
--- caller (the API) has validated shapes and formats already.
+-- caller (the API) has validated shapes and formats already. A row's `products` (up to 20 external
+-- ids) must each be a product of the tenant, not archived, named once: the first one that is not
+-- refuses the row (`products[i]: …`); the e-mail names the products.
 --
--- p_rows: [{"index", "email", "name", "form_id", "order_id"?, "send_at"?, "external_id"?, "locale"?}]
+-- p_rows: [{"index", "email", "name", "form_id", "order_id"?, "send_at"?, "external_id"?, "locale"?,
+--           "products"?}]
 -- The tenant is the transaction's (plaudit.current_org_id()), never a parameter.
 --
 -- The rows are checked in one query and kept in a variable, never in a temporary table: a
@@ -346,10 +356,28 @@ begin
            (r ->> 'form_id')::uuid as form_id, nullif(r ->> 'order_id', '') as order_id,
            nullif(r ->> 'external_id', '') as external_id, coalesce(nullif(r ->> 'locale', ''), 'en') as locale,
            coalesce((r ->> 'send_at')::timestamptz, now()) as send_at,
+           coalesce(r -> 'products', '[]') as products,
            exists (select from plaudit.review_forms f
                     where f.id = (r ->> 'form_id')::uuid and f.org_id = tenant
                       and f.deleted_at is null and f.is_active) as form_ok
       from jsonb_array_elements(p_rows) r
+  ), named as (
+    -- Each product a row names, by its position (0-based), with the position it first appears at.
+    select i.idx, e.ord::integer - 1 as pos, p.id as product_id, p.name, p.archived,
+           min(e.ord::integer) over (partition by i.idx, e.external_id) - 1 as first_pos
+      from input i
+      cross join lateral jsonb_array_elements_text(i.products) with ordinality as e(external_id, ord)
+      left join plaudit.products p on p.org_id = tenant and p.external_id = e.external_id
+  ), product_errors as (
+    select distinct on (n.idx) n.idx,
+           'products[' || n.pos || ']: ' || case
+             when n.product_id is null then 'no such product in this organization'
+             when n.first_pos <> n.pos then 'repeats products[' || n.first_pos || ']'
+             else 'the product is archived and takes no new reviews'
+           end as error
+      from named n
+     where n.product_id is null or n.archived or n.first_pos <> n.pos
+     order by n.idx, n.pos
   ), ranked as (
     select i.*,
            case when i.form_ok and i.external_id is not null
@@ -359,20 +387,25 @@ begin
     select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at,
            case
              when not k.form_ok then 'form_id: no active review form with this id in this organization'
+             when pe.error is not null then pe.error
              when k.first_idx <> k.idx then 'external_id: repeats the external_id of row ' || k.first_idx
              when q.id is not null then
                'external_id: a review request with this external_id exists already (' || q.id || '); it is not sent again'
            end as error,
            (select s.reason from plaudit.email_suppressions s
-             where s.org_id = tenant and lower(s.email) = lower(k.email) limit 1) as suppressed
+             where s.org_id = tenant and lower(s.email) = lower(k.email) limit 1) as suppressed,
+           (select jsonb_agg(n.product_id order by n.pos) from named n where n.idx = k.idx) as product_ids,
+           (select jsonb_agg(n.name order by n.pos) from named n where n.idx = k.idx) as product_names
       from ranked k
+      left join product_errors pe on pe.idx = k.idx
       left join plaudit.review_requests q
         on q.org_id = tenant and q.external_id = k.external_id and k.external_id is not null
   )
   select jsonb_agg(jsonb_build_object(
            'idx', c.idx, 'id', c.id, 'email', c.email, 'name', c.name, 'form_id', c.form_id,
            'order_id', c.order_id, 'external_id', c.external_id, 'locale', c.locale, 'send_at', c.send_at,
-           'error', c.error, 'suppressed', case when c.error is null then c.suppressed end)
+           'error', c.error, 'suppressed', case when c.error is null then c.suppressed end,
+           'product_ids', coalesce(c.product_ids, '[]'), 'product_names', coalesce(c.product_names, '[]'))
          order by c.idx)
     into batch
     from checked c;
@@ -399,6 +432,12 @@ begin
   )
   select coalesce(array_agg(r.id), '{}') into inserted from inserted_rows r;
 
+  insert into plaudit.review_request_products (org_id, request_id, product_id, position)
+  select tenant, b.id, p.product_id::uuid, p.ord - 1
+    from jsonb_to_recordset(batch) as b(id uuid, product_ids jsonb)
+    cross join lateral jsonb_array_elements_text(b.product_ids) with ordinality as p(product_id, ord)
+   where b.id = any(inserted);
+
   insert into plaudit.review_request_events (org_id, request_id, type, dedupe_key, occurred_at, applied, data)
   select tenant, b.id, 'queued', 'queued', now(), true,
          case when b.send_at > now() then jsonb_build_object('send_at', b.send_at) else '{}' end
@@ -413,11 +452,12 @@ begin
 
   insert into plaudit.email_outbox (org_id, to_address, template, locale, data, idempotency_key, next_attempt_at)
   select tenant, b.email, 'review_request', b.locale,
-         jsonb_build_object('review_request_id', b.id, 'name', b.name, 'form_name', f.name)
+         jsonb_build_object('review_request_id', b.id, 'name', b.name, 'form_name', f.name,
+                            'product_names', b.product_names)
            || plaudit.review_request_links(b.id, p_link_base),
          'review_request:' || b.id, b.send_at
     from jsonb_to_recordset(batch) as b(id uuid, email text, name text, form_id uuid, locale text,
-           send_at timestamptz, suppressed text)
+           send_at timestamptz, suppressed text, product_names jsonb)
     join plaudit.review_forms f on f.id = b.form_id
    where b.id = any(inserted) and b.suppressed is null;
 
@@ -550,7 +590,8 @@ begin
   insert into plaudit.email_outbox (org_id, to_address, template, locale, data, idempotency_key)
   select due.org_id, due.email, 'review_reminder', due.locale,
          jsonb_build_object('review_request_id', due.id, 'name', due.name, 'form_name', due.form_name,
-                            'reminder', due.reminder, 'reminder_max', due.reminder_max)
+                            'reminder', due.reminder, 'reminder_max', due.reminder_max,
+                            'product_names', plaudit.review_request_product_names(due.id))
            || plaudit.review_request_links(due.id, due.link_base),
          'review_reminder:' || due.id || ':' || due.reminder
   from due join marked using (id)
@@ -616,6 +657,52 @@ as $$
 $$;
 comment on function plaudit.review_request_landing(text) is 'The landing page of /r/:token: the request''s recipient (prefilled), its form and organization.';
 
+-- The subjects the page of /r/:token asks about, in order: each product the request names (an
+-- archived one only when it was reviewed already: it takes no new reviews), then the business
+-- (product_position and product_external_id null). `reviewed`: a review of it was written through the request.
+create or replace function plaudit.review_request_subjects(p_token text)
+returns table (product_position integer, product_external_id text, name text, image_url text, reviewed boolean)
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select s.product_position, s.product_external_id, s.name, s.image_url, s.reviewed
+    from (
+      select rp.position::integer as product_position, p.external_id as product_external_id, p.name, p.image_url,
+             p.archived,
+             exists (select from plaudit.review_request_reviews w
+                      where w.org_id = rp.org_id and w.request_id = rp.request_id
+                        and w.product_id = rp.product_id) as reviewed
+        from plaudit.review_request_products rp
+        join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
+       where rp.request_id = plaudit.review_request_from_token(p_token)
+      union all
+      select null, null, plaudit.brand_name(q.org_id), null, false,
+             exists (select from plaudit.review_request_reviews w
+                      where w.org_id = q.org_id and w.request_id = q.id and w.product_id is null)
+        from plaudit.review_requests q
+       where q.id = plaudit.review_request_from_token(p_token)
+    ) s
+   where not s.archived or s.reviewed
+   order by s.product_position nulls last
+$$;
+comment on function plaudit.review_request_subjects(text) is 'The subjects the page of /r/:token asks about (its products in order, then the business), and which were reviewed through it.';
+
+-- The names of the products a request names, in order, for its e-mails.
+create or replace function plaudit.review_request_product_names(p_request_id uuid)
+returns jsonb
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(jsonb_agg(p.name order by rp.position), '[]')
+    from plaudit.review_request_products rp
+    join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
+   where rp.request_id = p_request_id
+$$;
+comment on function plaudit.review_request_product_names(uuid) is 'The names of the products a review request names, in order, for its e-mails.';
+
 -- The open pixel and the click redirect: every open and click is counted; the first of each is
 -- the event of the timeline (`opened`, `clicked`). Answers whether the token was valid.
 create or replace function plaudit.track_review_request(p_token text, p_kind text)
@@ -645,8 +732,11 @@ $$;
 comment on function plaudit.track_review_request(text,text) is 'Counts an open or a click of a request''s link, the first of each an event of its timeline; answers whether the token was valid.';
 
 -- A review from the landing page: plaudit.submit_review for the request's form, and the request
--- completed with that review. Answers what submit_review answers; an unknown token answers
--- error_code P0002 (not found).
+-- completed with it (the first review written through it completes it; reminders stop then). The
+-- review is of the business, or, with p_product_external_id, of a product the request names: each
+-- subject takes one review through the request, so a second one of the same subject answers
+-- error_code 23505, and a product the request does not name 22023 (`product_external_id: …`).
+-- Answers what submit_review answers; an unknown token answers error_code P0002 (not found).
 create or replace function plaudit.submit_requested_review(
   p_token text,
   p_rate_bucket text,
@@ -659,7 +749,8 @@ create or replace function plaudit.submit_requested_review(
   p_custom_fields jsonb,
   p_order_id text,
   p_verify_url_base text,
-  p_honeypot boolean default false
+  p_honeypot boolean default false,
+  p_product_external_id text default null
 )
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint,
@@ -676,21 +767,47 @@ declare
   request_id uuid := plaudit.review_request_from_token(p_token);
   q plaudit.review_requests;
   s record;
+  product uuid;
+  subject text;
 begin
-  select * into q from plaudit.review_requests rr where rr.id = request_id;
+  rate_allowed := true; rate_remaining := p_rate_limit; rate_reset := 0;
+  -- Locked: two submissions of one subject through one request queue here.
+  select * into q from plaudit.review_requests rr where rr.id = request_id for update;
   if not found then
-    rate_allowed := true; rate_remaining := p_rate_limit; rate_reset := 0;
     error_code := 'P0002'; error_message := 'Review request not found';
+    return next;
+    return;
+  end if;
+  if p_product_external_id is not null then
+    select rp.product_id, p.name into product, subject
+      from plaudit.review_request_products rp
+      join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
+     where rp.org_id = q.org_id and rp.request_id = q.id and p.external_id = p_product_external_id;
+    if not found then
+      error_code := '22023'; error_message := 'product_external_id: this review request does not name this product';
+      return next;
+      return;
+    end if;
+  end if;
+  if exists (select from plaudit.review_request_reviews w
+              where w.org_id = q.org_id and w.request_id = q.id and w.product_id is not distinct from product) then
+    error_code := '23505';
+    error_message := 'Your review of ' || coalesce(subject, plaudit.brand_name(q.org_id))
+      || ' was already written through this request';
     return next;
     return;
   end if;
   select * into s from plaudit.submit_review(
     p_rate_bucket, p_rate_limit, q.form_id, p_rating, p_title, p_content, p_reviewer_name,
     p_reviewer_email, p_custom_fields, coalesce(nullif(btrim(p_order_id), ''), q.order_id),
-    p_verify_url_base, p_honeypot);
+    p_verify_url_base, p_honeypot, product);
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));
+    -- The completion trigger has linked the review already when it completed the request.
+    insert into plaudit.review_request_reviews (org_id, request_id, product_id, review_id)
+    values (q.org_id, q.id, product, s.id)
+    on conflict do nothing;
     -- Written from the link mailed to the request's address, and signed with that address: the
     -- review is verified by the invitation, and no confirmation mail is needed (forms that want
     -- each review approved by hand stay pending).
@@ -718,7 +835,7 @@ begin
   return next;
 end
 $$;
-comment on function plaudit.submit_requested_review(text,text,integer,integer,text,text,text,text,jsonb,text,text,boolean) is 'Submits a landing page''s review and completes its request with it.';
+comment on function plaudit.submit_requested_review(text,text,integer,integer,text,text,text,text,jsonb,text,text,boolean,text) is 'Submits a landing page''s review of the business or of a product the request names, once per subject, and completes its request.';
 
 -- The unsubscribe page: who would be unsubscribed, from which organization.
 create or replace function plaudit.review_request_unsubscribe_info(p_token text)

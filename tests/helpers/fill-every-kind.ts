@@ -410,5 +410,33 @@ async function fillOrganization(sql: Sql, slug: string): Promise<FilledOrganizat
     expectAnswer('upsert_products', outcomes.map((o) => o.outcome).join(), 'created,created,created');
   });
 
+  // A review request naming two products, one reviewed through its page. Came after the catalog.
+  const [{ named }] = await tenant((tx) =>
+    tx`select to_regclass('plaudit.review_request_products') is not null as named`
+  );
+  if (named) {
+    const [asked] = await tenant((tx) =>
+      tx<{ id: string | null; error: string | null }[]>`
+        select id, error from plaudit.create_review_requests(${
+        tx.json([{
+          index: 0,
+          email: `shopper@${domain}`,
+          name: 'Sam',
+          form_id: openForm,
+          products: ['MUG-S', 'MUG-L'],
+        }])
+      }, ${LINK_BASE})`
+    );
+    expectAnswer('create_review_requests with products', asked.error, null);
+    const [shopped] = await publicly((tx) =>
+      tx<{ error_code: string | null; verification_status: string }[]>`
+        select * from plaudit.submit_requested_review(
+          ${tokenOf((await newestMail(sql, 'review_request', `shopper@${domain}`)).data.landing_url)},
+          'ip:198.51.100.201', 1000, 4, null, 'The small mug is just right.', 'Sam', ${`shopper@${domain}`},
+          ${tx.json({ product: 'Mug' })}, null, ${LINK_BASE}, false, 'MUG-S')`
+    );
+    expectAnswer('submit_requested_review of a product', shopped.verification_status, 'verified');
+  }
+
   return { id: orgId, keptHead: { entries: Number(keptHead.entries), head: keptHead.head } };
 }
