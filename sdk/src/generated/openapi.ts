@@ -2691,6 +2691,8 @@ export interface components {
             name: string;
             /** Format: uuid */
             form_id: string;
+            /** @description The products the request asks about, in the order given; `[]` for a request about the business only. */
+            products: components["schemas"]["ReviewRequestProduct"][];
             order_id: string | null;
             external_id: string | null;
             locale: string;
@@ -2742,6 +2744,11 @@ export interface components {
             /** @description The timeline, oldest first. Each provider event appears once. */
             events: components["schemas"]["ReviewRequestEvent"][];
         };
+        ReviewRequestProduct: {
+            external_id: string;
+            /** @description The product's name now (markup is text). */
+            name: string;
+        };
         ReviewRequestEvent: {
             /** @description A status (`queued`, `sent`, …), or `soft_bounced`, `delivery_delayed`, `reminder_queued`, `reminder_sent`. */
             type: string;
@@ -2790,7 +2797,11 @@ export interface components {
          *       "name": "Ada",
          *       "form_id": "6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c",
          *       "order_id": "A-1001",
-         *       "external_id": "order-1001"
+         *       "external_id": "order-1001",
+         *       "products": [
+         *         "MUG-BLUE",
+         *         "TEE-M"
+         *       ]
          *     }
          */
         ReviewRequestInput: {
@@ -2813,6 +2824,8 @@ export interface components {
             external_id?: string;
             /** @description Language of the e-mail: `en` and `de` have their own texts; others get English. Defaults to `"en"`. */
             locale?: string;
+            /** @description Up to 20 `external_id`s of your products, each once, none archived: the e-mail names them and the request's page asks the customer to rate each one, and the business. Every review written there is verified by `invitation`. */
+            products?: string[];
         };
         BulkReviewRequestResult: {
             accepted: number;

@@ -14,6 +14,11 @@ type RequestStrings = {
   subject: (org: string) => string;
   greeting: (name: string) => string;
   intro: (org: string, form: string) => string;
+  /** The intro of a request that names products: what to rate, the business included. */
+  productsIntro: (org: string, products: string) => string;
+  /** The first names, then how many more: "A, B, C and 2 more". */
+  list: (names: string[], more: number) => string;
+  productsButton: string;
   ratePrompt: string;
   stars: (n: number) => string;
   button: string;
@@ -28,6 +33,10 @@ const REQUEST: Record<string, RequestStrings> = {
     greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
     intro: (org) =>
       `${org} would like to hear about your experience. Your review helps other customers and takes about a minute.`,
+    productsIntro: (org, products) =>
+      `${org} would like to hear what you think of ${products}, and of your experience with ${org}. Your reviews help other customers and take about a minute each.`,
+    list: (names, more) => listOf(names, more, 'and', (n) => `${n} more`),
+    productsButton: 'Write your reviews',
     ratePrompt: 'How would you rate it? Choose a rating, then write a few words:',
     stars: (n) => `${n} star${n === 1 ? '' : 's'}`,
     button: 'Write a review',
@@ -40,6 +49,10 @@ const REQUEST: Record<string, RequestStrings> = {
     greeting: (name) => (name ? `Hallo ${name},` : 'Hallo,'),
     intro: (org) =>
       `${org} möchte gern von Ihrer Erfahrung hören. Ihre Bewertung hilft anderen Kundinnen und Kunden und dauert etwa eine Minute.`,
+    productsIntro: (org, products) =>
+      `${org} möchte gern wissen, wie Sie ${products} und Ihre Erfahrung mit ${org} bewerten. Ihre Bewertungen helfen anderen Kundinnen und Kunden und dauern jeweils etwa eine Minute.`,
+    list: (names, more) => listOf(names, more, 'und', (n) => `${n} ${n === 1 ? 'weiteres' : 'weitere'}`),
+    productsButton: 'Bewertungen schreiben',
     ratePrompt: 'Wie bewerten Sie sie? Wählen Sie eine Bewertung und schreiben Sie ein paar Worte:',
     stars: (n) => `${n} ${n === 1 ? 'Stern' : 'Sterne'}`,
     button: 'Bewertung schreiben',
@@ -49,6 +62,24 @@ const REQUEST: Record<string, RequestStrings> = {
     unsubscribe: 'Keine Bewertungsanfragen mehr erhalten',
   },
 };
+
+/** Names in a sentence: "A", "A and B", "A, B and C", "A, B, C and 2 more". */
+function listOf(names: string[], more: number, and: string, moreText: (n: number) => string) {
+  const items = more > 0 ? [...names, moreText(more)] : names;
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${and} ${items.at(-1)}`;
+}
+
+/** How many product names an e-mail spells out; the rest are counted. */
+const NAMED_PRODUCTS = 3;
+
+/** The products a request names, from the e-mail's data: the first few names and how many more. */
+function productList(data: Record<string, unknown>, t: RequestStrings): string | null {
+  const names = Array.isArray(data.product_names)
+    ? data.product_names.filter((n): n is string => typeof n === 'string' && n.trim() !== '')
+    : [];
+  if (names.length === 0) return null;
+  return t.list(names.slice(0, NAMED_PRODUCTS), Math.max(names.length - NAMED_PRODUCTS, 0));
+}
 
 type ReminderStrings = Pick<RequestStrings, 'subject' | 'intro'> & {
   /** How many more reminders may follow this one (0: it is the last). */
@@ -98,13 +129,29 @@ function requestEmail({ locale, orgName, data }: TemplateInput, reminder: boolea
   // A reminder says how many more may follow, from the limit it was queued under; an e-mail
   // queued without it says nothing rather than something wrong.
   const left = r ? remindersLeft(data) : null;
-  const intro = (r ?? t).intro(orgName, formName) + (r && left !== null ? ` ${r.more(left)}` : '');
-  const starsText = ratingUrls.map((u, i) => `  ${'★'.repeat(i + 1)}${'☆'.repeat(4 - i)} ${t.stars(i + 1)}: ${u}`);
+  // A request naming products asks about each on its page: the e-mail names them, and has no
+  // star links (a rating of what?) but one button to the page.
+  const products = productList(data, t);
+  const intro = [
+    r ? r.intro(orgName, formName) : null,
+    products ? t.productsIntro(orgName, products) : r ? null : t.intro(orgName, formName),
+    r && left !== null ? r.more(left) : null,
+  ].filter(Boolean).join(' ');
+  const buttonText = products ? t.productsButton : t.button;
+  const stars = products ? [] : ratingUrls;
+  const starsText = stars.map((u, i) => `  ${'★'.repeat(i + 1)}${'☆'.repeat(4 - i)} ${t.stars(i + 1)}: ${u}`);
   const text = plainText(
-    [t.greeting(name), '', intro, '', t.ratePrompt, ...starsText, '', `${t.button}: ${reviewUrl}`],
+    [
+      t.greeting(name),
+      '',
+      intro,
+      '',
+      ...(stars.length ? [t.ratePrompt, ...starsText, ''] : []),
+      `${buttonText}: ${reviewUrl}`,
+    ],
     [t.why(orgName), `${t.unsubscribe}: ${unsubscribeUrl}`],
   );
-  const starLinks = ratingUrls.map((u, i) =>
+  const starLinks = stars.map((u, i) =>
     `<a href="${escapeHtml(u)}" title="${escapeHtml(t.stars(i + 1))}" aria-label="${
       escapeHtml(t.stars(i + 1))
     }" style="font-size:32px;line-height:1;color:#bf8700;text-decoration:none;padding:0 4px">★</a>`
@@ -115,9 +162,13 @@ function requestEmail({ locale, orgName, data }: TemplateInput, reminder: boolea
     `
 <p>${escapeHtml(t.greeting(name))}</p>
 <p>${escapeHtml(intro)}</p>
-<p>${escapeHtml(t.ratePrompt)}</p>
-<p style="margin:16px 0">${starLinks}</p>
-${button(reviewUrl, t.button)}
+${
+      stars.length
+        ? `<p>${escapeHtml(t.ratePrompt)}</p>
+<p style="margin:16px 0">${starLinks}</p>`
+        : ''
+    }
+${button(reviewUrl, buttonText)}
 ${fallbackLink(t.fallback, reviewUrl)}`,
     `${escapeHtml(t.why(orgName))}<br><a href="${escapeHtml(unsubscribeUrl)}" style="color:#6e7781">${
       escapeHtml(t.unsubscribe)

@@ -26,6 +26,12 @@ export const Status = z.enum(REVIEW_REQUEST_STATUSES).openapi({
 });
 
 export const MAX_SEND_AHEAD_DAYS = 90;
+export const MAX_REQUEST_PRODUCTS = 20;
+
+export const RequestedProduct = z.object({
+  external_id: z.string(),
+  name: z.string().openapi({ description: "The product's name now (markup is text)." }),
+}).openapi('ReviewRequestProduct');
 
 export const ReviewRequestInput = z.object({
   email: z.string().trim().max(320).email(),
@@ -44,6 +50,10 @@ export const ReviewRequestInput = z.object({
     }),
   locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or de-DE').default('en')
     .openapi({ description: 'Language of the e-mail: `en` and `de` have their own texts; others get English.' }),
+  products: z.array(z.string().trim().min(1).max(200)).min(1).max(MAX_REQUEST_PRODUCTS).optional().openapi({
+    description:
+      `Up to ${MAX_REQUEST_PRODUCTS} \`external_id\`s of your products, each once, none archived: the e-mail names them and the request's page asks the customer to rate each one, and the business. Every review written there is verified by \`invitation\`.`,
+  }),
 }).openapi('ReviewRequestInput', {
   example: {
     email: 'ada@example.net',
@@ -51,6 +61,7 @@ export const ReviewRequestInput = z.object({
     form_id: '6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c',
     order_id: 'A-1001',
     external_id: 'order-1001',
+    products: ['MUG-BLUE', 'TEE-M'],
   },
 });
 
@@ -82,6 +93,9 @@ export const ReviewRequest = z.object({
   email: z.string(),
   name: z.string(),
   form_id: z.string().uuid(),
+  products: z.array(RequestedProduct).openapi({
+    description: 'The products the request asks about, in the order given; `[]` for a request about the business only.',
+  }),
   order_id: z.string().nullable(),
   external_id: z.string().nullable(),
   locale: z.string(),
@@ -221,6 +235,7 @@ export type RequestRow = {
   email: string;
   name: string;
   form_id: string;
+  products: z.infer<typeof RequestedProduct>[];
   order_id: string | null;
   external_id: string | null;
   locale: string;
@@ -245,6 +260,7 @@ export function toRequest(r: RequestRow): z.infer<typeof ReviewRequest> {
     email: r.email,
     name: r.name,
     form_id: r.form_id,
+    products: r.products ?? [],
     order_id: r.order_id,
     external_id: r.external_id,
     locale: r.locale,
@@ -269,6 +285,11 @@ export function selectRequests(db: Tx) {
     select q.id, q.email, q.name, q.form_id, q.order_id, q.external_id, q.locale, q.status, q.send_at,
            q.created_at, q.sent_at, q.delivered_at, q.opened_at, q.clicked_at, q.completed_at, q.review_id,
            q.open_count, q.click_count, q.reminders_sent,
+           coalesce((select jsonb_agg(jsonb_build_object('external_id', p.external_id, 'name', p.name)
+                                      order by rp.position)
+                     from plaudit.review_request_products rp
+                     join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
+                     where rp.org_id = q.org_id and rp.request_id = q.id), '[]') as products,
            coalesce((select jsonb_agg(jsonb_build_object('type', e.type, 'occurred_at', e.occurred_at, 'data', e.data)
                                       order by e.occurred_at, e.id)
                      from plaudit.review_request_events e
