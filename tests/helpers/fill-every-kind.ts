@@ -428,10 +428,11 @@ async function fillOrganization(sql: Sql, slug: string): Promise<FilledOrganizat
       }, ${LINK_BASE})`
     );
     expectAnswer('create_review_requests with products', asked.error, null);
+    const shopperToken = tokenOf((await newestMail(sql, 'review_request', `shopper@${domain}`)).data.landing_url);
     const [shopped] = await publicly((tx) =>
       tx<{ error_code: string | null; verification_status: string }[]>`
         select * from plaudit.submit_requested_review(
-          ${tokenOf((await newestMail(sql, 'review_request', `shopper@${domain}`)).data.landing_url)},
+          ${shopperToken},
           'ip:198.51.100.201', 1000, 4, null, 'The small mug is just right.', 'Sam', ${`shopper@${domain}`},
           ${tx.json({ product: 'Mug' })}, null, ${LINK_BASE}, false, 'MUG-S')`
     );

@@ -26,6 +26,10 @@ export interface FormContext {
   askOrderId: boolean;
   /** Reached from a review request's e-mail: the invitation verifies the review. */
   invited?: boolean;
+  /** Starts the ids of the form's controls, so that several forms share one page ('' for one form). */
+  idPrefix?: string;
+  /** Fields sent as they are, unseen (a request's page: the subject reviewed, the invited address). */
+  hidden?: Record<string, string>;
 }
 
 export type Values = Record<string, string>;
@@ -33,8 +37,8 @@ export type Errors = Record<string, string>;
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
-/** Field name in the HTML form → id of its control. */
-export const controlId = (name: string) => `f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
+/** Field name in the HTML form → id of its control (after the form's prefix, on a page of several). */
+export const controlId = (name: string, prefix = '') => `${prefix}f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
 
 export interface Submission {
   rating: number;
@@ -129,15 +133,21 @@ const LABELS: Record<string, string> = {
   order_id: 'Order number',
 };
 
-function errorText(name: string, errors: Errors) {
-  return errors[name] ? markup`<p class="error" id="${controlId(name)}-error">${errors[name]}</p>` : '';
+/** What every control of one form is rendered with: its errors, the first of them, its ids' prefix. */
+interface FormState {
+  errors: Errors;
+  first: string | undefined;
+  prefix: string;
 }
 
-function controlAttrs(name: string, errors: Errors, first: string | undefined, hint?: string) {
-  const described = [hint ? `${controlId(name)}-hint` : '', errors[name] ? `${controlId(name)}-error` : ''].filter(
-    Boolean,
-  ).join(' ');
-  return markup`id="${controlId(name)}" name="${name}"${errors[name] ? markup` aria-invalid="true"` : ''}${
+function errorText(name: string, { errors, prefix }: FormState) {
+  return errors[name] ? markup`<p class="error" id="${controlId(name, prefix)}-error">${errors[name]}</p>` : '';
+}
+
+function controlAttrs(name: string, { errors, first, prefix }: FormState, hint?: string) {
+  const id = controlId(name, prefix);
+  const described = [hint ? `${id}-hint` : '', errors[name] ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return markup`id="${id}" name="${name}"${errors[name] ? markup` aria-invalid="true"` : ''}${
     described ? markup` aria-describedby="${described}"` : ''
   }${first === name ? markup` autofocus` : ''}`;
 }
@@ -146,46 +156,46 @@ function textField(
   name: string,
   label: string,
   values: Values,
-  errors: Errors,
-  first: string | undefined,
+  state: FormState,
   opts: { type?: string; required?: boolean; max?: number; autocomplete?: string; hint?: string; textarea?: boolean } =
     {},
 ) {
-  const hint = opts.hint ? markup` <span class="hint" id="${controlId(name)}-hint">${opts.hint}</span>` : '';
-  const attrs = controlAttrs(name, errors, first, opts.hint);
+  const id = controlId(name, state.prefix);
+  const hint = opts.hint ? markup` <span class="hint" id="${id}-hint">${opts.hint}</span>` : '';
+  const attrs = controlAttrs(name, state, opts.hint);
   const req = opts.required ? markup` required aria-required="true"` : '';
   const max = opts.max ? markup` maxlength="${opts.max}"` : '';
   const ac = opts.autocomplete ? markup` autocomplete="${opts.autocomplete}"` : '';
   const control = opts.textarea
     ? markup`<textarea ${attrs}${req}${max}>${values[name] ?? ''}</textarea>`
     : markup`<input type="${opts.type ?? 'text'}" ${attrs}${req}${max}${ac} value="${values[name] ?? ''}">`;
-  return markup`<div class="field"><label for="${controlId(name)}">${label}${
+  return markup`<div class="field"><label for="${id}">${label}${
     opts.required ? '' : markup` <span class="hint">(optional)</span>`
   }${hint}</label>
-${control}${errorText(name, errors)}</div>`;
+${control}${errorText(name, state)}</div>`;
 }
 
-function customField(f: FieldDefinition, values: Values, errors: Errors, first: string | undefined): SafeHtml {
+function customField(f: FieldDefinition, values: Values, state: FormState): SafeHtml {
   const name = `cf_${f.key}`;
   if (f.type === 'boolean') {
     const checked = values[name] !== undefined && values[name] !== '';
     return markup`<div class="field"><label class="check"><input type="checkbox" ${
-      controlAttrs(name, errors, first)
-    } value="yes"${checked ? markup` checked` : ''}> <span>${f.label}</span></label>${errorText(name, errors)}</div>`;
+      controlAttrs(name, state)
+    } value="yes"${checked ? markup` checked` : ''}> <span>${f.label}</span></label>${errorText(name, state)}</div>`;
   }
   if (f.type === 'select') {
     const req = f.required ? markup` required aria-required="true"` : '';
     const options = (f.options ?? []).map((o) =>
       markup`<option${values[name] === o ? markup` selected` : ''}>${o}</option>`
     );
-    return markup`<div class="field"><label for="${controlId(name)}">${f.label}${
+    return markup`<div class="field"><label for="${controlId(name, state.prefix)}">${f.label}${
       f.required ? '' : markup` <span class="hint">(optional)</span>`
     }</label>
-<select ${controlAttrs(name, errors, first)}${req}><option value="">Choose…</option>${options}</select>${
-      errorText(name, errors)
+<select ${controlAttrs(name, state)}${req}><option value="">Choose…</option>${options}</select>${
+      errorText(name, state)
     }</div>`;
   }
-  return textField(name, f.label, values, errors, first, {
+  return textField(name, f.label, values, state, {
     type: f.type === 'number' ? 'number' : 'text',
     required: f.required,
     textarea: f.type === 'textarea',
@@ -193,24 +203,41 @@ function customField(f: FieldDefinition, values: Values, errors: Errors, first: 
   });
 }
 
-function ratingField(values: Values, errors: Errors, first: string | undefined): SafeHtml {
+function ratingField(values: Values, state: FormState): SafeHtml {
+  const { errors, first, prefix } = state;
   const current = values.rating ?? '';
   const options = [1, 2, 3, 4, 5].map((n) =>
-    markup`<label><input type="radio" name="rating" value="${n}"${n === 1 ? markup` id="${controlId('rating')}"` : ''}${
-      current === String(n) ? markup` checked` : ''
-    }${first === 'rating' && n === 1 ? markup` autofocus` : ''} required><span class="s" aria-hidden="true">${
-      '★'.repeat(n)
-    }</span> ${n} star${n === 1 ? '' : 's'}</label>`
+    markup`<label><input type="radio" name="rating" value="${n}"${
+      n === 1 ? markup` id="${controlId('rating', prefix)}"` : ''
+    }${current === String(n) ? markup` checked` : ''}${
+      first === 'rating' && n === 1 ? markup` autofocus` : ''
+    } required><span class="s" aria-hidden="true">${'★'.repeat(n)}</span> ${n} star${n === 1 ? '' : 's'}</label>`
   );
   return markup`<fieldset class="field"${
-    errors.rating ? markup` aria-invalid="true" aria-describedby="${controlId('rating')}-error"` : ''
+    errors.rating ? markup` aria-invalid="true" aria-describedby="${controlId('rating', prefix)}-error"` : ''
   }>
 <legend>${LABELS.rating}</legend>
-<div class="stars">${options}</div>${errorText('rating', errors)}</fieldset>`;
+<div class="stars">${options}</div>${errorText('rating', state)}</fieldset>`;
 }
 
-/** The form, with the values given back and the errors shown. */
-export function reviewForm(ctx: FormContext, values: Values, errors: Errors, heading: SafeHtml | string): SafeHtml {
+/** The business's logo and name, and the page's heading: the top of a page of review forms. */
+export function formHeader(orgName: string, logoUrl: string | null | undefined, heading: SafeHtml | string): SafeHtml {
+  const logo = safeLink(logoUrl);
+  return markup`${
+    logo ? markup`<img class="logo" src="${logo}" alt="${orgName} logo" width="48" height="48">` : ''
+  }<p class="org">${orgName}</p>
+<h1>${heading}</h1>`;
+}
+
+/** The line under a page of review forms. */
+export const finePrint = (orgName: string) =>
+  markup`<p class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${orgName} by Plaudit.</p>`;
+
+/** The form alone (its error summary above it), with the values given back and the errors shown. */
+export function reviewFormBody(ctx: FormContext, values: Values, errors: Errors, submitLabel = 'Send my review') {
+  const prefix = ctx.idPrefix ?? '';
+  const hidden = ctx.hidden ?? {};
+  const askEmail = hidden.reviewer_email === undefined;
   const order = [
     'rating',
     'title',
@@ -220,17 +247,17 @@ export function reviewForm(ctx: FormContext, values: Values, errors: Errors, hea
     'reviewer_email',
     'order_id',
   ];
-  const first = order.find((k) => errors[k]);
+  const state: FormState = { errors, first: order.find((k) => errors[k]), prefix };
   const labelOf = (k: string) =>
     k.startsWith('cf_') ? ctx.customFields.find((f) => `cf_${f.key}` === k)?.label ?? k : LABELS[k] ?? k;
   const listed = order.filter((k) => errors[k]);
   const summary = listed.length || errors._form
-    ? markup`<div class="summary" role="alert" aria-labelledby="summary-title"><h2 id="summary-title">${
+    ? markup`<div class="summary" role="alert" aria-labelledby="${prefix}summary-title"><h2 id="${prefix}summary-title">${
       listed.length
         ? `Please correct ${listed.length === 1 ? 'one thing' : `${listed.length} things`}`
         : 'Your review was not sent'
     }</h2>
-<ul>${listed.map((k) => markup`<li><a href="#${controlId(k)}">${labelOf(k)}: ${errors[k]}</a></li>`)}${
+<ul>${listed.map((k) => markup`<li><a href="#${controlId(k, prefix)}">${labelOf(k)}: ${errors[k]}</a></li>`)}${
       errors._form ? markup`<li>${errors._form}</li>` : ''
     }</ul></div>`
     : '';
@@ -239,44 +266,48 @@ export function reviewForm(ctx: FormContext, values: Values, errors: Errors, hea
     : ctx.verificationMode === 'email'
     ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
     : '';
-  const logo = safeLink(ctx.logoUrl);
-  return markup`${
-    logo ? markup`<img class="logo" src="${logo}" alt="${ctx.orgName} logo" width="48" height="48">` : ''
-  }<p class="org">${ctx.orgName}</p>
-<h1>${heading}</h1>
-${summary}
+  return markup`${summary}
 <form method="post" action="${ctx.action}" novalidate>
-${ratingField(values, errors, first)}
-${textField('title', LABELS.title, values, errors, first, { max: 200 })}
-${textField('content', LABELS.content, values, errors, first, { required: true, max: 5000, textarea: true })}
-${ctx.customFields.map((f) => customField(f, values, errors, first))}
+${Object.entries(hidden).map(([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">`)}
+${ratingField(values, state)}
+${textField('title', LABELS.title, values, state, { max: 200 })}
+${textField('content', LABELS.content, values, state, { required: true, max: 5000, textarea: true })}
+${ctx.customFields.map((f) => customField(f, values, state))}
 ${
-    textField('reviewer_name', LABELS.reviewer_name, values, errors, first, {
+    textField('reviewer_name', LABELS.reviewer_name, values, state, {
       required: true,
       max: 200,
       autocomplete: 'name',
     })
   }
 ${
-    textField('reviewer_email', LABELS.reviewer_email, values, errors, first, {
-      type: 'email',
-      required: true,
-      max: 320,
-      autocomplete: 'email',
-      hint: 'Never shown publicly.',
-    })
+    askEmail
+      ? textField('reviewer_email', LABELS.reviewer_email, values, state, {
+        type: 'email',
+        required: true,
+        max: 320,
+        autocomplete: 'email',
+        hint: 'Never shown publicly.',
+      })
+      : ''
   }
 ${
     ctx.askOrderId
-      ? textField('order_id', LABELS.order_id, values, errors, first, {
+      ? textField('order_id', LABELS.order_id, values, state, {
         max: 200,
         hint: 'Lets us mark your review as a verified purchase.',
       })
       : ''
   }
-<div class="trap" aria-hidden="true"><label for="f-website_url">Leave this empty</label><input type="text" id="f-website_url" name="website_url" tabindex="-1" autocomplete="off" value=""></div>
+<div class="trap" aria-hidden="true"><label for="${prefix}f-website_url">Leave this empty</label><input type="text" id="${prefix}f-website_url" name="website_url" tabindex="-1" autocomplete="off" value=""></div>
 ${verificationNote}
-<button type="submit">Send my review</button>
-</form>
-<p class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${ctx.orgName} by Plaudit.</p>`;
+<button type="submit">${submitLabel}</button>
+</form>`;
+}
+
+/** The page's form: the header, the form, the fine print. */
+export function reviewForm(ctx: FormContext, values: Values, errors: Errors, heading: SafeHtml | string): SafeHtml {
+  return markup`${formHeader(ctx.orgName, ctx.logoUrl, heading)}
+${reviewFormBody(ctx, values, errors)}
+${finePrint(ctx.orgName)}`;
 }

@@ -1,5 +1,6 @@
 // The pages of a review request's e-mail (no API key; outside /api/v1):
-//   GET/POST /r/:token                 the landing page (prefilled; completes the request)
+//   GET/POST /r/:token                 the landing page (prefilled; completes the request); a form per
+//                                      subject when the request names products (request-subjects.ts)
 //   GET      /t/o/:token.gif           open pixel
 //   GET      /t/c/:token?rating=N      click redirect (to the landing page, rating preselected)
 //   GET/POST /unsubscribe/:token       unsubscribe page; POST is also the one-click List-Unsubscribe-Post
@@ -12,10 +13,26 @@ import type { AppEnv } from '../http/env.ts';
 import { submissionBucket } from '../middleware/rate-limit/index.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { markup } from './html.ts';
-import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
+import {
+  type Errors,
+  type FieldDefinition,
+  readSubmission,
+  reviewForm,
+  type Submission,
+  type Values,
+} from './review-form.ts';
 import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
 import { afterSubmit, type SubmitRow } from './submission.ts';
 import { asJson } from '../../core/db/client.ts';
+import {
+  namesProducts,
+  postedSubject,
+  sectionId,
+  type Subject,
+  SUBJECTS_STYLE,
+  subjectsPage,
+  type SubjectsView,
+} from './request-subjects.ts';
 
 // A transparent 1×1 GIF.
 const PIXEL = Uint8Array.from(
@@ -48,6 +65,22 @@ async function loadLanding(c: Context<AppEnv>, token: string) {
   return row ?? null;
 }
 
+const loadSubjects = (c: Context<AppEnv>, token: string) =>
+  runAsPublic(c.var.sql, (tx) => tx<Subject[]>`select * from plaudit.review_request_subjects(${token})`);
+
+const formContext = (token: string, r: LandingRow) => ({
+  action: `/r/${token}`,
+  orgName: r.org_name,
+  logoUrl: r.logo_url,
+  invited: true,
+  formName: r.form_name,
+  verificationMode: r.verification_mode,
+  customFields: r.custom_fields,
+  askOrderId: r.verification_mode === 'purchase_proof' && !r.order_id,
+});
+
+const heading = (r: LandingRow) => markup`How was your experience with ${r.org_name}, ${r.name}?`;
+
 const landingPage = (
   c: Context<AppEnv>,
   token: string,
@@ -60,27 +93,50 @@ const landingPage = (
     c,
     status,
     `${Object.keys(errors).length ? 'Error: ' : ''}Review ${r.org_name}`,
-    reviewForm(
-      {
-        action: `/r/${token}`,
-        orgName: r.org_name,
-        logoUrl: r.logo_url,
-        invited: true,
-        formName: r.form_name,
-        verificationMode: r.verification_mode,
-        customFields: r.custom_fields,
-        askOrderId: r.verification_mode === 'purchase_proof' && !r.order_id,
-      },
-      values,
-      errors,
-      markup`How was your experience with ${r.org_name}, ${r.name}?`,
-    ),
+    reviewForm(formContext(token, r), values, errors, heading(r)),
     { privateLink: true },
   );
 
-/** The page of a request already answered or whose form is closed, or null when it is open. */
-function landingClosed(c: Context<AppEnv>, r: LandingRow) {
-  if (r.status === 'completed') {
+/** The page of a request that names products: a form per subject, the one sent with its outcome. */
+const subjectsLandingPage = (
+  c: Context<AppEnv>,
+  token: string,
+  r: LandingRow,
+  subjects: Subject[],
+  status: ContentfulStatusCode,
+  outcome: Pick<SubjectsView, 'posted' | 'alert'> = {},
+) =>
+  privatePage(
+    c,
+    status,
+    `${status >= 400 ? 'Error: ' : ''}Review ${r.org_name}`,
+    subjectsPage({
+      form: formContext(token, r),
+      heading: heading(r),
+      email: r.email,
+      name: r.name,
+      subjects,
+      ...outcome,
+    }),
+    { privateLink: true, style: SUBJECTS_STYLE },
+  );
+
+/**
+ * The page of a request already answered or whose form is closed, or null when it is open. A
+ * request that names products stays open until each of its subjects has its review.
+ */
+function landingClosed(c: Context<AppEnv>, r: LandingRow, subjects: Subject[]) {
+  if (namesProducts(subjects)) {
+    if (subjects.every((s) => s.reviewed)) {
+      return message(
+        c,
+        200,
+        'Thank you, your reviews are in',
+        'You have reviewed every product and us. Thank you!',
+        r.org_name,
+      );
+    }
+  } else if (r.status === 'completed') {
     return message(
       c,
       200,
@@ -95,6 +151,20 @@ function landingClosed(c: Context<AppEnv>, r: LandingRow) {
   return null;
 }
 
+/** A review sent from the page, of the business or (product) of one the request names. */
+async function submitRequested(c: Context<AppEnv>, token: string, submission: Submission, product: string | null) {
+  const bucket = submissionBucket(c, c.var.config.trustProxy);
+  const { config } = c.var;
+  const [row] = await runAsPublic(c.var.sql, (tx) =>
+    tx<SubmitRow[]>`
+      select * from plaudit.submit_requested_review(
+        ${token}, ${bucket}, ${config.submitRateLimitPerMinute}, ${submission.rating}, ${submission.title},
+        ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
+        ${tx.json(asJson(submission.custom_fields))}, ${submission.order_id}, ${config.publicUrl},
+        ${submission.honeypot}, ${product})`);
+  return row;
+}
+
 export function reviewRequestPages() {
   const app = new Hono<AppEnv>();
 
@@ -107,8 +177,10 @@ export function reviewRequestPages() {
     if (c.req.query('c') !== '1' && c.req.method === 'GET') {
       await runAsPublic(c.var.sql, (tx) => tx`select plaudit.track_review_request(${token}, 'clicked')`);
     }
-    const closed = landingClosed(c, r);
+    const subjects = await loadSubjects(c, token);
+    const closed = landingClosed(c, r, subjects);
     if (closed) return closed;
+    if (namesProducts(subjects)) return subjectsLandingPage(c, token, r, subjects, 200);
     const rating = /^[1-5]$/.test(c.req.query('rating') ?? '') ? c.req.query('rating')! : '';
     return landingPage(c, token, r, { rating, reviewer_name: r.name, reviewer_email: r.email }, {}, 200);
   });
@@ -117,29 +189,46 @@ export function reviewRequestPages() {
     const token = c.req.param('token');
     const r = await loadLanding(c, token);
     if (!r) return invalidLink(c);
-    const closed = landingClosed(c, r);
+    const subjects = await loadSubjects(c, token);
+    const closed = landingClosed(c, r, subjects);
     if (closed) return closed;
     const values = await formValues(c);
+    if (!namesProducts(subjects)) {
+      const { submission, errors } = readSubmission(values, r.custom_fields);
+      if (!submission) return landingPage(c, token, r, values, errors, 422);
+      const row = await submitRequested(c, token, submission, null);
+      return afterSubmit(
+        c,
+        row,
+        (errs, status) => landingPage(c, token, r, values, errs, status),
+        r.custom_fields,
+        r.org_name,
+        true,
+      );
+    }
+    // A form per subject: the one sent says which by its hidden `product` field.
+    const index = postedSubject(subjects, values.product);
+    if (index < 0) {
+      return subjectsLandingPage(c, token, r, subjects, 422, {
+        alert: 'This product is not part of your request: choose one of the forms below.',
+      });
+    }
+    if (subjects[index].reviewed) {
+      return subjectsLandingPage(c, token, r, subjects, 409, {
+        alert: `Your review of ${subjects[index].name} is in already: each product takes one review.`,
+      });
+    }
+    const rerender = (errors: Errors, status: ContentfulStatusCode) =>
+      subjectsLandingPage(c, token, r, subjects, status, { posted: { index, values, errors } });
     const { submission, errors } = readSubmission(values, r.custom_fields);
-    if (!submission) return landingPage(c, token, r, values, errors, 422);
-    const bucket = submissionBucket(c, c.var.config.trustProxy);
-    const { config } = c.var;
-    const [row] = await runAsPublic(c.var.sql, (tx) =>
-      tx<SubmitRow[]>`
-      select * from plaudit.submit_requested_review(
-        ${token}, ${bucket}, ${config.submitRateLimitPerMinute}, ${submission.rating}, ${submission.title},
-        ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
-        ${
-        tx.json(asJson(submission.custom_fields))
-      }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot})`);
-    return afterSubmit(
-      c,
-      row,
-      (errs, status) => landingPage(c, token, r, values, errs, status),
-      r.custom_fields,
-      r.org_name,
-      true,
-    );
+    if (!submission) return rerender(errors, 422);
+    const row = await submitRequested(c, token, submission, subjects[index].product_external_id);
+    // Back to the page (a GET: reloading it sends nothing again), at the section now thanking.
+    return afterSubmit(c, row, rerender, r.custom_fields, r.org_name, true, () => {
+      c.header('Cache-Control', 'no-store');
+      c.header('Referrer-Policy', 'no-referrer');
+      return c.redirect(`/r/${token}?c=1#${sectionId(index)}`, 303);
+    });
   });
 
   // ---- Tracking --------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ export function privatePage(
   status: ContentfulStatusCode,
   title: string,
   body: SafeHtml,
-  { privateLink = false } = {},
+  { privateLink = false, style }: { privateLink?: boolean; style?: SafeHtml } = {},
 ) {
   c.header(
     'Content-Security-Policy',
@@ -25,7 +25,7 @@ export function privatePage(
   c.header('X-Robots-Tag', 'noindex');
   // Links carrying a token must not leak it to other sites through the Referer header.
   c.header('Referrer-Policy', privateLink ? 'no-referrer' : 'same-origin');
-  return c.html(page({ title, body }), status);
+  return c.html(page({ title, body, style }), status);
 }
 
 /** A private page that only says something: a heading and a paragraph, under the business's name. */

@@ -47,7 +47,10 @@ function thanks(c: Context<AppEnv>, orgName: string, status: string | null, priv
   );
 }
 
-/** Outcome of a submission: the thank-you page, or the form again with the errors. */
+/**
+ * Outcome of a submission: the thank-you page (or what `accepted` answers instead), or the form
+ * again with the errors.
+ */
 export function afterSubmit(
   c: Context<AppEnv>,
   row: SubmitRow,
@@ -55,6 +58,7 @@ export function afterSubmit(
   fields: FieldDefinition[],
   orgName: string,
   privateLink: boolean,
+  accepted?: () => Response,
 ) {
   setRateLimitHeaders(c, {
     limit: c.var.config.submitRateLimitPerMinute,
@@ -75,5 +79,5 @@ export function afterSubmit(
   if (row.error_code) {
     return rerender(errorFromDatabase(row.error_message ?? 'Your review could not be saved.', fields), 422);
   }
-  return thanks(c, orgName, row.verification_status, privateLink);
+  return accepted ? accepted() : thanks(c, orgName, row.verification_status, privateLink);
 }
