@@ -4,7 +4,15 @@
 // which thanks for it in the place of its form; the others stay open for later.
 import { safeLink } from '../../core/html.ts';
 import { markup, raw, type SafeHtml } from './html.ts';
-import { type Errors, finePrint, type FormContext, formHeader, reviewFormBody, type Values } from './review-form.ts';
+import {
+  type Errors,
+  finePrint,
+  type FormContext,
+  formHeader,
+  reviewFormBody,
+  type Values,
+  verificationNote,
+} from './review-form.ts';
 
 /** A row of plaudit.review_request_subjects: a product (its external id) or the business (null). */
 export type Subject = {
@@ -63,7 +71,7 @@ function section(view: SubjectsView, subject: Subject, index: number): SafeHtml 
   return markup`<section id="${id}" aria-labelledby="${id}-title">${head}
 ${
     reviewFormBody(
-      { ...view.form, idPrefix: `${id}-`, hidden },
+      { ...view.form, idPrefix: `${id}-`, hidden, verificationSaidAbove: true },
       posted?.values ?? { reviewer_name: view.name },
       posted?.errors ?? {},
       business ? 'Send my review' : 'Send my review of this product',
@@ -76,6 +84,7 @@ export function subjectsPage(view: SubjectsView): SafeHtml {
   const alert = view.alert ? markup`<div class="summary" role="alert"><p>${view.alert}</p></div>` : '';
   return markup`${formHeader(view.form.orgName, view.form.logoUrl, view.heading)}
 ${alert}<p>Rate each product and ${view.form.orgName} itself. Each form is sent on its own: write one now, and come back to this page for the others whenever you like.</p>
+${verificationNote(view.form)}
 <div class="subjects">${view.subjects.map((s, i) => section(view, s, i))}</div>
 ${finePrint(view.form.orgName)}`;
 }

@@ -30,6 +30,17 @@ export interface FormContext {
   idPrefix?: string;
   /** Fields sent as they are, unseen (a request's page: the subject reviewed, the invited address). */
   hidden?: Record<string, string>;
+  /** The page says how reviews are verified once, above its forms. */
+  verificationSaidAbove?: boolean;
+}
+
+/** How the review will be verified, when the reviewer has something to know or do. */
+export function verificationNote(ctx: Pick<FormContext, 'invited' | 'verificationMode'>) {
+  return ctx.invited && ctx.verificationMode !== 'manual'
+    ? markup`<p class="hint">Sent with the address this invitation went to, your review is published as verified: no confirmation e-mail needed.</p>`
+    : ctx.verificationMode === 'email'
+    ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
+    : '';
 }
 
 export type Values = Record<string, string>;
@@ -261,11 +272,6 @@ export function reviewFormBody(ctx: FormContext, values: Values, errors: Errors,
       errors._form ? markup`<li>${errors._form}</li>` : ''
     }</ul></div>`
     : '';
-  const verificationNote = ctx.invited && ctx.verificationMode !== 'manual'
-    ? markup`<p class="hint">Sent with the address this invitation went to, your review is published as verified: no confirmation e-mail needed.</p>`
-    : ctx.verificationMode === 'email'
-    ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
-    : '';
   return markup`${summary}
 <form method="post" action="${ctx.action}" novalidate>
 ${Object.entries(hidden).map(([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">`)}
@@ -300,7 +306,7 @@ ${
       : ''
   }
 <div class="trap" aria-hidden="true"><label for="${prefix}f-website_url">Leave this empty</label><input type="text" id="${prefix}f-website_url" name="website_url" tabindex="-1" autocomplete="off" value=""></div>
-${verificationNote}
+${ctx.verificationSaidAbove ? '' : verificationNote(ctx)}
 <button type="submit">${submitLabel}</button>
 </form>`;
 }

@@ -132,7 +132,7 @@ function landingClosed(c: Context<AppEnv>, r: LandingRow, subjects: Subject[]) {
         c,
         200,
         'Thank you, your reviews are in',
-        'You have reviewed every product and us. Thank you!',
+        `You have reviewed each product and ${r.org_name}. Thank you!`,
         r.org_name,
       );
     }
