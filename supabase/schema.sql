@@ -3417,11 +3417,13 @@ begin
       return;
     end if;
 
-    -- The duplicate rule, race-free: submissions of one address to one form queue here.
+    -- The duplicate rule, race-free: submissions of one address to one form queue here. The same
+    -- words about two products (a request's page asks about several) are two reviews.
     perform pg_advisory_xact_lock(hashtextextended(f.id::text || ':' || lower(p_reviewer_email), 0));
     if exists (select from plaudit.reviews rv
                where rv.form_id = f.id and lower(rv.reviewer_email) = lower(p_reviewer_email)
-                 and rv.created_at > now() - interval '24 hours' and rv.content = p_content) then
+                 and rv.created_at > now() - interval '24 hours' and rv.content = p_content
+                 and rv.product_id is not distinct from product_ref) then
       raise exception 'This review was already submitted: the same e-mail address sent the same text to this form within the last 24 hours'
         using errcode = 'unique_violation';
     end if;
