@@ -4,11 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { errorBody } from '../helpers/http.ts';
 import { createForm, ownApiServer, submit, submitOk } from '../helpers/reviews.ts';
+import { createProduct as createProductOf, type Product } from '../helpers/products.ts';
 
 const server = ownApiServer();
 const call = server.call;
-
-type Product = { id: string; external_id: string; name: string; review_count: number; average_rating: number | null };
 
 let a: Tenant;
 let b: Tenant;
@@ -18,17 +17,7 @@ let archived: Product;
 let theirs: Product;
 
 const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
-let serial = 0;
-
-async function createProduct(t: Tenant, body: Record<string, unknown> = {}): Promise<Product> {
-  serial += 1;
-  const res = await call('POST', `${orgPath(t)}/products`, {
-    key: t.keys.write,
-    body: { external_id: `PR-${serial}-${Math.random().toString(36).slice(2, 8)}`, name: `Product ${serial}`, ...body },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
+const createProduct = (t: Tenant, body: Record<string, unknown> = {}) => createProductOf(call, t, body);
 
 const getProduct = async (t: Tenant, id: string) =>
   (await call('GET', `${orgPath(t)}/products/${id}`, { key: t.keys.read })).body as Product;

@@ -439,5 +439,19 @@ async function fillOrganization(sql: Sql, slug: string): Promise<FilledOrganizat
     expectAnswer('submit_requested_review of a product', shopped.verification_status, 'verified');
   }
 
+  // An order with items (a product of the catalog and one it does not know yet), loaded as the API
+  // loads it. Items came after release 0.2.0, like the catalog.
+  await tenant(async (tx) => {
+    const [{ items }] = await tx`select to_regclass('plaudit.order_items') is not null as items`;
+    if (!items) return;
+    await tx`select * from plaudit.upsert_orders(${orgId}, ${
+      tx.json([{
+        order_id: 'A-1003',
+        email: `buyer@${domain}`,
+        items: [{ product_external_id: 'MUG-S', quantity: 2 }, { product_external_id: 'GIFT-CARD', quantity: 1 }],
+      }])
+    })`;
+  });
+
   return { id: orgId, keptHead: { entries: Number(keptHead.entries), head: keptHead.head } };
 }

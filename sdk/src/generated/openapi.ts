@@ -1107,7 +1107,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a review by e-mail token or purchase proof
-         * @description Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         * @description Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one; for a review of a product, an order loaded with items must hold that product or one of its group). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -1173,7 +1173,7 @@ export interface paths {
         put?: never;
         /**
          * Load orders for purchase proof
-         * @description Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         * @description Bulk upsert of 1 to 1,000 orders (body up to 1 MiB), each with up to 100 `items`. An existing order id takes the new `email`, `purchased_at` and `items` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders: a review of a product also needs an order that holds the product or one of its group, unless the order was loaded without items. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -2922,7 +2922,13 @@ export interface components {
          *         {
          *           "order_id": "A-1001",
          *           "email": "ada@example.net",
-         *           "purchased_at": "2026-01-15"
+         *           "purchased_at": "2026-01-15",
+         *           "items": [
+         *             {
+         *               "product_external_id": "MUG-S",
+         *               "quantity": 2
+         *             }
+         *           ]
          *         }
          *       ]
          *     }
@@ -2936,6 +2942,13 @@ export interface components {
                  */
                 email?: string | null;
                 purchased_at?: string | null;
+                /** @description What the order holds (up to 100 items). A purchase-proof review of a product is verified only when the order holds that product or a product of its `group`; an order without items is matched by its id (and e-mail) alone. Loading the order again replaces its items (left out → none). */
+                items?: {
+                    /** @description The product's `external_id` in your catalog, kept as given: the catalog may know it yet or only later. */
+                    product_external_id: string;
+                    /** @description Defaults to 1. */
+                    quantity?: number;
+                }[];
             }[];
         };
         PublicEmbed: {

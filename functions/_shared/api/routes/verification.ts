@@ -28,17 +28,36 @@ const IsoDateTime = z.string().refine(
   'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
 );
 
+const OrderItem = z.object({
+  product_external_id: z.string().trim().min(1).max(200).openapi({
+    description:
+      "The product's `external_id` in your catalog, kept as given: the catalog may know it yet or only later.",
+  }),
+  quantity: z.number().int().min(1).max(10_000).optional().openapi({ description: 'Defaults to 1.' }),
+});
+
 const OrderInput = z.object({
   order_id: z.string().trim().min(1).max(200),
   email: z.string().trim().max(320).email().nullable().optional()
     .openapi({ description: 'When given, a reviewer must use this address for the order to match.' }),
   purchased_at: IsoDateTime.nullable().optional(),
+  items: z.array(OrderItem).max(100).optional().openapi({
+    description:
+      'What the order holds (up to 100 items). A purchase-proof review of a product is verified only when the order holds that product or a product of its `group`; an order without items is matched by its id (and e-mail) alone. Loading the order again replaces its items (left out → none).',
+  }),
 });
 
 const OrdersInput = z.object({
   orders: z.array(OrderInput).min(1).max(1000),
 }).openapi('OrdersInput', {
-  example: { orders: [{ order_id: 'A-1001', email: 'ada@example.net', purchased_at: '2026-01-15' }] },
+  example: {
+    orders: [{
+      order_id: 'A-1001',
+      email: 'ada@example.net',
+      purchased_at: '2026-01-15',
+      items: [{ product_external_id: 'MUG-S', quantity: 2 }],
+    }],
+  },
 });
 
 const OrdersResult = z.object({
@@ -113,7 +132,7 @@ export const verification = router()
       tags: ['Verification'],
       summary: 'Verify a review by e-mail token or purchase proof',
       description:
-        'Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`.',
+        'Send `token` (e-mail mode: the token of the link e-mailed to the reviewer; single use, valid 7 days) or `order_id` (purchase-proof forms: must match an order of this organization, and its e-mail when it has one; for a review of a product, an order loaded with items must hold that product or one of its group). A pending review becomes `verified`; the change is recorded with this key as its author and emits `review.verified`.',
       request: { params: OrgParams, body: jsonBody(VerifyInput) },
       responses: decisionResponses,
     }),
@@ -157,7 +176,7 @@ export const verification = router()
       tags: ['Verification'],
       summary: 'Load orders for purchase proof',
       description:
-        'Bulk upsert of 1 to 1,000 orders (body up to 1 MiB). An existing order id takes the new `email` and `purchased_at` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders.',
+        'Bulk upsert of 1 to 1,000 orders (body up to 1 MiB), each with up to 100 `items`. An existing order id takes the new `email`, `purchased_at` and `items` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders: a review of a product also needs an order that holds the product or one of its group, unless the order was loaded without items.',
       request: { params: OrgParams, body: jsonBody(OrdersInput) },
       responses: {
         200: json(OrdersResult, 'How many orders were new and how many were updated'),
@@ -172,6 +191,7 @@ export const verification = router()
         order_id: o.order_id,
         email: o.email ?? null,
         purchased_at: o.purchased_at ? new Date(o.purchased_at).toISOString() : null,
+        items: (o.items ?? []).map((i) => ({ product_external_id: i.product_external_id, quantity: i.quantity ?? 1 })),
       }));
       const [result] = await translateDbErrors(() =>
         db<{ inserted: number; updated: number }[]>`
