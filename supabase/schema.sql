@@ -1167,12 +1167,13 @@ COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[
 
 CREATE FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) RETURNS text
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id'
+  select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
+         || 'product_external_id,product_name'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
 
-COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, then one `custom_fields.<key>` column per custom field.';
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, then one `custom_fields.<key>` column per custom field.';
 
 CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) RETURNS text[]
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1298,12 +1299,17 @@ begin
              || plaudit.csv_cell(p.reviewer_email) || ',' || p.verification_status || ','
              || p.is_hidden::text || ',' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
              || ',' || p.form_id::text
+             -- The product's cells go through csv_cell like the review's: a name is text, never a formula.
+             || ',' || plaudit.csv_cell(x.external_id) || ',' || plaudit.csv_cell(x.name)
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p
+      -- The product looked up per review in the page's order, as the JSON branch looks up replies.
+      left join lateral (select pr.external_id, pr.name from plaudit.products pr where pr.id = p.product_id offset 0) x
+        on true
     having count(*) > 0
     returning row_count, last_created_at, last_review_id, octet_length(body)
       into n, last_ts, last_id, bytes;

@@ -50,19 +50,21 @@ as $$
 $$;
 comment on function plaudit.csv_cell(text) is 'One CSV cell: guarded as csv_guard does, then quoted as RFC 4180 asks; null is an empty cell.';
 
--- The first line of a CSV export: the review's own columns, then a column per custom field in the
--- order export_custom_field_keys fixed.
+-- The first line of a CSV export: the review's own columns, the product reviewed (empty for a
+-- review of the business), then a column per custom field in the order export_custom_field_keys
+-- fixed.
 create or replace function plaudit.export_csv_header(p_custom_field_keys text[])
 returns text
 language sql
 immutable
 set search_path = pg_catalog, pg_temp
 as $$
-  select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id'
+  select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
+         || 'product_external_id,product_name'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
-comment on function plaudit.export_csv_header(text[]) is 'The header line of a CSV export: the review''s columns, then one `custom_fields.<key>` column per custom field.';
+comment on function plaudit.export_csv_header(text[]) is 'The header line of a CSV export: the review''s columns, its product''s, then one `custom_fields.<key>` column per custom field.';
 
 -- Renders the next chunk of one export (the caller holds the job's row lock) and answers true
 -- when the file is complete.
@@ -129,12 +131,17 @@ begin
              || plaudit.csv_cell(p.reviewer_email) || ',' || p.verification_status || ','
              || p.is_hidden::text || ',' || to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
              || ',' || p.form_id::text
+             -- The product's cells go through csv_cell like the review's: a name is text, never a formula.
+             || ',' || plaudit.csv_cell(x.external_id) || ',' || plaudit.csv_cell(x.name)
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),
            count(*)::integer, max(p.created_at), (array_agg(p.id))[count(*)::integer]
       from plaudit.export_page(e.org_id, from_ts, to_ts, after_ts, after_id, want_rating, want_form,
                                with_hidden, p_rows) p
+      -- The product looked up per review in the page's order, as the JSON branch looks up replies.
+      left join lateral (select pr.external_id, pr.name from plaudit.products pr where pr.id = p.product_id offset 0) x
+        on true
     having count(*) > 0
     returning row_count, last_created_at, last_review_id, octet_length(body)
       into n, last_ts, last_id, bytes;

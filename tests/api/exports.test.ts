@@ -48,6 +48,8 @@ const REVIEW_COLUMNS = [
   'is_hidden',
   'created_at',
   'form_id',
+  'product_external_id',
+  'product_name',
 ];
 
 async function createForm(orgId: string) {
@@ -98,16 +100,22 @@ const selectList = (guard: boolean) => {
   return `select ${g('id::text')} as id, rating::text as rating, ${g('title')} as title, ${g('content')} as content,
             ${g('reviewer_name')} as reviewer_name, ${g('reviewer_email')} as reviewer_email,
             ${g('verification_status')} as verification_status, is_hidden::text as is_hidden,
-            plaudit.iso_utc(created_at) as created_at, ${g('form_id::text')} as form_id
+            plaudit.iso_utc(created_at) as created_at, ${g('form_id::text')} as form_id,
+            ${g('(select p.external_id from plaudit.products p where p.id = product_id)')} as product_external_id,
+            ${g('(select p.name from plaudit.products p where p.id = product_id)')} as product_name
      from plaudit.reviews where org_id = $1 order by created_at, id`;
 };
 
 beforeAll(async () => {
   t = await createTenant();
   formId = await createForm(t.org.id);
+  // A product per hostile text, its name and external id that text: every third review is of one.
+  await db`
+    insert into plaudit.products (org_id, external_id, name)
+    select ${t.org.id}, h || ' #' || i, h from unnest(${HOSTILE}::text[]) with ordinality u(h, i)`;
   await db`
     insert into plaudit.reviews (org_id, form_id, rating, title, content, reviewer_name, reviewer_email,
-                                 verification_status, is_hidden, created_at)
+                                 verification_status, is_hidden, created_at, product_id)
     select ${t.org.id}, ${formId}, 1 + g % 5,
            case when g % 4 = 0 then null else (${HOSTILE}::text[])[1 + (g * 7) % ${HOSTILE.length}] end,
            (${HOSTILE}::text[])[1 + g % ${HOSTILE.length}] || ' #' || g,
@@ -115,7 +123,10 @@ beforeAll(async () => {
            'reviewer' || g || '@example.com',
            (array['unverified', 'pending', 'verified', 'rejected'])[1 + g % 4],
            g % 7 = 0,
-           timestamptz '2026-01-01 00:00:00+00' + g * interval '37 minutes'
+           timestamptz '2026-01-01 00:00:00+00' + g * interval '37 minutes',
+           case when g % 3 = 0 then (select p.id from plaudit.products p
+                                      where p.org_id = ${t.org.id}
+                                        and p.external_id like '% #' || (1 + (g * 5) % ${HOSTILE.length})) end
     from generate_series(1, ${N}) g`;
 }, 120_000);
 
@@ -190,6 +201,10 @@ describe('exports', () => {
       // The values are the reviews' own: emoji and line breaks survive.
       expect(exported.some((row) => row[3].includes('👍🏽'))).toBe(true);
       expect(exported.some((row) => row[3].includes('windows\r\nline break'))).toBe(true);
+      // The product's columns, after the review's own: a name that looks like a formula is guarded.
+      const nameColumn = REVIEW_COLUMNS.indexOf('product_name');
+      expect(exported.filter((row) => row[nameColumn] === "'=SUM(A1:A9)")).not.toHaveLength(0);
+      expect(exported.filter((row) => row[nameColumn] !== '')).toHaveLength(Math.floor(N / 3) + 1);
 
       const events =
         await db`select data from plaudit.events where org_id = ${t.org.id} and type = 'export.completed' and data ->> 'id' = ${job.id}`;
