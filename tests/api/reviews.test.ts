@@ -62,6 +62,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
     expect(events[0].data).toEqual({
       id: review.id,
       form_id: formA.id,
+      product: null,
       rating: 3,
       title: 'Great',
       content: expect.any(String),

@@ -6,7 +6,6 @@ import { EVENT_DATA, type EventName, WebhookEvent } from '../../functions/_share
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
-import { postReviews } from '../helpers/reviews.ts';
 import { startWorker, type TestWorker } from '../helpers/worker.ts';
 
 let t: Tenant;
@@ -40,7 +39,29 @@ describe('webhook events', () => {
         key: t.keys.write,
         body: { name: 'Approved by hand', verification_mode: 'manual' },
       });
-      const [reviewId] = await postReviews(form.body.id, `events-${t.org.id}`, [[4, 'Good', 'Good coffee', 'Ann']]);
+      // A review of a product: every review event names it, and an endpoint gets it delivered.
+      const product = await api('POST', orgPath('/products'), {
+        key: t.keys.write,
+        body: { external_id: 'MUG-S', name: '=Mug "small" <b>' },
+      });
+      const hook = await api('POST', orgPath('/webhooks'), {
+        key: t.keys.write,
+        body: { url: `${receiver.url}/reviews`, events: ['review.created', 'review.moderated', 'review.verified'] },
+      });
+      expect(hook.status).toBe(201);
+      const submitted = await api('POST', '/api/v1/reviews', {
+        body: {
+          form_id: form.body.id,
+          rating: 4,
+          title: 'Good',
+          content: 'Good coffee',
+          reviewer_name: 'Ann',
+          reviewer_email: 'ann@example.com',
+          product_external_id: 'MUG-S',
+        },
+      });
+      expect(submitted.status).toBe(201);
+      const reviewId = submitted.body.id;
       expect(
         (await api('PATCH', orgPath(`/reviews/${reviewId}/moderate`), {
           key: t.keys.write,
@@ -81,6 +102,18 @@ describe('webhook events', () => {
         expect(WebhookEvent.safeParse({ event: e.type, timestamp: e.created_at.toISOString(), data: e.data }).success)
           .toBe(true);
       }
+      const named = { id: product.body.id, external_id: 'MUG-S', name: '=Mug "small" <b>' };
+      expect(submitted.body.product).toEqual(named);
+      for (const e of events.filter((e) => e.type.startsWith('review.'))) {
+        expect((e.data as { product: unknown }).product, e.type).toEqual(named);
+      }
+      const delivered = await receiver.waitFor(3, 30_000, (r) => r.path === '/reviews');
+      // Deliveries run side by side: compared in the events' names' order.
+      expect(delivered.map((r) => JSON.parse(r.body)).map((b) => [b.event, b.data.product]).sort()).toEqual([
+        ['review.created', named],
+        ['review.moderated', named],
+        ['review.verified', named],
+      ]);
     },
   );
 

@@ -1538,6 +1538,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             form_id: string;
+            product: components["schemas"]["ReviewProduct"];
             rating: number;
             title: string | null;
             content: string;
@@ -1557,6 +1558,14 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description The product reviewed, as the Review names it; `null` for a review of the business. */
+        ReviewProduct: {
+            /** Format: uuid */
+            id: string;
+            /** @description Your own id of the product. */
+            external_id: string;
+            name: string;
+        } | null;
         ReviewModeratedEvent: {
             /** @enum {string} */
             event: "review.moderated";
@@ -1574,6 +1583,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             form_id: string;
+            product: components["schemas"]["ReviewProduct"];
             /** @enum {string} */
             action: "hide" | "unhide";
             is_hidden: boolean;
@@ -1613,6 +1623,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             form_id: string;
+            product: components["schemas"]["ReviewProduct"];
             /**
              * @description `unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.
              * @enum {string}
@@ -1650,6 +1661,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             form_id: string;
+            product: components["schemas"]["ReviewProduct"];
             /** @enum {string} */
             action: "created" | "updated" | "withdrawn";
             reply: components["schemas"]["ReviewReply"];
@@ -2293,7 +2305,7 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             form_id: string;
-            product: components["schemas"]["ReviewProduct"];
+            product: components["schemas"]["ReviewProduct"] & unknown;
             /**
              * @description The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.
              * @example {
@@ -2306,14 +2318,6 @@ export interface components {
             };
             reply: components["schemas"]["ReviewReply"] & unknown;
         };
-        /** @description The product reviewed, from your catalog; `null` for a review of the business. */
-        ReviewProduct: {
-            /** Format: uuid */
-            id: string;
-            /** @description Your own id of the product. */
-            external_id: string;
-            name: string;
-        } | null;
         ReviewForm: {
             /** Format: uuid */
             id: string;

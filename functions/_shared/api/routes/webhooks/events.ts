@@ -5,15 +5,20 @@
 import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
-import { ReviewReply, VerificationStatus } from '../reviews/shape.ts';
+import { ReviewProduct, ReviewReply, VerificationStatus } from '../reviews/shape.ts';
 
 const Id = z.string().uuid();
 const Answers = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+// The review's product, the same object as the Review's `product`.
+const Product = ReviewProduct.nullable().openapi({
+  description: 'The product reviewed, as the Review names it; `null` for a review of the business.',
+});
 
 export const EVENT_DATA = {
   'review.created': z.object({
     id: Id,
     form_id: Id,
+    product: Product,
     rating: z.number().int().min(1).max(5),
     title: z.string().nullable(),
     content: z.string(),
@@ -25,6 +30,7 @@ export const EVENT_DATA = {
   'review.moderated': z.object({
     id: Id,
     form_id: Id,
+    product: Product,
     action: z.enum(['hide', 'unhide']),
     is_hidden: z.boolean(),
     reason: z.string().nullable(),
@@ -35,6 +41,7 @@ export const EVENT_DATA = {
   'review.verified': z.object({
     id: Id,
     form_id: Id,
+    product: Product,
     verification_status: VerificationStatus,
     previous_status: VerificationStatus,
     method: z.enum(['email', 'purchase_proof', 'manual', 'invitation']).nullable(),
@@ -47,6 +54,7 @@ export const EVENT_DATA = {
   'review.replied': z.object({
     id: Id,
     form_id: Id,
+    product: Product,
     action: z.enum(['created', 'updated', 'withdrawn']),
     reply: ReviewReply.nullable().openapi({ description: 'The reply as it is now; null once withdrawn.' }),
     actor: z.string(),
@@ -103,6 +111,7 @@ export const WebhookEvent = z.discriminatedUnion('event', [
 export function sampleData(event: EventName, endpointId: string, orgId: string): z.infer<typeof EVENT_DATA[EventName]> {
   const reviewId = '00000000-0000-4000-8000-000000000001';
   const formId = '00000000-0000-4000-8000-000000000002';
+  const product = { id: '00000000-0000-4000-8000-000000000005', external_id: 'MUG-S', name: 'Sample mug' };
   const exportId = '00000000-0000-4000-8000-000000000003';
   const now = new Date().toISOString();
   switch (event) {
@@ -110,6 +119,7 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
       return {
         id: reviewId,
         form_id: formId,
+        product,
         rating: 5,
         title: 'Great service',
         content: 'Quick and friendly. Would order again.',
@@ -122,6 +132,7 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
       return {
         id: reviewId,
         form_id: formId,
+        product,
         action: 'hide',
         is_hidden: true,
         reason: 'Sample moderation',
@@ -133,6 +144,7 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
       return {
         id: reviewId,
         form_id: formId,
+        product,
         verification_status: 'verified',
         previous_status: 'pending',
         method: 'manual',
@@ -144,6 +156,7 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
       return {
         id: reviewId,
         form_id: formId,
+        product,
         action: 'created',
         reply: { content: 'Thank you for your kind words!', created_at: now, updated_at: now },
         actor: 'api_key:00000000-0000-4000-8000-000000000004',
