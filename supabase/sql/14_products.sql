@@ -118,7 +118,8 @@ end
 $$;
 comment on function plaudit.upsert_products(jsonb) is 'Adds or updates up to 1,000 products of the transaction''s tenant by external_id; answers each row''s outcome (created, updated, unchanged) or why it was refused.';
 
--- ============================================================================================
+-- =====================================================================================
+
 -- counters of products' reviews
 -- ============================================================================================
 -- Adds signed deltas to products' public counters, in product order (so that two statements
@@ -201,3 +202,21 @@ begin
 end
 $$;
 comment on function plaudit.products_signal_changes() is 'Every statement that adds, changes or deletes products moves their organizations'' public version.';
+=======
+-- The product a hosted form is asked to review (/forms/:formId?product=<external_id>): the form's
+-- organization's product with this external id, archived or not (the page says which), while the
+-- form takes reviews. For the public role: the form's link is public, and so are a product's name
+-- and image on the pages that show its reviews.
+create or replace function plaudit.public_form_product(p_form_id uuid, p_external_id text)
+returns table (external_id text, name text, image_url text, archived boolean)
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select p.external_id, p.name, p.image_url, p.archived
+    from plaudit.review_forms f
+    join plaudit.products p on p.org_id = f.org_id and p.external_id = p_external_id
+   where f.id = p_form_id and f.deleted_at is null and f.is_active
+$$;
+comment on function plaudit.public_form_product(uuid,text) is 'The product of a hosted form''s organization with this external id (archived or not), while the form takes reviews.';

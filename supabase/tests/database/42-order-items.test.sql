@@ -1,8 +1,9 @@
 -- Orders' items: each tenant reads and replaces only its own orders' items, and purchase proof of a
 -- product matches only an order of the review's organization holding the product or its group.
+-- And the product a hosted form shows: its own organization's, while the form takes reviews.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(13);
+select plan(16);
 
 insert into plaudit.organizations (id, name, slug) values
   ('42000000-0000-4000-8000-000000000001', 'Shop Co', 'order-items-shop'),
@@ -65,6 +66,20 @@ select is(plaudit.purchase_proof_refusal('42000000-0000-4000-8000-000000000001',
   '42000000-0000-4000-8000-0000000000a3'),
   'order_id: does not match an order of this organization for this reviewer',
   'owner: another organization''s order does not match');
+
+-- The public role: a hosted form's product ----------------------------------------------------------
+insert into plaudit.review_forms (id, org_id, name, is_active) values
+  ('42000000-0000-4000-8000-0000000000f1', '42000000-0000-4000-8000-000000000001', 'Open', true),
+  ('42000000-0000-4000-8000-0000000000f2', '42000000-0000-4000-8000-000000000001', 'Paused', false);
+update plaudit.products set archived = true where external_id = 'MUG-L';
+set local role plaudit_public;
+select results_eq($$select external_id, name, archived from plaudit.public_form_product('42000000-0000-4000-8000-0000000000f1', 'MUG-L')$$,
+  $$values ('MUG-L'::text, 'Large mug'::text, true)$$, 'public: a form''s product, archived or not (the page says which)');
+select is_empty($$select * from plaudit.public_form_product('42000000-0000-4000-8000-0000000000f1', 'TEE')
+                  where name = 'Their tee'$$, 'public: never another organization''s product of the same external id');
+select is_empty($$select * from plaudit.public_form_product('42000000-0000-4000-8000-0000000000f2', 'TEE')$$,
+  'public: nothing while the form takes no reviews');
+reset role;
 
 select * from finish();
 rollback;

@@ -1,7 +1,8 @@
 // The hosted review form behind each form's submission_url:
-//   GET/POST /forms/:formId   the form, and the review it sends
-// It runs plaudit.public_review_form as plaudit_public, and submits through plaudit.submit_review,
-// the same SQL as POST /api/v1/reviews.
+//   GET/POST /forms/:formId                        the form, and the review it sends
+//   GET/POST /forms/:formId?product=<external_id>  the same, for a review of one product
+// It runs plaudit.public_review_form (and plaudit.public_form_product) as plaudit_public, and
+// submits through plaudit.submit_review, the same SQL as POST /api/v1/reviews.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -11,7 +12,7 @@ import { runAsPublic } from '../../core/db/roles.ts';
 import { isUuid } from '../../core/uuid.ts';
 import { markup } from './html.ts';
 import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
-import { formValues, privatePage } from './shared.ts';
+import { formValues, message, privatePage } from './shared.ts';
 import { afterSubmit, formUnavailable, type SubmitRow } from './submission.ts';
 import { asJson } from '../../core/db/client.ts';
 
@@ -24,6 +25,8 @@ type FormRow = {
   logo_url: string | null;
 };
 
+type ProductRow = { external_id: string; name: string; image_url: string | null; archived: boolean };
+
 async function loadForm(c: Context<AppEnv>, formId: string) {
   if (!isUuid(formId)) return null;
   const [row] = await runAsPublic(
@@ -33,24 +36,65 @@ async function loadForm(c: Context<AppEnv>, formId: string) {
   return row ?? null;
 }
 
-const formPage = (c: Context<AppEnv>, form: FormRow, values: Values, errors: Errors, status: ContentfulStatusCode) =>
+/** The product of `?product=`: undefined when none is asked for, null when the form's organization has none such. */
+async function loadProduct(c: Context<AppEnv>, form: FormRow): Promise<ProductRow | null | undefined> {
+  const externalId = c.req.query('product');
+  if (externalId === undefined || externalId === '') return undefined;
+  if (externalId.length > 200) return null;
+  const [row] = await runAsPublic(
+    c.var.sql,
+    (tx) => tx<ProductRow[]>`select * from plaudit.public_form_product(${form.id}, ${externalId})`,
+  );
+  return row ?? null;
+}
+
+/** The page instead of the form when the product asked for cannot be reviewed: unknown (404) or archived (410). */
+function productUnavailable(c: Context<AppEnv>, form: FormRow, product: ProductRow | null) {
+  return product
+    ? message(
+      c,
+      410,
+      'This product takes no new reviews',
+      `${product.name} is no longer offered for review. Its published reviews stay visible.`,
+      form.org_name,
+      false,
+    )
+    : message(
+      c,
+      404,
+      'This product is not available',
+      'The link names a product this business does not have. Check that you opened the whole link.',
+      form.org_name,
+      false,
+    );
+}
+
+const formPage = (
+  c: Context<AppEnv>,
+  form: FormRow,
+  product: ProductRow | undefined,
+  values: Values,
+  errors: Errors,
+  status: ContentfulStatusCode,
+) =>
   privatePage(
     c,
     status,
-    `${Object.keys(errors).length ? 'Error: ' : ''}Review ${form.org_name}`,
+    `${Object.keys(errors).length ? 'Error: ' : ''}Review ${product ? `${product.name} · ` : ''}${form.org_name}`,
     reviewForm(
       {
-        action: `/forms/${form.id}`,
+        action: product ? `/forms/${form.id}?product=${encodeURIComponent(product.external_id)}` : `/forms/${form.id}`,
         orgName: form.org_name,
         logoUrl: form.logo_url,
         formName: form.name,
         verificationMode: form.verification_mode,
         customFields: form.custom_fields,
         askOrderId: form.verification_mode === 'purchase_proof',
+        product: product && { name: product.name, imageUrl: product.image_url },
       },
       values,
       errors,
-      markup`Review ${form.org_name}`,
+      product ? markup`Your review of ${product.name}` : markup`Review ${form.org_name}`,
     ),
   );
 
@@ -62,9 +106,12 @@ export function hostedFormPages() {
     if (!form) {
       return formUnavailable(c, null, false);
     }
+    const product = await loadProduct(c, form);
+    if (product === null || product?.archived) return productUnavailable(c, form, product);
     return formPage(
       c,
       form,
+      product,
       { rating: /^[1-5]$/.test(c.req.query('rating') ?? '') ? c.req.query('rating')! : '' },
       {},
       200,
@@ -76,9 +123,11 @@ export function hostedFormPages() {
     if (!form) {
       return formUnavailable(c, null, false);
     }
+    const product = await loadProduct(c, form);
+    if (product === null || product?.archived) return productUnavailable(c, form, product);
     const values = await formValues(c);
     const { submission, errors } = readSubmission(values, form.custom_fields);
-    if (!submission) return formPage(c, form, values, errors, 422);
+    if (!submission) return formPage(c, form, product, values, errors, 422);
     const bucket = submissionBucket(c, c.var.config.trustProxy);
     const { config } = c.var;
     const [row] = await runAsPublic(c.var.sql, (tx) =>
@@ -88,11 +137,11 @@ export function hostedFormPages() {
         ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
         ${
         tx.json(asJson(submission.custom_fields))
-      }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot})`);
+      }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot}, null, ${product?.external_id ?? null})`);
     return afterSubmit(
       c,
       row,
-      (errs, status) => formPage(c, form, values, errs, status),
+      (errs, status) => formPage(c, form, product, values, errs, status),
       form.custom_fields,
       form.org_name,
       false,

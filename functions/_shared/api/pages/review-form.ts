@@ -32,6 +32,8 @@ export interface FormContext {
   hidden?: Record<string, string>;
   /** The page says how reviews are verified once, above its forms. */
   verificationSaidAbove?: boolean;
+  /** The product reviewed, shown under the heading: its name, and its image when it has one. */
+  product?: { name: string; imageUrl: string | null };
 }
 
 /** How the review will be verified, when the reviewer has something to know or do. */
@@ -313,7 +315,14 @@ ${ctx.verificationSaidAbove ? '' : verificationNote(ctx)}
 
 /** The page's form: the header, the form, the fine print. */
 export function reviewForm(ctx: FormContext, values: Values, errors: Errors, heading: SafeHtml | string): SafeHtml {
+  // The pages' CSP loads images over https only: an http image would show as a broken one.
+  const productImage = ctx.product?.imageUrl?.startsWith('https://') ? safeLink(ctx.product.imageUrl) : '';
   return markup`${formHeader(ctx.orgName, ctx.logoUrl, heading)}
+${
+    productImage
+      ? markup`<img class="product" src="${productImage}" alt="${ctx.product!.name}" width="120" height="120">`
+      : ''
+  }
 ${reviewFormBody(ctx, values, errors)}
 ${finePrint(ctx.orgName)}`;
 }
