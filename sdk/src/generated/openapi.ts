@@ -2335,7 +2335,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description The public page of the hosted form: `{PUBLIC_URL}/forms/{id}`.
+             * @description The public page of the hosted form: `{PUBLIC_URL}/forms/{id}`. Add `?product=<external_id>` for a review of one of your products (an unknown product answers a 404 page, an archived one a 410 page).
              * @example https://reviews.example.com/forms/6f1c…
              */
             submission_url: string;

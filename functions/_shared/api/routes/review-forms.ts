@@ -77,7 +77,8 @@ const ReviewForm = z.object({
   is_active: z.boolean(),
   created_at: Timestamp,
   submission_url: z.string().openapi({
-    description: 'The public page of the hosted form: `{PUBLIC_URL}/forms/{id}`.',
+    description:
+      'The public page of the hosted form: `{PUBLIC_URL}/forms/{id}`. Add `?product=<external_id>` for a review of one of your products (an unknown product answers a 404 page, an archived one a 410 page).',
     example: 'https://reviews.example.com/forms/6f1c…',
   }),
 }).openapi('ReviewForm');
