@@ -1658,16 +1658,6 @@ CREATE FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) RETURNS text
 
 COMMENT ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) IS 'The SHA-256 (hex) of the tenant and an order id: what a purchase-proof verification records.';
 
-CREATE FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) RETURNS boolean
-    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select exists (
-    select from plaudit.orders o
-    where o.org_id = p_org_id and o.order_id = btrim(p_order_id)
-      and (o.email is null or lower(o.email) = lower(p_email)))
-$$;
-
-COMMENT ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) IS 'True when the organization has this order and, if the order carries an e-mail address, it is the reviewer''s.';
-
 CREATE FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   select '{"total":' || p_total::text || ',"page":' || p_page::text || ',"limit":' || p_limit::text
@@ -1816,6 +1806,16 @@ CREATE FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p
 $$;
 
 COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean) IS 'How many reviews a public feed holds, from the business''s or the products'' counters.';
+
+CREATE FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) RETURNS TABLE(external_id text, name text, image_url text, archived boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select p.external_id, p.name, p.image_url, p.archived
+    from plaudit.review_forms f
+    join plaudit.products p on p.org_id = f.org_id and p.external_id = p_external_id
+   where f.id = p_form_id and f.deleted_at is null and f.is_active
+$$;
+
+COMMENT ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) IS 'The product of a hosted form''s organization with this external id (archived or not), while the form takes reviews.';
 
 CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2144,6 +2144,30 @@ CREATE FUNCTION plaudit.public_version_delta(p_org_id uuid) RETURNS jsonb
 $$;
 
 COMMENT ON FUNCTION plaudit.public_version_delta(p_org_id uuid) IS 'A review statistics delta that moves an organization''s public version and counts nothing.';
+
+CREATE FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) RETURNS text
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case
+    when o.order_id is null then 'order_id: does not match an order of this organization for this reviewer'
+    when p_product_id is null
+      or not exists (select from plaudit.order_items i where i.org_id = o.org_id and i.order_id = o.order_id)
+      or exists (
+        select from plaudit.products reviewed
+          join plaudit.products bought
+            on bought.org_id = reviewed.org_id
+           and (bought.id = reviewed.id or bought.group_key = reviewed.group_key)
+          join plaudit.order_items i
+            on i.org_id = bought.org_id and i.product_external_id = bought.external_id
+         where reviewed.id = p_product_id and reviewed.org_id = o.org_id and i.order_id = o.order_id)
+      then null
+    else 'order_id: the order does not hold the reviewed product or a product of its group' end
+  from (select) as one
+  left join plaudit.orders o
+    on o.org_id = p_org_id and o.order_id = btrim(p_order_id)
+   and (o.email is null or lower(o.email) = lower(p_email))
+$$;
+
+COMMENT ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) IS 'Why an order does not prove a review''s purchase (not the organization''s, another reviewer''s, or without the reviewed product or its group), or null when it does.';
 
 CREATE FUNCTION plaudit.queue_due_reminders(p_now timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 1000, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3371,6 +3395,7 @@ declare
   product_field text;
   product_ref uuid;
   product_archived boolean;
+  proof_refusal text;
 begin
   -- Counted first and outside the block below: a refused submission still counts.
   select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
@@ -3435,19 +3460,23 @@ begin
         using errcode = 'unique_violation';
     end if;
 
-    if f.verification_mode = 'purchase_proof' and nullif(btrim(p_order_id), '') is not null
-       and plaudit.order_matches(f.org_id, p_order_id, p_reviewer_email) then
-      status := 'verified';
-      order_hash := plaudit.order_hash(f.org_id, btrim(p_order_id));
+    -- An order that does not prove the purchase leaves the review pending, with the reason why.
+    if f.verification_mode = 'purchase_proof' and nullif(btrim(p_order_id), '') is not null then
+      proof_refusal := plaudit.purchase_proof_refusal(f.org_id, p_order_id, p_reviewer_email, product_ref);
+      if proof_refusal is null then
+        status := 'verified';
+        order_hash := plaudit.order_hash(f.org_id, btrim(p_order_id));
+      end if;
     end if;
 
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
-       verification_status, verification_method, verification_at, verification_order_hash, product_id)
+       verification_status, verification_method, verification_at, verification_order_hash, product_id,
+       verification_reason)
     values
       (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
-       case when order_hash is not null then now() end, order_hash, product_ref)
+       case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then
@@ -3570,22 +3599,35 @@ $$;
 COMMENT ON FUNCTION plaudit.unsubscribe_review_request(p_token text) IS 'Puts a request''s address on its organization''s suppression list; answers unsubscribed, already or invalid.';
 
 CREATE FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) RETURNS TABLE(inserted integer, updated integer)
-    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  -- Statements of their own: the items of an order loaded again go before its new ones come.
+  delete from plaudit.order_items oi
+   where oi.org_id = p_org_id
+     and oi.order_id in (select btrim(o.order_id) from jsonb_to_recordset(p_orders) as o(order_id text));
+  return query
   with input as (
-    select distinct on (btrim(o.order_id)) btrim(o.order_id) as order_id, o.email, o.purchased_at
-    from rows from (jsonb_to_recordset(p_orders) as (order_id text, email text, purchased_at timestamptz))
-      with ordinality as o(order_id, email, purchased_at, n)
+    select distinct on (btrim(o.order_id)) btrim(o.order_id) as order_id, o.email, o.purchased_at, o.items
+    from rows from (jsonb_to_recordset(p_orders) as (order_id text, email text, purchased_at timestamptz, items jsonb))
+      with ordinality as o(order_id, email, purchased_at, items, n)
     order by btrim(o.order_id), o.n desc
   ), written as (
     insert into plaudit.orders as t (org_id, order_id, email, purchased_at)
     select p_org_id, i.order_id, i.email, i.purchased_at from input i order by i.order_id
     on conflict (org_id, order_id) do update set email = excluded.email, purchased_at = excluded.purchased_at
     returning (t.xmax = 0) as is_new
+  ), items as (
+    insert into plaudit.order_items (org_id, order_id, position, product_external_id, quantity)
+    select p_org_id, i.order_id, (x.n - 1)::smallint, btrim(x.product_external_id), coalesce(x.quantity, 1)
+      from input i,
+           rows from (jsonb_to_recordset(coalesce(i.items, '[]'))
+                      as (product_external_id text, quantity integer)) with ordinality as x(product_external_id, quantity, n)
   )
-  select (count(*) filter (where is_new))::integer, (count(*) filter (where not is_new))::integer from written
+  select (count(*) filter (where w.is_new))::integer, (count(*) filter (where not w.is_new))::integer from written w;
+end
 $$;
 
-COMMENT ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) IS 'Inserts or updates up to 1,000 orders of an organization; answers how many were inserted and how many updated.';
+COMMENT ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) IS 'Inserts or updates up to 1,000 orders of an organization, replacing their items; answers how many were inserted and how many updated.';
 
 CREATE FUNCTION plaudit.upsert_products(p_rows jsonb) RETURNS TABLE(idx integer, outcome text, error text)
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3734,8 +3776,9 @@ CREATE FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
   r record;
+  refusal text;
 begin
-  select rv.org_id, rv.reviewer_email, rv.verification_status, f.verification_mode into r
+  select rv.org_id, rv.reviewer_email, rv.verification_status, rv.product_id, f.verification_mode into r
     from plaudit.reviews rv join plaudit.review_forms f on f.id = rv.form_id
     where rv.id = p_review_id;
   if not found then
@@ -3749,9 +3792,9 @@ begin
     raise exception 'Only a pending review can be verified; this one is %', r.verification_status
       using errcode = 'object_not_in_prerequisite_state';
   end if;
-  if not plaudit.order_matches(r.org_id, p_order_id, r.reviewer_email) then
-    raise exception 'order_id: does not match an order of this organization for this reviewer'
-      using errcode = 'invalid_parameter_value';
+  refusal := plaudit.purchase_proof_refusal(r.org_id, p_order_id, r.reviewer_email, r.product_id);
+  if refusal is not null then
+    raise exception '%', refusal using errcode = 'invalid_parameter_value';
   end if;
   return query select * from plaudit.change_verification(
     p_review_id, 'verified', 'purchase_proof', null, p_key_id,
@@ -3759,7 +3802,7 @@ begin
 end
 $$;
 
-COMMENT ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) IS 'Verifies a pending review by purchase proof: the order must be its organization''s, and the reviewer''s when it has an e-mail.';
+COMMENT ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_id text, p_key_id uuid) IS 'Verifies a pending review by purchase proof: the order must be its organization''s, the reviewer''s when it has an e-mail, and hold the reviewed product or its group when it lists items.';
 
 CREATE FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid DEFAULT NULL::uuid,
     p_key_id uuid DEFAULT NULL::uuid) RETURNS TABLE(outcome text, review_id uuid)
@@ -4096,6 +4139,19 @@ CREATE TABLE plaudit.moderation_trail (
 );
 
 COMMENT ON TABLE plaudit.moderation_trail IS 'The moderation trail: an append-only, hash-chained entry for each change of a review''s visibility, verification or reply.';
+
+CREATE TABLE plaudit.order_items (
+    org_id uuid NOT NULL,
+    order_id text NOT NULL,
+    "position" smallint NOT NULL,
+    product_external_id text NOT NULL,
+    quantity integer DEFAULT 1 NOT NULL,
+    CONSTRAINT order_items_position_check CHECK ((("position" >= 0) AND ("position" <= 99))),
+    CONSTRAINT order_items_product_external_id_check CHECK (((char_length(product_external_id) >= 1) AND (char_length(product_external_id) <= 200))),
+    CONSTRAINT order_items_quantity_check CHECK (((quantity >= 1) AND (quantity <= 10000)))
+);
+
+COMMENT ON TABLE plaudit.order_items IS 'The products an order holds, by the organization''s own product id (external_id), kept as given.';
 
 CREATE TABLE plaudit.orders (
     org_id uuid NOT NULL,
@@ -4444,6 +4500,7 @@ ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_seq_key UNIQUE (org_id, seq);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.order_items ADD CONSTRAINT order_items_pkey PRIMARY KEY (org_id, order_id, "position");
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, order_id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
@@ -4513,6 +4570,7 @@ CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id,
 
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
+CREATE INDEX order_items_org_id_product_external_id ON plaudit.order_items USING btree (org_id, product_external_id);
 CREATE INDEX product_review_statistics_org_id ON plaudit.product_review_statistics USING btree (org_id);
 CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id, created_at DESC, id DESC);
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
@@ -4631,6 +4689,7 @@ ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_org_id_fkey FOREIGN KEY 
 ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.order_items ADD CONSTRAINT order_items_org_id_order_id_fkey FOREIGN KEY (org_id, order_id) REFERENCES plaudit.orders(org_id, order_id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
@@ -4682,6 +4741,7 @@ ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delive
 ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 
 CREATE POLICY "Tenants can add addresses to their own suppression list" ON plaudit.email_suppressions FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (reason = 'manual'::text)));
+CREATE POLICY "Tenants can add items to their own orders" ON plaudit.order_items FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can add products to their own catalog" ON plaudit.products FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own members' roles" ON plaudit.members FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own review request settings" ON plaudit.review_request_settings FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4698,6 +4758,7 @@ CREATE POLICY "Tenants can lift entries of their own suppression list" ON plaudi
 CREATE POLICY "Tenants can load their own orders" ON plaudit.orders FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can moderate and verify their own reviews" ON plaudit.reviews FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the files of their own exports" ON plaudit.export_chunks FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read the items of their own orders" ON plaudit.order_items FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the products named in their own review request" ON plaudit.review_request_products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4729,6 +4790,7 @@ CREATE POLICY "Tenants can read which reviews their own review requests brough" 
 CREATE POLICY "Tenants can record their own idempotency keys" ON plaudit.idempotency_keys FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can register webhook endpoints for themselves" ON plaudit.webhook_endpoints FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can remove their own members" ON plaudit.members FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can replace the items of their own orders" ON plaudit.order_items FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 CREATE POLICY "Tenants can reply to their own reviews" ON plaudit.review_replies FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (EXISTS ( SELECT
    FROM plaudit.reviews v
@@ -4758,6 +4820,7 @@ ALTER TABLE plaudit.invitations ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.members ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_chain_heads ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_trail ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.order_items ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.orders ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.organizations ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.product_review_statistics ENABLE ROW LEVEL SECURITY;
@@ -4877,9 +4940,9 @@ GRANT ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p
 GRANT ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.new_webhook_secret() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.order_matches(p_org_id uuid, p_order_id text, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO plaudit_public;
 
 GRANT SELECT,DELETE ON TABLE plaudit.products TO plaudit_api;
@@ -4934,6 +4997,7 @@ GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
@@ -5076,6 +5140,19 @@ GRANT SELECT,DELETE ON TABLE plaudit.members TO plaudit_api;
 GRANT UPDATE(role) ON TABLE plaudit.members TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.moderation_trail TO plaudit_api;
+
+GRANT SELECT,DELETE ON TABLE plaudit.order_items TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.order_items TO plaudit_api;
+
+GRANT INSERT(order_id) ON TABLE plaudit.order_items TO plaudit_api;
+
+GRANT INSERT("position") ON TABLE plaudit.order_items TO plaudit_api;
+
+GRANT INSERT(product_external_id) ON TABLE plaudit.order_items TO plaudit_api;
+
+GRANT INSERT(quantity) ON TABLE plaudit.order_items TO plaudit_api;
+
 GRANT SELECT ON TABLE plaudit.orders TO plaudit_api;
 
 GRANT INSERT(org_id) ON TABLE plaudit.orders TO plaudit_api;

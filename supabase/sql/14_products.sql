@@ -202,7 +202,7 @@ begin
 end
 $$;
 comment on function plaudit.products_signal_changes() is 'Every statement that adds, changes or deletes products moves their organizations'' public version.';
-=======
+
 -- The product a hosted form is asked to review (/forms/:formId?product=<external_id>): the form's
 -- organization's product with this external id, archived or not (the page says which), while the
 -- form takes reviews. For the public role: the form's link is public, and so are a product's name
