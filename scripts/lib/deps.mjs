@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 
 // plpgsql-check: the database linter (08-database-lint.test.sql); chromium: the hosted pages are
 // tested in a real browser (driven by playwright-core); varnish and varnish-modules (xkey): the
-// shipped VCL is tested in front of the API (deploy/varnish/plaudit.vcl).
+// shipped VCL is tested in front of the API (deploy/varnish/plaudit.vcl); libxml2-utils: xmllint
+// validates the Google product feed against Google's schema.
 export const TEST_PACKAGES = [
   'postgresql-15',
   'postgresql-15-pgtap',
@@ -13,6 +14,7 @@ export const TEST_PACKAGES = [
   'chromium',
   'varnish',
   'varnish-modules',
+  'libxml2-utils',
 ];
 
 function installed(pkg) {

@@ -310,6 +310,7 @@ describe('public-profile settings', () => {
       website: null,
       logo_url: null,
       embed: { layout: 'list', theme: 'light', max_reviews: 10, min_rating: 1 },
+      google_product_feed: false,
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
     expect(get.status).toBe(200);
@@ -336,6 +337,7 @@ describe('public-profile settings', () => {
       website: 'https://acme.example',
       logo_url: 'https://acme.example/logo.png',
       embed: { layout: 'grid', theme: 'light', max_reviews: 6, min_rating: 1 },
+      google_product_feed: false,
     });
     const second = await call('PATCH', `${orgPath(t)}/public-profile`, {
       key: t.keys.admin,

@@ -28,6 +28,7 @@ import { emailEvents } from './routes/email-events.ts';
 import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public/index.ts';
+import { googleProductFeed } from './routes/google-product-feed.ts';
 import { publicProfileSettings } from './routes/profile-settings.ts';
 import { fastReads } from './fast-reads/index.ts';
 import { accountedFor, type FastPathAccount } from './http/fast-path.ts';
@@ -103,6 +104,7 @@ export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = 
   v1.route('/', emailEvents);
   v1.route('/', verification);
   v1.route('/', publicData);
+  v1.route('/', googleProductFeed);
   v1.route('/', publicProfileSettings);
   app.route('/api/v1', v1);
 

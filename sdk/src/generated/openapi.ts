@@ -1368,6 +1368,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/feeds/{slug}/google-product-reviews.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the Google Product Ratings feed
+         * @description Every published review of the business's products (not hidden; verified or unverified; whatever its rating; reviews of the business are not in it) in Google's Product Reviews Feed schema, version 2.4, for Google Merchant Center. 404 unless the public profile is on and its `google_product_feed` setting is true. Public: no API key. Streamed; gzip when the request accepts it. Answers carry `ETag`, `Last-Modified` and `Cache-Control`; a request with a current `If-None-Match` (or, without one, an `If-Modified-Since` not older than `Last-Modified`) gets 304 without any review being read.
+         */
+        get: operations["public.googleProductFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/public-profile": {
         parameters: {
             query?: never;
@@ -3126,6 +3146,8 @@ export interface components {
             website: string | null;
             logo_url: string | null;
             embed: components["schemas"]["EmbedSettings"];
+            /** @description Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404). */
+            google_product_feed: boolean;
         };
         EmbedSettings: {
             /** @enum {string} */
@@ -3163,6 +3185,7 @@ export interface components {
                 max_reviews?: number;
                 min_rating?: number;
             };
+            google_product_feed?: boolean;
         };
     };
     responses: never;
@@ -8847,6 +8870,57 @@ export interface operations {
             };
             /** @description Expired */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.googleProductFeed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the feed may have changed */
+                    ETag?: string;
+                    /** @description When anything in the feed last changed */
+                    "Last-Modified"?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Not modified: the feed is as the request has it */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the feed may have changed */
+                    ETag?: string;
+                    /** @description When anything in the feed last changed */
+                    "Last-Modified"?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, the public profile is off, or the feed is not switched on */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,6 +24,10 @@ const ProfileSettings = z.object({
   }),
   logo_url: z.string().nullable(),
   embed: EmbedSettings,
+  google_product_feed: z.boolean().openapi({
+    description:
+      'Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404).',
+  }),
 }).openapi('PublicProfileSettings');
 
 const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
@@ -41,6 +45,7 @@ const ProfileSettingsPatch = z.object({
     max_reviews: z.number().int().min(1).max(100).optional(),
     min_rating: z.number().int().min(1).max(5).optional(),
   }).optional(),
+  google_product_feed: z.boolean().optional(),
 }).openapi('PublicProfileSettingsPatch', {
   example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
 });
@@ -58,6 +63,7 @@ function settingsOf(row: Record<string, unknown> | undefined): z.infer<typeof Pr
       max_reviews: (row?.embed_max_reviews as number | undefined) ?? 10,
       min_rating: (row?.embed_min_rating as number | undefined) ?? 1,
     },
+    google_product_feed: (row?.google_product_feed as boolean | undefined) ?? false,
   };
 }
 
@@ -87,7 +93,7 @@ export const publicProfileSettings = orgSettingsRoutes({
   columns: (patch) => {
     const embed = fieldsGiven(patch.embed ?? {}, ['layout', 'theme', 'max_reviews', 'min_rating']);
     return {
-      ...fieldsGiven(patch, ['enabled', 'display_name', 'description', 'website', 'logo_url']),
+      ...fieldsGiven(patch, ['enabled', 'display_name', 'description', 'website', 'logo_url', 'google_product_feed']),
       ...Object.fromEntries(Object.entries(embed).map(([key, value]) => [`embed_${key}`, value])),
     };
   },

@@ -1,0 +1,196 @@
+// The Google Product Ratings feed: every published review of a product, in Google's Product
+// Reviews Feed schema 2.4, for the business to give Google Merchant Center (docs/products.md).
+// PostgreSQL writes the <review> elements a page at a time (plaudit.google_product_feed_page); this
+// module streams them between the feed's head and tail, reading the next page only when the client
+// has taken the last one, each page in a public statement of its own: memory stays flat whatever
+// the feed's size, and a slow reader holds no database connection.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Sql } from '../../core/db/client.ts';
+import { runAsPublic } from '../../core/db/roles.ts';
+import { ApiError } from '../http/errors.ts';
+import { errorResponseSpec } from '../http/schemas.ts';
+import { ifNoneMatchHits, PUBLIC_CACHE_CONTROL, publicCors, publicEtag } from '../middleware/public-access/index.ts';
+import { router } from './define.ts';
+import { SlugParams } from './public/shared.ts';
+
+/** The 404 of the feed: an unknown slug, a profile switched off, or a feed not switched on. */
+export const FEED_NOT_FOUND = 'Feed not found';
+
+/** Reviews per page: about a megabyte of XML, one statement each. */
+export const FEED_PAGE_SIZE = 1000;
+
+type FeedState = { published: false } | { published: true; name: string; version: string; last_modified: string };
+
+/** What XML 1.0 cannot hold at all (C0 controls but tab, newline, carriage return; U+FFFE, U+FFFF). */
+// deno-lint-ignore no-control-regex -- finding the control characters is the point
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/** Text as XML character data, as plaudit.xml_text writes it. */
+export function xmlText(value: string): string {
+  return value.replace(NOT_XML, '').replace(/[&<>]/g, (c) => XML_ESCAPES[c]);
+}
+
+/**
+ * The feed's head, up to its first review: the schema's version, Plaudit as the aggregator and
+ * the business as the publisher. The schema has no element for the publisher's address: its public
+ * profile page is named in a comment (a comment may not hold `--`, which a URL never needs).
+ */
+export function feedHead(name: string, profileUrl: string, hasReviews: boolean): string {
+  const publisher = xmlText(name).trim() ? xmlText(name) : 'Anonymous business';
+  const comment = profileUrl.replace(/-(?=-|$)/g, '%2D');
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    '<feed xmlns:vc="http://www.w3.org/2007/XMLSchema-versioning"' +
+    ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
+    ' xsi:noNamespaceSchemaLocation="http://www.google.com/shopping/reviews/schema/product/2.4/product_reviews.xsd">\n' +
+    `  <!-- The product reviews of ${comment} -->\n` +
+    '  <version>2.4</version>\n' +
+    '  <aggregator><name>Plaudit</name></aggregator>\n' +
+    `  <publisher><name>${publisher}</name></publisher>\n` +
+    (hasReviews ? '  <reviews>' : '');
+}
+
+/** The feed's tail, after its last review (with none, the schema wants no <reviews> at all). */
+export const feedTail = (hasReviews: boolean) => (hasReviews ? '\n  </reviews>\n</feed>\n' : '</feed>\n');
+
+async function feedState(sql: Sql, slug: string): Promise<FeedState | null> {
+  const [row] = await runAsPublic(
+    sql,
+    (tx) => tx<{ s: FeedState | null }[]>`select plaudit.google_product_feed_state(${slug}) as s`,
+  );
+  return row.s;
+}
+
+/** Where the next page starts: after this product, creation time and id. */
+type Cursor = { product: string; createdAt: string; id: string } | null;
+
+/** One page of <review> elements as the database's UTF-8 bytes (never decoded here), and the next cursor. */
+async function feedPage(sql: Sql, slug: string, productPage: string, after: Cursor, limit: number) {
+  const rows = await runAsPublic(sql, (tx) =>
+    tx`
+    select xml, reviews, last_product, last_created_at, last_id
+      from plaudit.google_product_feed_page(${slug}, ${productPage}, ${after?.product ?? null},
+                                            ${after?.createdAt ?? null}, ${after?.id ?? null}, ${limit})`
+      .raw() as never);
+  const row = (rows as unknown as Uint8Array<ArrayBuffer>[][])[0];
+  if (!row) return { xml: null, reviews: 0, next: null };
+  const text = (i: number) => new TextDecoder().decode(row[i]);
+  return {
+    xml: row[0],
+    reviews: Number(text(1)),
+    next: { product: text(2), createdAt: text(3), id: text(4) } satisfies Cursor,
+  };
+}
+
+/**
+ * The whole feed as a stream of UTF-8 bytes. highWaterMark 0: nothing is read before the client
+ * asks for it (a HEAD request reads no page at all).
+ */
+export function feedStream(
+  sql: Sql,
+  { slug, name, profileUrl, productPage, pageSize = FEED_PAGE_SIZE }: {
+    slug: string;
+    name: string;
+    profileUrl: string;
+    productPage: string;
+    pageSize?: number;
+  },
+): ReadableStream<BufferSource> {
+  const encoder = new TextEncoder();
+  let cursor: Cursor = null;
+  let started = false;
+  let hasReviews = false;
+  let done = false;
+  return new ReadableStream<BufferSource>({
+    async pull(controller) {
+      try {
+        if (done) {
+          controller.enqueue(encoder.encode(feedTail(hasReviews)));
+          controller.close();
+          return;
+        }
+        const page = await feedPage(sql, slug, productPage, cursor, pageSize);
+        done = page.reviews < pageSize;
+        cursor = page.next;
+        if (!started) {
+          started = true;
+          hasReviews = page.reviews > 0;
+          controller.enqueue(encoder.encode(feedHead(name, profileUrl, hasReviews)));
+        }
+        if (page.xml) controller.enqueue(page.xml);
+      } catch (err) {
+        // The answer is already under way: the client sees it cut short, never a document that
+        // looks whole without all its reviews.
+        controller.error(err);
+      }
+    },
+  }, { highWaterMark: 0 });
+}
+
+/** Whether the client takes gzip (a q of 0 refuses it). */
+export function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+const feedHeaders = {
+  ETag: { description: 'Changes when anything in the feed may have changed', schema: { type: 'string' as const } },
+  'Last-Modified': { description: 'When anything in the feed last changed', schema: { type: 'string' as const } },
+  'Cache-Control': {
+    description: '`public, max-age=30, stale-while-revalidate=300`',
+    schema: { type: 'string' as const },
+  },
+};
+
+export const googleProductFeed = router();
+googleProductFeed.use('/public/feeds/*', publicCors({ methods: ['GET', 'HEAD'] }));
+googleProductFeed.openapi(
+  createRoute({
+    method: 'get',
+    path: '/public/feeds/{slug}/google-product-reviews.xml',
+    operationId: 'public.googleProductFeed',
+    tags: ['Public data'],
+    summary: 'Get the Google Product Ratings feed',
+    description:
+      "Every published review of the business's products (not hidden; verified or unverified; whatever its rating; reviews of the business are not in it) in Google's Product Reviews Feed schema, version 2.4, for Google Merchant Center. 404 unless the public profile is on and its `google_product_feed` setting is true. Public: no API key. Streamed; gzip when the request accepts it. Answers carry `ETag`, `Last-Modified` and `Cache-Control`; a request with a current `If-None-Match` (or, without one, an `If-Modified-Since` not older than `Last-Modified`) gets 304 without any review being read.",
+    request: { params: SlugParams },
+    responses: {
+      200: {
+        description: 'The feed',
+        headers: feedHeaders,
+        content: { 'application/xml': { schema: z.string().openapi({ description: 'The XML feed' }) } },
+      },
+      304: { description: 'Not modified: the feed is as the request has it', headers: feedHeaders },
+      404: errorResponseSpec('Unknown slug, the public profile is off, or the feed is not switched on'),
+    },
+  }),
+  async (c) => {
+    const { slug } = c.req.valid('param');
+    const state = await feedState(c.var.sql, slug);
+    if (!state?.published) throw new ApiError(404, FEED_NOT_FOUND);
+    const lastModified = new Date(state.last_modified);
+    const etag = publicEtag(state.version, `google-product-feed:${slug}`);
+    c.header('ETag', etag);
+    c.header('Last-Modified', lastModified.toUTCString());
+    c.header('Cache-Control', PUBLIC_CACHE_CONTROL);
+    c.header('Vary', 'Accept-Encoding');
+    const ifNoneMatch = c.req.header('if-none-match');
+    const ifModifiedSince = Date.parse(c.req.header('if-modified-since') ?? '');
+    if (
+      ifNoneMatch ? ifNoneMatchHits(ifNoneMatch, etag) : ifModifiedSince >= lastModified.getTime()
+    ) {
+      return c.body(null, 304);
+    }
+    const base = c.var.config.publicUrl;
+    const profileUrl = `${base}/p/${encodeURIComponent(slug)}`;
+    const body = feedStream(c.var.sql, { slug, name: state.name, profileUrl, productPage: `${profileUrl}/products/` });
+    c.header('Content-Type', 'application/xml; charset=utf-8');
+    if (!acceptsGzip(c.req.header('accept-encoding'))) return c.body(body, 200);
+    c.header('Content-Encoding', 'gzip');
+    return c.body(body.pipeThrough(new CompressionStream('gzip')), 200);
+  },
+);

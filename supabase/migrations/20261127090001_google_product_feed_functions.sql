@@ -1,0 +1,188 @@
+-- google product feed functions: written by `npm run db:migration` from supabase/sql/ (the functions' home).
+set role plaudit_owner;
+
+-- Text as XML character data: the characters XML 1.0 forbids (C0 controls but tab, newline and
+-- carriage return; U+FFFE, U+FFFF) are dropped, and &, <, > escaped, so that any name or review
+-- (markup, `]]>` included) stays text and the document stays well-formed. No search_path of its
+-- own, every name qualified: PostgreSQL inlines it into the page's query.
+create or replace function plaudit.xml_text(t text)
+returns text
+language sql
+immutable
+strict
+parallel safe
+as $$
+  select pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+    pg_catalog.translate(t, E'\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\uFFFE\uFFFF', ''),
+    '&', '&amp;'), '<', '&lt;'), '>', '&gt;')
+$$;
+comment on function plaudit.xml_text(text) is 'Text as XML 1.0 character data: forbidden characters dropped, &, < and > escaped.';
+
+-- An XML element holding text, or nothing when the text is null or blank once cleaned (Google's
+-- nonEmptyStringType needs a character besides white space).
+create or replace function plaudit.xml_element_or_nothing(name text, t text)
+returns text
+language sql
+immutable
+parallel safe
+as $$
+  select case when pg_catalog.btrim(plaudit.xml_text(t), E' \t\n\r') <> ''
+              then '<' || name || '>' || plaudit.xml_text(t) || '</' || name || '>' else '' end
+$$;
+comment on function plaudit.xml_element_or_nothing(text,text) is 'An XML element around text, or the empty string when the text is null or blank once cleaned.';
+
+-- A URI component as JavaScript's encodeURIComponent writes it: what is not a letter, a digit or
+-- one of - _ . ! ~ * ' ( ) becomes the %XX of its UTF-8 bytes. Most ids need nothing: they are
+-- answered as they are, without looking at each character.
+create or replace function plaudit.uri_component(t text)
+returns text
+language sql
+immutable
+strict
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when t ~ '^[A-Za-z0-9_.!~*''()-]*$' then t
+    else (select string_agg(case when c ~ '^[A-Za-z0-9_.!~*''()-]$' then c
+                                 else regexp_replace(upper(encode(convert_to(c, 'UTF8'), 'hex')), '(..)', '%\1', 'g')
+                            end, '' order by i)
+            from regexp_split_to_table(t, '') with ordinality as s(c, i))
+  end
+$$;
+comment on function plaudit.uri_component(text) is 'Text percent-encoded as encodeURIComponent encodes it.';
+
+-- Whether a review was collected with an incentive (a discount, a gift …), for the feed's
+-- is_incentivized_review. Reviews carry no incentive yet: always false until they do, and then
+-- this is the one place that decides it.
+create or replace function plaudit.review_is_incentivized(r plaudit.reviews)
+returns boolean
+language sql
+immutable
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$ select false $$;
+comment on function plaudit.review_is_incentivized(plaudit.reviews) is 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review (always false until reviews carry incentives).';
+
+-- The feed's state for a slug, in one small statement: whether it is published (the profile on and
+-- the feed switched on), the business's name, the version its ETag comes from (public_version's
+-- parts and the newest product change: a product renamed changes the feed) and when it last
+-- changed. Null for an unknown slug; only `published` false while it is not published.
+create or replace function plaudit.google_product_feed_state(p_slug text)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when not (coalesce(p.enabled, true) and coalesce(p.google_product_feed, false))
+    then json_build_object('published', false)
+    else json_build_object(
+      'published', true,
+      'name', coalesce(nullif(btrim(p.display_name), ''), o.name),
+      'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
+                           (extract(epoch from p.updated_at) * 1000000)::bigint,
+                           coalesce((extract(epoch from pr.updated_at) * 1000000)::bigint, 0)),
+      'last_modified', to_char(greatest(o.updated_at, p.updated_at, s.updated_at, pr.updated_at) at time zone 'UTC',
+                               'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+  end
+  from plaudit.organizations o
+  left join plaudit.public_profiles p on p.org_id = o.id
+  cross join lateral (
+    select coalesce(sum(st.version), 0) as version, max(st.updated_at) as updated_at
+    from plaudit.review_statistics st where st.org_id = o.id
+  ) s
+  cross join lateral (select max(x.updated_at) as updated_at from plaudit.products x where x.org_id = o.id) pr
+  where o.slug = p_slug
+$$;
+comment on function plaudit.google_product_feed_state(text) is 'Whether a slug''s Google Product Ratings feed is published, with the business''s name, the feed''s version and when it last changed.';
+
+-- One page of the feed: the <review> elements of up to p_limit published product reviews (not
+-- hidden; verified or unverified; whatever their rating) after the cursor, in (product, created_at,
+-- id) order, an index walk of reviews_org_id_product_id_created_at, with the cursor of the next
+-- page. Reviews of the business are not in it, nor any e-mail address (none is ever written). p_product_page is the start of a product's public page, `{PUBLIC_URL}/p/{slug}/products/`;
+-- the product's external_id, encoded, ends it. No rows while the feed is not published.
+create or replace function plaudit.google_product_feed_page(
+  p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer)
+returns table (xml text, reviews integer, last_product uuid, last_created_at text, last_id uuid)
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org uuid;
+begin
+  select o.id into org
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.slug = p_slug and coalesce(p.enabled, true) and coalesce(p.google_product_feed, false);
+  if org is null then
+    return;
+  end if;
+  return query
+  with page as (
+    -- The first page starts below every key (no uuid is all zeros): one plan for every page.
+    select r, pr.id as product_id, pr.external_id, pr.name as product_name, pr.url as product_url,
+           pr.gtin, pr.mpn, pr.sku, pr.brand,
+           r.verification_status = 'verified' and r.verification_method in ('purchase_proof', 'invitation')
+             as verified_purchase,
+           plaudit.xml_text(r.reviewer_name) as reviewer_name,
+           plaudit.xml_text(p_product_page || plaudit.uri_component(pr.external_id)) as product_page
+      from plaudit.reviews r
+      join plaudit.products pr on pr.id = r.product_id
+     where r.org_id = org and r.product_id is not null
+       and (r.product_id, r.created_at, r.id) >
+           (coalesce(p_after_product, '00000000-0000-0000-0000-000000000000'),
+            coalesce(p_after_created_at::timestamptz, '-infinity'),
+            coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+       and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+     order by r.product_id, r.created_at, r.id
+     limit least(greatest(p_limit, 1), 5000)
+  )
+  select string_agg(
+           E'\n    <review><review_id>' || (x.r).id::text || '</review_id>'
+           || '<reviewer>' || case
+                when btrim(x.reviewer_name, E' \t\n\r') = '' then '<name is_anonymous="true">Anonymous</name>'
+                when x.reviewer_name = 'Anonymous' then '<name is_anonymous="true">Anonymous</name>'
+                else '<name>' || x.reviewer_name || '</name>' end || '</reviewer>'
+           || '<is_verified_purchase>' || x.verified_purchase::text || '</is_verified_purchase>'
+           || '<is_incentivized_review>' || plaudit.review_is_incentivized(x.r)::text || '</is_incentivized_review>'
+           || '<review_timestamp>' || to_char((x.r).created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+           || '</review_timestamp>'
+           || plaudit.xml_element_or_nothing('title', (x.r).title)
+           || coalesce(nullif(plaudit.xml_element_or_nothing('content', (x.r).content), ''),
+                       '<content>(no text)</content>')
+           || '<review_url type="singleton">' || x.product_page || '</review_url>'
+           || '<ratings><overall min="1" max="5">' || (x.r).rating::text || '</overall></ratings>'
+           || '<products><product>'
+           || coalesce('<product_ids>' || nullif(
+                   coalesce('<gtins><gtin>' || x.gtin || '</gtin></gtins>', '')
+                || coalesce('<mpns>' || nullif(plaudit.xml_element_or_nothing('mpn', x.mpn), '') || '</mpns>', '')
+                || coalesce('<skus>' || nullif(plaudit.xml_element_or_nothing('sku', x.sku), '') || '</skus>', '')
+                || coalesce('<brands>' || nullif(plaudit.xml_element_or_nothing('brand', x.brand), '') || '</brands>', ''),
+                '') || '</product_ids>', '')
+           || plaudit.xml_element_or_nothing('product_name', x.product_name)
+           || '<product_url>' || coalesce(plaudit.xml_text(x.product_url), x.product_page) || '</product_url>'
+           || '</product></products>'
+           || '<is_spam>false</is_spam>'
+           || '<collection_method>'
+           || case when (x.r).verification_status = 'verified' and (x.r).verification_method = 'invitation'
+                   then 'post_fulfillment' else 'unsolicited' end
+           || '</collection_method></review>',
+           '' order by x.product_id, (x.r).created_at, (x.r).id),
+         count(*)::integer,
+         (array_agg(x.product_id order by x.product_id desc, (x.r).created_at desc, (x.r).id desc))[1],
+         (array_agg(to_char((x.r).created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                    order by x.product_id desc, (x.r).created_at desc, (x.r).id desc))[1],
+         (array_agg((x.r).id order by x.product_id desc, (x.r).created_at desc, (x.r).id desc))[1]
+    from page x
+  having count(*) > 0;
+end
+$$;
+comment on function plaudit.google_product_feed_page(text,text,uuid,text,uuid,integer) is 'A page of a slug''s Google Product Ratings feed after a cursor: its <review> elements, and the next cursor.';
+
+-- The feed is public: the API reads it as plaudit_public, through these two alone.
+grant execute on function plaudit.google_product_feed_state(text),
+  plaudit.google_product_feed_page(text, text, uuid, text, uuid, integer) to plaudit_public;
+
+revoke execute on all functions in schema plaudit from public;
+reset role;
