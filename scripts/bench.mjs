@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import orgGet from './bench/scenarios/org-get.mjs';
 import exportScenario from './bench/scenarios/export.mjs';
+import googleFeed from './bench/scenarios/google-feed.mjs';
 import webhooks from './bench/scenarios/webhooks.mjs';
 import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
@@ -41,6 +42,7 @@ import { httpLoad, httpLoadTool } from './bench/wrk.mjs';
 const SCENARIOS = [
   orgGet,
   exportScenario,
+  googleFeed,
   webhooks,
   ...reviewScenarios,
   reviewRequests,

@@ -43,6 +43,8 @@ insert into accepted values
    'an inlined SQL function, as csv_cell (per field of the Google feed); not SECURITY DEFINER; pg_catalog names only'),
   ('function_search_path_mutable', 'plaudit.xml_element_or_nothing(text,text)',
    'inlined beside xml_text; not SECURITY DEFINER; every name in it is schema-qualified'),
+  ('function_search_path_mutable', 'plaudit.review_is_incentivized(plaudit.reviews)',
+   'inlined into the Google feed''s page (once per review); not SECURITY DEFINER; it names nothing'),
   ('extension_in_public', 'pgtap',
    'test-only: npm test installs pgTAP into its throwaway database'),
   ('rls_enabled_no_policy', 'plaudit.moderation_chain_heads',
