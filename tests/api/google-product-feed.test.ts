@@ -11,6 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { errorBody } from '../helpers/http.ts';
+import { FEED_PAGE_SIZE } from '../../functions/_shared/api/routes/google-product-feed.ts';
 import { createForm, ownApiServer } from '../helpers/reviews.ts';
 
 const server = ownApiServer({ PUBLIC_URL: 'https://reviews.example.com' });
@@ -223,6 +224,27 @@ describe('GET /public/feeds/:slug/google-product-reviews.xml', () => {
     const theirs = await call('GET', feedPath(b));
     expect(reviewsOf(theirs.body).map((r) => /<review_id>(.*?)</.exec(r)![1])).toEqual([ids.theirs]);
     expect(theirs.body).not.toContain(ids.proof);
+  });
+
+  it('streams a feed of many pages whole, its last page empty (a multiple of the page size)', async () => {
+    const t = await createTenant();
+    const form = await createForm(call, t);
+    const product = await createProduct(t, { external_id: 'MANY', name: 'Many' });
+    const count = 2 * FEED_PAGE_SIZE;
+    await db`
+      insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email,
+                                   verification_status, product_id, created_at)
+      select ${t.org.id}, ${form.id}, 1 + g % 5, 'Review ' || g, 'Reviewer ' || g, 'r' || g || '@example.com',
+             'unverified', ${product.id}, now() - g * interval '1 second'
+      from generate_series(1, ${count}) g`;
+    await switchFeed(t, true);
+    const res = await call('GET', feedPath(t));
+    expect(res.status).toBe(200);
+    expect(res.body.endsWith('\n  </reviews>\n</feed>\n')).toBe(true);
+    const reviewIds = reviewsOf(res.body).map((r) => /<review_id>(.*?)</.exec(r)![1]);
+    expect(reviewIds).toHaveLength(count);
+    expect(new Set(reviewIds).size).toBe(count);
+    expect(schemaErrors(res.body)).toBe('');
   });
 
   it('revalidates with ETag and Last-Modified, and moves them when a review is published', async () => {

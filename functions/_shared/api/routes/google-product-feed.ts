@@ -100,17 +100,12 @@ export function feedStream(
   let cursor: Cursor = null;
   let started = false;
   let hasReviews = false;
-  let done = false;
+  // Every pull enqueues something (a pull that enqueues nothing is not called again): the head
+  // with the first page, each page, and the tail with the last (short or empty) page.
   return new ReadableStream<BufferSource>({
     async pull(controller) {
       try {
-        if (done) {
-          controller.enqueue(encoder.encode(feedTail(hasReviews)));
-          controller.close();
-          return;
-        }
         const page = await feedPage(sql, slug, productPage, cursor, pageSize);
-        done = page.reviews < pageSize;
         cursor = page.next;
         if (!started) {
           started = true;
@@ -118,6 +113,10 @@ export function feedStream(
           controller.enqueue(encoder.encode(feedHead(name, profileUrl, hasReviews)));
         }
         if (page.xml) controller.enqueue(page.xml);
+        if (page.reviews < pageSize) {
+          controller.enqueue(encoder.encode(feedTail(hasReviews)));
+          controller.close();
+        }
       } catch (err) {
         // The answer is already under way: the client sees it cut short, never a document that
         // looks whole without all its reviews.
