@@ -286,6 +286,13 @@ describe('dashboard: widget and public page', () => {
 
       await lookAt(session, `${app}/widget`, 'widget', (p) => previewClass(p, 'grid'));
 
+      // The Google feed: switched on, its address shown to copy once saved, and the address answers.
+      await page.getByRole('checkbox', { name: /Publish a Google product reviews feed/ }).check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const feedUrl = await page.getByLabel('Google feed address').inputValue();
+      expect(feedUrl).toMatch(new RegExp(`/api/v1/public/feeds/${tenant.org.slug}/google-product-reviews\\.xml$`));
+      expect((await api('GET', new URL(feedUrl).pathname)).status).toBe(200);
+
       // Off: the preview says so at once, and after saving the public answers too.
       await page.getByRole('checkbox', { name: /Public profile on/ }).uncheck();
       await page.getByText('Your public profile is off once you save').waitFor();

@@ -44,6 +44,7 @@ interface Draft {
   theme: Theme;
   max_reviews: string;
   min_rating: number;
+  google_product_feed: boolean;
 }
 
 function draftOf(s: Settings): Draft {
@@ -57,6 +58,7 @@ function draftOf(s: Settings): Draft {
     theme: s.embed.theme,
     max_reviews: String(s.embed.max_reviews),
     min_rating: s.embed.min_rating,
+    google_product_feed: s.google_product_feed,
   };
 }
 
@@ -147,6 +149,7 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
           max_reviews: (d.max_reviews.trim() && Number.isFinite(max) ? max : null) as number,
           min_rating: d.min_rating,
         },
+        google_product_feed: d.google_product_feed,
       },
     });
     setD(draftOf(s));
@@ -240,6 +243,34 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
             />
             {/^https:\/\/\S+$/.test(logo) && <img class='logo-preview' src={logo} alt='Your logo' />}
           </div>
+        </section>
+
+        <section class='card' aria-labelledby='google-heading'>
+          <h2 id='google-heading'>Google product ratings</h2>
+          <label class='opt-check'>
+            <input
+              type='checkbox'
+              checked={d.google_product_feed}
+              onChange={(e) => set({ google_product_feed: e.currentTarget.checked })}
+            />
+            <span>
+              Publish a Google product reviews feed
+              <span class='hint'>
+                Every published review of your products, in the format Google Merchant Center reads to show star ratings
+                on your products in Google Shopping. Give Merchant Center its address once it is on.
+              </span>
+            </span>
+          </label>
+          {saved.google_product_feed && saved.enabled && (
+            <CopyField
+              label='Google feed address'
+              value={new URL(
+                apiUrl(`/public/feeds/${encodeURIComponent(org.slug)}/google-product-reviews.xml`),
+                location.href,
+              )
+                .href}
+            />
+          )}
         </section>
 
         <section class='card' aria-labelledby='widget-heading'>
