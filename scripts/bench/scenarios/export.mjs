@@ -2,9 +2,8 @@
 // …/exports, the worker generating chunks in SQL, the streamed download) next to
 // `COPY (same query) TO STDOUT CSV` through psql on the same database. Also samples the API's
 // and the worker's memory while the file streams, to show that it stays flat.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { startWorkerProcess } from '../../lib/worker-process.mjs';
+import { copyThroughPsql, rssMb } from '../copy.mjs';
 
 // The export's select list, exactly as plaudit.export_step renders it (guard included).
 const SAME_QUERY = (orgId) => `
@@ -14,46 +13,6 @@ const SAME_QUERY = (orgId) => `
   from plaudit.reviews
   where org_id = '${orgId}' and not is_hidden
   order by created_at, id`;
-
-function rssMb(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
-
-/** Runs COPY through psql into a byte counter; answers seconds and bytes. */
-function copyThroughPsql(url, query) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn('psql', [
-      url,
-      '-X',
-      '-q',
-      '-v',
-      'ON_ERROR_STOP=1',
-      '-c',
-      `copy (${query}) to stdout with (format csv, header)`,
-    ], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let bytes = 0;
-    let err = '';
-    child.stdout.on('data', (c) => (bytes += c.length));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on(
-      'close',
-      (
-        code,
-      ) => (code === 0
-        ? resolve({ seconds: (performance.now() - started) / 1000, bytes })
-        : reject(new Error(`psql COPY failed: ${err.trim()}`))),
-    );
-  });
-}
 
 async function seed(sql, rows, log) {
   const [org] =

@@ -2,8 +2,7 @@
 // HTTP, next to `COPY (the same rows) TO STDOUT CSV` through psql on the same database. Also
 // samples the API's memory while the feed streams (it must stay flat) and counts the API
 // process's CPU time per feed: hosted Edge Functions allow about 2 s of CPU a request.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
+import { copyThroughPsql, rssMb } from '../copy.mjs';
 import { cpuTicks } from '../cpu.mjs';
 
 // The rows the feed reads, with the columns it writes, in its order.
@@ -14,37 +13,6 @@ const SAME_ROWS = (orgId) => `
   where r.org_id = '${orgId}' and r.product_id is not null and not r.is_hidden
     and r.verification_status in ('verified', 'unverified')
   order by r.product_id, r.created_at, r.id`;
-
-function rssMb(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
-
-/** COPY through psql into a byte counter; answers seconds and bytes. */
-function copyThroughPsql(url, query) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn('psql', [url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `copy (${query}) to stdout csv`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let bytes = 0;
-    let err = '';
-    child.stdout.on('data', (c) => (bytes += c.length));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on(
-      'close',
-      (code) =>
-        code === 0
-          ? resolve({ seconds: (performance.now() - started) / 1000, bytes })
-          : reject(new Error(`psql COPY failed: ${err.trim()}`)),
-    );
-  });
-}
 
 async function seed(sql, rows, log) {
   const [org] = await sql`
