@@ -104,6 +104,7 @@ const NOT_IN_SDK: Record<string, string> = {
   'auth.signUp': "the dashboard's sign-in, by member session",
   'emailEvents.receive': "the e-mail provider's webhook into the service",
   'public.openVerificationLink': 'the link a reviewer opens in a browser: a redirect to an HTML page',
+  'public.googleProductFeed': "an XML feed that Google Merchant Center fetches by its address, not a program's call",
 };
 
 interface Operation {
