@@ -1398,6 +1398,114 @@ $$;
 
 COMMENT ON FUNCTION plaudit.fan_out_event() IS 'Every new event gets a delivery for each enabled endpoint of its organization subscribed to its type.';
 
+CREATE FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid,
+    p_limit integer) RETURNS TABLE(xml text, reviews integer, last_product uuid, last_created_at text, last_id uuid)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  org uuid;
+begin
+  select o.id into org
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.slug = p_slug and coalesce(p.enabled, true) and coalesce(p.google_product_feed, false);
+  if org is null then
+    return;
+  end if;
+  return query
+  with page as materialized (
+    -- The first page starts below every key (no uuid is all zeros): one plan for every page.
+    select r.id, r.product_id, r.created_at, r.rating, r.verification_status, r.verification_method,
+           plaudit.review_is_incentivized(r) as incentivized,
+           plaudit.xml_text(r.reviewer_name) as reviewer_name, plaudit.xml_text(r.title) as title,
+           plaudit.xml_text(r.content) as content
+      from plaudit.reviews r
+     where r.org_id = org and r.product_id is not null
+       and (r.product_id, r.created_at, r.id) >
+           (coalesce(p_after_product, '00000000-0000-0000-0000-000000000000'),
+            coalesce(p_after_created_at::timestamptz, '-infinity'),
+            coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+       and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+     order by r.product_id, r.created_at, r.id
+     limit least(greatest(p_limit, 1), 5000)
+  ), product as materialized (
+    select pr.id, pg.url as page,
+           '<products><product>'
+           || coalesce('<product_ids>' || nullif(
+                   coalesce('<gtins><gtin>' || pr.gtin || '</gtin></gtins>', '')
+                || coalesce('<mpns>' || nullif(plaudit.xml_element_or_nothing('mpn', plaudit.xml_text(pr.mpn)), '')
+                            || '</mpns>', '')
+                || coalesce('<skus>' || nullif(plaudit.xml_element_or_nothing('sku', plaudit.xml_text(pr.sku)), '')
+                            || '</skus>', '')
+                || coalesce('<brands>' || nullif(plaudit.xml_element_or_nothing('brand', plaudit.xml_text(pr.brand)), '')
+                            || '</brands>', ''),
+                '') || '</product_ids>', '')
+           || plaudit.xml_element_or_nothing('product_name', plaudit.xml_text(pr.name))
+           || '<product_url>' || coalesce(plaudit.xml_text(pr.url), pg.url) || '</product_url>'
+           || '</product></products>' as products
+      from plaudit.products pr
+     cross join lateral (select plaudit.xml_text(p_product_page || plaudit.uri_component(pr.external_id)) as url) pg
+     where pr.id in (select page.product_id from page)
+  )
+  select string_agg(
+           E'\n    <review><review_id>' || x.id::text || '</review_id>'
+           || '<reviewer>' || case
+                when btrim(x.reviewer_name, E' \t\n\r') = '' or x.reviewer_name = 'Anonymous'
+                  then '<name is_anonymous="true">Anonymous</name>'
+                else '<name>' || x.reviewer_name || '</name>' end || '</reviewer>'
+           || '<is_verified_purchase>'
+           || (x.verification_status = 'verified' and x.verification_method in ('purchase_proof', 'invitation'))::text
+           || '</is_verified_purchase>'
+           || '<is_incentivized_review>' || x.incentivized::text || '</is_incentivized_review>'
+           || '<review_timestamp>' || to_char(x.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+           || '</review_timestamp>'
+           || plaudit.xml_element_or_nothing('title', x.title)
+           || coalesce(nullif(plaudit.xml_element_or_nothing('content', x.content), ''), '<content>(no text)</content>')
+           || '<review_url type="singleton">' || p.page || '</review_url>'
+           || '<ratings><overall min="1" max="5">' || x.rating::text || '</overall></ratings>'
+           || p.products
+           || '<is_spam>false</is_spam>'
+           || '<collection_method>'
+           || case when x.verification_status = 'verified' and x.verification_method = 'invitation'
+                   then 'post_fulfillment' else 'unsolicited' end
+           || '</collection_method></review>',
+           '' order by x.product_id, x.created_at, x.id),
+         count(*)::integer,
+         (select l.product_id from page l order by l.product_id desc, l.created_at desc, l.id desc limit 1),
+         (select to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            from page l order by l.product_id desc, l.created_at desc, l.id desc limit 1),
+         (select l.id from page l order by l.product_id desc, l.created_at desc, l.id desc limit 1)
+    from page x join product p on p.id = x.product_id
+  having count(*) > 0;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) IS 'A page of a slug''s Google Product Ratings feed after a cursor: its <review> elements, and the next cursor.';
+
+CREATE FUNCTION plaudit.google_product_feed_state(p_slug text) RETURNS json
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case when not (coalesce(p.enabled, true) and coalesce(p.google_product_feed, false))
+    then json_build_object('published', false, 'org_id', o.id)
+    else json_build_object(
+      'published', true,
+      'org_id', o.id,
+      'name', coalesce(nullif(btrim(p.display_name), ''), o.name),
+      'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
+                           (extract(epoch from p.updated_at) * 1000000)::bigint,
+                           coalesce((extract(epoch from pr.updated_at) * 1000000)::bigint, 0)),
+      'last_modified', to_char(greatest(o.updated_at, p.updated_at, s.updated_at, pr.updated_at) at time zone 'UTC',
+                               'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+  end
+  from plaudit.organizations o
+  left join plaudit.public_profiles p on p.org_id = o.id
+  cross join lateral (
+    select coalesce(sum(st.version), 0) as version, max(st.updated_at) as updated_at
+    from plaudit.review_statistics st where st.org_id = o.id
+  ) s
+  cross join lateral (select max(x.updated_at) as updated_at from plaudit.products x where x.org_id = o.id) pr
+  where o.slug = p_slug
+$$;
+
+COMMENT ON FUNCTION plaudit.google_product_feed_state(p_slug text) IS 'Whether a slug''s Google Product Ratings feed is published, with the business''s name, the feed''s version and when it last changed.';
+
 CREATE FUNCTION plaudit.gtin_is_valid(p_gtin text) RETURNS boolean
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
   select case
@@ -2648,6 +2756,11 @@ CREATE FUNCTION plaudit.review_has_public_media(p_review_id uuid) RETURNS boolea
 
 COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has media the public may see: none yet, until reviews have media.';
 
+CREATE FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ select false $$;
+
+COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review (always false until reviews carry incentives).';
+
 CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RETURNS boolean
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
 
@@ -3710,6 +3823,18 @@ $$;
 
 COMMENT ON FUNCTION plaudit.upsert_products(p_rows jsonb) IS 'Adds or updates up to 1,000 products of the transaction''s tenant by external_id; answers each row''s outcome (created, updated, unchanged) or why it was refused.';
 
+CREATE FUNCTION plaudit.uri_component(t text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
+  select case when t ~ '^[A-Za-z0-9_.!~*''()-]*$' then t
+    else (select string_agg(case when c ~ '^[A-Za-z0-9_.!~*''()-]$' then c
+                                 else regexp_replace(upper(encode(convert_to(c, 'UTF8'), 'hex')), '(..)', '%\1', 'g')
+                            end, '' order by i)
+            from regexp_split_to_table(t, '') with ordinality as s(c, i))
+  end
+$_$;
+
+COMMENT ON FUNCTION plaudit.uri_component(t text) IS 'Text percent-encoded as encodeURIComponent encodes it.';
+
 CREATE FUNCTION plaudit.verification_link_state(p_token text) RETURNS TABLE(state text, org_name text)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select case
@@ -3956,6 +4081,23 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) IS 'Withdraws the reply to a review of the caller''s tenant; answers whether there was one.';
+
+CREATE FUNCTION plaudit.xml_element_or_nothing(name text, data text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  select case when pg_catalog.btrim(data, E' \t\n\r') <> '' then '<' || name || '>' || data || '</' || name || '>'
+              else '' end
+$$;
+
+COMMENT ON FUNCTION plaudit.xml_element_or_nothing(name text, data text) IS 'An XML element around character data, or the empty string when the data is null or blank.';
+
+CREATE FUNCTION plaudit.xml_text(t text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  select pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+    pg_catalog.regexp_replace(t, E'[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\uFFFE\\uFFFF]', '', 'g'),
+    '&', '&amp;'), '<', '&lt;'), '>', '&gt;')
+$$;
+
+COMMENT ON FUNCTION plaudit.xml_text(t text) IS 'Text as XML 1.0 character data: forbidden characters dropped, &, < and > escaped.';
 
 CREATE TABLE plaudit.api_keys (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4208,6 +4350,7 @@ CREATE TABLE plaudit.public_profiles (
     embed_min_rating integer DEFAULT 1 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    google_product_feed boolean DEFAULT false NOT NULL,
     CONSTRAINT public_profiles_description_check CHECK ((char_length(description) <= 2000)),
     CONSTRAINT public_profiles_display_name_check CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 200))),
     CONSTRAINT public_profiles_embed_layout_check CHECK ((embed_layout = ANY (ARRAY['list'::text, 'grid'::text, 'carousel'::text]))),
@@ -4219,6 +4362,7 @@ CREATE TABLE plaudit.public_profiles (
 );
 
 COMMENT ON TABLE plaudit.public_profiles IS 'Public-profile settings of an organization (profile page and widget); an organization without a row has the defaults.';
+COMMENT ON COLUMN plaudit.public_profiles.google_product_feed IS 'Whether the public Google Product Ratings feed of the organization''s product reviews is published.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -4574,6 +4718,7 @@ CREATE INDEX order_items_org_id_product_external_id ON plaudit.order_items USING
 CREATE INDEX product_review_statistics_org_id ON plaudit.product_review_statistics USING btree (org_id);
 CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id, created_at DESC, id DESC);
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
+CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
 
@@ -4931,6 +5076,8 @@ GRANT SELECT(custom_field_keys) ON TABLE plaudit.exports TO plaudit_api;
 GRANT SELECT(public_url),INSERT(public_url) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
@@ -5191,6 +5338,8 @@ GRANT INSERT(embed_theme),UPDATE(embed_theme) ON TABLE plaudit.public_profiles T
 GRANT INSERT(embed_max_reviews),UPDATE(embed_max_reviews) ON TABLE plaudit.public_profiles TO plaudit_api;
 
 GRANT INSERT(embed_min_rating),UPDATE(embed_min_rating) ON TABLE plaudit.public_profiles TO plaudit_api;
+
+GRANT INSERT(google_product_feed),UPDATE(google_product_feed) ON TABLE plaudit.public_profiles TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_forms TO plaudit_api;
 

@@ -23,7 +23,20 @@ let shown: Tenant;
 let off: Tenant;
 beforeAll(async () => {
   shown = await createTenant();
-  await submitOk(api, (await createForm(api, shown)).id, { rating: 5 });
+  const form = await createForm(api, shown);
+  await submitOk(api, form.id, { rating: 5 });
+  // A product with a review, and the Google feed on: the product reads and the feed have something to show.
+  const product = await api('POST', `${orgPath(shown)}/products`, {
+    key: shown.keys.write,
+    body: { external_id: 'MUG', name: 'Mug' },
+  });
+  expect(product.status).toBe(201);
+  await submitOk(api, form.id, { rating: 4, product_external_id: 'MUG' });
+  const feed = await api('PATCH', `${orgPath(shown)}/public-profile`, {
+    key: shown.keys.admin,
+    body: { google_product_feed: true },
+  });
+  expect(feed.status).toBe(200);
   off = await createTenant();
   const res = await api('PATCH', `${orgPath(off)}/public-profile`, { key: off.keys.admin, body: { enabled: false } });
   expect(res.status).toBe(200);
@@ -39,6 +52,12 @@ const PUBLIC_ANSWERS = [
   ["the profile's reviews (router)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews?page=1&limit=5`],
   ['the profile page', (slug: string) => `/p/${slug}`],
   ["the profile page's second rating filter", (slug: string) => `/p/${slug}?rating=5`],
+  ["a product's summary", (slug: string) => `/api/v1/public/products/${slug}/MUG`],
+  ["a product's reviews (fast path)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews`],
+  ["a product's reviews (router)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews?page=1&limit=5`],
+  ["a product's JSON-LD", (slug: string) => `/api/v1/public/products/${slug}/MUG/jsonld`],
+  ['the ratings of products', (slug: string) => `/api/v1/public/products/${slug}/ratings?ids=MUG`],
+  ['the Google product feed', (slug: string) => `/api/v1/public/feeds/${slug}/google-product-reviews.xml`],
 ] as const;
 
 describe.each(PUBLIC_ANSWERS)('%s', (_, path) => {
@@ -64,6 +83,7 @@ describe('the 404 of a known business', () => {
     `/api/v1/public/profiles/{slug}/reviews`,
     `/api/v1/public/profiles/{slug}/reviews?page=2`,
     `/p/{slug}`,
+    `/api/v1/public/feeds/{slug}/google-product-reviews.xml`,
   ])('of a switched-off profile (%s) is filed under it, so that switching it on purges it', async (path) => {
     const res = await api('GET', path.replace('{slug}', off.org.slug));
     expect(res.status).toBe(404);

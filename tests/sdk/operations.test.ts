@@ -89,6 +89,10 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'public.reviews': ['public.reviews', 'acme'],
   'public.profile': ['public.profile', 'acme'],
   'public.profileReviews': ['public.profileReviews', 'acme'],
+  'public.product': ['public.product', 'acme', 'MUG-1'],
+  'public.productReviews': ['public.productReviews', 'acme', 'MUG-1'],
+  'public.productRatings': ['public.productRatings', 'acme', ['MUG-1', 'MUG-2']],
+  'public.productJsonLd': ['public.productJsonLd', 'acme', 'MUG-1'],
   'public.verify': ['public.verify', 'tok'],
 };
 

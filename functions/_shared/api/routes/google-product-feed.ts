@@ -12,6 +12,7 @@ import { errorResponseSpec } from '../http/schemas.ts';
 import { ifNoneMatchHits, PUBLIC_CACHE_CONTROL, publicCors, publicEtag } from '../middleware/public-access/index.ts';
 import { router } from './define.ts';
 import { SlugParams } from './public/shared.ts';
+import { tagPublicAnswer } from '../http/cache-keys.ts';
 
 /** The 404 of the feed: an unknown slug, a profile switched off, or a feed not switched on. */
 export const FEED_NOT_FOUND = 'Feed not found';
@@ -19,7 +20,9 @@ export const FEED_NOT_FOUND = 'Feed not found';
 /** Reviews per page: about a megabyte of XML, one statement each. */
 export const FEED_PAGE_SIZE = 1000;
 
-type FeedState = { published: false } | { published: true; name: string; version: string; last_modified: string };
+type FeedState =
+  | { published: false; org_id: string }
+  | { published: true; org_id: string; name: string; version: string; last_modified: string };
 
 /** What XML 1.0 cannot hold at all (C0 controls but tab, newline, carriage return; U+FFFE, U+FFFF). */
 // deno-lint-ignore no-control-regex -- finding the control characters is the point
@@ -170,6 +173,7 @@ googleProductFeed.openapi(
   async (c) => {
     const { slug } = c.req.valid('param');
     const state = await feedState(c.var.sql, slug);
+    if (state) tagPublicAnswer(c, { orgId: state.org_id });
     if (!state?.published) throw new ApiError(404, FEED_NOT_FOUND);
     const lastModified = new Date(state.last_modified);
     const etag = publicEtag(state.version, `google-product-feed:${slug}`);

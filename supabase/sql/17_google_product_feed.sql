@@ -71,7 +71,8 @@ comment on function plaudit.review_is_incentivized(plaudit.reviews) is 'Whether 
 -- The feed's state for a slug, in one small statement: whether it is published (the profile on and
 -- the feed switched on), the business's name, the version its ETag comes from (public_version's
 -- parts and the newest product change: a product renamed changes the feed) and when it last
--- changed. Null for an unknown slug; only `published` false while it is not published.
+-- changed. Null for an unknown slug; only `published` false (and the organization, whose cache key
+-- the 404 carries) while it is not published.
 create or replace function plaudit.google_product_feed_state(p_slug text)
 returns json
 language sql
@@ -80,9 +81,10 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
   select case when not (coalesce(p.enabled, true) and coalesce(p.google_product_feed, false))
-    then json_build_object('published', false)
+    then json_build_object('published', false, 'org_id', o.id)
     else json_build_object(
       'published', true,
+      'org_id', o.id,
       'name', coalesce(nullif(btrim(p.display_name), ''), o.name),
       'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
                            (extract(epoch from p.updated_at) * 1000000)::bigint,
