@@ -5,7 +5,7 @@ import path from 'node:path';
 import { startApi } from './lib/api-server.mjs';
 import { stopAllDeno } from './lib/deno-process.mjs';
 import { startDevMail } from './lib/dev-mail.mjs';
-import { applyMigrations, authenticatorUrl, ensureDatabase } from './lib/database.mjs';
+import { applyMigrations, authenticatorUrl, ensureDatabase, replicaAuthenticatorUrls } from './lib/database.mjs';
 import { Cluster } from './lib/postgres.mjs';
 import { ensureBuilt } from './lib/builds.mjs';
 import { startWorkerProcess } from './lib/worker-process.mjs';
@@ -77,6 +77,9 @@ async function main() {
 
   // The API and the worker never connect as the owner: row-level security would not bind them.
   const apiDatabaseUrl = process.env.API_DATABASE_URL ?? await authenticatorUrl(databaseUrl);
+  // Hot standbys serve the public's reads (docs/scaling.md): the same login, at their addresses.
+  const replicaUrls = process.env.API_DATABASE_REPLICA_URLS ??
+    replicaAuthenticatorUrls(process.env.DATABASE_REPLICA_URLS, apiDatabaseUrl);
 
   // In development every e-mail goes to a local capture, unless a real transport is configured.
   const mailEnv = {};
@@ -106,7 +109,12 @@ async function main() {
   api = await startApi({
     port,
     databaseUrl: apiDatabaseUrl,
-    env: { PLAUDIT_ENV: environment, PUBLIC_URL: publicUrl, ...(devMail ? { DEV_MAIL_URL: devMail.httpUrl } : {}) },
+    env: {
+      PLAUDIT_ENV: environment,
+      PUBLIC_URL: publicUrl,
+      ...(replicaUrls ? { API_DATABASE_REPLICA_URLS: replicaUrls } : {}),
+      ...(devMail ? { DEV_MAIL_URL: devMail.httpUrl } : {}),
+    },
   });
   stopWhenItExits('API', api.child, () => (api = undefined));
 

@@ -94,3 +94,18 @@ export async function authenticatorUrl(superuserUrl) {
   url.password = password;
   return url.toString();
 }
+
+/**
+ * The URLs of hot standbys (DATABASE_REPLICA_URLS, comma-separated) as the API connects to them:
+ * the authenticator role and password of `authenticatorUrl`, which the standbys replicate, at
+ * each standby's host, port and database.
+ */
+export function replicaAuthenticatorUrls(replicaUrls, authenticatorUrl) {
+  const login = new URL(authenticatorUrl);
+  return (replicaUrls ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((raw) => {
+    const url = new URL(raw);
+    url.username = login.username;
+    url.password = login.password;
+    return url.toString();
+  }).join(',');
+}

@@ -8,7 +8,7 @@ describe('GET /api/v1/health', () => {
     const sentAt = Math.floor(Date.now() / 1000);
     const res = await api('GET', '/api/v1/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'ok', version: expect.any(String) });
+    expect(res.body).toEqual({ status: 'ok', database: 'ok', version: expect.any(String), replicas: [] });
     expect(Number(res.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
     expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(sentAt);

@@ -10,6 +10,8 @@ import { ipRateLimit, MemoryRateLimiter } from './middleware/rate-limit/index.ts
 import { redact } from '../core/redact.ts';
 import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
 import { textGuard } from './middleware/text-guard/index.ts';
+import { readYourWrites } from './middleware/read-your-writes/index.ts';
+import type { ReplicaSet } from '../core/db/replicas.ts';
 import { explorer } from './openapi/explorer.ts';
 import { openApiDocument, registerDocumentParts } from './openapi/document.ts';
 import { apiKeys } from './routes/api-keys.ts';
@@ -42,6 +44,8 @@ export interface AppOptions {
   config: Config;
   /** Where log lines go (one JSON object each); stdout by default. */
   log?: (line: LogLine) => void;
+  /** Hot standbys that serve public reads, registered on `sql` (core/db/routing.ts); none by default. */
+  replicas?: ReplicaSet | null;
   /** Answer the hottest reads before the router (fast-reads/); on unless false. */
   fastReads?: boolean;
 }
@@ -56,7 +60,9 @@ interface GlobalMiddleware {
 }
 
 /** The whole HTTP application: /api/v1, the OpenAPI document and the explorer. */
-export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = true }: AppOptions) {
+export function createApp(
+  { sql, config, replicas = null, log = writeJsonLine, fastReads: fast = true }: AppOptions,
+) {
   const app = new OpenAPIHono<AppEnv>();
   const limiter = new MemoryRateLimiter();
 
@@ -68,10 +74,12 @@ export function createApp({ sql, config, log = writeJsonLine, fastReads: fast = 
       handler: async (c, next) => {
         c.set('sql', sql);
         c.set('config', config);
+        c.set('replicas', replicas);
         await next();
       },
       onFastPath: { kind: 'context' },
     },
+    { path: '*', handler: readYourWrites(), onFastPath: { kind: 'read-after-write' } },
     { path: '/api/*', handler: wakeWorkerAfterWrites(), onFastPath: { kind: 'writes-only' } },
     {
       path: '*',

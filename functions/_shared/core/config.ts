@@ -18,7 +18,12 @@ export interface Config {
    * entry that many places from the right. 0: the socket's peer is the client.
    */
   trustProxy: number;
+  /** Connections per pool: the primary's, and each read replica's. */
   databasePoolSize: number;
+  /** Hot standbys of the database, as the API connects to them (docs/scaling.md, "Read replicas"). */
+  replicaUrls: string[];
+  /** A replica further behind the primary than this serves no read. */
+  replicaMaxLagMs: number;
   /** Whether anyone may create an organization from the sign-in page (PLAUDIT_SIGN_UP=open). */
   signUp: boolean;
 }
@@ -29,6 +34,11 @@ function positiveInt(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
   return n;
+}
+
+/** A comma-separated list of database URLs (API_DATABASE_REPLICA_URLS), as a list. */
+export function replicaUrls(list: string | undefined): string[] {
+  return (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 /** TRUST_PROXY: `true` (one proxy), `false`, or a number of proxies; hosted Supabase has one. */
@@ -45,6 +55,7 @@ export function proxyHops(raw: string | undefined, hosted: boolean): number {
 
 export function loadConfig(overrides: Partial<Config> = {}): Config {
   const port = env('PORT') ?? '54321';
+  const hosted = env('SB_REGION') !== undefined;
   const databaseUrl = env('API_DATABASE_URL') ?? env('DATABASE_URL') ?? env('SUPABASE_DB_URL');
   if (!databaseUrl && !overrides.databaseUrl) {
     throw new Error('Set API_DATABASE_URL (or DATABASE_URL) to the database the API uses');
@@ -57,8 +68,12 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     publicRateLimitPerMinute: positiveInt('PUBLIC_RATE_LIMIT_PER_MINUTE', 600),
     submitRateLimitPerMinute: positiveInt('SUBMIT_RATE_LIMIT_PER_MINUTE', 20),
     signInRateLimitPerMinute: positiveInt('SIGN_IN_RATE_LIMIT_PER_MINUTE', 10),
-    trustProxy: proxyHops(env('TRUST_PROXY'), env('SB_REGION') !== undefined),
-    databasePoolSize: positiveInt('DATABASE_POOL_SIZE', 10),
+    trustProxy: proxyHops(env('TRUST_PROXY'), hosted),
+    // An Edge Function's isolate is a process of its own, and there are many: Supabase's guidance
+    // is one connection per invocation (docs/scaling.md, "Pools on Edge Functions").
+    databasePoolSize: positiveInt('DATABASE_POOL_SIZE', hosted ? 1 : 10),
+    replicaUrls: replicaUrls(env('API_DATABASE_REPLICA_URLS') ?? env('DATABASE_REPLICA_URLS')),
+    replicaMaxLagMs: positiveInt('REPLICA_MAX_LAG_MS', 5000),
     signUp: env('PLAUDIT_SIGN_UP') === 'open',
     ...overrides,
   };

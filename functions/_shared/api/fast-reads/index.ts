@@ -30,6 +30,7 @@ import {
   tooManyRequestsMessage,
 } from '../middleware/rate-limit/index.ts';
 import { type LogLine, requestIdOf, sealAnswer } from '../middleware/request-log/index.ts';
+import { readAfterOf } from '../middleware/read-your-writes/index.ts';
 import { type OneStatementRead, oneStatementReadOf } from '../routes/define.ts';
 
 /** What the fast path reads of the app: its handlers (Hono's `routes`) and its routes' definitions. */
@@ -134,6 +135,7 @@ const KNOWN: Record<FastPathAccount['kind'], true> = {
   bodiless: true, // a request with a body is Hono's
   'plain-text': true, // PLAIN paths, PLAIN_QUERY query strings
   'public-cors': true, // PUBLIC_CORS_HEADERS
+  'read-after-write': true, // a public read with its cookie is Hono's
 };
 
 /** Whether a middleware's mount path (Hono's: `*`, `/a/*`, `/a/:b`) covers `path`. */
@@ -224,6 +226,8 @@ export function fastReads({ sql, config, log, limiter, app }: FastReadsOptions) 
   /** As ipRateLimit, publicCors and the route (its declared read: ETag, 304, 404) answer it. */
   function publicRead(r: FastRoute, params: Record<string, string>, req: Request, env: FastReadsEnv | undefined) {
     const read = r.read as Extract<OneStatementRead, { access: 'public' }>;
+    // A caller reading after their own write: readYourWrites decides where it reads.
+    if (readAfterOf(req.headers.get('cookie')) !== null) return undefined;
     return answer(req, async () => {
       const bucket = addressBucket(addressOf(req, env));
       const decision = r.limitedAt ? limiter.hit(bucket, config.publicRateLimitPerMinute) : undefined;

@@ -1,6 +1,7 @@
 import type { Config } from '../../core/config.ts';
 import type { TypedResponse } from 'hono';
 import type { Sql, Tx } from '../../core/db/client.ts';
+import type { ReplicaSet } from '../../core/db/replicas.ts';
 import type { errorBody } from '../../core/errors.ts';
 
 export type Scope = 'read' | 'write' | 'admin';
@@ -40,6 +41,8 @@ export interface AppEnv {
   Variables: {
     sql: Sql;
     config: Config;
+    /** The read replicas public reads may use (core/db/replicas.ts), or null without any. */
+    replicas: ReplicaSet | null;
     requestId: string;
     /** Set by the credential middleware on the routes it guards (the log names the key). */
     caller?: Caller;

@@ -8,7 +8,8 @@
  * (it answers GET only); `address-limit`, the per-address limit (ipRateLimit's limiter); `bodiless`,
  * it leaves a request with a body to Hono; `plain-text`, it takes only paths and query strings of
  * unreserved ASCII characters, which need no decoding and hold nothing to refuse; `public-cors`,
- * the public CORS headers on an answer to one of `methods`.
+ * the public CORS headers on an answer to one of `methods`; `read-after-write`, it leaves a public
+ * read carrying the read-after-write cookie to Hono (middleware/read-your-writes).
  */
 export type FastPathAccount =
   | { kind: 'envelope' }
@@ -17,7 +18,8 @@ export type FastPathAccount =
   | { kind: 'address-limit' }
   | { kind: 'bodiless' }
   | { kind: 'plain-text' }
-  | { kind: 'public-cors'; methods: readonly string[] };
+  | { kind: 'public-cors'; methods: readonly string[] }
+  | { kind: 'read-after-write' };
 
 // deno-lint-ignore ban-types -- any middleware, whatever its context's type
 type Handler = Function;

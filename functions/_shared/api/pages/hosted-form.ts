@@ -137,7 +137,9 @@ export function hostedFormPages() {
         ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
         ${
         tx.json(asJson(submission.custom_fields))
-      }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot}, null, ${product?.external_id ?? null})`);
+      }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot}, null, ${product?.external_id ?? null})`, {
+      onPrimary: true,
+    });
     return afterSubmit(
       c,
       row,

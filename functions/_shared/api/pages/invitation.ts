@@ -50,6 +50,7 @@ async function loadInvitation(c: Context<AppEnv>, token: string) {
   const [row] = await runAsPublic(
     c.var.sql,
     (tx) => tx<InvitationRow[]>`select * from plaudit.invitation_for_token(${token})`,
+    { onPrimary: true },
   );
   return row;
 }
@@ -76,7 +77,7 @@ export function invitationPages() {
     }
     const [row] = await runAsPublic(c.var.sql, (tx) =>
       tx<{ outcome: string }[]>`
-      select plaudit.accept_invitation(${token}, ${name}) as outcome`);
+      select plaudit.accept_invitation(${token}, ${name}) as outcome`, { onPrimary: true });
     if (row.outcome === 'accepted' || row.outcome === 'already_member') {
       // The next step is the dashboard: signing in there with this address sends its mail.
       return privatePage(

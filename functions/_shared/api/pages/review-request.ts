@@ -61,12 +61,15 @@ async function loadLanding(c: Context<AppEnv>, token: string) {
   const [row] = await runAsPublic(
     c.var.sql,
     (tx) => tx<LandingRow[]>`select * from plaudit.review_request_landing(${token})`,
+    { onPrimary: true },
   );
   return row ?? null;
 }
 
 const loadSubjects = (c: Context<AppEnv>, token: string) =>
-  runAsPublic(c.var.sql, (tx) => tx<Subject[]>`select * from plaudit.review_request_subjects(${token})`);
+  runAsPublic(c.var.sql, (tx) => tx<Subject[]>`select * from plaudit.review_request_subjects(${token})`, {
+    onPrimary: true,
+  });
 
 const formContext = (token: string, r: LandingRow) => ({
   action: `/r/${token}`,
@@ -161,7 +164,7 @@ async function submitRequested(c: Context<AppEnv>, token: string, submission: Su
         ${token}, ${bucket}, ${config.submitRateLimitPerMinute}, ${submission.rating}, ${submission.title},
         ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
         ${tx.json(asJson(submission.custom_fields))}, ${submission.order_id}, ${config.publicUrl},
-        ${submission.honeypot}, ${product})`);
+        ${submission.honeypot}, ${product})`, { onPrimary: true });
   return row;
 }
 
@@ -175,7 +178,9 @@ export function reviewRequestPages() {
     if (!r) return invalidLink(c);
     // Opening the page is a click, unless the click redirect already counted it.
     if (c.req.query('c') !== '1' && c.req.method === 'GET') {
-      await runAsPublic(c.var.sql, (tx) => tx`select plaudit.track_review_request(${token}, 'clicked')`);
+      await runAsPublic(c.var.sql, (tx) => tx`select plaudit.track_review_request(${token}, 'clicked')`, {
+        onPrimary: true,
+      });
     }
     const subjects = await loadSubjects(c, token);
     const closed = landingClosed(c, r, subjects);
@@ -235,7 +240,9 @@ export function reviewRequestPages() {
   app.get('/t/o/:file', async (c) => {
     const m = /^([A-Za-z0-9_-]{20,100})\.gif$/.exec(c.req.param('file'));
     if (m && c.req.method === 'GET') {
-      await runAsPublic(c.var.sql, (tx) => tx`select plaudit.track_review_request(${m[1]}, 'opened')`);
+      await runAsPublic(c.var.sql, (tx) => tx`select plaudit.track_review_request(${m[1]}, 'opened')`, {
+        onPrimary: true,
+      });
     }
     c.header('Cache-Control', 'no-store, private');
     c.header('Content-Type', 'image/gif');
@@ -251,10 +258,10 @@ export function reviewRequestPages() {
       const [row] = c.req.method === 'GET'
         ? await runAsPublic(c.var.sql, (tx) =>
           tx<{ valid: boolean }[]>`
-            select plaudit.track_review_request(${token}, 'clicked') as valid`)
+            select plaudit.track_review_request(${token}, 'clicked') as valid`, { onPrimary: true })
         : await runAsPublic(c.var.sql, (tx) =>
           tx<{ valid: boolean }[]>`
-            select exists (select from plaudit.review_request_landing(${token})) as valid`);
+            select exists (select from plaudit.review_request_landing(${token})) as valid`, { onPrimary: true });
       valid = row.valid;
     }
     if (!valid) return invalidLink(c);
@@ -271,7 +278,7 @@ export function reviewRequestPages() {
     if (!TOKEN.test(token)) return invalidLink(c);
     const [info] = await runAsPublic(c.var.sql, (tx) =>
       tx<{ email: string; org_name: string; suppressed: boolean }[]>`
-      select * from plaudit.review_request_unsubscribe_info(${token})`);
+      select * from plaudit.review_request_unsubscribe_info(${token})`, { onPrimary: true });
     if (!info) return invalidLink(c);
     if (info.suppressed) {
       return message(
@@ -299,11 +306,11 @@ export function reviewRequestPages() {
     if (!TOKEN.test(token)) return invalidLink(c);
     const [row] = await runAsPublic(c.var.sql, (tx) =>
       tx<{ outcome: string }[]>`
-      select plaudit.unsubscribe_review_request(${token}) as outcome`);
+      select plaudit.unsubscribe_review_request(${token}) as outcome`, { onPrimary: true });
     if (row.outcome === 'invalid') return invalidLink(c);
     const [info] = await runAsPublic(c.var.sql, (tx) =>
       tx<{ email: string; org_name: string }[]>`
-      select * from plaudit.review_request_unsubscribe_info(${token})`);
+      select * from plaudit.review_request_unsubscribe_info(${token})`, { onPrimary: true });
     return message(
       c,
       200,

@@ -38,7 +38,7 @@ export function verificationPages() {
     if (!TOKEN.test(token)) return message(c, ...VERIFY.invalid);
     const [link] = await runAsPublic(c.var.sql, (tx) =>
       tx<{ state: string; org_name: string | null }[]>`
-      select * from plaudit.verification_link_state(${token})`);
+      select * from plaudit.verification_link_state(${token})`, { onPrimary: true });
     if (link.state !== 'pending') return message(c, ...(VERIFY[link.state] ?? VERIFY.invalid), link.org_name);
     return privatePage(
       c,
@@ -57,7 +57,7 @@ export function verificationPages() {
     if (!TOKEN.test(token)) return message(c, ...VERIFY.invalid);
     const [row] = await runAsPublic(c.var.sql, (tx) =>
       tx<{ outcome: string; org_name: string | null }[]>`
-      select * from plaudit.verify_review_link(${token})`);
+      select * from plaudit.verify_review_link(${token})`, { onPrimary: true });
     const [status, title, text] = VERIFY[row.outcome] ?? VERIFY.invalid;
     return message(c, status, title, text, row.org_name);
   });

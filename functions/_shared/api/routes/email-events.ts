@@ -96,7 +96,7 @@ export const emailEvents = router().openapi(
       tx<{ outcome: string }[]>`
       select plaudit.record_email_provider_event(${messageId}, ${type}, ${h('id')}, ${occurred}, ${
         tx.json(asJson(data))
-      }) as outcome`);
+      }) as outcome`, { onPrimary: true });
     // The event may have overtaken the worker's record of the message id: not 2xx, so that the
     // provider delivers it again later instead of it being lost.
     if (row.outcome === 'unknown') {

@@ -52,14 +52,21 @@ export async function refuseUnboundRole(sql: Sql): Promise<void> {
   if (problem) throw new Error(`refusing to start: ${problem}`);
 }
 
-/** One pool per process. */
-export function createSql(url: string, { max = 10 }: { max?: number } = {}): Sql {
+/** One pool per process (and one per read replica, smaller, quicker to give up on connecting). */
+export function createSql(
+  url: string,
+  { max = 10, connectTimeout = 10, applicationName = 'plaudit-api' }: {
+    max?: number;
+    connectTimeout?: number;
+    applicationName?: string;
+  } = {},
+): Sql {
   return postgres(url, {
     prepare: usePreparedStatements(url),
     max,
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: connectTimeout,
     onnotice: () => {},
-    connection: { application_name: 'plaudit-api' },
+    connection: { application_name: applicationName },
   });
 }

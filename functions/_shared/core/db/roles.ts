@@ -2,11 +2,13 @@
 // Each opens a transaction that switches to a role row-level security binds (never the login's
 // own) and sets the tenant, both transaction-local, so nothing outlives it on a pooled connection.
 //   beginTenantTransaction / openTenantTransaction  an API request's transaction (plaudit_api);
-//   runAsPublic                                      one public statement, in one round trip;
+//   runAsPublic                                      one public statement, in one round trip
+//                                                    (the public's reads on a read replica);
 //   asWorker                                         a worker call (plaudit_worker).
 import type postgres from 'postgres';
 import { isUuid } from '../uuid.ts';
 import type { Sql, Tx } from './client.ts';
+import { readOnReplica } from './routing.ts';
 
 export type TenantRole = 'plaudit_api' | 'plaudit_public' | 'plaudit_worker';
 
@@ -93,11 +95,26 @@ export async function openTenantTransaction(
 /**
  * Runs one statement as plaudit_public in a transaction of its own, in one round trip: begin
  * and the role switch (one simple-protocol message), the statement and commit are pipelined on
- * one connection. `build` must return the (not yet awaited) query. The role is transaction-local, so nothing outlives the call on
- * the pooled connection; a failing statement leaves the transaction aborted and the commit rolls
- * it back.
+ * one connection. `build` must return the (not yet awaited) query, and may be called twice. The
+ * role is transaction-local, so nothing outlives the call on the pooled connection; a failing
+ * statement leaves the transaction aborted and the commit rolls it back.
+ *
+ * The public's reads go to a read replica that serves (routing.ts, replicas.ts) when `sql` has
+ * any. `{ onPrimary: true }` keeps a statement on the primary: one that changes something, and a
+ * read of a private link's state (a token's), which must see the write that made or used it. A
+ * read the replica could not answer (unreachable, shutting down, a conflict with recovery, or a
+ * write not declared, which a standby refuses before it changes anything) runs again on the
+ * primary, so a failing replica costs no failed request.
  */
 export async function runAsPublic<T extends readonly postgres.MaybeRow[]>(
+  sql: Sql,
+  build: (tx: Tx) => postgres.PendingQuery<T>,
+  { onPrimary = false }: { onPrimary?: boolean } = {},
+): Promise<postgres.RowList<T>> {
+  return onPrimary ? await publicStatement(sql, build) : await readOnReplica(sql, (db) => publicStatement(db, build));
+}
+
+async function publicStatement<T extends readonly postgres.MaybeRow[]>(
   sql: Sql,
   build: (tx: Tx) => postgres.PendingQuery<T>,
 ): Promise<postgres.RowList<T>> {

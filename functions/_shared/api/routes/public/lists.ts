@@ -2,6 +2,7 @@
 // statement as plaudit_public, with ETag revalidation, which the fast path takes too.
 import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
+import { readOnReplica } from '../../../core/db/routing.ts';
 import type { Sql } from '../../../core/db/client.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { answerJsonText, type JsonText } from '../../http/json-text.ts';
@@ -34,20 +35,22 @@ export function publicReviewPage(
   scope: 'embed' | 'profile',
   q: PublicReviewListQuery,
 ) {
-  return publicRead<{ version: string; body: JsonText<PublicReviewPage> }>(
-    ifNoneMatch,
-    `${scope}-reviews:${slug}:${listVariant(q)}`,
-    () => publicVersion(sql, slug),
-    async () => {
-      const [row] = await sql<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
-        select version, body from plaudit.public_read_review_page(
-          ${slug}, ${scope}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false})`;
-      if (row.version === null) return null;
-      return row.body === null
-        ? { version: row.version, absent: true as const }
-        : { version: row.version, body: row.body };
-    },
-  );
+  // Both statements on one server (a replica that serves, else the primary): the ETag and the page agree.
+  return readOnReplica(sql, (db) =>
+    publicRead<{ version: string; body: JsonText<PublicReviewPage> }>(
+      ifNoneMatch,
+      `${scope}-reviews:${slug}:${listVariant(q)}`,
+      () => publicVersion(db, slug),
+      async () => {
+        const [row] = await db<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
+          select version, body from plaudit.public_read_review_page(
+            ${slug}, ${scope}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false})`;
+        if (row.version === null) return null;
+        return row.body === null
+          ? { version: row.version, absent: true as const }
+          : { version: row.version, body: row.body };
+      },
+    ));
 }
 
 export async function reviewPage(

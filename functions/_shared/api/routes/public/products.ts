@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Sql } from '../../../core/db/client.ts';
+import { readOnReplica } from '../../../core/db/routing.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
 import { PRODUCT_JSONLD_REVIEWS, type ProductForJsonLd, productJsonLd } from '../../../core/product-jsonld.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -121,17 +122,19 @@ function productReviewPage(
   externalId: string,
   q: PublicReviewListQuery,
 ) {
-  return publicRead(
-    ifNoneMatch,
-    `product-reviews:${slug}:${externalId}:${listVariant(q)}`,
-    () => publicVersion(sql, slug),
-    async () => {
-      const [row] = await sql<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
-        select version, body from plaudit.public_read_product_reviews(
-          ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false})`;
-      return row.body === null || row.version === null ? null : { version: row.version, body: row.body };
-    },
-  );
+  // Both statements on one server (a replica that serves, else the primary): the ETag and the page agree.
+  return readOnReplica(sql, (db) =>
+    publicRead(
+      ifNoneMatch,
+      `product-reviews:${slug}:${externalId}:${listVariant(q)}`,
+      () => publicVersion(db, slug),
+      async () => {
+        const [row] = await db<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
+          select version, body from plaudit.public_read_product_reviews(
+            ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false})`;
+        return row.body === null || row.version === null ? null : { version: row.version, body: row.body };
+      },
+    ));
 }
 
 /** A product's summary and its newest reviews, for its JSON-LD. */

@@ -70,7 +70,7 @@ export const verificationReads = router()
       if (!VERIFICATION_TOKEN.test(token)) throw new ApiError(404, VERIFICATION_REFUSALS.invalid[1]);
       const [row] = await runAsPublic(c.var.sql, (tx) =>
         tx<{ outcome: string }[]>`
-        select outcome from plaudit.verify_review_by_token(${token})`);
+        select outcome from plaudit.verify_review_by_token(${token})`, { onPrimary: true });
       if (row.outcome === 'verified') return c.json({ status: 'verified' as const }, 200);
       const [status, message] = VERIFICATION_REFUSALS[row.outcome as keyof typeof VERIFICATION_REFUSALS] ??
         VERIFICATION_REFUSALS.invalid;

@@ -94,7 +94,7 @@ export const reviewSubmission = router()
             p_custom_fields => ${input.custom_fields ? tx.json(asJson(input.custom_fields)) : null},
             p_order_id => ${input.order_id ?? null}, p_verify_url_base => ${config.publicUrl},
             p_honeypot => ${Boolean(input.website_url?.trim())}, p_product_id => ${input.product_id ?? null},
-            p_product_external_id => ${input.product_external_id ?? null})`);
+            p_product_external_id => ${input.product_external_id ?? null})`, { onPrimary: true });
       const decision = {
         limit,
         remaining: row.rate_remaining,
