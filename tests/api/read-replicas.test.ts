@@ -7,12 +7,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../../scripts/lib/api-server.mjs';
 import { freePort } from '../../scripts/lib/postgres.mjs';
-import { createTenant, type Tenant, uniqueSlug } from '../helpers/db.ts';
+import postgres from 'postgres';
+import { ReplicaSet } from '../../functions/_shared/core/db/replicas.ts';
+import { createTenant, db, type Tenant, uniqueSlug } from '../helpers/db.ts';
 import { api, type RequestOptions } from '../helpers/http.ts';
 import { createForm, postReviews } from '../helpers/reviews.ts';
 import { type Standby, startStandby } from '../helpers/standby.ts';
 
 type Server = { url: string; stop: () => Promise<void> };
+
+/** The primary as the API reaches it, for replica sets made in this process. */
+const primary = postgres(process.env.TEST_API_DATABASE_URL!, { max: 2, onnotice: () => {} });
 
 let standby: Standby;
 /** Takes the replica while it lags up to ten minutes: what it serves is what the paused standby has. */
@@ -41,7 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([patient?.stop(), strict?.stop()]);
+  await Promise.all([patient?.stop(), strict?.stop(), primary.end({ timeout: 1 })]);
   await standby?.stop();
 });
 
@@ -127,6 +132,35 @@ describe('read replicas', () => {
       await standby.resumeReplay();
     }
     await expect.poll(() => replicasOf(strict)).toEqual([{ healthy: true, lag_ms: expect.any(Number) }]);
+  });
+
+  it('refuses a replica reached as a login that row-level security does not bind', async () => {
+    const replicas = new ReplicaSet(primary, [standby.superuserUrl]);
+    try {
+      await replicas.check();
+      expect(replicas.health()).toEqual([{ healthy: false, lag_ms: expect.any(Number) }]);
+      expect(replicas.pick()).toBeNull();
+    } finally {
+      await replicas.stop();
+    }
+  });
+
+  it('waitForReplay: true once every replica that serves has replayed a write, false while it has not', async () => {
+    const replicas = new ReplicaSet(primary, [standby.apiUrl], { maxLagMs: 600_000 }).start();
+    try {
+      await expect.poll(() => replicas.health()).toEqual([{ healthy: true, lag_ms: expect.any(Number) }]);
+      await standby.pauseReplay();
+      await createTenant();
+      const [{ lsn }] = await db<{ lsn: string }[]>`select pg_current_wal_insert_lsn()::text as lsn`;
+      expect(await replicas.waitForReplay(lsn, 300)).toBe(false);
+      const waiting = replicas.waitForReplay(lsn, 60_000);
+      await standby.resumeReplay();
+      expect(await waiting).toBe(true);
+      expect(replicas.replayed(lsn)).toBe(true);
+    } finally {
+      await standby.resumeReplay();
+      await replicas.stop();
+    }
   });
 
   it('answers every read when the replica stops (each read it failed runs again on the primary), and health says it is down', async () => {

@@ -10,6 +10,8 @@ import { replicaAuthenticatorUrls } from '../../scripts/lib/database.mjs';
 export interface Standby {
   /** The standby as the API connects to it (plaudit_authenticator, replicated from the primary). */
   apiUrl: string;
+  /** The standby as its superuser. */
+  superuserUrl: string;
   /** Stops applying the primary's WAL (it still receives it): the standby falls behind. */
   pauseReplay(): Promise<void>;
   resumeReplay(): Promise<void>;
@@ -30,6 +32,7 @@ export async function startStandby(name: string): Promise<Standby> {
   let stopped = false;
   return {
     apiUrl: replicaAuthenticatorUrls(cluster.url(), process.env.TEST_API_DATABASE_URL!),
+    superuserUrl: cluster.url(),
     pauseReplay: async () => {
       await superuser`select pg_wal_replay_pause()`;
     },

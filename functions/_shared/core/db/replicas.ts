@@ -4,7 +4,7 @@
 // A replica serves reads while its last check found it healthy and within REPLICA_MAX_LAG_MS;
 // otherwise, and whenever none is configured, reads stay on the primary. Which reads may go to
 // a replica is decided in one place, runAsPublic (roles.ts).
-import { createSql, type Sql } from './client.ts';
+import { createSql, privilegeProblem, type Sql } from './client.ts';
 import { parseLsn, PrimaryPositions } from './lag.ts';
 
 export interface ReplicaOptions {
@@ -28,6 +28,9 @@ export interface ReplicaHealth {
 
 interface Replica {
   sql: Sql;
+  /** Why it may never serve (a login that row-level security does not bind), once known. */
+  refused: string | null;
+  privilegesChecked: boolean;
   /** Reachable and replaying: its last check succeeded. */
   up: boolean;
   replayed: bigint | null;
@@ -56,6 +59,8 @@ export class ReplicaSet {
     this.#positions = new PrimaryPositions(this.maxLagMs * 2 + this.intervalMs);
     this.#replicas = urls.map((url) => ({
       sql: createSql(url, { max: options.poolSize ?? 2, connectTimeout: 2, applicationName: 'plaudit-api-replica' }),
+      refused: null,
+      privilegesChecked: false,
       up: false,
       replayed: null,
       lagMs: null,
@@ -105,6 +110,11 @@ export class ReplicaSet {
         select pg_is_in_recovery() as recovering, pg_last_wal_replay_lsn()::text as lsn`);
       // A promoted or misconfigured server is no replica of this primary: it serves nothing.
       if (!row.recovering || row.lsn === null) throw new Error('not a standby');
+      // As the primary's login (refuseUnboundRole): a superuser's reads would bypass row-level security.
+      if (!r.privilegesChecked) {
+        r.refused = await this.#timed(privilegeProblem(r.sql));
+        r.privilegesChecked = true;
+      }
       r.replayed = parseLsn(row.lsn);
       r.lagMs = this.#positions.lagMs(r.replayed, this.#now());
       r.up = true;
@@ -123,7 +133,7 @@ export class ReplicaSet {
   }
 
   #serves(r: Replica): boolean {
-    return r.up && r.lagMs !== null && r.lagMs <= this.maxLagMs;
+    return r.up && r.refused === null && r.lagMs !== null && r.lagMs <= this.maxLagMs;
   }
 
   /** A replica to read from (round robin among those that serve), or null: read from the primary. */
