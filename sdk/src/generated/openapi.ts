@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Service health
-         * @description Answers 200 once the API can reach the database, 503 otherwise. No key needed.
+         * @description Answers 200 once the API can reach the database, 503 otherwise; read replicas that are down or lagging leave it 200 (their reads go to the primary) and show in `replicas`. No key needed.
          */
         get: operations["health.get"];
         put?: never;
@@ -1785,6 +1785,16 @@ export interface components {
             /** @enum {string} */
             database: "ok";
             version: string;
+            /** @description The read replicas, in the order configured (never their addresses), as the last background check found them; empty without any. */
+            replicas: {
+                /** @description Reachable, replaying, and within `REPLICA_MAX_LAG_MS` of the primary: it serves public reads. */
+                healthy: boolean;
+                /**
+                 * @description How far behind the primary it is, by WAL position; null while it cannot be reached.
+                 * @example 12
+                 */
+                lag_ms: number | null;
+            }[];
         };
         Error: {
             /** @example 422 */
