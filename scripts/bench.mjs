@@ -33,6 +33,7 @@ import widget from './bench/scenarios/widget.mjs';
 import cdn from './bench/scenarios/cdn.mjs';
 import dashboard from './bench/scenarios/dashboard.mjs';
 import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
+import replicas from './bench/scenarios/replicas.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -52,6 +53,7 @@ const SCENARIOS = [
   cdn,
   dashboard,
   dashboardFirstLoad,
+  replicas,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);
