@@ -41,40 +41,31 @@ export async function readOnReplica<T>(sql: Sql, run: (db: Sql) => Promise<T>): 
     try {
       return await run(replica);
     } catch (err) {
-      if (!retryOnPrimary(err)) throw err;
-      if (replicaUnreachable(err)) replicas!.markDown(replica);
+      const failure = failureOf(err);
+      if (failure === 'statement') throw err;
+      if (failure === 'unreachable') replicas!.markDown(replica);
     }
   }
   return await run(sql);
 }
 
-/** SQLSTATEs after which a read on a replica is worth running again on the primary. */
-const RETRY_ON_PRIMARY = new Set([
+/** SQLSTATEs of a standby that could not answer a statement the primary can. */
+const REFUSED_BY_STANDBY = new Set([
   '25006', // read_only_sql_transaction: a public statement that writes, not declared so
   '40001', // serialization_failure: on a standby, a query cancelled by a conflict with recovery
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now: a standby starting or not yet consistent
   '53300', // too_many_connections
 ]);
 
 /**
- * Whether a failed read on a replica should run again on the primary: the replica could not be
- * reached or could not answer it (a connection error, a standby's refusal), rather than the
- * statement being wrong, which the primary would refuse alike.
+ * What a failed read on a replica says: the replica is gone (a connection error, a server
+ * shutting down or starting), it could not answer this statement (a standby's refusal), or the
+ * statement itself is wrong, which the primary would refuse alike.
  */
-function retryOnPrimary(err: unknown): boolean {
+function failureOf(err: unknown): 'unreachable' | 'refused' | 'statement' {
   const e = err as { code?: unknown; severity?: unknown } | null;
   // Only PostgreSQL's own errors carry a severity: anything else is the connection's.
-  if (!e || typeof e.severity !== 'string') return true;
+  if (!e || typeof e.severity !== 'string') return 'unreachable';
   const code = typeof e.code === 'string' ? e.code : '';
-  return code.startsWith('08') || RETRY_ON_PRIMARY.has(code);
-}
-
-/** Whether the failure says the replica itself is gone (not one statement it refused). */
-function replicaUnreachable(err: unknown): boolean {
-  const e = err as { code?: unknown; severity?: unknown } | null;
-  if (!e || typeof e.severity !== 'string') return true;
-  const code = typeof e.code === 'string' ? e.code : '';
-  return code.startsWith('08') || code.startsWith('57P');
+  if (code.startsWith('08') || code.startsWith('57P')) return 'unreachable';
+  return REFUSED_BY_STANDBY.has(code) ? 'refused' : 'statement';
 }
