@@ -13,6 +13,8 @@ import { createTenant, db, type Tenant, uniqueSlug } from '../helpers/db.ts';
 import { api, type RequestOptions } from '../helpers/http.ts';
 import { createForm, postReviews } from '../helpers/reviews.ts';
 import { type Standby, startStandby } from '../helpers/standby.ts';
+import { mailWorker } from '../helpers/review-requests.ts';
+import { addMember, asSession, personEmail, type Session, signIn } from '../helpers/sessions.ts';
 
 type Server = { url: string; stop: () => Promise<void> };
 
@@ -114,6 +116,42 @@ describe('read replicas', () => {
       await standby.resumeReplay();
     }
     await expect.poll(() => feedIds(patient, t.org.slug)).not.toContain(reviewId);
+  });
+
+  it("keeps a member's next look at the public page, after a write from the dashboard, on the primary", async () => {
+    const { t, reviewId } = await tenantWithReview();
+    const worker = await mailWorker([t.org.id]);
+    let session: Session;
+    try {
+      const email = personEmail('owner');
+      await addMember(t, email, 'owner');
+      session = await signIn(email);
+    } finally {
+      await worker.stop();
+    }
+    await standby.pauseReplay();
+    try {
+      const hidden = await asSession(
+        session,
+        'PATCH',
+        `/api/v1/organizations/${t.org.id}/reviews/${reviewId}/moderate`,
+        {
+          body: { action: 'hide', reason: 'Off topic' },
+          baseUrl: patient.url,
+        },
+      );
+      expect(hidden.status).toBe(200);
+      const readAfter = /plaudit_read_after=[^;]+/.exec(hidden.headers.get('set-cookie') ?? '')![0];
+      // The browser sends every cookie of the origin: the session's and the write's.
+      const own = await fetch(`${patient.url}/p/${t.org.slug}`, {
+        headers: { cookie: `${session.cookie}; ${readAfter}` },
+      });
+      expect(await own.text()).not.toContain('A lovely mug');
+      expect(own.headers.get('cache-control')).toBe('private, no-store');
+      expect(await (await fetch(`${patient.url}/p/${t.org.slug}`)).text()).toContain('A lovely mug');
+    } finally {
+      await standby.resumeReplay();
+    }
   });
 
   it('sends reads to the primary while the replica lags past REPLICA_MAX_LAG_MS, and health says it lags', async () => {
