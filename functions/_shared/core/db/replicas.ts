@@ -83,8 +83,9 @@ export class ReplicaSet {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => void this.#loop(), this.intervalMs);
     // A process waiting on nothing else (a script, a test) may end: Deno's and Node's ways.
-    const deno = (globalThis as { Deno?: { unrefTimer(id: number): void } }).Deno;
-    if (deno) deno.unrefTimer(this.#timer as unknown as number);
+    // (An Edge runtime may offer neither: there the isolate's life is the platform's anyway.)
+    const deno = (globalThis as { Deno?: { unrefTimer?(id: number): void } }).Deno;
+    if (deno) deno.unrefTimer?.(this.#timer as unknown as number);
     else (this.#timer as unknown as { unref?: () => void }).unref?.();
   }
 
