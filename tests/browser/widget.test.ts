@@ -7,38 +7,23 @@
 // revalidates. Screenshots of each layout × theme at 375 and 1,280 px go to
 // $TEST_TMP_DIR/screenshots.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
+import { hostPage, openPage, useHostSite } from '../helpers/host-site.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews, type ReviewSpec } from '../helpers/reviews.ts';
 
 const browser = useBrowser();
+const site = useHostSite();
 const XSS = '<img src=x onerror="window.__xss=1"></script><b>bold?</b>';
 
 let t: Tenant;
 let embed: { snippet: string; script_url: string };
-let host: http.Server;
-let hostUrl: string;
 let hiddenId: string;
-/** The host page's body, per request path. */
-const pages = new Map<string, string>();
-
-const HOSTILE_CSS = `<style>
-* { color: #f0f !important; font-family: "Comic Sans MS" !important; font-size: 30px !important; }
-div, section, ul, li, p { display: inline !important; border: 5px dashed red !important; }
-button { display: none !important; }
-</style>`;
-
-function hostPage(body: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host shop</title>${HOSTILE_CSS}</head>
-<body><main><h1>Our shop</h1>${body}</main></body></html>`;
-}
 
 beforeAll(async () => {
   t = await createTenant();
@@ -78,33 +63,15 @@ beforeAll(async () => {
     })).status,
   ).toBe(200);
   embed = (await api('GET', `/api/v1/public/embed/${t.org.slug}`)).body;
-  host = http.createServer((req, res) => {
-    const body = pages.get(req.url ?? '/');
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body ?? 'not found');
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  // Another origin than the API's (another port): the widget works across origins.
-  hostUrl = `http://localhost:${(host.address() as AddressInfo).port}`;
 });
-
-afterAll(() => new Promise<void>((resolve) => host.close(() => resolve())));
 
 /** A page with one widget of this layout and theme, as the snippet places it. */
 function widgetPage(name: string, attrs: string) {
   const snippet = embed.snippet.replace('<div id="service-widget"', `<div id="service-widget" ${attrs}`);
-  pages.set(`/${name}`, hostPage(snippet));
-  return `${hostUrl}/${name}`;
+  return site.page(`/${name}`, hostPage(snippet));
 }
 
-async function open(url: string, width: number, opts: { bypassCSP?: boolean } = {}) {
-  const context = await browser().newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce', ...opts });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  return { page, errors, close: () => context.close() };
-}
+const open = (url: string, width: number, opts: { bypassCSP?: boolean } = {}) => openPage(browser(), url, width, opts);
 
 /** What the widget shows, read from inside its shadow root. */
 function shadow(page: Page, selector = '#service-widget') {
@@ -173,7 +140,7 @@ describe('the widget on a host page', () => {
 
   it('reserves its space: the page around it does not move when its reviews arrive (CLS 0)', async () => {
     // A plain page (no hostile CSS): the snippet as given, with text below it that would move.
-    pages.set(
+    const cls = site.page(
       '/cls',
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
 <script>
@@ -184,7 +151,7 @@ describe('the widget on a host page', () => {
 <h1>Our shop</h1>${embed.snippet}<p id="below">Text below the widget.</p></body></html>`,
     );
     for (const width of [375, 1280]) {
-      const { page, close } = await open(`${hostUrl}/cls`, width, { bypassCSP: true });
+      const { page, close } = await open(cls, width, { bypassCSP: true });
       try {
         await page.waitForFunction(() =>
           !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('li.r')
@@ -259,7 +226,7 @@ describe('the widget on a host page', () => {
       key: off.keys.admin,
       body: { enabled: false },
     });
-    pages.set(
+    const spa = site.page(
       '/spa',
       hostPage(`<div class="w1" data-plaudit-widget data-slug="no-such-business"><a href="/a">Unknown reviews</a></div>
 <div class="w2" data-plaudit-widget data-slug="${off.org.slug}"><a href="/b">Switched-off reviews</a></div>
@@ -276,7 +243,7 @@ describe('the widget on a host page', () => {
   }, 0);
 </script>`),
     );
-    const { page, errors, close } = await open(`${hostUrl}/spa`, 1280);
+    const { page, errors, close } = await open(spa, 1280);
     try {
       await page.waitForFunction(() => !!document.querySelector('.later')?.shadowRoot?.querySelector('.w'));
       await page.waitForLoadState('networkidle');

@@ -82,15 +82,21 @@ export type ReviewSpec = readonly [number, string | null, string, string];
 /**
  * Submits reviews to a form as fixtures, through plaudit.submit_review (the SQL the API's submission
  * runs) with a rate bucket of their own: pages under test then show them, and the shared test
- * server's per-address submission limit stays for the tests of submitting. Answers their ids.
+ * server's per-address submission limit stays for the tests of submitting. Reviews of the product
+ * of that external id when one is given. Answers their ids.
  */
-export async function postReviews(formId: string, tag: string, reviews: readonly ReviewSpec[]): Promise<string[]> {
+export async function postReviews(
+  formId: string,
+  tag: string,
+  reviews: readonly ReviewSpec[],
+  productExternalId: string | null = null,
+): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, [rating, title, content, name]] of reviews.entries()) {
     const [row] = await db`
       select id, error_message from plaudit.submit_review(
         ${`fixture:${tag}:${i}`}, 1000, ${formId}, ${rating}, ${title}, ${content}, ${name},
-        ${`r${i}-${tag}@example.com`}, '{}'::jsonb, null, 'http://127.0.0.1', false)`;
+        ${`r${i}-${tag}@example.com`}, '{}'::jsonb, null, 'http://127.0.0.1', false, null, ${productExternalId})`;
     expect(row.error_message, row.error_message).toBeNull();
     ids.push(row.id);
   }

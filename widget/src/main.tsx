@@ -2,11 +2,18 @@
 //   <div id="service-widget" data-slug="acme"><a href="…/p/acme">Reviews of Acme</a></div>
 //   <script async src="…/embed/v1/widget.js"></script>
 // and every such container (also `[data-plaudit-widget]`, and ones added later) gets the widget in
-// a shadow root, from one request for its data. An unknown slug, a switched-off profile or a
-// network error leave the container as it was and throw nothing into the page.
-import { render } from 'preact';
+// a shadow root, from one request for its data. With `data-product` it shows that product
+// (product.tsx), or with `data-mode="stars"` only its stars (stars.tsx). An unknown slug or
+// product, a switched-off profile or a network error leave the container as it was and throw
+// nothing into the page.
+import { type ComponentChild, render } from 'preact';
+import { getJson, ignore, productPath, type PublicProduct } from './data.ts';
+import { putJsonLd } from './jsonld.ts';
+import { ProductWidget, readPage, SORTS } from './product.tsx';
+import { askRating, StarsLine } from './stars.tsx';
+import { stringsFor } from './strings.ts';
 import { STYLES } from './styles.ts';
-import { type EmbedData, Widget } from './widget.tsx';
+import { type EmbedData, themeOf, Widget } from './widget.tsx';
 
 const SELECTOR = '#service-widget[data-slug], [data-plaudit-widget][data-slug]';
 const script = document.currentScript as HTMLScriptElement | null;
@@ -20,32 +27,78 @@ function number(value: string | undefined): number | undefined {
   return value && Number.isInteger(n) ? n : undefined;
 }
 
-async function load(el: HTMLElement, m: Mounted): Promise<void> {
+/** Draws into the container's shadow root, in place of its fallback link, and says so. */
+function show(el: HTMLElement, m: Mounted, content: ComponentChild): void {
+  render(content, m.slot);
+  // The container's fallback link (for readers without scripts) gives way to the widget.
+  m.root.querySelector('slot')?.remove();
+  el.dispatchEvent(
+    new CustomEvent('plaudit:ready', { bubbles: true, detail: { slug: el.dataset.slug, product: el.dataset.product } }),
+  );
+}
+
+async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: string): Promise<void> {
+  const d = el.dataset;
+  const data = await getJson<EmbedData>(`${base}/api/v1/public/embed/${encodeURIComponent(d.slug!)}`);
+  if (!data?.enabled || !Array.isArray(data.reviews)) return;
+  show(
+    el,
+    m,
+    <Widget
+      data={data}
+      options={{
+        layout: d.layout,
+        theme: d.theme,
+        maxReviews: number(d.maxReviews),
+        minRating: number(d.minRating),
+        locale,
+      }}
+    />,
+  );
+}
+
+async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: string, id: string): Promise<void> {
+  const d = el.dataset;
+  const url = productPath(base, d.slug!, id);
+  const [product, first, jsonld] = await Promise.all([
+    getJson<PublicProduct>(url),
+    readPage(`${url}/reviews`, 1, SORTS[0], 0),
+    d.jsonld === 'off' ? null : getJson<unknown>(`${url}/jsonld`),
+  ]);
+  if (!product || !first) return;
+  if (jsonld) putJsonLd(`${d.slug}/${id}`, JSON.stringify(jsonld));
+  const t = stringsFor(locale);
+  show(
+    el,
+    m,
+    <ProductWidget
+      product={product}
+      first={first}
+      reviewsUrl={`${url}/reviews`}
+      theme={themeOf(d.theme, 'light')}
+      t={t}
+      locale={locale}
+    />,
+  );
+}
+
+// Nothing reaches the host page: on any failure the fallback link stays.
+function load(el: HTMLElement, m: Mounted): void {
   const d = el.dataset;
   const base = d.api ?? scriptBase;
-  try {
-    const res = await fetch(`${base}/api/v1/public/embed/${encodeURIComponent(d.slug ?? '')}`, { credentials: 'omit' });
-    if (!res.ok) return;
-    const data = (await res.json()) as EmbedData;
-    if (!data.enabled || !Array.isArray(data.reviews)) return;
-    render(
-      <Widget
-        data={data}
-        options={{
-          layout: d.layout,
-          theme: d.theme,
-          maxReviews: number(d.maxReviews),
-          minRating: number(d.minRating),
-          locale: d.locale ?? document.documentElement.lang ?? navigator.language ?? 'en',
-        }}
-      />,
-      m.slot,
-    );
-    // The container's fallback link (for readers without scripts) gives way to the widget.
-    m.root.querySelector('slot')?.remove();
-    el.dispatchEvent(new CustomEvent('plaudit:ready', { bubbles: true, detail: { slug: d.slug } }));
-  } catch {
-    // Nothing reaches the host page: the fallback link stays.
+  const locale = d.locale ?? document.documentElement.lang ?? navigator.language ?? 'en';
+  const id = d.product;
+  if (id === undefined) {
+    loadBusiness(el, m, base, locale).catch(ignore);
+  } else if (d.mode === 'stars') {
+    askRating(base, d.slug!, id, (rating) => {
+      // Unmounted or mounted again meanwhile: that mount draws its own.
+      if (mounted.get(el) === m) {
+        show(el, m, <StarsLine rating={rating} t={stringsFor(locale)} theme={themeOf(d.theme, 'light')} />);
+      }
+    });
+  } else {
+    loadProduct(el, m, base, locale, id).catch(ignore);
   }
 }
 
@@ -59,7 +112,7 @@ function mount(el: Element): void {
   root.replaceChildren(style, slot, document.createElement('slot'));
   const m = { root, slot };
   mounted.set(el, m);
-  void load(el, m);
+  load(el, m);
 }
 
 function unmount(el: Element): void {

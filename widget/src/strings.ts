@@ -1,5 +1,7 @@
 // The widget's words, in English and German; other locales fall back to English.
 export interface Strings {
+  /** The language of these words, for numbers. */
+  lang: string;
   rated: (n: string) => string;
   reviews: (n: number) => string;
   seeAll: (n: number) => string;
@@ -10,9 +12,17 @@ export interface Strings {
   next: string;
   region: (name: string) => string;
   replyFrom: (name: string) => string;
+  noReviews: string;
+  sortBy: string;
+  /** newest, oldest, highest, lowest */
+  sorts: [string, string, string, string];
+  allRatings: string;
+  more: string;
+  sellerReply: string;
 }
 
 const en: Strings = {
+  lang: 'en',
   rated: (n) => `Rated ${n} out of 5`,
   reviews: (n) => `${n.toLocaleString('en')} review${n === 1 ? '' : 's'}`,
   seeAll: (n) => `See all ${n.toLocaleString('en')} reviews`,
@@ -30,9 +40,16 @@ const en: Strings = {
   next: 'Next reviews',
   region: (name) => `Reviews of ${name}`,
   replyFrom: (name) => `Reply from ${name}`,
+  noReviews: 'No reviews yet',
+  sortBy: 'Sort by',
+  sorts: ['Newest first', 'Oldest first', 'Highest rated', 'Lowest rated'],
+  allRatings: 'All ratings',
+  more: 'Show more reviews',
+  sellerReply: 'Reply from the seller',
 };
 
 const de: Strings = {
+  lang: 'de',
   rated: (n) => `Bewertet mit ${n} von 5`,
   reviews: (n) => `${n.toLocaleString('de')} Bewertung${n === 1 ? '' : 'en'}`,
   seeAll: (n) => `Alle ${n.toLocaleString('de')} Bewertungen ansehen`,
@@ -50,6 +67,12 @@ const de: Strings = {
   next: 'Nächste Bewertungen',
   region: (name) => `Bewertungen von ${name}`,
   replyFrom: (name) => `Antwort von ${name}`,
+  noReviews: 'Noch keine Bewertungen',
+  sortBy: 'Sortieren nach',
+  sorts: ['Neueste zuerst', 'Älteste zuerst', 'Beste zuerst', 'Schlechteste zuerst'],
+  allRatings: 'Alle Bewertungen',
+  more: 'Mehr Bewertungen anzeigen',
+  sellerReply: 'Antwort des Händlers',
 };
 
 export function stringsFor(locale: string): Strings {

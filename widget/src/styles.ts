@@ -34,4 +34,14 @@ button{font:inherit;color:var(--a);background:none;border:0;padding:0;cursor:poi
 a{color:var(--a)}
 :focus-visible{outline:3px solid var(--a);outline-offset:2px}
 .all{display:inline-block;margin-top:12px}
+/* Product mode: the distribution's bars filter by rating; the sort beside them. */
+.bars{list-style:none;margin:0 0 8px;padding:0}
+.bars button{display:grid;grid-template-columns:3em 1fr 3em;gap:8px;align-items:center;width:100%;max-width:360px;color:var(--fg);text-decoration:none;border-radius:6px;padding:1px 4px}
+.bars [aria-pressed=true]{outline:2px solid var(--a)}
+.bar{height:8px;border-radius:4px;background:var(--bd);overflow:hidden}
+.bar span{display:block;height:100%;background:var(--s)}
+.ctl{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 12px}
+select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:6px;padding:2px 6px}
+/* Stars mode: one line of a fixed height, so that the page around it never moves. */
+.w.sm{display:block;height:24px;font-size:14px;line-height:24px;margin:0;padding:0;border:0;background:none;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 `;

@@ -2,11 +2,11 @@
 // Review text is only ever text (Preact escapes it); nothing from the data becomes markup.
 import { useRef, useState } from 'preact/hooks';
 import type { components } from '../../sdk/src/generated/openapi.ts';
+import type { PublicReview } from './data.ts';
 import { type Strings, stringsFor } from './strings.ts';
 
 /** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
 export type EmbedData = components['schemas']['PublicEmbed'];
-export type EmbedReview = EmbedData['reviews'][number];
 
 export interface Options {
   layout?: string;
@@ -18,16 +18,24 @@ export interface Options {
 
 const FOLD = 280;
 
-function Stars({ rating, t }: { rating: number; t: Strings }) {
-  const full = Math.round(rating);
+export const starGlyphs = (rating: number) => '★'.repeat(Math.round(rating)) + '☆'.repeat(5 - Math.round(rating));
+export const oneDecimal = (n: number) => n.toFixed(1);
+
+export function Stars({ rating, t }: { rating: number; t: Strings }) {
   return (
     <span class='st' role='img' aria-label={t.rated(rating.toLocaleString(undefined, { maximumFractionDigits: 1 }))}>
-      {'★'.repeat(full) + '☆'.repeat(5 - full)}
+      {starGlyphs(rating)}
     </span>
   );
 }
 
-function Review({ r, t, locale, business }: { r: EmbedReview; t: Strings; locale: string; business: string }) {
+/** The theme a container asks for (`data-theme`), else the saved one. */
+export const themeOf = (asked: string | undefined, saved: string) =>
+  ['light', 'dark', 'auto'].includes(asked ?? '') ? asked! : saved;
+
+export function Review(
+  { r, t, locale, replyLabel }: { r: PublicReview; t: Strings; locale: string; replyLabel: string },
+) {
   const [open, setOpen] = useState(false);
   const long = r.content.length > FOLD;
   const text = long && !open ? `${r.content.slice(0, FOLD).trimEnd()}…` : r.content;
@@ -54,7 +62,7 @@ function Review({ r, t, locale, business }: { r: EmbedReview; t: Strings; locale
       </div>
       {r.reply && (
         <div class='reply'>
-          <p class='mu'>{t.replyFrom(business)}</p>
+          <p class='mu'>{replyLabel}</p>
           <p>{r.reply.content}</p>
         </div>
       )}
@@ -66,7 +74,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
   const t = stringsFor(options.locale);
   const list = useRef<HTMLUListElement>(null);
   const layout = ['list', 'grid', 'carousel'].includes(options.layout ?? '') ? options.layout! : data.layout;
-  const theme = ['light', 'dark', 'auto'].includes(options.theme ?? '') ? options.theme! : data.theme;
+  const theme = themeOf(options.theme, data.theme);
   const max = options.maxReviews && options.maxReviews > 0 ? Math.min(options.maxReviews, 100) : data.max_reviews;
   const min = options.minRating && options.minRating >= 1 ? options.minRating : data.min_rating;
   const reviews = data.reviews.filter((r) => r.rating >= min).slice(0, max);
@@ -81,7 +89,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
         {data.average_rating !== null && (
           <>
             <Stars rating={Number(data.average_rating)} t={t} />
-            <span class='avg'>{Number(data.average_rating).toFixed(1)}</span>
+            <span class='avg'>{oneDecimal(Number(data.average_rating))}</span>
           </>
         )}
         <span class='mu'>{t.reviews(data.review_count)}</span>
@@ -102,12 +110,27 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
           }
           : undefined}
       >
-        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={options.locale} business={data.name} />)}
+        {reviews.map((r) => (
+          <Review key={r.id} r={r} t={t} locale={options.locale} replyLabel={t.replyFrom(data.name)} />
+        ))}
       </ul>
       {layout === 'carousel' && reviews.length > 1 && (
         <div class='nav'>
-          <button type='button' aria-label={t.previous} onClick={() => scroll(-1)}>←</button>
-          <button type='button' aria-label={t.next} onClick={() => scroll(1)}>→</button>
+          <button
+            type='button'
+            aria-label={t.previous}
+            onClick={() => scroll(-1)}
+          >
+            ←
+          </button>
+          <button
+            type='button'
+            aria-label={t.next}
+            onClick={() =>
+              scroll(1)}
+          >
+            →
+          </button>
         </div>
       )}
       <a class='all' href={data.url} target='_top'>{t.seeAll(data.review_count)}</a>

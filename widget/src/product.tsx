@@ -1,0 +1,104 @@
+// The product mode (`data-product`): a product's summary over its group (average, count, the
+// distribution whose bars filter by rating), its reviews ten at a time with "more", and a sort.
+// It draws from the summary and the first page, read before it mounts; each sort, filter or
+// "more" reads one page of the product's reviews route.
+import { useState } from 'preact/hooks';
+import { getJson, type PublicProduct, type PublicReview } from './data.ts';
+import type { Strings } from './strings.ts';
+import { oneDecimal, Review, Stars } from './widget.tsx';
+
+export const SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
+const PER_PAGE = 10;
+
+export type ReviewPage = { data: PublicReview[]; meta: { page: number; totalPages: number } };
+
+/** One page of the product's reviews: `reviewsUrl` is the route's address without its query. */
+export const readPage = (reviewsUrl: string, page: number, sort: string, rating: number) =>
+  getJson<ReviewPage>(`${reviewsUrl}?limit=${PER_PAGE}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}`);
+
+export function ProductWidget(
+  { product, first, reviewsUrl, theme, t, locale }: {
+    product: PublicProduct;
+    first: ReviewPage;
+    reviewsUrl: string;
+    theme: string;
+    t: Strings;
+    locale: string;
+  },
+) {
+  const [sort, setSort] = useState<string>(SORTS[0]);
+  const [rating, setRating] = useState(0);
+  const [list, setList] = useState(first);
+  const [reviews, setReviews] = useState(first.data);
+  const count = product.review_count;
+
+  const show = async (nextSort: string, nextRating: number, page = 1) => {
+    const next = await readPage(reviewsUrl, page, nextSort, nextRating);
+    if (!next) return; // a failed read keeps what is shown
+    setSort(nextSort);
+    setRating(nextRating);
+    setList(next);
+    setReviews(page > 1 ? reviews.concat(next.data) : next.data);
+  };
+
+  return (
+    <section class={`w list ${theme}`} aria-label={t.region(product.name)}>
+      <div class='head'>
+        <p class='name'>{product.name}</p>
+        {product.average_rating !== null && (
+          <>
+            <Stars rating={product.average_rating} t={t} />
+            <span class='avg'>{oneDecimal(product.average_rating)}</span>
+          </>
+        )}
+        <span class='mu'>{count ? t.reviews(count) : t.noReviews}</span>
+      </div>
+      {count > 0 && (
+        <ul class='bars'>
+          {[5, 4, 3, 2, 1].map((n) => {
+            const k = product.rating_distribution[n as 1 | 2 | 3 | 4 | 5];
+            return (
+              <li key={n}>
+                <button
+                  type='button'
+                  aria-pressed={rating === n}
+                  aria-label={`${n} ★: ${t.reviews(k)}`}
+                  onClick={() => show(sort, rating === n ? 0 : n)}
+                >
+                  <span>{n} ★</span>
+                  <span class='bar'>
+                    <span style={{ width: `${Math.round((k / count) * 100)}%` }} />
+                  </span>
+                  <span class='mu'>{k}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {count > 0 && (
+        <div class='ctl'>
+          <label>
+            {t.sortBy}{' '}
+            <select value={sort} onChange={(e) => show(e.currentTarget.value, rating)}>
+              {SORTS.map((s, i) => <option key={s} value={s}>{t.sorts[i]}</option>)}
+            </select>
+          </label>
+          {rating > 0 && <button type='button' onClick={() => show(sort, 0)}>{t.allRatings}</button>}
+        </div>
+      )}
+      <ul class='items' tabIndex={0} aria-label={t.region(product.name)}>
+        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={locale} replyLabel={t.sellerReply} />)}
+      </ul>
+      {list.meta.page < list.meta.totalPages && (
+        <button
+          type='button'
+          class='all'
+          onClick={() => show(sort, rating, list.meta.page + 1)}
+        >
+          {t.more}
+        </button>
+      )}
+    </section>
+  );
+}
