@@ -316,23 +316,53 @@ as $$
 $$;
 comment on function plaudit.public_profile_reviews(text,integer,integer,integer) is 'A page of an enabled profile''s public reviews of the business, newest first, of one rating or all.';
 
--- The enabled profiles, by slug, a page at a time (a sitemap holds at most 50,000 addresses),
--- with when each last changed as far as its page's settings go.
+-- The products a business's public pages list (its catalog page and the sitemap): those it sells,
+-- and those it no longer sells (archived) that have public reviews of their own, whose pages stay
+-- worth finding. An archived product without reviews is left out (its page still answers).
+create or replace function plaudit.public_listed_products(p_org_id uuid)
+returns setof plaudit.products
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select p.* from plaudit.products p
+   where p.org_id = p_org_id
+     and (not p.archived or exists (select from plaudit.product_review_statistics s
+                                     where s.product_id = p.id and s.public_count > 0))
+$$;
+comment on function plaudit.public_listed_products(uuid) is 'The products public pages list: those not archived, and archived ones with public reviews of their own.';
+
+-- Every page of the enabled profiles for the sitemap, a page at a time (a sitemap holds at most
+-- 50,000 addresses): each profile page (external_id null, catalog false), the catalog page of a
+-- profile that lists products (catalog true), and each listed product's page, by slug, with when
+-- each last changed as far as its settings go.
 create or replace function plaudit.public_sitemap(p_page integer, p_limit integer)
-returns table (slug text, updated_at timestamptz, total bigint)
+returns table (slug text, catalog boolean, external_id text, updated_at timestamptz, total bigint)
 language sql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select o.slug, greatest(o.updated_at, p.updated_at), count(*) over ()
-    from plaudit.organizations o
-    left join plaudit.public_profiles p on p.org_id = o.id
-   where coalesce(p.enabled, true)
-   order by o.slug
+  with profiles as (
+    select o.id, o.slug, greatest(o.updated_at, p.updated_at) as updated_at
+      from plaudit.organizations o
+      left join plaudit.public_profiles p on p.org_id = o.id
+     where coalesce(p.enabled, true)
+  ), pages as (
+    select f.slug, false as catalog, null::text as external_id, f.updated_at from profiles f
+    union all
+    select f.slug, true, null, max(l.updated_at)
+      from profiles f cross join lateral plaudit.public_listed_products(f.id) l group by f.slug
+    union all
+    select f.slug, false, l.external_id, l.updated_at
+      from profiles f cross join lateral plaudit.public_listed_products(f.id) l
+  )
+  select g.slug, g.catalog, g.external_id, g.updated_at, count(*) over ()
+    from pages g
+   order by g.slug, g.external_id is not null, g.catalog, g.external_id
    limit p_limit offset (p_page - 1)::bigint * p_limit
 $$;
-comment on function plaudit.public_sitemap(integer,integer) is 'The enabled profiles by slug, a page at a time, with when each profile page last changed.';
+comment on function plaudit.public_sitemap(integer,integer) is 'Every public page of the enabled profiles (profile, catalog, products) by slug, a page at a time, with when each last changed.';
 
 -- The widget's first reviews of the business: at most the embed's max_reviews public reviews
 -- rated at least its min_rating, newest first, each with how a verified one was verified, so

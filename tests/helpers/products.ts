@@ -35,3 +35,4 @@ export async function syncProducts(t: Tenant, products: Record<string, unknown>[
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body.rejected).toEqual([]);
+}

@@ -6,6 +6,7 @@ import { dashboardPages } from './dashboard.ts';
 import { embedScript } from './embed.ts';
 import { hostedFormPages } from './hosted-form.ts';
 import { invitationPages } from './invitation.ts';
+import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
 import { reviewRequestPages } from './review-request.ts';
 import { sitemapPages } from './sitemap.ts';
@@ -18,6 +19,7 @@ const FAMILIES = [
   verificationPages, // /verify/:token
   invitationPages, // /invitations/:token
   profilePages, // /p/:slug
+  productPages, // /p/:slug/products, /p/:slug/products/:externalId
   sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt
   embedScript, // /embed/v1/widget.js, /embed/v1/widget.<hash>.js
   dashboardPages, // /app, /app/*, /app/assets/*

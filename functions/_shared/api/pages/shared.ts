@@ -4,7 +4,11 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
+import { type Absent, conditionalPublicRead } from '../middleware/public-access/index.ts';
 import { markup, page, type SafeHtml } from './html.ts';
+
+/** Shared caches keep a public page five minutes and serve it stale while they revalidate it by ETag. */
+export const PAGE_CACHE_CONTROL = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 
 /** The token of a link in an e-mail (review request, unsubscribe, verification, invitation). */
 export const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
@@ -73,4 +77,42 @@ export function publicNotFound(c: Context<AppEnv>, status: 400 | 404, title: str
   c.header('Cache-Control', status === 404 ? 'public, max-age=60' : 'no-store');
   c.header('X-Robots-Tag', 'noindex');
   return publicPage(c, status, page({ title, body: markup`<h1>${title}</h1><p>${text}</p>` }));
+}
+
+/** What a public page that is not there says: a business's, or a product's. */
+export type Missing = { title: string; text: string };
+
+export const NO_SUCH_BUSINESS: Missing = {
+  title: 'No such business',
+  text:
+    'There is no public page at this address. The link may be mistyped, or the business no longer shows its reviews here.',
+};
+
+/**
+ * A public page read with ETag revalidation on the organization's public version: a 304 when the
+ * copy the client holds is current, the `missing` 404 page when `load` finds nothing, else what
+ * `render` makes of the data (the page's HTML, or an answer of its own such as a 404 past the last
+ * page), each with the pages' Cache-Control.
+ */
+export async function cachedPublicPage<T extends { version: string }>(
+  c: Context<AppEnv>,
+  { variant, version, load, missing, render }: {
+    variant: string;
+    version: () => Promise<string | null>;
+    load: () => Promise<T | Absent | null>;
+    missing: Missing;
+    render: (data: T) => string | Response;
+  },
+): Promise<Response> {
+  const out = await conditionalPublicRead<T>(c, variant, version, load);
+  if ('notModified' in out) {
+    // The 304 is made with the API's caching headers: a page's is its own.
+    out.notModified.headers.set('Cache-Control', PAGE_CACHE_CONTROL);
+    return out.notModified;
+  }
+  if (!out.data) return publicNotFound(c, 404, missing.title, missing.text);
+  const html = render(out.data);
+  if (typeof html !== 'string') return html;
+  c.header('Cache-Control', PAGE_CACHE_CONTROL);
+  return publicPage(c, 200, html);
 }

@@ -1,5 +1,7 @@
 // What search engines read besides the profile pages (profile.ts):
-//   GET /sitemap.xml          every public profile page, or past SITEMAP_LIMIT an index of sitemaps
+//   GET /sitemap.xml          every public page of the enabled profiles (each profile page, its
+//                             catalog of products, each listed product's page), or past
+//                             SITEMAP_LIMIT an index of sitemaps
 //   GET /sitemap-N.xml        one page of that index
 //   GET /robots.txt           the profile pages are for indexing; the API and the e-mailed links are not
 import { Hono } from 'hono';
@@ -18,7 +20,20 @@ function sitemapPageSize(): number {
   return Number.isInteger(n) && n >= 1 && n <= SITEMAP_LIMIT ? n : SITEMAP_LIMIT;
 }
 
-type SitemapRow = { slug: string; updated_at: Date | null; total: string };
+/** One page: a profile's (catalog false, external_id null), its catalog's, or a product's. */
+type SitemapRow = {
+  slug: string;
+  catalog: boolean;
+  external_id: string | null;
+  updated_at: Date | null;
+  total: string;
+};
+
+function pagePath(r: SitemapRow): string {
+  const profile = `/p/${encodeURIComponent(r.slug)}`;
+  if (r.external_id !== null) return `${profile}/products/${encodeURIComponent(r.external_id)}`;
+  return r.catalog ? `${profile}/products` : profile;
+}
 
 async function sitemapPage(c: Context<AppEnv>, n: number, size: number) {
   return await runAsPublic(c.var.sql, (tx) => tx<SitemapRow[]>`select * from plaudit.public_sitemap(${n}, ${size})`);
@@ -37,7 +52,7 @@ const escapeXml = (s: string) =>
 
 function urlset(base: string, rows: SitemapRow[]): string {
   const urls = rows.map((r) =>
-    `<url><loc>${escapeXml(`${base}/p/${encodeURIComponent(r.slug)}`)}</loc>${
+    `<url><loc>${escapeXml(`${base}${pagePath(r)}`)}</loc>${
       r.updated_at ? `<lastmod>${new Date(r.updated_at).toISOString().slice(0, 10)}</lastmod>` : ''
     }</url>`
   );

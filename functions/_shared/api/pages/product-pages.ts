@@ -1,0 +1,269 @@
+// A business's products in public, server-rendered like its profile page (no script, no form):
+//   GET /p/:slug/products               the catalog: each listed product with its stars, by name,
+//                                       24 a page (?page=), linking to its page
+//   GET /p/:slug/products/:externalId   a product's page: its summary over its group, the bars,
+//                                       its reviews ten a page with ?sort= and ?rating=, and the
+//                                       same schema.org Product JSON-LD as the `jsonld` route
+//                                       (core/product-jsonld.ts builds both)
+// Which products are listed is the database's (plaudit.public_listed_products: those sold, and
+// archived ones with reviews of their own); an archived product's page still answers. Both pages
+// revalidate by ETag on the organization's public version, as the profile page does.
+import { Hono } from 'hono';
+import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
+import type { Sql } from '../../core/db/client.ts';
+import { runAsPublic } from '../../core/db/roles.ts';
+import { safeLink } from '../../core/html.ts';
+import { PRODUCT_JSONLD_REVIEWS, type ProductForJsonLd, productJsonLd } from '../../core/product-jsonld.ts';
+import type { AppEnv } from '../http/env.ts';
+import { markup, page, raw } from './html.ts';
+import {
+  COUNT,
+  type Distribution,
+  jsonForScript,
+  lastPageOf,
+  listHeadLinks,
+  listLink,
+  type ListQuery,
+  pager,
+  readListQuery,
+  readPageNumber,
+  REVIEW_LIST_STYLE,
+  type ReviewItem,
+  REVIEWS_PER_PAGE,
+  reviewsSection,
+  reviewsWord,
+  scoreSection,
+  stars,
+} from './review-list.ts';
+import { cachedPublicPage, type Missing, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
+
+const PRODUCTS_PER_PAGE = 24;
+const NO_SUCH_PRODUCT: Missing = {
+  title: 'No such product',
+  text: 'There is no product page at this address. The link may be mistyped, or the business no longer shows it here.',
+};
+
+type CatalogItem = {
+  external_id: string;
+  name: string;
+  image_url: string | null;
+  archived: boolean;
+  average_rating: number | null;
+  review_count: number;
+};
+type Catalog = { total: number; items: CatalogItem[] };
+type ProductRow = ProductForJsonLd & { external_id: string; rating_distribution: Distribution };
+type ReviewEnvelope = { data: ReviewItem[]; meta: { total: number } };
+
+const STYLE = raw(`
+main{max-width:46rem}
+.crumbs{margin:0 0 .75rem;font-size:.95rem;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+.crumbs a,.shop a{color:#0969da}
+.product{display:flex;gap:1rem;align-items:center;margin-bottom:1rem}
+.product img,.card img{width:6rem;height:6rem;object-fit:contain;border-radius:.5rem;border:1px solid #d0d7de;background:#fff;flex:none}
+.product h1{margin:0;overflow-wrap:break-word;min-width:0}
+.shop{margin:.25rem 0 0}
+.cards{list-style:none;margin:1rem 0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr))}
+.card{border:1px solid #d0d7de;border-radius:.75rem;padding:.75rem;display:flex;flex-direction:column;gap:.75rem;align-items:flex-start}
+@media (max-width:42rem){.card{flex-direction:row}}
+.card a{color:#0969da;font-weight:600;overflow-wrap:break-word}
+.card p{margin:.25rem 0 0;color:#57606a;font-size:.9rem}
+.card .stars-row{font-size:1rem}
+.gone{font-style:italic}
+${REVIEW_LIST_STYLE}`);
+
+const profileUrlOf = (base: string, slug: string) => `${base}/p/${encodeURIComponent(slug)}`;
+const productUrlOf = (base: string, slug: string, externalId: string) =>
+  `${profileUrlOf(base, slug)}/products/${encodeURIComponent(externalId)}`;
+
+/** A page of the business's listed products with their figures; null for an unknown or switched-off profile. */
+async function loadCatalog(sql: Sql, slug: string, pageNumber: number, limit: number) {
+  const [row] = await runAsPublic(
+    sql,
+    (tx) => tx<{ c: Catalog | null }[]>`select plaudit.public_product_catalog(${slug}, ${pageNumber}, ${limit}) as c`,
+  );
+  return row.c;
+}
+
+/** How many products the business lists in public (its profile page links to them when any). */
+export async function listedProductCount(sql: Sql, slug: string): Promise<number> {
+  return Number((await loadCatalog(sql, slug, 1, 0))?.total ?? 0);
+}
+
+/** The product's public summary and fields over its group, or null. */
+async function loadProduct(sql: Sql, slug: string, externalId: string) {
+  const [row] = await runAsPublic(
+    sql,
+    (tx) => tx<{ p: ProductRow | null }[]>`select plaudit.public_product(${slug}, ${externalId}) as p`,
+  );
+  return row.p;
+}
+
+/** A page of the product's public reviews (over its group), or null. */
+async function loadProductReviews(sql: Sql, slug: string, externalId: string, q: ListQuery, limit: number) {
+  const [row] = await runAsPublic(
+    sql,
+    (tx) =>
+      tx<{ body: string }[]>`
+        select body from plaudit.public_product_reviews(
+          ${slug}, ${externalId}, ${q.page}, ${limit}, ${q.sort}, ${q.rating}, false)`,
+  );
+  return row ? (JSON.parse(row.body) as ReviewEnvelope) : null;
+}
+
+function ratingLine(average: number | null, count: number) {
+  return average === null
+    ? markup`<p>No reviews yet</p>`
+    : markup`<p><span class="stars-row" role="img" aria-label="Rated ${average.toFixed(1)} out of 5">${
+      stars(average)
+    }</span> ${average.toFixed(1)} · ${reviewsWord(count)}</p>`;
+}
+
+function renderCatalog(base: string, slug: string, profile: PublicProfileRow, catalog: Catalog, pageNumber: number) {
+  const profileUrl = profileUrlOf(base, slug);
+  const catalogUrl = `${profileUrl}/products`;
+  const at = (n: number) => (n > 1 ? `${catalogUrl}?page=${n}` : catalogUrl);
+  const lastPage = Math.max(1, Math.ceil(Number(catalog.total) / PRODUCTS_PER_PAGE));
+  const prev = pageNumber > 1 ? at(pageNumber - 1) : null;
+  const next = pageNumber < lastPage ? at(pageNumber + 1) : null;
+  const title = `Products of ${profile.name} and their reviews${pageNumber > 1 ? ` – page ${pageNumber}` : ''}`;
+  const description = `${
+    COUNT.format(Number(catalog.total))
+  } products of ${profile.name}, with their customers' ratings.`;
+  const head = markup`<meta name="description" content="${description}">
+<link rel="canonical" href="${at(pageNumber)}">
+${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;
+  const cards = catalog.items.map((p) => {
+    const image = safeLink(p.image_url);
+    return markup`<li class="card">${
+      image ? markup`<img src="${image}" alt="${p.name}" width="96" height="96" loading="lazy">` : ''
+    }<div><a href="${productUrlOf(base, slug, p.external_id)}">${p.name}</a>${
+      ratingLine(p.average_rating === null ? null : Number(p.average_rating), Number(p.review_count))
+    }${p.archived ? markup`<p class="gone">No longer sold</p>` : ''}</div></li>`;
+  });
+  const body = markup`<p class="crumbs"><a href="${profileUrl}">← Reviews of ${profile.name}</a></p>
+<h1>Products of ${profile.name}</h1>
+<ul class="cards">${cards}</ul>
+${pager({ prev, next, page: pageNumber, lastPage })}`;
+  return page({ title, body, indexable: true, head, style: STYLE });
+}
+
+type ProductPageData = {
+  version: string;
+  profile: PublicProfileRow;
+  product: ProductRow;
+  reviews: ReviewEnvelope;
+  newest: ReviewItem[];
+};
+
+function renderProduct(base: string, slug: string, data: ProductPageData, q: ListQuery) {
+  const { profile, product: p, reviews } = data;
+  const profileUrl = profileUrlOf(base, slug);
+  const productUrl = productUrlOf(base, slug, p.external_id);
+  const count = Number(p.review_count);
+  const average = p.average_rating === null ? null : Number(p.average_rating);
+  const image = safeLink(p.image_url);
+  const shop = safeLink(p.url);
+  const summary = average === null
+    ? `No reviews of ${p.name} yet.`
+    : `${p.name} is rated ${average.toFixed(1)} out of 5 from ${reviewsWord(count)}.`;
+  const title = `${p.name} reviews${average === null ? '' : ` – rated ${average.toFixed(1)} of 5`} – ${profile.name}${
+    q.page > 1 ? ` – page ${q.page}` : ''
+  }`;
+  const head = markup`<meta name="description" content="${summary.slice(0, 300)}">
+${listHeadLinks(productUrl, q, reviews.meta.total)}<meta property="og:type" content="product">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${summary.slice(0, 300)}">
+<meta property="og:url" content="${productUrl}">
+${image ? markup`<meta property="og:image" content="${image}">\n` : ''}<meta name="twitter:card" content="summary">
+<script type="application/ld+json">${jsonForScript(productJsonLd(p, data.newest))}</script>
+`;
+  const body =
+    markup`<p class="crumbs"><a href="${profileUrl}">← Reviews of ${profile.name}</a><a href="${profileUrl}/products">All products</a></p>
+<header class="product">${
+      image ? markup`<img src="${image}" alt="${p.name}" width="96" height="96">` : ''
+    }<div><h1>${p.name}</h1>${
+      shop ? markup`<p class="shop"><a href="${shop}" rel="noopener">See it at ${profile.name}</a></p>` : ''
+    }</div></header>
+${
+      scoreSection(
+        average,
+        count,
+        p.rating_distribution,
+        (rating) => listLink(productUrl, { page: 1, rating, sort: q.sort }),
+      )
+    }
+${reviewsSection({ pageUrl: productUrl, q, items: reviews.data, total: reviews.meta.total, business: profile.name })}
+<p class="fine">Reviews of ${p.name}, sold by ${profile.name}, collected and published with Plaudit.</p>`;
+  return page({ title, body, indexable: true, head, style: STYLE });
+}
+
+export function productPages() {
+  const app = new Hono<AppEnv>();
+
+  app.get('/p/:slug/products', async (c) => {
+    const slug = c.req.param('slug');
+    const pageNumber = readPageNumber(c);
+    if (typeof pageNumber === 'string') return publicNotFound(c, 400, 'This page does not exist', pageNumber);
+    return await cachedPublicPage(c, {
+      variant: `product-catalog-page:${slug}:${pageNumber}`,
+      version: () => publicProfileVersion(c.var.sql, slug),
+      load: async () => {
+        const [profile, catalog] = await Promise.all([
+          loadPublicProfile(c.var.sql, slug),
+          loadCatalog(c.var.sql, slug, pageNumber, PRODUCTS_PER_PAGE),
+        ]);
+        if (!profile || !profile.enabled || !catalog) return null;
+        return { version: profile.version, profile, catalog };
+      },
+      missing: NO_SUCH_BUSINESS,
+      render: ({ profile, catalog }) => {
+        if (Number(catalog.total) === 0) {
+          return publicNotFound(c, 404, 'No products', `${profile.name} shows no products here.`);
+        }
+        const lastPage = Math.ceil(Number(catalog.total) / PRODUCTS_PER_PAGE);
+        return pageNumber > lastPage
+          ? publicNotFound(c, 404, 'No such page', `The products end at page ${lastPage}.`)
+          : renderCatalog(c.var.config.publicUrl, slug, profile, catalog, pageNumber);
+      },
+    });
+  });
+
+  app.get('/p/:slug/products/:externalId', async (c) => {
+    const slug = c.req.param('slug');
+    const externalId = c.req.param('externalId');
+    const q = readListQuery(c);
+    if (typeof q === 'string') return publicNotFound(c, 400, 'This page does not exist', q);
+    if (externalId.length < 1 || externalId.length > 200) {
+      return publicNotFound(c, 404, NO_SUCH_PRODUCT.title, NO_SUCH_PRODUCT.text);
+    }
+    return await cachedPublicPage<ProductPageData>(c, {
+      variant: `product-page:${slug}:${externalId}:${q.page}:${q.rating ?? ''}:${q.sort}`,
+      version: () => publicProfileVersion(c.var.sql, slug),
+      load: async () => {
+        const newestFirst: ListQuery = { page: 1, rating: null, sort: 'newest' };
+        const [profile, product, reviews, newest] = await Promise.all([
+          loadPublicProfile(c.var.sql, slug),
+          loadProduct(c.var.sql, slug, externalId),
+          loadProductReviews(c.var.sql, slug, externalId, q, REVIEWS_PER_PAGE),
+          // What the JSON-LD says, as the `jsonld` route does: the newest reviews, whatever the page shows.
+          loadProductReviews(c.var.sql, slug, externalId, newestFirst, PRODUCT_JSONLD_REVIEWS),
+        ]);
+        if (!profile || !profile.enabled || !product || !reviews || !newest) return null;
+        return { version: profile.version, profile, product, reviews, newest: newest.data };
+      },
+      missing: NO_SUCH_PRODUCT,
+      render: (data) =>
+        q.page > lastPageOf(data.reviews.meta.total)
+          ? publicNotFound(
+            c,
+            404,
+            'No such page',
+            `This product's reviews end at page ${lastPageOf(data.reviews.meta.total)}.`,
+          )
+          : renderProduct(c.var.config.publicUrl, slug, data, q),
+    });
+  });
+
+  return app;
+}

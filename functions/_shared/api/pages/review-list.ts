@@ -1,0 +1,235 @@
+// What the public pages that list reviews share (the business's profile page and a product's
+// page): the query they take (?page=, ?rating=, ?sort=), the score with its distribution bars, the
+// rating filter and the sort as links (the pages have no script and no form), a review as an
+// article, the pager, their styles and their caching. Every value is escaped by markup``.
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import { MAX_PAGE } from '../http/pagination.ts';
+import { markup, raw, type SafeHtml } from './html.ts';
+
+export const REVIEWS_PER_PAGE = 10;
+
+/** The orders a page offers, as the public lists name them, with their words. */
+const SORTS = { newest: 'Newest', oldest: 'Oldest', highest: 'Highest rated', lowest: 'Lowest rated' } as const;
+export type Sort = keyof typeof SORTS;
+
+export type ListQuery = { page: number; rating: number | null; sort: Sort };
+
+/** A public review item, as plaudit.public_review_json writes it. */
+export type ReviewItem = {
+  id: string;
+  rating: number;
+  title: string | null;
+  content: string;
+  reviewer_name: string;
+  verification_status: 'verified' | 'unverified';
+  verification_method: 'email' | 'purchase_proof' | 'manual' | 'invitation' | null;
+  reply: { content: string; created_at: string; updated_at: string } | null;
+  created_at: string;
+};
+
+export type Distribution = Record<'1' | '2' | '3' | '4' | '5', number>;
+
+const BADGE: Record<string, string> = {
+  email: 'Verified by e-mail',
+  purchase_proof: 'Verified purchase',
+  invitation: 'Verified by invitation',
+  manual: 'Verified by the business',
+};
+
+export const REVIEW_LIST_STYLE = raw(`
+.score{display:grid;grid-template-columns:auto 1fr;gap:1rem 1.5rem;align-items:center;border:1px solid #d0d7de;border-radius:.75rem;padding:1rem 1.25rem;margin:1.25rem 0}
+.avg{font-size:2.5rem;font-weight:700;line-height:1}
+.stars-row{color:#9a6700;font-size:1.25rem;letter-spacing:.05em}
+.count{color:#57606a;margin:.25rem 0 0}
+.bars{list-style:none;margin:0;padding:0;grid-column:1/-1}
+.bars li{display:grid;grid-template-columns:4.5rem 1fr 3rem;gap:.5rem;align-items:center;margin:.2rem 0}
+.bars a{color:#0969da}
+.bar{height:.6rem;border-radius:.3rem;background:#eaeef2;overflow:hidden}
+.bar span{display:block;height:100%;background:#bf8700}
+.num{text-align:right;color:#57606a;font-variant-numeric:tabular-nums}
+.filter{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;padding:0;margin:0 0 1rem}
+.filter a{display:inline-block;padding:.35rem .8rem;border:1px solid #8c959f;border-radius:2rem;color:#1f2328;text-decoration:none}
+.filter a[aria-current=page]{background:#1f2328;color:#fff;border-color:#1f2328}
+.sort{font-size:.95rem;color:#57606a;margin:0 0 1rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem}
+.sort a{color:#0969da;white-space:nowrap}
+.sort a[aria-current=page]{color:#1f2328;font-weight:700;text-decoration:none}
+.review{border-top:1px solid #d0d7de;padding:1rem 0}
+.review h3{font-size:1.05rem;margin:.35rem 0}
+.review p{margin:.35rem 0;white-space:pre-line;overflow-wrap:anywhere}
+.meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
+.badge{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
+.reply{border-left:3px solid #d0d7de;margin:.6rem 0 0;padding:0 0 0 .8rem}
+.reply-by{color:#57606a;font-size:.9rem;font-weight:600}
+.pages{display:flex;justify-content:space-between;gap:1rem;margin-top:1.5rem}
+.pages a{color:#0969da}
+.empty{color:#57606a}
+`);
+
+export function stars(rating: number): string {
+  const full = Math.round(rating);
+  return '★'.repeat(full) + '☆'.repeat(5 - full);
+}
+
+// One formatter each, made once: building an Intl formatter per value costs more than the page.
+const DATE = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+export const COUNT = new Intl.NumberFormat('en');
+
+export function formatDate(iso: string): string {
+  return DATE.format(new Date(iso));
+}
+
+export const reviewsWord = (n: number) => `${COUNT.format(n)} review${n === 1 ? '' : 's'}`;
+
+/** JSON inside a script element: no `</script>`, no HTML comment opener can end it early. */
+export function jsonForScript(value: unknown): SafeHtml {
+  return raw(JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'));
+}
+
+/** ?page=, 1 without it, or the message of a 400. */
+export function readPageNumber(c: Context<AppEnv>): number | string {
+  const rawPage = c.req.query('page');
+  const page = rawPage === undefined ? 1 : Number(rawPage);
+  if (!/^\d{1,7}$/.test(rawPage ?? '1') || page < 1 || page > MAX_PAGE) {
+    return `page must be a whole number from 1 to ${COUNT.format(MAX_PAGE)}.`;
+  }
+  return page;
+}
+
+/** ?page=, ?rating= and ?sort=, or the message of a 400. */
+export function readListQuery(c: Context<AppEnv>): ListQuery | string {
+  const rawRating = c.req.query('rating');
+  const sort = c.req.query('sort') || 'newest';
+  const page = readPageNumber(c);
+  if (typeof page === 'string') return page;
+  if (rawRating !== undefined && rawRating !== '' && !/^[1-5]$/.test(rawRating)) {
+    return 'rating must be 1, 2, 3, 4 or 5.';
+  }
+  if (!Object.hasOwn(SORTS, sort)) return 'sort must be newest, oldest, highest or lowest.';
+  return { page, rating: rawRating ? Number(rawRating) : null, sort: sort as Sort };
+}
+
+/** The address of a variant of a list page: the plain page carries no query. */
+export function listLink(pageUrl: string, q: ListQuery): string {
+  const params = new URLSearchParams();
+  if (q.rating) params.set('rating', String(q.rating));
+  if (q.sort !== 'newest') params.set('sort', q.sort);
+  if (q.page > 1) params.set('page', String(q.page));
+  const qs = params.toString();
+  return `${pageUrl}${qs ? `?${qs}` : ''}`;
+}
+
+export const lastPageOf = (total: number) => Math.max(1, Math.ceil(Number(total) / REVIEWS_PER_PAGE));
+
+/** The last page, and the addresses of the pages before and after this one (null at the ends). */
+function neighbours(pageUrl: string, q: ListQuery, total: number) {
+  const lastPage = lastPageOf(total);
+  return {
+    lastPage,
+    prev: q.page > 1 ? listLink(pageUrl, { ...q, page: q.page - 1 }) : null,
+    next: q.page < lastPage ? listLink(pageUrl, { ...q, page: q.page + 1 }) : null,
+  };
+}
+
+/** The average, its stars, the count and the bars per rating, each bar linking to its filter. */
+export function scoreSection(
+  average: number | null,
+  count: number,
+  dist: Distribution,
+  linkTo: (rating: number) => string,
+): SafeHtml {
+  const bars = [5, 4, 3, 2, 1].map((n) => {
+    const k = String(n) as keyof Distribution;
+    const share = count > 0 ? Math.round((Number(dist[k]) / count) * 100) : 0;
+    return markup`<li><a href="${linkTo(n)}">${n} star${
+      n === 1 ? '' : 's'
+    }</a><span class="bar" role="img" aria-label="${share}% of reviews"><span style="width:${share}%"></span></span><span class="num">${
+      COUNT.format(Number(dist[k]))
+    }</span></li>`;
+  });
+  return markup`<section class="score" aria-labelledby="score-h">
+<h2 id="score-h" class="trap">Rating</h2>
+<div><div class="avg">${average === null ? '–' : average.toFixed(1)}</div></div>
+<div><div class="stars-row" role="img" aria-label="${
+    average === null ? 'No rating yet' : `Rated ${average.toFixed(1)} out of 5`
+  }">${stars(average ?? 0)}</div><p class="count">${reviewsWord(count)}</p></div>
+<ul class="bars" aria-label="Reviews per rating">${bars}</ul>
+</section>`;
+}
+
+/** A review as an article: its stars, title, text, reviewer, date, badge and the business's reply. */
+function reviewArticle(r: ReviewItem, business: string): SafeHtml {
+  return markup`<article class="review">
+<div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
+${r.title ? markup`<h3>${r.title}</h3>` : ''}
+<p>${r.content}</p>
+<div class="meta"><span>${r.reviewer_name}</span><time datetime="${r.created_at}">${formatDate(r.created_at)}</time>${
+    r.verification_status === 'verified'
+      ? markup`<span class="badge">${BADGE[r.verification_method ?? 'manual']}</span>`
+      : ''
+  }</div>
+${
+    r.reply
+      ? markup`<div class="reply"><p class="reply-by">Reply from ${business} <time datetime="${r.reply.updated_at}">${
+        formatDate(r.reply.updated_at)
+      }</time></p><p>${r.reply.content}</p></div>`
+      : ''
+  }
+</article>`;
+}
+
+/** Links to the pages before and after this one, and where it stands; nothing on a lone page. */
+export function pager(
+  { prev, next, page, lastPage }: { prev: string | null; next: string | null; page: number; lastPage: number },
+  [before, after] = ['← Previous page', 'Next page →'],
+): SafeHtml | '' {
+  if (!prev && !next) return '';
+  return markup`<nav class="pages" aria-label="Pages">${
+    prev ? markup`<a href="${prev}" rel="prev">${before}</a>` : markup`<span></span>`
+  }<span>Page ${page} of ${lastPage}</span>${
+    next ? markup`<a href="${next}" rel="next">${after}</a>` : markup`<span></span>`
+  }</nav>`;
+}
+
+/** The reviews section: the rating filter and the sort as links, the page's reviews, the pager. */
+export function reviewsSection(
+  { pageUrl, q, items, total, business }: {
+    pageUrl: string;
+    q: ListQuery;
+    items: ReviewItem[];
+    total: number;
+    business: string;
+  },
+): SafeHtml {
+  const { lastPage, prev, next } = neighbours(pageUrl, q, total);
+  const filters = [null, 5, 4, 3, 2, 1].map((n) =>
+    markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, rating: n })}"${
+      q.rating === n ? markup` aria-current="page"` : ''
+    }>${n === null ? 'All ratings' : `${n} ★`}</a></li>`
+  );
+  const sorts = (Object.entries(SORTS) as [Sort, string][]).map(([sort, words]) =>
+    markup`<a href="${listLink(pageUrl, { ...q, page: 1, sort })}"${
+      q.sort === sort ? markup` aria-current="page"` : ''
+    }>${words}</a>`
+  );
+  const byDate = q.sort === 'newest';
+  return markup`<section aria-labelledby="reviews-h">
+<h2 id="reviews-h">Reviews${q.rating ? ` rated ${q.rating}` : ''}</h2>
+<nav aria-label="Filter by rating"><ul class="filter">${filters}</ul></nav>
+<nav class="sort" aria-label="Sort reviews">Sort:${sorts}</nav>
+${
+    items.length
+      ? items.map((r) => reviewArticle(r, business))
+      : markup`<p class="empty">${q.rating ? `No ${q.rating}-star reviews yet.` : 'No reviews yet.'}</p>`
+  }
+${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', 'Older reviews →'] : undefined)}
+</section>`;
+}
+
+/** rel=prev/next of a list page, and its canonical address: the same page, newest first, all ratings. */
+export function listHeadLinks(pageUrl: string, q: ListQuery, total: number): SafeHtml {
+  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest' });
+  const { prev, next } = neighbours(pageUrl, q, total);
+  return markup`<link rel="canonical" href="${canonical}">
+${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;
+}
