@@ -9,7 +9,7 @@
 // $TEST_TMP_DIR/screenshots.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { hostPage, openPage, useHostSite } from '../helpers/host-site.ts';
@@ -105,6 +105,11 @@ describe('product mode', () => {
         expect(seen.head).toContain('12 reviews');
         expect(seen.contents).toHaveLength(10);
         expect(seen.contents.join()).not.toContain('About the shop itself.');
+        // Every review is on the product's page.
+        expect(
+          await page.locator('[data-product]').getByRole('link', { name: 'See all 12 reviews' }).getAttribute('href'),
+        )
+          .toBe(`${inject('apiUrl')}/p/${t.org.slug}/products/MUG-1`);
         const widget = page.locator('[data-product]');
         // The distribution: 6 five-star reviews of 12.
         await expect.poll(() => widget.getByRole('button', { name: '5 ★: 6 reviews' }).count()).toBe(1);
@@ -299,6 +304,7 @@ ${container('MUG-1', 'style="display:block;height:560px"')}<p id="below">Text be
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
         expect((await page.locator('[data-mode=stars]').boundingBox())?.height).toBe(24);
+        await page.screenshot({ path: path.join(screenshotDir(), `widget-product-reserved-${width}.png`) });
       } finally {
         await close();
       }

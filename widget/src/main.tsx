@@ -75,6 +75,7 @@ async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: st
       product={product}
       first={first}
       reviewsUrl={`${url}/reviews`}
+      pageUrl={`${base}/p/${encodeURIComponent(d.slug!)}/products/${encodeURIComponent(id)}`}
       theme={themeOf(d.theme, 'light')}
       t={t}
       locale={locale}

@@ -17,10 +17,12 @@ export const readPage = (reviewsUrl: string, page: number, sort: string, rating:
   getJson<ReviewPage>(`${reviewsUrl}?limit=${PER_PAGE}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}`);
 
 export function ProductWidget(
-  { product, first, reviewsUrl, theme, t, locale }: {
+  { product, first, reviewsUrl, pageUrl, theme, t, locale }: {
     product: PublicProduct;
     first: ReviewPage;
     reviewsUrl: string;
+    /** The product's public page, where every review is. */
+    pageUrl: string;
     theme: string;
     t: Strings;
     locale: string;
@@ -90,15 +92,17 @@ export function ProductWidget(
       <ul class='items' tabIndex={0} aria-label={t.region(product.name)}>
         {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={locale} replyLabel={t.sellerReply} />)}
       </ul>
-      {list.meta.page < list.meta.totalPages && (
-        <button
-          type='button'
-          class='all'
-          onClick={() => show(sort, rating, list.meta.page + 1)}
-        >
-          {t.more}
-        </button>
-      )}
+      <div class='ctl end'>
+        {list.meta.page < list.meta.totalPages && (
+          <button
+            type='button'
+            onClick={() => show(sort, rating, list.meta.page + 1)}
+          >
+            {t.more}
+          </button>
+        )}
+        {count > 0 && <a href={pageUrl} target='_top'>{t.seeAll(count)}</a>}
+      </div>
     </section>
   );
 }

@@ -41,6 +41,7 @@ a{color:var(--a)}
 .bar{height:8px;border-radius:4px;background:var(--bd);overflow:hidden}
 .bar span{display:block;height:100%;background:var(--s)}
 .ctl{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 12px}
+.ctl.end{margin:12px 0 0;justify-content:space-between}
 select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:6px;padding:2px 6px}
 /* Stars mode: one line of a fixed height, so that the page around it never moves. */
 .w.sm{display:block;height:24px;font-size:14px;line-height:24px;margin:0;padding:0;border:0;background:none;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
