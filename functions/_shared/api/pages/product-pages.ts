@@ -22,17 +22,15 @@ import {
   jsonForScript,
   lastPageOf,
   listHeadLinks,
-  listLink,
   type ListQuery,
   pager,
   readListQuery,
   readPageNumber,
   REVIEW_LIST_STYLE,
   type ReviewItem,
+  reviewListSections,
   REVIEWS_PER_PAGE,
-  reviewsSection,
   reviewsWord,
-  scoreSection,
   stars,
 } from './review-list.ts';
 import { cachedPublicPage, type Missing, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
@@ -186,14 +184,17 @@ ${image ? markup`<meta property="og:image" content="${image}">\n` : ''}<meta nam
       shop ? markup`<p class="shop"><a href="${shop}" rel="noopener">See it at ${profile.name}</a></p>` : ''
     }</div></header>
 ${
-      scoreSection(
+      reviewListSections({
+        pageUrl: productUrl,
+        q,
         average,
         count,
-        p.rating_distribution,
-        (rating) => listLink(productUrl, { page: 1, rating, sort: q.sort }),
-      )
+        distribution: p.rating_distribution,
+        items: reviews.data,
+        total: reviews.meta.total,
+        business: profile.name,
+      })
     }
-${reviewsSection({ pageUrl: productUrl, q, items: reviews.data, total: reviews.meta.total, business: profile.name })}
 <p class="fine">Reviews of ${p.name}, sold by ${profile.name}, collected and published with Plaudit.</p>`;
   return page({ title, body, indexable: true, head, style: STYLE });
 }

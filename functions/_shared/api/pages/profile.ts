@@ -19,15 +19,13 @@ import {
   jsonForScript,
   lastPageOf,
   listHeadLinks,
-  listLink,
   type ListQuery,
   readListQuery,
   REVIEW_LIST_STYLE,
   type ReviewItem,
+  reviewListSections,
   REVIEWS_PER_PAGE,
-  reviewsSection,
   reviewsWord,
-  scoreSection,
 } from './review-list.ts';
 import { cachedPublicPage, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
 
@@ -114,14 +112,17 @@ ${
       : ''
   }
 ${
-    scoreSection(
+    reviewListSections({
+      pageUrl: profileUrl,
+      q,
       average,
       count,
-      p.rating_distribution,
-      (rating) => listLink(profileUrl, { page: 1, rating, sort: q.sort }),
-    )
+      distribution: p.rating_distribution,
+      items: data.reviews.items,
+      total: data.reviews.total,
+      business: p.name,
+    })
   }
-${reviewsSection({ pageUrl: profileUrl, q, items: data.reviews.items, total: data.reviews.total, business: p.name })}
 <p class="fine">Reviews of ${p.name}, collected and published with Plaudit. A business can hide a review only with a recorded reason, kept in a tamper-evident trail.</p>`;
 
   return page({ title, body, indexable: true, head, style: STYLE });

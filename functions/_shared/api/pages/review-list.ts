@@ -11,7 +11,7 @@ export const REVIEWS_PER_PAGE = 10;
 
 /** The orders a page offers, as the public lists name them, with their words. */
 const SORTS = { newest: 'Newest', oldest: 'Oldest', highest: 'Highest rated', lowest: 'Lowest rated' } as const;
-export type Sort = keyof typeof SORTS;
+type Sort = keyof typeof SORTS;
 
 export type ListQuery = { page: number; rating: number | null; sort: Sort };
 
@@ -75,7 +75,7 @@ export function stars(rating: number): string {
 const DATE = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 export const COUNT = new Intl.NumberFormat('en');
 
-export function formatDate(iso: string): string {
+function formatDate(iso: string): string {
   return DATE.format(new Date(iso));
 }
 
@@ -110,7 +110,7 @@ export function readListQuery(c: Context<AppEnv>): ListQuery | string {
 }
 
 /** The address of a variant of a list page: the plain page carries no query. */
-export function listLink(pageUrl: string, q: ListQuery): string {
+function listLink(pageUrl: string, q: ListQuery): string {
   const params = new URLSearchParams();
   if (q.rating) params.set('rating', String(q.rating));
   if (q.sort !== 'newest') params.set('sort', q.sort);
@@ -131,13 +131,15 @@ function neighbours(pageUrl: string, q: ListQuery, total: number) {
   };
 }
 
-/** The average, its stars, the count and the bars per rating, each bar linking to its filter. */
-export function scoreSection(
+/** The average, its stars, the count and the bars per rating, each bar linking to its filter (in the same order). */
+function scoreSection(
+  pageUrl: string,
+  q: ListQuery,
   average: number | null,
   count: number,
   dist: Distribution,
-  linkTo: (rating: number) => string,
 ): SafeHtml {
+  const linkTo = (rating: number) => listLink(pageUrl, { page: 1, rating, sort: q.sort });
   const bars = [5, 4, 3, 2, 1].map((n) => {
     const k = String(n) as keyof Distribution;
     const share = count > 0 ? Math.round((Number(dist[k]) / count) * 100) : 0;
@@ -192,7 +194,7 @@ export function pager(
 }
 
 /** The reviews section: the rating filter and the sort as links, the page's reviews, the pager. */
-export function reviewsSection(
+function reviewsSection(
   { pageUrl, q, items, total, business }: {
     pageUrl: string;
     q: ListQuery;
@@ -232,4 +234,21 @@ export function listHeadLinks(pageUrl: string, q: ListQuery, total: number): Saf
   const { prev, next } = neighbours(pageUrl, q, total);
   return markup`<link rel="canonical" href="${canonical}">
 ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;
+}
+
+/** What a page of reviews shows, the business's or a product's: the score with its bars, then the reviews. */
+export function reviewListSections(
+  { pageUrl, q, average, count, distribution, items, total, business }: {
+    pageUrl: string;
+    q: ListQuery;
+    average: number | null;
+    count: number;
+    distribution: Distribution;
+    items: ReviewItem[];
+    total: number;
+    business: string;
+  },
+): SafeHtml {
+  return markup`${scoreSection(pageUrl, q, average, count, distribution)}
+${reviewsSection({ pageUrl, q, items, total, business })}`;
 }
