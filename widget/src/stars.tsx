@@ -18,8 +18,9 @@ export type DrawRating = (rating: ProductRating) => void;
 let pending = new Map<string, Map<string, DrawRating[]>>();
 
 export function askRating(base: string, slug: string, id: string, draw: DrawRating): void {
-  // The ratings route splits its ids on commas: an id holding one cannot be asked for.
-  if (id.includes(',')) return;
+  // What the ratings route would refuse (and with it the whole batch) is not asked for: an id
+  // holding a comma (its separator), an empty one, or one past 200 characters.
+  if (!id || id.length > 200 || id.includes(',')) return;
   if (!pending.size) Promise.resolve().then(flush);
   const key = `${base}\n${slug}`;
   const ids = pending.get(key) ?? new Map<string, DrawRating[]>();
