@@ -211,6 +211,41 @@ describe('product mode', () => {
       await close();
     }
   });
+  it('a container unmounted while its data is on the way stays as it was', async () => {
+    const url = site.page(
+      '/unmounted',
+      hostPage(`${container('MUG-1', 'class="gone"', 'Gone reviews')}<script async src="${script}"></script>
+<script>addEventListener('plaudit:ready', () => { window.__ready = (window.__ready || 0) + 1; });</script>`),
+    );
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The product's summary is held until the page has unmounted the container.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const summaryAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(/\/public\/products\/[^/]+\/MUG-1$/, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(url);
+      await summaryAsked;
+      await page.evaluate(() => (window as any).Plaudit.unmount(document.querySelector('.gone')));
+      release();
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.querySelector('.gone')!.shadowRoot?.querySelector('.w') ?? null))
+        .toBeNull();
+      expect(await page.getByRole('link', { name: 'Gone reviews' }).isVisible()).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { __ready?: number }).__ready)).toBeUndefined();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('stars mode', () => {

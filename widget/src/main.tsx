@@ -29,6 +29,8 @@ function number(value: string | undefined): number | undefined {
 
 /** Draws into the container's shadow root, in place of its fallback link, and says so. */
 function show(el: HTMLElement, m: Mounted, content: ComponentChild): void {
+  // Unmounted, or mounted again, while its data was on the way: that mount draws its own.
+  if (mounted.get(el) !== m) return;
   render(content, m.slot);
   // The container's fallback link (for readers without scripts) gives way to the widget.
   m.root.querySelector('slot')?.remove();
@@ -65,7 +67,8 @@ async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: st
     readPage(`${url}/reviews`, 1, SORTS[0], 0),
     d.jsonld === 'off' ? null : getJson<unknown>(`${url}/jsonld`),
   ]);
-  if (!product || !first) return;
+  // Unmounted meanwhile: neither drawn nor its JSON-LD put.
+  if (!product || !first || mounted.get(el) !== m) return;
   if (jsonld) putJsonLd(`${d.slug}/${id}`, JSON.stringify(jsonld));
   const t = stringsFor(locale);
   show(
@@ -92,12 +95,12 @@ function load(el: HTMLElement, m: Mounted): void {
   if (id === undefined) {
     loadBusiness(el, m, base, locale).catch(ignore);
   } else if (d.mode === 'stars') {
-    askRating(base, d.slug!, id, (rating) => {
-      // Unmounted or mounted again meanwhile: that mount draws its own.
-      if (mounted.get(el) === m) {
-        show(el, m, <StarsLine rating={rating} t={stringsFor(locale)} theme={themeOf(d.theme, 'light')} />);
-      }
-    });
+    askRating(
+      base,
+      d.slug!,
+      id,
+      (rating) => show(el, m, <StarsLine rating={rating} t={stringsFor(locale)} theme={themeOf(d.theme, 'light')} />),
+    );
   } else {
     loadProduct(el, m, base, locale, id).catch(ignore);
   }
@@ -116,26 +119,36 @@ function mount(el: Element): void {
   load(el, m);
 }
 
+/** Containers the page unmounted: the scan of later changes leaves them so, until the page mounts them. */
+const unmounted = new WeakSet<Element>();
+
 function unmount(el: Element): void {
   const m = mounted.get(el);
   if (!m) return;
   render(null, m.slot);
   m.root.replaceChildren(document.createElement('slot'));
   mounted.delete(el);
+  unmounted.add(el);
+}
+
+/** Plaudit.mount: also a container the page unmounted before. */
+function mountAgain(el: Element): void {
+  unmounted.delete(el);
+  mount(el);
 }
 
 function refresh(el?: Element): void {
   const targets = el ? [el] : [...document.querySelectorAll(SELECTOR)];
   for (const t of targets) {
     unmount(t);
-    mount(t);
+    mountAgain(t);
   }
 }
 
 function scan(): void {
-  document.querySelectorAll(SELECTOR).forEach(mount);
+  document.querySelectorAll(SELECTOR).forEach((el) => unmounted.has(el) || mount(el));
 }
 
-(window as unknown as { Plaudit: unknown }).Plaudit = { mount, unmount, refresh };
+(window as unknown as { Plaudit: unknown }).Plaudit = { mount: mountAgain, unmount, refresh };
 scan();
 new MutationObserver(scan).observe(document.documentElement, { childList: true, subtree: true });
