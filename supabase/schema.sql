@@ -1925,28 +1925,6 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) IS 'The product of a hosted form''s organization with this external id (archived or not), while the form takes reviews.';
 
-CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS json
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select json_build_object(
-    'version', plaudit.public_version(p_slug),
-    'external_id', (x.product).external_id,
-    'name', (x.product).name,
-    'url', (x.product).url,
-    'image_url', (x.product).image_url,
-    'sku', (x.product).sku,
-    'gtin', (x.product).gtin,
-    'mpn', (x.product).mpn,
-    'brand', (x.product).brand,
-    'average_rating', case when st.public_count > 0 then round(st.rating_sum::numeric / st.public_count, 2) end,
-    'review_count', st.public_count,
-    'rating_distribution', json_build_object('1', st.rating_1, '2', st.rating_2, '3', st.rating_3,
-                                             '4', st.rating_4, '5', st.rating_5))
-    from plaudit.public_product_of(p_slug, p_external_id) x
-    cross join lateral plaudit.product_group_statistics(x.group_ids) st
-$$;
-
-COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the organization''s public version; null when not found.';
-
 CREATE TABLE plaudit.products (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -1974,6 +1952,63 @@ CREATE TABLE plaudit.products (
 );
 
 COMMENT ON TABLE plaudit.products IS 'The product catalog: what an organization sells, each product known by the organization''s own external_id.';
+
+CREATE FUNCTION plaudit.public_listed_products(p_org_id uuid) RETURNS SETOF plaudit.products
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select p.* from plaudit.products p
+   where p.org_id = p_org_id
+     and (not p.archived or exists (select from plaudit.product_review_statistics s
+                                     where s.product_id = p.id and s.public_count > 0))
+$$;
+
+COMMENT ON FUNCTION plaudit.public_listed_products(p_org_id uuid) IS 'The products public pages list: those not archived, and archived ones with public reviews of their own.';
+
+CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS json
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select json_build_object(
+    'version', plaudit.public_version(p_slug),
+    'external_id', (x.product).external_id,
+    'name', (x.product).name,
+    'url', (x.product).url,
+    'image_url', (x.product).image_url,
+    'sku', (x.product).sku,
+    'gtin', (x.product).gtin,
+    'mpn', (x.product).mpn,
+    'brand', (x.product).brand,
+    'average_rating', case when st.public_count > 0 then round(st.rating_sum::numeric / st.public_count, 2) end,
+    'review_count', st.public_count,
+    'rating_distribution', json_build_object('1', st.rating_1, '2', st.rating_2, '3', st.rating_3,
+                                             '4', st.rating_4, '5', st.rating_5))
+    from plaudit.public_product_of(p_slug, p_external_id) x
+    cross join lateral plaudit.product_group_statistics(x.group_ids) st
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the organization''s public version; null when not found.';
+
+CREATE FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) RETURNS json
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select json_build_object(
+    'version', plaudit.public_version(p_slug),
+    'total', (select count(*) from plaudit.public_listed_products(o.id)),
+    'items', coalesce((
+      select json_agg(json_build_object(
+               'external_id', l.external_id,
+               'name', l.name,
+               'image_url', l.image_url,
+               'archived', l.archived,
+               'average_rating', case when st.public_count > 0 then round(st.rating_sum::numeric / st.public_count, 2) end,
+               'review_count', st.public_count) order by l.name, l.id)
+        from (select * from plaudit.public_listed_products(o.id) lp
+               order by lp.name, lp.id
+               limit p_limit offset (p_page - 1)::bigint * p_limit) l
+        cross join lateral plaudit.product_group_statistics(plaudit.product_group_ids(o.id, l.id, l.group_key)) st
+    ), '[]'))
+    from plaudit.organizations o
+    left join plaudit.public_profiles pp on pp.org_id = o.id
+   where o.slug = p_slug and coalesce(pp.enabled, true)
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) IS 'A page of an enabled profile''s listed products by name, each with its public figures over its group, with the total.';
 
 CREATE FUNCTION plaudit.public_product_of(p_slug text, p_external_id text) RETURNS TABLE(org_id uuid, product plaudit.products, group_ids uuid[])
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2220,17 +2255,30 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
 
-CREATE FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) RETURNS TABLE(slug text, updated_at timestamp with time zone, total bigint)
+CREATE FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) RETURNS TABLE(slug text, catalog boolean, external_id text,
+    updated_at timestamp with time zone, total bigint)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select o.slug, greatest(o.updated_at, p.updated_at), count(*) over ()
-    from plaudit.organizations o
-    left join plaudit.public_profiles p on p.org_id = o.id
-   where coalesce(p.enabled, true)
-   order by o.slug
+  with profiles as (
+    select o.id, o.slug, greatest(o.updated_at, p.updated_at) as updated_at
+      from plaudit.organizations o
+      left join plaudit.public_profiles p on p.org_id = o.id
+     where coalesce(p.enabled, true)
+  ), pages as (
+    select f.slug, false as catalog, null::text as external_id, f.updated_at from profiles f
+    union all
+    select f.slug, true, null, max(l.updated_at)
+      from profiles f cross join lateral plaudit.public_listed_products(f.id) l group by f.slug
+    union all
+    select f.slug, false, l.external_id, l.updated_at
+      from profiles f cross join lateral plaudit.public_listed_products(f.id) l
+  )
+  select g.slug, g.catalog, g.external_id, g.updated_at, count(*) over ()
+    from pages g
+   order by g.slug, g.external_id is not null, g.catalog, g.external_id
    limit p_limit offset (p_page - 1)::bigint * p_limit
 $$;
 
-COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'The enabled profiles by slug, a page at a time, with when each profile page last changed.';
+COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, catalog, products) by slug, a page at a time, with when each last changed.';
 
 CREATE FUNCTION plaudit.public_version(p_slug text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -4718,6 +4766,7 @@ CREATE INDEX order_items_org_id_product_external_id ON plaudit.order_items USING
 CREATE INDEX product_review_statistics_org_id ON plaudit.product_review_statistics USING btree (org_id);
 CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id, created_at DESC, id DESC);
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
+CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name, id);
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
@@ -5090,7 +5139,6 @@ GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plau
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) TO plaudit_public;
-GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO plaudit_public;
 
 GRANT SELECT,DELETE ON TABLE plaudit.products TO plaudit_api;
 
@@ -5116,6 +5164,8 @@ GRANT INSERT(group_key),UPDATE(group_key) ON TABLE plaudit.products TO plaudit_a
 
 GRANT INSERT(archived),UPDATE(archived) ON TABLE plaudit.products TO plaudit_api;
 
+GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;

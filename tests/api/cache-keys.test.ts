@@ -57,6 +57,8 @@ const PUBLIC_ANSWERS = [
   ["a product's reviews (router)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews?page=1&limit=5`],
   ["a product's JSON-LD", (slug: string) => `/api/v1/public/products/${slug}/MUG/jsonld`],
   ['the ratings of products', (slug: string) => `/api/v1/public/products/${slug}/ratings?ids=MUG`],
+  ['the catalog page', (slug: string) => `/p/${slug}/products`],
+  ["a product's page", (slug: string) => `/p/${slug}/products/MUG`],
   ['the Google product feed', (slug: string) => `/api/v1/public/feeds/${slug}/google-product-reviews.xml`],
 ] as const;
 
