@@ -173,6 +173,20 @@ describe('GET /organizations/:orgId/products', () => {
     expect(await ids('group=mug&q=red')).toEqual(['A-2']);
   });
 
+  it('filters by archived: false for products on sale, true for archived ones, both without it', async () => {
+    const c = await createTenant();
+    await createProduct(c, { external_id: 'ON-SALE' });
+    await createProduct(c, { external_id: 'OLD', archived: true });
+    const ids = async (query: string) =>
+      (await api('GET', `${productsPath(c)}?${query}`, { key: c.keys.read })).body.data.map((p: any) => p.external_id);
+    expect(await ids('archived=false')).toEqual(['ON-SALE']);
+    expect(await ids('archived=true')).toEqual(['OLD']);
+    expect(await ids('')).toEqual(['OLD', 'ON-SALE']);
+    const bad = await api('GET', `${productsPath(c)}?archived=yes`, { key: c.keys.read });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^archived: /);
+  });
+
   it('400 for bad query parameters; 403 for another organization', async () => {
     const res = await api('GET', `${productsPath(t)}?limit=0`, { key: t.keys.read });
     expect(res.body).toEqual(errorBody(400, 'Bad Request', 'limit: must be at least 1'));

@@ -687,7 +687,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description Newest first, archived products included. Filters combine with AND.
+         * @description Newest first, archived products included unless `archived` says. Filters combine with AND.
          *
          *     Requires an API key (or a member's session) with scope `read`.
          */
@@ -6007,6 +6007,8 @@ export interface operations {
                 external_id?: string;
                 /** @description Products of this group. */
                 group?: string;
+                /** @description `false`: only products on sale; `true`: only archived ones. Without it, both. */
+                archived?: "true" | "false";
             };
             header?: never;
             path: {

@@ -34,7 +34,7 @@ export const products = router()
       operationId: 'products.list',
       tags: TAGS,
       summary: 'List products',
-      description: 'Newest first, archived products included. Filters combine with AND.',
+      description: 'Newest first, archived products included unless `archived` says. Filters combine with AND.',
       request: { params: OrgParams, query: ProductListQuery },
       responses: { 200: json(Paginated(Product), 'A page of products') },
     }),
@@ -45,6 +45,7 @@ export const products = router()
       if (q.q) conditions.push(db`name ilike ${'%' + likeEscaped(q.q) + '%'}`);
       if (q.external_id) conditions.push(db`external_id = ${q.external_id}`);
       if (q.group) conditions.push(db`group_key = ${q.group}`);
+      if (q.archived) conditions.push(q.archived === 'true' ? db`archived` : db`not archived`);
       const { rows, total } = await newestFirst<ProductRow>(
         db,
         {

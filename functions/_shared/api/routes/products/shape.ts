@@ -107,6 +107,9 @@ export const ProductListQuery = PaginationQuery.extend({
     description: 'The product with this id of yours.',
   }),
   group: z.string().trim().min(1).max(200).optional().openapi({ description: 'Products of this group.' }),
+  archived: z.enum(['true', 'false']).optional().openapi({
+    description: '`false`: only products on sale; `true`: only archived ones. Without it, both.',
+  }),
 });
 
 export type ProductRow = Omit<z.infer<typeof Product>, 'created_at' | 'updated_at'> & {
