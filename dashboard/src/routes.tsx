@@ -32,6 +32,14 @@ const lazy = (path: string, title: string, load: () => Promise<ScreenComponent>,
 export const SCREENS: Screen[] = [
   { path: '/reviews', component: Inbox, title: 'Reviews' },
   { path: '/reviews/:id', component: ReviewPage, title: 'Review' },
+  lazy('/products', 'Products', () => import('./screens/products/products.tsx').then((m) => m.Products)),
+  lazy('/products/new', 'Add product', () => import('./screens/products/new-product.tsx').then((m) => m.NewProduct)),
+  lazy(
+    '/products/upload',
+    'Upload products from a CSV file',
+    () => import('./screens/products/upload.tsx').then((m) => m.UploadProducts),
+  ),
+  lazy('/products/:id', 'Product', () => import('./screens/products/product-page.tsx').then((m) => m.ProductPage)),
   lazy('/requests', 'Review requests', () => import('./screens/requests/requests.tsx').then((m) => m.Requests)),
   lazy(
     '/requests/bulk',
@@ -77,6 +85,7 @@ export const SCREENS: Screen[] = [
 /** The sidebar, in order: label and path (after /app/o/:orgId). */
 export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'Reviews', path: '/reviews' },
+  { label: 'Products', path: '/products' },
   { label: 'Review requests', path: '/requests' },
   { label: 'Forms', path: '/forms' },
   { label: 'Widget and public page', path: '/widget' },

@@ -1,16 +1,26 @@
 // The inbox: every review of the organization, newest first, with the contract's filters kept in
-// the URL (so a filtered view can be bookmarked and shared), rating and status at a glance.
+// the URL (so a filtered view can be bookmarked and shared), rating, status and product at a glance.
 import { useEffect, useState } from 'preact/hooks';
 import { api, prefetch } from '../api.ts';
 import { setQuery } from '../router.ts';
 import { useAppPath, useWorkspace } from '../session.ts';
-import { Badge, Empty, ErrorNotice, Loading, PageHeader, Pager, Stars } from '../ui/components.tsx';
+import { Empty, ErrorNotice, Loading, PageHeader, Pager } from '../ui/components.tsx';
 import { QueryDate, QuerySelect, useQueryFilters } from '../ui/filters.tsx';
-import { formatDate } from '../ui/format.ts';
 import { useLoad } from '../ui/hooks.ts';
-import { VERIFICATION_LABEL } from '../ui/words.ts';
+import { ProductPicker } from '../ui/product-picker.tsx';
+import { ReviewList } from '../ui/review-list.tsx';
 
-const FILTERS = ['q', 'verification_status', 'is_hidden', 'rating', 'form_id', 'startDate', 'endDate', 'page'] as const;
+const FILTERS = [
+  'q',
+  'verification_status',
+  'is_hidden',
+  'rating',
+  'form_id',
+  'product_id',
+  'startDate',
+  'endDate',
+  'page',
+] as const;
 type Filter = (typeof FILTERS)[number];
 
 /** Where the inbox's first page comes from, for starting it while the session loads. */
@@ -101,6 +111,11 @@ export function Inbox() {
           value={filters.form_id}
           options={[['', 'Any'], ...(forms.data?.data ?? []).map((f): [string, string] => [f.id, f.name])]}
         />
+        <ProductPicker
+          label='Product'
+          value={filters.product_id}
+          onPick={(id) => setQuery({ product_id: id, page: null }, false)}
+        />
         <QueryDate label='Written from' name='startDate' value={filters.startDate} />
         <QueryDate label='Written until' name='endDate' value={filters.endDate} />
         {filtered && (
@@ -129,28 +144,7 @@ export function Inbox() {
       )}
       {list.data && list.data.data.length > 0 && (
         <>
-          <ul class='review-list' aria-busy={list.loading}>
-            {list.data.data.map((r) => (
-              <li key={r.id} class='review-row'>
-                <div class='review-row-head'>
-                  <Stars rating={r.rating} />
-                  <a class='review-title' href={appPath(`/reviews/${r.id}`)}>
-                    {r.title || r.content.slice(0, 60) || 'Untitled review'}
-                  </a>
-                </div>
-                <p class='review-excerpt'>{r.content.length > 220 ? `${r.content.slice(0, 220)}…` : r.content}</p>
-                <p class='review-meta'>
-                  <span>{r.reviewer_name}</span>
-                  <span>{formatDate(r.created_at)}</span>
-                  <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
-                    {VERIFICATION_LABEL[r.verification_status]}
-                  </Badge>
-                  {r.is_hidden && <Badge tone='bad'>Hidden</Badge>}
-                  {r.reply && <Badge tone='plain'>Replied</Badge>}
-                </p>
-              </li>
-            ))}
-          </ul>
+          <ReviewList reviews={list.data.data} busy={list.loading} />
           <Pager meta={list.data.meta} onPage={(p) => setQuery({ page: p }, false)} />
         </>
       )}

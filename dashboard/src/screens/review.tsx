@@ -79,6 +79,17 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
             </dd>
             <dt>Written</dt>
             <dd>{formatDateTime(r.created_at)}</dd>
+            <dt>About</dt>
+            <dd>
+              {r.product
+                ? (
+                  <>
+                    <a href={appPath(`/products/${r.product.id}`)}>{r.product.name}</a>{' '}
+                    <span class='muted small'>({r.product.external_id})</span>
+                  </>
+                )
+                : 'Your business'}
+            </dd>
             {Object.entries(r.custom_fields).map(([k, v]) => (
               <>
                 <dt key={`k-${k}`}>{k}</dt>

@@ -43,7 +43,7 @@ describe('checkCatalog', () => {
       [4, [
         'Name: is required.',
         'Product page: must be an http(s) URL.',
-        'GTIN (EAN or UPC): must be 8, 12, 13 or 14 digits with a valid check digit.',
+        'GTIN: must be 8, 12, 13 or 14 digits with a valid check digit.',
       ]],
       [5, ['The same product id as row 2: each product once per file.']],
       [6, ['Name: must be at most 500 characters.']],

@@ -61,7 +61,7 @@ export const PRODUCT_FIELDS: ProductField[] = [
   },
   {
     key: 'gtin',
-    label: 'GTIN (EAN or UPC)',
+    label: 'GTIN',
     max: 14,
     kind: 'gtin',
     what: 'The barcode number: EAN-8, UPC-A (12 digits), EAN-13 or GTIN-14, with its check digit.',

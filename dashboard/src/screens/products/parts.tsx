@@ -1,0 +1,52 @@
+// Pieces the product screens share: a product's picture, its stars with average and count, and
+// its on-sale or archived state.
+import { useState } from 'preact/hooks';
+import type { Schemas } from '../../api.ts';
+import { Badge, Stars } from '../../ui/components.tsx';
+import { formatNumber } from '../../ui/format.ts';
+
+type Product = Schemas['Product'];
+
+/**
+ * The product's picture at a fixed size (the layout never jumps), or a blank square when it has
+ * none or it cannot be loaded (the page allows https pictures only). Its alt is empty: the
+ * product's name is written right beside it, and would otherwise be read twice.
+ */
+export function Thumbnail({ product, size = 48 }: { product: Product; size?: number }) {
+  const [failed, setFailed] = useState(false);
+  if (!product.image_url || failed) return <span class='thumb thumb-empty' style={{ width: size, height: size }} />;
+  return (
+    <img
+      class='thumb'
+      src={product.image_url}
+      alt=''
+      width={size}
+      height={size}
+      loading='lazy'
+      referrerpolicy='no-referrer'
+      onError={() => setFailed(true)}
+    />
+  );
+}
+
+export function RatingSummary({ product }: { product: Product }) {
+  if (!product.review_count || product.average_rating === null) return <span class='muted'>No reviews yet</span>;
+  return (
+    <span class='rating-summary'>
+      {/* The stars round the average; the number says it exactly. */}
+      <span aria-hidden='true'>
+        <Stars rating={Math.round(product.average_rating)} />
+      </span>
+      <span>
+        <strong>{product.average_rating.toFixed(1)}</strong> <span class='visually-hidden'>out of 5</span>{' '}
+        <span class='muted'>
+          ({formatNumber(product.review_count)} review{product.review_count === 1 ? '' : 's'})
+        </span>
+      </span>
+    </span>
+  );
+}
+
+export function ArchivedBadge({ product }: { product: Product }) {
+  return product.archived ? <Badge tone='warn'>Archived</Badge> : null;
+}
