@@ -8,6 +8,7 @@ import { decodeCsvBytes, parseCsv } from '../../csv.ts';
 import { useAppPath, useOrgId } from '../../session.ts';
 import { Loading, Notice, PageHeader } from '../../ui/components.tsx';
 import { downloadText } from '../../ui/download.ts';
+import { FileDrop } from '../../ui/file-drop.tsx';
 import { formatNumber } from '../../ui/format.ts';
 import {
   addAnswer,
@@ -25,7 +26,11 @@ import { Intro, Preview, Result } from './upload-parts.tsx';
 
 export interface Upload extends Catalog {
   fileName: string;
+  /** Which file read this is: a new one starts its preview afresh. */
+  serial: number;
 }
+
+let reads = 0;
 
 /** Where sending stands: the calls, how many are answered, the totals so far, and why it stopped. */
 export interface Sending {
@@ -42,7 +47,6 @@ export function UploadProducts(_: { params: Record<string, string> }) {
   const [upload, setUpload] = useState<Upload>();
   const [reading, setReading] = useState<string>();
   const [sending, setSending] = useState<Sending>();
-  const [over, setOver] = useState(false);
   const running = useRef(false);
 
   const read = async (file: File | undefined) => {
@@ -51,6 +55,7 @@ export function UploadProducts(_: { params: Record<string, string> }) {
     if (file.size > MAX_FILE_BYTES) {
       setUpload({
         fileName: file.name,
+        serial: ++reads,
         rows: [],
         columns: [],
         ignored: [],
@@ -65,7 +70,7 @@ export function UploadProducts(_: { params: Record<string, string> }) {
     setReading(file.name);
     try {
       const { rows } = parseCsv(decodeCsvBytes(await file.arrayBuffer()));
-      setUpload({ fileName: file.name, ...checkCatalog(rows) });
+      setUpload({ fileName: file.name, serial: ++reads, ...checkCatalog(rows) });
     } finally {
       setReading(undefined);
     }
@@ -126,34 +131,11 @@ export function UploadProducts(_: { params: Record<string, string> }) {
         <>
           {!upload && <Intro />}
           {!sending && (
-            <div
-              class={`dropzone${over ? ' over' : ''}`}
-              onDragOver={(e) => {
-                e.preventDefault();
-                setOver(true);
-              }}
-              onDragLeave={() => setOver(false)}
-              onDrop={(e) => {
-                e.preventDefault();
-                setOver(false);
-                void read(e.dataTransfer?.files[0]);
-              }}
-            >
-              <input
-                id='csv-file'
-                class='visually-hidden file-input'
-                type='file'
-                accept='.csv,text/csv,text/plain'
-                onChange={(e) => {
-                  void read(e.currentTarget.files?.[0]);
-                  e.currentTarget.value = '';
-                }}
-              />
-              <label for='csv-file' class='button'>{upload ? 'Choose another CSV file' : 'Choose a CSV file'}</label>
-              <p class='muted small'>
-                or drop it here. Up to {formatNumber(MAX_FILE_ROWS)} products and 10 MB; commas or semicolons.
-              </p>
-            </div>
+            <FileDrop
+              chosen={Boolean(upload)}
+              onFile={(f) => void read(f)}
+              hint={`or drop it here. Up to ${formatNumber(MAX_FILE_ROWS)} products and 10 MB; commas or semicolons.`}
+            />
           )}
           {reading && <Loading what={`Reading ${reading}`} />}
           {upload && (

@@ -8,6 +8,7 @@ import { decodeCsvBytes, parseCsv } from '../../csv.ts';
 import { useAppPath, useOrgId } from '../../session.ts';
 import { ErrorNotice, Field, Loading, Notice, PageHeader } from '../../ui/components.tsx';
 import { downloadText } from '../../ui/download.ts';
+import { FileDrop } from '../../ui/file-drop.tsx';
 import { formatNumber } from '../../ui/format.ts';
 import { useAction, useLoad } from '../../ui/hooks.ts';
 import { Intro, Preview } from './bulk-preview.tsx';
@@ -38,9 +39,6 @@ export function BulkRequests(_: { params: Record<string, string> }) {
   const [result, setResult] = useState<Outcome[]>();
   const [formId, setFormId] = useState('');
   const [attempted, setAttempted] = useState(false);
-  const [onlyProblems, setOnlyProblems] = useState(false);
-  const [showAll, setShowAll] = useState(false);
-  const [over, setOver] = useState(false);
   const inFlight = useRef(false);
   const active = forms.data?.data.filter((f) => f.is_active) ?? [];
   const chosenForm = formId || active[0]?.id || '';
@@ -56,8 +54,6 @@ export function BulkRequests(_: { params: Record<string, string> }) {
     if (!file) return;
     setResult(undefined);
     setAttempted(false);
-    setOnlyProblems(false);
-    setShowAll(false);
     send.clearError();
     if (file.size > MAX_FILE_BYTES) {
       setUpload({
@@ -129,43 +125,14 @@ export function BulkRequests(_: { params: Record<string, string> }) {
       {result ? <Results outcomes={result} upload={upload!} onAgain={reset} /> : (
         <>
           {!upload && <Intro />}
-          <div
-            class={`dropzone${over ? ' over' : ''}`}
-            onDragOver={(e) => {
-              e.preventDefault();
-              setOver(true);
-            }}
-            onDragLeave={() => setOver(false)}
-            onDrop={(e) => {
-              e.preventDefault();
-              setOver(false);
-              void read(e.dataTransfer?.files[0]);
-            }}
-          >
-            <input
-              id='csv-file'
-              class='visually-hidden file-input'
-              type='file'
-              accept='.csv,text/csv,text/plain'
-              onChange={(e) => {
-                void read(e.currentTarget.files?.[0]);
-                e.currentTarget.value = '';
-              }}
-            />
-            <label for='csv-file' class='button'>{upload ? 'Choose another CSV file' : 'Choose a CSV file'}</label>
-            <p class='muted small'>
-              or drop it here. Up to {formatNumber(MAX_ROWS)} customers per file; commas or semicolons.
-            </p>
-          </div>
+          <FileDrop
+            chosen={Boolean(upload)}
+            onFile={(f) => void read(f)}
+            hint={`or drop it here. Up to ${formatNumber(MAX_ROWS)} customers per file; commas or semicolons.`}
+          />
           {reading && <Loading what={`Reading ${reading}`} />}
           {upload && (
-            <Preview
-              upload={upload}
-              onlyProblems={onlyProblems}
-              setOnlyProblems={setOnlyProblems}
-              showAll={showAll}
-              setShowAll={setShowAll}
-            >
+            <Preview upload={upload}>
               {ready.length > 0 && (
                 <div class='bulk-send'>
                   <h3>Send the ready rows</h3>
