@@ -273,11 +273,14 @@ describe('the inbox', () => {
 
       const picker = page.getByRole('combobox', { name: 'Product' });
       await picker.pressSequentially('MUG-1');
-      const option = page.getByRole('option', { name: /Stoneware mug/ });
+      // The list follows the text once typing pauses: then the product with this id is the one match.
+      const matches = page.getByRole('listbox', { name: 'Product: matches' }).getByRole('option');
+      const option = matches.filter({ hasText: 'Stoneware mug' });
+      await expect.poll(() => matches.count()).toBe(1);
       await option.waitFor();
       expect(await axeViolations(page)).toEqual([]);
       await picker.press('ArrowDown');
-      expect(await option.getAttribute('aria-selected')).toBe('true');
+      await expect.poll(() => option.getAttribute('aria-selected')).toBe('true');
       await picker.press('Enter');
       await page.waitForURL(new RegExp(`product_id=${mug.id}`));
       await expect.poll(() => rows.count()).toBe(2);

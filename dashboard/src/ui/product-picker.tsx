@@ -54,6 +54,8 @@ export function ProductPicker({ label, value, onPick }: {
     [orgId, search, open],
   );
   const list = open ? options.data ?? [] : [];
+  // New matches drop the highlight, so that Enter never picks a product the person did not see highlighted.
+  useEffect(() => setActive(-1), [options.data]);
 
   const pick = (p: Product) => {
     setOpen(false);
