@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/http.ts';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { createForm, submitOk } from '../helpers/reviews.ts';
+import { createForm, postReviews } from '../helpers/reviews.ts';
 import { type Operation, operations } from '../helpers/openapi-operations.ts';
 
 let attacker: Tenant;
@@ -57,7 +57,7 @@ beforeAll(async () => {
   const form = await createForm(api, victim);
   victimIds['review-forms'] = form.id;
   victimIds.products = await created(victim, '/products', { external_id: 'MUG', name: 'Mug' }, victim.keys.write);
-  victimIds.reviews = (await submitOk(api, form.id, { rating: 4, product_external_id: 'MUG' })).id;
+  [victimIds.reviews] = await postReviews(form.id, `victim-${victim.org.slug}`, [[4, null, 'A mug.', 'Vic']], 'MUG');
   victimIds.webhooks = await created(victim, '/webhooks', {
     url: 'https://hooks.example.com/plaudit',
     events: ['review.created'],

@@ -6,7 +6,7 @@ import type { WorkerConfig } from '../../functions/_shared/worker/config.ts';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { eventually, type ReceivedRequest, type Receiver, startReceiver } from '../helpers/receiver.ts';
-import { createForm, submitOk } from '../helpers/reviews.ts';
+import { createForm, postReviews } from '../helpers/reviews.ts';
 import { startWorker, type TestWorker } from '../helpers/worker.ts';
 
 const CLOUDFLARE_TOKEN = 'cf-token-never-logged-0123456789';
@@ -35,8 +35,13 @@ const fastlyAt = (r: Receiver) => ({ serviceId: 'svc-1', apiToken: FASTLY_TOKEN,
 /** A business with one published review, whose purge is pending. */
 async function business() {
   const t = await createTenant();
-  const review = await submitOk(api, (await createForm(api, t)).id, { rating: 4 });
-  return { t, reviewId: review.id };
+  const [reviewId] = await postReviews((await createForm(api, t)).id, `purge-${t.org.slug}`, [[
+    4,
+    null,
+    'Good.',
+    'Ann',
+  ]]);
+  return { t, reviewId };
 }
 
 async function hide(t: Tenant, reviewId: string) {
