@@ -2165,11 +2165,15 @@ COMMENT ON FUNCTION plaudit.public_review_form(p_form_id uuid) IS 'The hosted fo
 
 CREATE FUNCTION plaudit.public_review_items(p_ids uuid[]) RETURNS text
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select '[' || coalesce(string_agg(plaudit.public_review_json(pr, rr, p), ',' order by i.ord), '') || ']'
+  select '[' || coalesce(string_agg(x.item, ',' order by i.ord), '') || ']'
     from unnest(p_ids) with ordinality i(id, ord)
-    join plaudit.public_reviews pr on pr.id = i.id
-    left join plaudit.review_replies rr on rr.review_id = pr.id
-    left join plaudit.products p on p.id = pr.product_id
+    cross join lateral (
+      select plaudit.public_review_json(pr, rr, p) as item
+        from plaudit.public_reviews pr
+        left join plaudit.review_replies rr on rr.review_id = pr.id
+        left join plaudit.products p on p.id = pr.product_id
+       where pr.id = i.id
+      offset 0) x
 $$;
 
 COMMENT ON FUNCTION plaudit.public_review_items(p_ids uuid[]) IS 'The public items of the reviews given, as a JSON array in the order given.';
