@@ -21,12 +21,24 @@ async function created(t: Tenant, path: string, body: unknown, key = t.keys.admi
   return (res.body.data?.[0] ?? res.body).id;
 }
 
-/** Every row of every table holding the victim's data, as one digest per table. */
+// The queues the test run's worker advances on its own (the victim's export being written, its
+// events fanned out, its purges and e-mails sent): they move whatever the attacker does.
+const ADVANCED_BY_THE_WORKER = [
+  'cdn_purges',
+  'email_outbox',
+  'events',
+  'export_chunks',
+  'exports',
+  'webhook_deliveries',
+];
+
+/** Every row of every other table holding the victim's data, as one digest per table. */
 async function victimRows(): Promise<Record<string, string>> {
   const tables = await db<{ table_name: string }[]>`
     select c.table_name from information_schema.columns c
       join information_schema.tables t using (table_schema, table_name)
      where c.table_schema = 'plaudit' and c.column_name = 'org_id' and t.table_type = 'BASE TABLE'
+       and c.table_name <> all (${ADVANCED_BY_THE_WORKER})
      order by 1`;
   const out: Record<string, string> = {};
   for (const { table_name } of tables) {
