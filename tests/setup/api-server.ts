@@ -33,13 +33,15 @@ export default async function setup(project: TestProject) {
     port: await freePort(),
     databaseUrl,
     // Every test comes from 127.0.0.1, the browser tests' pages and files included: the per-client
-    // limits (sign-in, anonymous requests) are tested on servers of their own.
+    // limits (sign-in, anonymous requests, submissions) are tested on servers of their own, so this
+    // one's are out of the way of the many files that submit reviews here in the same minute.
     env: {
       PLAUDIT_ENV: 'development',
       DEV_MAIL_URL: devMail.httpUrl,
       EMAIL_WEBHOOK_SECRET,
       SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000',
       PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
+      SUBMIT_RATE_LIMIT_PER_MINUTE: '100000',
     },
     stdio: out,
   });
