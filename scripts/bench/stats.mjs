@@ -15,6 +15,13 @@ export function durationMs(text) {
   return Number(m[1]) * scale;
 }
 
+/** A scenario's setting from the environment (BENCH_…), a positive integer, else `fallback`. */
+export const positive = (env, name, fallback) => {
+  const n = Number(env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+  return n;
+};
+
 export const fixed = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
 /** A plain-text table: the first column left-aligned, the others right-aligned. */

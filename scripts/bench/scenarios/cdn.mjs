@@ -9,13 +9,7 @@ import { startApi } from '../../lib/api-server.mjs';
 import { freePort } from '../../lib/postgres.mjs';
 import { startVarnish } from '../../lib/varnish.mjs';
 import { startWorkerProcess } from '../../lib/worker-process.mjs';
-import { percentile } from '../stats.mjs';
-
-const positive = (env, name, fallback) => {
-  const n = Number(env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
-  return n;
-};
+import { percentile, positive } from '../stats.mjs';
 
 export default {
   name: 'cdn',

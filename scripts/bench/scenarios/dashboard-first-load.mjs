@@ -7,7 +7,8 @@
 import { launchChromium } from '../../lib/chromium.mjs';
 import { dashboardFirstLoad, ensureBuilt, gzipBytes } from '../../lib/builds.mjs';
 import { memberSession } from './dashboard.mjs';
-import { positive, seedOrganization } from './reviews.mjs';
+import { seedOrganization } from './reviews.mjs';
+import { positive } from '../stats.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

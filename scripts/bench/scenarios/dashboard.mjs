@@ -3,7 +3,8 @@
 //
 //   BENCH_REVIEWS=100000   reviews of the organization read (shared with the review scenarios)
 import { createHash, randomBytes } from 'node:crypto';
-import { expectStatus, positive, seedOrganization } from './reviews.mjs';
+import { expectStatus, seedOrganization } from './reviews.mjs';
+import { positive } from '../stats.mjs';
 
 /** A session of a member of the organization, made as plaudit.verify_sign_in makes one. */
 export async function memberSession(ctx, orgId) {

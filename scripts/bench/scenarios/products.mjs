@@ -4,7 +4,8 @@
 //                    reviews, uncached, next to pgbench running the route's one statement;
 //   product-ratings  GET /public/products/:slug/ratings?ids=… for 100 products (a category page's
 //                    stars) next to one product's summary, GET /public/products/:slug/:externalId.
-import { expectStatus, positive, publicApi } from './reviews.mjs';
+import { expectStatus, publicApi } from './reviews.mjs';
+import { positive } from '../stats.mjs';
 
 const PRODUCTS = 100;
 const ids = Array.from({ length: PRODUCTS }, (_, i) => `sku-${i}`);

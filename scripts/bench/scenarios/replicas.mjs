@@ -9,7 +9,8 @@ import path from 'node:path';
 import { startApi } from '../../lib/api-server.mjs';
 import { connect, replicaAuthenticatorUrls } from '../../lib/database.mjs';
 import { Cluster, freePort } from '../../lib/postgres.mjs';
-import { expectStatus, positive, seedOrganization } from './reviews.mjs';
+import { expectStatus, seedOrganization } from './reviews.mjs';
+import { positive } from '../stats.mjs';
 
 /** Polls `check` until it answers true; the standby and the API's health loop report on their own time. */
 async function waitUntil(what, check, timeoutMs = 120_000) {

@@ -9,13 +9,7 @@
 import nodemailer from 'nodemailer';
 import { startDevMail } from '../../lib/dev-mail.mjs';
 import { startWorkerProcess } from '../../lib/worker-process.mjs';
-import { percentile } from '../stats.mjs';
-
-const positive = (env, name, fallback) => {
-  const n = Number(env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
-  return n;
-};
+import { percentile, positive } from '../stats.mjs';
 
 async function tenant(sql, slug) {
   const [org] = await sql`insert into plaudit.organizations (name, slug) values (${

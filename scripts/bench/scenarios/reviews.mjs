@@ -10,12 +10,7 @@ import { startApi } from '../../lib/api-server.mjs';
 import { freePort } from '../../lib/postgres.mjs';
 import { createHash } from 'node:crypto';
 import { keyedReadScript, scriptBody } from './org-get.mjs';
-
-export const positive = (env, name, fallback) => {
-  const n = Number(env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
-  return n;
-};
+import { positive } from '../stats.mjs';
 
 /**
  * An organization with `count` visible reviews, loaded in one statement with triggers off

@@ -8,12 +8,7 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../../lib/chromium.mjs';
 import { ensureBuilt, WIDGET_SCRIPT } from '../../lib/builds.mjs';
-
-const positive = (env, name, fallback) => {
-  const n = Number(env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
-  return n;
-};
+import { positive } from '../stats.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

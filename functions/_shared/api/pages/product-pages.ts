@@ -11,14 +11,19 @@
 import { Hono } from 'hono';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import type { Sql } from '../../core/db/client.ts';
+import {
+  loadPublicProduct,
+  loadPublicProductReviews,
+  NEWEST_FOR_JSONLD,
+  type PublicProductRow,
+} from '../../core/db/public-product.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { safeLink } from '../../core/html.ts';
-import { PRODUCT_JSONLD_REVIEWS, type ProductForJsonLd, productJsonLd } from '../../core/product-jsonld.ts';
+import { productJsonLd } from '../../core/product-jsonld.ts';
 import type { AppEnv } from '../http/env.ts';
 import { markup, page, raw } from './html.ts';
 import {
   COUNT,
-  type Distribution,
   jsonForScript,
   lastPageOf,
   listHeadLinks,
@@ -50,7 +55,6 @@ type CatalogItem = {
   review_count: number;
 };
 type Catalog = { total: number; items: CatalogItem[] };
-type ProductRow = ProductForJsonLd & { external_id: string; rating_distribution: Distribution };
 type ReviewEnvelope = { data: ReviewItem[]; meta: { total: number } };
 
 const STYLE = raw(`
@@ -86,27 +90,6 @@ async function loadCatalog(sql: Sql, slug: string, pageNumber: number, limit: nu
 /** How many products the business lists in public (its profile page links to them when any). */
 export async function listedProductCount(sql: Sql, slug: string): Promise<number> {
   return Number((await loadCatalog(sql, slug, 1, 0))?.total ?? 0);
-}
-
-/** The product's public summary and fields over its group, or null. */
-async function loadProduct(sql: Sql, slug: string, externalId: string) {
-  const [row] = await runAsPublic(
-    sql,
-    (tx) => tx<{ p: ProductRow | null }[]>`select plaudit.public_product(${slug}, ${externalId}) as p`,
-  );
-  return row.p;
-}
-
-/** A page of the product's public reviews (over its group), or null. */
-async function loadProductReviews(sql: Sql, slug: string, externalId: string, q: ListQuery, limit: number) {
-  const [row] = await runAsPublic(
-    sql,
-    (tx) =>
-      tx<{ body: string }[]>`
-        select body from plaudit.public_product_reviews(
-          ${slug}, ${externalId}, ${q.page}, ${limit}, ${q.sort}, ${q.rating}, false)`,
-  );
-  return row ? (JSON.parse(row.body) as ReviewEnvelope) : null;
 }
 
 function ratingLine(average: number | null, count: number) {
@@ -149,7 +132,7 @@ ${pager({ prev, next, page: pageNumber, lastPage })}`;
 type ProductPageData = {
   version: string;
   profile: PublicProfileRow;
-  product: ProductRow;
+  product: PublicProductRow;
   reviews: ReviewEnvelope;
   newest: ReviewItem[];
 };
@@ -242,13 +225,11 @@ export function productPages() {
       variant: `product-page:${slug}:${externalId}:${q.page}:${q.rating ?? ''}:${q.sort}`,
       version: () => publicProfileVersion(c.var.sql, slug),
       load: async () => {
-        const newestFirst: ListQuery = { page: 1, rating: null, sort: 'newest' };
         const [profile, product, reviews, newest] = await Promise.all([
           loadPublicProfile(c.var.sql, slug),
-          loadProduct(c.var.sql, slug, externalId),
-          loadProductReviews(c.var.sql, slug, externalId, q, REVIEWS_PER_PAGE),
-          // What the JSON-LD says, as the `jsonld` route does: the newest reviews, whatever the page shows.
-          loadProductReviews(c.var.sql, slug, externalId, newestFirst, PRODUCT_JSONLD_REVIEWS),
+          loadPublicProduct(c.var.sql, slug, externalId),
+          loadPublicProductReviews<ReviewItem>(c.var.sql, slug, externalId, { ...q, limit: REVIEWS_PER_PAGE }),
+          loadPublicProductReviews<ReviewItem>(c.var.sql, slug, externalId, NEWEST_FOR_JSONLD),
         ]);
         if (!profile || !profile.enabled || !product || !reviews || !newest) return null;
         return { version: profile.version, profile, product, reviews, newest: newest.data };

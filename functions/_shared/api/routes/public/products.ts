@@ -6,8 +6,14 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Sql } from '../../../core/db/client.ts';
 import { readOnReplica } from '../../../core/db/routing.ts';
+import {
+  loadPublicProduct,
+  loadPublicProductReviews,
+  NEWEST_FOR_JSONLD,
+  type PublicProductRow,
+} from '../../../core/db/public-product.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
-import { PRODUCT_JSONLD_REVIEWS, type ProductForJsonLd, productJsonLd } from '../../../core/product-jsonld.ts';
+import { PRODUCT_JSONLD_REVIEWS, productJsonLd, type ReviewForJsonLd } from '../../../core/product-jsonld.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { answerJsonText, type JsonText } from '../../http/json-text.ts';
@@ -99,21 +105,6 @@ const RatingsQuery = z.object({
     }),
 });
 
-/** The product's row as plaudit.public_product writes it: its fields and its group's figures. */
-type ProductRow = ProductForJsonLd & {
-  version: string;
-  external_id: string;
-  rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
-};
-
-async function loadProduct(sql: Sql, slug: string, externalId: string) {
-  const [row] = await runAsPublic(
-    sql,
-    (tx) => tx<{ p: ProductRow | null }[]>`select plaudit.public_product(${slug}, ${externalId}) as p`,
-  );
-  return row.p;
-}
-
 /** A page of a product's public reviews with ETag revalidation, in one statement (the fast path's too). */
 function productReviewPage(
   sql: Sql,
@@ -140,17 +131,14 @@ function productReviewPage(
 /** A product's summary and its newest reviews, for its JSON-LD. */
 async function loadForJsonLd(sql: Sql, slug: string, externalId: string) {
   const [product, page] = await Promise.all([
-    loadProduct(sql, slug, externalId),
-    runAsPublic(sql, (tx) =>
-      tx<{ body: string }[]>`
-        select body from plaudit.public_product_reviews(
-          ${slug}, ${externalId}, 1, ${PRODUCT_JSONLD_REVIEWS}, 'newest', null, false)`),
+    loadPublicProduct(sql, slug, externalId),
+    loadPublicProductReviews<ReviewForJsonLd>(sql, slug, externalId, NEWEST_FOR_JSONLD),
   ]);
-  if (!product || !page.length) return null;
-  return { version: product.version, product, reviews: (JSON.parse(page[0].body) as PublicReviewPage).data };
+  if (!product || !page) return null;
+  return { version: product.version, product, reviews: page.data };
 }
 
-function summaryOf(p: ProductRow): z.infer<typeof PublicProduct> {
+function summaryOf(p: PublicProductRow): z.infer<typeof PublicProduct> {
   const d = p.rating_distribution;
   return {
     external_id: p.external_id,
@@ -232,7 +220,7 @@ export const productReads = router()
         c,
         `product:${slug}:${externalId}`,
         () => publicVersion(c.var.sql, slug),
-        () => loadProduct(c.var.sql, slug, externalId),
+        () => loadPublicProduct(c.var.sql, slug, externalId),
       );
       if ('notModified' in out) return notModifiedAnswer(out.notModified);
       if (!out.data) throw productNotFound();

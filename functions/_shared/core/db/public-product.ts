@@ -1,0 +1,54 @@
+// A product as the public functions give it, for the API's public routes and the product pages
+// alike, so that both read it the same way. Every read runs as plaudit_public.
+import { PRODUCT_JSONLD_REVIEWS, type ProductForJsonLd } from '../product-jsonld.ts';
+import type { Sql } from './client.ts';
+import { runAsPublic } from './roles.ts';
+
+/** plaudit.public_product's answer: the product's public fields and its group's figures. */
+export type PublicProductRow = ProductForJsonLd & {
+  version: string;
+  external_id: string;
+  rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
+};
+
+/** The product of `slug` with this external id, or null (unknown, another's, or a switched-off profile). */
+export async function loadPublicProduct(sql: Sql, slug: string, externalId: string): Promise<PublicProductRow | null> {
+  const [row] = await runAsPublic(
+    sql,
+    (tx) => tx<{ p: PublicProductRow | null }[]>`select plaudit.public_product(${slug}, ${externalId}) as p`,
+  );
+  return row.p;
+}
+
+/** Which page of a product's public reviews, in which order, of which rating (null: any). */
+export interface ProductReviewsQuery {
+  page: number;
+  limit: number;
+  sort: string;
+  rating: number | null;
+}
+
+/** What a product's JSON-LD says of its reviews, on the route and the page alike: the newest, whatever is shown. */
+export const NEWEST_FOR_JSONLD: ProductReviewsQuery = {
+  page: 1,
+  limit: PRODUCT_JSONLD_REVIEWS,
+  sort: 'newest',
+  rating: null,
+};
+
+/** A page of the product's public reviews (over its group) in the pagination envelope, or null when not found. */
+export async function loadPublicProductReviews<Item>(
+  sql: Sql,
+  slug: string,
+  externalId: string,
+  q: ProductReviewsQuery,
+): Promise<{ data: Item[]; meta: { total: number } } | null> {
+  const [row] = await runAsPublic(
+    sql,
+    (tx) =>
+      tx<{ body: string }[]>`
+        select body from plaudit.public_product_reviews(
+          ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating}, false)`,
+  );
+  return row ? JSON.parse(row.body) : null;
+}
