@@ -12,7 +12,7 @@ export class Products extends Resource {
     return this.call('post', PRODUCTS, {}, { body }, opts);
   }
 
-  /** Filters: `q` (a part of the name), `external_id`, `group`. */
+  /** Filters: `q` (a part of the name), `external_id`, `group`, `archived`. */
   list(query?: QueryOf<typeof PRODUCTS>, opts?: RequestOptions): PageRequest<Product> {
     return this.paged(PRODUCTS, {}, query, opts);
   }
