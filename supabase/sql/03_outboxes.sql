@@ -15,7 +15,9 @@ as $$
 declare
   new_id uuid;
 begin
-  insert into plaudit.events (org_id, type, data) values (p_org_id, p_type, p_data)
+  -- Stamped when written, not when its transaction began: a long transaction (the worker's export
+  -- run takes jobs for up to two seconds) must not date an event before the changes it follows.
+  insert into plaudit.events (org_id, type, data, created_at) values (p_org_id, p_type, p_data, clock_timestamp())
   returning id into new_id;
   perform pg_notify('plaudit_outbox', 'event');
   return new_id;

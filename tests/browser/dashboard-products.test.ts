@@ -273,18 +273,16 @@ describe('the inbox', () => {
 
       const picker = page.getByRole('combobox', { name: 'Product' });
       await picker.pressSequentially('MUG-1');
-      // The list follows the text once typing pauses: then the product with this id is the one match.
-      const matches = page.getByRole('listbox', { name: 'Product: matches' }).getByRole('option');
+      // The list follows the text once typing pauses, and is busy until it answers the text as typed:
+      // then the product with this id is the one match, and no earlier search can replace it.
+      const listbox = page.getByRole('listbox', { name: 'Product: matches' });
+      const matches = listbox.getByRole('option');
       const option = matches.filter({ hasText: 'Stoneware mug' });
-      await expect.poll(() => matches.count()).toBe(1);
-      await option.waitFor();
+      await expect.poll(() => listbox.getAttribute('aria-busy')).toBe('false');
+      expect(await matches.count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
-      // A search typed earlier may still answer and (rightly) drop the highlight: highlight again
-      // until it holds. With one match, ArrowDown always lands on it.
-      await expect.poll(async () => {
-        if ((await option.getAttribute('aria-selected')) !== 'true') await picker.press('ArrowDown');
-        return option.getAttribute('aria-selected');
-      }).toBe('true');
+      await picker.press('ArrowDown');
+      await expect.poll(() => option.getAttribute('aria-selected')).toBe('true');
       await picker.press('Enter');
       await page.waitForURL(new RegExp(`product_id=${mug.id}`));
       await expect.poll(() => rows.count()).toBe(2);

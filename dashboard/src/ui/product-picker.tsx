@@ -43,17 +43,21 @@ export function ProductPicker({ label, value, onPick }: {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => setText(pickedName), [pickedName]);
   // The list follows the text a quarter second after the last keystroke, not at each one.
+  const wanted = text === pickedName ? '' : text;
   useEffect(() => {
     if (!open) return;
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => setSearch(text === pickedName ? '' : text), 250);
+    timer.current = setTimeout(() => setSearch(wanted), 250);
     return () => clearTimeout(timer.current);
-  }, [text, open]);
+  }, [wanted, open]);
   const options = useLoad(
     (signal) => (open ? productsNamed(orgId, search, signal) : Promise.resolve([])),
     [orgId, search, open],
   );
   const list = open ? options.data ?? [] : [];
+  // Until the list answers the text as typed, it says so (aria-busy): assistive technology, and
+  // whoever waits for the matches, know that the options shown may still change.
+  const busy = open && (wanted !== search || options.loading);
   // New matches drop the highlight, so that Enter never picks a product the person did not see highlighted.
   useEffect(() => setActive(-1), [options.data]);
 
@@ -121,7 +125,14 @@ export function ProductPicker({ label, value, onPick }: {
           </button>
         )}
       </div>
-      <ul id={`${id}-list`} role='listbox' aria-label={`${label}: matches`} class='picker-list' hidden={!open}>
+      <ul
+        id={`${id}-list`}
+        role='listbox'
+        aria-label={`${label}: matches`}
+        class='picker-list'
+        hidden={!open}
+        aria-busy={busy}
+      >
         {list.map((p, i) => (
           <li
             key={p.id}

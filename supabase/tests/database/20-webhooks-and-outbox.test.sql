@@ -345,5 +345,13 @@ select ok((select next_attempt_at > now() + interval '20 seconds' and status = '
              from plaudit.email_outbox where idempotency_key = 'idem-1'),
   'e-mail: the retry waits its turn');
 
+-- A long transaction (the worker's export run) must not date its events before the changes they follow.
+select pg_sleep(0.01);
+select plaudit.emit_event('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'export.completed', '{"id": "e0"}');
+select ok(
+  (select created_at > now() from plaudit.events where data ->> 'id' = 'e0'),
+  'an event is stamped when it is written, not when its transaction began'
+);
+
 select * from finish();
 rollback;
