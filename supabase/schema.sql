@@ -2024,21 +2024,39 @@ $$;
 COMMENT ON FUNCTION plaudit.public_product_of(p_slug text, p_external_id text) IS 'A product of an enabled public profile by slug and external id, with the ids of its group.';
 
 CREATE FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) RETURNS TABLE(version text, body text)
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  return query
   select plaudit.public_version(p_slug),
          '{"data":' || coalesce((
+           with asked as (
+             select e.external_id, min(e.ord) as ord
+               from unnest(p_external_ids) with ordinality e(external_id, ord) group by e.external_id
+           ), products as (
+             select a.ord, p.id, p.external_id, p.group_key
+               from asked a join plaudit.products p on p.org_id = o.id and p.external_id = a.external_id
+           ), members as (
+             select x.ord, x.external_id, x.id as member_id from products x where x.group_key is null
+             union all
+             select x.ord, x.external_id, m.id
+               from products x join plaudit.products m on m.org_id = o.id and m.group_key = x.group_key
+              where x.group_key is not null
+           ), figures as (
+             select m.ord, m.external_id, coalesce(sum(s.public_count), 0) as public_count,
+                    coalesce(sum(s.rating_sum), 0) as rating_sum
+               from members m left join plaudit.product_review_statistics s on s.product_id = m.member_id
+              group by m.ord, m.external_id
+           )
            select json_agg(json_build_object(
-                    'external_id', p.external_id,
-                    'average_rating', case when st.public_count > 0 then round(st.rating_sum::numeric / st.public_count, 2) end,
-                    'review_count', st.public_count) order by a.ord)
-             from (select e.external_id, min(e.ord) as ord
-                     from unnest(p_external_ids) with ordinality e(external_id, ord) group by e.external_id) a
-             join plaudit.products p on p.org_id = o.id and p.external_id = a.external_id
-             cross join lateral plaudit.product_group_statistics(plaudit.product_group_ids(o.id, p.id, p.group_key)) st
+                    'external_id', f.external_id,
+                    'average_rating', case when f.public_count > 0 then round(f.rating_sum::numeric / f.public_count, 2) end,
+                    'review_count', f.public_count) order by f.ord)
+             from figures f
          )::text, '[]') || '}'
     from plaudit.organizations o
     left join plaudit.public_profiles pp on pp.org_id = o.id
-   where o.slug = p_slug and coalesce(pp.enabled, true)
+   where o.slug = p_slug and coalesce(pp.enabled, true);
+end
 $$;
 
 COMMENT ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) IS 'The public figures of the products asked for by external id, each over its group, in the order asked.';
