@@ -269,7 +269,7 @@ begin
   if p_type in ('bounced', 'complained', 'unsubscribed') then
     insert into plaudit.email_suppressions (org_id, email, reason, request_id)
     values (r.org_id, r.email, p_type, r.id)
-    on conflict (org_id, lower(email)) do nothing;
+    on conflict (org_id, email_key) do nothing;
     perform plaudit.cancel_queued_request_emails(r.org_id, r.email, null, 'the address is on the suppression list');
   end if;
   if p_type in ('completed', 'bounced', 'complained', 'unsubscribed', 'failed') then
@@ -290,7 +290,7 @@ CREATE TABLE plaudit.reviews (
     title text,
     content text NOT NULL,
     reviewer_name text NOT NULL,
-    reviewer_email text NOT NULL,
+    reviewer_email text,
     custom_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
     verification_status text NOT NULL,
     is_hidden boolean DEFAULT false NOT NULL,
@@ -874,7 +874,7 @@ begin
                'external_id: a review request with this external_id exists already (' || q.id || '); it is not sent again'
            end as error,
            (select s.reason from plaudit.email_suppressions s
-             where s.org_id = tenant and lower(s.email) = lower(k.email) limit 1) as suppressed,
+             where s.org_id = tenant and s.email_key = plaudit.email_key(tenant, k.email)) as suppressed,
            (select jsonb_agg(n.product_id order by n.pos) from named n where n.idx = k.idx) as product_ids,
            (select jsonb_agg(n.name order by n.pos) from named n where n.idx = k.idx) as product_names
       from ranked k
@@ -1077,6 +1077,13 @@ $_$;
 
 COMMENT ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) IS 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
 
+CREATE FUNCTION plaudit.email_key(p_org_id uuid, p_email text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  select pg_catalog.sha256(pg_catalog.convert_to(p_org_id::text || ':' || pg_catalog.lower(p_email), 'UTF8'))
+$$;
+
+COMMENT ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) IS 'An address as the suppression list matches it: the SHA-256 of the organization''s id and the address in lower case.';
+
 CREATE FUNCTION plaudit.email_outbox_track_review_requests() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
@@ -1111,6 +1118,18 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.email_suppressions_cancel_queued() IS 'An address added to the suppression list has its queued review-request e-mails withdrawn.';
+
+CREATE FUNCTION plaudit.email_suppressions_set_key() RETURNS trigger
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  if new.email is not null then
+    new.email_key := plaudit.email_key(new.org_id, new.email);
+  end if;
+  return new;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.email_suppressions_set_key() IS 'A suppressed address is keyed by plaudit.email_key, whoever writes it.';
 
 CREATE FUNCTION plaudit.emit_event(p_org_id uuid, p_type text, p_data jsonb) RETURNS uuid
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1158,6 +1177,108 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) IS 'Queues an e-mail, once per idempotency key, and wakes the worker; answers its id, or null for a repeated key.';
+
+CREATE FUNCTION plaudit.erase_reviewer(p_email text, p_redact_content boolean, p_actor text) RETURNS json
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
+declare
+  tenant uuid := plaudit.current_org_id();
+  address text := lower(btrim(p_email));
+  redact boolean := coalesce(p_redact_content, false);
+  erased uuid[];
+  requests integer;
+  media integer := 0;
+  r plaudit.reviews;
+begin
+  if tenant is null then
+    raise exception 'no tenant in this transaction' using errcode = 'insufficient_privilege';
+  end if;
+  if address is null or char_length(address) > 320 or address !~ '^[^@\s]+@[^@\s]+$' then
+    raise exception 'email: must be an e-mail address' using errcode = 'invalid_parameter_value';
+  end if;
+
+  -- The reviews.
+  with forgotten as (
+    update plaudit.reviews x
+       set reviewer_email = null, reviewer_name = 'Anonymous', custom_fields = '{}',
+           title = case when redact and x.title is not null then plaudit.erasure_notice() else x.title end,
+           content = case when redact then plaudit.erasure_notice() else x.content end
+     where x.org_id = tenant and lower(x.reviewer_email) = address
+    returning x.id
+  )
+  select coalesce(array_agg(f.id order by f.id), '{}') into erased from forgotten f;
+  if cardinality(erased) > 0 then
+    -- Public answers show names and texts: their version (and every ETag) moves.
+    perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(tenant)));
+  end if;
+
+  for r in select * from plaudit.reviews x where x.id = any (erased) order by x.id loop
+    perform plaudit.append_moderation_entry(tenant, r.id, 'anonymize',
+      case when redact then 'erased at the reviewer''s request, text removed'
+           else 'erased at the reviewer''s request' end,
+      p_actor);
+    perform plaudit.emit_event(tenant, 'review.anonymized', jsonb_build_object(
+      'id', r.id, 'form_id', r.form_id, 'product', plaudit.review_product_json(r.product_id)::jsonb,
+      'reviewer_name', r.reviewer_name, 'content_removed', redact,
+      'anonymized_at', plaudit.iso_utc(clock_timestamp()),
+      'moderation_chain', plaudit.moderation_chain_head(tenant)));
+  end loop;
+
+  -- What past events said of these reviews, and any other copy of the address in them; their
+  -- webhook deliveries carry the event's data, and take it again.
+  with changed as (
+    update plaudit.events e
+       set data = plaudit.json_without_address(
+                    case when e.type like 'review.%' and plaudit.uuid_or_null(e.data ->> 'id') = any (erased)
+                         then plaudit.review_event_forgotten(e.data, redact) else e.data end, address)
+     where e.org_id = tenant and e.type <> 'review.anonymized'
+       and (plaudit.uuid_or_null(e.data ->> 'id') = any (erased) or strpos(lower(e.data::text), address) > 0)
+    returning e.id, e.data
+  )
+  update plaudit.webhook_deliveries d
+     set payload = jsonb_set(d.payload::jsonb, '{data}', c.data)::text
+    from changed c
+   where d.event_id = c.id;
+
+  -- Its review requests (their events, products and links go with them) and its e-mails.
+  with gone as (
+    delete from plaudit.review_requests q where q.org_id = tenant and lower(q.email) = address returning 1
+  )
+  select count(*)::integer into requests from gone;
+  delete from plaudit.email_outbox m where m.org_id = tenant and lower(m.to_address) = address;
+  update plaudit.orders o set email = null where o.org_id = tenant and lower(o.email) = address;
+  delete from plaudit.idempotency_keys k where k.org_id = tenant and strpos(lower(k.response), address) > 0;
+
+  -- Exports that hold the address: their files go, and they read as expired.
+  with holding as (
+    select distinct c.export_id from plaudit.export_chunks c
+     where c.org_id = tenant and strpos(lower(c.body), address) > 0
+  ), emptied as (
+    delete from plaudit.export_chunks c using holding h where c.export_id = h.export_id returning c.export_id
+  )
+  update plaudit.exports x set expires_at = least(coalesce(x.expires_at, now()), now())
+   where x.id in (select h.export_id from holding h);
+
+  -- Suppressed, kept only as its key.
+  delete from plaudit.email_suppressions s
+   where s.org_id = tenant and s.email_key = plaudit.email_key(tenant, address) and s.reason <> 'erased';
+  insert into plaudit.email_suppressions (org_id, email, email_key, reason)
+  values (tenant, null, plaudit.email_key(tenant, address), 'erased')
+  on conflict (org_id, email_key) do nothing;
+
+  insert into plaudit.privacy_erasures (org_id, email_key, redact_content, reviews, review_requests, media, actor)
+  values (tenant, plaudit.email_key(tenant, address), redact, cardinality(erased), requests, media,
+          coalesce(nullif(p_actor, ''), 'database:' || session_user));
+
+  return json_build_object('reviews', cardinality(erased), 'review_requests', requests, 'media', media);
+end
+$_$;
+
+COMMENT ON FUNCTION plaudit.erase_reviewer(p_email text, p_redact_content boolean, p_actor text) IS 'Forgets an address in the transaction''s tenant: its reviews anonymized (text removed on request), its requests, e-mails and copies gone, the address suppressed as a hash; answers the counts.';
+
+CREATE FUNCTION plaudit.erasure_notice() RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ select '[removed at the reviewer''s request]'::text $$;
+
+COMMENT ON FUNCTION plaudit.erasure_notice() IS 'The text an erased review''s title and content are replaced with when the reviewer asked for it.';
 
 CREATE FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[]) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1589,6 +1710,15 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) IS 'Creates an API key and answers its plaintext, once: only its SHA-256 is stored.';
+
+CREATE FUNCTION plaudit.json_without_address(p_value jsonb, p_email text) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case when strpos(lower(p_value::text), lower(p_email)) = 0 then p_value
+    else regexp_replace(p_value::text, regexp_replace(p_email, '([^A-Za-z0-9@])', '\\\1', 'g'), '[removed]', 'gi')::jsonb
+  end
+$$;
+
+COMMENT ON FUNCTION plaudit.json_without_address(p_value jsonb, p_email text) IS 'A JSON value with every occurrence of an address (any case) replaced by [removed].';
 
 CREATE FUNCTION plaudit.keep_an_owner() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2370,7 +2500,7 @@ begin
       and q.reminders_sent < s.reminder_max
       and coalesce(q.last_reminder_at, q.sent_at) <= clock - make_interval(days => s.reminder_delay_days)
       and not exists (select from plaudit.email_suppressions x
-                      where x.org_id = q.org_id and lower(x.email) = lower(q.email))
+                      where x.org_id = q.org_id and x.email_key = plaudit.email_key(q.org_id, q.email))
     order by q.sent_at
     limit p_limit
     for update of q skip locked
@@ -2810,6 +2940,19 @@ $$;
 
 COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) IS 'Asks for a sign-in mail to a member''s address, rate-limited; answers rate_limited, unknown, throttled or sent.';
 
+CREATE FUNCTION plaudit.review_event_forgotten(p_data jsonb, p_redact boolean) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select p_data
+    || case when p_data ? 'reviewer_name' then jsonb_build_object('reviewer_name', 'Anonymous') else '{}' end
+    || case when p_data ? 'reviewer_email' then jsonb_build_object('reviewer_email', null) else '{}' end
+    || case when p_data ? 'custom_fields' then jsonb_build_object('custom_fields', '{}'::jsonb) else '{}' end
+    || case when p_redact and p_data ? 'content' then jsonb_build_object('content', plaudit.erasure_notice()) else '{}' end
+    || case when p_redact and p_data ->> 'title' is not null then jsonb_build_object('title', plaudit.erasure_notice())
+            else '{}' end
+$$;
+
+COMMENT ON FUNCTION plaudit.review_event_forgotten(p_data jsonb, p_redact boolean) IS 'A review event''s data with the reviewer forgotten: name Anonymous, no address or answers, the text removed on request.';
+
 CREATE FUNCTION plaudit.review_forms_stay_deleted() RETURNS trigger
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
@@ -2844,7 +2987,7 @@ CREATE FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_repl
     || ',"title":' || coalesce(pg_catalog.to_json(r.title)::text, 'null')
     || ',"content":' || pg_catalog.to_json(r.content)::text
     || ',"reviewer_name":' || pg_catalog.to_json(r.reviewer_name)::text
-    || ',"reviewer_email":' || pg_catalog.to_json(r.reviewer_email)::text
+    || ',"reviewer_email":' || coalesce(pg_catalog.to_json(r.reviewer_email)::text, 'null')
     || ',"verification_status":"' || r.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
     || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
@@ -2909,7 +3052,7 @@ begin
     return 'the request is ' || request_status;
   end if;
   if exists (select from plaudit.email_suppressions s
-             where s.org_id = p_org_id and lower(s.email) = lower(p_to)) then
+             where s.org_id = p_org_id and s.email_key = plaudit.email_key(p_org_id, p_to)) then
     return 'the address is on the suppression list';
   end if;
   return null;
@@ -3055,6 +3198,63 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request keeps its recipient, form and organization, and its status never moves backwards.';
+
+CREATE FUNCTION plaudit.reviewer_data(p_email text) RETURNS json
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
+declare
+  tenant uuid := plaudit.current_org_id();
+  address text := lower(btrim(p_email));
+  key bytea;
+begin
+  if tenant is null then
+    raise exception 'no tenant in this transaction' using errcode = 'insufficient_privilege';
+  end if;
+  if address is null or char_length(address) > 320 or address !~ '^[^@\s]+@[^@\s]+$' then
+    raise exception 'email: must be an e-mail address' using errcode = 'invalid_parameter_value';
+  end if;
+  key := plaudit.email_key(tenant, address);
+  return json_build_object(
+    'email', address,
+    'generated_at', plaudit.iso_utc(clock_timestamp()),
+    'reviews', coalesce((
+      select json_agg(plaudit.review_json(x, rr)::json order by x.created_at, x.id)
+        from plaudit.reviews x
+        left join plaudit.review_replies rr on rr.review_id = x.id
+       where x.org_id = tenant and lower(x.reviewer_email) = address), '[]'),
+    'review_requests', coalesce((
+      select json_agg(json_build_object(
+               'id', q.id, 'email', q.email, 'name', q.name, 'form_id', q.form_id, 'order_id', q.order_id,
+               'external_id', q.external_id, 'locale', q.locale, 'status', q.status, 'review_id', q.review_id,
+               'created_at', plaudit.iso_utc(q.created_at), 'sent_at', plaudit.iso_utc(q.sent_at),
+               'opened_at', plaudit.iso_utc(q.opened_at), 'clicked_at', plaudit.iso_utc(q.clicked_at),
+               'completed_at', plaudit.iso_utc(q.completed_at)) order by q.created_at, q.id)
+        from plaudit.review_requests q where q.org_id = tenant and lower(q.email) = address), '[]'),
+    'orders', coalesce((
+      select json_agg(json_build_object(
+               'order_id', o.order_id, 'email', o.email, 'purchased_at', plaudit.iso_utc(o.purchased_at),
+               'items', coalesce((select json_agg(json_build_object('product_external_id', i.product_external_id,
+                                                                      'quantity', i.quantity) order by i.position)
+                                    from plaudit.order_items i
+                                   where i.org_id = o.org_id and i.order_id = o.order_id), '[]'),
+               'created_at', plaudit.iso_utc(o.created_at)) order by o.created_at, o.order_id)
+        from plaudit.orders o where o.org_id = tenant and lower(o.email) = address), '[]'),
+    'emails', coalesce((
+      select json_agg(json_build_object('id', m.id, 'template', m.template, 'status', m.status,
+                                          'created_at', plaudit.iso_utc(m.created_at),
+                                          'sent_at', plaudit.iso_utc(m.sent_at)) order by m.created_at, m.id)
+        from plaudit.email_outbox m where m.org_id = tenant and lower(m.to_address) = address), '[]'),
+    'suppression', (
+      select json_build_object('reason', s.reason, 'created_at', plaudit.iso_utc(s.created_at))
+        from plaudit.email_suppressions s where s.org_id = tenant and s.email_key = key),
+    'erasures', coalesce((
+      select json_agg(json_build_object('reviews', e.reviews, 'review_requests', e.review_requests,
+                                          'media', e.media, 'redact_content', e.redact_content,
+                                          'created_at', plaudit.iso_utc(e.created_at)) order by e.created_at, e.id)
+        from plaudit.privacy_erasures e where e.org_id = tenant and e.email_key = key), '[]'));
+end
+$_$;
+
+COMMENT ON FUNCTION plaudit.reviewer_data(p_email text) IS 'Everything the transaction''s tenant holds about an address, as JSON, and nothing about anyone else.';
 
 CREATE FUNCTION plaudit.reviews_complete_review_requests() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3222,6 +3422,13 @@ begin
      is distinct from
      (old.id, old.org_id, old.form_id, old.rating, old.title, old.content, old.reviewer_name,
       old.reviewer_email, old.custom_fields, old.created_at)
+     -- Forgetting the reviewer (plaudit.erase_reviewer) is the one rewrite: the address, name and
+     -- answers gone, the text kept or replaced by the removal notice, nothing else changed.
+     and not ((new.id, new.org_id, new.form_id, new.rating, new.created_at)
+                is not distinct from (old.id, old.org_id, old.form_id, old.rating, old.created_at)
+              and new.reviewer_email is null and new.reviewer_name = 'Anonymous' and new.custom_fields = '{}'
+              and (new.title is not distinct from old.title or new.title = plaudit.erasure_notice())
+              and (new.content = old.content or new.content = plaudit.erasure_notice()))
   then
     raise exception 'a review cannot be rewritten: only moderation and verification may change it'
       using errcode = 'restrict_violation';
@@ -3247,7 +3454,7 @@ begin
 end
 $$;
 
-COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten: only moderation and verification change it, and its verification status only moves forward.';
+COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten (but for forgetting its reviewer): only moderation and verification change it, and its verification status only moves forward.';
 
 CREATE FUNCTION plaudit.reviews_record_moderation() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3701,7 +3908,7 @@ COMMENT ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integ
 CREATE FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select s.reason from plaudit.email_suppressions s
-  where s.org_id = p_org_id and lower(s.email) = lower(p_email)
+  where s.org_id = p_org_id and s.email_key = plaudit.email_key(p_org_id, p_email)
 $$;
 
 COMMENT ON FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) IS 'The reason the organization suppresses an address, or null when it does not.';
@@ -3906,6 +4113,13 @@ CREATE FUNCTION plaudit.uri_component(t text) RETURNS text
 $_$;
 
 COMMENT ON FUNCTION plaudit.uri_component(t text) IS 'Text percent-encoded as encodeURIComponent encodes it.';
+
+CREATE FUNCTION plaudit.uuid_or_null(p_text text) RETURNS uuid
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
+  select case when p_text ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then p_text::uuid end
+$_$;
+
+COMMENT ON FUNCTION plaudit.uuid_or_null(p_text text) IS 'Text as a uuid, or null when it is not one.';
 
 CREATE FUNCTION plaudit.verification_link_state(p_token text) RETURNS TABLE(state text, org_name text)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -4239,12 +4453,14 @@ COMMENT ON TABLE plaudit.email_outbox IS 'The e-mail outbox: messages written in
 CREATE TABLE plaudit.email_suppressions (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
-    email text NOT NULL,
+    email text,
     reason text NOT NULL,
     request_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    email_key bytea NOT NULL,
     CONSTRAINT email_suppressions_email_check CHECK (((char_length(email) <= 320) AND (email ~ '^[^@\s]+@[^@\s]+$'::text))),
-    CONSTRAINT email_suppressions_reason_check CHECK ((reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text, 'complained'::text, 'manual'::text])))
+    CONSTRAINT email_suppressions_erased_has_no_address CHECK (((reason = 'erased'::text) = (email IS NULL))),
+    CONSTRAINT email_suppressions_reason_check CHECK ((reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text, 'complained'::text, 'manual'::text, 'erased'::text])))
 );
 
 COMMENT ON TABLE plaudit.email_suppressions IS 'The suppression list: addresses an organization never sends review requests or reminders to again.';
@@ -4344,7 +4560,7 @@ CREATE TABLE plaudit.moderation_trail (
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
-        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text]))),
+        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -4393,6 +4609,25 @@ CREATE TABLE plaudit.organizations (
 );
 
 COMMENT ON TABLE plaudit.organizations IS 'An organization is one tenant: every other tenant table carries its org_id.';
+
+CREATE TABLE plaudit.privacy_erasures (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    email_key bytea NOT NULL,
+    redact_content boolean NOT NULL,
+    reviews integer NOT NULL,
+    review_requests integer NOT NULL,
+    media integer NOT NULL,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT privacy_erasures_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
+    CONSTRAINT privacy_erasures_email_key_check CHECK ((octet_length(email_key) = 32)),
+    CONSTRAINT privacy_erasures_media_check CHECK ((media >= 0)),
+    CONSTRAINT privacy_erasures_review_requests_check CHECK ((review_requests >= 0)),
+    CONSTRAINT privacy_erasures_reviews_check CHECK ((reviews >= 0))
+);
+
+COMMENT ON TABLE plaudit.privacy_erasures IS 'Each erasure asked for, by the address''s keyed hash: what it removed, who asked and when.';
 
 CREATE TABLE plaudit.product_review_statistics (
     product_id uuid NOT NULL,
@@ -4720,6 +4955,7 @@ ALTER TABLE ONLY plaudit.order_items ADD CONSTRAINT order_items_pkey PRIMARY KEY
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, order_id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
+ALTER TABLE ONLY plaudit.privacy_erasures ADD CONSTRAINT privacy_erasures_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_pkey PRIMARY KEY (product_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_external_id_key UNIQUE (org_id, external_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_id_org_id_key UNIQUE (id, org_id);
@@ -4766,7 +5002,7 @@ CREATE INDEX email_outbox_org_id_queued_request ON plaudit.email_outbox USING bt
 CREATE INDEX email_outbox_provider_message_id ON plaudit.email_outbox USING btree (provider_message_id) WHERE (provider_message_id IS NOT NULL);
 CREATE INDEX email_suppressions_org_id_created_at ON plaudit.email_suppressions USING btree (org_id, created_at, id);
 
-CREATE UNIQUE INDEX email_suppressions_org_id_email ON plaudit.email_suppressions USING btree (org_id, lower(email));
+CREATE UNIQUE INDEX email_suppressions_org_id_email_key ON plaudit.email_suppressions USING btree (org_id, email_key);
 
 CREATE INDEX email_suppressions_request_id ON plaudit.email_suppressions USING btree (request_id) WHERE (request_id IS NOT NULL);
 CREATE INDEX events_org_id_created_at ON plaudit.events USING btree (org_id, created_at DESC, id);
@@ -4787,6 +5023,7 @@ CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id,
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
 CREATE INDEX order_items_org_id_product_external_id ON plaudit.order_items USING btree (org_id, product_external_id);
+CREATE INDEX privacy_erasures_org_id_created_at ON plaudit.privacy_erasures USING btree (org_id, created_at);
 CREATE INDEX product_review_statistics_org_id ON plaudit.product_review_statistics USING btree (org_id);
 CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id, created_at DESC, id DESC);
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
@@ -4820,6 +5057,7 @@ CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form
 CREATE INDEX reviews_org_id_hidden ON plaudit.reviews USING btree (org_id, created_at, id) WHERE is_hidden;
 CREATE INDEX reviews_org_id_product_id_created_at ON plaudit.reviews USING btree (org_id, product_id, created_at, id) WHERE (product_id IS NOT NULL);
 CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id);
+CREATE INDEX reviews_org_id_reviewer_email ON plaudit.reviews USING btree (org_id, lower(reviewer_email)) WHERE (reviewer_email IS NOT NULL);
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
 CREATE INDEX reviews_public_business_by_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_business_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
@@ -4843,6 +5081,7 @@ CREATE INDEX webhook_endpoints_org_id_created_at ON plaudit.webhook_endpoints US
 CREATE TRIGGER api_keys_guard_revocation BEFORE UPDATE OF revoked_at, replaced_by ON plaudit.api_keys FOR EACH ROW EXECUTE FUNCTION plaudit.api_keys_guard_revocation();
 CREATE TRIGGER email_outbox_track_review_requests AFTER UPDATE OF status ON plaudit.email_outbox FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) AND (new.data ? 'review_request_id'::text))) EXECUTE FUNCTION plaudit.email_outbox_track_review_requests();
 CREATE TRIGGER email_suppressions_cancel_queued AFTER INSERT ON plaudit.email_suppressions FOR EACH ROW EXECUTE FUNCTION plaudit.email_suppressions_cancel_queued();
+CREATE TRIGGER email_suppressions_set_key BEFORE INSERT OR UPDATE OF email ON plaudit.email_suppressions FOR EACH ROW EXECUTE FUNCTION plaudit.email_suppressions_set_key();
 CREATE TRIGGER events_fan_out AFTER INSERT ON plaudit.events FOR EACH ROW EXECUTE FUNCTION plaudit.fan_out_event();
 CREATE TRIGGER exports_note_chain_head BEFORE INSERT ON plaudit.exports FOR EACH ROW EXECUTE FUNCTION plaudit.exports_note_chain_head();
 CREATE TRIGGER exports_notify_created AFTER INSERT ON plaudit.exports FOR EACH ROW EXECUTE FUNCTION plaudit.notify_export_created();
@@ -4909,6 +5148,7 @@ ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.order_items ADD CONSTRAINT order_items_org_id_order_id_fkey FOREIGN KEY (org_id, order_id) REFERENCES plaudit.orders(org_id, order_id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.privacy_erasures ADD CONSTRAINT privacy_erasures_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -4981,6 +5221,7 @@ CREATE POLICY "Tenants can read the products named in their own review request" 
 CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own exports" ON plaudit.exports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own idempotency keys" ON plaudit.idempotency_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -5041,6 +5282,7 @@ ALTER TABLE plaudit.moderation_trail ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.order_items ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.orders ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.organizations ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.privacy_erasures ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.product_review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
@@ -5110,7 +5352,10 @@ GRANT ALL ON FUNCTION plaudit.csv_cell(v text) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.erase_reviewer(p_email text, p_redact_content boolean, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.erasure_notice() TO plaudit_api, plaudit_worker;
 
 GRANT SELECT(id) ON TABLE plaudit.exports TO plaudit_api;
 
@@ -5241,6 +5486,7 @@ GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_pu
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.reviewer_data(p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.run_delivery_maintenance() TO plaudit_worker;
@@ -5390,6 +5636,7 @@ GRANT UPDATE(name) ON TABLE plaudit.organizations TO plaudit_api;
 
 GRANT UPDATE(website) ON TABLE plaudit.organizations TO plaudit_api;
 
+GRANT SELECT ON TABLE plaudit.privacy_erasures TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.product_review_statistics TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.public_profiles TO plaudit_api;
 

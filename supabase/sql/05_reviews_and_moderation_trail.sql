@@ -3,6 +3,15 @@
 --
 -- The functions and views of this concern, each once, as the database has them now.
 
+-- What an erased review's title and text read when the reviewer asked for them to go too.
+create or replace function plaudit.erasure_notice()
+returns text
+language sql
+immutable
+parallel safe
+as $$ select '[removed at the reviewer''s request]'::text $$;
+comment on function plaudit.erasure_notice() is 'The text an erased review''s title and content are replaced with when the reviewer asked for it.';
+
 -- Only the columns moderation and verification own may change, and the verification status moves
 -- only forward: pending to verified or rejected; and an unverified review to verified by an
 -- invitation (the one other way a review proves its writer).
@@ -17,6 +26,13 @@ begin
      is distinct from
      (old.id, old.org_id, old.form_id, old.rating, old.title, old.content, old.reviewer_name,
       old.reviewer_email, old.custom_fields, old.created_at)
+     -- Forgetting the reviewer (plaudit.erase_reviewer) is the one rewrite: the address, name and
+     -- answers gone, the text kept or replaced by the removal notice, nothing else changed.
+     and not ((new.id, new.org_id, new.form_id, new.rating, new.created_at)
+                is not distinct from (old.id, old.org_id, old.form_id, old.rating, old.created_at)
+              and new.reviewer_email is null and new.reviewer_name = 'Anonymous' and new.custom_fields = '{}'
+              and (new.title is not distinct from old.title or new.title = plaudit.erasure_notice())
+              and (new.content = old.content or new.content = plaudit.erasure_notice()))
   then
     raise exception 'a review cannot be rewritten: only moderation and verification may change it'
       using errcode = 'restrict_violation';
@@ -41,7 +57,7 @@ begin
   return new;
 end
 $$;
-comment on function plaudit.reviews_guard_update() is 'A review is never rewritten: only moderation and verification change it, and its verification status only moves forward.';
+comment on function plaudit.reviews_guard_update() is 'A review is never rewritten (but for forgetting its reviewer): only moderation and verification change it, and its verification status only moves forward.';
 
 -- A review is never deleted, not even by the table's owner: the moderation trail refers to it
 -- and the statistics count it. Hiding it through moderation takes it out of public view.

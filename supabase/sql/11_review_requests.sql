@@ -49,6 +49,35 @@ end
 $$;
 comment on function plaudit.review_requests_guard_update() is 'A review request keeps its recipient, form and organization, and its status never moves backwards.';
 
+-- An address as the suppression list matches it: SHA-256 of the organization's id and the address
+-- in lower case. Keyed by the organization, so that one hash says nothing of the same address
+-- elsewhere; an erased address is kept as this alone. No search_path of its own: inlined.
+create or replace function plaudit.email_key(p_org_id uuid, p_email text)
+returns bytea
+language sql
+immutable
+strict
+parallel safe
+as $$
+  select pg_catalog.sha256(pg_catalog.convert_to(p_org_id::text || ':' || pg_catalog.lower(p_email), 'UTF8'))
+$$;
+comment on function plaudit.email_key(uuid,text) is 'An address as the suppression list matches it: the SHA-256 of the organization''s id and the address in lower case.';
+
+-- Every suppression is matched by its key; an address written (not an erased one) keys itself.
+create or replace function plaudit.email_suppressions_set_key()
+returns trigger
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  if new.email is not null then
+    new.email_key := plaudit.email_key(new.org_id, new.email);
+  end if;
+  return new;
+end
+$$;
+comment on function plaudit.email_suppressions_set_key() is 'A suppressed address is keyed by plaudit.email_key, whoever writes it.';
+
 -- Whether the organization suppresses the address (answers the reason, or null).
 create or replace function plaudit.suppression_reason(p_org_id uuid, p_email text)
 returns text
@@ -58,7 +87,7 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
   select s.reason from plaudit.email_suppressions s
-  where s.org_id = p_org_id and lower(s.email) = lower(p_email)
+  where s.org_id = p_org_id and s.email_key = plaudit.email_key(p_org_id, p_email)
 $$;
 comment on function plaudit.suppression_reason(uuid,text) is 'The reason the organization suppresses an address, or null when it does not.';
 
@@ -167,7 +196,7 @@ begin
   if p_type in ('bounced', 'complained', 'unsubscribed') then
     insert into plaudit.email_suppressions (org_id, email, reason, request_id)
     values (r.org_id, r.email, p_type, r.id)
-    on conflict (org_id, lower(email)) do nothing;
+    on conflict (org_id, email_key) do nothing;
     perform plaudit.cancel_queued_request_emails(r.org_id, r.email, null, 'the address is on the suppression list');
   end if;
   if p_type in ('completed', 'bounced', 'complained', 'unsubscribed', 'failed') then
@@ -393,7 +422,7 @@ begin
                'external_id: a review request with this external_id exists already (' || q.id || '); it is not sent again'
            end as error,
            (select s.reason from plaudit.email_suppressions s
-             where s.org_id = tenant and lower(s.email) = lower(k.email) limit 1) as suppressed,
+             where s.org_id = tenant and s.email_key = plaudit.email_key(tenant, k.email)) as suppressed,
            (select jsonb_agg(n.product_id order by n.pos) from named n where n.idx = k.idx) as product_ids,
            (select jsonb_agg(n.name order by n.pos) from named n where n.idx = k.idx) as product_names
       from ranked k
@@ -571,7 +600,7 @@ begin
       and q.reminders_sent < s.reminder_max
       and coalesce(q.last_reminder_at, q.sent_at) <= clock - make_interval(days => s.reminder_delay_days)
       and not exists (select from plaudit.email_suppressions x
-                      where x.org_id = q.org_id and lower(x.email) = lower(q.email))
+                      where x.org_id = q.org_id and x.email_key = plaudit.email_key(q.org_id, q.email))
     order by q.sent_at
     limit p_limit
     for update of q skip locked
@@ -1010,7 +1039,7 @@ begin
     return 'the request is ' || request_status;
   end if;
   if exists (select from plaudit.email_suppressions s
-             where s.org_id = p_org_id and lower(s.email) = lower(p_to)) then
+             where s.org_id = p_org_id and s.email_key = plaudit.email_key(p_org_id, p_to)) then
     return 'the address is on the suppression list';
   end if;
   return null;

@@ -122,7 +122,7 @@ as $$
     || ',"title":' || coalesce(pg_catalog.to_json(r.title)::text, 'null')
     || ',"content":' || pg_catalog.to_json(r.content)::text
     || ',"reviewer_name":' || pg_catalog.to_json(r.reviewer_name)::text
-    || ',"reviewer_email":' || pg_catalog.to_json(r.reviewer_email)::text
+    || ',"reviewer_email":' || coalesce(pg_catalog.to_json(r.reviewer_email)::text, 'null')
     || ',"verification_status":"' || r.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
     || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')

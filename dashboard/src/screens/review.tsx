@@ -75,7 +75,9 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
           <dl class='facts'>
             <dt>Reviewer</dt>
             <dd>
-              {r.reviewer_name} · <a href={`mailto:${r.reviewer_email}`}>{r.reviewer_email}</a>
+              {r.reviewer_name} · {r.reviewer_email
+                ? <a href={`mailto:${r.reviewer_email}`}>{r.reviewer_email}</a>
+                : <span class='muted'>address erased at the reviewer's request</span>}
             </dd>
             <dt>Written</dt>
             <dd>{formatDateTime(r.created_at)}</dd>

@@ -27,6 +27,7 @@ import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
+import { privacy } from './routes/privacy.ts';
 import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public/index.ts';
@@ -110,6 +111,7 @@ export function createApp(
   v1.route('/', reviews);
   v1.route('/', reviewRequests);
   v1.route('/', emailEvents);
+  v1.route('/', privacy);
   v1.route('/', verification);
   v1.route('/', publicData);
   v1.route('/', googleProductFeed);

@@ -1035,7 +1035,7 @@ export interface paths {
         };
         /**
          * List the suppression list
-         * @description Addresses that never get review requests (or reminders) from this organization: unsubscribed, hard-bounced, complained, or added by hand. Newest first.
+         * @description Addresses that never get review requests (or reminders) from this organization: unsubscribed, hard-bounced, complained, added by hand, or erased at the reviewer's request (kept only as a hash: `email` is `null`). Newest first.
          *
          *     Requires an API key (or a member's session) with scope `read`.
          */
@@ -1090,6 +1090,50 @@ export interface paths {
          * @description For the e-mail provider, not for API clients: Resend-format events (`email.delivered`, `email.bounced`, `email.complained`, `email.delivery_delayed`, `email.opened`, `email.clicked`) signed with the Svix / Standard Webhooks headers and the secret in `EMAIL_WEBHOOK_SECRET`. A repeated event (same id) applies once; events may arrive in any order. An event for a message id not known yet answers 404, so that the provider delivers it again. A hard bounce or a complaint puts the address on the suppression list; a transient bounce is only recorded.
          */
         post: operations["emailEvents.receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/privacy/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a reviewer's address
+         * @description Forgets an address at its owner's request. Its reviews keep their rating, dates, product, verification and moderation state, and lose the address (`reviewer_email` `null`), the name (`Anonymous`) and the custom-field answers; with `redact_content`, their title and text too. Each is recorded in its moderation history (`anonymize`; the chain still verifies) and emits `review.anonymized`. Its review requests and e-mails are deleted, its orders keep their ids without the address, exports holding it expire, and the address is suppressed, kept only as a hash. Repeating it changes nothing and answers zeros. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        post: operations["privacy.erase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/privacy/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about an address
+         * @description An access report for a reviewer: their reviews, review requests, orders, e-mails, suppression and erasures in this organization, and nothing about anyone else. After an erasure it holds only the suppression and the erasures.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        get: operations["privacy.data"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1498,6 +1542,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "review.anonymized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reviewer's address was erased at their request
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.review_anonymized"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "export.completed": {
         parameters: {
             query?: never;
@@ -1706,6 +1770,35 @@ export interface components {
              */
             updated_at: string;
         } | null;
+        ReviewAnonymizedEvent: {
+            /** @enum {string} */
+            event: "review.anonymized";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["ReviewAnonymizedData"];
+        };
+        /** @description A reviewer's address was erased at their request: the review keeps its rating, dates and state, without the reviewer's name, address or answers. Forget what you stored of them. */
+        ReviewAnonymizedData: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            form_id: string;
+            product: components["schemas"]["ReviewProduct"];
+            /** @enum {string} */
+            reviewer_name: "Anonymous";
+            /** @description Whether the title and text were removed too (`[removed at the reviewer's request]`). */
+            content_removed: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            anonymized_at: string;
+            moderation_chain: components["schemas"]["ModerationChainHead"];
+        };
         ExportCompletedEvent: {
             /** @enum {string} */
             event: "export.completed";
@@ -2155,7 +2248,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "export.completed" | "*")[];
+            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "*")[];
             description?: string;
         };
         /**
@@ -2179,7 +2272,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "export.completed" | "*")[];
+            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "*")[];
             description?: string | null;
             /** @description false stops deliveries (queued ones are cancelled); true resumes with new events. */
             enabled?: boolean;
@@ -2240,7 +2333,7 @@ export interface components {
              * @description Send a sample of this event instead of `webhook.test`.
              * @enum {string}
              */
-            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "export.completed";
+            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed";
         };
         RotatedWebhookSecret: {
             /** Format: uuid */
@@ -2309,8 +2402,10 @@ export interface components {
             rating: number;
             title: string | null;
             content: string;
+            /** @description The reviewer's name; `Anonymous` once their address was erased. */
             reviewer_name: string;
-            reviewer_email: string;
+            /** @description The reviewer's address; `null` once it was erased at their request (`POST …/privacy/erasures`). */
+            reviewer_email: string | null;
             /**
              * @description `unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.
              * @enum {string}
@@ -2895,9 +2990,10 @@ export interface components {
         Suppression: {
             /** Format: uuid */
             id: string;
-            email: string;
+            /** @description The address; `null` for an erased one, which is kept only as a hash (`reason` `erased`). */
+            email: string | null;
             /** @enum {string} */
-            reason: "unsubscribed" | "bounced" | "complained" | "manual";
+            reason: "unsubscribed" | "bounced" | "complained" | "manual" | "erased";
             /** Format: uuid */
             request_id: string | null;
             /**
@@ -2919,6 +3015,141 @@ export interface components {
             received: boolean;
             /** @description `applied`, `recorded`, `duplicate`, or `ignored` (not a review request's message, or an event type not tracked). */
             outcome: string;
+        };
+        /**
+         * @example {
+         *       "reviews": 2,
+         *       "review_requests": 1,
+         *       "media": 0
+         *     }
+         */
+        Erasure: {
+            /** @description Reviews anonymized by this call. */
+            reviews: number;
+            /** @description Review requests to the address deleted by this call. */
+            review_requests: number;
+            /** @description Photos and videos of those reviews deleted by this call. */
+            media: number;
+        };
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "redact_content": false
+         *     }
+         */
+        ErasureInput: {
+            /**
+             * Format: email
+             * @description The reviewer's address, in any case.
+             */
+            email: string;
+            /** @description Also replace each review's title and text with `[removed at the reviewer's request]`. Defaults to `false`. */
+            redact_content?: boolean;
+        };
+        ReviewerData: {
+            email: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            generated_at: string;
+            /** @description Their reviews, as the API answers them, oldest first. */
+            reviews: components["schemas"]["Review"][];
+            review_requests: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                /** Format: uuid */
+                form_id: string;
+                order_id: string | null;
+                external_id: string | null;
+                locale: string;
+                status: string;
+                /** Format: uuid */
+                review_id: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                sent_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                opened_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                clicked_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                completed_at: string | null;
+            }[];
+            orders: {
+                order_id: string;
+                email: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                purchased_at: string | null;
+                items: {
+                    product_external_id: string;
+                    quantity: number;
+                }[];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
+            /** @description E-mails to the address, queued or sent (their template, not their text). */
+            emails: {
+                /** Format: uuid */
+                id: string;
+                template: string;
+                status: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                sent_at: string | null;
+            }[];
+            /** @description Whether the address gets no e-mail from you, and why; `erased` after an erasure. */
+            suppression: {
+                reason: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            } | null;
+            /** @description The erasures of this address, oldest first. */
+            erasures: {
+                reviews: number;
+                review_requests: number;
+                media: number;
+                redact_content: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
         };
         /**
          * @example {
@@ -7387,7 +7618,7 @@ export interface operations {
                 limit?: number;
                 /** @description Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards. */
                 status?: "queued" | "sent" | "delivered" | "opened" | "clicked" | "completed" | "bounced" | "complained" | "unsubscribed" | "failed";
-                /** @description Exactly this address (any case). */
+                /** @description Exactly this address (any case); an erased address is found by it too. */
                 email?: string;
                 /** @description Only requests for this form. */
                 form_id?: string;
@@ -7716,7 +7947,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description Exactly this address (any case). */
+                /** @description Exactly this address (any case); an erased address is found by it too. */
                 email?: string;
             };
             header?: never;
@@ -7982,6 +8213,152 @@ export interface operations {
             };
             /** @description EMAIL_WEBHOOK_SECRET is not configured */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "privacy.erase": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasureInput"];
+            };
+        };
+        responses: {
+            /** @description What this call removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was carried out already, and its answer showed a secret that is not kept */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "privacy.data": {
+        parameters: {
+            query: {
+                /** @description The address, in any case. */
+                email: string;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewerData"];
+                };
+            };
+            /** @description `email` is missing or not an address */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9201,6 +9578,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReviewRepliedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.review_anonymized": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewAnonymizedEvent"];
             };
         };
         responses: {

@@ -100,7 +100,7 @@ export function SuppressionList() {
             {list.data.data.map((s) => (
               <li key={s.id}>
                 <div class='suppression-head'>
-                  <strong class='suppression-email'>{s.email}</strong>
+                  <strong class='suppression-email'>{s.email ?? 'An erased address (kept only as a hash)'}</strong>
                   <Badge tone={s.reason === 'manual' ? 'plain' : 'bad'}>{SUPPRESSION_REASON[s.reason]}</Badge>
                 </div>
                 <p class='muted small'>
@@ -114,8 +114,8 @@ export function SuppressionList() {
                 </p>
                 <Confirm
                   label='Lift'
-                  about={s.email}
-                  question={<>Lift the suppression? {s.email} may get review requests again.</>}
+                  about={s.email ?? 'the erased address'}
+                  question={<>Lift the suppression? {s.email ?? 'The erased address'} may get review requests again.</>}
                   confirm='Yes, lift it'
                   pending={lift.pending}
                   onConfirm={() => void lift.run(s)}

@@ -39,6 +39,7 @@ export const SUPPRESSION_REASON: Record<Suppression['reason'], string> = {
   bounced: 'Bounced',
   complained: 'Marked as spam',
   manual: 'Added by your team',
+  erased: "Erased at the reviewer's request",
 };
 
 /** One event of a request's timeline: its title, and a sentence that explains it. */

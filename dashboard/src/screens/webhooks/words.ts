@@ -11,6 +11,7 @@ export const EVENTS: { value: Exclude<EventName, '*'>; label: string }[] = [
   { value: 'review.verified', label: "A review's verification changes (verified, approved or rejected)" },
   { value: 'review.moderated', label: 'A review is hidden or shown again' },
   { value: 'review.replied', label: 'Your public reply is published, edited or withdrawn' },
+  { value: 'review.anonymized', label: "A reviewer's address is erased at their request" },
   { value: 'export.completed', label: 'An export is ready to download' },
 ];
 

@@ -40,6 +40,10 @@ const TAGS = [
     name: 'Webhooks',
     description: 'Endpoints that receive signed events, their delivery log, tests and redelivery.',
   },
+  {
+    name: 'Privacy',
+    description: "A reviewer's rights over their address: erasure, and a report of everything held about it (admin).",
+  },
   { name: 'Exports', description: "Files of the organization's reviews, CSV or JSON, generated in the background." },
   { name: 'Health', description: 'Whether the service and its database are up.' },
   {
@@ -74,6 +78,7 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'review.moderated': 'A review was hidden or shown again',
   'review.verified': "A review's verification status changed",
   'review.replied': 'A reply to a review was written, edited or withdrawn',
+  'review.anonymized': "A reviewer's address was erased at their request",
   'export.completed': 'An export file is ready',
   'webhook.test': 'A test delivery',
 };

@@ -155,7 +155,9 @@ export const IsoDate = z.string().refine(
 
 export const ListQuery = PaginationQuery.extend({
   status: Status.optional(),
-  email: z.string().trim().min(1).max(320).optional().openapi({ description: 'Exactly this address (any case).' }),
+  email: z.string().trim().min(1).max(320).optional().openapi({
+    description: 'Exactly this address (any case); an erased address is found by it too.',
+  }),
   form_id: z.string().uuid().optional().openapi({ description: 'Only requests for this form.' }),
   external_id: z.string().trim().min(1).max(200).optional()
     .openapi({ description: 'The request with this id of your own system.' }),
@@ -215,8 +217,10 @@ export const SettingsPatch = z.object({
 
 export const Suppression = z.object({
   id: z.string().uuid(),
-  email: z.string(),
-  reason: z.enum(['unsubscribed', 'bounced', 'complained', 'manual']),
+  email: z.string().nullable().openapi({
+    description: 'The address; `null` for an erased one, which is kept only as a hash (`reason` `erased`).',
+  }),
+  reason: z.enum(['unsubscribed', 'bounced', 'complained', 'manual', 'erased']),
   request_id: z.string().uuid().nullable(),
   created_at: Timestamp,
 }).openapi('Suppression');
@@ -225,7 +229,9 @@ export const SuppressionInput = z.object({ email: z.string().trim().max(320).ema
   example: { email: 'no-mail@example.net' },
 });
 export const SuppressionQuery = PaginationQuery.extend({
-  email: z.string().trim().min(1).max(320).optional().openapi({ description: 'Exactly this address (any case).' }),
+  email: z.string().trim().min(1).max(320).optional().openapi({
+    description: 'Exactly this address (any case); an erased address is found by it too.',
+  }),
 });
 
 // ---------------------------------------------------------------------------------------------

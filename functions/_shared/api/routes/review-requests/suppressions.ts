@@ -15,14 +15,15 @@ export const reviewRequestSuppressions = router()
       tags: ['Review requests'],
       summary: 'List the suppression list',
       description:
-        'Addresses that never get review requests (or reminders) from this organization: unsubscribed, hard-bounced, complained, or added by hand. Newest first.',
+        "Addresses that never get review requests (or reminders) from this organization: unsubscribed, hard-bounced, complained, added by hand, or erased at the reviewer's request (kept only as a hash: `email` is `null`). Newest first.",
       request: { params: OrgParams, query: SuppressionQuery },
       responses: { 200: json(Paginated(Suppression), 'A page of suppressed addresses') },
     }),
     async (c) => {
       const q = c.req.valid('query');
       const db = c.var.db;
-      const where = q.email ? db`lower(email) = lower(${q.email})` : db`true`;
+      // By the address's key: an erased address, kept only as its key, is found too.
+      const where = q.email ? db`email_key = plaudit.email_key(org_id, ${q.email})` : db`true`;
       const [rows, [{ total }]] = await Promise.all([
         db<(Omit<z.infer<typeof Suppression>, 'created_at'> & { created_at: Date })[]>`
           select id, email, reason, request_id, created_at from plaudit.email_suppressions where ${where}
@@ -54,7 +55,7 @@ export const reviewRequestSuppressions = router()
       const db = c.var.db;
       const [row] = await db<(Omit<z.infer<typeof Suppression>, 'created_at'> & { created_at: Date })[]>`
         insert into plaudit.email_suppressions (org_id, email, reason) values (${orgId}, ${email}, 'manual')
-        on conflict (org_id, lower(email)) do nothing
+        on conflict (org_id, email_key) do nothing
         returning id, email, reason, request_id, created_at`;
       if (!row) throw new ApiError(409, 'This address is on the suppression list already');
       return c.json({ ...row, created_at: iso(row.created_at)! }, 201);

@@ -29,8 +29,10 @@ export const Review = z.object({
   rating: z.number().int().min(1).max(5),
   title: z.string().nullable(),
   content: z.string(),
-  reviewer_name: z.string(),
-  reviewer_email: z.string(),
+  reviewer_name: z.string().openapi({ description: "The reviewer's name; `Anonymous` once their address was erased." }),
+  reviewer_email: z.string().nullable().openapi({
+    description: "The reviewer's address; `null` once it was erased at their request (`POST …/privacy/erasures`).",
+  }),
   verification_status: VerificationStatus,
   verification_method: VerificationMethod.nullable().openapi({
     description:

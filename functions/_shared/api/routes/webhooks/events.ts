@@ -62,6 +62,20 @@ export const EVENT_DATA = {
   }).openapi('ReviewRepliedData', {
     description: "The business's public reply to a review was written, edited or withdrawn.",
   }),
+  'review.anonymized': z.object({
+    id: Id,
+    form_id: Id,
+    product: Product,
+    reviewer_name: z.literal('Anonymous'),
+    content_removed: z.boolean().openapi({
+      description: "Whether the title and text were removed too (`[removed at the reviewer's request]`).",
+    }),
+    anonymized_at: Timestamp,
+    moderation_chain: ChainHead,
+  }).openapi('ReviewAnonymizedData', {
+    description:
+      "A reviewer's address was erased at their request: the review keeps its rating, dates and state, without the reviewer's name, address or answers. Forget what you stored of them.",
+  }),
   'export.completed': z.object({
     id: Id,
     format: z.enum(['csv', 'json']),
@@ -93,6 +107,7 @@ export const WEBHOOK_EVENTS = {
   'review.moderated': envelope('review.moderated', 'ReviewModeratedEvent'),
   'review.verified': envelope('review.verified', 'ReviewVerifiedEvent'),
   'review.replied': envelope('review.replied', 'ReviewRepliedEvent'),
+  'review.anonymized': envelope('review.anonymized', 'ReviewAnonymizedEvent'),
   'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
   'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
 } as const;
@@ -103,6 +118,7 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['review.moderated'],
   WEBHOOK_EVENTS['review.verified'],
   WEBHOOK_EVENTS['review.replied'],
+  WEBHOOK_EVENTS['review.anonymized'],
   WEBHOOK_EVENTS['export.completed'],
   WEBHOOK_EVENTS['webhook.test'],
 ]);
@@ -161,6 +177,16 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         reply: { content: 'Thank you for your kind words!', created_at: now, updated_at: now },
         actor: 'api_key:00000000-0000-4000-8000-000000000004',
         replied_at: now,
+      };
+    case 'review.anonymized':
+      return {
+        id: reviewId,
+        form_id: formId,
+        product,
+        reviewer_name: 'Anonymous',
+        content_removed: false,
+        anonymized_at: now,
+        moderation_chain: { entries: 2, head: '0'.repeat(64) },
       };
     case 'export.completed':
       return {
