@@ -5,6 +5,7 @@ import type { Core } from './resource.ts';
 import { ApiKeys } from './resources/api-keys.ts';
 import { Exports } from './resources/exports.ts';
 import { OrganizationResource } from './resources/organization.ts';
+import { Privacy } from './resources/privacy.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
@@ -32,6 +33,8 @@ export class Plaudit implements Core {
   readonly apiKeys: ApiKeys;
   readonly verification: Verification;
   readonly reviewRequests: ReviewRequests;
+  /** Erasure and access for a reviewer's address (admin keys). */
+  readonly privacy: Privacy;
   /** Public data by slug; needs no key. */
   readonly public: Public;
   #organizationId: Promise<string> | undefined;
@@ -49,6 +52,7 @@ export class Plaudit implements Core {
     this.apiKeys = new ApiKeys(this);
     this.verification = new Verification(this);
     this.reviewRequests = new ReviewRequests(this);
+    this.privacy = new Privacy(this);
     this.public = new Public(this);
   }
 

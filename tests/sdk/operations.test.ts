@@ -24,6 +24,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'invitations.list': ['organization.invitations'],
   'invitations.create': ['organization.invite', { email: 'a@example.com', role: 'member' }],
   'invitations.withdraw': ['organization.withdrawInvitation', ID],
+  'privacy.erase': ['privacy.erase', { email: 'a@example.com' }],
+  'privacy.data': ['privacy.data', 'a@example.com'],
   'apiKeys.create': ['apiKeys.create', { name: 'CI', scope: 'read' }],
   'apiKeys.list': ['apiKeys.list'],
   'apiKeys.revoke': ['apiKeys.revoke', ID],
