@@ -78,6 +78,7 @@ export const SCREENS: Screen[] = [
     () => import('./screens/webhooks/webhook-page.tsx').then((m) => m.WebhookPage),
   ),
   lazy('/team', 'Team', () => import('./screens/team/team.tsx').then((m) => m.Team)),
+  lazy('/privacy', 'Privacy requests', () => import('./screens/privacy.tsx').then((m) => m.Privacy), true),
   // Everyone's: the account (its session, signing out everywhere); the organization's part is for admins.
   lazy('/settings', 'Settings', () => import('./screens/settings.tsx').then((m) => m.Settings)),
 ];
@@ -93,5 +94,6 @@ export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'API keys', path: '/developers/keys', adminOnly: true },
   { label: 'Webhooks', path: '/developers/webhooks' },
   { label: 'Team', path: '/team' },
+  { label: 'Privacy requests', path: '/privacy', adminOnly: true },
   { label: 'Settings', path: '/settings' },
 ];
