@@ -1985,7 +1985,7 @@ COMMENT ON FUNCTION plaudit.public_listed_products(p_org_id uuid) IS 'The produc
 CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select json_build_object(
-    'version', plaudit.public_version(p_slug),
+    'version', plaudit.public_version(p_slug) || '~' || (x.product).id,
     'external_id', (x.product).external_id,
     'name', (x.product).name,
     'url', (x.product).url,
@@ -2002,7 +2002,7 @@ CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS 
     cross join lateral plaudit.product_group_statistics(x.group_ids) st
 $$;
 
-COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the organization''s public version; null when not found.';
+COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the version of answers showing it; null when not found.';
 
 CREATE FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2063,7 +2063,7 @@ COMMENT ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids t
 CREATE FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean) RETURNS TABLE(version text, body text)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select plaudit.public_version(p_slug),
+  select plaudit.public_version(p_slug) || '~' || (x.product).id,
          '{"data":' || plaudit.public_review_items(plaudit.public_feed_page_ids(
            x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_sort, p_has_media,
            (p_page - 1)::bigint * p_limit, p_limit))
@@ -2074,6 +2074,16 @@ CREATE FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, 
 $$;
 
 COMMENT ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
+
+CREATE FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case when p_profile then plaudit.public_profile_version(p_slug) else plaudit.public_version(p_slug) end
+         || coalesce('~' || (select p.id::text from plaudit.organizations o
+                               join plaudit.products p on p.org_id = o.id and p.external_id = p_external_id
+                              where o.slug = p_slug), '')
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) IS 'The version of an answer showing one product: the organization''s, and ~ the product''s id, which names its cache key.';
 
 CREATE FUNCTION plaudit.public_profile(p_slug text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2143,6 +2153,16 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
+
+CREATE FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) RETURNS text
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  perform set_config('role', 'plaudit_public', true);
+  return plaudit.public_product_version(p_slug, p_external_id, false);
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) IS 'The version of a product''s public answers, for ETags, read as plaudit_public.';
 
 CREATE FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) RETURNS record
@@ -5191,12 +5211,15 @@ GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO
 GRANT ALL ON FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
+
+GRANT ALL ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
