@@ -719,10 +719,32 @@ declare
   ts bigint := floor(extract(epoch from clock_timestamp()))::bigint;
 begin
   return query
-  with candidates as (
-    select d.id, d.next_attempt_at, d.rn, w.org_id,
-           w.failing_since is not null or w.slow_since is not null as suspect
-    from plaudit.webhook_endpoints w
+  with recursive queued_endpoints as (
+    (select x.endpoint_id from plaudit.webhook_deliveries x
+     where x.status = 'pending'
+     order by x.endpoint_id limit 1)
+    union all
+    select (select x.endpoint_id from plaudit.webhook_deliveries x
+            where x.status = 'pending' and x.endpoint_id > q.endpoint_id
+            order by x.endpoint_id limit 1)
+    from queued_endpoints q
+    where q.endpoint_id is not null
+  ), endpoints as (
+    -- By key, one at a time (the limit keeps the planner from joining the whole table).
+    select w.*
+    from queued_endpoints q
+    cross join lateral (
+      select e.id, e.org_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
+             e.failing_since is not null as failing,
+             e.failing_since is not null or e.slow_since is not null as suspect
+      from plaudit.webhook_endpoints e
+      where e.id = q.endpoint_id and e.enabled and (p_org_ids is null or e.org_id = any (p_org_ids))
+      limit 1
+    ) w
+  ), candidates as (
+    select d.id, d.next_attempt_at, d.rn, w.org_id, w.suspect, w.url, w.secret, w.previous_secret,
+           w.previous_secret_expires_at
+    from endpoints w
     cross join lateral (
       select count(*)::integer as n
       from plaudit.webhook_deliveries f
@@ -737,32 +759,30 @@ begin
         where x.endpoint_id = w.id and x.status = 'pending' and x.next_attempt_at <= now_ts
           and (x.locked_until is null or x.locked_until <= now_ts)
         order by x.next_attempt_at, x.id
-        limit greatest(
-          case when w.failing_since is null then p_per_endpoint else least(p_per_endpoint, 1) end - busy.n, 0)
+        limit greatest(case when w.failing then least(p_per_endpoint, 1) else p_per_endpoint end - busy.n, 0)
       ) q
     ) d
-    where w.enabled and (p_org_ids is null or w.org_id = any (p_org_ids))
   ), per_org as (
-    select c.id, c.next_attempt_at, c.rn, c.suspect,
+    select c.*,
            row_number() over (partition by c.org_id order by c.rn, c.next_attempt_at, c.id)
              + coalesce((p_org_busy ->> c.org_id::text)::integer, 0) as org_n
     from candidates c
   ), within_org as (
-    select c.id, c.next_attempt_at, c.rn, c.suspect,
+    select c.*,
            case when c.suspect
              then row_number() over (partition by c.suspect order by c.rn, c.next_attempt_at, c.id)
            end as suspect_n
     from per_org c
     where p_per_org is null or c.org_n <= p_per_org
   ), picked as (
-    select c.id from within_org c
+    select c.* from within_org c
     where p_suspect_room is null or c.suspect_n is null or c.suspect_n <= p_suspect_room
     order by c.rn, c.next_attempt_at
     limit p_limit
   ), locked as (
-    select d.id from plaudit.webhook_deliveries d
-    where d.id in (select p.id from picked p)
-      and d.status = 'pending' and (d.locked_until is null or d.locked_until <= now_ts)
+    select p.* from plaudit.webhook_deliveries d
+    join picked p on p.id = d.id
+    where d.status = 'pending' and (d.locked_until is null or d.locked_until <= now_ts)
     for update of d skip locked
   ), claimed as (
     update plaudit.webhook_deliveries d
@@ -771,18 +791,17 @@ begin
         attempts = d.attempts + 1,
         schedule_step = d.schedule_step + 1,
         last_attempt_at = now_ts
-    from locked
-    where d.id = locked.id
+    from locked l
+    where d.id = l.id
     returning d.id, d.claim_token, d.org_id, d.endpoint_id, d.event_type, d.message_id, d.payload,
-              d.attempts, d.schedule_step, d.is_test
+              d.attempts, d.schedule_step, d.is_test, l.url, l.secret, l.previous_secret,
+              l.previous_secret_expires_at, l.suspect
   )
-  select c.id, c.claim_token, c.org_id, c.endpoint_id, w.url, c.event_type, c.message_id, c.payload,
+  select c.id, c.claim_token, c.org_id, c.endpoint_id, c.url, c.event_type, c.message_id, c.payload,
          c.attempts, c.schedule_step, c.is_test, ts,
-         s.signature_hex, s.previous_signature_hex, s.webhook_signature,
-         w.failing_since is not null or w.slow_since is not null
+         s.signature_hex, s.previous_signature_hex, s.webhook_signature, c.suspect
   from claimed c
-  join plaudit.webhook_endpoints w on w.id = c.endpoint_id
-  cross join lateral plaudit.webhook_signatures(w.secret, w.previous_secret, w.previous_secret_expires_at,
+  cross join lateral plaudit.webhook_signatures(c.secret, c.previous_secret, c.previous_secret_expires_at,
                                                 c.message_id, ts, c.payload) s;
 end
 $$;
@@ -2098,7 +2117,7 @@ COMMENT ON FUNCTION plaudit.public_listed_products(p_org_id uuid) IS 'The produc
 CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select json_build_object(
-    'version', plaudit.public_version(p_slug),
+    'version', plaudit.public_version(p_slug) || '~' || (x.product).id,
     'external_id', (x.product).external_id,
     'name', (x.product).name,
     'url', (x.product).url,
@@ -2115,7 +2134,7 @@ CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS 
     cross join lateral plaudit.product_group_statistics(x.group_ids) st
 $$;
 
-COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the organization''s public version; null when not found.';
+COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the version of answers showing it; null when not found.';
 
 CREATE FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2194,7 +2213,7 @@ COMMENT ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids t
 CREATE FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean) RETURNS TABLE(version text, body text)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select plaudit.public_version(p_slug),
+  select plaudit.public_version(p_slug) || '~' || (x.product).id,
          '{"data":' || plaudit.public_review_items(plaudit.public_feed_page_ids(
            x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_sort, p_has_media,
            (p_page - 1)::bigint * p_limit, p_limit))
@@ -2205,6 +2224,16 @@ CREATE FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, 
 $$;
 
 COMMENT ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
+
+CREATE FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case when p_profile then plaudit.public_profile_version(p_slug) else plaudit.public_version(p_slug) end
+         || coalesce('~' || (select p.id::text from plaudit.organizations o
+                               join plaudit.products p on p.org_id = o.id and p.external_id = p_external_id
+                              where o.slug = p_slug), '')
+$$;
+
+COMMENT ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) IS 'The version of an answer showing one product: the organization''s, and ~ the product''s id, which names its cache key.';
 
 CREATE FUNCTION plaudit.public_profile(p_slug text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2274,6 +2303,16 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
+
+CREATE FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) RETURNS text
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+begin
+  perform set_config('role', 'plaudit_public', true);
+  return plaudit.public_product_version(p_slug, p_external_id, false);
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) IS 'The version of a product''s public answers, for ETags, read as plaudit_public.';
 
 CREATE FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) RETURNS record
@@ -5437,12 +5476,15 @@ GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO
 GRANT ALL ON FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
+
+GRANT ALL ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;

@@ -71,6 +71,21 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
     return stack.servers[entry];
   };
 
+  /**
+   * An API instance of a scenario's own (its `env` over the stack's; `databaseUrl`, another
+   * database of the cluster, say), stopped with the stack.
+   */
+  stack.startExtraApi = async ({ databaseUrl = stack.authenticatorUrl, env = {} } = {}) => {
+    const api = await startApi({
+      port: await freePort(),
+      databaseUrl,
+      env: { ...stack.apiEnv, ...env },
+      stdio: 'ignore',
+    });
+    stack.started.push(api);
+    return api;
+  };
+
   /** The bare Deno.serve hello-world: the HTTP ceiling. */
   stack.startHello = () => startServer('scripts/bench/hello.ts');
 

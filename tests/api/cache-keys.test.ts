@@ -1,6 +1,7 @@
 // Every public answer is filed under its organization's cache key (Surrogate-Key for Varnish and
 // Fastly, Cache-Tag for Cloudflare), 304s and the 404s of a known organization included, so that
-// the worker's purge empties it (docs/scaling.md); keyed and session answers never are.
+// the worker's purge empties it (docs/scaling.md); an answer that shows one product under the
+// product's key too; keyed and session answers never are.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/http.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
@@ -8,10 +9,11 @@ import { createForm, postReviews } from '../helpers/reviews.ts';
 
 const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
 
-/** What a public answer of `t` carries: its organization's key in both headers. */
-function expectKeysOf(res: { headers: Headers }, t: Tenant) {
-  expect(res.headers.get('surrogate-key')).toBe(`org-${t.org.id}`);
-  expect(res.headers.get('cache-tag')).toBe(`org-${t.org.id}`);
+/** What a public answer of `t` carries: its organization's key in both headers, then its product's, if it shows one. */
+function expectKeysOf(res: { headers: Headers }, t: Tenant, productId?: string) {
+  const keys = [`org-${t.org.id}`, ...(productId ? [`product-${productId}`] : [])];
+  expect(res.headers.get('surrogate-key')).toBe(keys.join(' '));
+  expect(res.headers.get('cache-tag')).toBe(keys.join(','));
 }
 
 function expectNoKeys(res: { headers: Headers }) {
@@ -21,6 +23,7 @@ function expectNoKeys(res: { headers: Headers }) {
 
 let shown: Tenant;
 let off: Tenant;
+let mugId: string;
 beforeAll(async () => {
   shown = await createTenant();
   const form = await createForm(api, shown);
@@ -33,6 +36,7 @@ beforeAll(async () => {
     body: { external_id: 'MUG', name: 'Mug' },
   });
   expect(product.status).toBe(201);
+  mugId = product.body.id;
   await postReviews(form.id, `keys-mug-${shown.org.slug}`, [[4, null, 'A fine mug.', 'Bo']], 'MUG');
   const feed = await api('PATCH', `${orgPath(shown)}/public-profile`, {
     key: shown.keys.admin,
@@ -44,34 +48,41 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
 });
 
-// Each public answer by its path; `?page=1&limit=5` takes the router where the bare path takes the fast reads.
+// Each public answer by its path, and whether it shows one product (the mug); `?page=1&limit=5`
+// takes the router where the bare path takes the fast reads. Answers that list products (the
+// ratings of many, the catalog, the Google feed) are the organization's: docs/scaling.md.
 const PUBLIC_ANSWERS = [
-  ['the embed configuration', (slug: string) => `/api/v1/public/embed/${slug}`],
-  ["the widget's reviews (fast path)", (slug: string) => `/api/v1/public/reviews/${slug}`],
-  ["the widget's reviews (router)", (slug: string) => `/api/v1/public/reviews/${slug}?page=1&limit=5`],
-  ['the public profile', (slug: string) => `/api/v1/public/profiles/${slug}`],
-  ["the profile's reviews (fast path)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews`],
-  ["the profile's reviews (router)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews?page=1&limit=5`],
-  ['the profile page', (slug: string) => `/p/${slug}`],
-  ["the profile page's second rating filter", (slug: string) => `/p/${slug}?rating=5`],
-  ["a product's summary", (slug: string) => `/api/v1/public/products/${slug}/MUG`],
-  ["a product's reviews (fast path)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews`],
-  ["a product's reviews (router)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews?page=1&limit=5`],
-  ["a product's JSON-LD", (slug: string) => `/api/v1/public/products/${slug}/MUG/jsonld`],
-  ['the ratings of products', (slug: string) => `/api/v1/public/products/${slug}/ratings?ids=MUG`],
-  ['the catalog page', (slug: string) => `/p/${slug}/products`],
-  ["a product's page", (slug: string) => `/p/${slug}/products/MUG`],
-  ['the Google product feed', (slug: string) => `/api/v1/public/feeds/${slug}/google-product-reviews.xml`],
+  ['the embed configuration', (slug: string) => `/api/v1/public/embed/${slug}`, false],
+  ["the widget's reviews (fast path)", (slug: string) => `/api/v1/public/reviews/${slug}`, false],
+  ["the widget's reviews (router)", (slug: string) => `/api/v1/public/reviews/${slug}?page=1&limit=5`, false],
+  ['the public profile', (slug: string) => `/api/v1/public/profiles/${slug}`, false],
+  ["the profile's reviews (fast path)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews`, false],
+  ["the profile's reviews (router)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews?page=1&limit=5`, false],
+  ['the profile page', (slug: string) => `/p/${slug}`, false],
+  ["the profile page's second rating filter", (slug: string) => `/p/${slug}?rating=5`, false],
+  ["a product's summary", (slug: string) => `/api/v1/public/products/${slug}/MUG`, true],
+  ["a product's reviews (fast path)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews`, true],
+  [
+    "a product's reviews (router)",
+    (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews?page=1&limit=5`,
+    true,
+  ],
+  ["a product's JSON-LD", (slug: string) => `/api/v1/public/products/${slug}/MUG/jsonld`, true],
+  ["a product's page", (slug: string) => `/p/${slug}/products/MUG`, true],
+  ['the ratings of products', (slug: string) => `/api/v1/public/products/${slug}/ratings?ids=MUG`, false],
+  ['the catalog page', (slug: string) => `/p/${slug}/products`, false],
+  ['the Google product feed', (slug: string) => `/api/v1/public/feeds/${slug}/google-product-reviews.xml`, false],
 ] as const;
 
-describe.each(PUBLIC_ANSWERS)('%s', (_, path) => {
-  it('is filed under its organization, and so is its 304', async () => {
+describe.each(PUBLIC_ANSWERS)('%s', (_, path, showsProduct) => {
+  it(`is filed under its organization${showsProduct ? ' and its product' : ''}, and so is its 304`, async () => {
+    const product = showsProduct ? mugId : undefined;
     const res = await api('GET', path(shown.org.slug));
     expect(res.status).toBe(200);
-    expectKeysOf(res, shown);
+    expectKeysOf(res, shown, product);
     const again = await api('GET', path(shown.org.slug), { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(again.status).toBe(304);
-    expectKeysOf(again, shown);
+    expectKeysOf(again, shown, product);
   });
 
   it('has no key for an unknown business', async () => {

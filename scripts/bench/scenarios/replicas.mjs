@@ -6,7 +6,6 @@
 //
 //   BENCH_REPLICA_REVIEWS=10000  reviews of the organization whose feed is read
 import path from 'node:path';
-import { startApi } from '../../lib/api-server.mjs';
 import { connect, replicaAuthenticatorUrls } from '../../lib/database.mjs';
 import { Cluster, freePort } from '../../lib/postgres.mjs';
 import { expectStatus, seedOrganization } from './reviews.mjs';
@@ -41,20 +40,8 @@ async function standbyOf(ctx) {
   return standby;
 }
 
-async function publicApi(stack, env = {}) {
-  const api = await startApi({
-    port: await freePort(),
-    databaseUrl: stack.authenticatorUrl,
-    env: { ...stack.apiEnv, PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000', ...env },
-    stdio: 'ignore',
-  });
-  const stop = stack.stop;
-  stack.stop = async () => {
-    await api.stop();
-    await stop();
-  };
-  return api;
-}
+const publicApi = (stack, env = {}) =>
+  stack.startExtraApi({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000', ...env } });
 
 export default {
   name: 'replicas-public-feed',

@@ -6,8 +6,6 @@
 //   BENCH_BIG_REVIEWS=1000000 reviews of the organization of the meta.total scenario
 import fs from 'node:fs';
 import path from 'node:path';
-import { startApi } from '../../lib/api-server.mjs';
-import { freePort } from '../../lib/postgres.mjs';
 import { createHash } from 'node:crypto';
 import { keyedReadScript, scriptBody } from './org-get.mjs';
 import { positive } from '../stats.mjs';
@@ -53,28 +51,18 @@ export async function seedOrganization(ctx, slug, count) {
   return seed;
 }
 
+/** The API's per-address limits, out of the way: the load comes from few addresses. */
+export const UNLIMITED_PUBLIC = {
+  PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
+  SUBMIT_RATE_LIMIT_PER_MINUTE: '1000000000',
+  TRUST_PROXY: 'true',
+};
+
 /** An API instance of the scenario's own whose per-IP limits never answer 429 (public routes). */
 export async function publicApi(ctx) {
   const { stack } = ctx;
-  if (stack.reviewPublicApi) return stack.reviewPublicApi;
-  const api = await startApi({
-    port: await freePort(),
-    databaseUrl: stack.authenticatorUrl,
-    env: {
-      ...stack.apiEnv,
-      PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
-      SUBMIT_RATE_LIMIT_PER_MINUTE: '1000000000',
-      TRUST_PROXY: 'true',
-    },
-    stdio: 'ignore',
-  });
-  stack.reviewPublicApi = api;
-  const stop = stack.stop;
-  stack.stop = async () => {
-    await api.stop();
-    await stop();
-  };
-  return api;
+  stack.reviewPublicApi ??= await stack.startExtraApi({ env: UNLIMITED_PUBLIC });
+  return stack.reviewPublicApi;
 }
 
 export async function expectStatus(url, init, status) {
@@ -87,11 +75,28 @@ export async function expectStatus(url, init, status) {
 }
 
 /** wrk with a Lua script that shapes each request (a new body and address each time). */
-function wrkScript(ctx, { url, lua, seconds = ctx.seconds }) {
+export function wrkScript(ctx, { url, lua, seconds = ctx.seconds }) {
   const script = path.join(ctx.stack.dir, `wrk-${Date.now()}.lua`);
   fs.writeFileSync(script, lua);
   return ctx.http({ url, script, seconds });
 }
+
+/**
+ * wrk's Lua for POST /api/v1/reviews to `formId`: unique text and address per request (the
+ * duplicate rule), one client address per request; `prefix` keeps runs apart.
+ */
+export const submitLua = (formId, prefix) => `
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("tid", threads) end
+local n = 0
+request = function()
+  n = n + 1
+  local id = string.format("%s-%d-%d", "${prefix}", tid, n)
+  local body = string.format('{"form_id":"${formId}","rating":%d,"title":"Bench","content":"Bench submission %s","reviewer_name":"Bench","reviewer_email":"%s@example.com"}', n % 5 + 1, id, id)
+  local ip = string.format("10.%d.%d.%d", tid, math.floor(n / 256) % 256, n % 256)
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["X-Forwarded-For"] = ip }, body)
+end
+`;
 
 const sqlText = (s) => `'${String(s).replaceAll("'", "''")}'`;
 
@@ -186,19 +191,7 @@ export const publicSubmit = {
         reviewer_email: 'check@example.com',
       }),
     }, 201);
-    // Unique text and address per request (the duplicate rule), one client address per request.
-    const lua = (prefix) => `
-local threads = 0
-function setup(thread) threads = threads + 1; thread:set("tid", threads) end
-local n = 0
-request = function()
-  n = n + 1
-  local id = string.format("%s-%d-%d", "${prefix}", tid, n)
-  local body = string.format('{"form_id":"${seed.formId}","rating":%d,"title":"Bench","content":"Bench submission %s","reviewer_name":"Bench","reviewer_email":"%s@example.com"}', n % 5 + 1, id, id)
-  local ip = string.format("10.%d.%d.%d", tid, math.floor(n / 256) % 256, n % 256)
-  return wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["X-Forwarded-For"] = ip }, body)
-end
-`;
+    const lua = (prefix) => submitLua(seed.formId, prefix);
     // What the route sends: the bucket is 'submit:' + hex SHA-256 of the client address.
     const script = [
       '\\set n random(1, 2000000000)',

@@ -339,6 +339,7 @@ select results_eq(
             ('plaudit.begin_api_read(bytea,uuid,integer,text)'),
             ('plaudit.end_session(bytea,boolean)'),
             ('plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean)'),
+            ('plaudit.public_read_product_version(text,text)'),
             ('plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean)'),
             ('plaudit.public_read_version(text)'),
             ('plaudit.request_sign_in(text,text,text,integer)'),

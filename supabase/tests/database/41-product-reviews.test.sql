@@ -2,7 +2,7 @@
 -- takes no new reviews, the Review writes `product`, and a product with reviews is not deleted.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(11);
+select plan(17);
 
 insert into plaudit.organizations (id, name, slug) values
   ('41000000-0000-4000-8000-000000000001', 'Shop Co', 'product-reviews-shop'),
@@ -60,6 +60,26 @@ select throws_ok($$delete from plaudit.products where id = '41000000-0000-4000-8
   'a product with reviews is not deleted');
 select lives_ok($$delete from plaudit.products where id = '41000000-0000-4000-8000-0000000000a2'$$,
   'a product without reviews is deleted');
+reset role;
+
+-- The version of the answers that show a product (their ETag, their cache keys): the
+-- organization's, then `~` and the product's id, read by the public role.
+set local role plaudit_public;
+select is(plaudit.public_product_version('product-reviews-shop', 'MUG-1', false),
+  plaudit.public_version('product-reviews-shop') || '~41000000-0000-4000-8000-0000000000a1',
+  'a product answer''s version is the organization''s public version, then ~ and the product''s id');
+select is(plaudit.public_product_version('product-reviews-shop', 'MUG-1', true),
+  plaudit.public_profile_version('product-reviews-shop') || '~41000000-0000-4000-8000-0000000000a1',
+  'a product page''s version is the profile''s, then ~ and the product''s id');
+select is(plaudit.public_product_version('product-reviews-shop', 'NOPE', false),
+  plaudit.public_version('product-reviews-shop'), 'for an unknown product, the organization''s version alone');
+select is(plaudit.public_product_version('no-such-shop', 'MUG-1', false), null, 'for an unknown slug, none');
+select is((select p ->> 'version' from plaudit.public_product('product-reviews-shop', 'MUG-1') p),
+  plaudit.public_product_version('product-reviews-shop', 'MUG-1', false),
+  'the product''s summary carries the same version, so its ETag and its 304''s agree');
+select is((select version from plaudit.public_product_reviews('product-reviews-shop', 'MUG-1', 1, 10, 'newest', null, false)),
+  plaudit.public_product_version('product-reviews-shop', 'MUG-1', false),
+  'a page of the product''s reviews carries the same version');
 reset role;
 
 select * from finish();

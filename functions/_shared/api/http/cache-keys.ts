@@ -2,7 +2,13 @@
 import type { Context } from 'hono';
 import { cacheKeyHeaders, type CacheKeyOwners, ownersCacheKeys } from '../../core/cache-keys.ts';
 
-export { cacheKeyHeaders, type CacheKeyOwners, orgCacheKey, SITEMAP_CACHE_KEY } from '../../core/cache-keys.ts';
+export {
+  cacheKeyHeaders,
+  type CacheKeyOwners,
+  orgCacheKey,
+  ownersCacheKeys,
+  SITEMAP_CACHE_KEY,
+} from '../../core/cache-keys.ts';
 
 /**
  * Files a public answer under its owners' keys: call it in any public route or page before

@@ -15,12 +15,14 @@ import {
   loadPublicProduct,
   loadPublicProductReviews,
   NEWEST_FOR_JSONLD,
+  publicProductPageVersion,
   type PublicProductRow,
 } from '../../core/db/public-product.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { safeLink } from '../../core/html.ts';
 import { productJsonLd } from '../../core/product-jsonld.ts';
 import type { AppEnv } from '../http/env.ts';
+import { withProductOf } from '../middleware/public-access/index.ts';
 import { markup, page, raw } from './html.ts';
 import {
   COUNT,
@@ -223,7 +225,7 @@ export function productPages() {
     }
     return await cachedPublicPage<ProductPageData>(c, {
       variant: `product-page:${slug}:${externalId}:${q.page}:${q.rating ?? ''}:${q.sort}`,
-      version: () => publicProfileVersion(c.var.sql, slug),
+      version: () => publicProductPageVersion(c.var.sql, slug, externalId),
       load: async () => {
         const [profile, product, reviews, newest] = await Promise.all([
           loadPublicProfile(c.var.sql, slug),
@@ -232,7 +234,13 @@ export function productPages() {
           loadPublicProductReviews<ReviewItem>(c.var.sql, slug, externalId, NEWEST_FOR_JSONLD),
         ]);
         if (!profile || !profile.enabled || !product || !reviews || !newest) return null;
-        return { version: profile.version, profile, product, reviews, newest: newest.data };
+        return {
+          version: withProductOf(profile.version, product.version),
+          profile,
+          product,
+          reviews,
+          newest: newest.data,
+        };
       },
       missing: NO_SUCH_PRODUCT,
       render: (data) =>

@@ -20,6 +20,18 @@ export async function loadPublicProduct(sql: Sql, slug: string, externalId: stri
   return row.p;
 }
 
+/**
+ * The version of a page that shows the product of `slug` with this external id beside the profile:
+ * the profile's version, naming the product (plaudit.public_product_version).
+ */
+export async function publicProductPageVersion(sql: Sql, slug: string, externalId: string): Promise<string | null> {
+  const [row] = await runAsPublic(
+    sql,
+    (tx) => tx<{ v: string | null }[]>`select plaudit.public_product_version(${slug}, ${externalId}, true) as v`,
+  );
+  return row.v;
+}
+
 /** Which page of a product's public reviews, in which order, of which rating (null: any). */
 export interface ProductReviewsQuery {
   page: number;

@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from '../../http/env.ts';
 import { accountedFor } from '../../http/fast-path.ts';
 import { sha256 } from '../../api-keys/format.ts';
-import { cacheKeyHeaders, orgCacheKey } from '../../http/cache-keys.ts';
+import { cacheKeyHeaders, ownersCacheKeys } from '../../http/cache-keys.ts';
 
 /**
  * CORS for the public routes: any site may call them (the widget runs on customers' pages).
@@ -77,11 +77,21 @@ export function publicCacheHeaders(etag: string): Record<string, string> {
 
 /**
  * The cache keys of an answer read at `version`: public versions begin with their organization's
- * id (plaudit.public_version), so even a 304 or the 404 of a switched-off profile names it.
+ * id (plaudit.public_version), so even a 304 or the 404 of a switched-off profile names it, and
+ * the version of an answer that shows a product ends with `~<product id>`
+ * (plaudit.public_product_version), which names the product's key beside it.
  */
 export function versionCacheKeys(version: string): string[] | null {
-  const orgId = version.slice(0, version.indexOf('.'));
-  return UUID.test(orgId) ? [orgCacheKey(orgId)] : null;
+  const [organization, ...products] = version.split('~');
+  const orgId = organization.slice(0, organization.indexOf('.'));
+  if (!UUID.test(orgId)) return null;
+  return ownersCacheKeys({ orgId, productIds: products.filter((id) => UUID.test(id)) });
+}
+
+/** `version` with the product that `productVersion` (plaudit.public_product_version's) names, if any. */
+export function withProductOf(version: string, productVersion: string): string {
+  const at = productVersion.indexOf('~');
+  return at < 0 ? version : version + productVersion.slice(at);
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

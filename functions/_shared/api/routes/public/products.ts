@@ -29,6 +29,7 @@ import {
   listVariant,
   notModified,
   notModifiedAnswer,
+  productVersion,
   publicDescription,
   PublicReview,
   type PublicReviewListQuery,
@@ -118,7 +119,7 @@ function productReviewPage(
     publicRead(
       ifNoneMatch,
       `product-reviews:${slug}:${externalId}:${listVariant(q)}`,
-      () => publicVersion(db, slug),
+      () => productVersion(db, slug, externalId),
       async () => {
         const [row] = await db<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
           select version, body from plaudit.public_read_product_reviews(
@@ -219,7 +220,7 @@ export const productReads = router()
       const out = await conditionalPublicRead(
         c,
         `product:${slug}:${externalId}`,
-        () => publicVersion(c.var.sql, slug),
+        () => productVersion(c.var.sql, slug, externalId),
         () => loadPublicProduct(c.var.sql, slug, externalId),
       );
       if ('notModified' in out) return notModifiedAnswer(out.notModified);
@@ -284,7 +285,7 @@ export const productReads = router()
       const out = await conditionalPublicRead(
         c,
         `product-jsonld:${slug}:${externalId}`,
-        () => publicVersion(c.var.sql, slug),
+        () => productVersion(c.var.sql, slug, externalId),
         () => loadForJsonLd(c.var.sql, slug, externalId),
       );
       if ('notModified' in out) return notModifiedAnswer(out.notModified);

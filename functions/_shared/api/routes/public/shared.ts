@@ -102,6 +102,14 @@ export async function publicVersion(sql: Sql, slug: string) {
   return row.v;
 }
 
+/** The version of the answers that show one product (the public data's, naming the product), in one statement. */
+export async function productVersion(sql: Sql, slug: string, externalId: string) {
+  const [row] = await sql<
+    { v: string | null }[]
+  >`select plaudit.public_read_product_version(${slug}, ${externalId}) as v`;
+  return row.v;
+}
+
 /** The 304 of a public read, typed as the routes declare it (no content). */
 // deno-lint-ignore ban-types -- Hono's type of an answer without content
 export const notModifiedAnswer = (answer: Response) => answer as unknown as TypedResponse<{}, 304, string>;
