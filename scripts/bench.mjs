@@ -35,6 +35,7 @@ import dashboard from './bench/scenarios/dashboard.mjs';
 import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
 import replicas from './bench/scenarios/replicas.mjs';
 import manyTenants from './bench/scenarios/many-tenants.mjs';
+import privacyErasure from './bench/scenarios/privacy-erasure.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -56,6 +57,7 @@ const SCENARIOS = [
   dashboardFirstLoad,
   replicas,
   manyTenants,
+  privacyErasure,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

@@ -434,18 +434,6 @@ end
 $$;
 comment on function plaudit.review_request_email_withdrawal(uuid,text,text,jsonb) is 'Why a review-request e-mail must not go out any more, or null when it may.';
 
--- Text as a uuid, or null when it is not one (events' ids are text in JSON).
-create or replace function plaudit.uuid_or_null(p_text text)
-returns uuid
-language sql
-immutable
-parallel safe
-set search_path = pg_catalog, pg_temp
-as $$
-  select case when p_text ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then p_text::uuid end
-$$;
-comment on function plaudit.uuid_or_null(text) is 'Text as a uuid, or null when it is not one.';
-
 -- A JSON value with a reviewer's traces taken out: every string holding the address (in any case)
 -- has it replaced by "[removed]". For the outboxes' copies of past events, whose shape varies.
 create or replace function plaudit.json_without_address(p_value jsonb, p_email text)
@@ -538,22 +526,32 @@ begin
       case when redact then 'erased at the reviewer''s request, text removed'
            else 'erased at the reviewer''s request' end,
       p_actor);
-    perform plaudit.emit_event(tenant, 'review.anonymized', jsonb_build_object(
-      'id', r.id, 'form_id', r.form_id, 'product', plaudit.review_product_json(r.product_id)::jsonb,
-      'reviewer_name', r.reviewer_name, 'content_removed', redact,
-      'anonymized_at', plaudit.iso_utc(clock_timestamp()),
-      'moderation_chain', plaudit.moderation_chain_head(tenant)));
   end loop;
+  -- One review.anonymized a review, written in one statement, each with the chain's head after the
+  -- erasure (which covers its entry).
+  if cardinality(erased) > 0 then
+    insert into plaudit.events (org_id, type, data, created_at)
+    select tenant, 'review.anonymized', jsonb_build_object(
+             'id', x.id, 'form_id', x.form_id, 'product', plaudit.review_product_json(x.product_id)::jsonb,
+             'reviewer_name', x.reviewer_name, 'content_removed', redact,
+             'anonymized_at', plaudit.iso_utc(clock_timestamp()),
+             'moderation_chain', plaudit.moderation_chain_head(tenant)), clock_timestamp()
+      from plaudit.reviews x where x.id = any (erased) order by x.id;
+    perform pg_notify('plaudit_outbox', 'event');
+  end if;
 
-  -- What past events said of these reviews, and any other copy of the address in them; their
-  -- webhook deliveries carry the event's data, and take it again.
-  with changed as (
+  -- What past events said of these reviews (events name a review by its id and never carry an
+  -- address; any copy of it is replaced all the same); their webhook deliveries carry the event's
+  -- data, and take it again. The ids are joined as a set: an array compared per event would cost
+  -- the erased count for each of the 30 days of events.
+  with ids as (
+    select x.id::text as id from unnest(erased) x(id)
+  ), changed as (
     update plaudit.events e
-       set data = plaudit.json_without_address(
-                    case when e.type like 'review.%' and plaudit.uuid_or_null(e.data ->> 'id') = any (erased)
-                         then plaudit.review_event_forgotten(e.data, redact) else e.data end, address)
-     where e.org_id = tenant and e.type <> 'review.anonymized'
-       and (plaudit.uuid_or_null(e.data ->> 'id') = any (erased) or strpos(lower(e.data::text), address) > 0)
+       set data = plaudit.json_without_address(plaudit.review_event_forgotten(e.data, redact), address)
+      from ids
+     where e.org_id = tenant and e.type like 'review.%' and e.type <> 'review.anonymized'
+       and e.data ->> 'id' = ids.id
     returning e.id, e.data
   )
   update plaudit.webhook_deliveries d
