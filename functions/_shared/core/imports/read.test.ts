@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { detectFormat, FORMATS, IMPORT_FORMATS } from './formats.ts';
+import { parseImportDate, readImport } from './read.ts';
+
+const NOW = new Date('2026-11-28T12:00:00Z');
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const read = (s: string | Uint8Array, format: Parameters<typeof readImport>[1] = null) =>
+  readImport(typeof s === 'string' ? utf8(s) : s, format, NOW);
+
+/** The one review of a file, or the failure's message. */
+function only(s: string, format: Parameters<typeof readImport>[1] = null) {
+  const r = read(s, format);
+  if (!r.ok) throw new Error(r.message);
+  expect(r.rejected).toEqual([]);
+  expect(r.reviews).toHaveLength(1);
+  return { format: r.format, review: r.reviews[0] };
+}
+
+describe('the formats', () => {
+  it('reads one review of each platform, as its export writes it', () => {
+    const judgeme = only(
+      'title,body,rating,review_date,source,curated,reviewer_name,reviewer_email,product_id,product_handle,reply,reply_date,picture_urls,ip_address,location\n' +
+        'Great,"Lovely mug, ""really""",5,2024-03-01 10:20:30 UTC,web,ok,Ann,ann@example.com,123,blue-mug,Thanks!,2024-03-02,https://cdn.example/a.jpg,1.2.3.4,Oslo\n',
+    );
+    expect(judgeme.format).toBe('judgeme');
+    expect(judgeme.review).toMatchObject({
+      row: 2,
+      rating: 5,
+      title: 'Great',
+      content: 'Lovely mug, "really"',
+      reviewer_name: 'Ann',
+      reviewer_email: 'ann@example.com',
+      created_at: '2024-03-01T10:20:30.000Z',
+      reply: 'Thanks!',
+      replied_at: '2024-03-02T00:00:00.000Z',
+      product_external_id: '123',
+      product_name: 'blue-mug',
+      published: true,
+      imported_as_verified: false,
+      media_urls: ['https://cdn.example/a.jpg'],
+    });
+    expect(JSON.stringify(judgeme.review)).not.toContain('1.2.3.4');
+
+    expect(
+      only(
+        'Review Title,Review Content,Review Score,Date,Product ID,Product Name,Display Name,Email\nNice,Works,4,2023-12-31,P1,Pot,Bo,bo@example.com\n',
+      ),
+    ).toMatchObject({
+      format: 'yotpo',
+      review: { rating: 4, product_external_id: 'P1', product_name: 'Pot', reviewer_name: 'Bo' },
+    });
+
+    expect(
+      only(
+        'Review ID,Product ID,Product Name,Rating,Title,Body,Reviewer Name,Is Verified Buyer,Date Created,Status\nr-9,P2,Vase,3,Ok,Fine,Cy,true,2023-05-05T08:00:00Z,approved\n',
+      ),
+    ).toMatchObject({ format: 'okendo', review: { source_id: 'r-9', imported_as_verified: true, published: true } });
+
+    expect(
+      only(
+        'id,status,rating,email,nickname,full_name,review,date,productId,handle,img,variant,verified_purchase\nL1,hidden,2,dee@example.com,,Dee Dee,Meh,2022-01-02,777,cup,,Large,FALSE\n',
+      ),
+    ).toMatchObject({ format: 'loox', review: { source_id: 'L1', reviewer_name: 'Dee Dee', published: false } });
+
+    expect(
+      only(
+        'product_handle,state,rating,title,author,email,location,body,reply,created_at,replied_at\nbowl,published,5,Wow,Eve,eve@example.com,Paris,Superb,,2021-06-07 09:10:11,\n',
+      ),
+    ).toMatchObject({ format: 'shopify', review: { product_external_id: 'bowl', reply: null, replied_at: null } });
+  });
+
+  it("reads Plaudit's own export back, with its defused formulas as the text they were", () => {
+    const { review } = only(
+      'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,product_external_id,product_name,custom_fields.city\n' +
+        `9b1f0f8e-1c55-4f7e-9b5e-1d2c3b4a5f60,1,'=SUM(A1),'=cmd|' /C calc'!A0,Fay,,verified,true,2025-01-02T03:04:05.678Z,f,,,Oslo\n`,
+    );
+    expect(review).toMatchObject({
+      source_id: '9b1f0f8e-1c55-4f7e-9b5e-1d2c3b4a5f60',
+      title: '=SUM(A1)',
+      content: "=cmd|' /C calc'!A0",
+      reviewer_email: null,
+      published: false,
+      imported_as_verified: true,
+      created_at: '2025-01-02T03:04:05.678Z',
+    });
+  });
+
+  it('tells the formats apart by their header alone, in any order, extra columns aside', () => {
+    for (const f of IMPORT_FORMATS) {
+      expect(detectFormat([...FORMATS[f].header].reverse().concat('Something else'))).toBe(f);
+    }
+    expect(detectFormat(['name', 'stars'])).toBeNull();
+  });
+});
+
+describe('refusals', () => {
+  it('takes each good row and names each bad one by its row and reason', () => {
+    const r = read(
+      'Review Title,Review Content,Review Score,Date,Product ID,Product Name,Display Name,Email\n' +
+        'A,Good,5,2024-01-01,,,Al,\n' +
+        'B,Too good,9,2024-01-01,,,Bea,\n' +
+        'C,"Two\nlines",4,2024-01-01,,,Cid,not-an-address\n' +
+        'D,,4,2024-01-01,,,Dan,\n' +
+        'E,Later,4,2027-01-01,,,Eli,\n' +
+        'F,When,4,2024-02-30,,,Flo,\n',
+    );
+    if (!r.ok) throw new Error(r.message);
+    expect(r.total_rows).toBe(6);
+    expect(r.reviews.map((x) => [x.row, x.content, x.reviewer_email])).toEqual([
+      [2, 'Good', null],
+      [4, 'Two\nlines', null],
+    ]);
+    expect(r.rejected).toEqual([
+      { row: 3, message: 'Review Score: must be a whole number from 1 to 5, not "9"' },
+      { row: 5, message: 'Review Content: empty; a review needs its text' },
+      { row: 6, message: 'Date: in the future' },
+      { row: 7, message: 'Date: not a date ("2024-02-30")' },
+    ]);
+  });
+
+  it('reads UTF-8 with and without a byte-order mark, and Windows-1252', () => {
+    const csv =
+      'Review Title,Review Content,Review Score,Date,Product ID,Product Name,Display Name,Email\nCafé,Très bien,5,2024-01-01,,,Zoë,\n';
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(csv)]);
+    const cp1252 = new Uint8Array(
+      [...csv].map((ch) => ({ é: 0xe9, è: 0xe8, ë: 0xeb } as Record<string, number>)[ch] ?? ch.charCodeAt(0)),
+    );
+    for (const bytes of [utf8(csv), withBom, cp1252]) {
+      const r = read(bytes);
+      if (!r.ok) throw new Error(r.message);
+      expect(r.reviews[0]).toMatchObject({ title: 'Café', content: 'Très bien', reviewer_name: 'Zoë' });
+    }
+  });
+
+  it('refuses UTF-16, a binary file, an empty one, an unknown or ambiguous header, missing columns', () => {
+    const fail = (x: string | Uint8Array, format: Parameters<typeof readImport>[1] = null) => {
+      const r = read(x, format);
+      expect(r.ok).toBe(false);
+      return r.ok ? '' : r.message;
+    };
+    expect(fail(new Uint8Array([0xff, 0xfe, 0x41, 0]))).toBe(
+      'file: UTF-16 is not read; save the file as CSV UTF-8 and upload it again',
+    );
+    expect(fail(new Uint8Array([0x50, 0x4b, 3, 4, 0, 0]))).toBe(
+      'file: this is not a text file; upload the CSV the platform exported',
+    );
+    expect(fail('')).toBe('file: empty; it needs a header row and reviews');
+    expect(fail('name,stars\nA,5\n')).toMatch(/^format: the header row is none of the formats read/);
+    // Both Loox's and Plaudit's required columns.
+    expect(fail('id,rating,content,reviewer_name,verification_status,is_hidden,created_at,review,date,productId\n'))
+      .toBe(
+        'format: the header fits Plaudit and Loox; choose one',
+      );
+    expect(fail('title,body,rating\n', 'judgeme')).toBe(
+      'file: the Judge.me header lacks review_date, reviewer_name, curated',
+    );
+  });
+});
+
+describe('parseImportDate', () => {
+  it('reads the ways platforms write dates, in UTC unless they say otherwise', () => {
+    expect(parseImportDate('2024-03-01')?.toISOString()).toBe('2024-03-01T00:00:00.000Z');
+    expect(parseImportDate('2024-03-01T10:00:00+02:00')?.toISOString()).toBe('2024-03-01T08:00:00.000Z');
+    expect(parseImportDate('2024-03-01 10:00')?.toISOString()).toBe('2024-03-01T10:00:00.000Z');
+    expect(parseImportDate('03/01/2024 10:00:05')?.toISOString()).toBe('2024-03-01T10:00:05.000Z');
+    for (const bad of ['', 'yesterday', '2024-13-01', '2024-02-30', '2024-01-01 25:00']) {
+      expect(parseImportDate(bad)).toBeNull();
+    }
+  });
+});
