@@ -304,11 +304,19 @@ CREATE TABLE plaudit.reviews (
     verification_reason text,
     search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((COALESCE(title, ''::text) || ' '::text) || content))) STORED NOT NULL,
     product_id uuid,
+    source text DEFAULT 'form'::text NOT NULL,
+    source_platform text,
+    imported_as_verified boolean,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
+    CONSTRAINT reviews_imported_as_verified_only_for_imports CHECK (((source = 'import'::text) OR (imported_as_verified IS NULL))),
     CONSTRAINT reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT reviews_reviewer_email_check CHECK (((char_length(reviewer_email) <= 320) AND (reviewer_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT reviews_reviewer_name_check CHECK (((char_length(reviewer_name) >= 1) AND (char_length(reviewer_name) <= 200))),
+    CONSTRAINT reviews_source_check CHECK ((source = ANY (ARRAY['form'::text, 'invitation'::text, 'import'::text]))),
+    CONSTRAINT reviews_source_platform_check CHECK ((source_platform = ANY (ARRAY['judgeme'::text, 'yotpo'::text, 'okendo'::text, 'loox'::text,
+        'shopify'::text, 'plaudit'::text]))),
+    CONSTRAINT reviews_source_platform_only_for_imports CHECK (((source = 'import'::text) = (source_platform IS NOT NULL))),
     CONSTRAINT reviews_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
     CONSTRAINT reviews_verification_method_check CHECK ((verification_method = ANY (ARRAY['email'::text, 'purchase_proof'::text, 'manual'::text, 'invitation'::text]))),
     CONSTRAINT reviews_verification_order_hash_check CHECK ((verification_order_hash ~ '^[0-9a-f]{64}$'::text)),
@@ -318,6 +326,9 @@ CREATE TABLE plaudit.reviews (
 
 COMMENT ON TABLE plaudit.reviews IS 'Reviews, written once and never deleted or rewritten: only moderation and verification change them afterwards.';
 COMMENT ON COLUMN plaudit.reviews.product_id IS 'The product reviewed, of the review''s own organization; null for a review of the business.';
+COMMENT ON COLUMN plaudit.reviews.source IS 'Where the review came from: form (the API or a hosted form), invitation (a review request''s page) or import.';
+COMMENT ON COLUMN plaudit.reviews.source_platform IS 'The platform an imported review came from (its import format); null unless imported.';
+COMMENT ON COLUMN plaudit.reviews.imported_as_verified IS 'Whether the platform an imported review came from called it verified; null unless imported.';
 
 CREATE FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
     LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
@@ -1170,12 +1181,12 @@ COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[
 CREATE FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) RETURNS text
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
-         || 'product_external_id,product_name'
+         || 'product_external_id,product_name,source'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
 
-COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, then one `custom_fields.<key>` column per custom field.';
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, then one `custom_fields.<key>` column per custom field.';
 
 CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) RETURNS text[]
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1303,6 +1314,7 @@ begin
              || ',' || p.form_id::text
              -- The product's cells go through csv_cell like the review's: a name is text, never a formula.
              || ',' || plaudit.csv_cell(x.external_id) || ',' || plaudit.csv_cell(x.name)
+             || ',' || p.source
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),
@@ -2211,7 +2223,9 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
             WHEN (r.verification_status = 'verified'::text) THEN r.verification_method
             ELSE NULL::text
         END AS verification_method,
-    r.product_id
+    r.product_id,
+    r.source,
+    r.source_platform
    FROM plaudit.reviews r
   WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 
@@ -2236,6 +2250,7 @@ CREATE FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plau
     || ',"reviewer_name":' || pg_catalog.to_json(pr.reviewer_name)::text
     || ',"verification_status":"' || pr.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(pr.verification_method)::text, 'null')
+    || ',"source":"' || pr.source || '","source_platform":' || coalesce('"' || pr.source_platform || '"', 'null')
     || ',"product":' || case when product.id is null then 'null'
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
@@ -2848,6 +2863,7 @@ CREATE FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_repl
     || ',"verification_status":"' || r.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
     || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
+    || ',"source":"' || r.source || '","source_platform":' || coalesce('"' || r.source_platform || '"', 'null')
     || ',"is_hidden":' || r.is_hidden::text
     || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '","form_id":"' || r.form_id::text
@@ -3242,6 +3258,12 @@ begin
     raise exception 'verification provenance changes only with the verification status'
       using errcode = 'restrict_violation';
   end if;
+  -- Where a review came from is written once.
+  if (new.source, new.source_platform, new.imported_as_verified)
+     is distinct from (old.source, old.source_platform, old.imported_as_verified) then
+    raise exception 'a review cannot be rewritten: only moderation and verification may change it'
+      using errcode = 'restrict_violation';
+  end if;
   new.updated_at := now();
   return new;
 end
@@ -3522,7 +3544,7 @@ begin
   select * into s from plaudit.submit_review(
     p_rate_bucket, p_rate_limit, q.form_id, p_rating, p_title, p_content, p_reviewer_name,
     p_reviewer_email, p_custom_fields, coalesce(nullif(btrim(p_order_id), ''), q.order_id),
-    p_verify_url_base, p_honeypot, product);
+    p_verify_url_base, p_honeypot, product, null, q.id);
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));
@@ -3563,10 +3585,10 @@ COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket 
 
 CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
     p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
-    p_product_id uuid DEFAULT NULL::uuid, p_product_external_id text DEFAULT NULL::text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer,
-    rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
-    reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
-    verification_at timestamp with time zone, review text)
+    p_product_id uuid DEFAULT NULL::uuid, p_product_external_id text DEFAULT NULL::text,
+    p_request_id uuid DEFAULT NULL::uuid) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
+    id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean,
+    created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone, review text)
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 declare
   hit record;
@@ -3629,6 +3651,7 @@ begin
       r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
       r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
+      r.source := case when p_request_id is null then 'form' else 'invitation' end;
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -3657,11 +3680,12 @@ begin
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
-       verification_reason)
+       verification_reason, source)
     values
       (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
-       case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal)
+       case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal,
+       case when p_request_id is null then 'form' else 'invitation' end)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then
@@ -3696,7 +3720,8 @@ end
 $_$;
 
 COMMENT ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid, p_product_external_id text) IS 'Submits a public review in one round trip; answers the review or an error code.';
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid,
+    p_product_external_id text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or an error code.';
 
 CREATE FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -5255,7 +5280,8 @@ GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucke
     p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_external_id text) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid, p_product_external_id text) TO plaudit_public;
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid,
+    p_product_external_id text, p_request_id uuid) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;

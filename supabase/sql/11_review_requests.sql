@@ -800,7 +800,7 @@ begin
   select * into s from plaudit.submit_review(
     p_rate_bucket, p_rate_limit, q.form_id, p_rating, p_title, p_content, p_reviewer_name,
     p_reviewer_email, p_custom_fields, coalesce(nullif(btrim(p_order_id), ''), q.order_id),
-    p_verify_url_base, p_honeypot, product);
+    p_verify_url_base, p_honeypot, product, null, q.id);
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));

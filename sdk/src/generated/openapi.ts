@@ -2327,6 +2327,16 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             verification_at: string | null;
+            /**
+             * @description Where the review came from: `form`, sent through the API or a hosted form; `invitation`, written on a review request's page; `import`, imported from another platform (`source_platform` names it).
+             * @enum {string}
+             */
+            source: "form" | "invitation" | "import";
+            /**
+             * @description For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.
+             * @enum {string|null}
+             */
+            source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
             is_hidden: boolean;
             /**
              * Format: date-time
@@ -3029,6 +3039,16 @@ export interface components {
              * @enum {string|null}
              */
             verification_method: "email" | "purchase_proof" | "manual" | "invitation" | null;
+            /**
+             * @description Where the review came from: `form`, sent through the API or a hosted form; `invitation`, written on a review request's page; `import`, imported from another platform (`source_platform` names it).
+             * @enum {string}
+             */
+            source: "form" | "invitation" | "import";
+            /**
+             * @description For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.
+             * @enum {string|null}
+             */
+            source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
             /** @description The product reviewed (the business's own id and the product's name), or null for a review of the business. */
             product: {
                 external_id: string;

@@ -5,7 +5,7 @@ import type { TypedResponse } from 'hono';
 import type { Sql } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import { type Pagination, PaginationQuery } from '../../http/pagination.ts';
-import { ReviewReply, VerificationStatus } from '../reviews/shape.ts';
+import { ReviewReply, ReviewSource, SourcePlatform, VerificationStatus } from '../reviews/shape.ts';
 
 export const AverageRating = z.number().nullable().openapi({
   description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.',
@@ -35,6 +35,8 @@ export const PublicReview = z.object({
   verification_method: z.enum(['email', 'purchase_proof', 'manual', 'invitation']).nullable().openapi({
     description: 'How a verified review was verified; null for an unverified one.',
   }),
+  source: ReviewSource,
+  source_platform: SourcePlatform,
   product: z.object({ external_id: z.string(), name: z.string() }).nullable().openapi({
     description:
       "The product reviewed (the business's own id and the product's name), or null for a review of the business.",
