@@ -5,6 +5,18 @@
 
 CREATE SCHEMA plaudit;
 
+CREATE DOMAIN plaudit.incentive AS jsonb
+	CONSTRAINT incentive_description_is_1_to_500_characters CHECK (((VALUE IS NULL) OR COALESCE(((jsonb_typeof((VALUE -> 'description'::text)) = 'string'::text) AND ((char_length((VALUE ->> 'description'::text)) >= 1) AND (char_length((VALUE ->> 'description'::text)) <= 500))), false)))
+	CONSTRAINT incentive_has_only_type_and_description CHECK (
+CASE
+    WHEN (jsonb_typeof(VALUE) = 'object'::text) THEN (((VALUE - 'type'::text) - 'description'::text) = '{}'::jsonb)
+    ELSE NULL::boolean
+END)
+	CONSTRAINT incentive_is_an_object CHECK ((jsonb_typeof(VALUE) = 'object'::text))
+	CONSTRAINT incentive_type_is_known CHECK (((VALUE IS NULL) OR COALESCE(((VALUE ->> 'type'::text) = ANY (ARRAY['discount'::text, 'gift'::text, 'points'::text, 'free_product'::text, 'sweepstake'::text, 'other'::text])), false)));
+
+COMMENT ON DOMAIN plaudit.incentive IS 'An incentive offered for a review: {"type": discount|gift|points|free_product|sweepstake|other, "description": 1 to 500 characters}.';
+
 CREATE FUNCTION plaudit.accept_invitation(p_token text, p_name text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
@@ -307,6 +319,7 @@ CREATE TABLE plaudit.reviews (
     source text DEFAULT 'form'::text NOT NULL,
     source_platform text,
     imported_as_verified boolean,
+    incentive plaudit.incentive,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
     CONSTRAINT reviews_imported_as_verified_only_for_imports CHECK (((source = 'import'::text) OR (imported_as_verified IS NULL))),
@@ -329,6 +342,7 @@ COMMENT ON COLUMN plaudit.reviews.product_id IS 'The product reviewed, of the re
 COMMENT ON COLUMN plaudit.reviews.source IS 'Where the review came from: form (the API or a hosted form), invitation (a review request''s page) or import.';
 COMMENT ON COLUMN plaudit.reviews.source_platform IS 'The platform an imported review came from (its import format); null unless imported.';
 COMMENT ON COLUMN plaudit.reviews.imported_as_verified IS 'Whether the platform an imported review came from called it verified; null unless imported.';
+COMMENT ON COLUMN plaudit.reviews.incentive IS 'What the business offered for this review when it was written (its request''s, else its form''s), or null.';
 
 CREATE FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
     LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
@@ -848,7 +862,7 @@ begin
            (r ->> 'form_id')::uuid as form_id, nullif(r ->> 'order_id', '') as order_id,
            nullif(r ->> 'external_id', '') as external_id, coalesce(nullif(r ->> 'locale', ''), 'en') as locale,
            coalesce((r ->> 'send_at')::timestamptz, now()) as send_at,
-           coalesce(r -> 'products', '[]') as products,
+           coalesce(r -> 'products', '[]') as products, nullif(r -> 'incentive', 'null') as incentive,
            exists (select from plaudit.review_forms f
                     where f.id = (r ->> 'form_id')::uuid and f.org_id = tenant
                       and f.deleted_at is null and f.is_active) as form_ok
@@ -876,7 +890,7 @@ begin
                 then min(i.idx) over (partition by i.form_ok, i.external_id) end as first_idx
       from input i
   ), checked as (
-    select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at,
+    select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at, k.incentive,
            case
              when not k.form_ok then 'form_id: no active review form with this id in this organization'
              when pe.error is not null then pe.error
@@ -896,6 +910,7 @@ begin
   select jsonb_agg(jsonb_build_object(
            'idx', c.idx, 'id', c.id, 'email', c.email, 'name', c.name, 'form_id', c.form_id,
            'order_id', c.order_id, 'external_id', c.external_id, 'locale', c.locale, 'send_at', c.send_at,
+           'incentive', c.incentive,
            'error', c.error, 'suppressed', case when c.error is null then c.suppressed end,
            'product_ids', coalesce(c.product_ids, '[]'), 'product_names', coalesce(c.product_names, '[]'))
          order by c.idx)
@@ -910,13 +925,15 @@ begin
   -- A concurrent call may have taken an external_id since: that row is reported, not inserted.
   with inserted_rows as (
     insert into plaudit.review_requests as q
-      (id, org_id, form_id, email, name, order_id, external_id, locale, send_at, link_base, status, failed_at)
+      (id, org_id, form_id, email, name, order_id, external_id, locale, send_at, link_base, status, failed_at,
+       incentive)
     select b.id, tenant, b.form_id, b.email, b.name, b.order_id, b.external_id, b.locale, b.send_at,
            rtrim(p_link_base, '/'),
            case when b.suppressed is null then 'queued' else 'failed' end,
-           case when b.suppressed is null then null else now() end
+           case when b.suppressed is null then null else now() end, nullif(b.incentive, 'null')
       from jsonb_to_recordset(coalesce(batch, '[]')) as b(idx integer, id uuid, email text, name text, form_id uuid,
-             order_id text, external_id text, locale text, send_at timestamptz, error text, suppressed text)
+             order_id text, external_id text, locale text, send_at timestamptz, error text, suppressed text,
+             incentive jsonb)
      where b.error is null
      order by b.idx
     on conflict (org_id, external_id) where external_id is not null do nothing
@@ -2225,7 +2242,8 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
         END AS verification_method,
     r.product_id,
     r.source,
-    r.source_platform
+    r.source_platform,
+    (r.incentive IS NOT NULL) AS incentivized
    FROM plaudit.reviews r
   WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 
@@ -2251,6 +2269,7 @@ CREATE FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plau
     || ',"verification_status":"' || pr.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(pr.verification_method)::text, 'null')
     || ',"source":"' || pr.source || '","source_platform":' || coalesce('"' || pr.source_platform || '"', 'null')
+    || ',"incentivized":' || pr.incentivized::text
     || ',"product":' || case when product.id is null then 'null'
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
@@ -2844,9 +2863,9 @@ CREATE FUNCTION plaudit.review_has_public_media(p_review_id uuid) RETURNS boolea
 COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has media the public may see: none yet, until reviews have media.';
 
 CREATE FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ select false $$;
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ select r.incentive is not null $$;
 
-COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review (always false until reviews carry incentives).';
+COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review.';
 
 CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RETURNS boolean
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
@@ -2864,6 +2883,8 @@ CREATE FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_repl
     || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
     || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
     || ',"source":"' || r.source || '","source_platform":' || coalesce('"' || r.source_platform || '"', 'null')
+    || ',"incentive":' || coalesce('{"type":"' || (r.incentive ->> 'type') || '","description":'
+         || pg_catalog.to_json(r.incentive ->> 'description')::text || '}', 'null')
     || ',"is_hidden":' || r.is_hidden::text
     || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '","form_id":"' || r.form_id::text
@@ -3258,9 +3279,9 @@ begin
     raise exception 'verification provenance changes only with the verification status'
       using errcode = 'restrict_violation';
   end if;
-  -- Where a review came from is written once.
-  if (new.source, new.source_platform, new.imported_as_verified)
-     is distinct from (old.source, old.source_platform, old.imported_as_verified) then
+  -- Where a review came from, and what was offered for it, are written once.
+  if (new.source, new.source_platform, new.imported_as_verified, new.incentive::jsonb)
+     is distinct from (old.source, old.source_platform, old.imported_as_verified, old.incentive::jsonb) then
     raise exception 'a review cannot be rewritten: only moderation and verification may change it'
       using errcode = 'restrict_violation';
   end if;
@@ -3616,7 +3637,9 @@ begin
   end if;
 
   begin
-    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields into f
+    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields,
+           coalesce((select rq.incentive from plaudit.review_requests rq where rq.id = p_request_id),
+                    fm.incentive) as incentive into f
       from plaudit.review_forms fm
       where fm.id = p_form_id and fm.deleted_at is null and fm.is_active;
     if not found then
@@ -3651,7 +3674,7 @@ begin
       r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
       r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
-      r.source := case when p_request_id is null then 'form' else 'invitation' end;
+      r.source := case when p_request_id is null then 'form' else 'invitation' end; r.incentive := f.incentive;
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -3680,12 +3703,12 @@ begin
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
-       verification_reason, source)
+       verification_reason, source, incentive)
     values
       (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
        case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal,
-       case when p_request_id is null then 'form' else 'invitation' end)
+       case when p_request_id is null then 'form' else 'invitation' end, f.incentive)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then
@@ -4480,12 +4503,14 @@ CREATE TABLE plaudit.review_forms (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     deleted_at timestamp with time zone,
+    incentive plaudit.incentive,
     CONSTRAINT review_forms_custom_fields_check CHECK (plaudit.custom_field_definitions_are_valid(custom_fields)),
     CONSTRAINT review_forms_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
     CONSTRAINT review_forms_verification_mode_check CHECK ((verification_mode = ANY (ARRAY['email'::text, 'purchase_proof'::text, 'manual'::text, 'none'::text])))
 );
 
 COMMENT ON TABLE plaudit.review_forms IS 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
+COMMENT ON COLUMN plaudit.review_forms.incentive IS 'What the business offers for a review written on this form, or null.';
 
 CREATE TABLE plaudit.review_request_events (
     id bigint NOT NULL,
@@ -4586,6 +4611,7 @@ CREATE TABLE plaudit.review_requests (
     last_reminder_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    incentive plaudit.incentive,
     CONSTRAINT review_requests_email_check CHECK (((char_length(email) <= 320) AND (email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT review_requests_external_id_check CHECK (((char_length(external_id) >= 1) AND (char_length(external_id) <= 200))),
     CONSTRAINT review_requests_link_base_check CHECK (((link_base ~ '^https?://'::text) AND (char_length(link_base) <= 2048))),
@@ -4598,6 +4624,7 @@ CREATE TABLE plaudit.review_requests (
 );
 
 COMMENT ON TABLE plaudit.review_requests IS 'Review requests: e-mails that ask a customer to review the organization on one of its forms, and how far each got.';
+COMMENT ON COLUMN plaudit.review_requests.incentive IS 'What the business offers for a review written through this request, or null (then the form''s applies).';
 
 CREATE TABLE plaudit.review_statistics (
     org_id uuid NOT NULL,
@@ -5454,6 +5481,8 @@ GRANT INSERT(custom_fields),UPDATE(custom_fields) ON TABLE plaudit.review_forms 
 GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
+
+GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;

@@ -2337,6 +2337,7 @@ export interface components {
              * @enum {string|null}
              */
             source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
+            incentive: components["schemas"]["Incentive"];
             is_hidden: boolean;
             /**
              * Format: date-time
@@ -2358,6 +2359,16 @@ export interface components {
             };
             reply: components["schemas"]["ReviewReply"] & unknown;
         };
+        /** @description What was offered for this review when it was written (its review request's, else its form's), or `null`. Later changes to the form do not change it. */
+        Incentive: {
+            /** @enum {string} */
+            type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+            /**
+             * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+             * @example 10% off your next order
+             */
+            description: string;
+        } | null;
         ReviewForm: {
             /** Format: uuid */
             id: string;
@@ -2369,6 +2380,7 @@ export interface components {
             verification_mode: "email" | "purchase_proof" | "manual" | "none";
             custom_fields: components["schemas"]["CustomFieldDefinition"][];
             is_active: boolean;
+            incentive: components["schemas"]["Incentive"] & unknown;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -2421,6 +2433,16 @@ export interface components {
             custom_fields?: components["schemas"]["CustomFieldDefinition"][];
             /** @description Defaults to `true`. */
             is_active?: boolean;
+            /** @description What you offer for a review written on this form (a discount, a gift …), or null. Each review collected keeps it and is labelled as incentivized. Defaults to `null`. */
+            incentive?: {
+                /** @enum {string} */
+                type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+                /**
+                 * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+                 * @example 10% off your next order
+                 */
+                description: string;
+            } | null;
         };
         /**
          * @example {
@@ -2436,6 +2458,16 @@ export interface components {
             verification_mode?: "email" | "purchase_proof" | "manual" | "none";
             custom_fields?: components["schemas"]["CustomFieldDefinition"][];
             is_active?: boolean;
+            /** @description A new incentive, or null for none; reviews already written keep the one they were written with. */
+            incentive?: {
+                /** @enum {string} */
+                type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+                /**
+                 * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+                 * @example 10% off your next order
+                 */
+                description: string;
+            } | null;
         };
         Product: {
             /** Format: uuid */
@@ -2740,6 +2772,7 @@ export interface components {
             order_id: string | null;
             external_id: string | null;
             locale: string;
+            incentive: components["schemas"]["Incentive"] & unknown;
             /**
              * @description Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards.
              * @enum {string}
@@ -2870,6 +2903,16 @@ export interface components {
             locale?: string;
             /** @description Up to 20 `external_id`s of your products, each once, none archived: the e-mail names them and the request's page asks the customer to rate each one, and the business. Every review written there is verified by `invitation`. */
             products?: string[];
+            /** @description What you offer for a review written through this request, or null (then the form's incentive, if any, applies). Each review written there keeps it and is labelled as incentivized. */
+            incentive?: {
+                /** @enum {string} */
+                type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+                /**
+                 * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+                 * @example 10% off your next order
+                 */
+                description: string;
+            } | null;
         };
         BulkReviewRequestResult: {
             accepted: number;
@@ -3049,6 +3092,8 @@ export interface components {
              * @enum {string|null}
              */
             source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
+            /** @description Whether the reviewer was offered something for the review (a discount, a gift …). */
+            incentivized: boolean;
             /** @description The product reviewed (the business's own id and the product's name), or null for a review of the business. */
             product: {
                 external_id: string;

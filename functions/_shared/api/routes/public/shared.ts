@@ -37,6 +37,9 @@ export const PublicReview = z.object({
   }),
   source: ReviewSource,
   source_platform: SourcePlatform,
+  incentivized: z.boolean().openapi({
+    description: 'Whether the reviewer was offered something for the review (a discount, a gift …).',
+  }),
   product: z.object({ external_id: z.string(), name: z.string() }).nullable().openapi({
     description:
       "The product reviewed (the business's own id and the product's name), or null for a review of the business.",
