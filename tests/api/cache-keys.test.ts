@@ -53,6 +53,8 @@ const PUBLIC_ANSWERS = [
   ["the profile's reviews (fast path)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews`],
   ["the profile's reviews (router)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews?page=1&limit=5`],
   ['the profile page', (slug: string) => `/p/${slug}`],
+  ['the transparency report', (slug: string) => `/api/v1/public/transparency/${slug}`],
+  ['the transparency page', (slug: string) => `/p/${slug}/transparency`],
   ["the profile page's second rating filter", (slug: string) => `/p/${slug}?rating=5`],
   ["a product's summary", (slug: string) => `/api/v1/public/products/${slug}/MUG`],
   ["a product's reviews (fast path)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews`],
