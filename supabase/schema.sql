@@ -5,6 +5,18 @@
 
 CREATE SCHEMA plaudit;
 
+CREATE DOMAIN plaudit.incentive AS jsonb
+	CONSTRAINT incentive_description_is_1_to_500_characters CHECK (((VALUE IS NULL) OR COALESCE(((jsonb_typeof((VALUE -> 'description'::text)) = 'string'::text) AND ((char_length((VALUE ->> 'description'::text)) >= 1) AND (char_length((VALUE ->> 'description'::text)) <= 500))), false)))
+	CONSTRAINT incentive_has_only_type_and_description CHECK (
+CASE
+    WHEN (jsonb_typeof(VALUE) = 'object'::text) THEN (((VALUE - 'type'::text) - 'description'::text) = '{}'::jsonb)
+    ELSE NULL::boolean
+END)
+	CONSTRAINT incentive_is_an_object CHECK ((jsonb_typeof(VALUE) = 'object'::text))
+	CONSTRAINT incentive_type_is_known CHECK (((VALUE IS NULL) OR COALESCE(((VALUE ->> 'type'::text) = ANY (ARRAY['discount'::text, 'gift'::text, 'points'::text, 'free_product'::text, 'sweepstake'::text, 'other'::text])), false)));
+
+COMMENT ON DOMAIN plaudit.incentive IS 'An incentive offered for a review: {"type": discount|gift|points|free_product|sweepstake|other, "description": 1 to 500 characters}.';
+
 CREATE FUNCTION plaudit.accept_invitation(p_token text, p_name text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 declare
@@ -304,11 +316,20 @@ CREATE TABLE plaudit.reviews (
     verification_reason text,
     search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((COALESCE(title, ''::text) || ' '::text) || content))) STORED NOT NULL,
     product_id uuid,
+    source text DEFAULT 'form'::text NOT NULL,
+    source_platform text,
+    imported_as_verified boolean,
+    incentive plaudit.incentive,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
+    CONSTRAINT reviews_imported_as_verified_only_for_imports CHECK (((source = 'import'::text) OR (imported_as_verified IS NULL))),
     CONSTRAINT reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT reviews_reviewer_email_check CHECK (((char_length(reviewer_email) <= 320) AND (reviewer_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT reviews_reviewer_name_check CHECK (((char_length(reviewer_name) >= 1) AND (char_length(reviewer_name) <= 200))),
+    CONSTRAINT reviews_source_check CHECK ((source = ANY (ARRAY['form'::text, 'invitation'::text, 'import'::text]))),
+    CONSTRAINT reviews_source_platform_check CHECK ((source_platform = ANY (ARRAY['judgeme'::text, 'yotpo'::text, 'okendo'::text, 'loox'::text,
+        'shopify'::text, 'plaudit'::text]))),
+    CONSTRAINT reviews_source_platform_only_for_imports CHECK (((source = 'import'::text) = (source_platform IS NOT NULL))),
     CONSTRAINT reviews_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
     CONSTRAINT reviews_verification_method_check CHECK ((verification_method = ANY (ARRAY['email'::text, 'purchase_proof'::text, 'manual'::text, 'invitation'::text]))),
     CONSTRAINT reviews_verification_order_hash_check CHECK ((verification_order_hash ~ '^[0-9a-f]{64}$'::text)),
@@ -318,6 +339,10 @@ CREATE TABLE plaudit.reviews (
 
 COMMENT ON TABLE plaudit.reviews IS 'Reviews, written once and never deleted or rewritten: only moderation and verification change them afterwards.';
 COMMENT ON COLUMN plaudit.reviews.product_id IS 'The product reviewed, of the review''s own organization; null for a review of the business.';
+COMMENT ON COLUMN plaudit.reviews.source IS 'Where the review came from: form (the API or a hosted form), invitation (a review request''s page) or import.';
+COMMENT ON COLUMN plaudit.reviews.source_platform IS 'The platform an imported review came from (its import format); null unless imported.';
+COMMENT ON COLUMN plaudit.reviews.imported_as_verified IS 'Whether the platform an imported review came from called it verified; null unless imported.';
+COMMENT ON COLUMN plaudit.reviews.incentive IS 'What the business offered for this review when it was written (its request''s, else its form''s), or null.';
 
 CREATE FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
     LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
@@ -856,7 +881,7 @@ begin
            (r ->> 'form_id')::uuid as form_id, nullif(r ->> 'order_id', '') as order_id,
            nullif(r ->> 'external_id', '') as external_id, coalesce(nullif(r ->> 'locale', ''), 'en') as locale,
            coalesce((r ->> 'send_at')::timestamptz, now()) as send_at,
-           coalesce(r -> 'products', '[]') as products,
+           coalesce(r -> 'products', '[]') as products, nullif(r -> 'incentive', 'null') as incentive,
            exists (select from plaudit.review_forms f
                     where f.id = (r ->> 'form_id')::uuid and f.org_id = tenant
                       and f.deleted_at is null and f.is_active) as form_ok
@@ -884,7 +909,7 @@ begin
                 then min(i.idx) over (partition by i.form_ok, i.external_id) end as first_idx
       from input i
   ), checked as (
-    select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at,
+    select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at, k.incentive,
            case
              when not k.form_ok then 'form_id: no active review form with this id in this organization'
              when pe.error is not null then pe.error
@@ -904,6 +929,7 @@ begin
   select jsonb_agg(jsonb_build_object(
            'idx', c.idx, 'id', c.id, 'email', c.email, 'name', c.name, 'form_id', c.form_id,
            'order_id', c.order_id, 'external_id', c.external_id, 'locale', c.locale, 'send_at', c.send_at,
+           'incentive', c.incentive,
            'error', c.error, 'suppressed', case when c.error is null then c.suppressed end,
            'product_ids', coalesce(c.product_ids, '[]'), 'product_names', coalesce(c.product_names, '[]'))
          order by c.idx)
@@ -918,13 +944,15 @@ begin
   -- A concurrent call may have taken an external_id since: that row is reported, not inserted.
   with inserted_rows as (
     insert into plaudit.review_requests as q
-      (id, org_id, form_id, email, name, order_id, external_id, locale, send_at, link_base, status, failed_at)
+      (id, org_id, form_id, email, name, order_id, external_id, locale, send_at, link_base, status, failed_at,
+       incentive)
     select b.id, tenant, b.form_id, b.email, b.name, b.order_id, b.external_id, b.locale, b.send_at,
            rtrim(p_link_base, '/'),
            case when b.suppressed is null then 'queued' else 'failed' end,
-           case when b.suppressed is null then null else now() end
+           case when b.suppressed is null then null else now() end, nullif(b.incentive, 'null')
       from jsonb_to_recordset(coalesce(batch, '[]')) as b(idx integer, id uuid, email text, name text, form_id uuid,
-             order_id text, external_id text, locale text, send_at timestamptz, error text, suppressed text)
+             order_id text, external_id text, locale text, send_at timestamptz, error text, suppressed text,
+             incentive jsonb)
      where b.error is null
      order by b.idx
     on conflict (org_id, external_id) where external_id is not null do nothing
@@ -1320,12 +1348,12 @@ COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[
 CREATE FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) RETURNS text
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
-         || 'product_external_id,product_name'
+         || 'product_external_id,product_name,source'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
 
-COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, then one `custom_fields.<key>` column per custom field.';
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, then one `custom_fields.<key>` column per custom field.';
 
 CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) RETURNS text[]
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1453,6 +1481,7 @@ begin
              || ',' || p.form_id::text
              -- The product's cells go through csv_cell like the review's: a name is text, never a formula.
              || ',' || plaudit.csv_cell(x.external_id) || ',' || plaudit.csv_cell(x.name)
+             || ',' || p.source
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),
@@ -2390,7 +2419,10 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
             WHEN (r.verification_status = 'verified'::text) THEN r.verification_method
             ELSE NULL::text
         END AS verification_method,
-    r.product_id
+    r.product_id,
+    r.source,
+    r.source_platform,
+    (r.incentive IS NOT NULL) AS incentivized
    FROM plaudit.reviews r
   WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 
@@ -2415,6 +2447,8 @@ CREATE FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plau
     || ',"reviewer_name":' || pg_catalog.to_json(pr.reviewer_name)::text
     || ',"verification_status":"' || pr.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(pr.verification_method)::text, 'null')
+    || ',"source":"' || pr.source || '","source_platform":' || coalesce('"' || pr.source_platform || '"', 'null')
+    || ',"incentivized":' || pr.incentivized::text
     || ',"product":' || case when product.id is null then 'null'
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
@@ -2482,6 +2516,92 @@ CREATE FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) RETURNS 
 $$;
 
 COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, catalog, products) by slug, a page at a time, with when each last changed.';
+
+CREATE FUNCTION plaudit.public_transparency(p_slug text) RETURNS json
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  with org as (
+    select o.id, o.slug, coalesce(p.display_name, o.name) as name, coalesce(p.enabled, true) as enabled,
+           coalesce(p.embed_min_rating, 1) as widget_min_rating,
+           date_trunc('month', now() at time zone 'UTC') - interval '11 months' as since
+      from plaudit.organizations o
+      left join plaudit.public_profiles p on p.org_id = o.id
+     where o.slug = p_slug
+  ), recent as (
+    select count(*) as received,
+           count(*) filter (where x.published) as published,
+           count(*) filter (where x.published and r.verification_status = 'verified') as verified,
+           count(*) filter (where x.published and r.verification_status = 'unverified') as unverified,
+           count(*) filter (where x.published and r.verification_method = 'email'
+                              and r.verification_status = 'verified') as by_email,
+           count(*) filter (where x.published and r.verification_method = 'purchase_proof'
+                              and r.verification_status = 'verified') as by_purchase_proof,
+           count(*) filter (where x.published and r.verification_method = 'manual'
+                              and r.verification_status = 'verified') as by_manual,
+           count(*) filter (where x.published and r.verification_method = 'invitation'
+                              and r.verification_status = 'verified') as by_invitation,
+           count(*) filter (where x.published and r.incentive is not null) as incentivized,
+           count(*) filter (where x.published and r.source = 'import') as imported,
+           count(*) filter (where r.is_hidden) as hidden,
+           count(*) filter (where not r.is_hidden and r.verification_status = 'pending') as pending,
+           count(*) filter (where not r.is_hidden and r.verification_status = 'rejected') as rejected
+      from org
+      join plaudit.reviews r on r.org_id = org.id and r.created_at >= org.since at time zone 'UTC'
+      cross join lateral (select plaudit.review_is_public(r.is_hidden, r.verification_status) as published) x
+  ), hides as (
+    select to_char(t.created_at at time zone 'UTC', 'YYYY-MM') as month, t.reason, count(*) as n
+      from org
+      join plaudit.moderation_trail t
+        on t.org_id = org.id and t.action = 'hide' and t.created_at >= org.since at time zone 'UTC'
+     group by 1, 2
+  ), months as (
+    select to_char(org.since + make_interval(months => g), 'YYYY-MM') as month, g
+      from org cross join generate_series(0, 11) g
+  )
+  select json_build_object(
+    'version', plaudit.public_transparency_version(p_slug),
+    'enabled', org.enabled,
+    'org_id', org.id,
+    'slug', org.slug,
+    'name', org.name,
+    'since', to_char(org.since, 'YYYY-MM-DD'),
+    'received_all_time', (select coalesce(sum(s.total_count), 0) from plaudit.review_statistics s where s.org_id = org.id),
+    'published_all_time',
+      (select coalesce(sum(s.public_count), 0) from plaudit.review_statistics s where s.org_id = org.id)
+      + (select coalesce(sum(s.public_count), 0) from plaudit.product_review_statistics s where s.org_id = org.id),
+    'recent', (select row_to_json(recent) from recent),
+    'hidden_by_month', (
+      select json_agg(json_build_object(
+               'month', m.month,
+               'hidden', coalesce((select sum(h.n) from hides h where h.month = m.month), 0),
+               'reasons', coalesce((select json_agg(json_build_object('reason', h.reason, 'count', h.n)
+                                                    order by h.n desc, h.reason)
+                                      from hides h where h.month = m.month), '[]')) order by m.g)
+        from months m),
+    'forms', (select json_build_object(
+                'none', count(*) filter (where f.verification_mode = 'none'),
+                'email', count(*) filter (where f.verification_mode = 'email'),
+                'purchase_proof', count(*) filter (where f.verification_mode = 'purchase_proof'),
+                'manual', count(*) filter (where f.verification_mode = 'manual'))
+                from plaudit.review_forms f where f.org_id = org.id and f.deleted_at is null and f.is_active),
+    'widget_min_rating', org.widget_min_rating,
+    'moderation_chain', plaudit.moderation_chain_head(org.id))
+  from org
+$$;
+
+COMMENT ON FUNCTION plaudit.public_transparency(p_slug text) IS 'A slug''s transparency report figures as JSON: reviews received and published, by verification method, hides by month and reason, forms'' moderation and the chain head.';
+
+CREATE FUNCTION plaudit.public_transparency_version(p_slug text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select plaudit.public_profile_version(p_slug) || '.' ||
+         coalesce((select sum(s.total_count) from plaudit.review_statistics s where s.org_id = o.id), 0) || '.' ||
+         coalesce((select (extract(epoch from max(f.updated_at)) * 1000000)::bigint
+                     from plaudit.review_forms f where f.org_id = o.id), 0) || '.' ||
+         to_char(now() at time zone 'UTC', 'YYYYMM')
+    from plaudit.organizations o
+   where o.slug = p_slug
+$$;
+
+COMMENT ON FUNCTION plaudit.public_transparency_version(p_slug text) IS 'The version of a slug''s transparency report, from which its ETag derives; null for an unknown slug.';
 
 CREATE FUNCTION plaudit.public_version(p_slug text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3021,9 +3141,9 @@ CREATE FUNCTION plaudit.review_has_public_media(p_review_id uuid) RETURNS boolea
 COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has media the public may see: none yet, until reviews have media.';
 
 CREATE FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ select false $$;
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ select r.incentive is not null $$;
 
-COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review (always false until reviews carry incentives).';
+COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review.';
 
 CREATE FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) RETURNS boolean
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
@@ -3040,6 +3160,9 @@ CREATE FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_repl
     || ',"verification_status":"' || r.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
     || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
+    || ',"source":"' || r.source || '","source_platform":' || coalesce('"' || r.source_platform || '"', 'null')
+    || ',"incentive":' || coalesce('{"type":"' || (r.incentive ->> 'type') || '","description":'
+         || pg_catalog.to_json(r.incentive ->> 'description')::text || '}', 'null')
     || ',"is_hidden":' || r.is_hidden::text
     || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '","form_id":"' || r.form_id::text
@@ -3498,6 +3621,12 @@ begin
     raise exception 'verification provenance changes only with the verification status'
       using errcode = 'restrict_violation';
   end if;
+  -- Where a review came from, and what was offered for it, are written once.
+  if (new.source, new.source_platform, new.imported_as_verified, new.incentive::jsonb)
+     is distinct from (old.source, old.source_platform, old.imported_as_verified, old.incentive::jsonb) then
+    raise exception 'a review cannot be rewritten: only moderation and verification may change it'
+      using errcode = 'restrict_violation';
+  end if;
   new.updated_at := now();
   return new;
 end
@@ -3778,7 +3907,7 @@ begin
   select * into s from plaudit.submit_review(
     p_rate_bucket, p_rate_limit, q.form_id, p_rating, p_title, p_content, p_reviewer_name,
     p_reviewer_email, p_custom_fields, coalesce(nullif(btrim(p_order_id), ''), q.order_id),
-    p_verify_url_base, p_honeypot, product);
+    p_verify_url_base, p_honeypot, product, null, q.id);
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));
@@ -3819,10 +3948,10 @@ COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket 
 
 CREATE FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
     p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
-    p_product_id uuid DEFAULT NULL::uuid, p_product_external_id text DEFAULT NULL::text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer,
-    rate_reset bigint, error_code text, error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
-    reviewer_email text, verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
-    verification_at timestamp with time zone, review text)
+    p_product_id uuid DEFAULT NULL::uuid, p_product_external_id text DEFAULT NULL::text,
+    p_request_id uuid DEFAULT NULL::uuid) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
+    id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean,
+    created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone, review text)
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $_$
 declare
   hit record;
@@ -3850,7 +3979,9 @@ begin
   end if;
 
   begin
-    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields into f
+    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields,
+           coalesce((select rq.incentive from plaudit.review_requests rq where rq.id = p_request_id),
+                    fm.incentive) as incentive into f
       from plaudit.review_forms fm
       where fm.id = p_form_id and fm.deleted_at is null and fm.is_active;
     if not found then
@@ -3885,6 +4016,7 @@ begin
       r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
       r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
+      r.source := case when p_request_id is null then 'form' else 'invitation' end; r.incentive := f.incentive;
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -3913,11 +4045,12 @@ begin
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
-       verification_reason)
+       verification_reason, source, incentive)
     values
       (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
-       case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal)
+       case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal,
+       case when p_request_id is null then 'form' else 'invitation' end, f.incentive)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then
@@ -3952,7 +4085,8 @@ end
 $_$;
 
 COMMENT ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid, p_product_external_id text) IS 'Submits a public review in one round trip; answers the review or an error code.';
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid,
+    p_product_external_id text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or an error code.';
 
 CREATE FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -4732,12 +4866,14 @@ CREATE TABLE plaudit.review_forms (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     deleted_at timestamp with time zone,
+    incentive plaudit.incentive,
     CONSTRAINT review_forms_custom_fields_check CHECK (plaudit.custom_field_definitions_are_valid(custom_fields)),
     CONSTRAINT review_forms_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
     CONSTRAINT review_forms_verification_mode_check CHECK ((verification_mode = ANY (ARRAY['email'::text, 'purchase_proof'::text, 'manual'::text, 'none'::text])))
 );
 
 COMMENT ON TABLE plaudit.review_forms IS 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
+COMMENT ON COLUMN plaudit.review_forms.incentive IS 'What the business offers for a review written on this form, or null.';
 
 CREATE TABLE plaudit.review_request_events (
     id bigint NOT NULL,
@@ -4838,6 +4974,7 @@ CREATE TABLE plaudit.review_requests (
     last_reminder_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    incentive plaudit.incentive,
     CONSTRAINT review_requests_email_check CHECK (((char_length(email) <= 320) AND (email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT review_requests_external_id_check CHECK (((char_length(external_id) >= 1) AND (char_length(external_id) <= 200))),
     CONSTRAINT review_requests_link_base_check CHECK (((link_base ~ '^https?://'::text) AND (char_length(link_base) <= 2048))),
@@ -4850,6 +4987,7 @@ CREATE TABLE plaudit.review_requests (
 );
 
 COMMENT ON TABLE plaudit.review_requests IS 'Review requests: e-mails that ask a customer to review the organization on one of its forms, and how far each got.';
+COMMENT ON COLUMN plaudit.review_requests.incentive IS 'What the business offers for a review written through this request, or null (then the form''s applies).';
 
 CREATE TABLE plaudit.review_statistics (
     org_id uuid NOT NULL,
@@ -5062,6 +5200,7 @@ CREATE INDEX members_org_id_created_at ON plaudit.members USING btree (org_id, c
 
 CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id, lower(email));
 
+CREATE INDEX moderation_trail_org_id_hides ON plaudit.moderation_trail USING btree (org_id, created_at) WHERE (action = 'hide'::text);
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
 CREATE INDEX order_items_org_id_product_external_id ON plaudit.order_items USING btree (org_id, product_external_id);
@@ -5507,6 +5646,8 @@ GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_transparency(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_transparency_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
@@ -5546,7 +5687,8 @@ GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucke
     p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_external_id text) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid, p_product_external_id text) TO plaudit_public;
+    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid,
+    p_product_external_id text, p_request_id uuid) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
@@ -5720,6 +5862,8 @@ GRANT INSERT(custom_fields),UPDATE(custom_fields) ON TABLE plaudit.review_forms 
 GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
+
+GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;

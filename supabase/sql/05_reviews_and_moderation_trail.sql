@@ -53,6 +53,12 @@ begin
     raise exception 'verification provenance changes only with the verification status'
       using errcode = 'restrict_violation';
   end if;
+  -- Where a review came from, and what was offered for it, are written once.
+  if (new.source, new.source_platform, new.imported_as_verified, new.incentive::jsonb)
+     is distinct from (old.source, old.source_platform, old.imported_as_verified, old.incentive::jsonb) then
+    raise exception 'a review cannot be rewritten: only moderation and verification may change it'
+      using errcode = 'restrict_violation';
+  end if;
   new.updated_at := now();
   return new;
 end

@@ -303,6 +303,9 @@ comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates
 -- The public submission in one round trip, as SECURITY DEFINER because a submitter has no tenant:
 -- rate limit, form, custom fields, the product reviewed (by id or external id), the duplicate rule,
 -- purchase proof and the verification e-mail. Expected refusals come back as error_code and error_message rather than as exceptions.
+-- p_request_id names the review request whose page the review was written on (its source is then
+-- `invitation`, else `form`): plaudit.submit_requested_review passes it, after checking the request.
+-- The review keeps the incentive offered for it, the request's or else the form's, as it is now.
 create or replace function plaudit.submit_review(
   p_rate_bucket text,
   p_rate_limit integer,
@@ -317,7 +320,8 @@ create or replace function plaudit.submit_review(
   p_verify_url_base text,
   p_honeypot boolean default false,
   p_product_id uuid default null,
-  p_product_external_id text default null
+  p_product_external_id text default null,
+  p_request_id uuid default null
 )
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint,
@@ -359,7 +363,9 @@ begin
   end if;
 
   begin
-    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields into f
+    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields,
+           coalesce((select rq.incentive from plaudit.review_requests rq where rq.id = p_request_id),
+                    fm.incentive) as incentive into f
       from plaudit.review_forms fm
       where fm.id = p_form_id and fm.deleted_at is null and fm.is_active;
     if not found then
@@ -394,6 +400,7 @@ begin
       r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
       r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
+      r.source := case when p_request_id is null then 'form' else 'invitation' end; r.incentive := f.incentive;
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -422,11 +429,12 @@ begin
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
-       verification_reason)
+       verification_reason, source, incentive)
     values
       (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
-       case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal)
+       case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal,
+       case when p_request_id is null then 'form' else 'invitation' end, f.incentive)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then
@@ -459,4 +467,4 @@ begin
   end;
 end
 $$;
-comment on function plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean,uuid,text) is 'Submits a public review in one round trip; answers the review or an error code.';
+comment on function plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean,uuid,text,uuid) is 'Submits a public review in one round trip; answers the review or an error code.';

@@ -8,8 +8,8 @@
 -- ============================================================================================
 -- What the public may see, and nothing else. plaudit.public_reviews is the public projection of
 -- reviews: only reviews that are not hidden and whose status is verified or unverified, and no
--- reviewer e-mail, no custom answers, no provenance but how a verified review was verified and
--- the product it is about. The public functions below take every review column they answer from
+-- reviewer e-mail, no custom answers, no provenance but how a verified review was verified, where
+-- it came from (source, platform), whether it was incentivized and the product it is about. The public functions below take every review column they answer from
 -- it (a page's ids come from an index walk with the same filter), and aggregates from
 -- plaudit.review_statistics and plaudit.product_review_statistics only (never by counting).
 -- It runs with its reader's rights (security_invoker): only the public SECURITY DEFINER functions
@@ -17,13 +17,13 @@
 create or replace view plaudit.public_reviews with (security_barrier = true, security_invoker = true) as
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at,
          case when r.verification_status = 'verified' then r.verification_method end as verification_method,
-         r.product_id
+         r.product_id, r.source, r.source_platform, r.incentive is not null as incentivized
   from plaudit.reviews r
   where not r.is_hidden and r.verification_status in ('verified', 'unverified');
 comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
 -- A public review item, the one writer of it for every public list (the profile's, the widget's,
--- a product's, the pages'): the review's public columns, its product (`{"external_id","name"}`, or
+-- a product's, the pages'): the review's public columns (its source among them), its product (`{"external_id","name"}`, or
 -- null for a review of the business) and its reply. A plain expression of its arguments, which
 -- the planner inlines into its callers (hence no SET clause: every name is schema-qualified).
 create or replace function plaudit.public_review_json(
@@ -40,6 +40,8 @@ as $$
     || ',"reviewer_name":' || pg_catalog.to_json(pr.reviewer_name)::text
     || ',"verification_status":"' || pr.verification_status
     || '","verification_method":' || coalesce(pg_catalog.to_json(pr.verification_method)::text, 'null')
+    || ',"source":"' || pr.source || '","source_platform":' || coalesce('"' || pr.source_platform || '"', 'null')
+    || ',"incentivized":' || pr.incentivized::text
     || ',"product":' || case when product.id is null then 'null'
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end

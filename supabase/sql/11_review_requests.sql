@@ -385,7 +385,7 @@ begin
            (r ->> 'form_id')::uuid as form_id, nullif(r ->> 'order_id', '') as order_id,
            nullif(r ->> 'external_id', '') as external_id, coalesce(nullif(r ->> 'locale', ''), 'en') as locale,
            coalesce((r ->> 'send_at')::timestamptz, now()) as send_at,
-           coalesce(r -> 'products', '[]') as products,
+           coalesce(r -> 'products', '[]') as products, nullif(r -> 'incentive', 'null') as incentive,
            exists (select from plaudit.review_forms f
                     where f.id = (r ->> 'form_id')::uuid and f.org_id = tenant
                       and f.deleted_at is null and f.is_active) as form_ok
@@ -413,7 +413,7 @@ begin
                 then min(i.idx) over (partition by i.form_ok, i.external_id) end as first_idx
       from input i
   ), checked as (
-    select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at,
+    select k.idx, k.id, k.email, k.name, k.form_id, k.order_id, k.external_id, k.locale, k.send_at, k.incentive,
            case
              when not k.form_ok then 'form_id: no active review form with this id in this organization'
              when pe.error is not null then pe.error
@@ -433,6 +433,7 @@ begin
   select jsonb_agg(jsonb_build_object(
            'idx', c.idx, 'id', c.id, 'email', c.email, 'name', c.name, 'form_id', c.form_id,
            'order_id', c.order_id, 'external_id', c.external_id, 'locale', c.locale, 'send_at', c.send_at,
+           'incentive', c.incentive,
            'error', c.error, 'suppressed', case when c.error is null then c.suppressed end,
            'product_ids', coalesce(c.product_ids, '[]'), 'product_names', coalesce(c.product_names, '[]'))
          order by c.idx)
@@ -447,13 +448,15 @@ begin
   -- A concurrent call may have taken an external_id since: that row is reported, not inserted.
   with inserted_rows as (
     insert into plaudit.review_requests as q
-      (id, org_id, form_id, email, name, order_id, external_id, locale, send_at, link_base, status, failed_at)
+      (id, org_id, form_id, email, name, order_id, external_id, locale, send_at, link_base, status, failed_at,
+       incentive)
     select b.id, tenant, b.form_id, b.email, b.name, b.order_id, b.external_id, b.locale, b.send_at,
            rtrim(p_link_base, '/'),
            case when b.suppressed is null then 'queued' else 'failed' end,
-           case when b.suppressed is null then null else now() end
+           case when b.suppressed is null then null else now() end, nullif(b.incentive, 'null')
       from jsonb_to_recordset(coalesce(batch, '[]')) as b(idx integer, id uuid, email text, name text, form_id uuid,
-             order_id text, external_id text, locale text, send_at timestamptz, error text, suppressed text)
+             order_id text, external_id text, locale text, send_at timestamptz, error text, suppressed text,
+             incentive jsonb)
      where b.error is null
      order by b.idx
     on conflict (org_id, external_id) where external_id is not null do nothing
@@ -829,7 +832,7 @@ begin
   select * into s from plaudit.submit_review(
     p_rate_bucket, p_rate_limit, q.form_id, p_rating, p_title, p_content, p_reviewer_name,
     p_reviewer_email, p_custom_fields, coalesce(nullif(btrim(p_order_id), ''), q.order_id),
-    p_verify_url_base, p_honeypot, product);
+    p_verify_url_base, p_honeypot, product, null, q.id);
   if s.rate_allowed and s.error_code is null and not p_honeypot then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));

@@ -57,16 +57,16 @@ $$;
 comment on function plaudit.uri_component(text) is 'Text percent-encoded as encodeURIComponent encodes it.';
 
 -- Whether a review was collected with an incentive (a discount, a gift …), for the feed's
--- is_incentivized_review. Reviews carry no incentive yet: always false until they do, and then
--- this is the one place that decides it. No search_path of its own: inlined, it costs the feed
--- nothing per review.
+-- is_incentivized_review: the review keeps the incentive of its form or request (docs/trust.md),
+-- and this is the one place that decides it. No search_path of its own: inlined, it costs the feed
+-- a null test per review.
 create or replace function plaudit.review_is_incentivized(r plaudit.reviews)
 returns boolean
 language sql
 immutable
 parallel safe
-as $$ select false $$;
-comment on function plaudit.review_is_incentivized(plaudit.reviews) is 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review (always false until reviews carry incentives).';
+as $$ select r.incentive is not null $$;
+comment on function plaudit.review_is_incentivized(plaudit.reviews) is 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review.';
 
 -- The feed's state for a slug, in one small statement: whether it is published (the profile on and
 -- the feed switched on), the business's name, the version its ETag comes from (public_version's

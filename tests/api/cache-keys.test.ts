@@ -59,6 +59,8 @@ const PUBLIC_ANSWERS = [
   ["the profile's reviews (fast path)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews`, false],
   ["the profile's reviews (router)", (slug: string) => `/api/v1/public/profiles/${slug}/reviews?page=1&limit=5`, false],
   ['the profile page', (slug: string) => `/p/${slug}`, false],
+  ['the transparency report', (slug: string) => `/api/v1/public/transparency/${slug}`, false],
+  ['the transparency page', (slug: string) => `/p/${slug}/transparency`, false],
   ["the profile page's second rating filter", (slug: string) => `/p/${slug}?rating=5`, false],
   ["a product's summary", (slug: string) => `/api/v1/public/products/${slug}/MUG`, true],
   ["a product's reviews (fast path)", (slug: string) => `/api/v1/public/products/${slug}/MUG/reviews`, true],

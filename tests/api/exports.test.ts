@@ -50,6 +50,7 @@ const REVIEW_COLUMNS = [
   'form_id',
   'product_external_id',
   'product_name',
+  'source',
 ];
 
 async function createForm(orgId: string) {
@@ -102,7 +103,8 @@ const selectList = (guard: boolean) => {
             ${g('verification_status')} as verification_status, is_hidden::text as is_hidden,
             plaudit.iso_utc(created_at) as created_at, ${g('form_id::text')} as form_id,
             ${g('(select p.external_id from plaudit.products p where p.id = product_id)')} as product_external_id,
-            ${g('(select p.name from plaudit.products p where p.id = product_id)')} as product_name
+            ${g('(select p.name from plaudit.products p where p.id = product_id)')} as product_name,
+            source
      from plaudit.reviews where org_id = $1 order by created_at, id`;
 };
 
@@ -257,7 +259,8 @@ describe('exports', () => {
     expect(Object.keys(one)).toEqual(Object.keys(reply.body));
     const expected = await db`
       select r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email, r.verification_status,
-             r.verification_method, plaudit.iso_utc(r.verification_at) as verification_at, r.is_hidden,
+             r.verification_method, plaudit.iso_utc(r.verification_at) as verification_at, r.source,
+             r.source_platform, r.incentive, r.is_hidden,
              plaudit.iso_utc(r.created_at) as created_at, r.form_id,
              case when p.id is null then null else json_build_object('id', p.id, 'external_id', p.external_id,
                'name', p.name) end as product, r.custom_fields,

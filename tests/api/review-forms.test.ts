@@ -35,6 +35,7 @@ describe('POST /organizations/:orgId/review-forms', () => {
       verification_mode: 'none',
       custom_fields: [],
       is_active: true,
+      incentive: null,
       created_at: expect.stringMatching(/Z$/),
       submission_url: expect.stringMatching(new RegExp(`/forms/${res.body.id}$`)),
     });

@@ -19,7 +19,21 @@ export interface Strings {
   allRatings: string;
   more: string;
   sellerReply: string;
+  incentivized: string;
+  /** The link to the business's transparency page. */
+  transparency: string;
+  imported: (platform: string) => string;
 }
+
+/** The platforms reviews are imported from, by their import format. */
+export const PLATFORMS: Record<string, string> = {
+  judgeme: 'Judge.me',
+  yotpo: 'Yotpo',
+  okendo: 'Okendo',
+  loox: 'Loox',
+  shopify: 'Shopify Product Reviews',
+  plaudit: 'Plaudit',
+};
 
 const en: Strings = {
   lang: 'en',
@@ -46,6 +60,9 @@ const en: Strings = {
   allRatings: 'All ratings',
   more: 'Show more reviews',
   sellerReply: 'Reply from the seller',
+  incentivized: 'Received an incentive for this review',
+  transparency: 'How reviews are collected',
+  imported: (p) => `Imported from ${p}`,
 };
 
 const de: Strings = {
@@ -73,6 +90,9 @@ const de: Strings = {
   allRatings: 'Alle Bewertungen',
   more: 'Mehr Bewertungen anzeigen',
   sellerReply: 'Antwort des Händlers',
+  incentivized: 'Für diese Bewertung gab es eine Gegenleistung',
+  transparency: 'So werden Bewertungen gesammelt',
+  imported: (p) => `Importiert von ${p}`,
 };
 
 export function stringsFor(locale: string): Strings {

@@ -26,14 +26,15 @@ height:100%;display:flex;flex-direction:column;overflow:hidden}
 .r .title{font-weight:700;margin:4px 0}
 .r p{margin:4px 0;white-space:pre-line;overflow-wrap:anywhere}
 .meta{display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
-.badge{background:#dafbe1;color:#116329;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
+.badge,.lb{background:#dafbe1;color:#116329;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
+.lb{background:#fff8c5;color:#6a4a00}
 .reply{border-left:3px solid var(--bd);margin:8px 0 0;padding:0 0 0 10px}
 button{font:inherit;color:var(--a);background:none;border:0;padding:0;cursor:pointer;text-decoration:underline}
 .nav{display:flex;gap:8px;justify-content:flex-end;margin-top:8px}
 .nav button{border:1px solid var(--bd);border-radius:16px;padding:2px 12px;text-decoration:none;color:var(--fg)}
 a{color:var(--a)}
 :focus-visible{outline:3px solid var(--a);outline-offset:2px}
-.all{display:inline-block;margin-top:12px}
+.ft{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:baseline;margin:12px 0 0}
 /* Product mode: the distribution's bars filter by rating; the sort beside them. */
 .bars{list-style:none;margin:0 0 8px;padding:0}
 .bars button{display:grid;grid-template-columns:3em 1fr 3em;gap:8px;align-items:center;width:100%;max-width:360px;color:var(--fg);text-decoration:none;border-radius:6px;padding:1px 4px}

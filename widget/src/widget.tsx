@@ -3,7 +3,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { components } from '../../sdk/src/generated/openapi.ts';
 import type { PublicReview } from './data.ts';
-import { type Strings, stringsFor } from './strings.ts';
+import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
 
 /** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
 export type EmbedData = components['schemas']['PublicEmbed'];
@@ -59,6 +59,8 @@ export function Review(
         <span>{r.reviewer_name}</span>
         <time dateTime={r.created_at}>{date}</time>
         {r.verification_status === 'verified' && <span class='badge'>{t.verified(r.verification_method)}</span>}
+        {r.incentivized && <span class='lb'>{t.incentivized}</span>}
+        {r.source_platform && <span class='lb'>{t.imported(PLATFORMS[r.source_platform])}</span>}
       </div>
       {r.reply && (
         <div class='reply'>
@@ -133,7 +135,10 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
           </button>
         </div>
       )}
-      <a class='all' href={data.url} target='_top'>{t.seeAll(data.review_count)}</a>
+      <p class='ft'>
+        <a class='all' href={data.url} target='_top'>{t.seeAll(data.review_count)}</a>
+        <a class='mu' href={`${data.url}/transparency`} target='_top'>{t.transparency}</a>
+      </p>
     </section>
   );
 }

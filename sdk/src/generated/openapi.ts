@@ -1412,6 +1412,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/transparency/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the transparency report
+         * @description How the business's reviews are collected, verified, published, hidden and ordered, each figure counted from the data: reviews received and published (all time and the last 12 months), by verification method, hides by month and reason, the shares verified, incentivized and imported, the orders offered, the forms' moderation and the moderation chain head. 404 when the profile is disabled. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.transparency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/feeds/{slug}/google-product-reviews.xml": {
         parameters: {
             query?: never;
@@ -2422,6 +2442,17 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             verification_at: string | null;
+            /**
+             * @description Where the review came from: `form`, sent through the API or a hosted form; `invitation`, written on a review request's page; `import`, imported from another platform (`source_platform` names it).
+             * @enum {string}
+             */
+            source: "form" | "invitation" | "import";
+            /**
+             * @description For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.
+             * @enum {string|null}
+             */
+            source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
+            incentive: components["schemas"]["Incentive"];
             is_hidden: boolean;
             /**
              * Format: date-time
@@ -2443,6 +2474,16 @@ export interface components {
             };
             reply: components["schemas"]["ReviewReply"] & unknown;
         };
+        /** @description What was offered for this review when it was written (its review request's, else its form's), or `null`. Later changes to the form do not change it. */
+        Incentive: {
+            /** @enum {string} */
+            type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+            /**
+             * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+             * @example 10% off your next order
+             */
+            description: string;
+        } | null;
         ReviewForm: {
             /** Format: uuid */
             id: string;
@@ -2454,6 +2495,7 @@ export interface components {
             verification_mode: "email" | "purchase_proof" | "manual" | "none";
             custom_fields: components["schemas"]["CustomFieldDefinition"][];
             is_active: boolean;
+            incentive: components["schemas"]["Incentive"] & unknown;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -2506,6 +2548,16 @@ export interface components {
             custom_fields?: components["schemas"]["CustomFieldDefinition"][];
             /** @description Defaults to `true`. */
             is_active?: boolean;
+            /** @description What you offer for a review written on this form (a discount, a gift …), or null. Each review collected keeps it and is labelled as incentivized. Defaults to `null`. */
+            incentive?: {
+                /** @enum {string} */
+                type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+                /**
+                 * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+                 * @example 10% off your next order
+                 */
+                description: string;
+            } | null;
         };
         /**
          * @example {
@@ -2521,6 +2573,16 @@ export interface components {
             verification_mode?: "email" | "purchase_proof" | "manual" | "none";
             custom_fields?: components["schemas"]["CustomFieldDefinition"][];
             is_active?: boolean;
+            /** @description A new incentive, or null for none; reviews already written keep the one they were written with. */
+            incentive?: {
+                /** @enum {string} */
+                type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+                /**
+                 * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+                 * @example 10% off your next order
+                 */
+                description: string;
+            } | null;
         };
         Product: {
             /** Format: uuid */
@@ -2825,6 +2887,7 @@ export interface components {
             order_id: string | null;
             external_id: string | null;
             locale: string;
+            incentive: components["schemas"]["Incentive"] & unknown;
             /**
              * @description Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards.
              * @enum {string}
@@ -2955,6 +3018,16 @@ export interface components {
             locale?: string;
             /** @description Up to 20 `external_id`s of your products, each once, none archived: the e-mail names them and the request's page asks the customer to rate each one, and the business. Every review written there is verified by `invitation`. */
             products?: string[];
+            /** @description What you offer for a review written through this request, or null (then the form's incentive, if any, applies). Each review written there keeps it and is labelled as incentivized. */
+            incentive?: {
+                /** @enum {string} */
+                type: "discount" | "gift" | "points" | "free_product" | "sweepstake" | "other";
+                /**
+                 * @description What the reviewer receives, in words the public may read (1 to 500 characters).
+                 * @example 10% off your next order
+                 */
+                description: string;
+            } | null;
         };
         BulkReviewRequestResult: {
             accepted: number;
@@ -3260,6 +3333,18 @@ export interface components {
              * @enum {string|null}
              */
             verification_method: "email" | "purchase_proof" | "manual" | "invitation" | null;
+            /**
+             * @description Where the review came from: `form`, sent through the API or a hosted form; `invitation`, written on a review request's page; `import`, imported from another platform (`source_platform` names it).
+             * @enum {string}
+             */
+            source: "form" | "invitation" | "import";
+            /**
+             * @description For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.
+             * @enum {string|null}
+             */
+            source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
+            /** @description Whether the reviewer was offered something for the review (a discount, a gift …). */
+            incentivized: boolean;
             /** @description The product reviewed (the business's own id and the product's name), or null for a review of the business. */
             product: {
                 external_id: string;
@@ -3376,6 +3461,123 @@ export interface components {
                     worstRating: 1;
                 };
             }[];
+        };
+        Transparency: {
+            slug: string;
+            name: string;
+            /** @description The report as a page: `{PUBLIC_URL}/p/{slug}/transparency`. */
+            url: string;
+            period: {
+                /**
+                 * @description First day (UTC) of the twelve calendar months, this month included, that the `last_12_months` figures count.
+                 * @example 2025-12-01
+                 */
+                since: string;
+                /** @enum {number} */
+                months: 12;
+            };
+            /** @description Every review written, whatever became of it: published, waiting for verification, rejected or hidden. */
+            received: {
+                /** @description Since the business began. */
+                all_time: number;
+                /** @description Written in the twelve calendar months of `period` (UTC). */
+                last_12_months: number;
+            };
+            /** @description Reviews the public sees now: not hidden, and verified or unverified (of the business and its products). */
+            published: {
+                /** @description Since the business began. */
+                all_time: number;
+                /** @description Written in the twelve calendar months of `period` (UTC). */
+                last_12_months: number;
+            };
+            /** @description Reviews of the last 12 months the public does not see, and why: received = published + these. */
+            not_published_last_12_months: {
+                /** @description Waiting for verification or approval. */
+                pending: number;
+                /** @description Failed verification, or not approved. */
+                rejected: number;
+                /** @description Hidden by the business (each with a recorded reason). */
+                hidden: number;
+            };
+            /** @description Published reviews of the last 12 months by how they were verified. */
+            verification_last_12_months: {
+                email: number;
+                purchase_proof: number;
+                manual: number;
+                invitation: number;
+                /** @description Published without verification (forms that do not verify). */
+                unverified: number;
+            };
+            /** @description Of the published reviews of the last 12 months: those verified, those written for an incentive (a discount, a gift …), those imported from another platform. */
+            shares_last_12_months: {
+                verified: {
+                    count: number;
+                    /** @description count ÷ the reviews published of the last 12 months, to 4 decimals; null when there are none. */
+                    share: number | null;
+                };
+                incentivized: {
+                    count: number;
+                    /** @description count ÷ the reviews published of the last 12 months, to 4 decimals; null when there are none. */
+                    share: number | null;
+                };
+                imported: {
+                    count: number;
+                    /** @description count ÷ the reviews published of the last 12 months, to 4 decimals; null when there are none. */
+                    share: number | null;
+                };
+            };
+            /** @description The twelve months of `period`, oldest first, zeros included. */
+            hidden_by_month: {
+                /** @example 2026-11 */
+                month: string;
+                /** @description Hides recorded that month (a review hidden twice counts twice). */
+                hidden: number;
+                /** @description The reasons recorded, as written by the business, most frequent first. */
+                reasons: {
+                    reason: string;
+                    count: number;
+                }[];
+            }[];
+            ordering: {
+                /** @enum {string} */
+                default: "newest" | "oldest" | "highest" | "lowest" | "helpful";
+                /** @description The orders a reader may pick. */
+                orders: ("newest" | "oldest" | "highest" | "lowest" | "helpful")[];
+                /**
+                 * @description Nothing is ordered by payment.
+                 * @enum {boolean}
+                 */
+                by_payment: false;
+                /**
+                 * @description Lists are ordered by rating only when the reader picks that order.
+                 * @enum {boolean}
+                 */
+                by_rating_only_when_chosen: true;
+                /** @description The lowest rating the business's website widget shows (1: all). */
+                widget_min_rating: number;
+                statement: string;
+            };
+            publication: {
+                /** @description Every review ever received is published now. */
+                all_published: boolean;
+                /** @description The business's active forms by verification mode (`manual`: approved by hand). */
+                forms_by_verification_mode: {
+                    none: number;
+                    email: number;
+                    purchase_proof: number;
+                    manual: number;
+                };
+                statement: string;
+            };
+            moderation_chain: {
+                entries: number;
+                /** @description Hex SHA-256 of the last entry; null before the first. */
+                head: string | null;
+                /** @description The check of this head (a read key of the business answers it). */
+                check_url: string;
+                how_to_verify: string;
+                docs_url: string;
+            };
         };
         PublicProfileSettings: {
             /** @description With false, the public profile routes answer 404. */
@@ -9259,6 +9461,53 @@ export interface operations {
             };
             /** @description Expired */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.transparency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transparency report */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transparency"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, or the profile is disabled */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

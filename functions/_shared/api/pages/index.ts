@@ -10,6 +10,7 @@ import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
 import { reviewRequestPages } from './review-request.ts';
 import { sitemapPages } from './sitemap.ts';
+import { transparencyPages } from './transparency.ts';
 import { verificationPages } from './verification.ts';
 
 // In the order they were always registered; no two families share a path.
@@ -20,6 +21,7 @@ const FAMILIES = [
   invitationPages, // /invitations/:token
   profilePages, // /p/:slug
   productPages, // /p/:slug/products, /p/:slug/products/:externalId
+  transparencyPages, // /p/:slug/transparency
   sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt
   embedScript, // /embed/v1/widget.js, /embed/v1/widget.<hash>.js
   dashboardPages, // /app, /app/*, /app/assets/*

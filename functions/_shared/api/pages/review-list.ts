@@ -24,9 +24,22 @@ export type ReviewItem = {
   reviewer_name: string;
   verification_status: 'verified' | 'unverified';
   verification_method: 'email' | 'purchase_proof' | 'manual' | 'invitation' | null;
+  source: 'form' | 'invitation' | 'import';
+  source_platform: keyof typeof PLATFORMS | null;
+  incentivized: boolean;
   reply: { content: string; created_at: string; updated_at: string } | null;
   created_at: string;
 };
+
+/** The platforms reviews are imported from, by their import format. */
+const PLATFORMS = {
+  judgeme: 'Judge.me',
+  yotpo: 'Yotpo',
+  okendo: 'Okendo',
+  loox: 'Loox',
+  shopify: 'Shopify Product Reviews',
+  plaudit: 'Plaudit',
+} as const;
 
 export type Distribution = Record<'1' | '2' | '3' | '4' | '5', number>;
 
@@ -58,7 +71,8 @@ export const REVIEW_LIST_STYLE = raw(`
 .review h3{font-size:1.05rem;margin:.35rem 0}
 .review p{margin:.35rem 0;white-space:pre-line;overflow-wrap:anywhere}
 .meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
-.badge{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
+.badge,.label{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
+.label{background:#fff8c5;color:#6a4a00}
 .reply{border-left:3px solid #d0d7de;margin:.6rem 0 0;padding:0 0 0 .8rem}
 .reply-by{color:#57606a;font-size:.9rem;font-weight:600}
 .pages{display:flex;justify-content:space-between;gap:1rem;margin-top:1.5rem}
@@ -159,7 +173,8 @@ function scoreSection(
 </section>`;
 }
 
-/** A review as an article: its stars, title, text, reviewer, date, badge and the business's reply. */
+/** A review as an article: its stars, title, text, reviewer, date, badge, what it was labelled (an
+ * incentive, an import) and the business's reply. */
 function reviewArticle(r: ReviewItem, business: string): SafeHtml {
   return markup`<article class="review">
 <div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
@@ -168,6 +183,10 @@ ${r.title ? markup`<h3>${r.title}</h3>` : ''}
 <div class="meta"><span>${r.reviewer_name}</span><time datetime="${r.created_at}">${formatDate(r.created_at)}</time>${
     r.verification_status === 'verified'
       ? markup`<span class="badge">${BADGE[r.verification_method ?? 'manual']}</span>`
+      : ''
+  }${r.incentivized ? markup`<span class="label">Received an incentive for this review</span>` : ''}${
+    r.source === 'import' && r.source_platform
+      ? markup`<span class="label">Imported from ${PLATFORMS[r.source_platform]}</span>`
       : ''
   }</div>
 ${

@@ -7,6 +7,7 @@ import { fieldsGiven } from '../http/patch.ts';
 import { newestFirst, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, iso, json, jsonBody, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
+import { Incentive } from './reviews/shape.ts';
 
 export const VerificationMode = z.enum(['email', 'purchase_proof', 'manual', 'none']).openapi({
   description:
@@ -48,6 +49,10 @@ const ReviewFormInput = z.object({
   verification_mode: VerificationMode.default('none'),
   custom_fields: CustomFieldDefinitions.default([]),
   is_active: z.boolean().default(true),
+  incentive: Incentive.nullable().default(null).openapi({
+    description:
+      'What you offer for a review written on this form (a discount, a gift …), or null. Each review collected keeps it and is labelled as incentivized.',
+  }),
 }).openapi('ReviewFormInput', {
   example: {
     name: 'After purchase',
@@ -67,6 +72,9 @@ const ReviewFormPatch = z.object({
   verification_mode: VerificationMode.optional(),
   custom_fields: CustomFieldDefinitions.optional(),
   is_active: z.boolean().optional(),
+  incentive: Incentive.nullable().optional().openapi({
+    description: 'A new incentive, or null for none; reviews already written keep the one they were written with.',
+  }),
 }).openapi('ReviewFormPatch', { example: { is_active: false } });
 
 const ReviewForm = z.object({
@@ -75,6 +83,7 @@ const ReviewForm = z.object({
   verification_mode: VerificationMode,
   custom_fields: z.array(CustomFieldDefinition),
   is_active: z.boolean(),
+  incentive: Incentive.nullable(),
   created_at: Timestamp,
   submission_url: z.string().openapi({
     description:
@@ -91,10 +100,11 @@ type FormRow = {
   verification_mode: z.infer<typeof VerificationMode>;
   custom_fields: FieldDefinition[];
   is_active: boolean;
+  incentive: z.infer<typeof Incentive> | null;
   created_at: Date;
 };
 
-const COLUMNS = ['id', 'name', 'verification_mode', 'custom_fields', 'is_active', 'created_at'];
+const COLUMNS = ['id', 'name', 'verification_mode', 'custom_fields', 'is_active', 'incentive', 'created_at'];
 
 /** A definition as stored: `required` always present, `options` only on select fields. */
 function normalizeFields(fields: FieldDefinition[]) {
@@ -114,6 +124,7 @@ function toForm<E extends AppEnv>(c: Context<E>, r: FormRow) {
     verification_mode: r.verification_mode,
     custom_fields: normalizeFields(r.custom_fields),
     is_active: r.is_active,
+    incentive: r.incentive,
     created_at: iso(r.created_at)!,
     submission_url: `${c.var.config.publicUrl}/forms/${r.id}`,
   };
@@ -141,9 +152,10 @@ export const reviewForms = router()
       const db = c.var.db;
       const [row] = await translateDbErrors(() =>
         db<FormRow[]>`
-        insert into plaudit.review_forms (org_id, name, verification_mode, custom_fields, is_active)
+        insert into plaudit.review_forms (org_id, name, verification_mode, custom_fields, is_active, incentive)
         values (${orgId}, ${input.name}, ${input.verification_mode},
-                ${db.json(normalizeFields(input.custom_fields))}, ${input.is_active})
+                ${db.json(normalizeFields(input.custom_fields))}, ${input.is_active},
+                ${input.incentive && db.json(input.incentive)})
         returning ${db(COLUMNS)}`
       );
       return c.json(toForm(c, row), 201);
@@ -215,6 +227,7 @@ export const reviewForms = router()
       const db = c.var.db;
       const changes = fieldsGiven(patch, ['name', 'verification_mode', 'is_active']);
       if (patch.custom_fields !== undefined) changes.custom_fields = db.json(normalizeFields(patch.custom_fields));
+      if (patch.incentive !== undefined) changes.incentive = patch.incentive && db.json(patch.incentive);
       const [row] = Object.keys(changes).length
         ? await translateDbErrors(() =>
           db<FormRow[]>`

@@ -4,6 +4,7 @@ import { router } from '../define.ts';
 import { embedReads } from './embed.ts';
 import { productReads } from './products.ts';
 import { profileReads } from './profiles.ts';
+import { transparencyReads } from './transparency.ts';
 import { verificationReads } from './verifications.ts';
 
 export { Layout, Theme } from './embed.ts';
@@ -15,3 +16,4 @@ publicData.route('/', embedReads);
 publicData.route('/', profileReads);
 publicData.route('/', productReads);
 publicData.route('/', verificationReads);
+publicData.route('/', transparencyReads);

@@ -5,7 +5,7 @@ import type { TypedResponse } from 'hono';
 import type { Sql } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import { type Pagination, PaginationQuery } from '../../http/pagination.ts';
-import { ReviewReply, VerificationStatus } from '../reviews/shape.ts';
+import { ReviewReply, ReviewSource, SourcePlatform, VerificationStatus } from '../reviews/shape.ts';
 
 export const AverageRating = z.number().nullable().openapi({
   description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.',
@@ -34,6 +34,11 @@ export const PublicReview = z.object({
   }),
   verification_method: z.enum(['email', 'purchase_proof', 'manual', 'invitation']).nullable().openapi({
     description: 'How a verified review was verified; null for an unverified one.',
+  }),
+  source: ReviewSource,
+  source_platform: SourcePlatform,
+  incentivized: z.boolean().openapi({
+    description: 'Whether the reviewer was offered something for the review (a discount, a gift …).',
   }),
   product: z.object({ external_id: z.string(), name: z.string() }).nullable().openapi({
     description:

@@ -6,6 +6,7 @@ import { ApiError } from '../../http/errors.ts';
 import type { TenantEnv } from '../../http/env.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { iso, Timestamp } from '../../http/schemas.ts';
+import { Incentive } from '../reviews/shape.ts';
 
 export const REVIEW_REQUEST_STATUSES = [
   'queued',
@@ -54,6 +55,10 @@ export const ReviewRequestInput = z.object({
     description:
       `Up to ${MAX_REQUEST_PRODUCTS} \`external_id\`s of your products, each once, none archived: the e-mail names them and the request's page asks the customer to rate each one, and the business. Every review written there is verified by \`invitation\`.`,
   }),
+  incentive: Incentive.nullable().optional().openapi({
+    description:
+      "What you offer for a review written through this request, or null (then the form's incentive, if any, applies). Each review written there keeps it and is labelled as incentivized.",
+  }),
 }).openapi('ReviewRequestInput', {
   example: {
     email: 'ada@example.net',
@@ -99,6 +104,7 @@ export const ReviewRequest = z.object({
   order_id: z.string().nullable(),
   external_id: z.string().nullable(),
   locale: z.string(),
+  incentive: Incentive.nullable().openapi({ description: 'What the request offers for a review, or null.' }),
   status: Status,
   send_at: Timestamp,
   created_at: Timestamp,
@@ -245,6 +251,7 @@ export type RequestRow = {
   order_id: string | null;
   external_id: string | null;
   locale: string;
+  incentive: z.infer<typeof Incentive> | null;
   status: z.infer<typeof Status>;
   send_at: Date;
   created_at: Date;
@@ -270,6 +277,7 @@ export function toRequest(r: RequestRow): z.infer<typeof ReviewRequest> {
     order_id: r.order_id,
     external_id: r.external_id,
     locale: r.locale,
+    incentive: r.incentive,
     status: r.status,
     send_at: iso(r.send_at)!,
     created_at: iso(r.created_at)!,
@@ -288,7 +296,7 @@ export function toRequest(r: RequestRow): z.infer<typeof ReviewRequest> {
 
 export function selectRequests(db: Tx) {
   return db`
-    select q.id, q.email, q.name, q.form_id, q.order_id, q.external_id, q.locale, q.status, q.send_at,
+    select q.id, q.email, q.name, q.form_id, q.order_id, q.external_id, q.locale, q.incentive, q.status, q.send_at,
            q.created_at, q.sent_at, q.delivered_at, q.opened_at, q.clicked_at, q.completed_at, q.review_id,
            q.open_count, q.click_count, q.reminders_sent,
            coalesce((select jsonb_agg(jsonb_build_object('external_id', p.external_id, 'name', p.name)

@@ -12,6 +12,30 @@ export const VerificationStatus = z.enum(['unverified', 'pending', 'verified', '
 
 export const VerificationMethod = z.enum(['email', 'purchase_proof', 'manual', 'invitation']);
 
+export const ReviewSource = z.enum(['form', 'invitation', 'import']).openapi({
+  description:
+    "Where the review came from: `form`, sent through the API or a hosted form; `invitation`, written on a review request's page; `import`, imported from another platform (`source_platform` names it).",
+});
+
+export const SourcePlatform = z.enum(['judgeme', 'yotpo', 'okendo', 'loox', 'shopify', 'plaudit']).nullable().openapi({
+  description:
+    'For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.',
+});
+
+export const INCENTIVE_TYPES = ['discount', 'gift', 'points', 'free_product', 'sweepstake', 'other'] as const;
+
+/** What a business offers for a review: on a form or a review request, and kept by each review they collect. */
+export const Incentive = z.object({
+  type: z.enum(INCENTIVE_TYPES),
+  description: z.string().trim().min(1).max(500).openapi({
+    description: 'What the reviewer receives, in words the public may read (1 to 500 characters).',
+    example: '10% off your next order',
+  }),
+}).strict().openapi('Incentive', {
+  description:
+    'An incentive offered for a review. Reviews collected with one are labelled as incentivized wherever they are shown.',
+});
+
 export const ReviewReply = z.object({
   content: z.string(),
   created_at: Timestamp,
@@ -39,6 +63,12 @@ export const Review = z.object({
       "How the status was decided, once `verified` or `rejected` (null before): `email`, the reviewer's e-mail link; `purchase_proof`, an order number matched a loaded order; `manual`, a member or a key approved or rejected it; `invitation`, written from a review request's link.",
   }),
   verification_at: Timestamp.nullable().openapi({ description: 'When the status was decided; null before.' }),
+  source: ReviewSource,
+  source_platform: SourcePlatform,
+  incentive: Incentive.nullable().openapi({
+    description:
+      "What was offered for this review when it was written (its review request's, else its form's), or `null`. Later changes to the form do not change it.",
+  }),
   is_hidden: z.boolean(),
   created_at: Timestamp,
   form_id: z.string().uuid(),
