@@ -320,8 +320,10 @@ CREATE TABLE plaudit.reviews (
     source_platform text,
     imported_as_verified boolean,
     incentive plaudit.incentive,
+    import_key bytea,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
+    CONSTRAINT reviews_import_key_check CHECK ((octet_length(import_key) = 32)),
     CONSTRAINT reviews_imported_as_verified_only_for_imports CHECK (((source = 'import'::text) OR (imported_as_verified IS NULL))),
     CONSTRAINT reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT reviews_reviewer_email_check CHECK (((char_length(reviewer_email) <= 320) AND (reviewer_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
@@ -833,6 +835,54 @@ $$;
 
 COMMENT ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer,
     p_org_busy jsonb, p_suspect_room integer) IS 'Claims due deliveries, signed and leased, so no endpoint or organization fills a batch.';
+
+CREATE TABLE plaudit.imports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    format text NOT NULL,
+    dry_run boolean NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    total_rows integer NOT NULL,
+    imported integer DEFAULT 0 NOT NULL,
+    duplicates integer DEFAULT 0 NOT NULL,
+    rejected jsonb DEFAULT '[]'::jsonb NOT NULL,
+    error text,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    completed_at timestamp with time zone,
+    CONSTRAINT imports_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
+    CONSTRAINT imports_duplicates_check CHECK ((duplicates >= 0)),
+    CONSTRAINT imports_format_check CHECK ((format = ANY (ARRAY['plaudit'::text, 'judgeme'::text, 'yotpo'::text, 'okendo'::text, 'loox'::text, 'shopify'::text]))),
+    CONSTRAINT imports_imported_check CHECK ((imported >= 0)),
+    CONSTRAINT imports_rejected_check CHECK ((jsonb_typeof(rejected) = 'array'::text)),
+    CONSTRAINT imports_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text]))),
+    CONSTRAINT imports_total_rows_check CHECK ((total_rows >= 0))
+);
+
+COMMENT ON TABLE plaudit.imports IS 'A file of reviews from another platform, imported (or tried, dry_run) in the background.';
+
+CREATE FUNCTION plaudit.create_import(p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text) RETURNS SETOF plaudit.imports
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  tenant uuid := plaudit.current_org_id();
+  job plaudit.imports;
+begin
+  if tenant is null then
+    raise exception 'no tenant in this transaction' using errcode = 'insufficient_privilege';
+  end if;
+  insert into plaudit.imports (org_id, format, dry_run, total_rows, rejected, actor)
+  values (tenant, p_format, p_dry_run, p_total_rows, coalesce(p_rejected, '[]'),
+          coalesce(nullif(p_actor, ''), 'database:' || session_user))
+  returning * into job;
+  insert into plaudit.import_rows (import_id, org_id, row_number, data)
+  select job.id, tenant, (r ->> 'row')::integer, r - 'row'
+    from jsonb_array_elements(coalesce(p_rows, '[]')) r;
+  perform pg_notify('plaudit_outbox', 'import');
+  return next job;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.create_import(p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text) IS 'Records an import job of the transaction''s tenant with its checked rows, for the worker to apply.';
 
 CREATE FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid DEFAULT NULL::uuid) RETURNS TABLE(id uuid,
     email text, role text, expires_at timestamp with time zone, created_at timestamp with time zone, token text)
@@ -1716,6 +1766,123 @@ $$;
 
 COMMENT ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) IS 'Counts one hit in a bucket''s current one-minute window and answers whether it is within the limit, what remains and when it resets.';
 
+CREATE FUNCTION plaudit.import_batch(p_import plaudit.imports, p_limit integer) RETURNS integer
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  taken integer;
+  fresh integer;
+  form uuid;
+begin
+  if p_import.dry_run then
+    -- The whole file at once: a key met in an earlier batch would otherwise count as new twice.
+    with batch as (
+      delete from plaudit.import_rows s where s.import_id = p_import.id returning s.row_number, s.data
+    ), keyed as (
+      select distinct plaudit.import_key(p_import.format, b.data) as key from batch b
+    )
+    select (select count(*) from batch)::integer,
+           (select count(*) from keyed k
+             where not exists (select from plaudit.reviews v
+                                where v.org_id = p_import.org_id and v.import_key = k.key))::integer
+      into taken, fresh;
+  else
+    form := plaudit.import_form(p_import.org_id);
+    with batch as (
+      delete from plaudit.import_rows s
+       where s.import_id = p_import.id
+         and s.row_number in (select x.row_number from plaudit.import_rows x where x.import_id = p_import.id
+                               order by x.row_number limit p_limit)
+      returning s.row_number, s.data
+    ), firsts as (
+      select distinct on (k.key) k.row_number, k.data, k.key
+        from (select b.row_number, b.data, plaudit.import_key(p_import.format, b.data) as key from batch b) k
+       order by k.key, k.row_number
+    ), new_products as (
+      insert into plaudit.products (org_id, external_id, name)
+      select distinct on (f.data ->> 'product_external_id') p_import.org_id, f.data ->> 'product_external_id',
+             coalesce(f.data ->> 'product_name', f.data ->> 'product_external_id')
+        from firsts f where f.data ->> 'product_external_id' is not null
+       order by f.data ->> 'product_external_id', f.row_number
+      on conflict (org_id, external_id) do nothing
+      returning id, external_id
+    ), named_products as (
+      select n.id, n.external_id from new_products n
+      union all
+      select p.id, p.external_id from plaudit.products p
+       where p.org_id = p_import.org_id
+         and p.external_id in (select f.data ->> 'product_external_id' from firsts f)
+    ), inserted as (
+      insert into plaudit.reviews (org_id, form_id, product_id, rating, title, content, reviewer_name, reviewer_email,
+                                   custom_fields, verification_status, is_hidden, created_at, source, source_platform,
+                                   imported_as_verified, import_key)
+      select p_import.org_id, form, np.id, (f.data ->> 'rating')::integer, f.data ->> 'title', f.data ->> 'content',
+             f.data ->> 'reviewer_name', f.data ->> 'reviewer_email', '{}', 'unverified',
+             not (f.data ->> 'published')::boolean, (f.data ->> 'created_at')::timestamptz, 'import', p_import.format,
+             coalesce((f.data ->> 'imported_as_verified')::boolean, false), f.key
+        from firsts f
+        left join named_products np on np.external_id = f.data ->> 'product_external_id'
+       order by f.row_number
+      on conflict (org_id, import_key) where import_key is not null do nothing
+      returning id, import_key
+    ), replies as (
+      insert into plaudit.review_replies (review_id, org_id, content, created_at, updated_at, imported)
+      select i.id, p_import.org_id, f.data ->> 'reply', (f.data ->> 'replied_at')::timestamptz,
+             (f.data ->> 'replied_at')::timestamptz, true
+        from inserted i join firsts f on f.key = i.import_key
+       where f.data ->> 'reply' is not null
+      returning 1
+    )
+    -- (replies runs with the statement, as every data-modifying part does.)
+    select (select count(*) from batch)::integer, (select count(*) from inserted)::integer into taken, fresh;
+  end if;
+  update plaudit.imports set imported = imported + fresh, duplicates = duplicates + taken - fresh
+   where id = p_import.id;
+  return taken;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.import_batch(p_import plaudit.imports, p_limit integer) IS 'Applies (or, for a dry run, counts) up to p_limit staged rows of an import; answers how many it took.';
+
+CREATE FUNCTION plaudit.import_form(p_org_id uuid) RETURNS uuid
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  form uuid;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('plaudit.import_form:' || p_org_id::text, 0));
+  select f.id into form from plaudit.review_forms f
+   where f.org_id = p_org_id and f.name = 'Imported reviews' and not f.is_active and f.deleted_at is null
+   order by f.created_at limit 1;
+  if form is null then
+    insert into plaudit.review_forms (org_id, name, is_active) values (p_org_id, 'Imported reviews', false)
+    returning id into form;
+  end if;
+  return form;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.import_form(p_org_id uuid) IS 'The inactive form "Imported reviews" of an organization, made on its first import.';
+
+CREATE FUNCTION plaudit.import_json(p_import plaudit.imports) RETURNS jsonb
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select jsonb_build_object(
+    'id', p_import.id, 'format', p_import.format, 'dry_run', p_import.dry_run, 'status', p_import.status,
+    'total_rows', p_import.total_rows, 'imported', p_import.imported, 'duplicates', p_import.duplicates,
+    'rejected', p_import.rejected, 'created_at', plaudit.iso_utc(p_import.created_at),
+    'completed_at', plaudit.iso_utc(p_import.completed_at))
+$$;
+
+COMMENT ON FUNCTION plaudit.import_json(p_import plaudit.imports) IS 'An import job as the API answers it and import.completed carries it.';
+
+CREATE FUNCTION plaudit.import_key(p_format text, p_row jsonb) RETURNS bytea
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select sha256(convert_to(p_format || ':' || coalesce('id:' || (p_row ->> 'source_id'),
+    jsonb_build_array(p_row ->> 'created_at', lower(p_row ->> 'reviewer_email'), p_row ->> 'reviewer_name',
+                      p_row ->> 'rating', p_row ->> 'title', p_row ->> 'content',
+                      p_row ->> 'product_external_id')::text), 'UTF8'))
+$$;
+
+COMMENT ON FUNCTION plaudit.import_key(p_format text, p_row jsonb) IS 'The key of an imported review: its platform and its own id there, or what its row says.';
+
 CREATE FUNCTION plaudit.invitation_for_token(p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select coalesce(
@@ -2434,6 +2601,7 @@ CREATE TABLE plaudit.review_replies (
     content text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    imported boolean DEFAULT false NOT NULL,
     CONSTRAINT review_replies_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000)))
 );
 
@@ -3191,6 +3359,10 @@ declare
   action text := case tg_op when 'INSERT' then 'reply' when 'UPDATE' then 'edit_reply' else 'withdraw_reply' end;
   reviewed plaudit.reviews;
 begin
+  -- A reply brought by an import is part of the import's one entry and one event.
+  if r.imported then
+    return null;
+  end if;
   select * into reviewed from plaudit.reviews v where v.id = r.review_id;
   perform plaudit.append_moderation_entry(r.org_id, r.review_id, action,
                                           case when tg_op = 'DELETE' then null else r.content end,
@@ -3433,6 +3605,10 @@ CREATE FUNCTION plaudit.reviews_complete_review_requests() RETURNS trigger
 declare
   q record;
 begin
+  -- An imported review was written elsewhere, long ago: it answers no request of today.
+  if new.source = 'import' then
+    return null;
+  end if;
   for q in
     select rr.id from plaudit.review_requests rr
     where rr.org_id = new.org_id and rr.form_id = new.form_id
@@ -3579,12 +3755,14 @@ begin
     'custom_fields', n.custom_fields, 'product', plaudit.review_product_json(n.product_id)::jsonb,
     'created_at', to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
   from new_reviews n
+  -- An import announces itself once (import.completed), not each review it brings.
+  where n.source <> 'import'
   order by n.created_at, n.id;
   return null;
 end
 $$;
 
-COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review gets its review.created event, in the transaction that inserts it.';
+COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review but an imported one gets its review.created event, in the transaction that inserts it.';
 
 CREATE FUNCTION plaudit.reviews_guard_update() RETURNS trigger
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3776,6 +3954,54 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) IS 'Works through pending exports, oldest first, until p_budget_ms has passed; answers how many still wait.';
+
+CREATE FUNCTION plaudit.run_imports(p_budget_ms integer DEFAULT 2000, p_rows integer DEFAULT 2000) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  deadline timestamptz := clock_timestamp() + make_interval(secs => p_budget_ms / 1000.0);
+  job plaudit.imports;
+  taken integer;
+  waiting integer;
+begin
+  loop
+    select * into job from plaudit.imports i
+     where i.status in ('pending', 'processing')
+     order by i.created_at, i.id
+     limit 1 for update skip locked;
+    exit when job.id is null;
+    update plaudit.imports set status = 'processing' where id = job.id and status = 'pending';
+    loop
+      begin
+        taken := plaudit.import_batch(job, p_rows);
+      exception when others then
+        update plaudit.imports set status = 'failed', error = left(sqlerrm, 500), completed_at = clock_timestamp()
+         where id = job.id;
+        delete from plaudit.import_rows where import_id = job.id;
+        taken := -1;
+      end;
+      exit when taken <= 0 or clock_timestamp() >= deadline;
+    end loop;
+    if taken = 0 then
+      update plaudit.imports set status = 'completed', completed_at = clock_timestamp()
+       where id = job.id returning * into job;
+      if not job.dry_run and job.imported > 0 then
+        perform plaudit.append_moderation_entry(job.org_id, null, 'import',
+          format('imported %s reviews from %s (%s duplicates, %s rows refused), import %s', job.imported, job.format,
+                 job.duplicates, jsonb_array_length(job.rejected), job.id),
+          job.actor);
+        -- Public answers show the imported reviews: their version (and ETags) move.
+        perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(job.org_id)));
+      end if;
+      perform plaudit.emit_event(job.org_id, 'import.completed', plaudit.import_json(job));
+    end if;
+    exit when clock_timestamp() >= deadline;
+  end loop;
+  select count(*)::integer into waiting from plaudit.imports i where i.status in ('pending', 'processing');
+  return case when job.id is null then 0 else waiting end;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer) IS 'Applies waiting imports in batches until the time budget is spent; completes each with its event and chain entry.';
 
 CREATE FUNCTION plaudit.run_maintenance() RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -4681,6 +4907,16 @@ CREATE TABLE plaudit.idempotency_keys (
 
 COMMENT ON TABLE plaudit.idempotency_keys IS 'Idempotency keys of bulk review requests: the first successful answer per organization and key, kept 24 hours.';
 
+CREATE TABLE plaudit.import_rows (
+    import_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    row_number integer NOT NULL,
+    data jsonb NOT NULL,
+    CONSTRAINT import_rows_row_number_check CHECK ((row_number >= 2))
+);
+
+COMMENT ON TABLE plaudit.import_rows IS 'The checked rows of an import not applied yet; internal, read by plaudit.run_imports only.';
+
 CREATE TABLE plaudit.invitations (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -4728,7 +4964,7 @@ CREATE TABLE plaudit.moderation_trail (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
     seq bigint NOT NULL,
-    review_id uuid NOT NULL,
+    review_id uuid,
     action text NOT NULL,
     reason text,
     actor text NOT NULL,
@@ -4736,7 +4972,7 @@ CREATE TABLE plaudit.moderation_trail (
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
-        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text]))),
+        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -5125,6 +5361,8 @@ ALTER TABLE ONLY plaudit.events ADD CONSTRAINT events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_pkey PRIMARY KEY (export_id, seq);
 ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.idempotency_keys ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (org_id, key);
+ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_pkey PRIMARY KEY (import_id, row_number);
+ALTER TABLE ONLY plaudit.imports ADD CONSTRAINT imports_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_pkey PRIMARY KEY (id);
@@ -5191,6 +5429,9 @@ CREATE INDEX exports_created_by_key_id ON plaudit.exports USING btree (created_b
 CREATE INDEX exports_due ON plaudit.exports USING btree (created_at) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text]));
 CREATE INDEX exports_org_id_created_at ON plaudit.exports USING btree (org_id, created_at DESC, id);
 CREATE INDEX idempotency_keys_org_id_created_at ON plaudit.idempotency_keys USING btree (org_id, created_at);
+CREATE INDEX import_rows_org_id ON plaudit.import_rows USING btree (org_id);
+CREATE INDEX imports_org_id_created_at ON plaudit.imports USING btree (org_id, created_at DESC, id);
+CREATE INDEX imports_waiting ON plaudit.imports USING btree (created_at) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text]));
 CREATE INDEX invitations_invited_by_key_id ON plaudit.invitations USING btree (invited_by_key_id) WHERE (invited_by_key_id IS NOT NULL);
 
 CREATE UNIQUE INDEX invitations_one_open_per_email ON plaudit.invitations USING btree (org_id, lower(email)) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL));
@@ -5236,6 +5477,9 @@ CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, l
 CREATE INDEX reviews_org_id_created_at_id ON plaudit.reviews USING btree (org_id, created_at, id);
 CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form_id, created_at, id);
 CREATE INDEX reviews_org_id_hidden ON plaudit.reviews USING btree (org_id, created_at, id) WHERE is_hidden;
+
+CREATE UNIQUE INDEX reviews_org_id_import_key ON plaudit.reviews USING btree (org_id, import_key) WHERE (import_key IS NOT NULL);
+
 CREATE INDEX reviews_org_id_product_id_created_at ON plaudit.reviews USING btree (org_id, product_id, created_at, id) WHERE (product_id IS NOT NULL);
 CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id);
 CREATE INDEX reviews_org_id_reviewer_email ON plaudit.reviews USING btree (org_id, lower(reviewer_email)) WHERE (reviewer_email IS NOT NULL);
@@ -5321,6 +5565,9 @@ ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_org_id_fkey 
 ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_created_by_key_id_fkey FOREIGN KEY (created_by_key_id) REFERENCES plaudit.api_keys(id) ON DELETE SET NULL;
 ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.idempotency_keys ADD CONSTRAINT idempotency_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_import_id_fkey FOREIGN KEY (import_id) REFERENCES plaudit.imports(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.imports ADD CONSTRAINT imports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_invited_by_key_id_fkey FOREIGN KEY (invited_by_key_id) REFERENCES plaudit.api_keys(id);
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -5406,6 +5653,7 @@ CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures 
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own exports" ON plaudit.exports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own idempotency keys" ON plaudit.idempotency_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own imports" ON plaudit.imports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own invitations" ON plaudit.invitations FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own members" ON plaudit.members FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own moderation trail" ON plaudit.moderation_trail FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -5456,6 +5704,8 @@ ALTER TABLE plaudit.events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.export_chunks ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.exports ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.idempotency_keys ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.import_rows ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.imports ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.invitations ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.members ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_chain_heads ENABLE ROW LEVEL SECURITY;
@@ -5525,6 +5775,9 @@ GRANT ALL ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds inte
 GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[],
     p_per_org integer, p_org_busy jsonb, p_suspect_room integer) TO plaudit_worker;
 
+GRANT SELECT ON TABLE plaudit.imports TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.create_import(p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.create_review_requests(p_rows jsonb, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) TO plaudit_api;
@@ -5579,6 +5832,7 @@ GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_pa
 GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
@@ -5677,6 +5931,7 @@ GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds inte
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.run_delivery_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;

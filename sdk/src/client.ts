@@ -5,6 +5,7 @@ import type { Core } from './resource.ts';
 import { ApiKeys } from './resources/api-keys.ts';
 import { Exports } from './resources/exports.ts';
 import { OrganizationResource } from './resources/organization.ts';
+import { Imports } from './resources/imports.ts';
 import { Privacy } from './resources/privacy.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
@@ -33,6 +34,8 @@ export class Plaudit implements Core {
   readonly apiKeys: ApiKeys;
   readonly verification: Verification;
   readonly reviewRequests: ReviewRequests;
+  /** Reviews brought from other platforms. */
+  readonly imports: Imports;
   /** Erasure and access for a reviewer's address (admin keys). */
   readonly privacy: Privacy;
   /** Public data by slug; needs no key. */
@@ -53,6 +56,7 @@ export class Plaudit implements Core {
     this.verification = new Verification(this);
     this.reviewRequests = new ReviewRequests(this);
     this.privacy = new Privacy(this);
+    this.imports = new Imports(this);
     this.public = new Public(this);
   }
 

@@ -96,11 +96,13 @@ begin
     'custom_fields', n.custom_fields, 'product', plaudit.review_product_json(n.product_id)::jsonb,
     'created_at', to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
   from new_reviews n
+  -- An import announces itself once (import.completed), not each review it brings.
+  where n.source <> 'import'
   order by n.created_at, n.id;
   return null;
 end
 $$;
-comment on function plaudit.reviews_emit_created() is 'Every inserted review gets its review.created event, in the transaction that inserts it.';
+comment on function plaudit.reviews_emit_created() is 'Every inserted review but an imported one gets its review.created event, in the transaction that inserts it.';
 
 -- Whether a review shows in public, in one place: the statistics triggers and the recount must
 -- agree with the public projection (plaudit.public_reviews) on it.
@@ -596,6 +598,10 @@ declare
   action text := case tg_op when 'INSERT' then 'reply' when 'UPDATE' then 'edit_reply' else 'withdraw_reply' end;
   reviewed plaudit.reviews;
 begin
+  -- A reply brought by an import is part of the import's one entry and one event.
+  if r.imported then
+    return null;
+  end if;
   select * into reviewed from plaudit.reviews v where v.id = r.review_id;
   perform plaudit.append_moderation_entry(r.org_id, r.review_id, action,
                                           case when tg_op = 'DELETE' then null else r.content end,

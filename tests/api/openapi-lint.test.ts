@@ -103,6 +103,7 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
     const doc = (await api('GET', '/api/v1/openapi.json')).body;
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'export.completed',
+      'import.completed',
       'review.anonymized',
       'review.created',
       'review.moderated',

@@ -28,6 +28,7 @@ import { reviews } from './routes/reviews/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
 import { privacy } from './routes/privacy.ts';
+import { imports, MAX_IMPORT_BYTES } from './routes/imports.ts';
 import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public/index.ts';
@@ -91,7 +92,11 @@ export function createApp(
       path: '*',
       handler: bodyLimit({
         maxSize: 64 * KIB,
-        overrides: [{ pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
+        overrides: [
+          { pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB },
+          // A file of reviews and the form around it.
+          { pattern: /\/organizations\/[^/]+\/imports$/, maxSize: MAX_IMPORT_BYTES + 64 * KIB },
+        ],
       }),
       onFastPath: { kind: 'bodiless' },
     },
@@ -112,6 +117,7 @@ export function createApp(
   v1.route('/', reviewRequests);
   v1.route('/', emailEvents);
   v1.route('/', privacy);
+  v1.route('/', imports);
   v1.route('/', verification);
   v1.route('/', publicData);
   v1.route('/', googleProductFeed);

@@ -99,7 +99,7 @@ export class Worker {
     this.#stopped = false;
     if (listen) {
       const sub = await this.#sql.listen('plaudit_outbox', (payload) => {
-        if (payload === 'export') this.#exports.want();
+        if (payload === 'export' || payload === 'import') this.#exports.want();
         if (payload === 'email') this.#email.want();
         if (payload === 'purge') this.#purges.want();
         this.wake();

@@ -1140,6 +1140,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Newest first.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["imports.list"];
+        put?: never;
+        /**
+         * Import reviews from another platform
+         * @description Reads the file now (its format, its header, each row: a row that cannot be taken is listed in `rejected` with its number and reason; the rest go in) and imports it in the background: poll the job, or wait for `import.completed`. Imported reviews keep their dates, replies and products (created when missing) and are never shown as verified: what the platform claimed is kept as `imported_as_verified`. The same file twice imports nothing new (`duplicates`). One `import.completed` event, not a `review.created` per review; one entry in the moderation chain. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        post: operations["imports.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import
+         * @description Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["imports.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/verification/verify": {
         parameters: {
             query?: never;
@@ -1602,6 +1650,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "import.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An import of reviews finished
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.import_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1874,6 +1942,44 @@ export interface components {
             form_id?: string;
             /** @description Include reviews hidden by moderation; false by default. */
             include_hidden?: boolean;
+        };
+        ImportCompletedEvent: {
+            /** @enum {string} */
+            event: "import.completed";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["ImportCompletedData"];
+        };
+        /** @description An import finished: the one event it sends, whatever the number of reviews it brought (no `review.created` for them). */
+        ImportCompletedData: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            format: "plaudit" | "judgeme" | "yotpo" | "okendo" | "loox" | "shopify";
+            dry_run: boolean;
+            /** @enum {string} */
+            status: "completed";
+            total_rows: number;
+            imported: number;
+            duplicates: number;
+            rejected: {
+                row: number;
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            completed_at: string;
         };
         WebhookTestEvent: {
             /** @enum {string} */
@@ -2268,7 +2374,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "*")[];
+            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "import.completed" | "*")[];
             description?: string;
         };
         /**
@@ -2292,7 +2398,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "*")[];
+            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "import.completed" | "*")[];
             description?: string | null;
             /** @description false stops deliveries (queued ones are cancelled); true resumes with new events. */
             enabled?: boolean;
@@ -2353,7 +2459,7 @@ export interface components {
              * @description Send a sample of this event instead of `webhook.test`.
              * @enum {string}
              */
-            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed";
+            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "import.completed";
         };
         RotatedWebhookSecret: {
             /** Format: uuid */
@@ -3223,6 +3329,53 @@ export interface components {
                  */
                 created_at: string;
             }[];
+        };
+        Import: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            format: "plaudit" | "judgeme" | "yotpo" | "okendo" | "loox" | "shopify";
+            dry_run: boolean;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed";
+            /** @description The file's rows, the header aside. */
+            total_rows: number;
+            /** @description Reviews imported (for a dry run: that would be). */
+            imported: number;
+            /** @description Rows already imported (by this file before, or another import), or repeated in the file. */
+            duplicates: number;
+            /** @description Each row refused: its number as a spreadsheet shows it (the header is row 1) and why. */
+            rejected: {
+                row: number;
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            completed_at: string | null;
+        };
+        ImportInput: {
+            /**
+             * Format: binary
+             * @description The CSV the platform exported, at most 20 MB: UTF-8 (with or without a byte-order mark) or Windows-1252.
+             */
+            file: string;
+            /**
+             * @description The file's platform: `plaudit` (Plaudit), `judgeme` (Judge.me), `yotpo` (Yotpo), `okendo` (Okendo), `loox` (Loox), `shopify` (Shopify Product Reviews). Left out, it is detected from the header row when only one format fits.
+             * @enum {string}
+             */
+            format?: "plaudit" | "judgeme" | "yotpo" | "okendo" | "loox" | "shopify";
+            /**
+             * @description `true`: read and count everything, write nothing. Defaults to `"false"`.
+             * @enum {string}
+             */
+            dry_run?: "true" | "false";
         };
         /**
          * @example {
@@ -8570,6 +8723,241 @@ export interface operations {
             };
         };
     };
+    "imports.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Import"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportInput"];
+            };
+        };
+        responses: {
+            /** @description The job, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was carried out already, and its answer showed a secret that is not kept */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than 20 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file cannot be read: its encoding, its header, or the format chosen */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No import with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "verification.verify": {
         parameters: {
             query?: never;
@@ -9897,6 +10285,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ExportCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.import_completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportCompletedEvent"];
             };
         };
         responses: {

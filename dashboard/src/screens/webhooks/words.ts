@@ -13,6 +13,7 @@ export const EVENTS: { value: Exclude<EventName, '*'>; label: string }[] = [
   { value: 'review.replied', label: 'Your public reply is published, edited or withdrawn' },
   { value: 'review.anonymized', label: "A reviewer's address is erased at their request" },
   { value: 'export.completed', label: 'An export is ready to download' },
+  { value: 'import.completed', label: 'An import of reviews from another platform is done' },
 ];
 
 export const DELIVERY_STATUS: Record<Delivery['status'], { label: string; tone: string }> = {

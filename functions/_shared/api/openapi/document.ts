@@ -44,6 +44,10 @@ const TAGS = [
     name: 'Privacy',
     description: "A reviewer's rights over their address: erasure, and a report of everything held about it (admin).",
   },
+  {
+    name: 'Imports',
+    description: 'Reviews brought from Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or another Plaudit.',
+  },
   { name: 'Exports', description: "Files of the organization's reviews, CSV or JSON, generated in the background." },
   { name: 'Health', description: 'Whether the service and its database are up.' },
   {
@@ -80,6 +84,7 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'review.replied': 'A reply to a review was written, edited or withdrawn',
   'review.anonymized': "A reviewer's address was erased at their request",
   'export.completed': 'An export file is ready',
+  'import.completed': 'An import of reviews finished',
   'webhook.test': 'A test delivery',
 };
 

@@ -1,5 +1,6 @@
-// Exports: the database generates them (plaudit.run_exports, a time budget per call); the worker
-// only calls it, again while exports remain, one run at a time, beside the sends.
+// Exports and imports: the database generates the files and applies the imported rows
+// (plaudit.run_exports, plaudit.run_imports, a time budget per call each); the worker only calls
+// them, again while work remains, one run at a time, beside the sends.
 import { asWorker } from '../../core/db/roles.ts';
 import type { LaneContext } from './lane.ts';
 
@@ -29,13 +30,15 @@ export class ExportLane {
         for (;;) {
           const [{ remaining }] = await asWorker(
             sql,
-            (tx) => tx<{ remaining: number }[]>`select plaudit.run_exports(${budget}) as remaining`,
+            (tx) =>
+              tx<{ remaining: number }[]>`
+                select plaudit.run_exports(${budget}) + plaudit.run_imports(${budget}) as remaining`,
           );
           stats.exportKicks += 1;
           if (!remaining || this.#ctx.stopping()) break;
         }
       } catch (err) {
-        if ((err as { code?: string }).code !== '42883') { // run_exports not installed
+        if ((err as { code?: string }).code !== '42883') { // run_exports or run_imports not installed
           log({ level: 'error', msg: 'export generation failed', error: (err as Error).message });
         }
       } finally {

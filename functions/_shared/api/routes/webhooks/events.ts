@@ -87,6 +87,21 @@ export const EVENT_DATA = {
     expires_at: Timestamp,
     download_url: z.string().openapi({ description: "The file's URL, the same as the export resource's." }),
   }).openapi('ExportCompletedData', { description: 'An export finished; its file can be downloaded.' }),
+  'import.completed': z.object({
+    id: Id,
+    format: z.enum(['plaudit', 'judgeme', 'yotpo', 'okendo', 'loox', 'shopify']),
+    dry_run: z.boolean(),
+    status: z.literal('completed'),
+    total_rows: z.number().int(),
+    imported: z.number().int(),
+    duplicates: z.number().int(),
+    rejected: z.array(z.object({ row: z.number().int(), message: z.string() })),
+    created_at: Timestamp,
+    completed_at: Timestamp,
+  }).openapi('ImportCompletedData', {
+    description:
+      'An import finished: the one event it sends, whatever the number of reviews it brought (no `review.created` for them).',
+  }),
   'webhook.test': z.object({
     webhook_id: Id,
     message: z.string(),
@@ -109,6 +124,7 @@ export const WEBHOOK_EVENTS = {
   'review.replied': envelope('review.replied', 'ReviewRepliedEvent'),
   'review.anonymized': envelope('review.anonymized', 'ReviewAnonymizedEvent'),
   'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
+  'import.completed': envelope('import.completed', 'ImportCompletedEvent'),
   'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
 } as const;
 
@@ -120,6 +136,7 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['review.replied'],
   WEBHOOK_EVENTS['review.anonymized'],
   WEBHOOK_EVENTS['export.completed'],
+  WEBHOOK_EVENTS['import.completed'],
   WEBHOOK_EVENTS['webhook.test'],
 ]);
 
@@ -187,6 +204,19 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         content_removed: false,
         anonymized_at: now,
         moderation_chain: { entries: 2, head: '0'.repeat(64) },
+      };
+    case 'import.completed':
+      return {
+        id: exportId,
+        format: 'judgeme',
+        dry_run: false,
+        status: 'completed',
+        total_rows: 3,
+        imported: 2,
+        duplicates: 0,
+        rejected: [{ row: 4, message: 'rating: must be a whole number from 1 to 5, not "9"' }],
+        created_at: now,
+        completed_at: now,
       };
     case 'export.completed':
       return {

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'review.replied',
   'review.anonymized',
   'export.completed',
+  'import.completed',
 ] as const;
 export const TEST_EVENT = 'webhook.test' as const;
 
