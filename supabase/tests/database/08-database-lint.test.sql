@@ -53,6 +53,8 @@ insert into accepted values
    'test-only: npm test installs pgTAP into its throwaway database'),
   ('rls_enabled_no_policy', 'plaudit.moderation_chain_heads',
    'internal: written by the trail''s trigger and read by SECURITY DEFINER functions only; no role may read it directly'),
+  ('rls_enabled_no_policy', 'plaudit.import_rows',
+   'internal: an import''s staged rows, written by plaudit.create_import and read by plaudit.run_imports only'),
   ('rls_enabled_no_policy', 'plaudit.rate_limit_counters',
    'internal: counted by plaudit.authenticate only'),
   ('rls_enabled_no_policy', 'plaudit.sessions',
