@@ -83,6 +83,11 @@ beforeAll(async () => {
   }, victim.keys.write);
   victimIds.invitations = await created(victim, '/invitations', { email: 'staff@example.com', role: 'member' });
   victimIds.suppressions = await created(victim, '/suppressions', { email: 'gone@example.com' }, victim.keys.write);
+  // A finished import (a multipart upload is not what `created` posts; nothing advances a finished one).
+  const [imported] = await db<{ id: string }[]>`
+    insert into plaudit.imports (org_id, format, dry_run, status, total_rows, actor, completed_at)
+    values (${victim.org.id}, 'judgeme', true, 'completed', 0, 'api_key:victim', now()) returning id`;
+  victimIds.imports = imported.id;
   victimIds['api-keys'] = victim.keyIds.read;
   // Members join by signing in (tests/helpers/sessions.ts makes them the same way).
   const [member] = await db<{ id: string }[]>`
