@@ -36,6 +36,7 @@ import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
 import replicas from './bench/scenarios/replicas.mjs';
 import manyTenants from './bench/scenarios/many-tenants.mjs';
 import privacyErasure from './bench/scenarios/privacy-erasure.mjs';
+import imports from './bench/scenarios/imports.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -58,6 +59,7 @@ const SCENARIOS = [
   replicas,
   manyTenants,
   privacyErasure,
+  imports,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

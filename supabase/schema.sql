@@ -1837,6 +1837,10 @@ begin
   end if;
   update plaudit.imports set imported = imported + fresh, duplicates = duplicates + taken - fresh
    where id = p_import.id;
+  -- One purge for the batch: the reviews' own trigger leaves imported ones to this.
+  if fresh > 0 and not p_import.dry_run then
+    perform plaudit.request_cdn_purge(p_import.org_id);
+  end if;
   return taken;
 end
 $$;
@@ -5536,12 +5540,12 @@ CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_for
 CREATE TRIGGER review_replies_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
 CREATE TRIGGER review_requests_guard_update BEFORE UPDATE ON plaudit.review_requests FOR EACH ROW EXECUTE FUNCTION plaudit.review_requests_guard_update();
-CREATE TRIGGER reviews_complete_review_requests AFTER INSERT ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_complete_review_requests();
+CREATE TRIGGER reviews_complete_review_requests AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((new.source <> 'import'::text)) EXECUTE FUNCTION plaudit.reviews_complete_review_requests();
 CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_inserted();
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
-CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN (((NOT new.is_hidden) AND (new.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN (((NOT new.is_hidden) AND (new.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
 CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN ((((NOT old.is_hidden) AND (old.verification_status = ANY (ARRAY['verified'::text,
     'unverified'::text]))) OR ((NOT new.is_hidden) AND (new.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text]))))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();

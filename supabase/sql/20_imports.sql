@@ -158,6 +158,10 @@ begin
   end if;
   update plaudit.imports set imported = imported + fresh, duplicates = duplicates + taken - fresh
    where id = p_import.id;
+  -- One purge for the batch: the reviews' own trigger leaves imported ones to this.
+  if fresh > 0 and not p_import.dry_run then
+    perform plaudit.request_cdn_purge(p_import.org_id);
+  end if;
   return taken;
 end
 $$;
