@@ -90,7 +90,9 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrfToken;
   let body: BodyInit | undefined;
-  if (opts.body !== undefined) {
+  if (opts.body instanceof FormData) {
+    body = opts.body; // the browser writes multipart/form-data with its boundary
+  } else if (opts.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
@@ -142,6 +144,14 @@ function call<P extends ApiPath, M extends Method>(
   // A POST without a body of its own sends {}, as the API's JSON routes expect one.
   const body = options.body ?? (method === 'post' ? {} : undefined);
   return request(method.toUpperCase(), fillPath(path, params), { query, body, headers, signal });
+}
+
+/** Sends a file (multipart/form-data) to a route that takes one, answering its JSON. */
+export function upload<P extends PathWith<'post'>>(
+  path: P,
+  options: { params?: Partial<CallOptions<P, 'post'>>['params']; form: FormData },
+): Promise<ResponseOf<P, 'post'>> {
+  return request('POST', fillPath(path, options.params), { body: options.form });
 }
 
 /**

@@ -69,6 +69,7 @@ export const SCREENS: Screen[] = [
     () => import('./screens/widget-settings.tsx').then((m) => m.WidgetSettings),
   ),
   lazy('/exports', 'Exports', () => import('./screens/exports.tsx').then((m) => m.Exports)),
+  lazy('/imports', 'Import reviews', () => import('./screens/imports.tsx').then((m) => m.Imports)),
   lazy('/developers/keys', 'API keys', () => import('./screens/api-keys.tsx').then((m) => m.ApiKeys), true),
   // Webhooks need the write scope (the contract), so members manage them too.
   lazy('/developers/webhooks', 'Webhooks', () => import('./screens/webhooks/webhooks.tsx').then((m) => m.Webhooks)),
@@ -91,6 +92,7 @@ export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'Forms', path: '/forms' },
   { label: 'Widget and public page', path: '/widget' },
   { label: 'Exports', path: '/exports' },
+  { label: 'Import reviews', path: '/imports' },
   { label: 'API keys', path: '/developers/keys', adminOnly: true },
   { label: 'Webhooks', path: '/developers/webhooks' },
   { label: 'Team', path: '/team' },
