@@ -304,8 +304,10 @@ CREATE TABLE plaudit.reviews (
     verification_reason text,
     search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((COALESCE(title, ''::text) || ' '::text) || content))) STORED NOT NULL,
     product_id uuid,
+    helpful_count integer DEFAULT 0 NOT NULL,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
+    CONSTRAINT reviews_helpful_count_check CHECK ((helpful_count >= 0)),
     CONSTRAINT reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT reviews_reviewer_email_check CHECK (((char_length(reviewer_email) <= 320) AND (reviewer_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT reviews_reviewer_name_check CHECK (((char_length(reviewer_name) >= 1) AND (char_length(reviewer_name) <= 200))),
@@ -318,6 +320,7 @@ CREATE TABLE plaudit.reviews (
 
 COMMENT ON TABLE plaudit.reviews IS 'Reviews, written once and never deleted or rewritten: only moderation and verification change them afterwards.';
 COMMENT ON COLUMN plaudit.reviews.product_id IS 'The product reviewed, of the review''s own organization; null for a review of the business.';
+COMMENT ON COLUMN plaudit.reviews.helpful_count IS 'How many visitors found the review helpful: one vote each (plaudit.review_votes).';
 
 CREATE FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
     LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
@@ -1852,18 +1855,19 @@ declare
 begin
   execute format($q$
     select coalesce(array_agg(x.id order by %1$s), '{}') from (
-      select x.id, x.rating, x.created_at
+      select x.id, x.rating, x.created_at, x.helpful_count
         from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
         cross join lateral (
-          select r.id, r.rating, r.created_at from plaudit.reviews r
+          select r.id, r.rating, r.created_at, r.helpful_count from plaudit.reviews r
            where %4$s and not r.is_hidden and r.verification_status in ('verified', 'unverified') and %5$s %6$s
-           order by r.created_at %7$s, r.id %7$s
+           order by %8$s r.created_at %7$s, r.id %7$s
            limit $6 + $7) x
        order by %1$s
        limit $7 offset $6) x$q$,
     case p_sort when 'oldest' then 'x.created_at, x.id'
                 when 'highest' then 'x.rating desc, x.created_at desc, x.id desc'
                 when 'lowest' then 'x.rating, x.created_at desc, x.id desc'
+                when 'helpful' then 'x.helpful_count desc, x.created_at desc, x.id desc'
                 else 'x.created_at desc, x.id desc' end,
     case when p_product_ids is null then 'array[null::uuid]' else '$2' end,
     case when by_rating then '$3' else 'array[null::integer]' end,
@@ -1871,7 +1875,8 @@ begin
          else 'r.product_id is not null and r.product_id = s.product_id' end,
     case when by_rating then 'r.rating = k.rating' else 'r.rating = any ($3)' end,
     case when p_has_media then 'and plaudit.review_has_public_media(r.id)' else '' end,
-    case when p_sort = 'oldest' then 'asc' else 'desc' end)
+    case when p_sort = 'oldest' then 'asc' else 'desc' end,
+    case when p_sort = 'helpful' then 'r.helpful_count desc,' else '' end)
   into ids
   using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit;
   return ids;
@@ -2191,7 +2196,8 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
             WHEN (r.verification_status = 'verified'::text) THEN r.verification_method
             ELSE NULL::text
         END AS verification_method,
-    r.product_id
+    r.product_id,
+    r.helpful_count
    FROM plaudit.reviews r
   WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 
@@ -2220,6 +2226,7 @@ CREATE FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plau
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
+    || ',"helpful_count":' || pr.helpful_count::text
     || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '"}'
 $$;
@@ -2304,6 +2311,18 @@ CREATE FUNCTION plaudit.public_version_delta(p_org_id uuid) RETURNS jsonb
 $$;
 
 COMMENT ON FUNCTION plaudit.public_version_delta(p_org_id uuid) IS 'A review statistics delta that moves an organization''s public version and counts nothing.';
+
+CREATE FUNCTION plaudit.published_review_of(p_slug text, p_review_id uuid) RETURNS TABLE(id uuid, org_id uuid, form_id uuid, product_id uuid)
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select r.id, r.org_id, r.form_id, r.product_id
+    from plaudit.organizations o
+    left join plaudit.public_profiles p on p.org_id = o.id
+    join plaudit.reviews r on r.org_id = o.id and r.id = p_review_id
+   where o.slug = p_slug and coalesce(p.enabled, true)
+     and plaudit.review_is_public(r.is_hidden, r.verification_status)
+$$;
+
+COMMENT ON FUNCTION plaudit.published_review_of(p_slug text, p_review_id uuid) IS 'The published review of a slug''s enabled profile that a vote or report names; no row otherwise.';
 
 CREATE FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) RETURNS text
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2731,6 +2750,52 @@ $$;
 
 COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
 
+CREATE FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
+    p_details text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+#variable_conflict use_column
+declare
+  hit record;
+  target record;
+  hashes bytea[];
+  report plaudit.review_reports;
+begin
+  select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
+  rate_allowed := hit.allowed;
+  rate_remaining := hit.remaining;
+  rate_reset := hit.reset_at;
+  published := false;
+  if not hit.allowed then
+    return next;
+    return;
+  end if;
+  select * into target from plaudit.published_review_of(p_slug, p_review_id);
+  if target.id is null then
+    return next;
+    return;
+  end if;
+  published := true;
+  hashes := plaudit.visitor_hashes(target.id, p_visitor);
+  if not exists (select from plaudit.review_reports x
+                  where x.review_id = target.id and x.reporter_hash = any (hashes) and x.status = 'open') then
+    insert into plaudit.review_reports (org_id, review_id, reason, details, reporter_hash)
+    values (target.org_id, target.id, p_reason, nullif(btrim(p_details), ''), hashes[1])
+    on conflict (review_id, reporter_hash) where status = 'open' do nothing
+    returning * into report;
+    if report.id is not null then
+      perform plaudit.emit_event(target.org_id, 'review.reported', jsonb_build_object(
+        'id', target.id, 'form_id', target.form_id,
+        'product', plaudit.review_product_json(target.product_id)::jsonb,
+        'report_id', report.id, 'reason', report.reason, 'details', report.details,
+        'reported_at', plaudit.iso_utc(report.created_at)));
+    end if;
+  end if;
+  return next;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) IS 'Stores a visitor''s report of a published review (one open per visitor), limited per address, with its event.';
+
 CREATE FUNCTION plaudit.request_cdn_purge(p_org_id uuid, p_include_sitemap boolean DEFAULT false) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
@@ -2789,6 +2854,16 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) IS 'Asks for a sign-in mail to a member''s address, rate-limited; answers rate_limited, unknown, throttled or sent.';
+
+CREATE FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) RETURNS uuid
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  update plaudit.review_reports x
+     set status = 'resolved', resolution = btrim(p_resolution), resolved_at = now(), resolved_by = p_actor
+   where x.id = p_id
+  returning x.id
+$$;
+
+COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) IS 'Resolves one of the tenant''s review reports with its resolution and actor; answers its id, or null.';
 
 CREATE FUNCTION plaudit.review_forms_stay_deleted() RETURNS trigger
     LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2874,6 +2949,21 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.review_replies_record() IS 'Every reply written, edited or withdrawn gets its trail entry, its review.replied event and a new public version.';
+
+CREATE FUNCTION plaudit.review_report_json(p_report_id uuid) RETURNS json
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select json_build_object(
+    'id', x.id, 'review_id', x.review_id,
+    'review', json_build_object('id', r.id, 'rating', r.rating, 'title', r.title, 'content', r.content,
+                                'reviewer_name', r.reviewer_name, 'is_hidden', r.is_hidden),
+    'reason', x.reason, 'details', x.details, 'status', x.status, 'resolution', x.resolution,
+    'resolved_at', plaudit.iso_utc(x.resolved_at), 'resolved_by', x.resolved_by,
+    'created_at', plaudit.iso_utc(x.created_at))
+    from plaudit.review_reports x join plaudit.reviews r on r.id = x.review_id
+   where x.id = p_report_id
+$$;
+
+COMMENT ON FUNCTION plaudit.review_report_json(p_report_id uuid) IS 'A review report of the caller''s tenant as the API answers it, with the review it is about.';
 
 CREATE FUNCTION plaudit.review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb) RETURNS text
     LANGUAGE plpgsql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3222,7 +3312,10 @@ begin
     raise exception 'verification provenance changes only with the verification status'
       using errcode = 'restrict_violation';
   end if;
-  new.updated_at := now();
+  -- A helpful vote (plaudit.vote_helpful) changes only the count: the review itself did not change.
+  if new.helpful_count is not distinct from old.helpful_count then
+    new.updated_at := now();
+  end if;
   return new;
 end
 $$;
@@ -4086,6 +4179,69 @@ $$;
 
 COMMENT ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) IS 'Signs in with a mail''s link token, or address and code; answers the outcome and the new session''s token.';
 
+CREATE FUNCTION plaudit.visitor_hashes(p_review_id uuid, p_visitor bytea) RETURNS bytea[]
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  current_period integer := floor(extract(epoch from now()) / (30 * 86400))::integer;
+  made integer;
+begin
+  insert into plaudit.visitor_hash_keys (period) values (current_period) on conflict (period) do nothing;
+  get diagnostics made = row_count;
+  if made > 0 then
+    delete from plaudit.visitor_hash_keys k where k.period < current_period - 1;
+  end if;
+  return array(
+    select extensions.hmac(convert_to(p_review_id::text, 'UTF8') || p_visitor, k.secret, 'sha256')
+      from plaudit.visitor_hash_keys k
+     where k.period in (current_period, current_period - 1)
+     order by k.period desc);
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.visitor_hashes(p_review_id uuid, p_visitor bytea) IS 'A visitor''s keyed hashes for a review: under the current period''s key first, then the previous one''s.';
+
+CREATE FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid,
+    p_visitor bytea) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean, helpful_count integer)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+#variable_conflict use_column
+declare
+  hit record;
+  target record;
+  hashes bytea[];
+  added integer;
+begin
+  select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
+  rate_allowed := hit.allowed;
+  rate_remaining := hit.remaining;
+  rate_reset := hit.reset_at;
+  published := false;
+  if not hit.allowed then
+    return next;
+    return;
+  end if;
+  select * into target from plaudit.published_review_of(p_slug, p_review_id);
+  if target.id is null then
+    return next;
+    return;
+  end if;
+  published := true;
+  hashes := plaudit.visitor_hashes(target.id, p_visitor);
+  if not exists (select from plaudit.review_votes v where v.review_id = target.id and v.visitor_hash = any (hashes)) then
+    insert into plaudit.review_votes (review_id, org_id, visitor_hash) values (target.id, target.org_id, hashes[1])
+    on conflict do nothing;
+    get diagnostics added = row_count;
+    if added > 0 then
+      update plaudit.reviews r set helpful_count = r.helpful_count + 1 where r.id = target.id;
+      perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(target.org_id)));
+    end if;
+  end if;
+  select r.helpful_count into helpful_count from plaudit.reviews r where r.id = target.id;
+  return next;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea) IS 'Counts a visitor''s helpful vote on a published review once, limited per address; answers the review''s count.';
+
 CREATE FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb) RETURNS text
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select '{"event":' || to_json(p_type)::text || ',"timestamp":' || to_json(plaudit.iso_utc(p_at))::text
@@ -4442,6 +4598,30 @@ CREATE TABLE plaudit.review_forms (
 
 COMMENT ON TABLE plaudit.review_forms IS 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
 
+CREATE TABLE plaudit.review_reports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    reason text NOT NULL,
+    details text,
+    reporter_hash bytea NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    resolution text,
+    resolved_at timestamp with time zone,
+    resolved_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_reports_check CHECK ((((status = 'open'::text) = (resolved_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (resolved_by IS NULL)))),
+    CONSTRAINT review_reports_details_check CHECK (((char_length(details) >= 1) AND (char_length(details) <= 2000))),
+    CONSTRAINT review_reports_reason_check CHECK ((reason = ANY (ARRAY['spam'::text, 'offensive'::text, 'personal_data'::text, 'fake'::text,
+        'conflict_of_interest'::text, 'other'::text]))),
+    CONSTRAINT review_reports_reporter_hash_check CHECK ((octet_length(reporter_hash) = 32)),
+    CONSTRAINT review_reports_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
+    CONSTRAINT review_reports_resolved_by_check CHECK ((char_length(resolved_by) <= 200)),
+    CONSTRAINT review_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'resolved'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_reports IS 'Visitors'' reports of published reviews, open until the business resolves them; a report never hides a review.';
+
 CREATE TABLE plaudit.review_request_events (
     id bigint NOT NULL,
     org_id uuid NOT NULL,
@@ -4585,6 +4765,16 @@ CREATE TABLE plaudit.review_verification_tokens (
 
 COMMENT ON TABLE plaudit.review_verification_tokens IS 'Single-use e-mail verification tokens of reviews: only the SHA-256 of each token is kept.';
 
+CREATE TABLE plaudit.review_votes (
+    review_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    visitor_hash bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_votes_visitor_hash_check CHECK ((octet_length(visitor_hash) = 32))
+);
+
+COMMENT ON TABLE plaudit.review_votes IS 'Helpful votes: one per visitor and review, the visitor kept only as a keyed hash.';
+
 CREATE TABLE plaudit.sign_in_challenges (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     email text NOT NULL,
@@ -4611,6 +4801,14 @@ CREATE TABLE plaudit.signing_secrets (
 );
 
 COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose, that sign the links of review-request e-mails; only the owner reads them.';
+
+CREATE TABLE plaudit.visitor_hash_keys (
+    period integer NOT NULL,
+    secret bytea DEFAULT extensions.gen_random_bytes(32) NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE plaudit.visitor_hash_keys IS 'The secret keys of the visitors'' hashes, one per 30-day period; only the last two are kept.';
 
 CREATE TABLE plaudit.webhook_deliveries (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -4709,6 +4907,7 @@ ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
+ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_pkey PRIMARY KEY (org_id, request_id, "position");
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_product_key UNIQUE (org_id, request_id, product_id);
@@ -4722,12 +4921,14 @@ ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_pkey PRIMARY KEY (review_id, visitor_hash);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.signing_secrets ADD CONSTRAINT signing_secrets_pkey PRIMARY KEY (purpose);
+ALTER TABLE ONLY plaudit.visitor_hash_keys ADD CONSTRAINT visitor_hash_keys_pkey PRIMARY KEY (period);
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
@@ -4775,6 +4976,11 @@ CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id,
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
 
+CREATE UNIQUE INDEX review_reports_one_open_per_reporter ON plaudit.review_reports USING btree (review_id, reporter_hash) WHERE (status = 'open'::text);
+
+CREATE INDEX review_reports_org_id_status ON plaudit.review_reports USING btree (org_id, status, created_at, id);
+CREATE INDEX review_reports_review_id ON plaudit.review_reports USING btree (review_id);
+
 CREATE UNIQUE INDEX review_request_events_dedupe ON plaudit.review_request_events USING btree (org_id, request_id, dedupe_key);
 
 CREATE INDEX review_request_events_org_id_occurred_at ON plaudit.review_request_events USING btree (org_id, occurred_at);
@@ -4794,6 +5000,7 @@ CREATE INDEX review_requests_org_id_open ON plaudit.review_requests USING btree 
 CREATE INDEX review_requests_org_id_status ON plaudit.review_requests USING btree (org_id, status, created_at, id);
 CREATE INDEX review_requests_review_id ON plaudit.review_requests USING btree (review_id) WHERE (review_id IS NOT NULL);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
+CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
 CREATE INDEX reviews_org_id_created_at_id ON plaudit.reviews USING btree (org_id, created_at, id);
 CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form_id, created_at, id);
@@ -4803,8 +5010,10 @@ CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, ratin
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
 CREATE INDEX reviews_public_business_by_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_business_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_business_helpful ON plaudit.reviews USING btree (org_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_product_by_rating ON plaudit.reviews USING btree (product_id, rating, created_at, id) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_product_feed ON plaudit.reviews USING btree (product_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_product_helpful ON plaudit.reviews USING btree (product_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_search ON plaudit.reviews USING gin (search);
 CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verification_key_id) WHERE (verification_key_id IS NOT NULL);
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
@@ -4896,6 +5105,8 @@ ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_f
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -4926,6 +5137,8 @@ ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_review_i
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_form_id_org_id_fkey FOREIGN KEY (form_id, org_id) REFERENCES plaudit.review_forms(id, org_id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_product_id_fkey FOREIGN KEY (product_id, org_id) REFERENCES plaudit.products(id, org_id);
@@ -4973,6 +5186,7 @@ CREATE POLICY "Tenants can read their own outgoing e-mail" ON plaudit.email_outb
 CREATE POLICY "Tenants can read their own products" ON plaudit.products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own products' review statistics" ON plaudit.product_review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_profiles FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own reports" ON plaudit.review_reports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request settings" ON plaudit.review_request_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request usage" ON plaudit.review_request_usage FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4996,6 +5210,7 @@ CREATE POLICY "Tenants can reply to their own reviews" ON plaudit.review_replies
 
 CREATE POLICY "Tenants can request exports of their own data" ON plaudit.exports FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can requeue their own webhook deliveries" ON plaudit.webhook_deliveries FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can resolve their own reports" ON plaudit.review_reports FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can revoke their own API keys" ON plaudit.api_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can store the answers of their own idempotency keys" ON plaudit.idempotency_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own orders" ON plaudit.orders FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -5027,6 +5242,7 @@ ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_reports ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_reviews ENABLE ROW LEVEL SECURITY;
@@ -5035,10 +5251,12 @@ ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.sessions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.sign_in_challenges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.signing_secrets ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.visitor_hash_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_deliveries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_delivery_attempts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_endpoints ENABLE ROW LEVEL SECURITY;
@@ -5214,9 +5432,12 @@ GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_report_json(p_report_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
@@ -5246,6 +5467,7 @@ GRANT ALL ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_i
 GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_review_link(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.api_keys TO plaudit_api;
@@ -5408,6 +5630,26 @@ GRANT INSERT(custom_fields),UPDATE(custom_fields) ON TABLE plaudit.review_forms 
 GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
+
+GRANT SELECT(id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(reason) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(details) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolution),UPDATE(resolution) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_at),UPDATE(resolved_at) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_by),UPDATE(resolved_by) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_reports TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;

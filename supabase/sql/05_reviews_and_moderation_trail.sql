@@ -3,7 +3,7 @@
 --
 -- The functions and views of this concern, each once, as the database has them now.
 
--- Only the columns moderation and verification own may change, and the verification status moves
+-- Only the columns moderation, verification and helpful votes own may change, and the verification status moves
 -- only forward: pending to verified or rejected; and an unverified review to verified by an
 -- invitation (the one other way a review proves its writer).
 create or replace function plaudit.reviews_guard_update()
@@ -37,7 +37,10 @@ begin
     raise exception 'verification provenance changes only with the verification status'
       using errcode = 'restrict_violation';
   end if;
-  new.updated_at := now();
+  -- A helpful vote (plaudit.vote_helpful) changes only the count: the review itself did not change.
+  if new.helpful_count is not distinct from old.helpful_count then
+    new.updated_at := now();
+  end if;
   return new;
 end
 $$;

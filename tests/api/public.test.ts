@@ -131,6 +131,7 @@ describe('public review feeds', () => {
       verification_method: null,
       product: null,
       reply: null,
+      helpful_count: 0,
       created_at: biz.visible[4].created_at,
     });
     expect(res.body.data[0].verification_status).toBe('verified');

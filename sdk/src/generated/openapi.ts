@@ -3035,6 +3035,8 @@ export interface components {
                 name: string;
             } | null;
             reply: components["schemas"]["ReviewReply"] & unknown;
+            /** @description How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`). */
+            helpful_count: number;
             created_at: string;
         };
         PublicProfile: {
@@ -8408,7 +8410,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most `helpful_count` first, then newest first). */
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
@@ -8521,7 +8523,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most `helpful_count` first, then newest first). */
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
@@ -8697,7 +8699,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most `helpful_count` first, then newest first). */
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
