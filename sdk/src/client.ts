@@ -8,6 +8,7 @@ import { OrganizationResource } from './resources/organization.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
+import { Reports } from './resources/reports.ts';
 import { ReviewForms } from './resources/review-forms.ts';
 import { ReviewRequests } from './resources/review-requests.ts';
 import { Reviews } from './resources/reviews.ts';
@@ -32,6 +33,7 @@ export class Plaudit implements Core {
   readonly apiKeys: ApiKeys;
   readonly verification: Verification;
   readonly reviewRequests: ReviewRequests;
+  readonly reports: Reports;
   /** Public data by slug; needs no key. */
   readonly public: Public;
   #organizationId: Promise<string> | undefined;
@@ -49,6 +51,7 @@ export class Plaudit implements Core {
     this.apiKeys = new ApiKeys(this);
     this.verification = new Verification(this);
     this.reviewRequests = new ReviewRequests(this);
+    this.reports = new Reports(this);
     this.public = new Public(this);
   }
 

@@ -4,6 +4,7 @@ import { router } from '../define.ts';
 import { embedReads } from './embed.ts';
 import { productReads } from './products.ts';
 import { profileReads } from './profiles.ts';
+import { signalWrites } from './signals.ts';
 import { verificationReads } from './verifications.ts';
 
 export { Layout, Theme } from './embed.ts';
@@ -11,7 +12,10 @@ export { BUSINESS_NOT_FOUND } from './shared.ts';
 
 export const publicData = router();
 publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
+// A visitor's helpful vote and report come from the widget, on any site.
+publicData.use('/public/reviews/*', publicCors({ methods: ['POST'] }));
 publicData.route('/', embedReads);
 publicData.route('/', profileReads);
 publicData.route('/', productReads);
 publicData.route('/', verificationReads);
+publicData.route('/', signalWrites);

@@ -6,6 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
 import { ReviewProduct, ReviewReply, VerificationStatus } from '../reviews/shape.ts';
+import { REPORT_REASONS } from '../../../core/db/shopper-signals.ts';
 
 const Id = z.string().uuid();
 const Answers = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -62,6 +63,18 @@ export const EVENT_DATA = {
   }).openapi('ReviewRepliedData', {
     description: "The business's public reply to a review was written, edited or withdrawn.",
   }),
+  'review.reported': z.object({
+    id: Id,
+    form_id: Id,
+    product: Product,
+    report_id: Id.openapi({ description: 'The report, as `GET …/reports` lists it.' }),
+    reason: z.enum(REPORT_REASONS),
+    details: z.string().nullable(),
+    reported_at: Timestamp,
+  }).openapi('ReviewReportedData', {
+    description:
+      "A visitor reported a published review. The review stays as it was; the reporter's address is never sent.",
+  }),
   'export.completed': z.object({
     id: Id,
     format: z.enum(['csv', 'json']),
@@ -93,6 +106,7 @@ export const WEBHOOK_EVENTS = {
   'review.moderated': envelope('review.moderated', 'ReviewModeratedEvent'),
   'review.verified': envelope('review.verified', 'ReviewVerifiedEvent'),
   'review.replied': envelope('review.replied', 'ReviewRepliedEvent'),
+  'review.reported': envelope('review.reported', 'ReviewReportedEvent'),
   'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
   'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
 } as const;
@@ -103,6 +117,7 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['review.moderated'],
   WEBHOOK_EVENTS['review.verified'],
   WEBHOOK_EVENTS['review.replied'],
+  WEBHOOK_EVENTS['review.reported'],
   WEBHOOK_EVENTS['export.completed'],
   WEBHOOK_EVENTS['webhook.test'],
 ]);
@@ -161,6 +176,16 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         reply: { content: 'Thank you for your kind words!', created_at: now, updated_at: now },
         actor: 'api_key:00000000-0000-4000-8000-000000000004',
         replied_at: now,
+      };
+    case 'review.reported':
+      return {
+        id: reviewId,
+        form_id: formId,
+        product,
+        report_id: '00000000-0000-4000-8000-000000000006',
+        reason: 'spam',
+        details: 'The same text is on every product.',
+        reported_at: now,
       };
     case 'export.completed':
       return {

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'review.moderated',
   'review.verified',
   'review.replied',
+  'review.reported',
   'export.completed',
 ] as const;
 export const TEST_EVENT = 'webhook.test' as const;
