@@ -230,3 +230,59 @@ describe('the per-address limit of votes and reports', () => {
     expect((await report(ids.new, { reason: 'spam' })).status).toBe(202);
   });
 });
+
+describe("the pages' forms: /p/:slug/reviews/:reviewId/helpful and /report", () => {
+  const form = (path: string, fields: Record<string, string>, ip = freshIp()) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip, 'user-agent': 'Pages/1' },
+      body: new URLSearchParams(fields),
+    });
+  const pagePath = (id: string, what: string) => `/p/${t.org.slug}/reviews/${id}/${what}`;
+
+  it('counts the vote and sends the visitor back to the list it came from, never elsewhere', async () => {
+    const [{ helpful_count: before }] = await db`select helpful_count from plaudit.reviews where id = ${ids.old}`;
+    const res = await form(pagePath(ids.old, 'helpful'), { back: `/p/${t.org.slug}?sort=helpful&helpful=x&page=1` });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(
+      `/p/${t.org.slug}?sort=helpful&page=1&helpful=${ids.old}#review-${ids.old}`,
+    );
+    const [{ helpful_count: after }] = await db`select helpful_count from plaudit.reviews where id = ${ids.old}`;
+    expect(after).toBe(before + 1);
+    for (const back of ['https://evil.example/p/x', '//evil.example', `/p/${other.org.slug}`, '/app', '']) {
+      const away = await form(pagePath(ids.old, 'helpful'), { back });
+      expect(away.headers.get('location'), back).toMatch(new RegExp(`^/p/${t.org.slug}\\?helpful=`));
+    }
+  });
+
+  it('answers a page of its own for a review that is not published, and when the address is past its limit', async () => {
+    const hidden = await form(pagePath(ids.hidden, 'helpful'), {});
+    expect(hidden.status).toBe(404);
+    expect(await hidden.text()).toContain('Review not found');
+    expect((await form(pagePath('not-a-uuid', 'report'), { reason: 'spam' })).status).toBe(404);
+    const ip = freshIp();
+    const bucket = `report:${createHash('sha256').update(ip).digest('hex')}`;
+    await db`insert into plaudit.rate_limit_counters (bucket, window_start, hits)
+             select ${bucket}, date_trunc('minute', now()) + make_interval(mins => m), 20 from generate_series(0, 1) m
+             on conflict (bucket, window_start) do update set hits = 20`;
+    const limited = await form(pagePath(ids.mid, 'report'), { reason: 'spam' }, ip);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.text()).toContain('Wait a minute');
+  });
+
+  it('asks again for a report without a reason (422) and takes one with it', async () => {
+    const missing = await form(pagePath(ids.new, 'report'), { details: 'Odd' });
+    expect(missing.status).toBe(422);
+    const html = await missing.text();
+    expect(html).toContain('Choose what is wrong with the review.');
+    expect(html).toContain('>Odd</textarea>');
+    const taken = await form(pagePath(ids.new, 'report'), { reason: 'conflict_of_interest', details: 'The owner' });
+    expect(taken.status).toBe(200);
+    expect(await taken.text()).toContain('Thank you for your report');
+    const rows = await db`select reason, details from plaudit.review_reports where review_id = ${ids.new}
+                           and reason = 'conflict_of_interest'`;
+    expect(rows).toEqual([{ reason: 'conflict_of_interest', details: 'The owner' }]);
+  });
+});
