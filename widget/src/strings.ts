@@ -14,11 +14,14 @@ export interface Strings {
   replyFrom: (name: string) => string;
   noReviews: string;
   sortBy: string;
-  /** newest, oldest, highest, lowest */
-  sorts: [string, string, string, string];
+  /** newest, oldest, highest, lowest, helpful */
+  sorts: [string, string, string, string, string];
   allRatings: string;
   more: string;
   sellerReply: string;
+  /** The vote button's words, with the count. */
+  helpful: (n: number) => string;
+  report: string;
 }
 
 const en: Strings = {
@@ -42,10 +45,12 @@ const en: Strings = {
   replyFrom: (name) => `Reply from ${name}`,
   noReviews: 'No reviews yet',
   sortBy: 'Sort by',
-  sorts: ['Newest first', 'Oldest first', 'Highest rated', 'Lowest rated'],
+  sorts: ['Newest first', 'Oldest first', 'Highest rated', 'Lowest rated', 'Most helpful'],
   allRatings: 'All ratings',
   more: 'Show more reviews',
   sellerReply: 'Reply from the seller',
+  helpful: (n) => `Helpful (${n.toLocaleString('en')})`,
+  report: 'Report',
 };
 
 const de: Strings = {
@@ -69,10 +74,12 @@ const de: Strings = {
   replyFrom: (name) => `Antwort von ${name}`,
   noReviews: 'Noch keine Bewertungen',
   sortBy: 'Sortieren nach',
-  sorts: ['Neueste zuerst', 'Älteste zuerst', 'Beste zuerst', 'Schlechteste zuerst'],
+  sorts: ['Neueste zuerst', 'Älteste zuerst', 'Beste zuerst', 'Schlechteste zuerst', 'Hilfreichste zuerst'],
   allRatings: 'Alle Bewertungen',
   more: 'Mehr Bewertungen anzeigen',
   sellerReply: 'Antwort des Händlers',
+  helpful: (n) => `Hilfreich (${n.toLocaleString('de')})`,
+  report: 'Melden',
 };
 
 export function stringsFor(locale: string): Strings {
