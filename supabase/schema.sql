@@ -2312,18 +2312,6 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_version_delta(p_org_id uuid) IS 'A review statistics delta that moves an organization''s public version and counts nothing.';
 
-CREATE FUNCTION plaudit.published_review_of(p_slug text, p_review_id uuid) RETURNS TABLE(id uuid, org_id uuid, form_id uuid, product_id uuid)
-    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select r.id, r.org_id, r.form_id, r.product_id
-    from plaudit.organizations o
-    left join plaudit.public_profiles p on p.org_id = o.id
-    join plaudit.reviews r on r.org_id = o.id and r.id = p_review_id
-   where o.slug = p_slug and coalesce(p.enabled, true)
-     and plaudit.review_is_public(r.is_hidden, r.verification_status)
-$$;
-
-COMMENT ON FUNCTION plaudit.published_review_of(p_slug text, p_review_id uuid) IS 'The published review of a slug''s enabled profile that a vote or report names; no row otherwise.';
-
 CREATE FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) RETURNS text
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select case
@@ -2755,26 +2743,19 @@ CREATE FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, 
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 #variable_conflict use_column
 declare
-  hit record;
   target record;
   hashes bytea[];
   report plaudit.review_reports;
 begin
-  select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
-  rate_allowed := hit.allowed;
-  rate_remaining := hit.remaining;
-  rate_reset := hit.reset_at;
-  published := false;
-  if not hit.allowed then
+  select * into target from plaudit.signal_target(p_rate_bucket, p_rate_limit, p_slug, p_review_id);
+  rate_allowed := target.rate_allowed;
+  rate_remaining := target.rate_remaining;
+  rate_reset := target.rate_reset;
+  published := target.id is not null;
+  if not published then
     return next;
     return;
   end if;
-  select * into target from plaudit.published_review_of(p_slug, p_review_id);
-  if target.id is null then
-    return next;
-    return;
-  end if;
-  published := true;
   hashes := plaudit.visitor_hashes(target.id, p_visitor);
   if not exists (select from plaudit.review_reports x
                   where x.review_id = target.id and x.reporter_hash = any (hashes) and x.status = 'open') then
@@ -3552,6 +3533,22 @@ $$;
 
 COMMENT ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) IS 'Creates an organization with its person as the owner, then sends them a sign-in mail.';
 
+CREATE FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid) RETURNS TABLE(rate_allowed boolean,
+    rate_remaining integer, rate_reset bigint, id uuid, org_id uuid, form_id uuid, product_id uuid)
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select h.allowed, h.remaining, h.reset_at, r.id, r.org_id, r.form_id, r.product_id
+    from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit) h
+    left join lateral (
+      select rv.id, rv.org_id, rv.form_id, rv.product_id
+        from plaudit.organizations o
+        left join plaudit.public_profiles p on p.org_id = o.id
+        join plaudit.reviews rv on rv.org_id = o.id and rv.id = p_review_id
+       where h.allowed and o.slug = p_slug and coalesce(p.enabled, true)
+         and plaudit.review_is_public(rv.is_hidden, rv.verification_status)) r on true
+$$;
+
+COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid) IS 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
+
 CREATE FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text,
     p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
     p_product_external_id text DEFAULT NULL::text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text,
@@ -4205,26 +4202,19 @@ CREATE FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 #variable_conflict use_column
 declare
-  hit record;
   target record;
   hashes bytea[];
   added integer;
 begin
-  select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
-  rate_allowed := hit.allowed;
-  rate_remaining := hit.remaining;
-  rate_reset := hit.reset_at;
-  published := false;
-  if not hit.allowed then
+  select * into target from plaudit.signal_target(p_rate_bucket, p_rate_limit, p_slug, p_review_id);
+  rate_allowed := target.rate_allowed;
+  rate_remaining := target.rate_remaining;
+  rate_reset := target.rate_reset;
+  published := target.id is not null;
+  if not published then
     return next;
     return;
   end if;
-  select * into target from plaudit.published_review_of(p_slug, p_review_id);
-  if target.id is null then
-    return next;
-    return;
-  end if;
-  published := true;
   hashes := plaudit.visitor_hashes(target.id, p_visitor);
   if not exists (select from plaudit.review_votes v where v.review_id = target.id and v.visitor_hash = any (hashes)) then
     insert into plaudit.review_votes (review_id, org_id, visitor_hash) values (target.id, target.org_id, hashes[1])

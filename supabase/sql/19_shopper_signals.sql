@@ -32,28 +32,35 @@ end
 $$;
 comment on function plaudit.visitor_hashes(uuid,bytea) is 'A visitor''s keyed hashes for a review: under the current period''s key first, then the previous one''s.';
 
--- The published review a public signal is about: of the slug's organization, whose profile is not
--- switched off, and public (not hidden, verified or unverified). No row otherwise.
-create or replace function plaudit.published_review_of(p_slug text, p_review_id uuid)
-returns table (id uuid, org_id uuid, form_id uuid, product_id uuid)
+-- A public signal's first step, for the vote and the report alike: the hit counts in the address's
+-- window first (a refused or unknown one counts too), then, within the limit, the published review
+-- it names: of the slug's organization, whose profile is not switched off, and public (not hidden,
+-- verified or unverified). The review's columns are null when it is refused or not found.
+create or replace function plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid)
+returns table (
+  rate_allowed boolean, rate_remaining integer, rate_reset bigint, id uuid, org_id uuid, form_id uuid, product_id uuid
+)
 language sql
-stable
+volatile
 set search_path = pg_catalog, pg_temp
 as $$
-  select r.id, r.org_id, r.form_id, r.product_id
-    from plaudit.organizations o
-    left join plaudit.public_profiles p on p.org_id = o.id
-    join plaudit.reviews r on r.org_id = o.id and r.id = p_review_id
-   where o.slug = p_slug and coalesce(p.enabled, true)
-     and plaudit.review_is_public(r.is_hidden, r.verification_status)
+  select h.allowed, h.remaining, h.reset_at, r.id, r.org_id, r.form_id, r.product_id
+    from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit) h
+    left join lateral (
+      select rv.id, rv.org_id, rv.form_id, rv.product_id
+        from plaudit.organizations o
+        left join plaudit.public_profiles p on p.org_id = o.id
+        join plaudit.reviews rv on rv.org_id = o.id and rv.id = p_review_id
+       where h.allowed and o.slug = p_slug and coalesce(p.enabled, true)
+         and plaudit.review_is_public(rv.is_hidden, rv.verification_status)) r on true
 $$;
-comment on function plaudit.published_review_of(text,uuid) is 'The published review of a slug''s enabled profile that a vote or report names; no row otherwise.';
+comment on function plaudit.signal_target(text,integer,text,uuid) is 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
 
 -- A visitor finds a published review helpful: counted once per visitor (a repeat, under this
 -- period's key or the last one's, changes nothing), in the review's helpful_count, whose change
 -- moves the organization's public version (ETags) and purges its CDN keys (the reviews' update
--- trigger, coalesced per organization). The hit counts first, whatever follows; `published`
--- false: no such published review (404).
+-- trigger, coalesced per organization). The hit counts first (signal_target); `published` false:
+-- no such published review (404).
 create or replace function plaudit.vote_helpful(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea
 )
@@ -65,26 +72,19 @@ set search_path = pg_catalog, pg_temp
 as $$
 #variable_conflict use_column
 declare
-  hit record;
   target record;
   hashes bytea[];
   added integer;
 begin
-  select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
-  rate_allowed := hit.allowed;
-  rate_remaining := hit.remaining;
-  rate_reset := hit.reset_at;
-  published := false;
-  if not hit.allowed then
+  select * into target from plaudit.signal_target(p_rate_bucket, p_rate_limit, p_slug, p_review_id);
+  rate_allowed := target.rate_allowed;
+  rate_remaining := target.rate_remaining;
+  rate_reset := target.rate_reset;
+  published := target.id is not null;
+  if not published then
     return next;
     return;
   end if;
-  select * into target from plaudit.published_review_of(p_slug, p_review_id);
-  if target.id is null then
-    return next;
-    return;
-  end if;
-  published := true;
   hashes := plaudit.visitor_hashes(target.id, p_visitor);
   if not exists (select from plaudit.review_votes v where v.review_id = target.id and v.visitor_hash = any (hashes)) then
     insert into plaudit.review_votes (review_id, org_id, visitor_hash) values (target.id, target.org_id, hashes[1])
@@ -116,26 +116,19 @@ set search_path = pg_catalog, pg_temp
 as $$
 #variable_conflict use_column
 declare
-  hit record;
   target record;
   hashes bytea[];
   report plaudit.review_reports;
 begin
-  select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
-  rate_allowed := hit.allowed;
-  rate_remaining := hit.remaining;
-  rate_reset := hit.reset_at;
-  published := false;
-  if not hit.allowed then
+  select * into target from plaudit.signal_target(p_rate_bucket, p_rate_limit, p_slug, p_review_id);
+  rate_allowed := target.rate_allowed;
+  rate_remaining := target.rate_remaining;
+  rate_reset := target.rate_reset;
+  published := target.id is not null;
+  if not published then
     return next;
     return;
   end if;
-  select * into target from plaudit.published_review_of(p_slug, p_review_id);
-  if target.id is null then
-    return next;
-    return;
-  end if;
-  published := true;
   hashes := plaudit.visitor_hashes(target.id, p_visitor);
   if not exists (select from plaudit.review_reports x
                   where x.review_id = target.id and x.reporter_hash = any (hashes) and x.status = 'open') then

@@ -46,6 +46,14 @@ const helpful = (reviewId: string, headers: Record<string, string> = visitor(), 
   call('POST', `/api/v1/public/reviews/${slug}/${reviewId}/helpful`, { headers });
 const report = (reviewId: string, body: unknown, headers: Record<string, string> = visitor(), slug = t.org.slug) =>
   call('POST', `/api/v1/public/reviews/${slug}/${reviewId}/reports`, { body, headers });
+/** The address's window of votes or reports, full now and in the next minute: refused whenever the minute turns. */
+async function fillWindows(kind: 'helpful' | 'report', ip: string) {
+  const bucket = `${kind}:${createHash('sha256').update(ip).digest('hex')}`;
+  await db`insert into plaudit.rate_limit_counters (bucket, window_start, hits)
+           select ${bucket}, date_trunc('minute', now()) + make_interval(mins => m), 20 from generate_series(0, 1) m
+           on conflict (bucket, window_start) do update set hits = 20`;
+}
+
 const feed = (query = '', headers: Record<string, string> = {}) =>
   call('GET', `/api/v1/public/profiles/${t.org.slug}/reviews${query}`, { headers });
 
@@ -201,14 +209,6 @@ describe('POST /api/v1/public/reviews/:slug/:reviewId/reports', () => {
 });
 
 describe('the per-address limit of votes and reports', () => {
-  // The address's window is full now and in the next minute: refused whenever the minute turns.
-  async function fillWindows(kind: 'helpful' | 'report', ip: string) {
-    const bucket = `${kind}:${createHash('sha256').update(ip).digest('hex')}`;
-    await db`insert into plaudit.rate_limit_counters (bucket, window_start, hits)
-             select ${bucket}, date_trunc('minute', now()) + make_interval(mins => m), 20 from generate_series(0, 1) m
-             on conflict (bucket, window_start) do update set hits = 20`;
-  }
-
   it('answers 429 with the headers and Retry-After past the limit, and counts nothing', async () => {
     const ip = freshIp();
     await fillWindows('helpful', ip);
@@ -262,10 +262,7 @@ describe("the pages' forms: /p/:slug/reviews/:reviewId/helpful and /report", () 
     expect(await hidden.text()).toContain('Review not found');
     expect((await form(pagePath('not-a-uuid', 'report'), { reason: 'spam' })).status).toBe(404);
     const ip = freshIp();
-    const bucket = `report:${createHash('sha256').update(ip).digest('hex')}`;
-    await db`insert into plaudit.rate_limit_counters (bucket, window_start, hits)
-             select ${bucket}, date_trunc('minute', now()) + make_interval(mins => m), 20 from generate_series(0, 1) m
-             on conflict (bucket, window_start) do update set hits = 20`;
+    await fillWindows('report', ip);
     const limited = await form(pagePath(ids.mid, 'report'), { reason: 'spam' }, ip);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
