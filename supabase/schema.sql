@@ -321,8 +321,10 @@ CREATE TABLE plaudit.reviews (
     imported_as_verified boolean,
     incentive plaudit.incentive,
     import_key bytea,
+    helpful_count integer DEFAULT 0 NOT NULL,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
+    CONSTRAINT reviews_helpful_count_check CHECK ((helpful_count >= 0)),
     CONSTRAINT reviews_import_key_check CHECK ((octet_length(import_key) = 32)),
     CONSTRAINT reviews_imported_as_verified_only_for_imports CHECK (((source = 'import'::text) OR (imported_as_verified IS NULL))),
     CONSTRAINT reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
@@ -345,6 +347,7 @@ COMMENT ON COLUMN plaudit.reviews.source IS 'Where the review came from: form (t
 COMMENT ON COLUMN plaudit.reviews.source_platform IS 'The platform an imported review came from (its import format); null unless imported.';
 COMMENT ON COLUMN plaudit.reviews.imported_as_verified IS 'Whether the platform an imported review came from called it verified; null unless imported.';
 COMMENT ON COLUMN plaudit.reviews.incentive IS 'What the business offered for this review when it was written (its request''s, else its form''s), or null.';
+COMMENT ON COLUMN plaudit.reviews.helpful_count IS 'How many visitors found the review helpful: one vote each (plaudit.review_votes).';
 
 CREATE FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
     LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp'
@@ -2213,18 +2216,19 @@ declare
 begin
   execute format($q$
     select coalesce(array_agg(x.id order by %1$s), '{}') from (
-      select x.id, x.rating, x.created_at
+      select x.id, x.rating, x.created_at, x.helpful_count
         from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
         cross join lateral (
-          select r.id, r.rating, r.created_at from plaudit.reviews r
+          select r.id, r.rating, r.created_at, r.helpful_count from plaudit.reviews r
            where %4$s and not r.is_hidden and r.verification_status in ('verified', 'unverified') and %5$s %6$s
-           order by r.created_at %7$s, r.id %7$s
+           order by %8$s r.created_at %7$s, r.id %7$s
            limit $6 + $7) x
        order by %1$s
        limit $7 offset $6) x$q$,
     case p_sort when 'oldest' then 'x.created_at, x.id'
                 when 'highest' then 'x.rating desc, x.created_at desc, x.id desc'
                 when 'lowest' then 'x.rating, x.created_at desc, x.id desc'
+                when 'helpful' then 'x.helpful_count desc, x.created_at desc, x.id desc'
                 else 'x.created_at desc, x.id desc' end,
     case when p_product_ids is null then 'array[null::uuid]' else '$2' end,
     case when by_rating then '$3' else 'array[null::integer]' end,
@@ -2232,7 +2236,8 @@ begin
          else 'r.product_id is not null and r.product_id = s.product_id' end,
     case when by_rating then 'r.rating = k.rating' else 'r.rating = any ($3)' end,
     case when p_has_media then 'and plaudit.review_has_public_media(r.id)' else '' end,
-    case when p_sort = 'oldest' then 'asc' else 'desc' end)
+    case when p_sort = 'oldest' then 'asc' else 'desc' end,
+    case when p_sort = 'helpful' then 'r.helpful_count desc,' else '' end)
   into ids
   using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit;
   return ids;
@@ -2593,7 +2598,8 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
     r.product_id,
     r.source,
     r.source_platform,
-    (r.incentive IS NOT NULL) AS incentivized
+    (r.incentive IS NOT NULL) AS incentivized,
+    r.helpful_count
    FROM plaudit.reviews r
   WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 
@@ -2625,6 +2631,7 @@ CREATE FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plau
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
+    || ',"helpful_count":' || pr.helpful_count::text
     || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '"}'
 $$;
@@ -3222,6 +3229,45 @@ $$;
 
 COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
 
+CREATE FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
+    p_details text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+#variable_conflict use_column
+declare
+  target record;
+  hashes bytea[];
+  report plaudit.review_reports;
+begin
+  select * into target from plaudit.signal_target(p_rate_bucket, p_rate_limit, p_slug, p_review_id);
+  rate_allowed := target.rate_allowed;
+  rate_remaining := target.rate_remaining;
+  rate_reset := target.rate_reset;
+  published := target.id is not null;
+  if not published then
+    return next;
+    return;
+  end if;
+  hashes := plaudit.visitor_hashes(target.id, p_visitor);
+  if not exists (select from plaudit.review_reports x
+                  where x.review_id = target.id and x.reporter_hash = any (hashes) and x.status = 'open') then
+    insert into plaudit.review_reports (org_id, review_id, reason, details, reporter_hash)
+    values (target.org_id, target.id, p_reason, nullif(btrim(p_details), ''), hashes[1])
+    on conflict (review_id, reporter_hash) where status = 'open' do nothing
+    returning * into report;
+    if report.id is not null then
+      perform plaudit.emit_event(target.org_id, 'review.reported', jsonb_build_object(
+        'id', target.id, 'form_id', target.form_id,
+        'product', plaudit.review_product_json(target.product_id)::jsonb,
+        'report_id', report.id, 'reason', report.reason, 'details', report.details,
+        'reported_at', plaudit.iso_utc(report.created_at)));
+    end if;
+  end if;
+  return next;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) IS 'Stores a visitor''s report of a published review (one open per visitor), limited per address, with its event.';
+
 CREATE FUNCTION plaudit.request_cdn_purge(p_org_id uuid, p_include_sitemap boolean DEFAULT false) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
@@ -3280,6 +3326,16 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) IS 'Asks for a sign-in mail to a member''s address, rate-limited; answers rate_limited, unknown, throttled or sent.';
+
+CREATE FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) RETURNS uuid
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  update plaudit.review_reports x
+     set status = 'resolved', resolution = btrim(p_resolution), resolved_at = now(), resolved_by = p_actor
+   where x.id = p_id
+  returning x.id
+$$;
+
+COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) IS 'Resolves one of the tenant''s review reports with its resolution and actor; answers its id, or null.';
 
 CREATE FUNCTION plaudit.review_event_forgotten(p_data jsonb, p_redact boolean) RETURNS jsonb
     LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3385,6 +3441,21 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.review_replies_record() IS 'Every reply written, edited or withdrawn gets its trail entry, its review.replied event and a new public version.';
+
+CREATE FUNCTION plaudit.review_report_json(p_report_id uuid) RETURNS json
+    LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select json_build_object(
+    'id', x.id, 'review_id', x.review_id,
+    'review', json_build_object('id', r.id, 'rating', r.rating, 'title', r.title, 'content', r.content,
+                                'reviewer_name', r.reviewer_name, 'is_hidden', r.is_hidden),
+    'reason', x.reason, 'details', x.details, 'status', x.status, 'resolution', x.resolution,
+    'resolved_at', plaudit.iso_utc(x.resolved_at), 'resolved_by', x.resolved_by,
+    'created_at', plaudit.iso_utc(x.created_at))
+    from plaudit.review_reports x join plaudit.reviews r on r.id = x.review_id
+   where x.id = p_report_id
+$$;
+
+COMMENT ON FUNCTION plaudit.review_report_json(p_report_id uuid) IS 'A review report of the caller''s tenant as the API answers it, with the review it is about.';
 
 CREATE FUNCTION plaudit.review_request_email_withdrawal(p_org_id uuid, p_template text, p_to text, p_data jsonb) RETURNS text
     LANGUAGE plpgsql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -3809,7 +3880,10 @@ begin
     raise exception 'a review cannot be rewritten: only moderation and verification may change it'
       using errcode = 'restrict_violation';
   end if;
-  new.updated_at := now();
+  -- A helpful vote (plaudit.vote_helpful) changes only the count: the review itself did not change.
+  if new.helpful_count is not distinct from old.helpful_count then
+    new.updated_at := now();
+  end if;
   return new;
 end
 $$;
@@ -4093,6 +4167,22 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) IS 'Creates an organization with its person as the owner, then sends them a sign-in mail.';
+
+CREATE FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid) RETURNS TABLE(rate_allowed boolean,
+    rate_remaining integer, rate_reset bigint, id uuid, org_id uuid, form_id uuid, product_id uuid)
+    LANGUAGE sql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select h.allowed, h.remaining, h.reset_at, r.id, r.org_id, r.form_id, r.product_id
+    from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit) h
+    left join lateral (
+      select rv.id, rv.org_id, rv.form_id, rv.product_id
+        from plaudit.organizations o
+        left join plaudit.public_profiles p on p.org_id = o.id
+        join plaudit.reviews rv on rv.org_id = o.id and rv.id = p_review_id
+       where h.allowed and o.slug = p_slug and coalesce(p.enabled, true)
+         and plaudit.review_is_public(rv.is_hidden, rv.verification_status)) r on true
+$$;
+
+COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid) IS 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
 
 CREATE FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text,
     p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
@@ -4726,6 +4816,62 @@ $$;
 
 COMMENT ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) IS 'Signs in with a mail''s link token, or address and code; answers the outcome and the new session''s token.';
 
+CREATE FUNCTION plaudit.visitor_hashes(p_review_id uuid, p_visitor bytea) RETURNS bytea[]
+    LANGUAGE plpgsql SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  current_period integer := floor(extract(epoch from now()) / (30 * 86400))::integer;
+  made integer;
+begin
+  insert into plaudit.visitor_hash_keys (period) values (current_period) on conflict (period) do nothing;
+  get diagnostics made = row_count;
+  if made > 0 then
+    delete from plaudit.visitor_hash_keys k where k.period < current_period - 1;
+  end if;
+  return array(
+    select extensions.hmac(convert_to(p_review_id::text, 'UTF8') || p_visitor, k.secret, 'sha256')
+      from plaudit.visitor_hash_keys k
+     where k.period in (current_period, current_period - 1)
+     order by k.period desc);
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.visitor_hashes(p_review_id uuid, p_visitor bytea) IS 'A visitor''s keyed hashes for a review: under the current period''s key first, then the previous one''s.';
+
+CREATE FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid,
+    p_visitor bytea) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean, helpful_count integer)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+#variable_conflict use_column
+declare
+  target record;
+  hashes bytea[];
+  added integer;
+begin
+  select * into target from plaudit.signal_target(p_rate_bucket, p_rate_limit, p_slug, p_review_id);
+  rate_allowed := target.rate_allowed;
+  rate_remaining := target.rate_remaining;
+  rate_reset := target.rate_reset;
+  published := target.id is not null;
+  if not published then
+    return next;
+    return;
+  end if;
+  hashes := plaudit.visitor_hashes(target.id, p_visitor);
+  if not exists (select from plaudit.review_votes v where v.review_id = target.id and v.visitor_hash = any (hashes)) then
+    insert into plaudit.review_votes (review_id, org_id, visitor_hash) values (target.id, target.org_id, hashes[1])
+    on conflict do nothing;
+    get diagnostics added = row_count;
+    if added > 0 then
+      update plaudit.reviews r set helpful_count = r.helpful_count + 1 where r.id = target.id;
+      perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(target.org_id)));
+    end if;
+  end if;
+  select r.helpful_count into helpful_count from plaudit.reviews r where r.id = target.id;
+  return next;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea) IS 'Counts a visitor''s helpful vote on a published review once, limited per address; answers the review''s count.';
+
 CREATE FUNCTION plaudit.webhook_payload(p_type text, p_at timestamp with time zone, p_data jsonb) RETURNS text
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select '{"event":' || to_json(p_type)::text || ',"timestamp":' || to_json(plaudit.iso_utc(p_at))::text
@@ -5115,6 +5261,30 @@ CREATE TABLE plaudit.review_forms (
 COMMENT ON TABLE plaudit.review_forms IS 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
 COMMENT ON COLUMN plaudit.review_forms.incentive IS 'What the business offers for a review written on this form, or null.';
 
+CREATE TABLE plaudit.review_reports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    reason text NOT NULL,
+    details text,
+    reporter_hash bytea NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    resolution text,
+    resolved_at timestamp with time zone,
+    resolved_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_reports_check CHECK ((((status = 'open'::text) = (resolved_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (resolved_by IS NULL)))),
+    CONSTRAINT review_reports_details_check CHECK (((char_length(details) >= 1) AND (char_length(details) <= 2000))),
+    CONSTRAINT review_reports_reason_check CHECK ((reason = ANY (ARRAY['spam'::text, 'offensive'::text, 'personal_data'::text, 'fake'::text,
+        'conflict_of_interest'::text, 'other'::text]))),
+    CONSTRAINT review_reports_reporter_hash_check CHECK ((octet_length(reporter_hash) = 32)),
+    CONSTRAINT review_reports_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
+    CONSTRAINT review_reports_resolved_by_check CHECK ((char_length(resolved_by) <= 200)),
+    CONSTRAINT review_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'resolved'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_reports IS 'Visitors'' reports of published reviews, open until the business resolves them; a report never hides a review.';
+
 CREATE TABLE plaudit.review_request_events (
     id bigint NOT NULL,
     org_id uuid NOT NULL,
@@ -5260,6 +5430,16 @@ CREATE TABLE plaudit.review_verification_tokens (
 
 COMMENT ON TABLE plaudit.review_verification_tokens IS 'Single-use e-mail verification tokens of reviews: only the SHA-256 of each token is kept.';
 
+CREATE TABLE plaudit.review_votes (
+    review_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    visitor_hash bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_votes_visitor_hash_check CHECK ((octet_length(visitor_hash) = 32))
+);
+
+COMMENT ON TABLE plaudit.review_votes IS 'Helpful votes: one per visitor and review, the visitor kept only as a keyed hash.';
+
 CREATE TABLE plaudit.sign_in_challenges (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     email text NOT NULL,
@@ -5286,6 +5466,14 @@ CREATE TABLE plaudit.signing_secrets (
 );
 
 COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose, that sign the links of review-request e-mails; only the owner reads them.';
+
+CREATE TABLE plaudit.visitor_hash_keys (
+    period integer NOT NULL,
+    secret bytea DEFAULT extensions.gen_random_bytes(32) NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE plaudit.visitor_hash_keys IS 'The secret keys of the visitors'' hashes, one per 30-day period; only the last two are kept.';
 
 CREATE TABLE plaudit.webhook_deliveries (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -5387,6 +5575,7 @@ ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
+ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_pkey PRIMARY KEY (org_id, request_id, "position");
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_product_key UNIQUE (org_id, request_id, product_id);
@@ -5400,12 +5589,14 @@ ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_pkey PRIMARY KEY (review_id, visitor_hash);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.signing_secrets ADD CONSTRAINT signing_secrets_pkey PRIMARY KEY (purpose);
+ALTER TABLE ONLY plaudit.visitor_hash_keys ADD CONSTRAINT visitor_hash_keys_pkey PRIMARY KEY (period);
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
@@ -5458,6 +5649,11 @@ CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id,
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
 
+CREATE UNIQUE INDEX review_reports_one_open_per_reporter ON plaudit.review_reports USING btree (review_id, reporter_hash) WHERE (status = 'open'::text);
+
+CREATE INDEX review_reports_org_id_status ON plaudit.review_reports USING btree (org_id, status, created_at, id);
+CREATE INDEX review_reports_review_id ON plaudit.review_reports USING btree (review_id);
+
 CREATE UNIQUE INDEX review_request_events_dedupe ON plaudit.review_request_events USING btree (org_id, request_id, dedupe_key);
 
 CREATE INDEX review_request_events_org_id_occurred_at ON plaudit.review_request_events USING btree (org_id, occurred_at);
@@ -5477,6 +5673,7 @@ CREATE INDEX review_requests_org_id_open ON plaudit.review_requests USING btree 
 CREATE INDEX review_requests_org_id_status ON plaudit.review_requests USING btree (org_id, status, created_at, id);
 CREATE INDEX review_requests_review_id ON plaudit.review_requests USING btree (review_id) WHERE (review_id IS NOT NULL);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
+CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
 CREATE INDEX reviews_org_id_created_at_id ON plaudit.reviews USING btree (org_id, created_at, id);
 CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form_id, created_at, id);
@@ -5490,8 +5687,10 @@ CREATE INDEX reviews_org_id_reviewer_email ON plaudit.reviews USING btree (org_i
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
 CREATE INDEX reviews_public_business_by_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_business_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_business_helpful ON plaudit.reviews USING btree (org_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_product_by_rating ON plaudit.reviews USING btree (product_id, rating, created_at, id) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_product_feed ON plaudit.reviews USING btree (product_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+CREATE INDEX reviews_public_product_helpful ON plaudit.reviews USING btree (product_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_search ON plaudit.reviews USING gin (search);
 CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verification_key_id) WHERE (verification_key_id IS NOT NULL);
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
@@ -5588,6 +5787,8 @@ ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_f
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -5618,6 +5819,8 @@ ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_review_i
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_form_id_org_id_fkey FOREIGN KEY (form_id, org_id) REFERENCES plaudit.review_forms(id, org_id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_product_id_fkey FOREIGN KEY (product_id, org_id) REFERENCES plaudit.products(id, org_id);
@@ -5667,6 +5870,7 @@ CREATE POLICY "Tenants can read their own outgoing e-mail" ON plaudit.email_outb
 CREATE POLICY "Tenants can read their own products" ON plaudit.products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own products' review statistics" ON plaudit.product_review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_profiles FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own reports" ON plaudit.review_reports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request settings" ON plaudit.review_request_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request usage" ON plaudit.review_request_usage FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -5690,6 +5894,7 @@ CREATE POLICY "Tenants can reply to their own reviews" ON plaudit.review_replies
 
 CREATE POLICY "Tenants can request exports of their own data" ON plaudit.exports FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can requeue their own webhook deliveries" ON plaudit.webhook_deliveries FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can resolve their own reports" ON plaudit.review_reports FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can revoke their own API keys" ON plaudit.api_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can store the answers of their own idempotency keys" ON plaudit.idempotency_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own orders" ON plaudit.orders FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -5724,6 +5929,7 @@ ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_reports ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_reviews ENABLE ROW LEVEL SECURITY;
@@ -5732,10 +5938,12 @@ ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.sessions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.sign_in_challenges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.signing_secrets ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.visitor_hash_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_deliveries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_delivery_attempts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_endpoints ENABLE ROW LEVEL SECURITY;
@@ -5923,9 +6131,12 @@ GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_report_json(p_report_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
@@ -5958,6 +6169,7 @@ GRANT ALL ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_i
 GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_review_link(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.api_keys TO plaudit_api;
@@ -6123,6 +6335,26 @@ GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaud
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
+
+GRANT SELECT(id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(reason) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(details) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolution),UPDATE(resolution) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_at),UPDATE(resolved_at) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_by),UPDATE(resolved_by) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_reports TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;

@@ -40,6 +40,7 @@ export const SCREENS: Screen[] = [
     () => import('./screens/products/upload.tsx').then((m) => m.UploadProducts),
   ),
   lazy('/products/:id', 'Product', () => import('./screens/products/product-page.tsx').then((m) => m.ProductPage)),
+  lazy('/reports', 'Reports', () => import('./screens/reports/reports.tsx').then((m) => m.Reports)),
   lazy('/requests', 'Review requests', () => import('./screens/requests/requests.tsx').then((m) => m.Requests)),
   lazy(
     '/requests/bulk',
@@ -87,6 +88,7 @@ export const SCREENS: Screen[] = [
 /** The sidebar, in order: label and path (after /app/o/:orgId). */
 export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'Reviews', path: '/reviews' },
+  { label: 'Reports', path: '/reports' },
   { label: 'Products', path: '/products' },
   { label: 'Review requests', path: '/requests' },
   { label: 'Forms', path: '/forms' },

@@ -10,6 +10,7 @@ import { Privacy } from './resources/privacy.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
+import { Reports } from './resources/reports.ts';
 import { ReviewForms } from './resources/review-forms.ts';
 import { ReviewRequests } from './resources/review-requests.ts';
 import { Reviews } from './resources/reviews.ts';
@@ -38,6 +39,7 @@ export class Plaudit implements Core {
   readonly imports: Imports;
   /** Erasure and access for a reviewer's address (admin keys). */
   readonly privacy: Privacy;
+  readonly reports: Reports;
   /** Public data by slug; needs no key. */
   readonly public: Public;
   #organizationId: Promise<string> | undefined;
@@ -57,6 +59,7 @@ export class Plaudit implements Core {
     this.reviewRequests = new ReviewRequests(this);
     this.privacy = new Privacy(this);
     this.imports = new Imports(this);
+    this.reports = new Reports(this);
     this.public = new Public(this);
   }
 

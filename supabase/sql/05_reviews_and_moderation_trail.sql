@@ -12,7 +12,7 @@ parallel safe
 as $$ select '[removed at the reviewer''s request]'::text $$;
 comment on function plaudit.erasure_notice() is 'The text an erased review''s title and content are replaced with when the reviewer asked for it.';
 
--- Only the columns moderation and verification own may change, and the verification status moves
+-- Only the columns moderation, verification and helpful votes own may change, and the verification status moves
 -- only forward: pending to verified or rejected; and an unverified review to verified by an
 -- invitation (the one other way a review proves its writer).
 create or replace function plaudit.reviews_guard_update()
@@ -59,7 +59,10 @@ begin
     raise exception 'a review cannot be rewritten: only moderation and verification may change it'
       using errcode = 'restrict_violation';
   end if;
-  new.updated_at := now();
+  -- A helpful vote (plaudit.vote_helpful) changes only the count: the review itself did not change.
+  if new.helpful_count is not distinct from old.helpful_count then
+    new.updated_at := now();
+  end if;
   return new;
 end
 $$;

@@ -9,7 +9,8 @@
 -- What the public may see, and nothing else. plaudit.public_reviews is the public projection of
 -- reviews: only reviews that are not hidden and whose status is verified or unverified, and no
 -- reviewer e-mail, no custom answers, no provenance but how a verified review was verified, where
--- it came from (source, platform), whether it was incentivized and the product it is about. The public functions below take every review column they answer from
+-- it came from (source, platform), whether it was incentivized, the product it is about and how
+-- many visitors found it helpful. The public functions below take every review column they answer from
 -- it (a page's ids come from an index walk with the same filter), and aggregates from
 -- plaudit.review_statistics and plaudit.product_review_statistics only (never by counting).
 -- It runs with its reader's rights (security_invoker): only the public SECURITY DEFINER functions
@@ -17,14 +18,14 @@
 create or replace view plaudit.public_reviews with (security_barrier = true, security_invoker = true) as
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at,
          case when r.verification_status = 'verified' then r.verification_method end as verification_method,
-         r.product_id, r.source, r.source_platform, r.incentive is not null as incentivized
+         r.product_id, r.source, r.source_platform, r.incentive is not null as incentivized, r.helpful_count
   from plaudit.reviews r
   where not r.is_hidden and r.verification_status in ('verified', 'unverified');
 comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
 -- A public review item, the one writer of it for every public list (the profile's, the widget's,
--- a product's, the pages'): the review's public columns (its source among them), its product (`{"external_id","name"}`, or
--- null for a review of the business) and its reply. A plain expression of its arguments, which
+-- a product's, the pages'): the review's public columns (its source among them), its product
+-- (`{"external_id","name"}`, or null for a review of the business), its reply and its helpful votes. A plain expression of its arguments, which
 -- the planner inlines into its callers (hence no SET clause: every name is schema-qualified).
 create or replace function plaudit.public_review_json(
   pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products
@@ -46,6 +47,7 @@ as $$
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
+    || ',"helpful_count":' || pr.helpful_count::text
     || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '"}'
 $$;
@@ -64,9 +66,9 @@ comment on function plaudit.review_has_public_media(uuid) is 'Whether a review h
 
 -- The ids of one page of a public feed, in the page's order. The feed: the business's reviews
 -- (p_product_ids null) or those of the products given (a product's group), rated one of
--- p_ratings, with public media when p_has_media. The orders: newest (and helpful, until reviews
--- have votes: most helpful first, ties newest first), oldest, highest and lowest (ties newest
--- first), each ending in id, so that pages never overlap. Each source (the business, or one
+-- p_ratings, with public media when p_has_media. The orders: newest, oldest, helpful (most helpful
+-- votes first), highest and lowest (ties newest first), each ending in id, so that pages never
+-- overlap. Each source (the business, or one
 -- product; by rating, one rating) is walked in its index's order for the rows the page needs,
 -- then the few rows walked are merged: an index serves every order, however large the feed.
 create or replace function plaudit.public_feed_page_ids(
@@ -84,18 +86,19 @@ declare
 begin
   execute format($q$
     select coalesce(array_agg(x.id order by %1$s), '{}') from (
-      select x.id, x.rating, x.created_at
+      select x.id, x.rating, x.created_at, x.helpful_count
         from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
         cross join lateral (
-          select r.id, r.rating, r.created_at from plaudit.reviews r
+          select r.id, r.rating, r.created_at, r.helpful_count from plaudit.reviews r
            where %4$s and not r.is_hidden and r.verification_status in ('verified', 'unverified') and %5$s %6$s
-           order by r.created_at %7$s, r.id %7$s
+           order by %8$s r.created_at %7$s, r.id %7$s
            limit $6 + $7) x
        order by %1$s
        limit $7 offset $6) x$q$,
     case p_sort when 'oldest' then 'x.created_at, x.id'
                 when 'highest' then 'x.rating desc, x.created_at desc, x.id desc'
                 when 'lowest' then 'x.rating, x.created_at desc, x.id desc'
+                when 'helpful' then 'x.helpful_count desc, x.created_at desc, x.id desc'
                 else 'x.created_at desc, x.id desc' end,
     case when p_product_ids is null then 'array[null::uuid]' else '$2' end,
     case when by_rating then '$3' else 'array[null::integer]' end,
@@ -103,7 +106,8 @@ begin
          else 'r.product_id is not null and r.product_id = s.product_id' end,
     case when by_rating then 'r.rating = k.rating' else 'r.rating = any ($3)' end,
     case when p_has_media then 'and plaudit.review_has_public_media(r.id)' else '' end,
-    case when p_sort = 'oldest' then 'asc' else 'desc' end)
+    case when p_sort = 'oldest' then 'asc' else 'desc' end,
+    case when p_sort = 'helpful' then 'r.helpful_count desc,' else '' end)
   into ids
   using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit;
   return ids;

@@ -89,6 +89,13 @@ beforeAll(async () => {
     values (${victim.org.id}, 'judgeme', true, 'completed', 0, 'api_key:victim', now()) returning id`;
   victimIds.imports = imported.id;
   victimIds['api-keys'] = victim.keyIds.read;
+  // A visitor's report of the victim's review (a public write).
+  const reported = await api('POST', `/api/v1/public/reviews/${victim.org.slug}/${victimIds.reviews}/reports`, {
+    body: { reason: 'spam' },
+  });
+  expect(reported.status).toBe(202);
+  [{ id: victimIds.reports }] = await db<{ id: string }[]>`
+    select id from plaudit.review_reports where org_id = ${victim.org.id}`;
   // Members join by signing in (tests/helpers/sessions.ts makes them the same way).
   const [member] = await db<{ id: string }[]>`
     insert into plaudit.members (org_id, email, name, role) values (${victim.org.id}, 'owner@example.com', 'Olga', 'owner')

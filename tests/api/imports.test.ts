@@ -17,7 +17,7 @@ const apiUrl = async () => (await import('vitest')).inject('apiUrl');
 /** POST a file (multipart) and answer the status and body. */
 async function upload(tenant: Tenant, csv: string | Uint8Array, fields: Record<string, string> = {}, key?: string) {
   const form = new FormData();
-  form.append('file', new Blob([csv], { type: 'text/csv' }), 'reviews.csv');
+  form.append('file', new Blob([csv as BlobPart], { type: 'text/csv' }), 'reviews.csv');
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   const res = await fetch(`${await apiUrl()}${path(tenant)}`, {
     method: 'POST',

@@ -108,6 +108,7 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
       'review.created',
       'review.moderated',
       'review.replied',
+      'review.reported',
       'review.verified',
       'webhook.test',
     ]);

@@ -134,6 +134,7 @@ describe('public review feeds', () => {
       incentivized: false,
       product: null,
       reply: null,
+      helpful_count: 0,
       created_at: biz.visible[4].created_at,
     });
     expect(res.body.data[0].verification_status).toBe('verified');

@@ -117,6 +117,41 @@ describe('webhook events', () => {
     },
   );
 
+  it('as emitted: review.reported, delivered with the review it names', { timeout: 60_000 }, async () => {
+    const hook = await api('POST', orgPath('/webhooks'), {
+      key: t.keys.write,
+      body: { url: `${receiver.url}/reported`, events: ['review.reported'] },
+    });
+    expect(hook.status).toBe(201);
+    const form = await api('POST', orgPath('/review-forms'), { key: t.keys.write, body: { name: 'Open' } });
+    const submitted = await api('POST', '/api/v1/reviews', {
+      body: {
+        form_id: form.body.id,
+        rating: 1,
+        content: 'Buy followers at example.net',
+        reviewer_name: 'Bot',
+        reviewer_email: 'bot@example.com',
+      },
+    });
+    expect(submitted.status).toBe(201);
+    const reported = await api('POST', `/api/v1/public/reviews/${t.org.slug}/${submitted.body.id}/reports`, {
+      body: { reason: 'spam', details: 'A link to buy followers' },
+    });
+    expect(reported.status).toBe(202);
+    const [event] = await db<{ data: unknown }[]>`
+      select data from plaudit.events where org_id = ${t.org.id} and type = 'review.reported'`;
+    expectShape('review.reported', event.data);
+    const [delivery] = await receiver.waitFor(1, 30_000, (r) => r.path === '/reported');
+    const body = JSON.parse(delivery.body);
+    expect(body.event).toBe('review.reported');
+    expect(body.data).toMatchObject({
+      id: submitted.body.id,
+      product: null,
+      reason: 'spam',
+      details: 'A link to buy followers',
+    });
+  });
+
   it('as sampled by the test route, for every type', async () => {
     const hook = await api('POST', orgPath('/webhooks'), {
       key: t.keys.write,

@@ -80,6 +80,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'verification.approve': ['verification.approve', { review_id: ID }],
   'verification.reject': ['verification.reject', { review_id: ID }],
   'orders.load': ['verification.loadOrders', { orders: [] }],
+  'reports.list': ['reports.list'],
+  'reports.resolve': ['reports.resolve', ID, 'Kept'],
   'publicProfile.get': ['publicProfile.get'],
   'publicProfile.update': ['publicProfile.update', { description: 'x' }],
   // Public operations the SDK offers too (no key is sent).
@@ -99,6 +101,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'public.productRatings': ['public.productRatings', 'acme', ['MUG-1', 'MUG-2']],
   'public.productJsonLd': ['public.productJsonLd', 'acme', 'MUG-1'],
   'public.verify': ['public.verify', 'tok'],
+  'public.voteHelpful': ['public.voteHelpful', 'acme', ID],
+  'public.reportReview': ['public.report', 'acme', ID, { reason: 'spam' }],
 };
 
 /** Operations without a key that are not the SDK's business, and why. */

@@ -13,7 +13,7 @@ import { ProductWidget, readPage, SORTS } from './product.tsx';
 import { askRating, StarsLine } from './stars.tsx';
 import { stringsFor } from './strings.ts';
 import { STYLES } from './styles.ts';
-import { type EmbedData, themeOf, Widget } from './widget.tsx';
+import { type EmbedData, signalUrls, themeOf, Widget } from './widget.tsx';
 
 const SELECTOR = '#service-widget[data-slug], [data-plaudit-widget][data-slug]';
 const script = document.currentScript as HTMLScriptElement | null;
@@ -49,6 +49,7 @@ async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: s
     <Widget
       data={data}
       options={{
+        signals: signalUrls(base, d.slug!),
         layout: d.layout,
         theme: d.theme,
         maxReviews: number(d.maxReviews),
@@ -79,6 +80,7 @@ async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: st
       first={first}
       reviewsUrl={`${url}/reviews`}
       pageUrl={`${base}/p/${encodeURIComponent(d.slug!)}/products/${encodeURIComponent(id)}`}
+      signals={signalUrls(base, d.slug!)}
       theme={themeOf(d.theme, 'light')}
       t={t}
       locale={locale}

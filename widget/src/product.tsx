@@ -5,9 +5,9 @@
 import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
 import type { Strings } from './strings.ts';
-import { oneDecimal, Review, Stars } from './widget.tsx';
+import { oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
 
-export const SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
+export const SORTS = ['newest', 'oldest', 'highest', 'lowest', 'helpful'] as const;
 const PER_PAGE = 10;
 
 export type ReviewPage = { data: PublicReview[]; meta: { page: number; totalPages: number } };
@@ -17,8 +17,9 @@ export const readPage = (reviewsUrl: string, page: number, sort: string, rating:
   getJson<ReviewPage>(`${reviewsUrl}?limit=${PER_PAGE}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}`);
 
 export function ProductWidget(
-  { product, first, reviewsUrl, pageUrl, theme, t, locale }: {
+  { product, first, reviewsUrl, pageUrl, signals, theme, t, locale }: {
     product: PublicProduct;
+    signals: SignalUrls;
     first: ReviewPage;
     reviewsUrl: string;
     /** The product's public page, where every review is. */
@@ -90,7 +91,7 @@ export function ProductWidget(
         </div>
       )}
       <ul class='items' tabIndex={0} aria-label={t.region(product.name)}>
-        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={locale} replyLabel={t.sellerReply} />)}
+        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={locale} replyLabel={t.sellerReply} at={signals} />)}
       </ul>
       <div class='ctl end'>
         {list.meta.page < list.meta.totalPages && (

@@ -14,8 +14,8 @@ export interface Strings {
   replyFrom: (name: string) => string;
   noReviews: string;
   sortBy: string;
-  /** newest, oldest, highest, lowest */
-  sorts: [string, string, string, string];
+  /** newest, oldest, highest, lowest, helpful */
+  sorts: [string, string, string, string, string];
   allRatings: string;
   more: string;
   sellerReply: string;
@@ -23,6 +23,9 @@ export interface Strings {
   /** The link to the business's transparency page. */
   transparency: string;
   imported: (platform: string) => string;
+  /** The vote button's words, with the count. */
+  helpful: (n: number) => string;
+  report: string;
 }
 
 /** The platforms reviews are imported from, by their import format. */
@@ -56,13 +59,15 @@ const en: Strings = {
   replyFrom: (name) => `Reply from ${name}`,
   noReviews: 'No reviews yet',
   sortBy: 'Sort by',
-  sorts: ['Newest first', 'Oldest first', 'Highest rated', 'Lowest rated'],
+  sorts: ['Newest first', 'Oldest first', 'Highest rated', 'Lowest rated', 'Most helpful'],
   allRatings: 'All ratings',
   more: 'Show more reviews',
   sellerReply: 'Reply from the seller',
   incentivized: 'Received an incentive for this review',
   transparency: 'How reviews are collected',
   imported: (p) => `Imported from ${p}`,
+  helpful: (n) => `Helpful (${n.toLocaleString('en')})`,
+  report: 'Report',
 };
 
 const de: Strings = {
@@ -86,13 +91,15 @@ const de: Strings = {
   replyFrom: (name) => `Antwort von ${name}`,
   noReviews: 'Noch keine Bewertungen',
   sortBy: 'Sortieren nach',
-  sorts: ['Neueste zuerst', 'Älteste zuerst', 'Beste zuerst', 'Schlechteste zuerst'],
+  sorts: ['Neueste zuerst', 'Älteste zuerst', 'Beste zuerst', 'Schlechteste zuerst', 'Hilfreichste zuerst'],
   allRatings: 'Alle Bewertungen',
   more: 'Mehr Bewertungen anzeigen',
   sellerReply: 'Antwort des Händlers',
   incentivized: 'Für diese Bewertung gab es eine Gegenleistung',
   transparency: 'So werden Bewertungen gesammelt',
   imported: (p) => `Importiert von ${p}`,
+  helpful: (n) => `Hilfreich (${n.toLocaleString('de')})`,
+  report: 'Melden',
 };
 
 export function stringsFor(locale: string): Strings {

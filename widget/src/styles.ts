@@ -29,6 +29,9 @@ height:100%;display:flex;flex-direction:column;overflow:hidden}
 .badge,.lb{background:#dafbe1;color:#116329;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
 .lb{background:#fff8c5;color:#6a4a00}
 .reply{border-left:3px solid var(--bd);margin:8px 0 0;padding:0 0 0 10px}
+.sig{margin-top:6px}
+.hb{border:1px solid var(--bd);border-radius:14px;padding:0 10px;text-decoration:none;color:var(--fg);font-size:13px}
+.hb[aria-pressed=true]{border-color:var(--a)}
 button{font:inherit;color:var(--a);background:none;border:0;padding:0;cursor:pointer;text-decoration:underline}
 .nav{display:flex;gap:8px;justify-content:flex-end;margin-top:8px}
 .nav button{border:1px solid var(--bd);border-radius:16px;padding:2px 12px;text-decoration:none;color:var(--fg)}

@@ -8,7 +8,20 @@ import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
 /** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
 export type EmbedData = components['schemas']['PublicEmbed'];
 
+/** Where a review's vote goes (`…/public/reviews/<slug>`) and its report page (`…/p/<slug>/reviews`). */
+export interface SignalUrls {
+  api: string;
+  page: string;
+}
+
+/** The signal addresses of a business's reviews, from the API's base and the slug. */
+export const signalUrls = (base: string, slug: string): SignalUrls => ({
+  api: `${base}/api/v1/public/reviews/${encodeURIComponent(slug)}`,
+  page: `${base}/p/${encodeURIComponent(slug)}/reviews`,
+});
+
 export interface Options {
+  signals: SignalUrls;
   layout?: string;
   theme?: string;
   maxReviews?: number;
@@ -34,9 +47,15 @@ export const themeOf = (asked: string | undefined, saved: string) =>
   ['light', 'dark', 'auto'].includes(asked ?? '') ? asked! : saved;
 
 export function Review(
-  { r, t, locale, replyLabel }: { r: PublicReview; t: Strings; locale: string; replyLabel: string },
+  { r, t, locale, replyLabel, at }: { r: PublicReview; t: Strings; locale: string; replyLabel: string; at: SignalUrls },
 ) {
   const [open, setOpen] = useState(false);
+  const [helpful, setHelpful] = useState<number>();
+  // One vote per visitor, counted by the API; a failed one leaves the button as it was.
+  const vote = () =>
+    fetch(`${at.api}/${r.id}/helpful`, { method: 'POST', credentials: 'omit' })
+      .then((res) => res.ok && res.json())
+      .then((b) => b && setHelpful(b.helpful_count), () => {});
   const long = r.content.length > FOLD;
   const text = long && !open ? `${r.content.slice(0, FOLD).trimEnd()}…` : r.content;
   let date = r.created_at.slice(0, 10);
@@ -68,6 +87,12 @@ export function Review(
           <p>{r.reply.content}</p>
         </div>
       )}
+      <div class='meta sig'>
+        <button type='button' class='hb' aria-pressed={helpful !== undefined} onClick={vote}>
+          {t.helpful(helpful ?? r.helpful_count)}
+        </button>
+        <a class='mu' href={`${at.page}/${r.id}/report`} target='_blank' rel='noopener nofollow'>{t.report}</a>
+      </div>
     </li>
   );
 }
@@ -113,7 +138,14 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
           : undefined}
       >
         {reviews.map((r) => (
-          <Review key={r.id} r={r} t={t} locale={options.locale} replyLabel={t.replyFrom(data.name)} />
+          <Review
+            key={r.id}
+            r={r}
+            t={t}
+            locale={options.locale}
+            replyLabel={t.replyFrom(data.name)}
+            at={options.signals}
+          />
         ))}
       </ul>
       {layout === 'carousel' && reviews.length > 1 && (
@@ -128,8 +160,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
           <button
             type='button'
             aria-label={t.next}
-            onClick={() =>
-              scroll(1)}
+            onClick={() => scroll(1)}
           >
             →
           </button>

@@ -25,6 +25,7 @@ import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
+import { reports } from './routes/reports.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
 import { privacy } from './routes/privacy.ts';
@@ -114,6 +115,7 @@ export function createApp(
   v1.route('/', reviewForms);
   v1.route('/', products);
   v1.route('/', reviews);
+  v1.route('/', reports);
   v1.route('/', reviewRequests);
   v1.route('/', emailEvents);
   v1.route('/', privacy);

@@ -906,6 +906,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List visitors' reports of reviews
+         * @description Newest first, each with the review it is about. A report never hides a review by itself: hide one through moderation (`PATCH …/reviews/{id}/moderate`). The reporter's address is never stored.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["reports.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Resolve a report
+         * @description Records the resolution, when and by whom. Resolving a resolved report replaces its resolution. The review itself does not change.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["reports.resolve"];
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/review-requests/stats": {
         parameters: {
             query?: never;
@@ -1480,6 +1524,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/reviews/{slug}/{reviewId}/helpful": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find a review helpful
+         * @description Public: no API key. One vote per visitor and review: a visitor is told apart by a keyed hash of its address, its browser's user agent and the review, never by a cookie, and a repeat changes nothing. Only published reviews take votes. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         */
+        post: operations["public.voteHelpful"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/reviews/{slug}/{reviewId}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a review
+         * @description Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. A visitor's repeat while its report is open changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         */
+        post: operations["public.reportReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/feeds/{slug}/google-product-reviews.xml": {
         parameters: {
             query?: never;
@@ -1624,6 +1708,26 @@ export interface webhooks {
          * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
          */
         post: operations["webhooks.events.review_anonymized"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.reported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor reported a published review
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.review_reported"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1886,6 +1990,38 @@ export interface components {
              */
             anonymized_at: string;
             moderation_chain: components["schemas"]["ModerationChainHead"];
+        };
+        ReviewReportedEvent: {
+            /** @enum {string} */
+            event: "review.reported";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["ReviewReportedData"];
+        };
+        /** @description A visitor reported a published review. The review stays as it was; the reporter's address is never sent. */
+        ReviewReportedData: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            form_id: string;
+            product: components["schemas"]["ReviewProduct"];
+            /**
+             * Format: uuid
+             * @description The report, as `GET …/reports` lists it.
+             */
+            report_id: string;
+            /** @enum {string} */
+            reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
+            details: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            reported_at: string;
         };
         ExportCompletedEvent: {
             /** @enum {string} */
@@ -2374,7 +2510,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "import.completed" | "*")[];
+            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "*")[];
             description?: string;
         };
         /**
@@ -2398,7 +2534,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "import.completed" | "*")[];
+            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "*")[];
             description?: string | null;
             /** @description false stops deliveries (queued ones are cancelled); true resumes with new events. */
             enabled?: boolean;
@@ -2459,7 +2595,7 @@ export interface components {
              * @description Send a sample of this event instead of `webhook.test`.
              * @enum {string}
              */
-            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "export.completed" | "import.completed";
+            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed";
         };
         RotatedWebhookSecret: {
             /** Format: uuid */
@@ -2922,6 +3058,54 @@ export interface components {
                 matches: boolean;
                 problem: string | null;
             } | null;
+        };
+        Report: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            review_id: string;
+            /** @description The review reported, as it is now: the fields a moderator reads it by. */
+            review: {
+                /** Format: uuid */
+                id: string;
+                rating: number;
+                title: string | null;
+                content: string;
+                reviewer_name: string;
+                is_hidden: boolean;
+            };
+            /** @enum {string} */
+            reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
+            /** @description The visitor's words, or null. */
+            details: string | null;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** @description What was done about it, once resolved. */
+            resolution: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            resolved_at: string | null;
+            /** @description Who resolved it: `api_key:<key id>` or `member:<member id>`. */
+            resolved_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "status": "resolved",
+         *       "resolution": "Checked the order: a real customer. Kept."
+         *     }
+         */
+        ReportResolution: {
+            /** @enum {string} */
+            status: "resolved";
+            /** @description What was done about the report (kept, hidden through moderation, …), up to 2000 characters. */
+            resolution: string;
         };
         ReviewRequestStats: {
             startDate: string;
@@ -3504,6 +3688,8 @@ export interface components {
                 name: string;
             } | null;
             reply: components["schemas"]["ReviewReply"] & unknown;
+            /** @description How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`). */
+            helpful_count: number;
             created_at: string;
         };
         PublicProfile: {
@@ -3731,6 +3917,25 @@ export interface components {
                 how_to_verify: string;
                 docs_url: string;
             };
+        };
+        HelpfulCount: {
+            /** @description How many visitors found the review helpful, this one included. */
+            helpful_count: number;
+        };
+        /**
+         * @example {
+         *       "reason": "spam",
+         *       "details": "The same text is on every product."
+         *     }
+         */
+        ReportInput: {
+            /**
+             * @description Why the review should be looked at.
+             * @enum {string}
+             */
+            reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
+            /** @description What the business should know, up to 2000 characters. */
+            details?: string | null;
         };
         PublicProfileSettings: {
             /** @description With false, the public profile routes answer 404. */
@@ -7769,6 +7974,163 @@ export interface operations {
             };
         };
     };
+    "reports.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description `open` or `resolved`; both when left out. */
+                status?: "open" | "resolved";
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Report"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reports.resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportResolution"];
+            };
+        };
+        responses: {
+            /** @description The report, resolved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No report with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "reviewRequests.stats": {
         parameters: {
             query?: {
@@ -9375,7 +9737,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most `helpful_count` first, then newest first). */
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
@@ -9488,7 +9850,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most `helpful_count` first, then newest first). */
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
@@ -9664,7 +10026,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`). */
+                /** @description `newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most `helpful_count` first, then newest first). */
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
@@ -9896,6 +10258,121 @@ export interface operations {
             };
             /** @description Unknown slug, or the profile is disabled */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.voteHelpful": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The published review's id, as public review items give it */
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review's helpful votes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HelpfulCount"];
+                };
+            };
+            /** @description The slug or review id is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No published review with this id under this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many votes or reports from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.reportReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The published review's id, as public review items give it */
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportInput"];
+            };
+        };
+        responses: {
+            /** @description The report was taken */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The slug or review id is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No published review with this id under this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation; the message names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many votes or reports from this address */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10250,6 +10727,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReviewAnonymizedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.review_reported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReportedEvent"];
             };
         };
         responses: {

@@ -19,7 +19,11 @@ export class Imports extends Resource {
   /** Uploads a platform's CSV export (a Blob, bytes or text, at most 20 MB); answers the queued job. */
   create(file: Blob | Uint8Array | string, options: ImportOptions = {}, opts?: RequestOptions): ApiPromise<ImportJob> {
     const form = new FormData();
-    form.append('file', file instanceof Blob ? file : new Blob([file as BlobPart], { type: 'text/csv' }), 'reviews.csv');
+    form.append(
+      'file',
+      file instanceof Blob ? file : new Blob([file as BlobPart], { type: 'text/csv' }),
+      'reviews.csv',
+    );
     if (options.format) form.append('format', options.format);
     if (options.dryRun !== undefined) form.append('dry_run', String(options.dryRun));
     return this.call('post', BASE, {}, { body: form }, opts) as never;

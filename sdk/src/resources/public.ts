@@ -3,6 +3,7 @@ import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
 import type {
+  HelpfulCount,
   ProductJsonLd,
   PublicEmbed,
   PublicProduct,
@@ -10,6 +11,7 @@ import type {
   PublicProfile,
   PublicReview,
   QueryOf,
+  ReportInput,
   ResponseOf,
 } from '../types.ts';
 
@@ -22,6 +24,8 @@ const PRODUCT = '/api/v1/public/products/{slug}/{externalId}';
 const PRODUCT_REVIEWS = '/api/v1/public/products/{slug}/{externalId}/reviews';
 const PRODUCT_RATINGS = '/api/v1/public/products/{slug}/ratings';
 const PRODUCT_JSONLD = '/api/v1/public/products/{slug}/{externalId}/jsonld';
+const HELPFUL = '/api/v1/public/reviews/{slug}/{reviewId}/helpful';
+const REPORT = '/api/v1/public/reviews/{slug}/{reviewId}/reports';
 
 /** What anyone may read about a business, by its slug. No API key is sent. */
 export class Public extends Resource {
@@ -79,6 +83,19 @@ export class Public extends Resource {
    */
   productJsonLd(slug: string, externalId: string, opts?: RequestOptions): ApiPromise<ProductJsonLd> {
     return this.call('get', PRODUCT_JSONLD, { slug, externalId }, { auth: false }, opts);
+  }
+
+  /**
+   * A visitor finds a published review helpful: once per visitor (its address and browser), a
+   * repeat changes nothing. Call it from the visitor's browser: from a server, every vote is the server's.
+   */
+  voteHelpful(slug: string, reviewId: string, opts?: RequestOptions): ApiPromise<HelpfulCount> {
+    return this.call('post', HELPFUL, { slug, reviewId }, { auth: false }, opts);
+  }
+
+  /** A visitor reports a published review to the business (202); it hides nothing by itself. */
+  report(slug: string, reviewId: string, body: ReportInput, opts?: RequestOptions): ApiPromise<void> {
+    return this.call('post', REPORT, { slug, reviewId }, { body, auth: false }, opts) as ApiPromise<never>;
   }
 
   /**

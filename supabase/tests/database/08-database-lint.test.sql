@@ -68,7 +68,11 @@ insert into accepted values
   ('rls_enabled_no_policy', 'plaudit.signing_secrets',
    'internal: read by the worker''s SECURITY DEFINER functions only'),
   ('rls_enabled_no_policy', 'plaudit.cdn_purges',
-   'internal: the CDN purge outbox, written by triggers and claimed by the worker''s SECURITY DEFINER functions only');
+   'internal: the CDN purge outbox, written by triggers and claimed by the worker''s SECURITY DEFINER functions only'),
+  ('rls_enabled_no_policy', 'plaudit.review_votes',
+   'internal: helpful votes, written and read by plaudit.vote_helpful only; tenants see the count on the review'),
+  ('rls_enabled_no_policy', 'plaudit.visitor_hash_keys',
+   'internal: the keys of the visitors'' hashes, used by the public writes'' SECURITY DEFINER functions only');
 
 ------------
 --- Findings

@@ -20,7 +20,7 @@ insert into plaudit.public_profiles (org_id, enabled) values ('15000000-0000-400
 -- The projection's shape -------------------------------------------------------------------------
 select columns_are('plaudit', 'public_reviews',
   array['org_id', 'id', 'rating', 'title', 'content', 'reviewer_name', 'verification_status', 'created_at',
-        'verification_method', 'product_id', 'source', 'source_platform', 'incentivized'],
+        'verification_method', 'product_id', 'source', 'source_platform', 'incentivized', 'helpful_count'],
   'the public projection has exactly the public columns');
 select hasnt_column('plaudit', 'public_reviews', 'reviewer_email', 'the public projection has no reviewer_email column');
 select hasnt_column('plaudit', 'public_reviews', 'custom_fields', 'the public projection has no custom answers');

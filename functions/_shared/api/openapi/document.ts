@@ -15,6 +15,11 @@ const TAGS = [
     name: 'Reviews',
     description: 'Submit, list, read and moderate reviews; check the tamper-evident moderation trail.',
   },
+  {
+    name: 'Reports',
+    description:
+      "Visitors' reports of published reviews, for the business to look at and resolve; a report hides nothing.",
+  },
   { name: 'Review forms', description: 'The forms reviews are written with: custom fields and the verification mode.' },
   {
     name: 'Verification',
@@ -83,6 +88,7 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'review.verified': "A review's verification status changed",
   'review.replied': 'A reply to a review was written, edited or withdrawn',
   'review.anonymized': "A reviewer's address was erased at their request",
+  'review.reported': 'A visitor reported a published review',
   'export.completed': 'An export file is ready',
   'import.completed': 'An import of reviews finished',
   'webhook.test': 'A test delivery',

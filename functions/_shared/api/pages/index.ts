@@ -9,6 +9,7 @@ import { invitationPages } from './invitation.ts';
 import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
 import { reviewRequestPages } from './review-request.ts';
+import { reviewSignalPages } from './review-signals.ts';
 import { sitemapPages } from './sitemap.ts';
 import { transparencyPages } from './transparency.ts';
 import { verificationPages } from './verification.ts';
@@ -22,6 +23,7 @@ const FAMILIES = [
   profilePages, // /p/:slug
   productPages, // /p/:slug/products, /p/:slug/products/:externalId
   transparencyPages, // /p/:slug/transparency
+  reviewSignalPages, // /p/:slug/reviews/:reviewId/helpful, /p/:slug/reviews/:reviewId/report
   sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt
   embedScript, // /embed/v1/widget.js, /embed/v1/widget.<hash>.js
   dashboardPages, // /app, /app/*, /app/assets/*

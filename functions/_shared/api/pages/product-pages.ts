@@ -30,6 +30,7 @@ import {
   lastPageOf,
   listHeadLinks,
   type ListQuery,
+  listVariant,
   pager,
   readListQuery,
   readPageNumber,
@@ -171,6 +172,7 @@ ${image ? markup`<meta property="og:image" content="${image}">\n` : ''}<meta nam
 ${
       reviewListSections({
         pageUrl: productUrl,
+        profileUrl,
         q,
         average,
         count,
@@ -224,7 +226,7 @@ export function productPages() {
       return publicNotFound(c, 404, NO_SUCH_PRODUCT.title, NO_SUCH_PRODUCT.text);
     }
     return await cachedPublicPage<ProductPageData>(c, {
-      variant: `product-page:${slug}:${externalId}:${q.page}:${q.rating ?? ''}:${q.sort}`,
+      variant: `product-page:${slug}:${externalId}:${listVariant(q)}`,
       version: () => publicProductPageVersion(c.var.sql, slug, externalId),
       load: async () => {
         const [profile, product, reviews, newest] = await Promise.all([

@@ -20,6 +20,7 @@ import {
   lastPageOf,
   listHeadLinks,
   type ListQuery,
+  listVariant,
   readListQuery,
   REVIEW_LIST_STYLE,
   type ReviewItem,
@@ -114,6 +115,7 @@ ${
 ${
     reviewListSections({
       pageUrl: profileUrl,
+      profileUrl,
       q,
       average,
       count,
@@ -136,7 +138,7 @@ export function profilePages() {
     const q = readListQuery(c);
     if (typeof q === 'string') return publicNotFound(c, 400, 'This page does not exist', q);
     return await cachedPublicPage<PageData>(c, {
-      variant: `profile-page:${slug}:${q.page}:${q.rating ?? ''}:${q.sort}`,
+      variant: `profile-page:${slug}:${listVariant(q)}`,
       version: () => publicProfileVersion(c.var.sql, slug),
       load: async () => {
         const [profile, [row], products] = await Promise.all([

@@ -1,7 +1,8 @@
 // What the public pages that list reviews share (the business's profile page and a product's
-// page): the query they take (?page=, ?rating=, ?sort=), the score with its distribution bars, the
-// rating filter and the sort as links (the pages have no script and no form), a review as an
-// article, the pager, their styles and their caching. Every value is escaped by markup``.
+// page): the query they take (?page=, ?rating=, ?sort=, and ?helpful= after a vote), the score with
+// its distribution bars, the rating filter and the sort as links (the pages have no script), a
+// review as an article with its "Helpful (n)" form and "Report" link (review-signals.ts), the pager,
+// their styles and their caching. Every value is escaped by markup``.
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import { MAX_PAGE } from '../http/pagination.ts';
@@ -10,10 +11,22 @@ import { markup, raw, type SafeHtml } from './html.ts';
 export const REVIEWS_PER_PAGE = 10;
 
 /** The orders a page offers, as the public lists name them, with their words. */
-const SORTS = { newest: 'Newest', oldest: 'Oldest', highest: 'Highest rated', lowest: 'Lowest rated' } as const;
+const SORTS = {
+  newest: 'Newest',
+  oldest: 'Oldest',
+  helpful: 'Most helpful',
+  highest: 'Highest rated',
+  lowest: 'Lowest rated',
+} as const;
 type Sort = keyof typeof SORTS;
 
-export type ListQuery = { page: number; rating: number | null; sort: Sort };
+/** `helpful`: the review the visitor just found helpful (the page thanks them under it), or null. */
+export type ListQuery = { page: number; rating: number | null; sort: Sort; helpful: string | null };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What selects a list page's rendering, for its cache variant. */
+export const listVariant = (q: ListQuery) => `${q.page}:${q.rating ?? ''}:${q.sort}:${q.helpful ?? ''}`;
 
 /** A public review item, as plaudit.public_review_json writes it. */
 export type ReviewItem = {
@@ -28,6 +41,7 @@ export type ReviewItem = {
   source_platform: keyof typeof PLATFORMS | null;
   incentivized: boolean;
   reply: { content: string; created_at: string; updated_at: string } | null;
+  helpful_count: number;
   created_at: string;
 };
 
@@ -78,6 +92,11 @@ export const REVIEW_LIST_STYLE = raw(`
 .pages{display:flex;justify-content:space-between;gap:1rem;margin-top:1.5rem}
 .pages a{color:#0969da}
 .empty{color:#57606a}
+.signals{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:.6rem 0 0;font-size:.9rem}
+.signals form{margin:0}
+.signals button{width:auto;padding:.3rem .8rem;background:#fff;color:#1f2328;border:1px solid #8c959f;font-weight:600}
+.signals a{color:#57606a}
+.thanks{color:#116329;font-weight:600}
 `);
 
 export function stars(rating: number): string {
@@ -119,8 +138,14 @@ export function readListQuery(c: Context<AppEnv>): ListQuery | string {
   if (rawRating !== undefined && rawRating !== '' && !/^[1-5]$/.test(rawRating)) {
     return 'rating must be 1, 2, 3, 4 or 5.';
   }
-  if (!Object.hasOwn(SORTS, sort)) return 'sort must be newest, oldest, highest or lowest.';
-  return { page, rating: rawRating ? Number(rawRating) : null, sort: sort as Sort };
+  if (!Object.hasOwn(SORTS, sort)) return 'sort must be newest, oldest, helpful, highest or lowest.';
+  const helpful = c.req.query('helpful')?.toLowerCase() ?? '';
+  return {
+    page,
+    rating: rawRating ? Number(rawRating) : null,
+    sort: sort as Sort,
+    helpful: UUID.test(helpful) ? helpful : null,
+  };
 }
 
 /** The address of a variant of a list page: the plain page carries no query. */
@@ -153,7 +178,7 @@ function scoreSection(
   count: number,
   dist: Distribution,
 ): SafeHtml {
-  const linkTo = (rating: number) => listLink(pageUrl, { page: 1, rating, sort: q.sort });
+  const linkTo = (rating: number) => listLink(pageUrl, { ...q, page: 1, rating });
   const bars = [5, 4, 3, 2, 1].map((n) => {
     const k = String(n) as keyof Distribution;
     const share = count > 0 ? Math.round((Number(dist[k]) / count) * 100) : 0;
@@ -173,10 +198,13 @@ function scoreSection(
 </section>`;
 }
 
+/** Where a review's vote and report go, and the list page to come back to. */
+type Signals = { profileUrl: string; back: string; thanked: string | null };
+
 /** A review as an article: its stars, title, text, reviewer, date, badge, what it was labelled (an
- * incentive, an import) and the business's reply. */
-function reviewArticle(r: ReviewItem, business: string): SafeHtml {
-  return markup`<article class="review">
+ * incentive, an import), the business's reply, and its signals. */
+function reviewArticle(r: ReviewItem, business: string, signals: Signals): SafeHtml {
+  return markup`<article class="review" id="review-${r.id}">
 <div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
 ${r.title ? markup`<h3>${r.title}</h3>` : ''}
 <p>${r.content}</p>
@@ -196,7 +224,19 @@ ${
       }</time></p><p>${r.reply.content}</p></div>`
       : ''
   }
+${signalsOf(r, signals)}
 </article>`;
+}
+
+/** The review's "Helpful (n)" form and "Report" link: plain HTML, no script. */
+function signalsOf(r: ReviewItem, { profileUrl, back, thanked }: Signals): SafeHtml {
+  const base = `${profileUrl}/reviews/${r.id}`;
+  const count = Number(r.helpful_count);
+  return markup`<div class="signals"><form method="post" action="${base}/helpful"><input type="hidden" name="back" value="${back}"><button type="submit" aria-label="Helpful: ${
+    COUNT.format(count)
+  } ${count === 1 ? 'person' : 'people'} found this review helpful">Helpful (${COUNT.format(count)})</button></form>${
+    thanked === r.id ? markup`<span class="thanks" role="status">Thank you for your vote</span>` : ''
+  }<a href="${base}/report?${new URLSearchParams({ back })}" rel="nofollow">Report</a></div>`;
 }
 
 /** Links to the pages before and after this one, and where it stands; nothing on a lone page. */
@@ -214,8 +254,9 @@ export function pager(
 
 /** The reviews section: the rating filter and the sort as links, the page's reviews, the pager. */
 function reviewsSection(
-  { pageUrl, q, items, total, business }: {
+  { pageUrl, profileUrl, q, items, total, business }: {
     pageUrl: string;
+    profileUrl: string;
     q: ListQuery;
     items: ReviewItem[];
     total: number;
@@ -223,6 +264,8 @@ function reviewsSection(
   },
 ): SafeHtml {
   const { lastPage, prev, next } = neighbours(pageUrl, q, total);
+  const here = new URL(listLink(pageUrl, q));
+  const signals: Signals = { profileUrl, back: `${here.pathname}${here.search}`, thanked: q.helpful };
   const filters = [null, 5, 4, 3, 2, 1].map((n) =>
     markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, rating: n })}"${
       q.rating === n ? markup` aria-current="page"` : ''
@@ -240,7 +283,7 @@ function reviewsSection(
 <nav class="sort" aria-label="Sort reviews">Sort:${sorts}</nav>
 ${
     items.length
-      ? items.map((r) => reviewArticle(r, business))
+      ? items.map((r) => reviewArticle(r, business, signals))
       : markup`<p class="empty">${q.rating ? `No ${q.rating}-star reviews yet.` : 'No reviews yet.'}</p>`
   }
 ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', 'Older reviews →'] : undefined)}
@@ -249,7 +292,7 @@ ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', '
 
 /** rel=prev/next of a list page, and its canonical address: the same page, newest first, all ratings. */
 export function listHeadLinks(pageUrl: string, q: ListQuery, total: number): SafeHtml {
-  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest' });
+  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest', helpful: null });
   const { prev, next } = neighbours(pageUrl, q, total);
   return markup`<link rel="canonical" href="${canonical}">
 ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;
@@ -257,8 +300,10 @@ ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link r
 
 /** What a page of reviews shows, the business's or a product's: the score with its bars, then the reviews. */
 export function reviewListSections(
-  { pageUrl, q, average, count, distribution, items, total, business }: {
+  { pageUrl, profileUrl, q, average, count, distribution, items, total, business }: {
     pageUrl: string;
+    /** The business's profile page, under which the reviews' votes and reports are posted. */
+    profileUrl: string;
     q: ListQuery;
     average: number | null;
     count: number;
@@ -269,5 +314,5 @@ export function reviewListSections(
   },
 ): SafeHtml {
   return markup`${scoreSection(pageUrl, q, average, count, distribution)}
-${reviewsSection({ pageUrl, q, items, total, business })}`;
+${reviewsSection({ pageUrl, profileUrl, q, items, total, business })}`;
 }

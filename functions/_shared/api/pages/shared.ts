@@ -62,11 +62,11 @@ export async function formValues(c: Context<AppEnv>): Promise<Record<string, str
   return values;
 }
 
-/** A page anyone may see, index and link to (the profile pages): no script, no form. */
+/** A page anyone may see, index and link to (the profile pages): no script; forms only to this site (a review's vote). */
 export function publicPage(c: Context<AppEnv>, status: ContentfulStatusCode, html: string) {
   c.header(
     'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   );
   c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
   return c.html(html, status);

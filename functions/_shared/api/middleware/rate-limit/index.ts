@@ -3,6 +3,7 @@ import { bearerToken, isWellFormedKey, sha256Hex } from '../../api-keys/format.t
 import { errorResponse } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { sessionTokenOf } from '../../http/session-cookie.ts';
+import { type SignalCaller, visitorDigest } from '../../../core/db/shopper-signals.ts';
 
 export interface RateLimitDecision {
   limit: number;
@@ -128,6 +129,20 @@ export function failuresBucket(address: string): string {
  */
 export function submissionBucket<E extends AppEnv>(c: Context<E>, trustProxy: number): string {
   return `submit:${sha256Hex(clientIp(c, trustProxy))}`;
+}
+
+/**
+ * Who casts a helpful vote or a report: the database rate-limit bucket of the client's address (a
+ * hash of it, each kind its own window, limited as submissions are) and the visitor's digest.
+ */
+export function signalCaller<E extends AppEnv>(kind: 'helpful' | 'report', c: Context<E>): SignalCaller {
+  const { config } = c.var;
+  const address = clientIp(c, config.trustProxy);
+  return {
+    bucket: `${kind}:${sha256Hex(address)}`,
+    limit: config.submitRateLimitPerMinute,
+    visitor: visitorDigest(address, c.req.header('user-agent')),
+  };
 }
 
 export interface IpRateLimitOptions {

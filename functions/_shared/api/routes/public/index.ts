@@ -5,6 +5,7 @@ import { embedReads } from './embed.ts';
 import { productReads } from './products.ts';
 import { profileReads } from './profiles.ts';
 import { transparencyReads } from './transparency.ts';
+import { signalWrites } from './signals.ts';
 import { verificationReads } from './verifications.ts';
 
 export { Layout, Theme } from './embed.ts';
@@ -12,8 +13,11 @@ export { BUSINESS_NOT_FOUND } from './shared.ts';
 
 export const publicData = router();
 publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
+// A visitor's helpful vote and report come from the widget, on any site.
+publicData.use('/public/reviews/*', publicCors({ methods: ['POST'] }));
 publicData.route('/', embedReads);
 publicData.route('/', profileReads);
 publicData.route('/', productReads);
 publicData.route('/', verificationReads);
 publicData.route('/', transparencyReads);
+publicData.route('/', signalWrites);

@@ -45,6 +45,9 @@ export const PublicReview = z.object({
       "The product reviewed (the business's own id and the product's name), or null for a review of the business.",
   }),
   reply: ReviewReply.nullable().openapi({ description: "The business's public reply, or null." }),
+  helpful_count: z.number().int().openapi({
+    description: 'How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`).',
+  }),
   created_at: z.string(),
 }).openapi('PublicReview');
 
@@ -63,7 +66,7 @@ export const REVIEW_SORTS = ['newest', 'oldest', 'highest', 'lowest', 'helpful']
 export const PublicReviewQuery = PaginationQuery.extend({
   sort: z.enum(REVIEW_SORTS).default('newest').openapi({
     description:
-      '`newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most helpful first once reviews have votes; ties newest first: today the same as `newest`).',
+      '`newest` (the default), `oldest`, `highest` and `lowest` (rating, then newest first), `helpful` (most `helpful_count` first, then newest first).',
   }),
   rating: z.enum(['1', '2', '3', '4', '5']).transform(Number).optional().openapi({
     description: 'Only reviews of this rating, 1 to 5.',

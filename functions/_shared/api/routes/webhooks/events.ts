@@ -6,6 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
 import { ReviewProduct, ReviewReply, VerificationStatus } from '../reviews/shape.ts';
+import { REPORT_REASONS } from '../../../core/db/shopper-signals.ts';
 
 const Id = z.string().uuid();
 const Answers = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -76,6 +77,18 @@ export const EVENT_DATA = {
     description:
       "A reviewer's address was erased at their request: the review keeps its rating, dates and state, without the reviewer's name, address or answers. Forget what you stored of them.",
   }),
+  'review.reported': z.object({
+    id: Id,
+    form_id: Id,
+    product: Product,
+    report_id: Id.openapi({ description: 'The report, as `GET …/reports` lists it.' }),
+    reason: z.enum(REPORT_REASONS),
+    details: z.string().nullable(),
+    reported_at: Timestamp,
+  }).openapi('ReviewReportedData', {
+    description:
+      "A visitor reported a published review. The review stays as it was; the reporter's address is never sent.",
+  }),
   'export.completed': z.object({
     id: Id,
     format: z.enum(['csv', 'json']),
@@ -123,6 +136,7 @@ export const WEBHOOK_EVENTS = {
   'review.verified': envelope('review.verified', 'ReviewVerifiedEvent'),
   'review.replied': envelope('review.replied', 'ReviewRepliedEvent'),
   'review.anonymized': envelope('review.anonymized', 'ReviewAnonymizedEvent'),
+  'review.reported': envelope('review.reported', 'ReviewReportedEvent'),
   'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
   'import.completed': envelope('import.completed', 'ImportCompletedEvent'),
   'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
@@ -135,6 +149,7 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['review.verified'],
   WEBHOOK_EVENTS['review.replied'],
   WEBHOOK_EVENTS['review.anonymized'],
+  WEBHOOK_EVENTS['review.reported'],
   WEBHOOK_EVENTS['export.completed'],
   WEBHOOK_EVENTS['import.completed'],
   WEBHOOK_EVENTS['webhook.test'],
@@ -217,6 +232,16 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         rejected: [{ row: 4, message: 'rating: must be a whole number from 1 to 5, not "9"' }],
         created_at: now,
         completed_at: now,
+      };
+    case 'review.reported':
+      return {
+        id: reviewId,
+        form_id: formId,
+        product,
+        report_id: '00000000-0000-4000-8000-000000000006',
+        reason: 'spam',
+        details: 'The same text is on every product.',
+        reported_at: now,
       };
     case 'export.completed':
       return {

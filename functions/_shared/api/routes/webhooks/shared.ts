@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'review.verified',
   'review.replied',
   'review.anonymized',
+  'review.reported',
   'export.completed',
   'import.completed',
 ] as const;

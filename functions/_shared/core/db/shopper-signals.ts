@@ -1,0 +1,67 @@
+// A visitor's helpful vote and report on a published review, for the API's public routes and the
+// hosted pages' forms alike: one statement each, as plaudit_public, on the primary (they write).
+// The visitor reaches the database only as a digest of its address and browser, which the
+// database hashes again with the review under a key of its own (docs/trust.md).
+import { createHash } from 'node:crypto';
+import type { Sql } from './client.ts';
+import { runAsPublic } from './roles.ts';
+
+/** The reasons a review may be reported for, as the database checks them. */
+export const REPORT_REASONS = ['spam', 'offensive', 'personal_data', 'fake', 'conflict_of_interest', 'other'] as const;
+export type ReportReason = typeof REPORT_REASONS[number];
+/** The most a report's details may hold, as the database checks it. */
+export const REPORT_DETAILS_MAX = 2000;
+
+/** Who is asking: the rate limit's bucket and window, and the visitor's digest. */
+export interface SignalCaller {
+  /** The database rate-limit bucket of the client's address (a hash of it). */
+  bucket: string;
+  limit: number;
+  /** SHA-256 of the client's address and user agent: visitorDigest. */
+  visitor: Uint8Array;
+}
+
+/** The digest a visitor is told apart by: its address and browser, never stored as they are. */
+export function visitorDigest(address: string, userAgent: string | undefined): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(`${address}\n${(userAgent ?? '').slice(0, 512)}`, 'utf8').digest());
+}
+
+/** The rate limit's answer, and whether the review named is a published one of the slug. */
+export interface SignalOutcome {
+  rate_allowed: boolean;
+  rate_remaining: number;
+  rate_reset: string;
+  published: boolean;
+}
+
+/** Counts the visitor's helpful vote (once per visitor and review); answers the review's count. */
+export async function voteHelpful(
+  sql: Sql,
+  caller: SignalCaller,
+  slug: string,
+  reviewId: string,
+): Promise<SignalOutcome & { helpful_count: number | null }> {
+  const [row] = await runAsPublic(sql, (tx) =>
+    tx<(SignalOutcome & { helpful_count: number | null })[]>`
+      select rate_allowed, rate_remaining, rate_reset, published, helpful_count
+        from plaudit.vote_helpful(${caller.bucket}, ${caller.limit}, ${slug}, ${reviewId}, ${caller.visitor})`, {
+    onPrimary: true,
+  });
+  return row;
+}
+
+/** Stores the visitor's report of the review (one open per visitor and review). */
+export async function reportReview(
+  sql: Sql,
+  caller: SignalCaller,
+  slug: string,
+  reviewId: string,
+  report: { reason: ReportReason; details: string | null },
+): Promise<SignalOutcome> {
+  const [row] = await runAsPublic(sql, (tx) =>
+    tx<SignalOutcome[]>`
+      select rate_allowed, rate_remaining, rate_reset, published
+        from plaudit.report_review(${caller.bucket}, ${caller.limit}, ${slug}, ${reviewId}, ${caller.visitor},
+                                   ${report.reason}, ${report.details})`, { onPrimary: true });
+  return row;
+}
