@@ -260,7 +260,7 @@ describe('exports', () => {
              r.verification_method, plaudit.iso_utc(r.verification_at) as verification_at, r.is_hidden,
              plaudit.iso_utc(r.created_at) as created_at, r.form_id,
              case when p.id is null then null else json_build_object('id', p.id, 'external_id', p.external_id,
-               'name', p.name) end as product, r.custom_fields,
+               'name', p.name) end as product, r.custom_fields, '[]'::json as media,
              case when rr.review_id is null then null else json_build_object('content', rr.content,
                'created_at', plaudit.iso_utc(rr.created_at), 'updated_at', plaudit.iso_utc(rr.updated_at)) end as reply
       from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id

@@ -130,6 +130,7 @@ describe('public review feeds', () => {
       verification_status: 'unverified',
       verification_method: null,
       product: null,
+      media: [],
       reply: null,
       created_at: biz.visible[4].created_at,
     });
@@ -311,6 +312,7 @@ describe('public-profile settings', () => {
       logo_url: null,
       embed: { layout: 'list', theme: 'light', max_reviews: 10, min_rating: 1 },
       google_product_feed: false,
+      media_moderation: 'auto',
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
     expect(get.status).toBe(200);
@@ -338,6 +340,7 @@ describe('public-profile settings', () => {
       logo_url: 'https://acme.example/logo.png',
       embed: { layout: 'grid', theme: 'light', max_reviews: 6, min_rating: 1 },
       google_product_feed: false,
+      media_moderation: 'auto',
     });
     const second = await call('PATCH', `${orgPath(t)}/public-profile`, {
       key: t.keys.admin,

@@ -761,7 +761,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a new review
-         * @description Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.
+         * @description Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). The answer's `media_upload` holds the token that adds photos and videos to this review for 24 hours (`POST /reviews/{id}/media`). Fields such as `is_hidden` or `verification_status` are ignored.
          */
         post: operations["reviews.submit"];
         delete?: never;
@@ -2346,7 +2346,30 @@ export interface components {
             custom_fields: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The review's photos and videos, in upload order. */
+            media: components["schemas"]["ReviewMedia"][];
             reply: components["schemas"]["ReviewReply"] & unknown;
+        };
+        ReviewMedia: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "image" | "video";
+            /** @description Where the file is served: an image re-encoded as JPEG without metadata, a video as sent. */
+            url: string;
+            /** @description An image's thumbnail (≤ 400 px); null for a video. */
+            thumbnail_url: string | null;
+            /** @description The stored image's width in pixels; null for a video. */
+            width: number | null;
+            /** @description The stored image's height in pixels; null for a video. */
+            height: number | null;
+            /** @description Hidden items are not public: their `url` answers 404 to the public. */
+            is_hidden: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
         };
         ReviewForm: {
             /** Format: uuid */
@@ -2571,6 +2594,23 @@ export interface components {
             group?: string | null;
             /** @description An archived product stays with its reviews but takes no new ones. New products are not archived. */
             archived?: boolean;
+        };
+        SubmittedReview: components["schemas"]["Review"] & {
+            media_upload: components["schemas"]["MediaUpload"];
+        };
+        MediaUpload: {
+            /** @description Send it in the `X-Upload-Token` header of `POST /reviews/{id}/media`. */
+            token: string;
+            /**
+             * Format: date-time
+             * @description The token works for 24 hours, for this review only.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            /** @description How many photos and videos the review may have. */
+            max_files: number;
+            /** @description The largest file taken, in bytes (a video; an image takes up to 15 MB). */
+            max_bytes: number;
         };
         /**
          * @example {
@@ -3034,7 +3074,28 @@ export interface components {
                 external_id: string;
                 name: string;
             } | null;
+            /** @description The photos and videos the public may see, in upload order. */
+            media: components["schemas"]["PublicReviewMedia"][];
             reply: components["schemas"]["ReviewReply"] & unknown;
+            created_at: string;
+        };
+        PublicReviewMedia: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "image" | "video";
+            /** @description Where the file is served: an image re-encoded as JPEG without metadata, a video as sent. */
+            url: string;
+            /** @description An image's thumbnail (≤ 400 px); null for a video. */
+            thumbnail_url: string | null;
+            /** @description The stored image's width in pixels; null for a video. */
+            width: number | null;
+            /** @description The stored image's height in pixels; null for a video. */
+            height: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
         };
         PublicProfile: {
@@ -3158,6 +3219,11 @@ export interface components {
             embed: components["schemas"]["EmbedSettings"];
             /** @description Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404). */
             google_product_feed: boolean;
+            /**
+             * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
+             * @enum {string}
+             */
+            media_moderation: "auto" | "manual";
         };
         EmbedSettings: {
             /** @enum {string} */
@@ -3196,6 +3262,11 @@ export interface components {
                 min_rating?: number;
             };
             google_product_feed?: boolean;
+            /**
+             * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
+             * @enum {string}
+             */
+            media_moderation?: "auto" | "manual";
         };
     };
     responses: never;
@@ -6573,13 +6644,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The stored review */
+            /** @description The stored review, and the token to add photos and videos to it */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Review"];
+                    "application/json": components["schemas"]["SubmittedReview"];
                 };
             };
             /** @description Malformed JSON */
@@ -8412,7 +8483,7 @@ export interface operations {
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
-                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
             };
             header?: never;
@@ -8525,7 +8596,7 @@ export interface operations {
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
-                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
             };
             header?: never;
@@ -8701,7 +8772,7 @@ export interface operations {
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
-                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
             };
             header?: never;
