@@ -2971,7 +2971,7 @@ COMMENT ON FUNCTION plaudit.review_media_access(p_review_id uuid, p_token_hash b
 
 CREATE FUNCTION plaudit.review_media_item_json(p_media_id uuid) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select (plaudit.review_media_json(m.review_id, false)::jsonb -> (m.position - 1))::text
+  select (plaudit.review_media_json(m.review_id, false)::json -> (m.position - 1))::text
     from plaudit.review_media m
    where m.id = p_media_id
 $$;

@@ -155,7 +155,7 @@ stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select (plaudit.review_media_json(m.review_id, false)::jsonb -> (m.position - 1))::text
+  select (plaudit.review_media_json(m.review_id, false)::json -> (m.position - 1))::text
     from plaudit.review_media m
    where m.id = p_media_id
 $$;

@@ -25,6 +25,7 @@ import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
+import { media } from './routes/media/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
 import { hostedPages } from './pages/index.ts';
@@ -90,7 +91,11 @@ export function createApp(
       path: '*',
       handler: bodyLimit({
         maxSize: 64 * KIB,
-        overrides: [{ pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB }],
+        overrides: [
+          { pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB },
+          // A video of up to 100 MiB, and the multipart form around it.
+          { pattern: /^\/api\/v1\/reviews\/[^/]+\/media$/, maxSize: 101 * 1024 * KIB },
+        ],
       }),
       onFastPath: { kind: 'bodiless' },
     },
@@ -108,6 +113,7 @@ export function createApp(
   v1.route('/', reviewForms);
   v1.route('/', products);
   v1.route('/', reviews);
+  v1.route('/', media);
   v1.route('/', reviewRequests);
   v1.route('/', emailEvents);
   v1.route('/', verification);

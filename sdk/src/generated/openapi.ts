@@ -906,6 +906,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reviews/{id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo or video to a review
+         * @description The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review.
+         */
+        post: operations["reviews.uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/media/{org}/{review}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A review's photo, thumbnail or video
+         * @description Public: no API key. The files of `MEDIA_STORAGE=local`, as the `url` and `thumbnail_url` of a review's media name them. A hidden item, or one of a review the public cannot see, answers 404. Cached for a year (`immutable`).
+         */
+        get: operations["public.mediaFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/review-requests/stats": {
         parameters: {
             query?: never;
@@ -2699,6 +2739,13 @@ export interface components {
                 matches: boolean;
                 problem: string | null;
             } | null;
+        };
+        MediaFile: {
+            /**
+             * Format: binary
+             * @description A JPEG, PNG or WebP image (≤ 15 MiB, ≤ 40 megapixels) or an MP4 or WebM video (≤ 100 MiB).
+             */
+            file: string;
         };
         ReviewRequestStats: {
             startDate: string;
@@ -7245,6 +7292,161 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.uploadMedia": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MediaFile"];
+            };
+        };
+        responses: {
+            /** @description The same file was stored before: its item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewMedia"];
+                };
+            };
+            /** @description The stored photo or video */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewMedia"];
+                };
+            };
+            /** @description Malformed multipart body or id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No upload token or key, or an unknown or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is another review's, or the key's scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such review (for this key) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is too large (bytes or megapixels) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not multipart/form-data, or the file is not a JPEG, PNG, WebP, MP4 or WebM */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No file, a corrupt one, or the review has 6 already */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many uploads from this address or to this review */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.mediaFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization */
+                org: string;
+                /** @description The review */
+                review: string;
+                /** @description The file: `<media id>.jpg`, `<media id>-thumb.jpg`, `<media id>.mp4` or `<media id>.webm` */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description Malformed path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such file, or not public */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
