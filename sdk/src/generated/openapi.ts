@@ -935,7 +935,7 @@ export interface paths {
         };
         /**
          * A review's photo, thumbnail or video
-         * @description Public: no API key. The files of `MEDIA_STORAGE=local`, as the `url` and `thumbnail_url` of a review's media name them. A hidden item, or one of a review the public cannot see, answers 404. Cached for a year (`immutable`).
+         * @description Public: no API key. The stored files (from the folder of `MEDIA_STORAGE=local`, or the bucket of `s3`), as the `url` and `thumbnail_url` of a review's media name them. A hidden item, or one of a review the public cannot see, answers 404. Cached for a year (`immutable`).
          */
         get: operations["public.mediaFile"];
         put?: never;
@@ -7407,6 +7407,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The media storage did not take the file; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "public.mediaFile": {
@@ -7447,6 +7456,15 @@ export interface operations {
             };
             /** @description No such file, or not public */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The media storage is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

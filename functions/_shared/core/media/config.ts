@@ -15,7 +15,7 @@ export interface MediaConfig {
   /** Local storage's folder: MEDIA_DIR, or `media/` in PLAUDIT_DATA_DIR (`.plaudit`). */
   dir: string;
   s3: S3Settings | null;
-  /** What a stored file's key is appended to, to make its public URL. */
+  /** What a stored file's key is appended to, to make its public URL (MEDIA_PUBLIC_URL). */
   publicBase: string;
   /** Uploads a client address may start a minute (MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE). */
   uploadsPerAddress: number;
@@ -48,7 +48,9 @@ export function loadMediaConfig(publicUrl: string): MediaConfig {
       secretAccessKey: required('S3_SECRET_ACCESS_KEY'),
     }
     : null;
-  const publicBase = storage === 's3' ? required('MEDIA_PUBLIC_URL') : `${publicUrl}/api/v1/public/media`;
+  // By default the API serves the files itself (from the bucket, for s3), so that a hidden item's
+  // URL answers 404; MEDIA_PUBLIC_URL points the URLs elsewhere (a CDN before the bucket).
+  const publicBase = env('MEDIA_PUBLIC_URL') || `${publicUrl}/api/v1/public/media`;
   return {
     storage,
     dir: env('MEDIA_DIR') ?? `${env('PLAUDIT_DATA_DIR') ?? '.plaudit'}/media`,

@@ -3,6 +3,7 @@
 // the browser, and cached for good (a file's key never names other bytes).
 import { z } from '@hono/zod-openapi';
 import { runAsPublic } from '../../../core/db/roles.ts';
+import type { MediaConfig } from '../../../core/media/config.ts';
 import { MEDIA_KEY, mediaStorage } from '../../../core/media/storage.ts';
 import { ApiError } from '../../http/errors.ts';
 import { errorResponseSpec, Uuid } from '../../http/schemas.ts';
@@ -21,6 +22,14 @@ const MediaFileParams = z.object({
 
 const NOT_FOUND = 'Media not found';
 
+async function readFile(config: MediaConfig, key: string): Promise<Uint8Array | null> {
+  try {
+    return await mediaStorage(config).get(key);
+  } catch {
+    throw new ApiError(503, 'The media storage is unavailable; try again later');
+  }
+}
+
 export const mediaFiles = router().openapi(
   publicRoute({
     method: 'get',
@@ -29,7 +38,7 @@ export const mediaFiles = router().openapi(
     tags: ['Public data'],
     summary: "A review's photo, thumbnail or video",
     description:
-      "Public: no API key. The files of `MEDIA_STORAGE=local`, as the `url` and `thumbnail_url` of a review's media name them. A hidden item, or one of a review the public cannot see, answers 404. Cached for a year (`immutable`).",
+      "Public: no API key. The stored files (from the folder of `MEDIA_STORAGE=local`, or the bucket of `s3`), as the `url` and `thumbnail_url` of a review's media name them. A hidden item, or one of a review the public cannot see, answers 404. Cached for a year (`immutable`).",
     request: { params: MediaFileParams },
     responses: {
       200: {
@@ -42,6 +51,7 @@ export const mediaFiles = router().openapi(
       },
       400: errorResponseSpec('Malformed path'),
       404: errorResponseSpec('No such file, or not public'),
+      503: errorResponseSpec('The media storage is unavailable'),
     },
   }),
   async (c) => {
@@ -52,7 +62,7 @@ export const mediaFiles = router().openapi(
       c.var.sql,
       (tx) => tx<{ type: string | null }[]>`select plaudit.public_media_file(${key}) as type`,
     );
-    const bytes = row?.type ? await mediaStorage(c.var.config.media).get(key) : null;
+    const bytes = row?.type ? await readFile(c.var.config.media, key) : null;
     if (!row?.type || !bytes) throw new ApiError(404, NOT_FOUND);
     c.header('Content-Type', row.type);
     c.header('Cache-Control', 'public, max-age=31536000, immutable');

@@ -6,7 +6,8 @@ import { runAsPublic } from '../../../core/db/roles.ts';
 import type { MediaConfig } from '../../../core/media/config.ts';
 import { MediaRefusal, processImage } from '../../../core/media/process-image.ts';
 import { sniff, videoIsWhole } from '../../../core/media/sniff.ts';
-import { mediaStorage } from '../../../core/media/storage.ts';
+import { type MediaStorage, mediaStorage } from '../../../core/media/storage.ts';
+import { ApiError } from '../../http/errors.ts';
 
 /** Who may upload to which review, as the checks before reading the file found. */
 export interface Admitted {
@@ -51,6 +52,15 @@ async function filesOf(bytes: Uint8Array, base: string) {
   };
 }
 
+/** Puts the files; a storage that fails is the service's fault (503), never the uploader's. */
+async function putAll(storage: MediaStorage, files: StoredFile[]) {
+  try {
+    for (const f of files) await storage.put(f.key, f.bytes, f.type);
+  } catch {
+    throw new ApiError(503, 'The media storage is unavailable; try again later');
+  }
+}
+
 /** Stores the upload; answers its item, and whether it is new. Refusals throw (MediaRefusal, or the refusal's code). */
 export async function storeUpload(
   sql: Sql,
@@ -67,7 +77,7 @@ export async function storeUpload(
   const removeFiles = () => Promise.allSettled(files.map((f) => storage.delete(f.key)));
   let row: AddRow;
   try {
-    for (const f of files) await storage.put(f.key, f.bytes, f.type);
+    await putAll(storage, files);
     const [main, thumbnail] = files;
     const build = (tx: Tx) =>
       tx<AddRow[]>`

@@ -105,6 +105,7 @@ export const mediaUpload = router().openapi(
       415: errorResponseSpec('Not multipart/form-data, or the file is not a JPEG, PNG, WebP, MP4 or WebM'),
       422: errorResponseSpec('No file, a corrupt one, or the review has 6 already'),
       429: errorResponseSpec('Too many uploads from this address or to this review'),
+      503: errorResponseSpec('The media storage did not take the file; nothing was stored'),
     },
   }),
   async (c) => {
