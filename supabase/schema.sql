@@ -1750,6 +1750,47 @@ $$;
 
 COMMENT ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or unhides a review of the caller''s tenant on behalf of `p_actor`, with a reason for the trail.';
 
+CREATE FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  tenant uuid := plaudit.current_org_id();
+  hide boolean := p_action = 'hide';
+  item plaudit.review_media;
+  reviewed plaudit.reviews;
+begin
+  if p_action is null or p_action not in ('hide', 'unhide') then
+    raise exception 'action: must be hide or unhide' using errcode = 'invalid_parameter_value';
+  end if;
+  select * into item from plaudit.review_media m
+   where m.id = p_media_id and m.review_id = p_review_id and m.org_id = tenant
+     for update;
+  if item.id is null then
+    raise exception 'Media not found' using errcode = 'no_data_found';
+  end if;
+  if item.is_hidden = hide then
+    raise exception '%', case when hide then 'Media is already hidden' else 'Media is not hidden' end
+      using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  update plaudit.review_media m set is_hidden = hide, hidden_reason = case when hide then p_reason end
+   where m.id = item.id;
+  perform plaudit.append_moderation_entry(tenant, p_review_id, case when hide then 'hide_media' else 'unhide_media' end,
+                                          'media ' || item.id::text || ': ' || p_reason, p_actor);
+  select * into reviewed from plaudit.reviews r where r.id = p_review_id;
+  perform plaudit.emit_event(tenant, 'review.moderated', jsonb_build_object(
+    'id', reviewed.id, 'form_id', reviewed.form_id,
+    'product', plaudit.review_product_json(reviewed.product_id)::jsonb,
+    'action', case when hide then 'hide_media' else 'unhide_media' end,
+    'is_hidden', reviewed.is_hidden,
+    'media', jsonb_build_object('id', item.id, 'type', item.type, 'is_hidden', hide),
+    'reason', p_reason, 'actor', p_actor,
+    'moderated_at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'moderation_chain', plaudit.moderation_chain_head(tenant)));
+  perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(tenant)));
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or shows a photo or video of a review of the caller''s tenant, with its trail entry and review.moderated.';
+
 CREATE FUNCTION plaudit.moderation_chain_head(p_org_id uuid) RETURNS jsonb
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select jsonb_build_object('entries', coalesce(h.last_seq, 0), 'head', encode(h.last_hash, 'hex'))
@@ -4489,7 +4530,7 @@ CREATE TABLE plaudit.moderation_trail (
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
-        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text]))),
+        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'hide_media'::text, 'unhide_media'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -5368,6 +5409,7 @@ GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.new_webhook_secret() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plaudit_api;

@@ -946,6 +946,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/reviews/{id}/media/{mediaId}/moderate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hide or show a review's photo or video
+         * @description A hidden item leaves the public routes and pages, and its `url` answers 404 to the public; the review itself stays as it is. Each change is recorded in the review's moderation history (`hide_media`, `unhide_media`, the reason naming the item) and emits `review.moderated` with the item. With the profile's `media_moderation: manual`, new items arrive hidden: `unhide` shows them. Hiding a hidden item, or showing a visible one, answers 409.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["reviews.moderateMedia"];
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/review-requests/stats": {
         parameters: {
             query?: never;
@@ -1644,9 +1666,21 @@ export interface components {
             /** Format: uuid */
             form_id: string;
             product: components["schemas"]["ReviewProduct"];
-            /** @enum {string} */
-            action: "hide" | "unhide";
+            /**
+             * @description `hide` and `unhide` change the review; `hide_media` and `unhide_media` one of its photos or videos.
+             * @enum {string}
+             */
+            action: "hide" | "unhide" | "hide_media" | "unhide_media";
+            /** @description Whether the review is hidden. */
             is_hidden: boolean;
+            /** @description The photo or video hidden or shown (`hide_media`, `unhide_media` only). */
+            media?: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                type: "image" | "video";
+                is_hidden: boolean;
+            };
             reason: string | null;
             /** @description Who made the change: `api_key:<key id>`, or `database:<user>`. */
             actor: string;
@@ -2713,8 +2747,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply";
-            /** @description The reason given, or a reply's text. */
+            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply" | "hide_media" | "unhide_media";
+            /** @description The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`. */
             reason: string | null;
             /**
              * @description Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.
@@ -7465,6 +7499,100 @@ export interface operations {
             };
             /** @description The media storage is unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.moderateMedia": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+                /** @description The photo or video */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModerationInput"];
+            };
+        };
+        responses: {
+            /** @description The review after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such review, or no such item of it, in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in that state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

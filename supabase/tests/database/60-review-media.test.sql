@@ -4,7 +4,7 @@
 -- and the public role read nothing.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(23);
+select plan(27);
 
 insert into plaudit.organizations (id, name, slug) values
   ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme', 'acme'),
@@ -118,6 +118,33 @@ set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 select is((select count(*)::integer from plaudit.review_media), 0, 'tenant B: reads none of tenant A''s media');
 select is(pg_temp.add('aaaaaaaa-0000-4000-8000-000000000002', null, 8), 'not_found',
   'tenant B: adds nothing to tenant A''s review');
+reset role;
+
+------------
+--- Moderation: tenant A hides and shows its item; tenant B reaches none
+------------
+create temporary table first_item as select id from plaudit.review_media where position = 1;
+grant select on first_item to public;
+
+set local role plaudit_api;
+set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select throws_ok(
+  $$ select plaudit.moderate_review_media('aaaaaaaa-0000-4000-8000-000000000001', (select id from first_item), 'hide', 'x', 'api_key:b') $$,
+  'P0002', 'Media not found', 'tenant B: hides nothing of tenant A''s');
+reset role;
+
+set local role plaudit_api;
+set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select lives_ok(
+  $$ select plaudit.moderate_review_media('aaaaaaaa-0000-4000-8000-000000000001', (select id from first_item), 'hide', 'A face', 'api_key:a') $$,
+  'tenant A: hides its item');
+select throws_ok(
+  $$ select plaudit.moderate_review_media('aaaaaaaa-0000-4000-8000-000000000001', (select id from first_item), 'hide', 'x', 'api_key:a') $$,
+  '55000', 'Media is already hidden', 'tenant A: hiding it again is a conflict');
+select results_eq(
+  $$ select action, reason, actor from plaudit.moderation_trail order by seq $$,
+  $$ select 'hide_media', 'media ' || id || ': A face', 'api_key:a' from first_item $$,
+  'tenant A: the trail records it, naming the item');
 reset role;
 
 select * from finish();
