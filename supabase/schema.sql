@@ -1244,12 +1244,12 @@ COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[
 CREATE FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) RETURNS text
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
-         || 'product_external_id,product_name'
+         || 'product_external_id,product_name,media_urls'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
 
-COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, then one `custom_fields.<key>` column per custom field.';
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its media''s URLs, then one `custom_fields.<key>` column per custom field.';
 
 CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) RETURNS text[]
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1377,6 +1377,9 @@ begin
              || ',' || p.form_id::text
              -- The product's cells go through csv_cell like the review's: a name is text, never a formula.
              || ',' || plaudit.csv_cell(x.external_id) || ',' || plaudit.csv_cell(x.name)
+             -- Its photos and videos, hidden ones too (the file is the organization's), by index.
+             || ',' || plaudit.csv_cell((select string_agg(m.url, ' ' order by m.position)
+                                           from plaudit.review_media m where m.review_id = p.id))
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),
@@ -1492,7 +1495,13 @@ begin
     select r.id, r.product_id, r.created_at, r.rating, r.verification_status, r.verification_method,
            plaudit.review_is_incentivized(r) as incentivized,
            plaudit.xml_text(r.reviewer_name) as reviewer_name, plaudit.xml_text(r.title) as title,
-           plaudit.xml_text(r.content) as content
+           plaudit.xml_text(r.content) as content,
+           -- The reviewer's photos the public may see (videos have no place in the feed).
+           (select '<reviewer_images>' || string_agg('<reviewer_image><url>' || plaudit.xml_text(m.url)
+                                                     || '</url></reviewer_image>', '' order by m.position)
+                   || '</reviewer_images>'
+              from plaudit.review_media m
+             where m.review_id = r.id and m.type = 'image' and not m.is_hidden) as images
       from plaudit.reviews r
      where r.org_id = org and r.product_id is not null
        and (r.product_id, r.created_at, r.id) >
@@ -1536,6 +1545,7 @@ begin
            || plaudit.xml_element_or_nothing('title', x.title)
            || coalesce(nullif(plaudit.xml_element_or_nothing('content', x.content), ''), '<content>(no text)</content>')
            || '<review_url type="singleton">' || p.page || '</review_url>'
+           || coalesce(x.images, '')
            || '<ratings><overall min="1" max="5">' || x.rating::text || '</overall></ratings>'
            || p.products
            || '<is_spam>false</is_spam>'

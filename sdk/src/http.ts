@@ -111,8 +111,10 @@ export class Http {
     const auth = req.auth !== false;
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     if (auth && o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
-    let body: string | undefined;
-    if (req.body !== undefined) {
+    let body: string | FormData | undefined;
+    if (req.body instanceof FormData) {
+      body = req.body; // fetch writes multipart/form-data with its boundary
+    } else if (req.body !== undefined) {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
