@@ -11,3 +11,9 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
 /** The stored image's longest side, and its thumbnail's. */
 export const STORED_LONGEST_SIDE = 2048;
 export const THUMBNAIL_LONGEST_SIDE = 400;
+
+/** width × height scaled so that the longest side is at most `longest`, never up. */
+export function fitWithin(width: number, height: number, longest: number): { width: number; height: number } {
+  const scale = Math.min(1, longest / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}

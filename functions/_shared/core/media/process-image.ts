@@ -2,7 +2,7 @@
 // (before decoding), decoded, flattened onto white, scaled to at most 2,048 px and re-encoded as a
 // JPEG with nothing but the pixels (no EXIF, no GPS, no comment), with a thumbnail of at most 400 px.
 import { decode, encodeJpeg, type Pixels, resize } from './codecs.ts';
-import { MAX_FILE_BYTES, MAX_IMAGE_PIXELS, STORED_LONGEST_SIDE, THUMBNAIL_LONGEST_SIDE } from './limits.ts';
+import { fitWithin, MAX_FILE_BYTES, MAX_IMAGE_PIXELS, STORED_LONGEST_SIDE, THUMBNAIL_LONGEST_SIDE } from './limits.ts';
 import { type ImageFormat, imageSize } from './sniff.ts';
 
 /** Why a file is refused, with the status the API answers. */
@@ -17,12 +17,6 @@ export interface ProcessedImage {
   thumbnail: Uint8Array;
   width: number;
   height: number;
-}
-
-/** width × height scaled so that the longest side is at most `longest`, never up. */
-export function fitWithin(width: number, height: number, longest: number): { width: number; height: number } {
-  const scale = Math.min(1, longest / Math.max(width, height));
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
 /** Composes translucent pixels over white, in place: a JPEG has no transparency. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { imageSize, sniff, videoIsWhole } from './sniff.ts';
-import { fitWithin } from './process-image.ts';
+import { fitWithin } from './limits.ts';
 
 const bytes = (...parts: (string | number[])[]) =>
   new Uint8Array(parts.flatMap((p) => typeof p === 'string' ? [...p].map((ch) => ch.charCodeAt(0)) : p));
