@@ -77,6 +77,15 @@ describe('POST /api/v1/reviews/:id/media', () => {
     expect(item.media).toEqual([publicItem]);
   });
 
+  it('turns a photo as its EXIF orientation says, since the EXIF is not kept', async () => {
+    const review = await submitted();
+    const res = await upload(review.id, await jpegWithGps(60, 40, 1, 6), { token: review.token });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ width: 40, height: 60 });
+    const image = await fetchFile(res.body.url);
+    expect(imageSize(image.bytes, 'jpeg')).toEqual({ width: 40, height: 60 });
+  });
+
   it('flattens a transparent PNG onto white and drops its text chunks', async () => {
     const review = await submitted();
     const res = await upload(review.id, png(64, 32), { token: review.token, name: 'logo.png', type: 'image/png' });

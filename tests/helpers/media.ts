@@ -26,23 +26,31 @@ function pixels(width: number, height: number, seed: number) {
 const u16 = (n: number) => [(n >> 8) & 255, n & 255];
 const u32 = (n: number) => [(n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
 
-/** An APP1 segment: Exif, a TIFF whose IFD0 points to a GPS IFD with a latitude, and the marker. */
-function exifSegment(): Uint8Array {
+/**
+ * An APP1 segment: Exif, a TIFF whose IFD0 holds the orientation and points to a GPS IFD with a
+ * latitude, and the marker.
+ */
+function exifSegment(orientation: number): Uint8Array {
   const tiff = [
     ...[0x4d, 0x4d, 0x00, 0x2a],
     ...u32(8), // big-endian TIFF, IFD0 at 8
-    ...u16(1),
+    ...u16(2),
+    ...u16(0x0112),
+    ...u16(3),
+    ...u32(1),
+    ...u16(orientation),
+    ...u16(0), // Orientation
     ...u16(0x8825),
     ...u16(4),
     ...u32(1),
-    ...u32(26),
-    ...u32(0), // GPS IFD at 26
+    ...u32(38), // GPS IFD at 38
+    ...u32(0),
     ...u16(1),
     ...u16(0x0002),
     ...u16(5),
     ...u32(3),
-    ...u32(44),
-    ...u32(0), // GPSLatitude at 44
+    ...u32(56),
+    ...u32(0), // GPSLatitude at 56
     ...u32(52),
     ...u32(1),
     ...u32(31),
@@ -55,10 +63,13 @@ function exifSegment(): Uint8Array {
   return new Uint8Array([0xff, 0xe1, ...u16(payload.length + 2), ...payload]);
 }
 
-/** A real JPEG of width × height with EXIF and GPS in it, right after its start marker. */
-export async function jpegWithGps(width: number, height: number, seed = 1): Promise<Uint8Array> {
+/**
+ * A real JPEG of width × height with EXIF and GPS in it, right after its start marker; its EXIF
+ * orientation says how a viewer turns it (6: a quarter turn clockwise, as a phone held upright).
+ */
+export async function jpegWithGps(width: number, height: number, seed = 1, orientation = 1): Promise<Uint8Array> {
   const plain = await encodeJpeg(pixels(width, height, seed), 80);
-  return new Uint8Array([...plain.subarray(0, 2), ...exifSegment(), ...plain.subarray(2)]);
+  return new Uint8Array([...plain.subarray(0, 2), ...exifSegment(orientation), ...plain.subarray(2)]);
 }
 
 function pngChunk(type: string, data: Uint8Array): number[] {

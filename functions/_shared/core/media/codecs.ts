@@ -1,4 +1,4 @@
-// The image codecs: WebAssembly builds of MozJPEG, libwebp, the PNG decoder and the resizer, from
+// The image codecs: WebAssembly builds of MozJPEG, libwebp and the PNG decoder, from
 // npm (@jsquash/*), so that no native binary is needed (Supabase Edge Functions run none). Deno
 // loads each module from its package on first use; under Node (the unit tests) they are compiled
 // here from the package's file.
@@ -6,7 +6,6 @@ import decodeJpegWasm, { init as initJpegDecoder } from '@jsquash/jpeg/decode.js
 import encodeJpegWasm, { init as initJpegEncoder } from '@jsquash/jpeg/encode.js';
 import decodePngWasm, { init as initPngDecoder } from '@jsquash/png/decode.js';
 import decodeWebpWasm, { init as initWebpDecoder } from '@jsquash/webp/decode.js';
-import resizeWasm, { initResize } from '@jsquash/resize';
 import { isDeno, nodePackageFile, readFileBytes } from '../runtime.ts';
 import type { ImageFormat } from './sniff.ts';
 
@@ -45,7 +44,6 @@ function load(): Promise<unknown> {
     compile('jpeg/codec/enc/mozjpeg_enc.wasm').then((m) => initJpegEncoder(m)),
     compile('png/codec/pkg/squoosh_png_bg.wasm').then((m) => initPngDecoder(m)),
     compile('webp/codec/dec/webp_dec.wasm').then((m) => initWebpDecoder(m)),
-    compile('resize/lib/resize/pkg/squoosh_resize_bg.wasm').then((m) => initResize(m)),
   ]);
 }
 
@@ -58,19 +56,14 @@ const asPixels = (i: ImageData) => i as unknown as Pixels;
 export async function decode(bytes: Uint8Array, format: ImageFormat): Promise<Pixels> {
   await load();
   const buffer = bytes.slice().buffer;
+  // A JPEG is turned as its EXIF orientation says (a phone's upright photo), since the EXIF goes.
   const image = format === 'jpeg'
-    ? await decodeJpegWasm(buffer)
+    ? await decodeJpegWasm(buffer, { preserveOrientation: true })
     : format === 'png'
     ? await decodePngWasm(buffer)
     : await decodeWebpWasm(buffer);
   if (!image?.width || !image.height) throw new Error('the image decoded to nothing');
   return asPixels(image);
-}
-
-/** The image scaled to width × height. */
-export async function resize(pixels: Pixels, width: number, height: number): Promise<Pixels> {
-  await load();
-  return asPixels(await resizeWasm(asImageData(pixels), { width, height, method: 'triangle', premultiply: true }));
 }
 
 /** A progressive JPEG of the pixels and nothing else: MozJPEG writes no EXIF, GPS or comment. */

@@ -1,7 +1,8 @@
 // A reviewer's photo, made safe to publish: its type from its content, its size from its header
 // (before decoding), decoded, flattened onto white, scaled to at most 2,048 px and re-encoded as a
 // JPEG with nothing but the pixels (no EXIF, no GPS, no comment), with a thumbnail of at most 400 px.
-import { decode, encodeJpeg, type Pixels, resize } from './codecs.ts';
+import { decode, encodeJpeg, type Pixels } from './codecs.ts';
+import { downscale } from './downscale.ts';
 import { fitWithin, MAX_FILE_BYTES, MAX_IMAGE_PIXELS, STORED_LONGEST_SIDE, THUMBNAIL_LONGEST_SIDE } from './limits.ts';
 import { type ImageFormat, imageSize } from './sniff.ts';
 
@@ -34,10 +35,10 @@ function flattenOntoWhite(p: Pixels) {
   }
 }
 
-async function scaled(pixels: Pixels, longest: number): Promise<Pixels> {
+function scaled(pixels: Pixels, longest: number): Pixels {
   const size = fitWithin(pixels.width, pixels.height, longest);
   if (size.width === pixels.width && size.height === pixels.height) return pixels;
-  return await resize(pixels, size.width, size.height);
+  return downscale(pixels, size.width, size.height);
 }
 
 async function decodeWithin(bytes: Uint8Array, format: ImageFormat): Promise<Pixels> {
@@ -68,10 +69,12 @@ export async function processImage(bytes: Uint8Array, format: ImageFormat): Prom
       } megapixels (this one has ${header.width} × ${header.height})`,
     );
   }
-  // The full-size pixels live only until scaled: the largest allocation of the whole upload.
-  const stored = await scaled(await decodeWithin(bytes, format), STORED_LONGEST_SIDE);
-  flattenOntoWhite(stored);
-  const thumbnail = await scaled(stored, THUMBNAIL_LONGEST_SIDE);
+  // The full-size pixels live only until scaled: the largest allocation of the whole upload. They
+  // are flattened first, so that transparent pixels' colours do not bleed into the average.
+  const full = await decodeWithin(bytes, format);
+  if (format !== 'jpeg') flattenOntoWhite(full);
+  const stored = scaled(full, STORED_LONGEST_SIDE);
+  const thumbnail = scaled(stored, THUMBNAIL_LONGEST_SIDE);
   return {
     image: await encodeJpeg(stored, 82),
     thumbnail: await encodeJpeg(thumbnail, 75),
