@@ -208,6 +208,25 @@ describe('POST /api/v1/reviews/:id/media', () => {
     expect(json.status).toBe(415);
   });
 
+  it('honours an Idempotency-Key with a key: a retry of the same file replays, another file is 422', async () => {
+    const review = await submitted();
+    const photo = await jpegWithGps(30, 30, 11);
+    const key = crypto.randomUUID();
+    const first = await upload(review.id, photo, { key: t.keys.write, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(201);
+    // A retry sends a new multipart body (another boundary) around the same file.
+    const retry = await upload(review.id, photo, { key: t.keys.write, headers: { 'idempotency-key': key } });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    const other = await upload(review.id, await jpegWithGps(30, 30, 12), {
+      key: t.keys.write,
+      headers: { 'idempotency-key': key },
+    });
+    expect(other.status).toBe(422);
+    expect((await storedFor(review.id)).rows).toBe(1);
+  });
+
   it("takes only the review's own token or its organization's write key", async () => {
     const review = await submitted();
     const elsewhere = await submitted();

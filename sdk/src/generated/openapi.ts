@@ -917,7 +917,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo or video to a review
-         * @description The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review.
+         * @description The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review. With a key, an `Idempotency-Key` makes a retry answer the first call's result (the same key with another file is 422).
          */
         post: operations["reviews.uploadMedia"];
         delete?: never;
@@ -7338,7 +7338,10 @@ export interface operations {
     "reviews.uploadMedia": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The review */
                 id: string;
@@ -7423,7 +7426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No file, a corrupt one, or the review has 6 already */
+            /** @description No file, a corrupt one, the review has 6 already, or an Idempotency-Key used for another file */
             422: {
                 headers: {
                     [name: string]: unknown;

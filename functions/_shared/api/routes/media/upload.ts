@@ -7,11 +7,13 @@ import type { Tx } from '../../../core/db/client.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
 import { MAX_FILE_BYTES } from '../../../core/media/limits.ts';
 import { MediaRefusal } from '../../../core/media/process-image.ts';
-import type { AppEnv } from '../../http/env.ts';
+import type { AppEnv, TenantEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
-import { errorResponseSpec, json, Uuid } from '../../http/schemas.ts';
+import { errorResponseSpec, IdempotencyHeaders, json, Uuid } from '../../http/schemas.ts';
 import { credential } from '../../middleware/credential/index.ts';
+import { idempotency } from '../../middleware/idempotency/index.ts';
+import { toHex } from '../../../core/bytes.ts';
 import { clientIp, retryAfter, setRateLimitHeaders } from '../../middleware/rate-limit/index.ts';
 import { sha256Hex } from '../../api-keys/format.ts';
 import { router } from '../define.ts';
@@ -58,12 +60,34 @@ async function admit(c: Context<UploadEnv>, tokenHash: Uint8Array | null, next: 
   await next();
 }
 
-/** The review's upload token, or else the organization's write key (or a member's session). */
+/**
+ * An upload compared between calls by its review and its file's SHA-256: the multipart body's
+ * boundary differs on every send, the file does not.
+ */
+async function fileAsSent(c: Context<TenantEnv>): Promise<string> {
+  const file = (await c.req.formData()).get('file');
+  const digest = file instanceof File
+    ? toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer())))
+    : '';
+  return `${c.req.param('id')}\n${digest}`;
+}
+
+const keyed = credential({ scope: 'write' }) as unknown as MiddlewareHandler<UploadEnv>;
+const idempotent = idempotency({ comparableBody: fileAsSent }) as unknown as MiddlewareHandler<UploadEnv>;
+
+/**
+ * The review's upload token, or else the organization's write key (or a member's session), whose
+ * uploads honour an Idempotency-Key as every keyed POST does.
+ */
 const uploadAccess: MiddlewareHandler<UploadEnv> = async (c, next) => {
   const token = c.req.header('x-upload-token');
   if (token === undefined) {
-    const keyed = credential({ scope: 'write' }) as unknown as MiddlewareHandler<UploadEnv>;
-    return await keyed(c, () => admit(c, null, next));
+    return await keyed(c, () =>
+      admit(c, null, async () => {
+        // A replayed answer comes back as the middleware's result, not through the route.
+        const replayed = await idempotent(c, next);
+        if (replayed instanceof Response) c.res = replayed;
+      }));
   }
   const hash = uploadTokenHash(token.trim());
   if (!hash) throw new ApiError(401, REFUSALS.invalid_token[1]);
@@ -86,10 +110,11 @@ export const mediaUpload = router().openapi(
     tags: ['Reviews'],
     summary: 'Add a photo or video to a review',
     description:
-      "The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review.",
+      "The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review. With a key, an `Idempotency-Key` makes a retry answer the first call's result (the same key with another file is 422).",
     request: {
       params: z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' }, description: 'The review' }) }),
       body: { required: true, content: { 'multipart/form-data': { schema: MediaFile } } },
+      headers: IdempotencyHeaders,
     },
     middleware: [uploadAccess],
     security: [{ UploadToken: [] }, { ApiKey: [] }, { Session: [] }],
@@ -103,7 +128,9 @@ export const mediaUpload = router().openapi(
       404: errorResponseSpec('No such review (for this key)'),
       413: errorResponseSpec('The file is too large (bytes or megapixels)'),
       415: errorResponseSpec('Not multipart/form-data, or the file is not a JPEG, PNG, WebP, MP4 or WebM'),
-      422: errorResponseSpec('No file, a corrupt one, or the review has 6 already'),
+      422: errorResponseSpec(
+        'No file, a corrupt one, the review has 6 already, or an Idempotency-Key used for another file',
+      ),
       429: errorResponseSpec('Too many uploads from this address or to this review'),
       503: errorResponseSpec('The media storage did not take the file; nothing was stored'),
     },
