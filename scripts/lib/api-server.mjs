@@ -1,5 +1,4 @@
 // Starts the API function on Deno, as `npm start`, the tests and the benchmarks run it.
-import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './database.mjs';
 import { spawnDeno } from './deno-process.mjs';
@@ -28,10 +27,10 @@ export async function waitForHealth(url, timeoutMs = 60_000, child) {
  *   stdio?: 'inherit' | 'ignore' | 'pipe' | number }} options
  */
 export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit' }) {
-  // Local media storage (MEDIA_STORAGE=local) writes under the data directory, and nowhere else.
+  // Local media storage (MEDIA_STORAGE=local) writes under the data directory, and nowhere else;
+  // the folder is made by the first upload.
   const all = { ...process.env, ...env };
   const mediaDir = path.resolve(root, all.MEDIA_DIR ?? path.join(all.PLAUDIT_DATA_DIR ?? '.plaudit', 'media'));
-  fs.mkdirSync(mediaDir, { recursive: true });
   const { child, stop } = spawnDeno('functions/api/index.ts', {
     env: { PORT: String(port), API_DATABASE_URL: databaseUrl, ...env, MEDIA_DIR: mediaDir },
     stdio: ['ignore', stdio, stdio],
