@@ -37,6 +37,7 @@ import replicas from './bench/scenarios/replicas.mjs';
 import manyTenants from './bench/scenarios/many-tenants.mjs';
 import privacyErasure from './bench/scenarios/privacy-erasure.mjs';
 import imports from './bench/scenarios/imports.mjs';
+import media from './bench/scenarios/media.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -60,6 +61,7 @@ const SCENARIOS = [
   manyTenants,
   privacyErasure,
   imports,
+  media,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

@@ -71,6 +71,52 @@ $$;
 
 COMMENT ON FUNCTION plaudit.add_product_review_statistics(p_deltas jsonb) IS 'Adds signed deltas to products'' public review counters, in product order.';
 
+CREATE FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash bytea, p_id uuid, p_type text, p_content_type text, p_storage_key text,
+    p_thumbnail_key text, p_url text, p_thumbnail_url text, p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea, OUT refusal text,
+    OUT created boolean, OUT item text) RETURNS record
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  access record;
+  taken integer;
+  held boolean;
+begin
+  select * into access from plaudit.review_media_access(p_review_id, p_token_hash);
+  if access.refusal is not null then
+    refusal := access.refusal;
+    return;
+  end if;
+  perform 1 from plaudit.reviews r where r.id = p_review_id for update;
+  item := (select plaudit.review_media_item_json(m.id) from plaudit.review_media m
+            where m.review_id = p_review_id and m.sha256 = p_sha256);
+  if item is not null then
+    created := false;
+    return;
+  end if;
+  select count(*) into taken from plaudit.review_media m where m.review_id = p_review_id;
+  if taken >= 6 then
+    refusal := 'too_many';
+    return;
+  end if;
+  held := coalesce((select p.media_moderation = 'manual' from plaudit.public_profiles p where p.org_id = access.org_id), false);
+  insert into plaudit.review_media (id, org_id, review_id, type, content_type, storage_key, thumbnail_key, url,
+                                    thumbnail_url, width, height, bytes, sha256, is_hidden, hidden_reason, position)
+  values (p_id, access.org_id, p_review_id, p_type, p_content_type, p_storage_key, p_thumbnail_key, p_url,
+          p_thumbnail_url, p_width, p_height, p_bytes, p_sha256, held,
+          case when held then 'Waiting for moderation' end,
+          (select coalesce(max(m.position), 0) + 1 from plaudit.review_media m where m.review_id = p_review_id));
+  if not held then
+    -- Public answers show the item: their version (and ETags) move with it.
+    perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(access.org_id)));
+  end if;
+  created := true;
+  item := plaudit.review_media_item_json(p_id);
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash bytea, p_id uuid, p_type text, p_content_type text, p_storage_key text,
+    p_thumbnail_key text, p_url text, p_thumbnail_url text, p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea, OUT refusal text,
+    OUT created boolean, OUT item text) IS 'Adds a stored photo or video to a review, at most 6, once per content; hidden when media are moderated by hand.';
+
 CREATE FUNCTION plaudit.add_review_statistics(p_deltas jsonb) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
 begin
@@ -648,6 +694,36 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.check_custom_field_values(p_definitions jsonb, p_values jsonb) IS 'Validates answers against a form''s custom fields and answers those to keep: the form''s keys only, strings trimmed.';
+
+CREATE FUNCTION plaudit.check_review_media_upload(p_review_id uuid, p_token_hash bytea, p_address_bucket text, p_address_limit integer,
+    p_review_limit integer, OUT refusal text, OUT org_id uuid, OUT rate_remaining integer, OUT rate_reset bigint) RETURNS record
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  access record;
+  rate record;
+begin
+  select * into rate from plaudit.hit_rate_limit(p_address_bucket, p_address_limit);
+  rate_remaining := rate.remaining;
+  rate_reset := rate.reset_at;
+  if not rate.allowed then
+    refusal := 'rate_limited';
+    return;
+  end if;
+  select * into access from plaudit.review_media_access(p_review_id, p_token_hash);
+  if access.refusal is not null then
+    refusal := access.refusal;
+  elsif not (select h.allowed from plaudit.hit_rate_limit('media-review:' || p_review_id::text, p_review_limit) h) then
+    refusal := 'review_rate_limited';
+  elsif (select count(*) from plaudit.review_media m where m.review_id = p_review_id) >= 6 then
+    refusal := 'too_many';
+  else
+    org_id := access.org_id;
+  end if;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.check_review_media_upload(p_review_id uuid, p_token_hash bytea, p_address_bucket text, p_address_limit integer,
+    p_review_limit integer, OUT refusal text, OUT org_id uuid, OUT rate_remaining integer, OUT rate_reset bigint) IS 'The rate limits, access and count checks before an upload is read and processed; answers the review''s organization.';
 
 CREATE FUNCTION plaudit.claim_cdn_purges(p_limit integer DEFAULT 100, p_lease_seconds integer DEFAULT 60,
     p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id uuid, claim_token uuid, org_id uuid, include_sitemap boolean, attempt integer, claimed_lsn pg_lsn)
@@ -1401,12 +1477,12 @@ COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[
 CREATE FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) RETURNS text
     LANGUAGE sql IMMUTABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
-         || 'product_external_id,product_name,source'
+         || 'product_external_id,product_name,source,media_urls'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
 
-COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, then one `custom_fields.<key>` column per custom field.';
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, then one `custom_fields.<key>` column per custom field.';
 
 CREATE FUNCTION plaudit.export_custom_field_keys(p_org_id uuid, p_form_id uuid) RETURNS text[]
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -1535,6 +1611,9 @@ begin
              -- The product's cells go through csv_cell like the review's: a name is text, never a formula.
              || ',' || plaudit.csv_cell(x.external_id) || ',' || plaudit.csv_cell(x.name)
              || ',' || p.source
+             -- Its photos and videos, hidden ones too (the file is the organization's), by index.
+             || ',' || plaudit.csv_cell((select string_agg(m.url, ' ' order by m.position)
+                                           from plaudit.review_media m where m.review_id = p.id))
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),
@@ -1650,7 +1729,13 @@ begin
     select r.id, r.product_id, r.created_at, r.rating, r.verification_status, r.verification_method,
            plaudit.review_is_incentivized(r) as incentivized,
            plaudit.xml_text(r.reviewer_name) as reviewer_name, plaudit.xml_text(r.title) as title,
-           plaudit.xml_text(r.content) as content
+           plaudit.xml_text(r.content) as content,
+           -- The reviewer's photos the public may see (videos have no place in the feed).
+           (select '<reviewer_images>' || string_agg('<reviewer_image><url>' || plaudit.xml_text(m.url)
+                                                     || '</url></reviewer_image>', '' order by m.position)
+                   || '</reviewer_images>'
+              from plaudit.review_media m
+             where m.review_id = r.id and m.type = 'image' and not m.is_hidden) as images
       from plaudit.reviews r
      where r.org_id = org and r.product_id is not null
        and (r.product_id, r.created_at, r.id) >
@@ -1694,6 +1779,7 @@ begin
            || plaudit.xml_element_or_nothing('title', x.title)
            || coalesce(nullif(plaudit.xml_element_or_nothing('content', x.content), ''), '<content>(no text)</content>')
            || '<review_url type="singleton">' || p.page || '</review_url>'
+           || coalesce(x.images, '')
            || '<ratings><overall min="1" max="5">' || x.rating::text || '</overall></ratings>'
            || p.products
            || '<is_spam>false</is_spam>'
@@ -1943,6 +2029,18 @@ $$;
 
 COMMENT ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) IS 'Creates an API key and answers its plaintext, once: only its SHA-256 is stored.';
 
+CREATE FUNCTION plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea) RETURNS timestamp with time zone
+    LANGUAGE sql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  insert into plaudit.media_upload_tokens (review_id, org_id, token_hash, expires_at)
+  select r.id, r.org_id, p_token_hash, now() + interval '24 hours'
+    from plaudit.reviews r
+   where r.id = p_review_id and r.created_at = now()
+  on conflict (review_id) do nothing
+  returning expires_at
+$$;
+
+COMMENT ON FUNCTION plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea) IS 'Issues the upload token of a review created in this transaction, once; answers its expiry.';
+
 CREATE FUNCTION plaudit.json_without_address(p_value jsonb, p_email text) RETURNS jsonb
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select case when strpos(lower(p_value::text), lower(p_email)) = 0 then p_value
@@ -2025,6 +2123,47 @@ end
 $$;
 
 COMMENT ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or unhides a review of the caller''s tenant on behalf of `p_actor`, with a reason for the trail.';
+
+CREATE FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  tenant uuid := plaudit.current_org_id();
+  hide boolean := p_action = 'hide';
+  item plaudit.review_media;
+  reviewed plaudit.reviews;
+begin
+  if p_action is null or p_action not in ('hide', 'unhide') then
+    raise exception 'action: must be hide or unhide' using errcode = 'invalid_parameter_value';
+  end if;
+  select * into item from plaudit.review_media m
+   where m.id = p_media_id and m.review_id = p_review_id and m.org_id = tenant
+     for update;
+  if item.id is null then
+    raise exception 'Media not found' using errcode = 'no_data_found';
+  end if;
+  if item.is_hidden = hide then
+    raise exception '%', case when hide then 'Media is already hidden' else 'Media is not hidden' end
+      using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  update plaudit.review_media m set is_hidden = hide, hidden_reason = case when hide then p_reason end
+   where m.id = item.id;
+  perform plaudit.append_moderation_entry(tenant, p_review_id, case when hide then 'hide_media' else 'unhide_media' end,
+                                          'media ' || item.id::text || ': ' || p_reason, p_actor);
+  select * into reviewed from plaudit.reviews r where r.id = p_review_id;
+  perform plaudit.emit_event(tenant, 'review.moderated', jsonb_build_object(
+    'id', reviewed.id, 'form_id', reviewed.form_id,
+    'product', plaudit.review_product_json(reviewed.product_id)::jsonb,
+    'action', case when hide then 'hide_media' else 'unhide_media' end,
+    'is_hidden', reviewed.is_hidden,
+    'media', jsonb_build_object('id', item.id, 'type', item.type, 'is_hidden', hide),
+    'reason', p_reason, 'actor', p_actor,
+    'moderated_at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'moderation_chain', plaudit.moderation_chain_head(tenant)));
+  perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(tenant)));
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or shows a photo or video of a review of the caller''s tenant, with its trail entry and review.moderated.';
 
 CREATE FUNCTION plaudit.moderation_chain_head(p_org_id uuid) RETURNS jsonb
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -2329,6 +2468,18 @@ $$;
 
 COMMENT ON FUNCTION plaudit.public_listed_products(p_org_id uuid) IS 'The products public pages list: those not archived, and archived ones with public reviews of their own.';
 
+CREATE FUNCTION plaudit.public_media_file(p_storage_key text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select case when m.storage_key = p_storage_key then m.content_type else 'image/jpeg' end
+    from plaudit.review_media m
+    join plaudit.public_reviews pr on pr.id = m.review_id
+    left join plaudit.public_profiles p on p.org_id = m.org_id
+   where (m.storage_key = p_storage_key or m.thumbnail_key = p_storage_key)
+     and not m.is_hidden and coalesce(p.enabled, true)
+$$;
+
+COMMENT ON FUNCTION plaudit.public_media_file(p_storage_key text) IS 'The content type of a stored media file the public may read, or null.';
+
 CREATE FUNCTION plaudit.public_product(p_slug text, p_external_id text) RETURNS json
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
   select json_build_object(
@@ -2630,6 +2781,7 @@ CREATE FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plau
     || ',"product":' || case when product.id is null then 'null'
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
+    || ',"media":' || plaudit.review_media_json(pr.id, true)
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || ',"helpful_count":' || pr.helpful_count::text
     || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
@@ -3364,9 +3516,11 @@ $$;
 COMMENT ON FUNCTION plaudit.review_forms_stay_deleted() IS 'A deleted form stays deleted: nothing can bring it back or change it afterwards.';
 
 CREATE FUNCTION plaudit.review_has_public_media(p_review_id uuid) RETURNS boolean
-    LANGUAGE sql STABLE PARALLEL SAFE AS $$ select false $$;
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  select exists (select 1 from plaudit.review_media m where m.review_id = p_review_id and not m.is_hidden)
+$$;
 
-COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has media the public may see: none yet, until reviews have media.';
+COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has a photo or video the public may see.';
 
 CREATE FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) RETURNS boolean
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ select r.incentive is not null $$;
@@ -3396,11 +3550,62 @@ CREATE FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_repl
     || '","form_id":"' || r.form_id::text
     || '","product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
     || ',"custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
+    || ',"media":' || plaudit.review_media_json(r.id, false)
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || '}'
 $$;
 
 COMMENT ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) IS 'The organization''s Review as compact JSON: the one writer of it, for every route and the JSON export.';
+
+CREATE FUNCTION plaudit.review_media_access(p_review_id uuid, p_token_hash bytea, OUT org_id uuid, OUT refusal text) RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+declare
+  t plaudit.media_upload_tokens;
+begin
+  if p_token_hash is not null then
+    select * into t from plaudit.media_upload_tokens x where x.token_hash = p_token_hash and x.expires_at > now();
+    if not found then
+      refusal := 'invalid_token';
+    elsif t.review_id <> p_review_id then
+      refusal := 'wrong_review';
+    else
+      org_id := t.org_id;
+    end if;
+    return;
+  end if;
+  select r.org_id into org_id from plaudit.reviews r
+   where r.id = p_review_id and r.org_id = plaudit.current_org_id();
+  if org_id is null then
+    refusal := 'not_found';
+  end if;
+end
+$$;
+
+COMMENT ON FUNCTION plaudit.review_media_access(p_review_id uuid, p_token_hash bytea, OUT org_id uuid, OUT refusal text) IS 'Whether the upload token or the caller''s tenant may add media to a review: its organization, or why not.';
+
+CREATE FUNCTION plaudit.review_media_item_json(p_media_id uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path TO 'pg_catalog', 'pg_temp' AS $$
+  select (plaudit.review_media_json(m.review_id, false)::json -> (m.position - 1))::text
+    from plaudit.review_media m
+   where m.id = p_media_id
+$$;
+
+COMMENT ON FUNCTION plaudit.review_media_item_json(p_media_id uuid) IS 'One media item as the organization''s Review shows it.';
+
+CREATE FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  select '[' || coalesce(string_agg('{"id":"' || m.id::text || '","type":"' || m.type
+      || '","url":' || pg_catalog.to_json(m.url)::text
+      || ',"thumbnail_url":' || coalesce(pg_catalog.to_json(m.thumbnail_url)::text, 'null')
+      || ',"width":' || coalesce(m.width::text, 'null') || ',"height":' || coalesce(m.height::text, 'null')
+      || case when p_public then '' else ',"is_hidden":' || m.is_hidden::text end
+      || ',"created_at":"' || pg_catalog.to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      || '"}', ',' order by m.position), '') || ']'
+    from plaudit.review_media m
+   where m.review_id = p_review_id and not (p_public and m.is_hidden)
+$$;
+
+COMMENT ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) IS 'A review''s photos and videos as a JSON array in upload order: all of them with is_hidden, or the public''s visible ones.';
 
 CREATE FUNCTION plaudit.review_product_json(p_product_id uuid) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
@@ -5086,6 +5291,17 @@ CREATE TABLE plaudit.invitations (
 
 COMMENT ON TABLE plaudit.invitations IS 'Invitations to join an organization''s team: the address, the role and the hash of the one-time token.';
 
+CREATE TABLE plaudit.media_upload_tokens (
+    review_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    token_hash bytea NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT media_upload_tokens_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
+COMMENT ON TABLE plaudit.media_upload_tokens IS 'Upload tokens of reviewers (their SHA-256 only): each lets its review take media for 24 hours.';
+
 CREATE TABLE plaudit.members (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -5122,7 +5338,7 @@ CREATE TABLE plaudit.moderation_trail (
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
-        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text]))),
+        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -5220,6 +5436,7 @@ CREATE TABLE plaudit.public_profiles (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     google_product_feed boolean DEFAULT false NOT NULL,
+    media_moderation text DEFAULT 'auto'::text NOT NULL,
     CONSTRAINT public_profiles_description_check CHECK ((char_length(description) <= 2000)),
     CONSTRAINT public_profiles_display_name_check CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 200))),
     CONSTRAINT public_profiles_embed_layout_check CHECK ((embed_layout = ANY (ARRAY['list'::text, 'grid'::text, 'carousel'::text]))),
@@ -5227,11 +5444,13 @@ CREATE TABLE plaudit.public_profiles (
     CONSTRAINT public_profiles_embed_min_rating_check CHECK (((embed_min_rating >= 1) AND (embed_min_rating <= 5))),
     CONSTRAINT public_profiles_embed_theme_check CHECK ((embed_theme = ANY (ARRAY['light'::text, 'dark'::text]))),
     CONSTRAINT public_profiles_logo_url_check CHECK (((char_length(logo_url) <= 2048) AND (logo_url ~* '^https://'::text))),
+    CONSTRAINT public_profiles_media_moderation_check CHECK ((media_moderation = ANY (ARRAY['auto'::text, 'manual'::text]))),
     CONSTRAINT public_profiles_website_check CHECK (((char_length(website) <= 2048) AND (website ~* '^https?://'::text)))
 );
 
 COMMENT ON TABLE plaudit.public_profiles IS 'Public-profile settings of an organization (profile page and widget); an organization without a row has the defaults.';
 COMMENT ON COLUMN plaudit.public_profiles.google_product_feed IS 'Whether the public Google Product Ratings feed of the organization''s product reviews is published.';
+COMMENT ON COLUMN plaudit.public_profiles.media_moderation IS 'auto: new photos and videos show with their review; manual: they stay hidden until the business shows them.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -5260,6 +5479,42 @@ CREATE TABLE plaudit.review_forms (
 
 COMMENT ON TABLE plaudit.review_forms IS 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
 COMMENT ON COLUMN plaudit.review_forms.incentive IS 'What the business offers for a review written on this form, or null.';
+
+CREATE TABLE plaudit.review_media (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    type text NOT NULL,
+    content_type text NOT NULL,
+    storage_key text NOT NULL,
+    thumbnail_key text,
+    url text NOT NULL,
+    thumbnail_url text,
+    width integer,
+    height integer,
+    bytes bigint NOT NULL,
+    sha256 bytea NOT NULL,
+    is_hidden boolean DEFAULT false NOT NULL,
+    hidden_reason text,
+    "position" integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_media_bytes_check CHECK (((bytes >= 1) AND (bytes <= 104857600))),
+    CONSTRAINT review_media_check CHECK (((type = 'video'::text) OR ((thumbnail_key IS NOT NULL) AND (thumbnail_url IS NOT NULL) AND (width IS NOT NULL) AND (height IS NOT NULL)))),
+    CONSTRAINT review_media_content_type_check CHECK ((content_type = ANY (ARRAY['image/jpeg'::text, 'image/png'::text, 'image/webp'::text,
+        'video/mp4'::text, 'video/webm'::text]))),
+    CONSTRAINT review_media_height_check CHECK (((height >= 1) AND (height <= 100000))),
+    CONSTRAINT review_media_hidden_reason_check CHECK (((char_length(hidden_reason) >= 1) AND (char_length(hidden_reason) <= 1000))),
+    CONSTRAINT review_media_position_check CHECK ((("position" >= 1) AND ("position" <= 6))),
+    CONSTRAINT review_media_sha256_check CHECK ((octet_length(sha256) = 32)),
+    CONSTRAINT review_media_storage_key_check CHECK (((char_length(storage_key) >= 1) AND (char_length(storage_key) <= 300))),
+    CONSTRAINT review_media_thumbnail_key_check CHECK (((char_length(thumbnail_key) >= 1) AND (char_length(thumbnail_key) <= 300))),
+    CONSTRAINT review_media_thumbnail_url_check CHECK (((char_length(thumbnail_url) >= 1) AND (char_length(thumbnail_url) <= 2048))),
+    CONSTRAINT review_media_type_check CHECK ((type = ANY (ARRAY['image'::text, 'video'::text]))),
+    CONSTRAINT review_media_url_check CHECK (((char_length(url) >= 1) AND (char_length(url) <= 2048))),
+    CONSTRAINT review_media_width_check CHECK (((width >= 1) AND (width <= 100000)))
+);
+
+COMMENT ON TABLE plaudit.review_media IS 'The photos and videos of reviews, in upload order: where their files are stored, their size and whether they are hidden.';
 
 CREATE TABLE plaudit.review_reports (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -5557,6 +5812,8 @@ ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_pkey PRIMARY KEY
 ALTER TABLE ONLY plaudit.imports ADD CONSTRAINT imports_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.media_upload_tokens ADD CONSTRAINT media_upload_tokens_pkey PRIMARY KEY (review_id);
+ALTER TABLE ONLY plaudit.media_upload_tokens ADD CONSTRAINT media_upload_tokens_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_seq_key UNIQUE (org_id, seq);
@@ -5574,6 +5831,11 @@ ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRI
 ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_position_key UNIQUE (review_id, "position");
+ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_sha256_key UNIQUE (review_id, sha256);
+ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_storage_key_key UNIQUE (storage_key);
+ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_thumbnail_key_key UNIQUE (thumbnail_key);
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
 ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_pkey PRIMARY KEY (id);
@@ -5632,6 +5894,7 @@ CREATE INDEX invitations_invited_by_key_id ON plaudit.invitations USING btree (i
 CREATE UNIQUE INDEX invitations_one_open_per_email ON plaudit.invitations USING btree (org_id, lower(email)) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL));
 
 CREATE INDEX invitations_org_id_created_at ON plaudit.invitations USING btree (org_id, created_at, id);
+CREATE INDEX media_upload_tokens_org_id ON plaudit.media_upload_tokens USING btree (org_id);
 CREATE INDEX members_org_id_created_at ON plaudit.members USING btree (org_id, created_at, id);
 
 CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id, lower(email));
@@ -5647,6 +5910,7 @@ CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, 
 CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name, id);
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
+CREATE INDEX review_media_org_id ON plaudit.review_media USING btree (org_id);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
 
 CREATE UNIQUE INDEX review_reports_one_open_per_reporter ON plaudit.review_reports USING btree (review_id, reporter_hash) WHERE (status = 'open'::text);
@@ -5736,6 +6000,7 @@ CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON pla
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER review_media_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_media FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
 CREATE TRIGGER review_requests_guard_update BEFORE UPDATE ON plaudit.review_requests FOR EACH ROW EXECUTE FUNCTION plaudit.review_requests_guard_update();
@@ -5773,6 +6038,8 @@ ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_org_id_fkey FORE
 ALTER TABLE ONLY plaudit.imports ADD CONSTRAINT imports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_invited_by_key_id_fkey FOREIGN KEY (invited_by_key_id) REFERENCES plaudit.api_keys(id);
 ALTER TABLE ONLY plaudit.invitations ADD CONSTRAINT invitations_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.media_upload_tokens ADD CONSTRAINT media_upload_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.media_upload_tokens ADD CONSTRAINT media_upload_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
@@ -5785,6 +6052,8 @@ ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -5872,6 +6141,7 @@ CREATE POLICY "Tenants can read their own products' review statistics" ON plaudi
 CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_profiles FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own reports" ON plaudit.review_reports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own review media" ON plaudit.review_media FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request settings" ON plaudit.review_request_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request usage" ON plaudit.review_request_usage FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review requests" ON plaudit.review_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -5916,6 +6186,7 @@ ALTER TABLE plaudit.idempotency_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.import_rows ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.imports ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.invitations ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.media_upload_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.members ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_chain_heads ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_trail ENABLE ROW LEVEL SECURITY;
@@ -5928,6 +6199,7 @@ ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_media ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_reports ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_events ENABLE ROW LEVEL SECURITY;
@@ -5951,6 +6223,11 @@ ALTER TABLE plaudit.webhook_endpoints ENABLE ROW LEVEL SECURITY;
 GRANT USAGE ON SCHEMA plaudit TO plaudit_api, plaudit_public, plaudit_worker, plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.accept_invitation(p_token text, p_name text) TO plaudit_public;
+
+GRANT ALL ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash bytea, p_id uuid, p_type text, p_content_type text, p_storage_key text,
+    p_thumbnail_key text, p_url text, p_thumbnail_url text, p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea, OUT refusal text,
+    OUT created boolean, OUT item text) TO plaudit_api, plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.api_key_checksum(body text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
@@ -5981,6 +6258,10 @@ GRANT ALL ON FUNCTION plaudit.base62_alphabet() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.check_review_media_upload(p_review_id uuid, p_token_hash bytea, p_address_bucket text, p_address_limit integer,
+    p_review_limit integer, OUT refusal text, OUT org_id uuid, OUT rate_remaining integer, OUT rate_reset bigint) TO plaudit_api, plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.claim_cdn_purges(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 
@@ -6048,7 +6329,9 @@ GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_a
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.new_webhook_secret() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plaudit_api;
@@ -6080,6 +6363,7 @@ GRANT INSERT(group_key),UPDATE(group_key) ON TABLE plaudit.products TO plaudit_a
 
 GRANT INSERT(archived),UPDATE(archived) ON TABLE plaudit.products TO plaudit_api;
 
+GRANT ALL ON FUNCTION plaudit.public_media_file(p_storage_key text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) TO plaudit_public;
@@ -6135,6 +6419,7 @@ GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit int
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_report_json(p_report_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
@@ -6320,6 +6605,8 @@ GRANT INSERT(embed_min_rating),UPDATE(embed_min_rating) ON TABLE plaudit.public_
 
 GRANT INSERT(google_product_feed),UPDATE(google_product_feed) ON TABLE plaudit.public_profiles TO plaudit_api;
 
+GRANT INSERT(media_moderation),UPDATE(media_moderation) ON TABLE plaudit.public_profiles TO plaudit_api;
+
 GRANT SELECT ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT INSERT(org_id) ON TABLE plaudit.review_forms TO plaudit_api;
@@ -6335,6 +6622,8 @@ GRANT INSERT(is_active),UPDATE(is_active) ON TABLE plaudit.review_forms TO plaud
 GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
+
+GRANT SELECT ON TABLE plaudit.review_media TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.review_reports TO plaudit_api;
 

@@ -42,7 +42,14 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
     started: [],
     superuserUrl: null,
     authenticatorUrl: null,
-    apiEnv: { RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT), PLAUDIT_ENV: 'production', ...apiEnv },
+    apiEnv: {
+      RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT),
+      PLAUDIT_ENV: 'production',
+      // Uploaded photos stay in the stack's folder, removed with it.
+      MEDIA_DIR: path.join(dir, 'media'),
+      MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT),
+      ...apiEnv,
+    },
     stopped: false,
     keepDir: false,
   };

@@ -1,4 +1,6 @@
 // Starts the API function on Deno, as `npm start`, the tests and the benchmarks run it.
+import path from 'node:path';
+import { root } from './database.mjs';
 import { spawnDeno } from './deno-process.mjs';
 
 export async function waitForHealth(url, timeoutMs = 60_000, child) {
@@ -25,9 +27,14 @@ export async function waitForHealth(url, timeoutMs = 60_000, child) {
  *   stdio?: 'inherit' | 'ignore' | 'pipe' | number }} options
  */
 export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit' }) {
+  // Local media storage (MEDIA_STORAGE=local) writes under the data directory, and nowhere else;
+  // the folder is made by the first upload.
+  const all = { ...process.env, ...env };
+  const mediaDir = path.resolve(root, all.MEDIA_DIR ?? path.join(all.PLAUDIT_DATA_DIR ?? '.plaudit', 'media'));
   const { child, stop } = spawnDeno('functions/api/index.ts', {
-    env: { PORT: String(port), API_DATABASE_URL: databaseUrl, ...env },
+    env: { PORT: String(port), API_DATABASE_URL: databaseUrl, ...env, MEDIA_DIR: mediaDir },
     stdio: ['ignore', stdio, stdio],
+    allow: [`--allow-write=${mediaDir}`],
   });
   const url = `http://127.0.0.1:${port}`;
   try {

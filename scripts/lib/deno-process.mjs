@@ -10,11 +10,14 @@ const PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-sys'
 
 const running = new Set();
 
-/** Runs `entry` (a path under functions/) with the permissions the functions need. */
-export function spawnDeno(entry, { env = {}, stdio }) {
+/**
+ * Runs `entry` (a path under functions/) with the permissions the functions need, and `allow`
+ * (the API's `--allow-write` to its media folder).
+ */
+export function spawnDeno(entry, { env = {}, stdio, allow = [] }) {
   // PLAUDIT_DENO_FLAGS adds flags to every run (a profiler's: docs/benchmarks.md, "Profiling").
   const extra = process.env.PLAUDIT_DENO_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(DENO, ['run', ...PERMISSIONS, '--unstable-no-legacy-abort', ...extra, entry], {
+  const child = spawn(DENO, ['run', ...PERMISSIONS, ...allow, '--unstable-no-legacy-abort', ...extra, entry], {
     cwd: root,
     env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', ...env },
     stdio,

@@ -36,6 +36,10 @@ export type PageMeta = ResponseOf<`${Org}/reviews`, 'get'>['meta'];
 export type Review = ResponseOf<`${Org}/reviews/{id}`, 'get'>;
 export type ReviewListQuery = QueryOf<`${Org}/reviews`>;
 export type ReviewSubmission = BodyOf<'/api/v1/reviews', 'post'>;
+/** The submitted review, with the token that adds photos and videos to it. */
+export type SubmittedReview = ResponseOf<'/api/v1/reviews', 'post'>;
+/** A photo or video of a review. */
+export type ReviewMedia = ResponseOf<'/api/v1/reviews/{id}/media', 'post'>;
 export type ModerationInput = BodyOf<`${Org}/reviews/{id}/moderate`, 'patch'>;
 export type ReplyInput = BodyOf<`${Org}/reviews/{id}/reply`, 'put'>;
 export type ModerationEntry = ItemOf<`${Org}/reviews/{id}/moderation-history`>;

@@ -23,10 +23,33 @@ create or replace view plaudit.public_reviews with (security_barrier = true, sec
   where not r.is_hidden and r.verification_status in ('verified', 'unverified');
 comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
+-- A review's photos and videos as a JSON array in upload order, the one writer of it: the
+-- organization's items (p_public false: every item, with is_hidden) for its Review, or the
+-- public's (only the visible ones, without is_hidden) for public review items. Reads with its
+-- caller's rights: the tenant's row-level security, or the public functions' owner.
+create or replace function plaudit.review_media_json(p_review_id uuid, p_public boolean)
+returns text
+language sql
+stable
+parallel safe
+as $$
+  select '[' || coalesce(string_agg('{"id":"' || m.id::text || '","type":"' || m.type
+      || '","url":' || pg_catalog.to_json(m.url)::text
+      || ',"thumbnail_url":' || coalesce(pg_catalog.to_json(m.thumbnail_url)::text, 'null')
+      || ',"width":' || coalesce(m.width::text, 'null') || ',"height":' || coalesce(m.height::text, 'null')
+      || case when p_public then '' else ',"is_hidden":' || m.is_hidden::text end
+      || ',"created_at":"' || pg_catalog.to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      || '"}', ',' order by m.position), '') || ']'
+    from plaudit.review_media m
+   where m.review_id = p_review_id and not (p_public and m.is_hidden)
+$$;
+comment on function plaudit.review_media_json(uuid,boolean) is 'A review''s photos and videos as a JSON array in upload order: all of them with is_hidden, or the public''s visible ones.';
+
 -- A public review item, the one writer of it for every public list (the profile's, the widget's,
 -- a product's, the pages'): the review's public columns (its source among them), its product
--- (`{"external_id","name"}`, or null for a review of the business), its reply and its helpful votes. A plain expression of its arguments, which
--- the planner inlines into its callers (hence no SET clause: every name is schema-qualified).
+-- (`{"external_id","name"}`, or null for a review of the business), its visible photos and videos,
+-- its reply and its helpful votes. A plain expression of its arguments, which the planner inlines
+-- into its callers (hence no SET clause: every name is schema-qualified).
 create or replace function plaudit.public_review_json(
   pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products
 )
@@ -46,6 +69,7 @@ as $$
     || ',"product":' || case when product.id is null then 'null'
          else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
               || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
+    || ',"media":' || plaudit.review_media_json(pr.id, true)
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || ',"helpful_count":' || pr.helpful_count::text
     || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
@@ -53,16 +77,17 @@ as $$
 $$;
 comment on function plaudit.public_review_json(plaudit.public_reviews,plaudit.review_replies,plaudit.products) is 'A public review item as compact JSON: the one writer of it, for every public list.';
 
--- Whether a review has media the public may see. Reviews have no media yet: the media work
--- replaces this expression (and gives the media a counter, see public_feed_total). Inlined, so a
--- list filtered by has_media reads nothing while it is false.
+-- Whether a review has media the public may see: one of its photos or videos not hidden (the
+-- has_media filter of the public feeds; their totals count it over this same expression).
 create or replace function plaudit.review_has_public_media(p_review_id uuid)
 returns boolean
 language sql
 stable
 parallel safe
-as $$ select false $$;
-comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has media the public may see: none yet, until reviews have media.';
+as $$
+  select exists (select 1 from plaudit.review_media m where m.review_id = p_review_id and not m.is_hidden)
+$$;
+comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has a photo or video the public may see.';
 
 -- The ids of one page of a public feed, in the page's order. The feed: the business's reviews
 -- (p_product_ids null) or those of the products given (a product's group), rated one of

@@ -51,7 +51,8 @@ $$;
 comment on function plaudit.csv_cell(text) is 'One CSV cell: guarded as csv_guard does, then quoted as RFC 4180 asks; null is an empty cell.';
 
 -- The first line of a CSV export: the review's own columns, the product reviewed (empty for a
--- review of the business), where the review came from, then a column per custom field in the order export_custom_field_keys
+-- review of the business), where the review came from, the addresses of its photos and videos
+-- (media_urls: in upload order, separated by spaces), then a column per custom field in the order export_custom_field_keys
 -- fixed.
 create or replace function plaudit.export_csv_header(p_custom_field_keys text[])
 returns text
@@ -60,11 +61,11 @@ immutable
 set search_path = pg_catalog, pg_temp
 as $$
   select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
-         || 'product_external_id,product_name,source'
+         || 'product_external_id,product_name,source,media_urls'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
-comment on function plaudit.export_csv_header(text[]) is 'The header line of a CSV export: the review''s columns, its product''s, its source, then one `custom_fields.<key>` column per custom field.';
+comment on function plaudit.export_csv_header(text[]) is 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, then one `custom_fields.<key>` column per custom field.';
 
 -- Renders the next chunk of one export (the caller holds the job's row lock) and answers true
 -- when the file is complete.
@@ -134,6 +135,9 @@ begin
              -- The product's cells go through csv_cell like the review's: a name is text, never a formula.
              || ',' || plaudit.csv_cell(x.external_id) || ',' || plaudit.csv_cell(x.name)
              || ',' || p.source
+             -- Its photos and videos, hidden ones too (the file is the organization's), by index.
+             || ',' || plaudit.csv_cell((select string_agg(m.url, ' ' order by m.position)
+                                           from plaudit.review_media m where m.review_id = p.id))
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),

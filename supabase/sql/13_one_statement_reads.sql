@@ -134,6 +134,7 @@ as $$
     || '","form_id":"' || r.form_id::text
     || '","product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
     || ',"custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
+    || ',"media":' || plaudit.review_media_json(r.id, false)
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || '}'
 $$;

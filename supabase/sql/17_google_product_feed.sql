@@ -106,7 +106,8 @@ comment on function plaudit.google_product_feed_state(text) is 'Whether a slug''
 -- One page of the feed: the <review> elements of up to p_limit published product reviews (not
 -- hidden; verified or unverified; whatever their rating) after the cursor, in (product, created_at,
 -- id) order, an index walk of reviews_org_id_product_id_created_at, with the cursor of the next
--- page. Reviews of the business are not in it, nor any e-mail address (none is ever written).
+-- page, each with its visible photos (reviewer_images, after review_url as the schema orders it).
+-- Reviews of the business are not in it, nor any e-mail address (none is ever written).
 -- p_product_page is the start of a product's public page, `{PUBLIC_URL}/p/{slug}/products/`; the
 -- product's external_id, encoded, ends it. A product's part of the XML (its page, ids, name and
 -- address) is written once per page, not once per review: a page holds few products. No rows
@@ -134,7 +135,13 @@ begin
     select r.id, r.product_id, r.created_at, r.rating, r.verification_status, r.verification_method,
            plaudit.review_is_incentivized(r) as incentivized,
            plaudit.xml_text(r.reviewer_name) as reviewer_name, plaudit.xml_text(r.title) as title,
-           plaudit.xml_text(r.content) as content
+           plaudit.xml_text(r.content) as content,
+           -- The reviewer's photos the public may see (videos have no place in the feed).
+           (select '<reviewer_images>' || string_agg('<reviewer_image><url>' || plaudit.xml_text(m.url)
+                                                     || '</url></reviewer_image>', '' order by m.position)
+                   || '</reviewer_images>'
+              from plaudit.review_media m
+             where m.review_id = r.id and m.type = 'image' and not m.is_hidden) as images
       from plaudit.reviews r
      where r.org_id = org and r.product_id is not null
        and (r.product_id, r.created_at, r.id) >
@@ -178,6 +185,7 @@ begin
            || plaudit.xml_element_or_nothing('title', x.title)
            || coalesce(nullif(plaudit.xml_element_or_nothing('content', x.content), ''), '<content>(no text)</content>')
            || '<review_url type="singleton">' || p.page || '</review_url>'
+           || coalesce(x.images, '')
            || '<ratings><overall min="1" max="5">' || x.rating::text || '</overall></ratings>'
            || p.products
            || '<is_spam>false</is_spam>'

@@ -8,6 +8,7 @@ import { api } from '../helpers/http.ts';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { createForm, postReviews } from '../helpers/reviews.ts';
 import { type Operation, operations } from '../helpers/openapi-operations.ts';
+import { jpegWithGps, upload } from '../helpers/media.ts';
 
 let attacker: Tenant;
 let victim: Tenant;
@@ -70,6 +71,8 @@ beforeAll(async () => {
   victimIds['review-forms'] = form.id;
   victimIds.products = await created(victim, '/products', { external_id: 'MUG', name: 'Mug' }, victim.keys.write);
   [victimIds.reviews] = await postReviews(form.id, `victim-${victim.org.slug}`, [[4, null, 'A mug.', 'Vic']], 'MUG');
+  const photo = await upload(victimIds.reviews, await jpegWithGps(40, 30), { key: victim.keys.write });
+  victimIds.media = photo.body.id;
   victimIds.webhooks = await created(victim, '/webhooks', {
     url: 'https://hooks.example.com/plaudit',
     events: ['review.created'],

@@ -5,6 +5,7 @@ import { api, errorBody } from '../helpers/http.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { eventually } from '../helpers/receiver.ts';
 import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { jpegWithGps, upload } from '../helpers/media.ts';
 
 // Text that breaks naive CSV writers and spreadsheets.
 const HOSTILE = [
@@ -51,6 +52,7 @@ const REVIEW_COLUMNS = [
   'product_external_id',
   'product_name',
   'source',
+  'media_urls',
 ];
 
 async function createForm(orgId: string) {
@@ -104,7 +106,11 @@ const selectList = (guard: boolean) => {
             plaudit.iso_utc(created_at) as created_at, ${g('form_id::text')} as form_id,
             ${g('(select p.external_id from plaudit.products p where p.id = product_id)')} as product_external_id,
             ${g('(select p.name from plaudit.products p where p.id = product_id)')} as product_name,
-            source
+            source,
+            ${
+    g(`(select string_agg(m.url, ' ' order by m.position) from plaudit.review_media m
+                 where m.review_id = reviews.id)`)
+  } as media_urls
      from plaudit.reviews where org_id = $1 order by created_at, id`;
 };
 
@@ -130,6 +136,12 @@ beforeAll(async () => {
                                       where p.org_id = ${t.org.id}
                                         and p.external_id like '% #' || (1 + (g * 5) % ${HOSTILE.length})) end
     from generate_series(1, ${N}) g`;
+  // Two photos on the first review, one on the second: their URLs fill media_urls.
+  const [first, second] =
+    await db`select id from plaudit.reviews where org_id = ${t.org.id} order by created_at limit 2`;
+  for (const [review, seed] of [[first.id, 1], [first.id, 2], [second.id, 3]]) {
+    expect((await upload(review, await jpegWithGps(30, 20, seed), { key: t.keys.write })).status).toBe(201);
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -207,6 +219,13 @@ describe('exports', () => {
       const nameColumn = REVIEW_COLUMNS.indexOf('product_name');
       expect(exported.filter((row) => row[nameColumn] === "'=SUM(A1:A9)")).not.toHaveLength(0);
       expect(exported.filter((row) => row[nameColumn] !== '')).toHaveLength(Math.floor(N / 3) + 1);
+      // The photos' addresses, in upload order, separated by spaces.
+      const mediaColumn = REVIEW_COLUMNS.indexOf('media_urls');
+      const withMedia = exported.slice(1).map((row) => row[mediaColumn]).filter((cell) => cell !== '');
+      expect(withMedia.map((cell) => cell.split(' ').length)).toEqual([2, 1]);
+      for (const url of withMedia.flatMap((cell) => cell.split(' '))) {
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/public\/media\/[0-9a-f/-]+\.jpg$/);
+      }
 
       const events =
         await db`select data from plaudit.events where org_id = ${t.org.id} and type = 'export.completed' and data ->> 'id' = ${job.id}`;
@@ -232,7 +251,9 @@ describe('exports', () => {
     expect(file.status).toBe(200);
     expect(file.text === stored.body).toBe(true);
     expect(parseCsv(file.text)).toEqual(
-      parseCsv(copyCsv(selectList(true).replace('order by', 'and not is_hidden order by'), [t.org.id])),
+      parseCsv(
+        copyCsv(selectList(true).replace('order by created_at', 'and not is_hidden order by created_at'), [t.org.id]),
+      ),
     );
   });
 
@@ -263,7 +284,7 @@ describe('exports', () => {
              r.source_platform, r.incentive, r.is_hidden,
              plaudit.iso_utc(r.created_at) as created_at, r.form_id,
              case when p.id is null then null else json_build_object('id', p.id, 'external_id', p.external_id,
-               'name', p.name) end as product, r.custom_fields,
+               'name', p.name) end as product, r.custom_fields, plaudit.review_media_json(r.id, false)::json as media,
              case when rr.review_id is null then null else json_build_object('content', rr.content,
                'created_at', plaudit.iso_utc(rr.created_at), 'updated_at', plaudit.iso_utc(rr.updated_at)) end as reply
       from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id

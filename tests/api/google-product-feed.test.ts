@@ -13,6 +13,7 @@ import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { errorBody } from '../helpers/http.ts';
 import { FEED_PAGE_SIZE } from '../../functions/_shared/api/routes/google-product-feed.ts';
 import { createForm, ownApiServer } from '../helpers/reviews.ts';
+import { jpegWithGps, upload } from '../helpers/media.ts';
 
 const server = ownApiServer({ PUBLIC_URL: 'https://reviews.example.com' });
 const call = server.call;
@@ -87,6 +88,7 @@ let a: Tenant;
 let b: Tenant;
 const ids: Record<string, string> = {};
 let feed = '';
+const photos: { id: string; url: string }[] = [];
 
 beforeAll(async () => {
   [a, b] = await Promise.all([createTenant(), createTenant()]);
@@ -118,6 +120,19 @@ beforeAll(async () => {
   ids.pending = await review(a, formA.id, mug.id, { status: 'pending', method: null });
   ids.rejected = await review(a, formA.id, mug.id, { status: 'rejected', method: null });
   ids.business = await review(a, formA.id, null);
+  // Two photos on one review, the second hidden: only the first is in the feed.
+  for (const seed of [1, 2]) {
+    const photo = await upload(ids.invitation, await jpegWithGps(40, 30, seed), {
+      key: a.keys.write,
+      baseUrl: server.url,
+    });
+    expect(photo.status).toBe(201);
+    photos.push(photo.body);
+  }
+  await call('PATCH', `/api/v1/organizations/${a.org.id}/reviews/${ids.invitation}/media/${photos[1].id}/moderate`, {
+    key: a.keys.write,
+    body: { action: 'hide', reason: 'A face' },
+  });
   ids.theirs = await review(b, formB.id, theirs.id);
   await Promise.all([switchFeed(a, true), switchFeed(b, true)]);
   const res = await call('GET', feedPath(a));
@@ -158,6 +173,21 @@ describe('GET /public/feeds/:slug/google-product-reviews.xml', () => {
     const inFeed = reviewsOf(feed).map((r) => /<review_id>(.*?)</.exec(r)![1]).sort();
     expect(inFeed).toEqual([ids.proof, ids.invitation, ids.email, ids.manual, ids.unverified, ids.markup].sort());
     expect(feed).not.toContain('@example.com');
+  });
+
+  it("carries a review's visible photos as reviewer_images, after review_url", () => {
+    const element = reviewWithId(feed, ids.invitation)!;
+    const names = childNames(element);
+    expect(names.slice(names.indexOf('review_url'), names.indexOf('review_url') + 3)).toEqual([
+      'review_url',
+      'reviewer_images',
+      'ratings',
+    ]);
+    expect(element).toContain(
+      `<reviewer_images><reviewer_image><url>${photos[0].url}</url></reviewer_image></reviewer_images>`,
+    );
+    expect(photos[0].url).toMatch(/^https:\/\/reviews\.example\.com\/api\/v1\/public\/media\//);
+    expect(element).not.toContain(photos[1].id);
   });
 
   it("writes each review's elements in the schema's order, with the product's ids and pages", () => {

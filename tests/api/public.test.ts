@@ -133,6 +133,7 @@ describe('public review feeds', () => {
       source_platform: null,
       incentivized: false,
       product: null,
+      media: [],
       reply: null,
       helpful_count: 0,
       created_at: biz.visible[4].created_at,
@@ -315,6 +316,7 @@ describe('public-profile settings', () => {
       logo_url: null,
       embed: { layout: 'list', theme: 'light', max_reviews: 10, min_rating: 1 },
       google_product_feed: false,
+      media_moderation: 'auto',
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
     expect(get.status).toBe(200);
@@ -342,6 +344,7 @@ describe('public-profile settings', () => {
       logo_url: 'https://acme.example/logo.png',
       embed: { layout: 'grid', theme: 'light', max_reviews: 6, min_rating: 1 },
       google_product_feed: false,
+      media_moderation: 'auto',
     });
     const second = await call('PATCH', `${orgPath(t)}/public-profile`, {
       key: t.keys.admin,

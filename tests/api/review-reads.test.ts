@@ -56,6 +56,7 @@ describe('reading reviews', () => {
       form_id: forms[0].id,
       product: null,
       custom_fields: {},
+      media: [],
       reply: null,
     });
     const p2 = await call('GET', `${reviewsPath(t)}?limit=4&page=2`, { key: t.keys.read });
@@ -254,6 +255,7 @@ describe('OpenAPI document', () => {
       'form_id',
       'product',
       'custom_fields',
+      'media',
       'reply',
     ]);
     expect(schemas.PublicReview.properties.reviewer_email).toBeUndefined();

@@ -10,6 +10,7 @@ import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
 import type { TestWorker } from '../helpers/worker.ts';
 import { mailWorker } from '../helpers/review-requests.ts';
 import { eventually } from '../helpers/receiver.ts';
+import { jpegWithGps, upload } from '../helpers/media.ts';
 
 const server = ownApiServer();
 const call = server.call;
@@ -44,6 +45,10 @@ beforeAll(async () => {
     custom_fields: { size: 'L "tall"', again: true },
     product_external_id: 'SHAPE-MUG',
   })).id;
+  // A photo on it, so that the shape is checked with `media` written out.
+  const photo = await upload(ids.replied, await jpegWithGps(60, 40), { key: t.keys.write, baseUrl: server.url });
+  expect(photo.status).toBe(201);
+  ids.media = photo.body.id;
   ids.approve = (await submitOk(call, manual.id)).id;
   ids.reject = (await submitOk(call, manual.id)).id;
   ids.proof = (await submitOk(call, proof.id, { reviewer_email: 'order@example.com' })).id;
@@ -73,7 +78,8 @@ const CALLS: Record<string, { call: () => Promise<Answer>; reviews: (body: any) 
         },
         headers: { 'x-forwarded-for': '198.51.100.77' },
       }),
-    reviews: (b) => [b],
+    // The Review, and beside it the token to add photos and videos (tests/api/review-media-upload.test.ts).
+    reviews: ({ media_upload: _, ...review }) => [review],
   },
   'reviews.reply': {
     call: () => asKey('PUT', `${org()}/reviews/${ids.replied}/reply`, { content: 'Thank you — «really».' }),
@@ -82,6 +88,14 @@ const CALLS: Record<string, { call: () => Promise<Answer>; reviews: (body: any) 
   'reviews.get': { call: () => asKey('GET', `${org()}/reviews/${ids.replied}`), reviews: (b) => [b] },
   'reviews.list': { call: () => asKey('GET', `${org()}/reviews`), reviews: (b) => b.data },
   'reviews.listForKey': { call: () => asKey('GET', '/api/v1/reviews?min_rating=1&limit=50'), reviews: (b) => b.data },
+  'reviews.moderateMedia': {
+    call: () =>
+      asKey('PATCH', `${org()}/reviews/${ids.replied}/media/${ids.media}/moderate`, {
+        action: 'hide',
+        reason: 'A face',
+      }),
+    reviews: (b) => [b],
+  },
   'reviews.moderate': {
     call: () => asKey('PATCH', `${org()}/reviews/${ids.replied}/moderate`, { action: 'hide', reason: 'Test' }),
     reviews: (b) => [b],
@@ -123,7 +137,8 @@ function operationsAnsweringReviews(): string[] {
   for (const item of Object.values<any>(doc.paths)) {
     for (const op of Object.values<any>(item)) {
       const success = Object.entries<any>(op?.responses ?? {}).filter(([code]) => code.startsWith('2'));
-      if (success.some(([, r]) => JSON.stringify(r).includes('"#/components/schemas/Review"'))) {
+      // The submission answers the Review with its upload token beside it (SubmittedReview).
+      if (success.some(([, r]) => /"#\/components\/schemas\/(Submitted)?Review"/.test(JSON.stringify(r)))) {
         found.push(op.operationId);
       }
     }

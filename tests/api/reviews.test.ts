@@ -46,8 +46,19 @@ describe('POST /api/v1/reviews (public submission)', () => {
       form_id: formA.id,
       product: null,
       custom_fields: {},
+      media: [],
       reply: null,
+      media_upload: {
+        token: expect.stringMatching(/^mu_[\w-]{43}$/),
+        expires_at: expect.stringMatching(/Z$/),
+        max_files: 6,
+        max_bytes: 100 * 1024 * 1024,
+      },
     });
+    // The token works for 24 hours from the submission.
+    const lasts = Date.parse(res.body.media_upload.expires_at) - Date.parse(res.body.created_at);
+    expect(lasts).toBeGreaterThan(24 * 3600_000 - 5000);
+    expect(lasts).toBeLessThanOrEqual(24 * 3600_000);
     const [row] =
       await db`select org_id, custom_fields, verification_method from plaudit.reviews where id = ${res.body.id}`;
     expect(row).toEqual({ org_id: a.org.id, custom_fields: {}, verification_method: null });

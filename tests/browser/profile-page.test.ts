@@ -9,6 +9,7 @@ import { createTenant, type Tenant } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews } from '../helpers/reviews.ts';
+import { jpegWithGps, upload } from '../helpers/media.ts';
 
 const browser = useBrowser();
 const base = () => inject('apiUrl');
@@ -49,7 +50,13 @@ beforeAll(async () => {
     body: { content: 'Thank you! The next roast is already on its way.' },
   });
   expect(replied.status).toBe(200);
+  // Two photos on it, a landscape and a portrait one.
+  for (const [w, h, seed] of [[1200, 800, 1], [600, 900, 2]]) {
+    photos.push((await upload(ids[0], await jpegWithGps(w, h, seed), { key: t.keys.write })).body);
+  }
 });
+
+const photos: { url: string; thumbnail_url: string }[] = [];
 
 describe('the public profile page in a browser', () => {
   for (const width of [375, 1280]) {
@@ -67,9 +74,29 @@ describe('the public profile page in a browser', () => {
         expect(await page.locator('article.review .reply').textContent()).toContain(
           'Thank you! The next roast is already on its way.',
         );
+        // The photos: thumbnails sized before they load, loaded lazily, each a link to the full photo.
+        const images = page.locator('article.review .media img');
+        expect(await images.count()).toBe(2);
+        expect(
+          await images.evaluateAll((els) =>
+            els.map((e) => [e.getAttribute('width'), e.getAttribute('height'), e.getAttribute('loading')])
+          ),
+        ).toEqual([['400', '267', 'lazy'], ['267', '400', 'lazy']]);
+        await images.first().scrollIntoViewIfNeeded();
+        await page.waitForFunction(() =>
+          [...document.querySelectorAll<HTMLImageElement>('.media img')].every((i) => i.complete && i.naturalWidth > 0)
+        );
+        expect(
+          await page.locator('article.review .media a').evaluateAll((els) => els.map((e) => e.getAttribute('href'))),
+        )
+          .toEqual(photos.map((p) => p.url));
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await page.screenshot({ path: path.join(screenshotDir(), `profile-${width}.png`), fullPage: true });
         expect(await axeViolations(page)).toEqual([]);
+        // A click opens the photo at full size.
+        const [full] = await Promise.all([page.waitForResponse(photos[0].url), images.first().click()]);
+        expect(full.status()).toBe(200);
+        expect(full.headers()['content-type']).toBe('image/jpeg');
       } finally {
         await context.close();
       }

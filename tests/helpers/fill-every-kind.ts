@@ -453,5 +453,27 @@ async function fillOrganization(sql: Sql, slug: string): Promise<FilledOrganizat
     })`;
   });
 
+  // A review with a photo, sent by its reviewer with the upload token of the submission. Media came
+  // after release 0.2.0, like the catalog.
+  const [{ media }] = await tenant((tx) => tx`select to_regclass('plaudit.review_media') is not null as media`);
+  if (media) {
+    const token = sha256(`upload token of ${slug}`);
+    await publicly(async (tx) => {
+      const [sent] = await tx<{ id: string; expires: Date | null }[]>`
+        select s.id, plaudit.issue_media_upload_token(s.id, ${token}) as expires
+          from plaudit.submit_review(
+            'ip:198.51.100.250', 1000, ${openForm}, 5, null, 'With a photo of the mug.', 'Pia', ${`pia@${domain}`},
+            ${tx.json({ product: 'Mug' })}, null, ${LINK_BASE}, false) s`;
+      expectAnswer('issue_media_upload_token', sent.expires !== null, true);
+      const key = `${orgId}/${sent.id}/photo`;
+      const [added] = await tx<{ refusal: string | null }[]>`
+        select refusal from plaudit.add_review_media(
+          ${sent.id}, ${token}, gen_random_uuid(), 'image', 'image/jpeg', ${`${key}.jpg`}, ${`${key}-thumb.jpg`},
+          ${`${LINK_BASE}/api/v1/public/media/${key}.jpg`}, ${`${LINK_BASE}/api/v1/public/media/${key}-thumb.jpg`},
+          2048, 1536, 412345, ${sha256(`photo of ${slug}`)})`;
+      expectAnswer('add_review_media', added.refusal, null);
+    });
+  }
+
   return { id: orgId, keptHead: { entries: Number(keptHead.entries), head: keptHead.head } };
 }

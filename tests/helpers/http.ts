@@ -11,6 +11,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as is, for malformed bodies. */
   rawBody?: string;
+  /** A multipart body; fetch writes its Content-Type with the boundary. */
+  formData?: FormData;
   headers?: Record<string, string>;
   baseUrl?: string;
 }
@@ -19,7 +21,7 @@ export interface RequestOptions {
 export async function api<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  let body: string | undefined = opts.rawBody;
+  let body: string | FormData | undefined = opts.formData ?? opts.rawBody;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';

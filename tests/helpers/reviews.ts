@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startApi } from '../../scripts/lib/api-server.mjs';
 import { freePort } from '../../scripts/lib/postgres.mjs';
@@ -15,7 +16,16 @@ export function ownApiServer(env: Record<string, string> = {}) {
     const started = await startApi({
       port: await freePort(),
       databaseUrl: process.env.TEST_API_DATABASE_URL,
-      env: { PLAUDIT_ENV: 'development', TRUST_PROXY: 'true', ...env },
+      env: {
+        PLAUDIT_ENV: 'development',
+        TRUST_PROXY: 'true',
+        // Uploaded photos go to the run's folder, never to the working tree's data directory.
+        MEDIA_DIR: path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'media'),
+        // The per-address upload limit counts in the shared database, where every file's uploads
+        // from 127.0.0.1 meet in the same minute: out of the way unless a test sets its own.
+        MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE: '100000',
+        ...env,
+      },
       stdio: 'ignore',
     });
     server.url = started.url;

@@ -92,6 +92,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
     reviewer_name: 'n',
     reviewer_email: 'e',
   }],
+  'reviews.uploadMedia': ['reviews.uploadMedia', ID, new Uint8Array([0xff, 0xd8, 0xff])],
+  'reviews.moderateMedia': ['reviews.moderateMedia', ID, OTHER, { action: 'hide', reason: 'A face' }],
   'public.embed': ['public.embed', 'acme'],
   'public.reviews': ['public.reviews', 'acme'],
   'public.profile': ['public.profile', 'acme'],
@@ -117,6 +119,7 @@ const NOT_IN_SDK: Record<string, string> = {
   'auth.signUp': "the dashboard's sign-in, by member session",
   'emailEvents.receive': "the e-mail provider's webhook into the service",
   'public.openVerificationLink': 'the link a reviewer opens in a browser: a redirect to an HTML page',
+  'public.mediaFile': "a review's photo or video, fetched by the `url` its media item names",
   'public.googleProductFeed': "an XML feed that Google Merchant Center fetches by its address, not a program's call",
 };
 

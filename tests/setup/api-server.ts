@@ -42,6 +42,8 @@ export default async function setup(project: TestProject) {
       SIGN_IN_RATE_LIMIT_PER_MINUTE: '1000',
       PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
       SUBMIT_RATE_LIMIT_PER_MINUTE: '100000',
+      MEDIA_DIR: path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'media'),
+      MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE: '100000',
     },
     stdio: out,
   });

@@ -26,6 +26,7 @@ import { reviewForms } from './routes/review-forms.ts';
 import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
 import { reports } from './routes/reports.ts';
+import { media } from './routes/media/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
 import { privacy } from './routes/privacy.ts';
@@ -97,6 +98,8 @@ export function createApp(
           { pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB },
           // A file of reviews and the form around it.
           { pattern: /\/organizations\/[^/]+\/imports$/, maxSize: MAX_IMPORT_BYTES + 64 * KIB },
+          // A video of up to 100 MiB, and the multipart form around it.
+          { pattern: /^\/api\/v1\/reviews\/[^/]+\/media$/, maxSize: 101 * 1024 * KIB },
         ],
       }),
       onFastPath: { kind: 'bodiless' },
@@ -116,6 +119,7 @@ export function createApp(
   v1.route('/', products);
   v1.route('/', reviews);
   v1.route('/', reports);
+  v1.route('/', media);
   v1.route('/', reviewRequests);
   v1.route('/', emailEvents);
   v1.route('/', privacy);

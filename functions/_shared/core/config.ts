@@ -1,4 +1,5 @@
 import { env } from './runtime.ts';
+import { loadMediaConfig, type MediaConfig } from './media/config.ts';
 
 export type Environment = 'development' | 'production';
 
@@ -26,6 +27,8 @@ export interface Config {
   replicaMaxLagMs: number;
   /** Whether anyone may create an organization from the sign-in page (PLAUDIT_SIGN_UP=open). */
   signUp: boolean;
+  /** Photos and videos of reviews: where they are stored, how often one may upload. */
+  media: MediaConfig;
 }
 
 function positiveInt(name: string, fallback: number): number {
@@ -60,9 +63,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
   if (!databaseUrl && !overrides.databaseUrl) {
     throw new Error('Set API_DATABASE_URL (or DATABASE_URL) to the database the API uses');
   }
+  const publicUrl = (env('PUBLIC_URL') ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
   return {
     databaseUrl: databaseUrl ?? '',
-    publicUrl: (env('PUBLIC_URL') ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     environment: env('PLAUDIT_ENV') === 'development' ? 'development' : 'production',
     rateLimitPerMinute: positiveInt('RATE_LIMIT_PER_MINUTE', 600),
     publicRateLimitPerMinute: positiveInt('PUBLIC_RATE_LIMIT_PER_MINUTE', 600),
@@ -75,6 +79,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     replicaUrls: replicaUrls(env('API_DATABASE_REPLICA_URLS') ?? env('DATABASE_REPLICA_URLS')),
     replicaMaxLagMs: positiveInt('REPLICA_MAX_LAG_MS', 5000),
     signUp: env('PLAUDIT_SIGN_UP') === 'open',
+    media: loadMediaConfig(publicUrl),
     ...overrides,
   };
 }

@@ -17,3 +17,16 @@ export async function readFileBytes(url: URL): Promise<Uint8Array> {
   const fs = await import('node:fs/promises');
   return new Uint8Array(await fs.readFile(url));
 }
+
+/**
+ * Where a file of an installed npm package lies, for Node (vitest), which cannot fetch the file
+ * URLs WebAssembly packages load their modules from; Deno loads them itself.
+ */
+export async function nodePackageFile(specifier: string): Promise<URL> {
+  const { createRequire } = await import('node:module');
+  const { pathToFileURL } = await import('node:url');
+  return pathToFileURL(createRequire(import.meta.url).resolve(specifier));
+}
+
+/** Whether this is Deno (the API and the worker), not Node (the unit tests). */
+export const isDeno = deno !== undefined;

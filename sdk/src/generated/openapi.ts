@@ -761,7 +761,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a new review
-         * @description Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.
+         * @description Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). The answer's `media_upload` holds the token that adds photos and videos to this review for 24 hours (`POST /reviews/{id}/media`). Fields such as `is_hidden` or `verification_status` are ignored.
          */
         post: operations["reviews.submit"];
         delete?: never;
@@ -948,6 +948,68 @@ export interface paths {
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         patch: operations["reports.resolve"];
+        trace?: never;
+    };
+    "/api/v1/reviews/{id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo or video to a review
+         * @description The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review. With a key, an `Idempotency-Key` makes a retry answer the first call's result (the same key with another file is 422).
+         */
+        post: operations["reviews.uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/media/{org}/{review}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A review's photo, thumbnail or video
+         * @description Public: no API key. The stored files (from the folder of `MEDIA_STORAGE=local`, or the bucket of `s3`), as the `url` and `thumbnail_url` of a review's media name them. A hidden item, or one of a review the public cannot see, answers 404. Cached for a year (`immutable`).
+         */
+        get: operations["public.mediaFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/reviews/{id}/media/{mediaId}/moderate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hide or show a review's photo or video
+         * @description A hidden item leaves the public routes and pages, and its `url` answers 404 to the public; the review itself stays as it is. Each change is recorded in the review's moderation history (`hide_media`, `unhide_media`, the reason naming the item) and emits `review.moderated` with the item. With the profile's `media_moderation: manual`, new items arrive hidden: `unhide` shows them. Hiding a hidden item, or showing a visible one, answers 409.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["reviews.moderateMedia"];
         trace?: never;
     };
     "/api/v1/organizations/{orgId}/review-requests/stats": {
@@ -1860,9 +1922,21 @@ export interface components {
             /** Format: uuid */
             form_id: string;
             product: components["schemas"]["ReviewProduct"];
-            /** @enum {string} */
-            action: "hide" | "unhide";
+            /**
+             * @description `hide` and `unhide` change the review; `hide_media` and `unhide_media` one of its photos or videos.
+             * @enum {string}
+             */
+            action: "hide" | "unhide" | "hide_media" | "unhide_media";
+            /** @description Whether the review is hidden. */
             is_hidden: boolean;
+            /** @description The photo or video hidden or shown (`hide_media`, `unhide_media` only). */
+            media?: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                type: "image" | "video";
+                is_hidden: boolean;
+            };
             reason: string | null;
             /** @description Who made the change: `api_key:<key id>`, or `database:<user>`. */
             actor: string;
@@ -2714,6 +2788,8 @@ export interface components {
             custom_fields: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The review's photos and videos, in upload order. */
+            media: components["schemas"]["ReviewMedia"][];
             reply: components["schemas"]["ReviewReply"] & unknown;
         };
         /** @description What was offered for this review when it was written (its review request's, else its form's), or `null`. Later changes to the form do not change it. */
@@ -2726,6 +2802,27 @@ export interface components {
              */
             description: string;
         } | null;
+        ReviewMedia: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "image" | "video";
+            /** @description Where the file is served: an image re-encoded as JPEG without metadata, a video as sent. */
+            url: string;
+            /** @description An image's thumbnail (≤ 400 px); null for a video. */
+            thumbnail_url: string | null;
+            /** @description The stored image's width in pixels; null for a video. */
+            width: number | null;
+            /** @description The stored image's height in pixels; null for a video. */
+            height: number | null;
+            /** @description Hidden items are not public: their `url` answers 404 to the public. */
+            is_hidden: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+        };
         ReviewForm: {
             /** Format: uuid */
             id: string;
@@ -2971,6 +3068,23 @@ export interface components {
             /** @description An archived product stays with its reviews but takes no new ones. New products are not archived. */
             archived?: boolean;
         };
+        SubmittedReview: components["schemas"]["Review"] & {
+            media_upload: components["schemas"]["MediaUpload"];
+        };
+        MediaUpload: {
+            /** @description Send it in the `X-Upload-Token` header of `POST /reviews/{id}/media`. */
+            token: string;
+            /**
+             * Format: date-time
+             * @description The token works for 24 hours, for this review only.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            /** @description How many photos and videos the review may have. */
+            max_files: number;
+            /** @description The largest file taken, in bytes (a video; an image takes up to 15 MB). */
+            max_bytes: number;
+        };
         /**
          * @example {
          *       "form_id": "6f1c2a9e-3b7d-4c5e-9a8b-1d2e3f4a5b6c",
@@ -3032,8 +3146,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply";
-            /** @description The reason given, or a reply's text. */
+            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply" | "hide_media" | "unhide_media";
+            /** @description The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`. */
             reason: string | null;
             /**
              * @description Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.
@@ -3106,6 +3220,13 @@ export interface components {
             status: "resolved";
             /** @description What was done about the report (kept, hidden through moderation, …), up to 2000 characters. */
             resolution: string;
+        };
+        MediaFile: {
+            /**
+             * Format: binary
+             * @description A JPEG, PNG or WebP image (≤ 15 MiB, ≤ 40 megapixels) or an MP4 or WebM video (≤ 100 MiB).
+             */
+            file: string;
         };
         ReviewRequestStats: {
             startDate: string;
@@ -3687,9 +3808,30 @@ export interface components {
                 external_id: string;
                 name: string;
             } | null;
+            /** @description The photos and videos the public may see, in upload order. */
+            media: components["schemas"]["PublicReviewMedia"][];
             reply: components["schemas"]["ReviewReply"] & unknown;
             /** @description How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`). */
             helpful_count: number;
+            created_at: string;
+        };
+        PublicReviewMedia: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "image" | "video";
+            /** @description Where the file is served: an image re-encoded as JPEG without metadata, a video as sent. */
+            url: string;
+            /** @description An image's thumbnail (≤ 400 px); null for a video. */
+            thumbnail_url: string | null;
+            /** @description The stored image's width in pixels; null for a video. */
+            width: number | null;
+            /** @description The stored image's height in pixels; null for a video. */
+            height: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
         };
         PublicProfile: {
@@ -3949,6 +4091,11 @@ export interface components {
             embed: components["schemas"]["EmbedSettings"];
             /** @description Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404). */
             google_product_feed: boolean;
+            /**
+             * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
+             * @enum {string}
+             */
+            media_moderation: "auto" | "manual";
         };
         EmbedSettings: {
             /** @enum {string} */
@@ -3987,6 +4134,11 @@ export interface components {
                 min_rating?: number;
             };
             google_product_feed?: boolean;
+            /**
+             * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
+             * @enum {string}
+             */
+            media_moderation?: "auto" | "manual";
         };
     };
     responses: never;
@@ -7364,13 +7516,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The stored review */
+            /** @description The stored review, and the token to add photos and videos to it */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Review"];
+                    "application/json": components["schemas"]["SubmittedReview"];
                 };
             };
             /** @description Malformed JSON */
@@ -8104,6 +8256,276 @@ export interface operations {
             };
             /** @description No report with this id in this organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.uploadMedia": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The review */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["MediaFile"];
+            };
+        };
+        responses: {
+            /** @description The same file was stored before: its item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewMedia"];
+                };
+            };
+            /** @description The stored photo or video */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewMedia"];
+                };
+            };
+            /** @description Malformed multipart body or id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No upload token or key, or an unknown or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is another review's, or the key's scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such review (for this key) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is too large (bytes or megapixels) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not multipart/form-data, or the file is not a JPEG, PNG, WebP, MP4 or WebM */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No file, a corrupt one, the review has 6 already, or an Idempotency-Key used for another file */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many uploads from this address or to this review */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The media storage did not take the file; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.mediaFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization */
+                org: string;
+                /** @description The review */
+                review: string;
+                /** @description The file: `<media id>.jpg`, `<media id>-thumb.jpg`, `<media id>.mp4` or `<media id>.webm` */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                };
+            };
+            /** @description Malformed path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such file, or not public */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The media storage is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.moderateMedia": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+                /** @description The photo or video */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModerationInput"];
+            };
+        };
+        responses: {
+            /** @description The review after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such review, or no such item of it, in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in that state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9741,7 +10163,7 @@ export interface operations {
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
-                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
             };
             header?: never;
@@ -9854,7 +10276,7 @@ export interface operations {
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
-                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
             };
             header?: never;
@@ -10030,7 +10452,7 @@ export interface operations {
                 sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
                 /** @description Only reviews of this rating, 1 to 5. */
                 rating?: "1" | "2" | "3" | "4" | "5";
-                /** @description `true`: only reviews with photos or videos the public may see (none until reviews have media). */
+                /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
             };
             header?: never;

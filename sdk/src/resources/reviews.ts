@@ -1,6 +1,7 @@
-import type { ApiPromise } from '../api-promise.ts';
+import { ApiPromise } from '../api-promise.ts';
 import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
+import { type MediaFile, mediaForm } from '../media-file.ts';
 import { Resource } from '../resource.ts';
 import type {
   ModerationEntry,
@@ -10,7 +11,9 @@ import type {
   ResponseOf,
   Review,
   ReviewListQuery,
+  ReviewMedia,
   ReviewSubmission,
+  SubmittedReview,
 } from '../types.ts';
 
 const REVIEWS = '/api/v1/organizations/{orgId}/reviews';
@@ -42,6 +45,11 @@ export class Reviews extends Resource {
     return this.call('patch', `${REVIEW}/moderate`, { id }, { body }, opts);
   }
 
+  /** Hides or shows one photo or video of a review (`{ action, reason }`); answers the review. */
+  moderateMedia(reviewId: string, mediaId: string, body: ModerationInput, opts?: RequestOptions): ApiPromise<Review> {
+    return this.call('patch', `${REVIEW}/media/{mediaId}/moderate`, { id: reviewId, mediaId }, { body }, opts);
+  }
+
   /** Writes the business's public reply to a review, or replaces it; answers the review with it. */
   reply(id: string, body: ReplyInput, opts?: RequestOptions): ApiPromise<Review> {
     return this.call('put', `${REVIEW}/reply`, { id }, { body }, opts);
@@ -62,8 +70,33 @@ export class Reviews extends Resource {
     return this.call('get', CHAIN, {}, { query }, opts);
   }
 
-  /** Submits a review to a form. Public: no API key is sent. */
-  submit(body: ReviewSubmission, opts?: RequestOptions): ApiPromise<Review> {
+  /**
+   * Submits a review to a form. Public: no API key is sent. The answer's `media_upload.token`
+   * lets `uploadMedia` add photos and videos to it for 24 hours.
+   */
+  submit(body: ReviewSubmission, opts?: RequestOptions): ApiPromise<SubmittedReview> {
     return this.call('post', '/api/v1/reviews', {}, { body, auth: false }, opts);
+  }
+
+  /**
+   * Adds a photo (JPEG, PNG, WebP) or video (MP4, WebM) to a review: bytes (a Buffer), a Blob or
+   * File, or a stream (a Node Readable, a ReadableStream). With `uploadToken` (the submission's
+   * `media_upload.token`) no API key is sent; without, the key needs scope `write`. Answers the
+   * stored item; the same file again answers the item it made.
+   */
+  uploadMedia(
+    reviewId: string,
+    file: MediaFile,
+    opts: RequestOptions & { uploadToken?: string; filename?: string } = {},
+  ): ApiPromise<ReviewMedia> {
+    const { uploadToken, filename, ...rest } = opts;
+    const headers = uploadToken ? { ...rest.headers, 'x-upload-token': uploadToken } : rest.headers;
+    const sent = mediaForm(file, filename).then((form) =>
+      this.call('post', '/api/v1/reviews/{id}/media', { id: reviewId }, { body: form, auth: !uploadToken }, {
+        ...rest,
+        headers,
+      }).withResponse()
+    );
+    return new ApiPromise(sent);
   }
 }

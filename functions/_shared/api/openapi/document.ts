@@ -108,6 +108,13 @@ export function registerDocumentParts(app: OpenAPIHono<AppEnv>) {
     description:
       "A member's dashboard session (`POST /auth/verify` sets it; `__Host-plaudit_session` over https). It acts with its role's scope in the organizations its person belongs to. Every POST, PUT, PATCH and DELETE made with it also needs `X-CSRF-Token`.",
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'UploadToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Upload-Token',
+    description:
+      "A review's upload token (`media_upload.token` in the answer to `POST /reviews`): adds photos and videos to that review for 24 hours.",
+  });
   for (const [event, schema] of Object.entries(WEBHOOK_EVENTS) as [keyof typeof WEBHOOK_EVENTS, z.ZodTypeAny][]) {
     app.openAPIRegistry.registerWebhook({
       method: 'post',

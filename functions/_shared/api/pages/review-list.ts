@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import { MAX_PAGE } from '../http/pagination.ts';
 import { markup, raw, type SafeHtml } from './html.ts';
+import { fitWithin, THUMBNAIL_LONGEST_SIDE } from '../../core/media/limits.ts';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -40,6 +41,14 @@ export type ReviewItem = {
   source: 'form' | 'invitation' | 'import';
   source_platform: keyof typeof PLATFORMS | null;
   incentivized: boolean;
+  media: {
+    id: string;
+    type: 'image' | 'video';
+    url: string;
+    thumbnail_url: string | null;
+    width: number | null;
+    height: number | null;
+  }[];
   reply: { content: string; created_at: string; updated_at: string } | null;
   helpful_count: number;
   created_at: string;
@@ -87,6 +96,10 @@ export const REVIEW_LIST_STYLE = raw(`
 .meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
 .badge,.label{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
 .label{background:#fff8c5;color:#6a4a00}
+.media{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.6rem 0;padding:0}
+.media img{display:block;height:6rem;width:auto;max-width:100%;border-radius:.4rem;border:1px solid #d0d7de;object-fit:cover}
+.media a{color:#0969da}
+.media .video{display:flex;align-items:center;height:6rem;padding:0 1rem;border:1px solid #d0d7de;border-radius:.4rem}
 .reply{border-left:3px solid #d0d7de;margin:.6rem 0 0;padding:0 0 0 .8rem}
 .reply-by{color:#57606a;font-size:.9rem;font-weight:600}
 .pages{display:flex;justify-content:space-between;gap:1rem;margin-top:1.5rem}
@@ -198,6 +211,26 @@ function scoreSection(
 </section>`;
 }
 
+/**
+ * A review's photos and videos: each photo's thumbnail, sized by its attributes before it loads and
+ * loaded only near the screen, a link to the photo at full size; each video, a link to it.
+ */
+function reviewMedia(r: ReviewItem): SafeHtml | '' {
+  if (!r.media?.length) return '';
+  let photo = 0;
+  let video = 0;
+  const items = r.media.map((m) => {
+    if (m.type === 'video' || !m.thumbnail_url || !m.width || !m.height) {
+      video += 1;
+      return markup`<li><a class="video" href="${m.url}">Video ${video} from ${r.reviewer_name}</a></li>`;
+    }
+    photo += 1;
+    const size = fitWithin(m.width, m.height, THUMBNAIL_LONGEST_SIDE);
+    return markup`<li><a href="${m.url}"><img src="${m.thumbnail_url}" width="${size.width}" height="${size.height}" loading="lazy" decoding="async" alt="Photo ${photo} from ${r.reviewer_name}, opens at full size"></a></li>`;
+  });
+  return markup`<ul class="media" aria-label="Photos and videos from ${r.reviewer_name}">${items}</ul>`;
+}
+
 /** Where a review's vote and report go, and the list page to come back to. */
 type Signals = { profileUrl: string; back: string; thanked: string | null };
 
@@ -208,6 +241,7 @@ function reviewArticle(r: ReviewItem, business: string, signals: Signals): SafeH
 <div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
 ${r.title ? markup`<h3>${r.title}</h3>` : ''}
 <p>${r.content}</p>
+${reviewMedia(r)}
 <div class="meta"><span>${r.reviewer_name}</span><time datetime="${r.created_at}">${formatDate(r.created_at)}</time>${
     r.verification_status === 'verified'
       ? markup`<span class="badge">${BADGE[r.verification_method ?? 'manual']}</span>`

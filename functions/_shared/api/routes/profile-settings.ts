@@ -13,6 +13,11 @@ const EmbedSettings = z.object({
   min_rating: z.number().int().min(1).max(5).openapi({ description: 'The widget shows reviews rated at least this.' }),
 }).openapi('EmbedSettings');
 
+const MediaModeration = z.enum(['auto', 'manual']).openapi({
+  description:
+    "Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.",
+});
+
 const ProfileSettings = z.object({
   enabled: z.boolean().openapi({ description: 'With false, the public profile routes answer 404.' }),
   display_name: z.string().nullable().openapi({
@@ -28,6 +33,7 @@ const ProfileSettings = z.object({
     description:
       'Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404).',
   }),
+  media_moderation: MediaModeration,
 }).openapi('PublicProfileSettings');
 
 const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
@@ -46,6 +52,7 @@ const ProfileSettingsPatch = z.object({
     min_rating: z.number().int().min(1).max(5).optional(),
   }).optional(),
   google_product_feed: z.boolean().optional(),
+  media_moderation: MediaModeration.optional(),
 }).openapi('PublicProfileSettingsPatch', {
   example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
 });
@@ -64,6 +71,7 @@ function settingsOf(row: Record<string, unknown> | undefined): z.infer<typeof Pr
       min_rating: (row?.embed_min_rating as number | undefined) ?? 1,
     },
     google_product_feed: (row?.google_product_feed as boolean | undefined) ?? false,
+    media_moderation: (row?.media_moderation as z.infer<typeof MediaModeration> | undefined) ?? 'auto',
   };
 }
 
@@ -93,7 +101,15 @@ export const publicProfileSettings = orgSettingsRoutes({
   columns: (patch) => {
     const embed = fieldsGiven(patch.embed ?? {}, ['layout', 'theme', 'max_reviews', 'min_rating']);
     return {
-      ...fieldsGiven(patch, ['enabled', 'display_name', 'description', 'website', 'logo_url', 'google_product_feed']),
+      ...fieldsGiven(patch, [
+        'enabled',
+        'display_name',
+        'description',
+        'website',
+        'logo_url',
+        'google_product_feed',
+        'media_moderation',
+      ]),
       ...Object.fromEntries(Object.entries(embed).map(([key, value]) => [`embed_${key}`, value])),
     };
   },

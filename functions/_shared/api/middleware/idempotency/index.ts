@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { sha256 } from '../../api-keys/format.ts';
 import { errorResponse } from '../../http/errors.ts';
 import type { TenantEnv } from '../../http/env.ts';
@@ -21,6 +21,11 @@ export interface IdempotencyOptions {
    * retry is told that the call was carried out instead of being shown the secret again.
    */
   answerShowsSecret?: boolean;
+  /**
+   * What of the request is compared between calls, for a body that is not text (a file upload,
+   * whose multipart boundary differs on every send): by default the body's text.
+   */
+  comparableBody?: (c: Context<TenantEnv>) => Promise<string>;
 }
 
 /** The body as compared between calls: JSON as JSON (spacing and key order aside), else its text. */
@@ -33,7 +38,9 @@ function comparable(text: string): string {
 }
 
 /** Runs after the credential middleware, inside the request's tenant transaction. */
-export function idempotency({ answerShowsSecret = false }: IdempotencyOptions = {}): MiddlewareHandler<TenantEnv> {
+export function idempotency(
+  { answerShowsSecret = false, comparableBody }: IdempotencyOptions = {},
+): MiddlewareHandler<TenantEnv> {
   return async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
@@ -43,7 +50,8 @@ export function idempotency({ answerShowsSecret = false }: IdempotencyOptions = 
     const db = c.var.db;
     const orgId = c.var.caller!.orgId;
     const route = `${c.req.method} ${c.req.routePath}`;
-    const hash = sha256(`${route}\n${comparable(await c.req.text())}`);
+    const body = comparableBody ? await comparableBody(c) : comparable(await c.req.text());
+    const hash = sha256(`${route}\n${body}`);
 
     const [claimed] = await db<{ key: string }[]>`
       insert into plaudit.idempotency_keys (org_id, key, route, request_hash)

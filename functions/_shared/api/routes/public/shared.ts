@@ -5,7 +5,7 @@ import type { TypedResponse } from 'hono';
 import type { Sql } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import { type Pagination, PaginationQuery } from '../../http/pagination.ts';
-import { ReviewReply, ReviewSource, SourcePlatform, VerificationStatus } from '../reviews/shape.ts';
+import { ReviewMedia, ReviewReply, ReviewSource, SourcePlatform, VerificationStatus } from '../reviews/shape.ts';
 
 export const AverageRating = z.number().nullable().openapi({
   description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.',
@@ -44,6 +44,9 @@ export const PublicReview = z.object({
     description:
       "The product reviewed (the business's own id and the product's name), or null for a review of the business.",
   }),
+  media: z.array(ReviewMedia.omit({ is_hidden: true }).openapi('PublicReviewMedia')).openapi({
+    description: 'The photos and videos the public may see, in upload order.',
+  }),
   reply: ReviewReply.nullable().openapi({ description: "The business's public reply, or null." }),
   helpful_count: z.number().int().openapi({
     description: 'How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`).',
@@ -72,7 +75,7 @@ export const PublicReviewQuery = PaginationQuery.extend({
     description: 'Only reviews of this rating, 1 to 5.',
   }),
   has_media: z.enum(['true']).transform(() => true).optional().openapi({
-    description: '`true`: only reviews with photos or videos the public may see (none until reviews have media).',
+    description: '`true`: only reviews with photos or videos the public may see.',
   }),
 });
 export type PublicReviewListQuery = z.infer<typeof PublicReviewQuery>;

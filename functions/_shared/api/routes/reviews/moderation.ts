@@ -7,7 +7,7 @@ import { errorResponseSpec, json, jsonBody, OrgItemParams } from '../../http/sch
 import { orgRoute, router } from '../define.ts';
 import { loadReview, Review, type ReviewBody } from './shape.ts';
 
-const ModerationInput = z.object({
+export const ModerationInput = z.object({
   action: z.enum(['hide', 'unhide']),
   reason: z.string().trim().min(1).max(1000),
 }).openapi('ModerationInput', { example: { action: 'hide', reason: 'Contains a phone number' } });

@@ -48,6 +48,23 @@ export const ReviewProduct = z.object({
   name: z.string(),
 }).openapi('ReviewProduct');
 
+export const ReviewMedia = z.object({
+  id: z.string().uuid(),
+  type: z.enum(['image', 'video']),
+  url: z.string().openapi({
+    description: 'Where the file is served: an image re-encoded as JPEG without metadata, a video as sent.',
+  }),
+  thumbnail_url: z.string().nullable().openapi({ description: "An image's thumbnail (≤ 400 px); null for a video." }),
+  width: z.number().int().nullable().openapi({ description: "The stored image's width in pixels; null for a video." }),
+  height: z.number().int().nullable().openapi({
+    description: "The stored image's height in pixels; null for a video.",
+  }),
+  is_hidden: z.boolean().openapi({
+    description: 'Hidden items are not public: their `url` answers 404 to the public.',
+  }),
+  created_at: Timestamp,
+}).openapi('ReviewMedia');
+
 export const Review = z.object({
   id: z.string().uuid(),
   rating: z.number().int().min(1).max(5),
@@ -80,6 +97,7 @@ export const Review = z.object({
       "The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.",
     example: { product: 'Mug', would_recommend: true },
   }),
+  media: z.array(ReviewMedia).openapi({ description: "The review's photos and videos, in upload order." }),
   reply: ReviewReply.nullable().openapi({ description: "The business's public reply, or null." }),
 }).openapi('Review');
 

@@ -6,8 +6,13 @@ import { errorResponseSpec, json, jsonBody } from '../../http/schemas.ts';
 import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../../middleware/rate-limit/index.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
 import { router } from '../define.ts';
-import { Review, type ReviewBody } from './shape.ts';
+import { Review } from './shape.ts';
 import { asJson } from '../../../core/db/client.ts';
+import { MediaUpload, newUploadToken, uploadGrant } from '../media/upload-token.ts';
+
+/** The stored review with the reviewer's right to add photos and videos to it. */
+const SubmittedReview = Review.extend({ media_upload: MediaUpload }).openapi('SubmittedReview');
+type SubmittedReviewBody = z.infer<typeof SubmittedReview>;
 
 const ReviewSubmission = z.object({
   form_id: z.string().uuid(),
@@ -57,6 +62,8 @@ type SubmissionRow = {
   error_message: string | null;
   /** The stored review as the organization's Review (plaudit.review_json). */
   review: string | null;
+  /** When the review's upload token expires; null when none was issued (a bot's unstored review). */
+  media_expires_at: Date | null;
 };
 
 export const reviewSubmission = router()
@@ -68,10 +75,10 @@ export const reviewSubmission = router()
       tags: ['Reviews'],
       summary: 'Submit a new review',
       description:
-        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). Fields such as `is_hidden` or `verification_status` are ignored.",
+        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). The answer's `media_upload` holds the token that adds photos and videos to this review for 24 hours (`POST /reviews/{id}/media`). Fields such as `is_hidden` or `verification_status` are ignored.",
       request: { body: jsonBody(ReviewSubmission) },
       responses: {
-        201: json(Review, 'The stored review'),
+        201: json(SubmittedReview, 'The stored review, and the token to add photos and videos to it'),
         400: errorResponseSpec('Malformed JSON'),
         404: errorResponseSpec('Unknown, inactive or deleted form'),
         409: errorResponseSpec('The same review was already submitted within 24 hours'),
@@ -84,9 +91,11 @@ export const reviewSubmission = router()
       const { sql, config } = c.var;
       const bucket = submissionBucket(c, config.trustProxy);
       const limit = config.submitRateLimitPerMinute;
+      const upload = newUploadToken();
       const [row] = await runAsPublic(sql, (tx) =>
         tx<SubmissionRow[]>`
-        select rate_allowed, rate_remaining, rate_reset, error_code, error_message, review
+        select rate_allowed, rate_remaining, rate_reset, error_code, error_message, review,
+               plaudit.issue_media_upload_token(s.id, ${upload.hash}) as media_expires_at
           from plaudit.submit_review(
             p_rate_bucket => ${bucket}, p_rate_limit => ${limit}, p_form_id => ${input.form_id},
             p_rating => ${input.rating}, p_title => ${input.title || null}, p_content => ${input.content},
@@ -94,7 +103,7 @@ export const reviewSubmission = router()
             p_custom_fields => ${input.custom_fields ? tx.json(asJson(input.custom_fields)) : null},
             p_order_id => ${input.order_id ?? null}, p_verify_url_base => ${config.publicUrl},
             p_honeypot => ${Boolean(input.website_url?.trim())}, p_product_id => ${input.product_id ?? null},
-            p_product_external_id => ${input.product_external_id ?? null})`, { onPrimary: true });
+            p_product_external_id => ${input.product_external_id ?? null}) s`, { onPrimary: true });
       const decision = {
         limit,
         remaining: row.rate_remaining,
@@ -108,6 +117,11 @@ export const reviewSubmission = router()
         throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined }) ??
           new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
       }
-      return answerJsonText(c, jsonText<ReviewBody>(row.review!), 201);
+      const grant = uploadGrant(upload.token, row.media_expires_at);
+      return answerJsonText(
+        c,
+        jsonText<SubmittedReviewBody>(`${row.review!.slice(0, -1)},"media_upload":${grant}}`),
+        201,
+      );
     },
   );

@@ -27,8 +27,21 @@ const ChainStatus = ChainHead.extend({
 
 const ModerationEntry = z.object({
   id: z.string().uuid(),
-  action: z.enum(['hide', 'unhide', 'verify', 'approve', 'reject', 'reply', 'edit_reply', 'withdraw_reply']),
-  reason: z.string().nullable().openapi({ description: "The reason given, or a reply's text." }),
+  action: z.enum([
+    'hide',
+    'unhide',
+    'verify',
+    'approve',
+    'reject',
+    'reply',
+    'edit_reply',
+    'withdraw_reply',
+    'hide_media',
+    'unhide_media',
+  ]),
+  reason: z.string().nullable().openapi({
+    description: "The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`.",
+  }),
   actor: z.string().openapi({
     description:
       'Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.',

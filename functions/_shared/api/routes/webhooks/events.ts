@@ -32,8 +32,14 @@ export const EVENT_DATA = {
     id: Id,
     form_id: Id,
     product: Product,
-    action: z.enum(['hide', 'unhide']),
-    is_hidden: z.boolean(),
+    action: z.enum(['hide', 'unhide', 'hide_media', 'unhide_media']).openapi({
+      description:
+        '`hide` and `unhide` change the review; `hide_media` and `unhide_media` one of its photos or videos.',
+    }),
+    is_hidden: z.boolean().openapi({ description: 'Whether the review is hidden.' }),
+    media: z.object({ id: Id, type: z.enum(['image', 'video']), is_hidden: z.boolean() }).optional().openapi({
+      description: 'The photo or video hidden or shown (`hide_media`, `unhide_media` only).',
+    }),
     reason: z.string().nullable(),
     actor: z.string().openapi({ description: 'Who made the change: `api_key:<key id>`, or `database:<user>`.' }),
     moderated_at: Timestamp,

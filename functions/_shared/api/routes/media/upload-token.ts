@@ -1,0 +1,45 @@
+// The reviewer's upload token: made here, kept by the database as its SHA-256 only
+// (plaudit.media_upload_tokens), sent back in `X-Upload-Token` to add photos and videos.
+import { z } from '@hono/zod-openapi';
+import { sha256 } from '../../api-keys/format.ts';
+import { Timestamp } from '../../http/schemas.ts';
+import { MAX_FILE_BYTES, MAX_MEDIA_PER_REVIEW } from '../../../core/media/limits.ts';
+
+export const MediaUpload = z.object({
+  token: z.string().openapi({ description: 'Send it in the `X-Upload-Token` header of `POST /reviews/{id}/media`.' }),
+  expires_at: Timestamp.openapi({ description: 'The token works for 24 hours, for this review only.' }),
+  max_files: z.number().int().openapi({ description: 'How many photos and videos the review may have.' }),
+  max_bytes: z.number().int().openapi({
+    description: 'The largest file taken, in bytes (a video; an image takes up to 15 MB).',
+  }),
+}).openapi('MediaUpload');
+
+const TOKEN_PATTERN = /^mu_[0-9A-Za-z_-]{43}$/;
+
+/** A new random token and the hash the database keeps. */
+export function newUploadToken(): { token: string; hash: Uint8Array } {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const token = `mu_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  return { token, hash: sha256(token) };
+}
+
+/** The hash of a token as sent, or null when it cannot be one. */
+export function uploadTokenHash(token: string): Uint8Array | null {
+  return TOKEN_PATTERN.test(token) ? sha256(token) : null;
+}
+
+/**
+ * The `media_upload` answer as JSON text. A bot's unstored review got no token: it is answered a
+ * token all the same (that nothing accepts), so that the answer does not tell it apart.
+ */
+export function uploadGrant(token: string, expiresAt: Date | null): string {
+  const expires = expiresAt ?? new Date(Date.now() + 24 * 3600_000);
+  return JSON.stringify(
+    {
+      token,
+      expires_at: expires.toISOString(),
+      max_files: MAX_MEDIA_PER_REVIEW,
+      max_bytes: MAX_FILE_BYTES.video,
+    } satisfies z.infer<typeof MediaUpload>,
+  );
+}

@@ -1,0 +1,73 @@
+// The image codecs: WebAssembly builds of MozJPEG, libwebp and the PNG decoder, from
+// npm (@jsquash/*), so that no native binary is needed (Supabase Edge Functions run none). Deno
+// loads each module from its package on first use; under Node (the unit tests) they are compiled
+// here from the package's file.
+import decodeJpegWasm, { init as initJpegDecoder } from '@jsquash/jpeg/decode.js';
+import encodeJpegWasm, { init as initJpegEncoder } from '@jsquash/jpeg/encode.js';
+import decodePngWasm, { init as initPngDecoder } from '@jsquash/png/decode.js';
+import decodeWebpWasm, { init as initWebpDecoder } from '@jsquash/webp/decode.js';
+import { isDeno, nodePackageFile, readFileBytes } from '../runtime.ts';
+import type { ImageFormat } from './sniff.ts';
+
+/** Pixels as the codecs take and give them: RGBA, 4 bytes a pixel, row by row. */
+export interface Pixels {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+// Node has no ImageData, which the codecs make their results with: the shape they need.
+const scope = globalThis as unknown as { ImageData?: unknown };
+scope.ImageData ??= class {
+  readonly colorSpace = 'srgb';
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+  constructor(data: Uint8ClampedArray | number, width: number, height?: number) {
+    if (typeof data === 'number') {
+      [this.width, this.height, this.data] = [data, width, new Uint8ClampedArray(data * width * 4)];
+    } else {
+      [this.data, this.width, this.height] = [data, width, height ?? data.length / 4 / width];
+    }
+  }
+};
+
+const compile = async (file: string) =>
+  await WebAssembly.compile(await readFileBytes(await nodePackageFile(`@jsquash/${file}`)) as BufferSource);
+
+let ready: Promise<unknown> | undefined;
+/** Under Node, gives every codec its module once; Deno needs nothing. */
+function load(): Promise<unknown> {
+  if (isDeno) return Promise.resolve();
+  return ready ??= Promise.all([
+    compile('jpeg/codec/dec/mozjpeg_dec.wasm').then((m) => initJpegDecoder(m)),
+    compile('jpeg/codec/enc/mozjpeg_enc.wasm').then((m) => initJpegEncoder(m)),
+    compile('png/codec/pkg/squoosh_png_bg.wasm').then((m) => initPngDecoder(m)),
+    compile('webp/codec/dec/webp_dec.wasm').then((m) => initWebpDecoder(m)),
+  ]);
+}
+
+// The codecs' types name the DOM's ImageData, whose data may be of other kinds than bytes; theirs
+// are always RGBA bytes.
+const asImageData = (p: Pixels) => p as unknown as ImageData;
+const asPixels = (i: ImageData) => i as unknown as Pixels;
+
+/** The pixels of an image; throws when it does not decode. */
+export async function decode(bytes: Uint8Array, format: ImageFormat): Promise<Pixels> {
+  await load();
+  const buffer = bytes.slice().buffer;
+  // A JPEG is turned as its EXIF orientation says (a phone's upright photo), since the EXIF goes.
+  const image = format === 'jpeg'
+    ? await decodeJpegWasm(buffer, { preserveOrientation: true })
+    : format === 'png'
+    ? await decodePngWasm(buffer)
+    : await decodeWebpWasm(buffer);
+  if (!image?.width || !image.height) throw new Error('the image decoded to nothing');
+  return asPixels(image);
+}
+
+/** A progressive JPEG of the pixels and nothing else: MozJPEG writes no EXIF, GPS or comment. */
+export async function encodeJpeg(pixels: Pixels, quality: number): Promise<Uint8Array> {
+  await load();
+  return new Uint8Array(await encodeJpegWasm(asImageData(pixels), { quality, progressive: true }));
+}

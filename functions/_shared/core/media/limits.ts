@@ -1,0 +1,19 @@
+// What the media of a review may be (the contract's "Photos and videos on reviews").
+
+export const MAX_MEDIA_PER_REVIEW = 6;
+
+/** The largest file taken, by kind. */
+export const MAX_FILE_BYTES = { image: 15 * 1024 * 1024, video: 100 * 1024 * 1024 } as const;
+
+/** An image may hold at most this many pixels: checked from its header, before decoding it. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/** The stored image's longest side, and its thumbnail's. */
+export const STORED_LONGEST_SIDE = 2048;
+export const THUMBNAIL_LONGEST_SIDE = 400;
+
+/** width × height scaled so that the longest side is at most `longest`, never up. */
+export function fitWithin(width: number, height: number, longest: number): { width: number; height: number } {
+  const scale = Math.min(1, longest / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}

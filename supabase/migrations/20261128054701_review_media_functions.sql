@@ -1,0 +1,284 @@
+-- review media functions: written by `npm run db:migration` from supabase/sql/ (the functions' home).
+set role plaudit_owner;
+
+-- A review's photos and videos as a JSON array in upload order, the one writer of it: the
+-- organization's items (p_public false: every item, with is_hidden) for its Review, or the
+-- public's (only the visible ones, without is_hidden) for public review items. Reads with its
+-- caller's rights: the tenant's row-level security, or the public functions' owner.
+create or replace function plaudit.review_media_json(p_review_id uuid, p_public boolean)
+returns text
+language sql
+stable
+parallel safe
+as $$
+  select '[' || coalesce(string_agg('{"id":"' || m.id::text || '","type":"' || m.type
+      || '","url":' || pg_catalog.to_json(m.url)::text
+      || ',"thumbnail_url":' || coalesce(pg_catalog.to_json(m.thumbnail_url)::text, 'null')
+      || ',"width":' || coalesce(m.width::text, 'null') || ',"height":' || coalesce(m.height::text, 'null')
+      || case when p_public then '' else ',"is_hidden":' || m.is_hidden::text end
+      || ',"created_at":"' || pg_catalog.to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      || '"}', ',' order by m.position), '') || ']'
+    from plaudit.review_media m
+   where m.review_id = p_review_id and not (p_public and m.is_hidden)
+$$;
+comment on function plaudit.review_media_json(uuid,boolean) is 'A review''s photos and videos as a JSON array in upload order: all of them with is_hidden, or the public''s visible ones.';
+
+-- A public review item, the one writer of it for every public list (the profile's, the widget's,
+-- a product's, the pages'): the review's public columns, its product (`{"external_id","name"}`, or
+-- null for a review of the business), its visible photos and videos and its reply. A plain
+-- expression of its arguments, which the planner inlines into its callers (hence no SET clause:
+-- every name is schema-qualified).
+create or replace function plaudit.public_review_json(
+  pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products
+)
+returns text
+language sql
+stable
+parallel safe
+as $$
+  select '{"id":"' || pr.id::text || '","rating":' || pr.rating::text
+    || ',"title":' || coalesce(pg_catalog.to_json(pr.title)::text, 'null')
+    || ',"content":' || pg_catalog.to_json(pr.content)::text
+    || ',"reviewer_name":' || pg_catalog.to_json(pr.reviewer_name)::text
+    || ',"verification_status":"' || pr.verification_status
+    || '","verification_method":' || coalesce(pg_catalog.to_json(pr.verification_method)::text, 'null')
+    || ',"product":' || case when product.id is null then 'null'
+         else '{"external_id":' || pg_catalog.to_json(product.external_id)::text
+              || ',"name":' || pg_catalog.to_json(product.name)::text || '}' end
+    || ',"media":' || plaudit.review_media_json(pr.id, true)
+    || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
+    || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '"}'
+$$;
+comment on function plaudit.public_review_json(plaudit.public_reviews,plaudit.review_replies,plaudit.products) is 'A public review item as compact JSON: the one writer of it, for every public list.';
+
+-- Whether a review has media the public may see: one of its photos or videos not hidden (the
+-- has_media filter of the public feeds; their totals count it over this same expression).
+create or replace function plaudit.review_has_public_media(p_review_id uuid)
+returns boolean
+language sql
+stable
+parallel safe
+as $$
+  select exists (select 1 from plaudit.review_media m where m.review_id = p_review_id and not m.is_hidden)
+$$;
+comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has a photo or video the public may see.';
+
+-- The organization's Review, the contract's schema, written in one place: every route that
+-- answers a Review (one review, the list and its first page, the submission, moderation,
+-- verification, replies) and the JSON export call it with the review's row and its reply's row.
+-- A field of the Review is added here, and nowhere else (CONTRIBUTING.md).
+create or replace function plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies)
+returns text
+language sql
+stable
+parallel safe
+as $$
+  select '{"id":"' || r.id::text || '","rating":' || r.rating::text
+    || ',"title":' || coalesce(pg_catalog.to_json(r.title)::text, 'null')
+    || ',"content":' || pg_catalog.to_json(r.content)::text
+    || ',"reviewer_name":' || pg_catalog.to_json(r.reviewer_name)::text
+    || ',"reviewer_email":' || pg_catalog.to_json(r.reviewer_email)::text
+    || ',"verification_status":"' || r.verification_status
+    || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
+    || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
+    || ',"is_hidden":' || r.is_hidden::text
+    || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    || '","form_id":"' || r.form_id::text
+    || '","product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
+    || ',"custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
+    || ',"media":' || plaudit.review_media_json(r.id, false)
+    || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
+    || '}'
+$$;
+comment on function plaudit.review_json(plaudit.reviews,plaudit.review_replies) is 'The organization''s Review as compact JSON: the one writer of it, for every route and the JSON export.';
+
+-- Gives the review just submitted its upload token (its SHA-256), valid 24 hours: only in the
+-- transaction that created the review (its created_at is this transaction's now()), and once.
+-- Answers when it expires, or null when nothing was issued (a bot's unstored review).
+create or replace function plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea)
+returns timestamptz
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  insert into plaudit.media_upload_tokens (review_id, org_id, token_hash, expires_at)
+  select r.id, r.org_id, p_token_hash, now() + interval '24 hours'
+    from plaudit.reviews r
+   where r.id = p_review_id and r.created_at = now()
+  on conflict (review_id) do nothing
+  returning expires_at
+$$;
+comment on function plaudit.issue_media_upload_token(uuid,bytea) is 'Issues the upload token of a review created in this transaction, once; answers its expiry.';
+
+-- Who may add media to a review: the holder of its unexpired upload token (p_token_hash), or
+-- the caller's tenant (an organization's write key: plaudit.current_org_id()). Answers the
+-- review's organization, or the refusal: invalid_token (no such token, or expired),
+-- wrong_review (a token of another review), not_found (no such review for this tenant).
+create or replace function plaudit.review_media_access(
+  p_review_id uuid, p_token_hash bytea, out org_id uuid, out refusal text
+)
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  t plaudit.media_upload_tokens;
+begin
+  if p_token_hash is not null then
+    select * into t from plaudit.media_upload_tokens x where x.token_hash = p_token_hash and x.expires_at > now();
+    if not found then
+      refusal := 'invalid_token';
+    elsif t.review_id <> p_review_id then
+      refusal := 'wrong_review';
+    else
+      org_id := t.org_id;
+    end if;
+    return;
+  end if;
+  select r.org_id into org_id from plaudit.reviews r
+   where r.id = p_review_id and r.org_id = plaudit.current_org_id();
+  if org_id is null then
+    refusal := 'not_found';
+  end if;
+end
+$$;
+comment on function plaudit.review_media_access(uuid,bytea) is 'Whether the upload token or the caller''s tenant may add media to a review: its organization, or why not.';
+
+-- One organization's media item as its Review shows it (with is_hidden), or null.
+create or replace function plaudit.review_media_item_json(p_media_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select (plaudit.review_media_json(m.review_id, false)::json -> (m.position - 1))::text
+    from plaudit.review_media m
+   where m.id = p_media_id
+$$;
+comment on function plaudit.review_media_item_json(uuid) is 'One media item as the organization''s Review shows it.';
+
+-- The checks before an upload is read and processed, cheap and in one round trip: the address's
+-- and the review's rate limits (p_address_bucket, p_address_limit; p_review_limit a minute), who
+-- may upload, and room for one more (at most 6). Answers the review's organization, or the
+-- refusal: as review_media_access, or rate_limited, review_rate_limited, too_many.
+create or replace function plaudit.check_review_media_upload(
+  p_review_id uuid, p_token_hash bytea, p_address_bucket text, p_address_limit integer, p_review_limit integer,
+  out refusal text, out org_id uuid, out rate_remaining integer, out rate_reset bigint
+)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  access record;
+  rate record;
+begin
+  select * into rate from plaudit.hit_rate_limit(p_address_bucket, p_address_limit);
+  rate_remaining := rate.remaining;
+  rate_reset := rate.reset_at;
+  if not rate.allowed then
+    refusal := 'rate_limited';
+    return;
+  end if;
+  select * into access from plaudit.review_media_access(p_review_id, p_token_hash);
+  if access.refusal is not null then
+    refusal := access.refusal;
+  elsif not (select h.allowed from plaudit.hit_rate_limit('media-review:' || p_review_id::text, p_review_limit) h) then
+    refusal := 'review_rate_limited';
+  elsif (select count(*) from plaudit.review_media m where m.review_id = p_review_id) >= 6 then
+    refusal := 'too_many';
+  else
+    org_id := access.org_id;
+  end if;
+end
+$$;
+comment on function plaudit.check_review_media_upload(uuid,bytea,text,integer,integer) is 'The rate limits, access and count checks before an upload is read and processed; answers the review''s organization.';
+
+-- Adds a stored file to a review, checking access again under the review's lock (so that two
+-- uploads at once cannot make a seventh item): hidden at once when the organization moderates
+-- media by hand. The same bytes twice answer the first item (created false); a full review
+-- answers refusal too_many, and the caller removes the files it stored.
+create or replace function plaudit.add_review_media(
+  p_review_id uuid, p_token_hash bytea, p_id uuid, p_type text, p_content_type text,
+  p_storage_key text, p_thumbnail_key text, p_url text, p_thumbnail_url text,
+  p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea,
+  out refusal text, out created boolean, out item text
+)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  access record;
+  taken integer;
+  held boolean;
+begin
+  select * into access from plaudit.review_media_access(p_review_id, p_token_hash);
+  if access.refusal is not null then
+    refusal := access.refusal;
+    return;
+  end if;
+  perform 1 from plaudit.reviews r where r.id = p_review_id for update;
+  item := (select plaudit.review_media_item_json(m.id) from plaudit.review_media m
+            where m.review_id = p_review_id and m.sha256 = p_sha256);
+  if item is not null then
+    created := false;
+    return;
+  end if;
+  select count(*) into taken from plaudit.review_media m where m.review_id = p_review_id;
+  if taken >= 6 then
+    refusal := 'too_many';
+    return;
+  end if;
+  held := coalesce((select p.media_moderation = 'manual' from plaudit.public_profiles p where p.org_id = access.org_id), false);
+  insert into plaudit.review_media (id, org_id, review_id, type, content_type, storage_key, thumbnail_key, url,
+                                    thumbnail_url, width, height, bytes, sha256, is_hidden, hidden_reason, position)
+  values (p_id, access.org_id, p_review_id, p_type, p_content_type, p_storage_key, p_thumbnail_key, p_url,
+          p_thumbnail_url, p_width, p_height, p_bytes, p_sha256, held,
+          case when held then 'Waiting for moderation' end,
+          (select coalesce(max(m.position), 0) + 1 from plaudit.review_media m where m.review_id = p_review_id));
+  if not held then
+    -- Public answers show the item: their version (and ETags) move with it.
+    perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(access.org_id)));
+  end if;
+  created := true;
+  item := plaudit.review_media_item_json(p_id);
+end
+$$;
+comment on function plaudit.add_review_media(uuid,bytea,uuid,text,text,text,text,text,text,integer,integer,bigint,bytea) is 'Adds a stored photo or video to a review, at most 6, once per content; hidden when media are moderated by hand.';
+
+-- What the public may read of a stored file (the media route of local storage): its content
+-- type, when its item is visible on a public review of an enabled profile; else null (404).
+create or replace function plaudit.public_media_file(p_storage_key text)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when m.storage_key = p_storage_key then m.content_type else 'image/jpeg' end
+    from plaudit.review_media m
+    join plaudit.public_reviews pr on pr.id = m.review_id
+    left join plaudit.public_profiles p on p.org_id = m.org_id
+   where (m.storage_key = p_storage_key or m.thumbnail_key = p_storage_key)
+     and not m.is_hidden and coalesce(p.enabled, true)
+$$;
+comment on function plaudit.public_media_file(text) is 'The content type of a stored media file the public may read, or null.';
+
+grant execute on function plaudit.review_media_json(uuid, boolean) to plaudit_api;
+grant execute on function plaudit.issue_media_upload_token(uuid, bytea) to plaudit_public;
+grant execute on function plaudit.check_review_media_upload(uuid, bytea, text, integer, integer)
+  to plaudit_api, plaudit_public;
+grant execute on function plaudit.add_review_media(uuid, bytea, uuid, text, text, text, text, text, text, integer, integer,
+                                                   bigint, bytea)
+  to plaudit_api, plaudit_public;
+grant execute on function plaudit.public_media_file(text) to plaudit_public;
+
+revoke execute on all functions in schema plaudit from public;
+reset role;
