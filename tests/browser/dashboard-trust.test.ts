@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, openDashboard, PHONE, shot, signedInOwner } from '../helpers/dashboard.ts';
+import { DESKTOP, lookAtBothWidths, openDashboard, PHONE, shot, signedInOwner } from '../helpers/dashboard.ts';
 import { db } from '../helpers/db.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews } from '../helpers/reviews.ts';
@@ -14,20 +14,8 @@ import { asSession, type Session } from '../helpers/sessions.ts';
 
 const browser = useBrowser();
 
-/** At both widths: drawn, nothing wider than the screen, no axe violation, a screenshot. */
-async function lookAt(session: Session, path: string, name: string, ready: (page: Page) => Promise<unknown>) {
-  for (const viewport of [PHONE, DESKTOP]) {
-    const page = await openDashboard(browser(), session, path, viewport);
-    try {
-      await ready(page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      expect(await axeViolations(page)).toEqual([]);
-      await shot(page, `${name}-${viewport.width}`);
-    } finally {
-      await page.context().close();
-    }
-  }
-}
+const lookAt = (session: Session, path: string, name: string, ready: (page: Page) => Promise<unknown>) =>
+  lookAtBothWidths(browser(), session, path, name, ready);
 
 describe('dashboard: incentives and sources', () => {
   it('the form editor takes an incentive, shows the refusal at its field, and saves it', async () => {
