@@ -94,6 +94,7 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'public.productRatings': ['public.productRatings', 'acme', ['MUG-1', 'MUG-2']],
   'public.productJsonLd': ['public.productJsonLd', 'acme', 'MUG-1'],
   'public.verify': ['public.verify', 'tok'],
+  'public.transparency': ['public.transparency', 'acme'],
 };
 
 /** Operations without a key that are not the SDK's business, and why. */

@@ -203,7 +203,7 @@ function Visibility({ review, ids, onChange }: { review: Review; ids: ItemIds; o
           label={review.is_hidden ? 'Why show it again' : 'Why hide it'}
           name='reason'
           error={act.error}
-          hint='Kept in the trail. The review itself is never deleted.'
+          hint='Kept in the trail, and shown by reason on your public transparency page. The review itself is never deleted.'
           required
           maxLength={1000}
           value={reason}

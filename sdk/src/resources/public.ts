@@ -11,6 +11,7 @@ import type {
   PublicReview,
   QueryOf,
   ResponseOf,
+  Transparency,
 } from '../types.ts';
 
 const EMBED = '/api/v1/public/embed/{slug}';
@@ -22,6 +23,7 @@ const PRODUCT = '/api/v1/public/products/{slug}/{externalId}';
 const PRODUCT_REVIEWS = '/api/v1/public/products/{slug}/{externalId}/reviews';
 const PRODUCT_RATINGS = '/api/v1/public/products/{slug}/ratings';
 const PRODUCT_JSONLD = '/api/v1/public/products/{slug}/{externalId}/jsonld';
+const TRANSPARENCY = '/api/v1/public/transparency/{slug}';
 
 /** What anyone may read about a business, by its slug. No API key is sent. */
 export class Public extends Resource {
@@ -79,6 +81,15 @@ export class Public extends Resource {
    */
   productJsonLd(slug: string, externalId: string, opts?: RequestOptions): ApiPromise<ProductJsonLd> {
     return this.call('get', PRODUCT_JSONLD, { slug, externalId }, { auth: false }, opts);
+  }
+
+  /**
+   * The business's transparency report: reviews received and published, by verification method,
+   * hides by month and reason, the shares verified, incentivized and imported, how lists are
+   * ordered, whether every review is published, and the moderation chain head.
+   */
+  transparency(slug: string, opts?: RequestOptions): ApiPromise<Transparency> {
+    return this.call('get', TRANSPARENCY, { slug }, { auth: false }, opts);
   }
 
   /**
