@@ -2369,7 +2369,8 @@ CREATE FUNCTION plaudit.public_transparency(p_slug text) RETURNS json
       join plaudit.reviews r on r.org_id = org.id and r.created_at >= org.since at time zone 'UTC'
       cross join lateral (select plaudit.review_is_public(r.is_hidden, r.verification_status) as published) x
   ), hides as (
-    select to_char(t.created_at at time zone 'UTC', 'YYYY-MM') as month, t.reason, count(*) as n
+    select to_char(t.created_at at time zone 'UTC', 'YYYY-MM') as month,
+           coalesce(nullif(btrim(t.reason), ''), 'No reason given') as reason, count(*) as n
       from org
       join plaudit.moderation_trail t
         on t.org_id = org.id and t.action = 'hide' and t.created_at >= org.since at time zone 'UTC'
