@@ -34,6 +34,7 @@ import cdn from './bench/scenarios/cdn.mjs';
 import dashboard from './bench/scenarios/dashboard.mjs';
 import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
 import replicas from './bench/scenarios/replicas.mjs';
+import transparency from './bench/scenarios/transparency.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -54,6 +55,7 @@ const SCENARIOS = [
   dashboard,
   dashboardFirstLoad,
   replicas,
+  transparency,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);
