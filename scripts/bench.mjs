@@ -38,6 +38,7 @@ import manyTenants from './bench/scenarios/many-tenants.mjs';
 import privacyErasure from './bench/scenarios/privacy-erasure.mjs';
 import imports from './bench/scenarios/imports.mjs';
 import media from './bench/scenarios/media.mjs';
+import transparency from './bench/scenarios/transparency.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -62,6 +63,7 @@ const SCENARIOS = [
   privacyErasure,
   imports,
   media,
+  transparency,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

@@ -29,7 +29,8 @@ comment on function plaudit.public_transparency_version(text) is 'The version of
 -- review received, the business's public ones; product_review_statistics: the products' public
 -- ones); figures of the last twelve calendar months (UTC, this month included) from one range of
 -- the reviews' (org_id, created_at) index, and the hides of those months by month and reason from
--- one range of moderation_trail_org_id_hides. Month arithmetic runs on UTC timestamps, whatever
+-- one range of moderation_trail_org_id_hides (reasons trimmed; a hide written by SQL without one
+-- counts as 'No reason given'). Month arithmetic runs on UTC timestamps, whatever
 -- the session's time zone.
 create or replace function plaudit.public_transparency(p_slug text)
 returns json
@@ -65,9 +66,12 @@ as $$
            count(*) filter (where not r.is_hidden and r.verification_status = 'rejected') as rejected
       from org
       join plaudit.reviews r on r.org_id = org.id and r.created_at >= org.since at time zone 'UTC'
-      cross join lateral (select plaudit.review_is_public(r.is_hidden, r.verification_status) as published) x
+      -- plaudit.review_is_public's rule, written out: called per review (its SET clause keeps it from
+      -- being inlined), it cost 20 µs a review, 2 s for a year of 100,000.
+      cross join lateral (select not r.is_hidden and r.verification_status in ('verified', 'unverified') as published) x
   ), hides as (
-    select to_char(t.created_at at time zone 'UTC', 'YYYY-MM') as month, t.reason, count(*) as n
+    select to_char(t.created_at at time zone 'UTC', 'YYYY-MM') as month,
+           coalesce(nullif(btrim(t.reason), ''), 'No reason given') as reason, count(*) as n
       from org
       join plaudit.moderation_trail t
         on t.org_id = org.id and t.action = 'hide' and t.created_at >= org.since at time zone 'UTC'

@@ -6,19 +6,17 @@ import { createTenant, db } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { createForm, postForm, requestsPath } from '../helpers/review-requests.ts';
 
+/** A review sent to the form through the API, as a shop's backend sends one. */
+const sendThroughApi = (formId: string, content: string) =>
+  api('POST', '/api/v1/reviews', {
+    body: { form_id: formId, rating: 4, content, reviewer_name: 'Al', reviewer_email: 'al@example.com' },
+  });
+
 describe('review source', () => {
   it('is form for the API, invitation for a request page, in the Review and the public items', async () => {
     const t = await createTenant();
     const form = await createForm(t);
-    const sent = await api('POST', '/api/v1/reviews', {
-      body: {
-        form_id: form.id,
-        rating: 4,
-        content: 'Through the API.',
-        reviewer_name: 'Al',
-        reviewer_email: 'al@example.com',
-      },
-    });
+    const sent = await sendThroughApi(form.id, 'Through the API.');
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ source: 'form', source_platform: null });
 
@@ -51,15 +49,7 @@ describe('review source', () => {
   it('is written once: an update of it is refused, and an import needs its platform', async () => {
     const t = await createTenant();
     const form = await createForm(t);
-    const sent = await api('POST', '/api/v1/reviews', {
-      body: {
-        form_id: form.id,
-        rating: 4,
-        content: 'Kept as sent.',
-        reviewer_name: 'Al',
-        reviewer_email: 'al@example.com',
-      },
-    });
+    const sent = await sendThroughApi(form.id, 'Kept as sent.');
     await expect(db`update plaudit.reviews set source = 'invitation' where id = ${sent.body.id}`)
       .rejects.toThrow('a review cannot be rewritten: only moderation and verification may change it');
     await expect(db`

@@ -33,7 +33,7 @@ async function review(k: number, form: string, fields: Record<string, unknown> =
 }
 
 /** A hide recorded `k` months ago, chained as plaudit.append_moderation_entry chains one (with a past date). */
-async function hideRecorded(k: number, reviewId: string, reason: string) {
+async function hideRecorded(k: number, reviewId: string, reason: string | null) {
   await db`
     with head as (
       select h.last_seq + 1 as seq, h.last_hash, ${monthAgo(k, 5)} as at
@@ -97,7 +97,10 @@ beforeAll(async () => {
   // Not published: waiting, rejected, and hidden in three months with their reasons.
   await review(6, 'email', { verification_status: 'pending' });
   await review(7, 'manual', { verification_status: 'rejected', verification_method: 'manual' });
-  await hideRecorded(8, await review(8, 'none', { is_hidden: true }), 'Offensive language');
+  const eight = await review(8, 'none', { is_hidden: true });
+  await hideRecorded(8, eight, 'Offensive language');
+  // Hidden again later, by SQL without a reason (a review hidden twice counts twice).
+  await hideRecorded(7, eight, null);
   await hideRecorded(9, await review(9, 'none', { is_hidden: true }), 'Personal data');
   await hideRecorded(9, await review(9, 'none', { is_hidden: true }), 'Offensive language');
   // This month: written and hidden through the API.
@@ -129,7 +132,7 @@ describe('GET /public/transparency/:slug', () => {
     const month = (k: number) => months[11 - k].m as string;
     const [head] = await db`select last_seq, encode(last_hash, 'hex') as hash
                             from plaudit.moderation_chain_heads where org_id = ${t.org.id}`;
-    expect(head.last_seq).toBe('4');
+    expect(head.last_seq).toBe('5');
     const chain = await api('GET', `${orgPath(t)}/moderation-chain`, { key: t.keys.read });
     expect(chain.body).toMatchObject({ valid: true });
 
@@ -162,10 +165,10 @@ describe('GET /public/transparency/:slug', () => {
         statement: expect.stringContaining('published only after the business approves each one'),
       },
       moderation_chain: {
-        entries: 4,
+        entries: 5,
         head: head.hash,
         check_url: expect.stringContaining(
-          `/api/v1/organizations/${t.org.id}/moderation-chain?entries=4&head=${head.hash}`,
+          `/api/v1/organizations/${t.org.id}/moderation-chain?entries=5&head=${head.hash}`,
         ),
       },
     });
@@ -177,6 +180,7 @@ describe('GET /public/transparency/:slug', () => {
       reasons: [{ reason: 'Offensive language', count: 1 }, { reason: 'Personal data', count: 1 }],
     };
     expected[11 - 8] = { month: month(8), hidden: 1, reasons: [{ reason: 'Offensive language', count: 1 }] };
+    expected[11 - 7] = { month: month(7), hidden: 1, reasons: [{ reason: 'No reason given', count: 1 }] };
     expected[11] = { month: month(0), hidden: 1, reasons: [{ reason: 'Spam', count: 1 }] };
     expect(r.hidden_by_month).toEqual(expected);
     // The sums agree with each other: received = published + what is not.

@@ -7,8 +7,8 @@
 // axe-core finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, openDashboard, PHONE, shot, signedInOwner } from '../helpers/dashboard.ts';
+import { useBrowser } from '../helpers/browser.ts';
+import { lookAtBothWidths, openDashboard, signedInOwner } from '../helpers/dashboard.ts';
 import { api } from '../helpers/http.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews } from '../helpers/reviews.ts';
@@ -17,21 +17,8 @@ import { asSession, type Session } from '../helpers/sessions.ts';
 const browser = useBrowser();
 const base = () => inject('apiUrl');
 
-/** Screenshots at both widths and axe-core on each, once `ready` says the screen is drawn. */
-async function lookAt(session: Session, path: string, name: string, ready: (page: Page) => Promise<unknown>) {
-  for (const viewport of [PHONE, DESKTOP]) {
-    const page = await openDashboard(browser(), session, path, viewport);
-    try {
-      await ready(page);
-      // Nothing is wider than the screen.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      expect(await axeViolations(page)).toEqual([]);
-      await shot(page, `${name}-${viewport.width}`);
-    } finally {
-      await page.context().close();
-    }
-  }
-}
+const lookAt = (session: Session, path: string, name: string, ready: (page: Page) => Promise<unknown>) =>
+  lookAtBothWidths(browser(), session, path, name, ready);
 
 /** The widget's root element class in the preview's shadow root, once it has one. */
 function previewClass(page: Page, contains: string) {

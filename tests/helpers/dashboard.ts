@@ -7,8 +7,8 @@
 //   try { …; await shot(page, 'reviews'); } finally { await page.context().close(); }
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { inject } from 'vitest';
-import { screenshotDir } from './browser.ts';
+import { expect, inject } from 'vitest';
+import { axeViolations, screenshotDir } from './browser.ts';
 import { createTenant, type Tenant } from './db.ts';
 import { mailWorker } from './review-requests.ts';
 import { addMember, personEmail, type Session, signIn } from './sessions.ts';
@@ -49,6 +49,30 @@ export async function openDashboard(
     throw err;
   }
   return page;
+}
+
+/**
+ * A screen at both widths, once `ready` says it is drawn: nothing wider than the screen, no axe-core
+ * violation, and a screenshot of each (`dashboard-<name>-<width>.png`).
+ */
+export async function lookAtBothWidths(
+  browser: Browser,
+  session: Pick<Session, 'cookie'>,
+  path: string,
+  name: string,
+  ready: (page: Page) => Promise<unknown>,
+) {
+  for (const viewport of [PHONE, DESKTOP]) {
+    const page = await openDashboard(browser, session, path, viewport);
+    try {
+      await ready(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await axeViolations(page)).toEqual([]);
+      await shot(page, `${name}-${viewport.width}`);
+    } finally {
+      await page.context().close();
+    }
+  }
 }
 
 /** A full-page screenshot, `dashboard-<name>.png` in the screenshots folder; its path. */

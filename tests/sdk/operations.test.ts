@@ -105,6 +105,7 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'public.verify': ['public.verify', 'tok'],
   'public.voteHelpful': ['public.voteHelpful', 'acme', ID],
   'public.reportReview': ['public.report', 'acme', ID, { reason: 'spam' }],
+  'public.transparency': ['public.transparency', 'acme'],
 };
 
 /** Operations without a key that are not the SDK's business, and why. */

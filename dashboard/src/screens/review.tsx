@@ -8,7 +8,8 @@ import { Badge, ErrorNotice, Field, Loading, Notice, Stars } from '../ui/compone
 import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
-import { ACTION_LABEL, actorLabel, METHOD_LABEL, VERIFICATION_LABEL } from '../ui/words.ts';
+import { incentiveWords } from '../ui/incentive.ts';
+import { ACTION_LABEL, actorLabel, METHOD_LABEL, sourceWords, VERIFICATION_LABEL } from '../ui/words.ts';
 
 export function ReviewPage({ params }: { params: Record<string, string> }) {
   const orgId = useOrgId();
@@ -81,6 +82,10 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
             </dd>
             <dt>Written</dt>
             <dd>{formatDateTime(r.created_at)}</dd>
+            <dt>Source</dt>
+            <dd>{sourceWords(r.source, r.source_platform)}</dd>
+            <dt>Incentive</dt>
+            <dd>{r.incentive ? `${incentiveWords(r.incentive)} (labelled as incentivized in public)` : 'None'}</dd>
             <dt>About</dt>
             <dd>
               {r.product
@@ -200,7 +205,7 @@ function Visibility({ review, ids, onChange }: { review: Review; ids: ItemIds; o
           label={review.is_hidden ? 'Why show it again' : 'Why hide it'}
           name='reason'
           error={act.error}
-          hint='Kept in the trail. The review itself is never deleted.'
+          hint='Kept in the trail, and shown by reason on your public transparency page. The review itself is never deleted.'
           required
           maxLength={1000}
           value={reason}

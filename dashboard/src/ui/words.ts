@@ -14,6 +14,21 @@ export const METHOD_LABEL: Record<string, string> = {
   manual: 'Approved by your team',
 };
 
+const PLATFORMS: Record<string, string> = {
+  judgeme: 'Judge.me',
+  yotpo: 'Yotpo',
+  okendo: 'Okendo',
+  loox: 'Loox',
+  shopify: 'Shopify Product Reviews',
+  plaudit: 'Plaudit',
+};
+
+/** Where a review came from (its `source`, and for an import its `source_platform`), in words. */
+export function sourceWords(source: string, platform: string | null): string {
+  if (source === 'import') return `Imported from ${platform ? PLATFORMS[platform] ?? platform : 'another platform'}`;
+  return source === 'invitation' ? "Written through a review request's page" : 'Sent through a form or the API';
+}
+
 export const ACTION_LABEL: Record<string, string> = {
   hide: 'Hidden',
   unhide: 'Shown again',

@@ -13,6 +13,7 @@ import type {
   QueryOf,
   ReportInput,
   ResponseOf,
+  Transparency,
 } from '../types.ts';
 
 const EMBED = '/api/v1/public/embed/{slug}';
@@ -26,6 +27,7 @@ const PRODUCT_RATINGS = '/api/v1/public/products/{slug}/ratings';
 const PRODUCT_JSONLD = '/api/v1/public/products/{slug}/{externalId}/jsonld';
 const HELPFUL = '/api/v1/public/reviews/{slug}/{reviewId}/helpful';
 const REPORT = '/api/v1/public/reviews/{slug}/{reviewId}/reports';
+const TRANSPARENCY = '/api/v1/public/transparency/{slug}';
 
 /** What anyone may read about a business, by its slug. No API key is sent. */
 export class Public extends Resource {
@@ -96,6 +98,15 @@ export class Public extends Resource {
   /** A visitor reports a published review to the business (202); it hides nothing by itself. */
   report(slug: string, reviewId: string, body: ReportInput, opts?: RequestOptions): ApiPromise<void> {
     return this.call('post', REPORT, { slug, reviewId }, { body, auth: false }, opts) as ApiPromise<never>;
+  }
+
+  /**
+   * The business's transparency report: reviews received and published, by verification method,
+   * hides by month and reason, the shares verified, incentivized and imported, how lists are
+   * ordered, whether every review is published, and the moderation chain head.
+   */
+  transparency(slug: string, opts?: RequestOptions): ApiPromise<Transparency> {
+    return this.call('get', TRANSPARENCY, { slug }, { auth: false }, opts);
   }
 
   /**

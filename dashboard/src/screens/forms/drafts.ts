@@ -86,7 +86,8 @@ export function definitionOf(d: Draft): FieldDef {
 }
 
 /** The API's field names this page shows at a control; anything else goes in the summary. */
-export const SHOWN = /^(name|verification_mode|custom_fields(\.\d+\.(key|label|type|required|options(\.\d+)?))?)$/;
+export const SHOWN =
+  /^(name|verification_mode|incentive\.(type|description)|custom_fields(\.\d+\.(key|label|type|required|options(\.\d+)?))?)$/;
 
 /** The problem of a question's choices, whether the API named the list or one of its choices, as the list's. */
 export function optionsErrorOf(error: ApiError | undefined, base: string): ApiError | undefined {

@@ -1,10 +1,12 @@
-// The form editor: the name, how reviews are verified, and the own questions, for a new form and an
+// The form editor: the name, how reviews are verified, what is offered for a review, and the own questions, for a new form and an
 // existing one alike; a refused save puts each of the API's messages next to its field.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, newIdempotencyKey, type Schemas } from '../../api.ts';
 import { useOrgId } from '../../session.ts';
 import { ErrorNotice, Field, Notice } from '../../ui/components.tsx';
 import { useAction } from '../../ui/hooks.ts';
+import { draftOfIncentive, incentiveOf } from '../../ui/incentive.ts';
+import { IncentiveField } from '../../ui/incentive-field.tsx';
 import { changeDraft, definitionOf, type Draft, draftOf, MAX_QUESTIONS, moveDraft, newDraft, SHOWN } from './drafts.ts';
 import { Question } from './question.tsx';
 import { MODES } from './words.ts';
@@ -19,12 +21,18 @@ export function Editor(
   const [name, setName] = useState(form?.name ?? '');
   const [mode, setMode] = useState<Mode>(form?.verification_mode ?? 'email');
   const [active, setActive] = useState(true);
+  const [incentive, setIncentive] = useState(() => draftOfIncentive(form?.incentive));
   const [fields, setFields] = useState<Draft[]>(() => (form?.custom_fields ?? []).map(draftOf));
   const ref = useRef<HTMLFormElement>(null);
   const focusNew = useRef(false);
 
   const save = useAction(async () => {
-    const body = { name: name.trim(), verification_mode: mode, custom_fields: fields.map(definitionOf) };
+    const body = {
+      name: name.trim(),
+      verification_mode: mode,
+      custom_fields: fields.map(definitionOf),
+      incentive: incentiveOf(incentive),
+    };
     const f = form
       ? await api.patch('/organizations/{orgId}/review-forms/{id}', { params: { orgId, id: form.id }, body })
       : await api.post('/organizations/{orgId}/review-forms', {
@@ -134,6 +142,17 @@ export function Editor(
             <p class='hint'>The new way applies to reviews sent from now on; earlier reviews keep their status.</p>
           )}
         </fieldset>
+        <IncentiveField
+          value={incentive}
+          error={err}
+          onChange={(d) => {
+            changed();
+            setIncentive(d);
+          }}
+        />
+        {form?.incentive && incentiveOf(incentive)?.description !== form.incentive.description && (
+          <p class='hint'>Reviews written before keep the incentive they were written with.</p>
+        )}
         {!form && (
           <label class='opt-check'>
             <input type='checkbox' checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />

@@ -1,10 +1,12 @@
 // Sending one review request by e-mail: the customer, the form, and the options (a reference of
-// your own, the language, a later time), with one Idempotency-Key per request meant.
+// your own, the language, a later time, an incentive), with one Idempotency-Key per request meant.
 import { useRef, useState } from 'preact/hooks';
 import { api, newIdempotencyKey, type Schemas } from '../../api.ts';
 import { useAppPath, useOrgId } from '../../session.ts';
 import { ErrorNotice, Field } from '../../ui/components.tsx';
 import { useAction } from '../../ui/hooks.ts';
+import { draftOfIncentive, incentiveOf } from '../../ui/incentive.ts';
+import { IncentiveField } from '../../ui/incentive-field.tsx';
 import { fieldOfConflict } from './refusals.ts';
 import { localNow, toIso } from './send-time.ts';
 
@@ -18,6 +20,7 @@ export function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: Re
   const empty = { email: '', name: '', order_id: '', external_id: '', locale: 'en', send_at: '' };
   const [v, setV] = useState(empty);
   const [formId, setFormId] = useState(active[0]?.id ?? '');
+  const [incentive, setIncentive] = useState(() => draftOfIncentive(null));
   // One key per request the person means to send: a retry of the same (after a lost answer) sends
   // nothing twice; a change makes it another request.
   const key = useRef(newIdempotencyKey());
@@ -34,6 +37,7 @@ export function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: Re
       external_id: v.external_id.trim() || undefined,
       locale: v.locale,
       send_at: toIso(v.send_at),
+      incentive: incentiveOf(incentive),
     };
     const r = await api.post('/organizations/{orgId}/review-requests', {
       params: { orgId },
@@ -59,8 +63,19 @@ export function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: Re
     );
   }
   const fieldError = (name: string) => send.error?.field(name) ? send.error : undefined;
-  const general = send.error && !['email', 'name', 'form_id', 'order_id', 'external_id', 'locale', 'send_at']
-    .some((f) => send.error!.field(f));
+  const general = send.error && ![
+    'email',
+    'name',
+    'form_id',
+    'order_id',
+    'external_id',
+    'locale',
+    'send_at',
+    'incentive.type',
+    'incentive.description',
+  ].some((f) => send.error!.field(f));
+  const moreOpen = ['external_id', 'send_at', 'incentive.type', 'incentive.description']
+    .some((f) => send.error?.field(f));
 
   return (
     <section class='card' aria-labelledby='send-one'>
@@ -119,8 +134,8 @@ export function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: Re
             )}
           </Field>
         </div>
-        <details class='more-options' open={Boolean(send.error?.field('external_id') || send.error?.field('send_at'))}>
-          <summary>More options: your reference, language, sending later</summary>
+        <details class='more-options' open={moreOpen}>
+          <summary>More options: your reference, language, sending later, an incentive</summary>
           <div class='field-grid'>
             <Field
               label='Your reference (optional)'
@@ -154,6 +169,14 @@ export function SendOne({ forms, onSent }: { forms: ReviewForm[]; onSent: (r: Re
                 />
               )}
             </Field>
+            <IncentiveField
+              value={incentive}
+              error={send.error}
+              onChange={(d) => {
+                key.current = newIdempotencyKey();
+                setIncentive(d);
+              }}
+            />
           </div>
         </details>
         <div class='actions'>
