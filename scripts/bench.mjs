@@ -37,6 +37,7 @@ import replicas from './bench/scenarios/replicas.mjs';
 import manyTenants from './bench/scenarios/many-tenants.mjs';
 import privacyErasure from './bench/scenarios/privacy-erasure.mjs';
 import imports from './bench/scenarios/imports.mjs';
+import signals from './bench/scenarios/signals.mjs';
 import media from './bench/scenarios/media.mjs';
 import transparency from './bench/scenarios/transparency.mjs';
 import { pgbench } from './bench/pgbench.mjs';
@@ -62,6 +63,7 @@ const SCENARIOS = [
   manyTenants,
   privacyErasure,
   imports,
+  ...signals,
   media,
   transparency,
 ];

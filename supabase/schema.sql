@@ -1363,6 +1363,7 @@ declare
   erased uuid[];
   requests integer;
   media integer := 0;
+  files json := '[]';
   r plaudit.reviews;
 begin
   if tenant is null then
@@ -1425,6 +1426,18 @@ begin
     from changed c
    where d.event_id = c.id;
 
+  -- Their photos and videos: the rows go here, the files (named in the answer's `files`, which the
+  -- API removes from the storage and does not pass on) with them; upload tokens too.
+  with gone as (
+    delete from plaudit.review_media m where m.org_id = tenant and m.review_id = any (erased)
+    returning m.storage_key, m.thumbnail_key
+  )
+  select (select count(*) from gone)::integer,
+         coalesce((select json_agg(k.key) from gone g cross join lateral (values (g.storage_key), (g.thumbnail_key)) k(key)
+                    where k.key is not null), '[]')
+    into media, files;
+  delete from plaudit.media_upload_tokens t where t.org_id = tenant and t.review_id = any (erased);
+
   -- Its review requests (their events, products and links go with them) and its e-mails.
   with gone as (
     delete from plaudit.review_requests q where q.org_id = tenant and lower(q.email) = address returning 1
@@ -1455,7 +1468,7 @@ begin
   values (tenant, plaudit.email_key(tenant, address), redact, cardinality(erased), requests, media,
           coalesce(nullif(p_actor, ''), 'database:' || session_user));
 
-  return json_build_object('reviews', cardinality(erased), 'review_requests', requests, 'media', media);
+  return json_build_object('reviews', cardinality(erased), 'review_requests', requests, 'media', media, 'files', files);
 end
 $_$;
 

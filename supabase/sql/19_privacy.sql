@@ -51,8 +51,9 @@ comment on function plaudit.review_event_forgotten(jsonb,boolean) is 'A review e
 --     deleted, its orders keep their ids without the address, cached idempotent answers holding it
 --     dropped, and exports holding it expired with their files deleted;
 --   * the address is suppressed, kept only as its key (plaudit.email_key), and the erasure recorded.
--- Answers {"reviews","review_requests","media"}: what this call removed. A repeat finds nothing
--- left and answers zeros (and is recorded, as asked).
+-- Answers {"reviews","review_requests","media","files"}: what this call removed, and the storage
+-- keys of the photos' and videos' files for the API to delete. A repeat finds nothing left and
+-- answers zeros (and is recorded, as asked).
 create or replace function plaudit.erase_reviewer(p_email text, p_redact_content boolean, p_actor text)
 returns json
 language plpgsql
@@ -67,6 +68,7 @@ declare
   erased uuid[];
   requests integer;
   media integer := 0;
+  files json := '[]';
   r plaudit.reviews;
 begin
   if tenant is null then
@@ -129,6 +131,18 @@ begin
     from changed c
    where d.event_id = c.id;
 
+  -- Their photos and videos: the rows go here, the files (named in the answer's `files`, which the
+  -- API removes from the storage and does not pass on) with them; upload tokens too.
+  with gone as (
+    delete from plaudit.review_media m where m.org_id = tenant and m.review_id = any (erased)
+    returning m.storage_key, m.thumbnail_key
+  )
+  select (select count(*) from gone)::integer,
+         coalesce((select json_agg(k.key) from gone g cross join lateral (values (g.storage_key), (g.thumbnail_key)) k(key)
+                    where k.key is not null), '[]')
+    into media, files;
+  delete from plaudit.media_upload_tokens t where t.org_id = tenant and t.review_id = any (erased);
+
   -- Its review requests (their events, products and links go with them) and its e-mails.
   with gone as (
     delete from plaudit.review_requests q where q.org_id = tenant and lower(q.email) = address returning 1
@@ -159,7 +173,7 @@ begin
   values (tenant, plaudit.email_key(tenant, address), redact, cardinality(erased), requests, media,
           coalesce(nullif(p_actor, ''), 'database:' || session_user));
 
-  return json_build_object('reviews', cardinality(erased), 'review_requests', requests, 'media', media);
+  return json_build_object('reviews', cardinality(erased), 'review_requests', requests, 'media', media, 'files', files);
 end
 $$;
 comment on function plaudit.erase_reviewer(text,boolean,text) is 'Forgets an address in the transaction''s tenant: its reviews anonymized (text removed on request), its requests, e-mails and copies gone, the address suppressed as a hash; answers the counts.';

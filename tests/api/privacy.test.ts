@@ -2,12 +2,15 @@
 // and reads everything held about it; afterwards no route, export, public answer or byte of the
 // database holds the address; the chain verifies; another organization's data is untouched.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_DATA } from '../../functions/_shared/api/routes/webhooks/events.ts';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { api, errorBody } from '../helpers/http.ts';
 import { eventually } from '../helpers/receiver.ts';
 import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { fetchFile, jpegWithGps, upload } from '../helpers/media.ts';
 
 let t: Tenant;
 let other: Tenant;
@@ -19,7 +22,7 @@ let otherReview: string;
 let oldExport: string;
 let worker: TestWorker;
 
-const path = (tenant: Tenant, rest: string) => `/api/v1/organizations/${tenant.org.id}${rest}`;
+const orgPath = (tenant: Tenant, rest: string) => `/api/v1/organizations/${tenant.org.id}${rest}`;
 
 /** A review written through the submission's SQL, as a fixture (the shared server's limits stay for their tests). */
 let fixtures = 0;
@@ -40,11 +43,11 @@ async function review(
 }
 
 async function completedExport(tenant: Tenant) {
-  const job = await api('POST', path(tenant, '/exports'), { key: tenant.keys.write, body: { format: 'csv' } });
+  const job = await api('POST', orgPath(tenant, '/exports'), { key: tenant.keys.write, body: { format: 'csv' } });
   expect(job.status).toBe(201);
   await eventually(
     async () =>
-      (await api('GET', path(tenant, `/exports/${job.body.id}`), { key: tenant.keys.read })).body.status ===
+      (await api('GET', orgPath(tenant, `/exports/${job.body.id}`), { key: tenant.keys.read })).body.status ===
         'completed',
     60_000,
     'the export to complete',
@@ -53,7 +56,7 @@ async function completedExport(tenant: Tenant) {
 }
 
 async function download(tenant: Tenant, id: string) {
-  const res = await fetch(`${(await import('vitest')).inject('apiUrl')}${path(tenant, `/exports/${id}/download`)}`, {
+  const res = await fetch(`${(await import('vitest')).inject('apiUrl')}${orgPath(tenant, `/exports/${id}/download`)}`, {
     headers: { authorization: `Bearer ${tenant.keys.read}` },
   });
   return { status: res.status, text: await res.text() };
@@ -67,7 +70,7 @@ beforeAll(async () => {
   [t, other] = await Promise.all([createTenant(), createTenant()]);
   worker = await startWorker([t.org.id, other.org.id]);
   address = `ann.${t.org.slug}@example.com`;
-  const form = await api('POST', path(t, '/review-forms'), {
+  const form = await api('POST', orgPath(t, '/review-forms'), {
     key: t.keys.write,
     body: { name: 'Privacy', custom_fields: [{ key: 'city', label: 'City', type: 'text' }] },
   });
@@ -76,10 +79,10 @@ beforeAll(async () => {
   reviewIds.push(await review(formId, address, 'Ann Jensen', 'Lovely mugs', { city: 'Tromsø' }));
   reviewIds.push(await review(formId, address.toUpperCase(), 'Ann', 'Second order, just as good'));
   bobReview = await review(formId, `bob.${t.org.slug}@example.com`, 'Bob', 'Fine');
-  const otherForm = await api('POST', path(other, '/review-forms'), { key: other.keys.write, body: { name: 'B' } });
+  const otherForm = await api('POST', orgPath(other, '/review-forms'), { key: other.keys.write, body: { name: 'B' } });
   otherReview = await review(otherForm.body.id, address, 'Ann Jensen', 'Elsewhere');
   expect(
-    (await api('POST', path(t, '/review-requests'), {
+    (await api('POST', orgPath(t, '/review-requests'), {
       key: t.keys.write,
       body: {
         email: address,
@@ -90,7 +93,7 @@ beforeAll(async () => {
     })).status,
   ).toBe(201);
   expect(
-    (await api('POST', path(t, '/orders'), {
+    (await api('POST', orgPath(t, '/orders'), {
       key: t.keys.write,
       body: { orders: [{ order_id: 'A-1', email: address }] },
     })).status,
@@ -101,7 +104,7 @@ beforeAll(async () => {
 
 describe('GET …/privacy/data', () => {
   it("answers the address's reviews, requests and orders, and nobody else's", async () => {
-    const res = await api('GET', path(t, `/privacy/data?email=${encodeURIComponent(address.toUpperCase())}`), {
+    const res = await api('GET', orgPath(t, `/privacy/data?email=${encodeURIComponent(address.toUpperCase())}`), {
       key: t.keys.admin,
     });
     expect(res.status).toBe(200);
@@ -118,12 +121,14 @@ describe('GET …/privacy/data', () => {
 
   it('is for admins only, and refuses a missing or malformed address with 400', async () => {
     for (const key of [t.keys.read, t.keys.write]) {
-      const res = await api('GET', path(t, `/privacy/data?email=${address}`), { key });
+      const res = await api('GET', orgPath(t, `/privacy/data?email=${address}`), { key });
       expect(res.status).toBe(403);
     }
-    expect((await api('GET', path(t, `/privacy/data?email=${address}`), { key: other.keys.admin })).status).toBe(403);
+    expect((await api('GET', orgPath(t, `/privacy/data?email=${address}`), { key: other.keys.admin })).status).toBe(
+      403,
+    );
     for (const q of ['', '?email=', '?email=nobody']) {
-      const res = await api('GET', path(t, `/privacy/data${q}`), { key: t.keys.admin });
+      const res = await api('GET', orgPath(t, `/privacy/data${q}`), { key: t.keys.admin });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(errorBody(400, 'Bad Request', /email/));
     }
@@ -131,13 +136,32 @@ describe('GET …/privacy/data', () => {
 });
 
 describe('POST …/privacy/erasures', () => {
+  it("removes the reviews' photos, their rows and their files", async () => {
+    const erin = `erin.${t.org.slug}@example.com`;
+    const id = await review(formId, erin, 'Erin', 'With a photo');
+    const photo = await upload(id, await jpegWithGps(64, 48), { key: t.keys.write });
+    expect(photo.status, JSON.stringify(photo.body)).toBe(201);
+    expect((await fetchFile(photo.body.url)).status).toBe(200);
+    // The shared test server keeps its files under the run's folder (tests/setup/api-server.ts).
+    const dir = path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'media', t.org.id, id);
+    expect(fs.readdirSync(dir)).toHaveLength(2);
+    const res = await api('POST', orgPath(t, '/privacy/erasures'), { key: t.keys.admin, body: { email: erin } });
+    expect(res.body).toEqual({ reviews: 1, review_requests: 0, media: 1 });
+    expect((await api('GET', orgPath(t, `/reviews/${id}`), { key: t.keys.read })).body.media).toEqual([]);
+    expect((await fetchFile(photo.body.url)).status).toBe(404);
+    expect((await fetchFile(photo.body.thumbnail_url)).status).toBe(404);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
+    const [{ n }] = await db`select count(*)::integer as n from plaudit.review_media where review_id = ${id}`;
+    expect(n).toBe(0);
+  });
+
   it('is for admins only; a malformed body is 422 and erases nothing', async () => {
     for (const key of [t.keys.read, t.keys.write, other.keys.admin]) {
-      const res = await api('POST', path(t, '/privacy/erasures'), { key, body: { email: address } });
+      const res = await api('POST', orgPath(t, '/privacy/erasures'), { key, body: { email: address } });
       expect(res.status).toBe(403);
     }
     for (const body of [{}, { email: 'nobody' }, { email: address, redact_content: 'yes' }]) {
-      const res = await api('POST', path(t, '/privacy/erasures'), { key: t.keys.admin, body });
+      const res = await api('POST', orgPath(t, '/privacy/erasures'), { key: t.keys.admin, body });
       expect(res.status).toBe(422);
     }
     const [{ n }] =
@@ -146,12 +170,12 @@ describe('POST …/privacy/erasures', () => {
   });
 
   it('forgets the address everywhere; the chain verifies; a repeat answers zeros', async () => {
-    const res = await api('POST', path(t, '/privacy/erasures'), { key: t.keys.admin, body: { email: address } });
+    const res = await api('POST', orgPath(t, '/privacy/erasures'), { key: t.keys.admin, body: { email: address } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ reviews: 2, review_requests: 1, media: 0 });
 
     for (const id of reviewIds) {
-      const got = await api('GET', path(t, `/reviews/${id}`), { key: t.keys.read });
+      const got = await api('GET', orgPath(t, `/reviews/${id}`), { key: t.keys.read });
       expect(got.body).toMatchObject({
         reviewer_email: null,
         reviewer_name: 'Anonymous',
@@ -159,17 +183,20 @@ describe('POST …/privacy/erasures', () => {
         rating: 4,
       });
     }
-    expect((await api('GET', path(t, `/reviews/${reviewIds[0]}`), { key: t.keys.read })).body.content).toBe(
+    expect((await api('GET', orgPath(t, `/reviews/${reviewIds[0]}`), { key: t.keys.read })).body.content).toBe(
       'Lovely mugs',
     );
-    expect((await api('GET', path(t, `/reviews/${bobReview}`), { key: t.keys.read })).body.reviewer_name).toBe('Bob');
-    expect((await api('GET', path(other, `/reviews/${otherReview}`), { key: other.keys.read })).body.reviewer_email)
+    expect((await api('GET', orgPath(t, `/reviews/${bobReview}`), { key: t.keys.read })).body.reviewer_name).toBe(
+      'Bob',
+    );
+    expect((await api('GET', orgPath(other, `/reviews/${otherReview}`), { key: other.keys.read })).body.reviewer_email)
       .toBe(address);
 
-    const chain = await api('GET', path(t, '/moderation-chain'), { key: t.keys.read });
+    const chain = await api('GET', orgPath(t, '/moderation-chain'), { key: t.keys.read });
     expect(chain.body.valid).toBe(true);
     const events = await db<{ data: unknown }[]>`
-      select data from plaudit.events where org_id = ${t.org.id} and type = 'review.anonymized'`;
+      select data from plaudit.events
+       where org_id = ${t.org.id} and type = 'review.anonymized' and data ->> 'id' in ${db(reviewIds)}`;
     expect(events).toHaveLength(2);
     for (const e of events) expect(EVENT_DATA['review.anonymized'].safeParse(e.data).success).toBe(true);
 
@@ -188,7 +215,7 @@ describe('POST …/privacy/erasures', () => {
     expect(names.filter((n: string) => n === 'Anonymous')).toHaveLength(2);
 
     // Suppressed, found by the address, kept without it.
-    const supp = await api('GET', path(t, `/suppressions?email=${address}`), { key: t.keys.read });
+    const supp = await api('GET', orgPath(t, `/suppressions?email=${address}`), { key: t.keys.read });
     expect(supp.body.data).toEqual([expect.objectContaining({ email: null, reason: 'erased' })]);
 
     // Not a byte of the database holds the address any more, but the other organization's review.
@@ -200,7 +227,7 @@ describe('POST …/privacy/erasures', () => {
     const hits = dump.toLowerCase().split(address).length - 1;
     expect(hits).toBe(1);
 
-    const report = await api('GET', path(t, `/privacy/data?email=${address}`), { key: t.keys.admin });
+    const report = await api('GET', orgPath(t, `/privacy/data?email=${address}`), { key: t.keys.admin });
     expect(report.body).toMatchObject({
       reviews: [],
       review_requests: [],
@@ -210,12 +237,12 @@ describe('POST …/privacy/erasures', () => {
       erasures: [{ reviews: 2, review_requests: 1, media: 0, redact_content: false }],
     });
 
-    const again = await api('POST', path(t, '/privacy/erasures'), {
+    const again = await api('POST', orgPath(t, '/privacy/erasures'), {
       key: t.keys.admin,
       body: { email: address.toUpperCase(), redact_content: true },
     });
     expect(again.body).toEqual({ reviews: 0, review_requests: 0, media: 0 });
-    expect((await api('GET', path(t, `/reviews/${reviewIds[0]}`), { key: t.keys.read })).body.content).toBe(
+    expect((await api('GET', orgPath(t, `/reviews/${reviewIds[0]}`), { key: t.keys.read })).body.content).toBe(
       'Lovely mugs',
     );
   });
@@ -223,18 +250,18 @@ describe('POST …/privacy/erasures', () => {
   it("removes the title and text on request, and a suppressed address's new request is not sent", async () => {
     const carol = `carol.${t.org.slug}@example.com`;
     const id = await review(formId, carol, 'Carol', 'My phone is 555-0100');
-    const res = await api('POST', path(t, '/privacy/erasures'), {
+    const res = await api('POST', orgPath(t, '/privacy/erasures'), {
       key: t.keys.admin,
       body: { email: carol, redact_content: true },
     });
     expect(res.body).toEqual({ reviews: 1, review_requests: 0, media: 0 });
-    const got = await api('GET', path(t, `/reviews/${id}`), { key: t.keys.read });
+    const got = await api('GET', orgPath(t, `/reviews/${id}`), { key: t.keys.read });
     expect(got.body).toMatchObject({
       title: "[removed at the reviewer's request]",
       content: "[removed at the reviewer's request]",
       reviewer_name: 'Anonymous',
     });
-    const asked = await api('POST', path(t, '/review-requests'), {
+    const asked = await api('POST', orgPath(t, '/review-requests'), {
       key: t.keys.write,
       body: { email: carol, name: 'Carol', form_id: formId },
     });

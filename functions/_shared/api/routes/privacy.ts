@@ -2,6 +2,7 @@
 // admins only; each acts on the caller's organization alone (plaudit.erase_reviewer,
 // plaudit.reviewer_data read the transaction's tenant).
 import { z } from '@hono/zod-openapi';
+import { mediaStorage } from '../../core/media/storage.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { answerJsonText, jsonText } from '../http/json-text.ts';
 import { errorResponseSpec, json, jsonBody, OrgParams, Timestamp } from '../http/schemas.ts';
@@ -92,10 +93,14 @@ export const privacy = router()
       const { email, redact_content } = c.req.valid('json');
       const db = c.var.db;
       const [row] = await translateDbErrors(() =>
-        db<{ body: string }[]>`
-          select plaudit.erase_reviewer(${email}, ${redact_content}, ${c.var.caller!.actor})::text as body`
+        db<{ body: z.infer<typeof Erasure> & { files: string[] } }[]>`
+          select plaudit.erase_reviewer(${email}, ${redact_content}, ${c.var.caller!.actor}) as body`
       );
-      return answerJsonText(c, jsonText<z.infer<typeof Erasure>>(row.body), 200);
+      const { files, ...erased } = row.body;
+      // The photos' and videos' rows are gone with the transaction; their files go from the storage.
+      const storage = mediaStorage(c.var.config.media);
+      await Promise.allSettled(files.map((key) => storage.delete(key)));
+      return c.json(erased, 200);
     },
   )
   .openapi(
