@@ -2,7 +2,7 @@
 // `POST …/imports` (read, checked and staged by the API) and applied by plaudit.run_imports (what
 // the worker calls), next to COPY of the same rows into a table of the reviews' columns through
 // psql on the same database. Target: import rows/s ÷ COPY rows/s ≥ 0.25.
-import { spawn } from 'node:child_process';
+import { copyIntoTable } from '../copy.mjs';
 import { positive } from '../stats.mjs';
 
 const HEADER = 'title,body,rating,review_date,source,curated,reviewer_name,reviewer_email,product_id,product_handle,' +
@@ -33,37 +33,10 @@ function judgeme(rows) {
   return lines.join('\n') + '\n';
 }
 
-/** COPY of the same rows (as CSV on stdin) into a scratch table of the reviews' columns, through psql. */
-function copyThroughPsql(url, csv) {
-  const table = `create temp table bench_reviews (title text, body text, rating integer, review_date text, source text,
-    curated text, reviewer_name text, reviewer_email text, product_id text, product_handle text, reply text,
-    reply_date text, picture_urls text, ip_address text, location text)`;
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn('psql', [
-      url,
-      '-X',
-      '-q',
-      '-v',
-      'ON_ERROR_STOP=1',
-      '-c',
-      table,
-      '-c',
-      '\\copy bench_reviews from pstdin with (format csv, header)',
-    ], { stdio: ['pipe', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on(
-      'close',
-      (code) =>
-        code === 0
-          ? resolve((performance.now() - started) / 1000)
-          : reject(new Error(`psql COPY failed: ${err.trim()}`)),
-    );
-    child.stdin.end(csv);
-  });
-}
+/** A table of the file's columns, for COPY of the same rows. */
+const COPY_TABLE = `create temp table bench_reviews (title text, body text, rating integer, review_date text,
+  source text, curated text, reviewer_name text, reviewer_email text, product_id text, product_handle text, reply text,
+  reply_date text, picture_urls text, ip_address text, location text)`;
 
 const scenario = {
   name: 'imports',
@@ -96,7 +69,7 @@ const scenario = {
       throw new Error(`the import did not complete: ${JSON.stringify(done)}`);
     }
     ctx.log(`uploaded and staged in ${staged.toFixed(2)} s, applied in ${(total - staged).toFixed(2)} s`);
-    const copy = await copyThroughPsql(stack.superuserUrl, csv);
+    const copy = await copyIntoTable(stack.superuserUrl, COPY_TABLE, csv, { header: true });
     return {
       rows: [
         { name: `import, upload to applied (rows/s; ${total.toFixed(2)} s)`, rps: rows / total },

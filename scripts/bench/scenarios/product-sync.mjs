@@ -3,7 +3,7 @@
 // unchanged: the nightly sync of a shop whose catalog did not move) and every product renamed (all
 // updated). Beside it, the reference: COPY of the same rows into a table of the same shape, through
 // psql on the same database, which is as fast as PostgreSQL takes rows in.
-import { spawn } from 'node:child_process';
+import { copyIntoTable } from '../copy.mjs';
 
 const PER_CALL = 1000;
 
@@ -44,32 +44,14 @@ async function syncAll(url, key, products) {
   return { seconds: (performance.now() - started) / 1000, counts };
 }
 
-/** COPY of the same rows (CSV on stdin) into a scratch table of the products' shape, through psql. */
-function copyThroughPsql(url, products) {
+/** The same rows as CSV, COPY'd into a scratch table of the products' shape. */
+function copyCatalog(url, products) {
   const csv = products
     .map((p) => [p.external_id, p.name, p.url, p.image_url, p.sku, p.brand, p.group].join(','))
     .join('\n') + '\n';
   const table = `create temp table bench_products (external_id text, name text, url text, image_url text, sku text,
                                                    brand text, group_key text)`;
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    // One psql session: the temp table lives until the COPY into it is done.
-    const args = [url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', table];
-    const child = spawn('psql', [...args, '-c', '\\copy bench_products from pstdin with (format csv)'], {
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on(
-      'close',
-      (code) =>
-        code === 0
-          ? resolve({ seconds: (performance.now() - started) / 1000 })
-          : reject(new Error(`psql COPY failed: ${err.trim()}`)),
-    );
-    child.stdin.end(csv);
-  });
+  return copyIntoTable(url, table, csv).then((seconds) => ({ seconds }));
 }
 
 function expect(step, counts, field, total) {
@@ -100,7 +82,7 @@ const scenario = {
     const updated = await syncAll(url, key.key, catalog(total, ' (new glaze)'));
     expect('third sync', updated.counts, 'updated', total);
     ctx.log('reference: COPY of the same rows');
-    const copy = await copyThroughPsql(stack.superuserUrl, catalog(total, ''));
+    const copy = await copyCatalog(stack.superuserUrl, catalog(total, ''));
 
     const rate = (r) => total / r.seconds;
     return {
