@@ -68,7 +68,7 @@ declare
   erased uuid[];
   requests integer;
   media integer := 0;
-  files json := '[]';
+  files json := '[]'::json;
   r plaudit.reviews;
 begin
   if tenant is null then
@@ -139,7 +139,7 @@ begin
   )
   select (select count(*) from gone)::integer,
          coalesce((select json_agg(k.key) from gone g cross join lateral (values (g.storage_key), (g.thumbnail_key)) k(key)
-                    where k.key is not null), '[]')
+                    where k.key is not null), '[]'::json)
     into media, files;
   delete from plaudit.media_upload_tokens t where t.org_id = tenant and t.review_id = any (erased);
 

@@ -106,7 +106,7 @@ select ok(
 
 select is(
   plaudit.erase_reviewer(' ANN@example.com ', false, 'api_key:k1')::text,
-  '{"reviews" : 2, "review_requests" : 0, "media" : 0}',
+  '{"reviews" : 2, "review_requests" : 0, "media" : 0, "files" : []}',
   'tenant A: erases an address, in any case: two reviews'
 );
 reset role;
@@ -175,7 +175,7 @@ set local role plaudit_api;
 set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 select is(
   plaudit.erase_reviewer('ann@example.com', true, 'api_key:k1')::text,
-  '{"reviews" : 0, "review_requests" : 0, "media" : 0}',
+  '{"reviews" : 0, "review_requests" : 0, "media" : 0, "files" : []}',
   'tenant A: a repeat finds nothing left'
 );
 select is(
@@ -193,7 +193,7 @@ select is(
 
 select is(
   plaudit.erase_reviewer('cy@example.com', true, 'api_key:k1')::text,
-  '{"reviews" : 1, "review_requests" : 0, "media" : 0}',
+  '{"reviews" : 1, "review_requests" : 0, "media" : 0, "files" : []}',
   'tenant A: erases another address with its text'
 );
 reset role;
@@ -214,7 +214,7 @@ set local role plaudit_api;
 set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 select is(
   plaudit.erase_reviewer('bob@example.com', false, 'api_key:kb')::text,
-  '{"reviews" : 0, "review_requests" : 0, "media" : 0}',
+  '{"reviews" : 0, "review_requests" : 0, "media" : 0, "files" : []}',
   'tenant B: an address known only to A finds nothing'
 );
 select is(
