@@ -64,7 +64,7 @@ const SCENARIOS = [
   privacyErasure,
   imports,
   ...signals,
-  media,
+  ...media,
   transparency,
 ];
 

@@ -96,6 +96,9 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
   /** The bare Deno.serve hello-world: the HTTP ceiling. */
   stack.startHello = () => startServer('scripts/bench/hello.ts');
 
+  /** A static file server answering `file` (scripts/bench/static.ts): the ceiling of serving media. */
+  stack.startStatic = (file) => startServer('scripts/bench/static.ts', { FILE: file });
+
   /**
    * Deno.serve and postgres.js running a read's one statement and nothing else: the floor of a
    * Deno API's CPU per request (scripts/bench/one-statement.ts; its paths are listed there).

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { root } from '../../lib/database.mjs';
 import { cpuTicks } from '../cpu.mjs';
 import { median, positive } from '../stats.mjs';
+import { publicApi } from './reviews.mjs';
 
 const DENO = path.join(root, 'node_modules', '.bin', 'deno');
 
@@ -41,7 +42,33 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
-export default {
+let uploaded = 0;
+
+/** A review of its own with an upload token, and the photo uploaded to it as a reviewer sends it; answers the item. */
+async function uploadPhoto(ctx, formId, bytes) {
+  const { stack } = ctx;
+  const sql = stack.sql;
+  uploaded += 1;
+  const n = uploaded;
+  const token = `mu_${'b'.repeat(40)}${String(n).padStart(3, '0')}`;
+  const hash = (await import('node:crypto')).createHash('sha256').update(token).digest();
+  await sql`select plaudit.issue_media_upload_token(s.id, ${hash})
+              from plaudit.submit_review(${`bench-media-${n}`}, 1000000, ${formId}, 5, null, 'With a photo',
+                                         'Ada', ${`ada${n}@example.com`}, '{}', null, 'http://127.0.0.1', false) s`;
+  const [{ id }] = await sql`select review_id as id from plaudit.media_upload_tokens where token_hash = ${hash}`;
+  const body = new FormData();
+  body.append('file', new Blob([bytes]), 'photo.jpg');
+  const res = await fetch(`${stack.api.url}/api/v1/reviews/${id}/media`, {
+    method: 'POST',
+    headers: { 'x-upload-token': token },
+    body,
+  });
+  const item = await res.json();
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${JSON.stringify(item)}`);
+  return item;
+}
+
+const mediaUploads = {
   name: 'media',
   description:
     'A 12 MP and a 1 MP JPEG uploaded to reviews (re-encoded, thumbnail made, stored): median and slowest ms, API CPU ms per upload, the API peak memory',
@@ -60,29 +87,13 @@ export default {
     const baseline = rssMb(pid);
     const rows = [];
     const medians = {};
-    let n = 0;
     for (const [name, bytes] of Object.entries(files)) {
       const times = [];
       const ticks = cpuTicks(pid);
       for (let i = 0; i < uploads; i++) {
         // A review of its own each time (the same bytes twice on one review would be a repeat).
-        n += 1;
-        const token = `mu_${'b'.repeat(40)}${String(n).padStart(3, '0')}`;
-        const hash = (await import('node:crypto')).createHash('sha256').update(token).digest();
-        await sql`select plaudit.issue_media_upload_token(s.id, ${hash})
-                    from plaudit.submit_review(${`bench-media-${n}`}, 1000000, ${form.id}, 5, null, 'With a photo',
-                                               'Ada', ${`ada${n}@example.com`}, '{}', null, 'http://127.0.0.1', false) s`;
-        const [{ id }] = await sql`select review_id as id from plaudit.media_upload_tokens where token_hash = ${hash}`;
-        const body = new FormData();
-        body.append('file', new Blob([bytes]), 'photo.jpg');
         const started = performance.now();
-        const res = await fetch(`${stack.api.url}/api/v1/reviews/${id}/media`, {
-          method: 'POST',
-          headers: { 'x-upload-token': token },
-          body,
-        });
-        await res.arrayBuffer();
-        if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
+        await uploadPhoto(ctx, form.id, bytes);
         times.push(performance.now() - started);
       }
       const cpuMs = ((cpuTicks(pid) - ticks) * 10) / uploads;
@@ -107,3 +118,44 @@ export default {
     };
   },
 };
+
+/**
+ * A stored photo served by the API (local storage: the row's visibility checked, the file read)
+ * next to a static file server answering the same file from disk with the same headers
+ * (scripts/bench/static.ts). Target: API ÷ static ≥ 0.8 (req/s).
+ */
+const mediaServed = {
+  name: 'media-served',
+  description: 'a stored photo from the API (local storage) next to a static file server on the same file, req/s',
+  async setup(ctx) {
+    const { stack } = ctx;
+    const [org] = await stack.sql`insert into plaudit.organizations (name, slug)
+                                  values ('Photo shop served', ${`bench-media-served-${Date.now()}`}) returning id`;
+    const [form] = await stack.sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Form')
+                                   returning id`;
+    const item = await uploadPhoto(ctx, form.id, photo(path.join(stack.dir, 'photo-served.jpg'), 1200, 900));
+    const [row] = await stack.sql`select storage_key from plaudit.review_media where id = ${item.id}`;
+    const file = path.join(stack.dir, 'media', row.storage_key);
+    const server = await stack.startStatic(file);
+    // The API whose per-address limit never answers 429 (the same storage), as the CDN's origin would be.
+    const api = `${(await publicApi(ctx)).url}${new URL(item.url).pathname}`;
+    const check = await fetch(api);
+    if (check.status !== 200) throw new Error(`the photo answered ${check.status}`);
+    await check.arrayBuffer();
+    ctx.log(`warming up for ${ctx.warmup} s`);
+    await ctx.http({ url: api, seconds: ctx.warmup });
+    return { api, static: `${server.url}photo.jpg` };
+  },
+  measurements: [
+    {
+      key: 'api',
+      name: 'API, the stored photo (200)',
+      apiPid: (ctx) => ctx.stack.reviewPublicApi?.child.pid,
+      run: (ctx, s) => ctx.http({ url: s.api }),
+    },
+    { key: 'static', name: 'static file server, the same file', run: (ctx, s) => ctx.http({ url: s.static }) },
+  ],
+  ratios: [{ name: 'API ÷ static file server', of: 'api', over: 'static', target: 0.8 }],
+};
+
+export default [mediaUploads, mediaServed];
