@@ -1968,9 +1968,9 @@ $$;
 
 COMMENT ON FUNCTION plaudit.import_form(p_org_id uuid) IS 'The inactive form "Imported reviews" of an organization, made on its first import.';
 
-CREATE FUNCTION plaudit.import_json(p_import plaudit.imports) RETURNS jsonb
+CREATE FUNCTION plaudit.import_json(p_import plaudit.imports) RETURNS json
     LANGUAGE sql STABLE SET search_path TO 'pg_catalog', 'pg_temp' AS $$
-  select jsonb_build_object(
+  select json_build_object(
     'id', p_import.id, 'format', p_import.format, 'dry_run', p_import.dry_run, 'status', p_import.status,
     'total_rows', p_import.total_rows, 'imported', p_import.imported, 'duplicates', p_import.duplicates,
     'rejected', p_import.rejected, 'created_at', plaudit.iso_utc(p_import.created_at),
@@ -4291,7 +4291,7 @@ begin
         -- Public answers show the imported reviews: their version (and ETags) move.
         perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(job.org_id)));
       end if;
-      perform plaudit.emit_event(job.org_id, 'import.completed', plaudit.import_json(job));
+      perform plaudit.emit_event(job.org_id, 'import.completed', plaudit.import_json(job)::jsonb);
     end if;
     exit when clock_timestamp() >= deadline;
   end loop;

@@ -214,7 +214,7 @@ begin
         -- Public answers show the imported reviews: their version (and ETags) move.
         perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(job.org_id)));
       end if;
-      perform plaudit.emit_event(job.org_id, 'import.completed', plaudit.import_json(job));
+      perform plaudit.emit_event(job.org_id, 'import.completed', plaudit.import_json(job)::jsonb);
     end if;
     exit when clock_timestamp() >= deadline;
   end loop;
@@ -224,14 +224,14 @@ end
 $$;
 comment on function plaudit.run_imports(integer,integer) is 'Applies waiting imports in batches until the time budget is spent; completes each with its event and chain entry.';
 
--- An import as the API answers it, and as import.completed carries it.
+-- An import as the API answers it (json: its keys in the documented order), and as import.completed carries it.
 create or replace function plaudit.import_json(p_import plaudit.imports)
-returns jsonb
+returns json
 language sql
 stable
 set search_path = pg_catalog, pg_temp
 as $$
-  select jsonb_build_object(
+  select json_build_object(
     'id', p_import.id, 'format', p_import.format, 'dry_run', p_import.dry_run, 'status', p_import.status,
     'total_rows', p_import.total_rows, 'imported', p_import.imported, 'duplicates', p_import.duplicates,
     'rejected', p_import.rejected, 'created_at', plaudit.iso_utc(p_import.created_at),

@@ -5,7 +5,6 @@ import { IMPORT_FORMATS, PLATFORM_NAMES } from '../../core/imports/formats.ts';
 import { readImport } from '../../core/imports/read.ts';
 import { asJson } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
-import { answerJsonText, jsonText } from '../http/json-text.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
@@ -77,12 +76,12 @@ export const imports = router()
       const read = readImport(new Uint8Array(await input.file.arrayBuffer()), input.format ?? null);
       if (!read.ok) throw new ApiError(422, read.message);
       const db = c.var.db;
-      const [row] = await db<{ body: string }[]>`
-        select plaudit.import_json(i)::text as body
+      const [row] = await db<{ body: ImportBody }[]>`
+        select plaudit.import_json(i) as body
           from plaudit.create_import(${read.format}, ${input.dry_run === 'true'}, ${read.total_rows},
                                      ${db.json(asJson(read.reviews))}, ${db.json(asJson(read.rejected))},
                                      ${c.var.caller!.actor}) i`;
-      return answerJsonText(c, jsonText<ImportBody>(row.body), 202);
+      return c.json(row.body, 202);
     },
   )
   .openapi(
