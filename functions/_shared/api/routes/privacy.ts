@@ -4,7 +4,6 @@
 import { z } from '@hono/zod-openapi';
 import { mediaStorage } from '../../core/media/storage.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
-import { answerJsonText, jsonText } from '../http/json-text.ts';
 import { errorResponseSpec, json, jsonBody, OrgParams, Timestamp } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 import { Review } from './reviews/shape.ts';
@@ -122,8 +121,8 @@ export const privacy = router()
       const { email } = c.req.valid('query');
       const db = c.var.db;
       const [row] = await translateDbErrors(() =>
-        db<{ body: string }[]>`select plaudit.reviewer_data(${email})::text as body`
+        db<{ body: z.infer<typeof ReviewerData> }[]>`select plaudit.reviewer_data(${email}) as body`
       );
-      return answerJsonText(c, jsonText<z.infer<typeof ReviewerData>>(row.body), 200);
+      return c.json(row.body, 200);
     },
   );
