@@ -8,6 +8,7 @@ import type { AppEnv } from '../http/env.ts';
 import { MAX_PAGE } from '../http/pagination.ts';
 import { markup, raw, type SafeHtml } from './html.ts';
 import { fitWithin, THUMBNAIL_LONGEST_SIDE } from '../../core/media/limits.ts';
+import { PHOTO_VIEWER } from './photo-viewer.ts';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -99,6 +100,11 @@ export const REVIEW_LIST_STYLE = raw(`
 .media{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.6rem 0;padding:0}
 .media img{display:block;height:6rem;width:auto;max-width:100%;border-radius:.4rem;border:1px solid #d0d7de;object-fit:cover}
 .media a{color:#0969da}
+.viewer{width:min(92vw,60rem);height:min(88vh,48rem);padding:.75rem;border:0;border-radius:.75rem}
+.viewer::backdrop{background:#000b}
+.viewer img{display:block;width:100%;height:calc(100% - 2.75rem);object-fit:contain}
+.viewer div{display:flex;justify-content:flex-end;gap:.5rem;margin-top:.5rem}
+.viewer button{width:auto;padding:.3rem .9rem;background:#fff;color:#1f2328;border:1px solid #8c959f;border-radius:1rem}
 .media .video{display:flex;align-items:center;height:6rem;padding:0 1rem;border:1px solid #d0d7de;border-radius:.4rem}
 .reply{border-left:3px solid #d0d7de;margin:.6rem 0 0;padding:0 0 0 .8rem}
 .reply-by{color:#57606a;font-size:.9rem;font-weight:600}
@@ -215,18 +221,20 @@ function scoreSection(
  * A review's photos and videos: each photo's thumbnail, sized by its attributes before it loads and
  * loaded only near the screen, a link to the photo at full size; each video, a link to it.
  */
+const isPhoto = (m: ReviewItem['media'][number]) => m.type === 'image' && !!m.thumbnail_url && !!m.width && !!m.height;
+
 function reviewMedia(r: ReviewItem): SafeHtml | '' {
   if (!r.media?.length) return '';
   let photo = 0;
   let video = 0;
   const items = r.media.map((m) => {
-    if (m.type === 'video' || !m.thumbnail_url || !m.width || !m.height) {
+    if (!isPhoto(m)) {
       video += 1;
       return markup`<li><a class="video" href="${m.url}">Video ${video} from ${r.reviewer_name}</a></li>`;
     }
     photo += 1;
-    const size = fitWithin(m.width, m.height, THUMBNAIL_LONGEST_SIDE);
-    return markup`<li><a href="${m.url}"><img src="${m.thumbnail_url}" width="${size.width}" height="${size.height}" loading="lazy" decoding="async" alt="Photo ${photo} from ${r.reviewer_name}, opens at full size"></a></li>`;
+    const size = fitWithin(m.width!, m.height!, THUMBNAIL_LONGEST_SIDE);
+    return markup`<li><a class="photo" href="${m.url}"><img src="${m.thumbnail_url}" width="${size.width}" height="${size.height}" loading="lazy" decoding="async" alt="Photo ${photo} from ${r.reviewer_name}, opens at full size"></a></li>`;
   });
   return markup`<ul class="media" aria-label="Photos and videos from ${r.reviewer_name}">${items}</ul>`;
 }
@@ -321,7 +329,7 @@ ${
       : markup`<p class="empty">${q.rating ? `No ${q.rating}-star reviews yet.` : 'No reviews yet.'}</p>`
   }
 ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', 'Older reviews →'] : undefined)}
-</section>`;
+</section>${items.some((r) => r.media?.some(isPhoto)) ? PHOTO_VIEWER : ''}`;
 }
 
 /** rel=prev/next of a list page, and its canonical address: the same page, newest first, all ratings. */
