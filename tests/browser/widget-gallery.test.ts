@@ -42,6 +42,16 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     photos.push(res.body);
   }
+  // Reviews of the business, the newest with two photos, for the business's carousel.
+  await postReviews(
+    form.id,
+    `${t.org.slug}-more`,
+    [1, 2, 3, 4].map((i) => [4, null, `Shop ${i}.`, `Ed ${i}`] as const),
+  );
+  const [shop] = await postReviews(form.id, `${t.org.slug}-shop`, [[5, null, 'The shop itself.', 'Di']]);
+  for (const seed of [4, 5]) {
+    expect((await upload(shop, await jpegWithGps(320, 240, seed), { key: t.keys.write })).status).toBe(201);
+  }
   const clip = await upload(two, mp4(), { key: t.keys.write, type: 'video/mp4', name: 'clip.mp4' });
   expect(clip.status).toBe(201);
   video = clip.body.url;
@@ -119,7 +129,7 @@ describe("a review's photos in the widget", () => {
 
         // A click opens Bo's first photo large, in a labelled modal dialog with focus inside.
         await widget.getByRole('button', { name: 'Photo 1 of 2' }).click();
-        let now = await state(page);
+        const now = await state(page);
         expect(now).toMatchObject({ open: true, label: 'Photo 1 of 2', modal: 'true', src: photos[0].url });
         expect(now.focusInside).toBe(true);
         expect(await widget.getByRole('dialog', { name: 'Photo 1 of 2' }).count()).toBe(1);
@@ -143,9 +153,7 @@ describe("a review's photos in the widget", () => {
         await expect.poll(async () => (await state(page)).src).toBe(photos[1].url);
         // Escape closes it and gives focus back to the shown photo's thumbnail.
         await page.keyboard.press('Escape');
-        now = await state(page);
-        expect(now.open).toBe(false);
-        expect(now.focusedThumb).toBe(2);
+        await expect.poll(() => state(page)).toMatchObject({ open: false, focusedThumb: 2 });
 
         // By keyboard alone: Enter on the focused thumbnail opens it, the close button closes it,
         // and Space opens it again.
@@ -179,6 +187,34 @@ describe("a review's photos in the widget", () => {
       expect(await filter.getAttribute('aria-pressed')).toBe('true');
       await filter.click();
       await expect.poll(reviews).toBe(3);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("opens the business's photos in its carousel, whose arrow keys stay out of the dialog", async () => {
+    const url = site.page(
+      '/shop',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+<div data-plaudit-widget data-slug="${t.org.slug}" data-layout="carousel" style="display:block;height:320px"></div>
+<script async src="${script}"></script></body></html>`,
+    );
+    const { page, errors, close } = await openPage(browser(), url, 1280);
+    try {
+      const widget = page.locator('[data-plaudit-widget]');
+      await widget.getByRole('button', { name: 'Photo 1 of 2' }).click();
+      const dialog = widget.getByRole('dialog', { name: 'Photo 1 of 2' });
+      await expect.poll(() => dialog.count()).toBe(1);
+      const scrolled = () =>
+        page.evaluate(() =>
+          document.querySelector('[data-plaudit-widget]')!.shadowRoot!.querySelector('.items')!.scrollLeft
+        );
+      const before = await scrolled();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => widget.getByRole('dialog', { name: 'Photo 2 of 2' }).count()).toBe(1);
+      expect(await scrolled()).toBe(before);
+      await page.keyboard.press('Escape');
       expect(errors).toEqual([]);
     } finally {
       await close();

@@ -51,6 +51,7 @@ export function Gallery({ media, t }: { media: PublicReview['media']; t: Strings
           aria-label={t.photo(at + 1, k)}
           onClose={() => thumbs()[at].focus()}
           onKeyDown={(e) => {
+            e.stopPropagation(); // the carousel's arrow keys are not the dialog's
             const keys = [...dialog.current!.querySelectorAll('button')];
             const n = keys.indexOf(e.target as HTMLButtonElement);
             if (e.key === 'Tab') {
