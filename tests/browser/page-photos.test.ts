@@ -3,7 +3,8 @@
 // the page's own Content-Security-Policy enforced: a thumbnail opens its photo large in a modal
 // dialog by click and by Enter, focus inside and kept there by Tab, the arrows moving between the
 // review's photos, Escape and "Close" closing it and giving focus back to that photo's link.
-// Without JavaScript the thumbnail is still the link to the photo at full size. axe-core finds no
+// Without JavaScript the thumbnail is still the link to the photo at full size. "With photos" on the
+// filter row (?has_media=true) shows only the reviews with photos or videos. axe-core finds no
 // violation with the dialog open; screenshots at 375 and 1,280 px go to $TEST_TMP_DIR/screenshots.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,6 +12,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { jpegWithGps, upload } from '../helpers/media.ts';
+import { syncProducts } from '../helpers/products.ts';
 import { createForm } from '../helpers/review-requests.ts';
 import { postReviews } from '../helpers/reviews.ts';
 
@@ -23,7 +25,17 @@ const photos: { url: string }[] = [];
 beforeAll(async () => {
   t = await createTenant();
   const form = await createForm(t, {});
-  const [two] = await postReviews(form.id, t.org.slug, [[5, 'Lovely', 'Two photos of the cups.', 'Ingrid H.']]);
+  const [two] = await postReviews(form.id, t.org.slug, [
+    [5, 'Lovely', 'Two photos of the cups.', 'Ingrid H.'],
+    [4, null, 'No photos from me.', 'Lars P.'],
+  ]);
+  // A product's reviews, one with a photo, for its page's filter.
+  await syncProducts(t, [{ external_id: 'CUP', name: 'Cup' }]);
+  const [cupPhoto] = await postReviews(form.id, `${t.org.slug}-cup`, [
+    [5, null, 'The cup, photographed.', 'Cy'],
+    [3, null, 'The cup, in words.', 'Di'],
+  ], 'CUP');
+  expect((await upload(cupPhoto, await jpegWithGps(200, 200, 9), { key: t.keys.write })).status).toBe(201);
   for (const [w, h, seed] of [[1200, 800, 1], [600, 900, 2]]) {
     const res = await upload(two, await jpegWithGps(w, h, seed), { key: t.keys.write });
     expect(res.status).toBe(201);
@@ -120,5 +132,43 @@ describe('the photo viewer of the pages', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('"With photos" on the filter row shows only the reviews with photos; another value is a 400', async () => {
+    const context = await browser().newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(profile());
+      expect(await page.locator('article.review').count()).toBe(2);
+      const filter = page.getByRole('navigation', { name: 'Filter by rating' }).getByRole('link', {
+        name: 'With photos',
+      });
+      await filter.click();
+      expect(page.url()).toBe(`${profile()}?has_media=true`);
+      expect(await page.locator('article.review').count()).toBe(1);
+      expect(await page.locator('article.review').textContent()).toContain('Two photos of the cups.');
+      expect(await filter.getAttribute('aria-current')).toBe('page');
+      expect(await page.locator('h2#reviews-h').textContent()).toBe('Reviews with photos');
+      // With a rating too; clicking it again clears it, keeping the rating.
+      await page.goto(`${profile()}?rating=4&has_media=true`);
+      expect(await page.locator('.empty').textContent()).toBe('No 4-star reviews with photos yet.');
+      await filter.click();
+      expect(page.url()).toBe(`${profile()}?rating=4`);
+      expect(await page.locator('article.review').count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+    const bad = await fetch(`${profile()}?has_media=yes`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('has_media must be true.');
+  });
+
+  it("filters a product's page too", async () => {
+    const cup = `${inject('apiUrl')}/p/${t.org.slug}/products/CUP`;
+    const articles = async (url: string) => (await (await fetch(url)).text()).match(/<article class="review"/g)?.length;
+    expect(await articles(cup)).toBe(2);
+    const html = await (await fetch(`${cup}?has_media=true`)).text();
+    expect(html.match(/<article class="review"/g)).toHaveLength(1);
+    expect(html).toContain('The cup, photographed.');
   });
 });

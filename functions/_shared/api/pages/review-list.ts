@@ -1,5 +1,5 @@
 // What the public pages that list reviews share (the business's profile page and a product's
-// page): the query they take (?page=, ?rating=, ?sort=, and ?helpful= after a vote), the score with
+// page): the query they take (?page=, ?rating=, ?sort=, ?has_media=true, and ?helpful= after a vote), the score with
 // its distribution bars, the rating filter and the sort as links (the pages have no script), a
 // review as an article with its "Helpful (n)" form and "Report" link (review-signals.ts), the pager,
 // their styles and their caching. Every value is escaped by markup``.
@@ -22,13 +22,17 @@ const SORTS = {
 } as const;
 type Sort = keyof typeof SORTS;
 
-/** `helpful`: the review the visitor just found helpful (the page thanks them under it), or null. */
-export type ListQuery = { page: number; rating: number | null; sort: Sort; helpful: string | null };
+/**
+ * `media`: only reviews with photos or videos; `helpful`: the review the visitor just found helpful (the page thanks them
+ * under it), or null.
+ */
+export type ListQuery = { page: number; rating: number | null; sort: Sort; media: boolean; helpful: string | null };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What selects a list page's rendering, for its cache variant. */
-export const listVariant = (q: ListQuery) => `${q.page}:${q.rating ?? ''}:${q.sort}:${q.helpful ?? ''}`;
+export const listVariant = (q: ListQuery) =>
+  `${q.page}:${q.rating ?? ''}:${q.sort}:${q.media ? 'media' : ''}:${q.helpful ?? ''}`;
 
 /** A public review item, as plaudit.public_review_json writes it. */
 export type ReviewItem = {
@@ -158,11 +162,14 @@ export function readListQuery(c: Context<AppEnv>): ListQuery | string {
     return 'rating must be 1, 2, 3, 4 or 5.';
   }
   if (!Object.hasOwn(SORTS, sort)) return 'sort must be newest, oldest, helpful, highest or lowest.';
+  const media = c.req.query('has_media');
+  if (media !== undefined && media !== 'true') return 'has_media must be true.';
   const helpful = c.req.query('helpful')?.toLowerCase() ?? '';
   return {
     page,
     rating: rawRating ? Number(rawRating) : null,
     sort: sort as Sort,
+    media: media === 'true',
     helpful: UUID.test(helpful) ? helpful : null,
   };
 }
@@ -172,6 +179,7 @@ function listLink(pageUrl: string, q: ListQuery): string {
   const params = new URLSearchParams();
   if (q.rating) params.set('rating', String(q.rating));
   if (q.sort !== 'newest') params.set('sort', q.sort);
+  if (q.media) params.set('has_media', 'true');
   if (q.page > 1) params.set('page', String(q.page));
   const qs = params.toString();
   return `${pageUrl}${qs ? `?${qs}` : ''}`;
@@ -312,6 +320,10 @@ function reviewsSection(
     markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, rating: n })}"${
       q.rating === n ? markup` aria-current="page"` : ''
     }>${n === null ? 'All ratings' : `${n} ★`}</a></li>`
+  ).concat(
+    markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, media: !q.media })}"${
+      q.media ? markup` aria-current="page"` : ''
+    }>With photos</a></li>`,
   );
   const sorts = (Object.entries(SORTS) as [Sort, string][]).map(([sort, words]) =>
     markup`<a href="${listLink(pageUrl, { ...q, page: 1, sort })}"${
@@ -320,13 +332,19 @@ function reviewsSection(
   );
   const byDate = q.sort === 'newest';
   return markup`<section aria-labelledby="reviews-h">
-<h2 id="reviews-h">Reviews${q.rating ? ` rated ${q.rating}` : ''}</h2>
+<h2 id="reviews-h">Reviews${q.rating ? ` rated ${q.rating}` : ''}${q.media ? ' with photos' : ''}</h2>
 <nav aria-label="Filter by rating"><ul class="filter">${filters}</ul></nav>
 <nav class="sort" aria-label="Sort reviews">Sort:${sorts}</nav>
 ${
     items.length
       ? items.map((r) => reviewArticle(r, business, signals))
-      : markup`<p class="empty">${q.rating ? `No ${q.rating}-star reviews yet.` : 'No reviews yet.'}</p>`
+      : markup`<p class="empty">${
+        q.rating
+          ? `No ${q.rating}-star reviews${q.media ? ' with photos' : ''} yet.`
+          : q.media
+          ? 'No reviews with photos yet.'
+          : 'No reviews yet.'
+      }</p>`
   }
 ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', 'Older reviews →'] : undefined)}
 </section>${items.some((r) => r.media?.some(isPhoto)) ? PHOTO_VIEWER : ''}`;
@@ -334,7 +352,7 @@ ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', '
 
 /** rel=prev/next of a list page, and its canonical address: the same page, newest first, all ratings. */
 export function listHeadLinks(pageUrl: string, q: ListQuery, total: number): SafeHtml {
-  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest', helpful: null });
+  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest', media: false, helpful: null });
   const { prev, next } = neighbours(pageUrl, q, total);
   return markup`<link rel="canonical" href="${canonical}">
 ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;
