@@ -140,7 +140,7 @@ describe('the photo viewer of the pages', () => {
     try {
       await page.goto(profile());
       expect(await page.locator('article.review').count()).toBe(2);
-      const filter = page.getByRole('navigation', { name: 'Filter by rating' }).getByRole('link', {
+      const filter = page.getByRole('navigation', { name: 'Filter reviews' }).getByRole('link', {
         name: 'With photos',
       });
       await filter.click();

@@ -333,7 +333,7 @@ function reviewsSection(
   const byDate = q.sort === 'newest';
   return markup`<section aria-labelledby="reviews-h">
 <h2 id="reviews-h">Reviews${q.rating ? ` rated ${q.rating}` : ''}${q.media ? ' with photos' : ''}</h2>
-<nav aria-label="Filter by rating"><ul class="filter">${filters}</ul></nav>
+<nav aria-label="Filter reviews"><ul class="filter">${filters}</ul></nav>
 <nav class="sort" aria-label="Sort reviews">Sort:${sorts}</nav>
 ${
     items.length
