@@ -13,8 +13,12 @@ const PER_PAGE = 10;
 export type ReviewPage = { data: PublicReview[]; meta: { page: number; totalPages: number } };
 
 /** One page of the product's reviews: `reviewsUrl` is the route's address without its query. */
-export const readPage = (reviewsUrl: string, page: number, sort: string, rating: number) =>
-  getJson<ReviewPage>(`${reviewsUrl}?limit=${PER_PAGE}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}`);
+export const readPage = (reviewsUrl: string, page: number, sort: string, rating: number, media?: boolean) =>
+  getJson<ReviewPage>(
+    `${reviewsUrl}?limit=${PER_PAGE}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}${
+      media ? '&has_media=true' : ''
+    }`,
+  );
 
 export function ProductWidget(
   { product, first, reviewsUrl, pageUrl, signals, theme, t, locale }: {
@@ -31,15 +35,17 @@ export function ProductWidget(
 ) {
   const [sort, setSort] = useState<string>(SORTS[0]);
   const [rating, setRating] = useState(0);
+  const [media, setMedia] = useState(false);
   const [list, setList] = useState(first);
   const [reviews, setReviews] = useState(first.data);
   const count = product.review_count;
 
-  const show = async (nextSort: string, nextRating: number, page = 1) => {
-    const next = await readPage(reviewsUrl, page, nextSort, nextRating);
+  const show = async (nextSort: string, nextRating: number, page = 1, nextMedia = media) => {
+    const next = await readPage(reviewsUrl, page, nextSort, nextRating, nextMedia);
     if (!next) return; // a failed read keeps what is shown
     setSort(nextSort);
     setRating(nextRating);
+    setMedia(nextMedia);
     setList(next);
     setReviews(page > 1 ? reviews.concat(next.data) : next.data);
   };
@@ -87,6 +93,9 @@ export function ProductWidget(
               {SORTS.map((s, i) => <option key={s} value={s}>{t.sorts[i]}</option>)}
             </select>
           </label>
+          <button type='button' class='hb' aria-pressed={media} onClick={() => show(sort, rating, 1, !media)}>
+            {t.withPhotos}
+          </button>
           {rating > 0 && <button type='button' onClick={() => show(sort, 0)}>{t.allRatings}</button>}
         </div>
       )}

@@ -26,6 +26,12 @@ export interface Strings {
   /** The vote button's words, with the count. */
   helpful: (n: number) => string;
   report: string;
+  /** A review's photo n of k: a thumbnail's and the dialog's name. */
+  photo: (n: number, k: number) => string;
+  video: string;
+  close: string;
+  /** The filter of reviews with photos or videos. */
+  withPhotos: string;
 }
 
 /** The platforms reviews are imported from, by their import format. */
@@ -68,6 +74,10 @@ const en: Strings = {
   imported: (p) => `Imported from ${p}`,
   helpful: (n) => `Helpful (${n.toLocaleString('en')})`,
   report: 'Report',
+  photo: (n, k) => `Photo ${n} of ${k}`,
+  video: 'Video',
+  close: 'Close',
+  withPhotos: 'With photos',
 };
 
 const de: Strings = {
@@ -100,6 +110,10 @@ const de: Strings = {
   imported: (p) => `Importiert von ${p}`,
   helpful: (n) => `Hilfreich (${n.toLocaleString('de')})`,
   report: 'Melden',
+  photo: (n, k) => `Foto ${n} von ${k}`,
+  video: 'Video',
+  close: 'Schließen',
+  withPhotos: 'Mit Fotos',
 };
 
 export function stringsFor(locale: string): Strings {

@@ -38,6 +38,12 @@ button{font:inherit;color:var(--a);background:none;border:0;padding:0;cursor:poi
 a{color:var(--a)}
 :focus-visible{outline:3px solid var(--a);outline-offset:2px}
 .ft{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:baseline;margin:12px 0 0}
+/* A review's photos: thumbnails of a fixed height (their width from their sizes), and one large in a dialog of a fixed size. */
+.md{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:6px 0;padding:0}
+.md img{display:block;height:64px;width:auto;max-width:100%;object-fit:cover;border-radius:6px}
+dialog{width:min(92vw,900px);height:min(88vh,720px);padding:12px;border:0;border-radius:12px;background:var(--bg);color:var(--fg)}
+dialog img{display:block;width:100%;height:calc(100% - 40px);object-fit:contain}
+dialog::backdrop{background:#000b}
 /* Product mode: the distribution's bars filter by rating; the sort beside them. */
 .bars{list-style:none;margin:0 0 8px;padding:0}
 .bars button{display:grid;grid-template-columns:3em 1fr 3em;gap:8px;align-items:center;width:100%;max-width:360px;color:var(--fg);text-decoration:none;border-radius:6px;padding:1px 4px}

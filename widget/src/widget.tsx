@@ -3,6 +3,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { components } from '../../sdk/src/generated/openapi.ts';
 import type { PublicReview } from './data.ts';
+import { Gallery } from './gallery.tsx';
 import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
 
 /** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
@@ -74,6 +75,7 @@ export function Review(
           {open ? t.readLess : t.readMore}
         </button>
       )}
+      {r.media.length > 0 && <Gallery media={r.media} t={t} />}
       <div class='meta mu'>
         <span>{r.reviewer_name}</span>
         <time dateTime={r.created_at}>{date}</time>

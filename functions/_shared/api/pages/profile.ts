@@ -146,7 +146,7 @@ export function profilePages() {
           runAsPublic(c.var.sql, (tx) =>
             tx<{ r: ReviewPage | null }[]>`
             select plaudit.public_review_page(
-              ${slug}, 'profile', ${q.page}, ${REVIEWS_PER_PAGE}, ${q.sort}, ${q.rating}, false) as r`),
+              ${slug}, 'profile', ${q.page}, ${REVIEWS_PER_PAGE}, ${q.sort}, ${q.rating}, ${q.media}) as r`),
           listedProductCount(c.var.sql, slug),
         ]);
         if (!profile) return null;

@@ -1,5 +1,5 @@
 // What the public pages that list reviews share (the business's profile page and a product's
-// page): the query they take (?page=, ?rating=, ?sort=, and ?helpful= after a vote), the score with
+// page): the query they take (?page=, ?rating=, ?sort=, ?has_media=true, and ?helpful= after a vote), the score with
 // its distribution bars, the rating filter and the sort as links (the pages have no script), a
 // review as an article with its "Helpful (n)" form and "Report" link (review-signals.ts), the pager,
 // their styles and their caching. Every value is escaped by markup``.
@@ -8,6 +8,7 @@ import type { AppEnv } from '../http/env.ts';
 import { MAX_PAGE } from '../http/pagination.ts';
 import { markup, raw, type SafeHtml } from './html.ts';
 import { fitWithin, THUMBNAIL_LONGEST_SIDE } from '../../core/media/limits.ts';
+import { PHOTO_VIEWER } from './photo-viewer.ts';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -21,13 +22,17 @@ const SORTS = {
 } as const;
 type Sort = keyof typeof SORTS;
 
-/** `helpful`: the review the visitor just found helpful (the page thanks them under it), or null. */
-export type ListQuery = { page: number; rating: number | null; sort: Sort; helpful: string | null };
+/**
+ * `media`: only reviews with photos or videos; `helpful`: the review the visitor just found helpful (the page thanks them
+ * under it), or null.
+ */
+export type ListQuery = { page: number; rating: number | null; sort: Sort; media: boolean; helpful: string | null };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What selects a list page's rendering, for its cache variant. */
-export const listVariant = (q: ListQuery) => `${q.page}:${q.rating ?? ''}:${q.sort}:${q.helpful ?? ''}`;
+export const listVariant = (q: ListQuery) =>
+  `${q.page}:${q.rating ?? ''}:${q.sort}:${q.media ? 'media' : ''}:${q.helpful ?? ''}`;
 
 /** A public review item, as plaudit.public_review_json writes it. */
 export type ReviewItem = {
@@ -99,6 +104,11 @@ export const REVIEW_LIST_STYLE = raw(`
 .media{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.6rem 0;padding:0}
 .media img{display:block;height:6rem;width:auto;max-width:100%;border-radius:.4rem;border:1px solid #d0d7de;object-fit:cover}
 .media a{color:#0969da}
+.viewer{width:min(92vw,60rem);height:min(88vh,48rem);padding:.75rem;border:0;border-radius:.75rem}
+.viewer::backdrop{background:#000b}
+.viewer img{display:block;width:100%;height:calc(100% - 2.75rem);object-fit:contain}
+.viewer div{display:flex;justify-content:flex-end;gap:.5rem;margin-top:.5rem}
+.viewer button{width:auto;padding:.3rem .9rem;background:#fff;color:#1f2328;border:1px solid #8c959f;border-radius:1rem}
 .media .video{display:flex;align-items:center;height:6rem;padding:0 1rem;border:1px solid #d0d7de;border-radius:.4rem}
 .reply{border-left:3px solid #d0d7de;margin:.6rem 0 0;padding:0 0 0 .8rem}
 .reply-by{color:#57606a;font-size:.9rem;font-weight:600}
@@ -152,11 +162,14 @@ export function readListQuery(c: Context<AppEnv>): ListQuery | string {
     return 'rating must be 1, 2, 3, 4 or 5.';
   }
   if (!Object.hasOwn(SORTS, sort)) return 'sort must be newest, oldest, helpful, highest or lowest.';
+  const media = c.req.query('has_media');
+  if (media !== undefined && media !== 'true') return 'has_media must be true.';
   const helpful = c.req.query('helpful')?.toLowerCase() ?? '';
   return {
     page,
     rating: rawRating ? Number(rawRating) : null,
     sort: sort as Sort,
+    media: media === 'true',
     helpful: UUID.test(helpful) ? helpful : null,
   };
 }
@@ -166,6 +179,7 @@ function listLink(pageUrl: string, q: ListQuery): string {
   const params = new URLSearchParams();
   if (q.rating) params.set('rating', String(q.rating));
   if (q.sort !== 'newest') params.set('sort', q.sort);
+  if (q.media) params.set('has_media', 'true');
   if (q.page > 1) params.set('page', String(q.page));
   const qs = params.toString();
   return `${pageUrl}${qs ? `?${qs}` : ''}`;
@@ -215,18 +229,20 @@ function scoreSection(
  * A review's photos and videos: each photo's thumbnail, sized by its attributes before it loads and
  * loaded only near the screen, a link to the photo at full size; each video, a link to it.
  */
+const isPhoto = (m: ReviewItem['media'][number]) => m.type === 'image' && !!m.thumbnail_url && !!m.width && !!m.height;
+
 function reviewMedia(r: ReviewItem): SafeHtml | '' {
   if (!r.media?.length) return '';
   let photo = 0;
   let video = 0;
   const items = r.media.map((m) => {
-    if (m.type === 'video' || !m.thumbnail_url || !m.width || !m.height) {
+    if (!isPhoto(m)) {
       video += 1;
       return markup`<li><a class="video" href="${m.url}">Video ${video} from ${r.reviewer_name}</a></li>`;
     }
     photo += 1;
-    const size = fitWithin(m.width, m.height, THUMBNAIL_LONGEST_SIDE);
-    return markup`<li><a href="${m.url}"><img src="${m.thumbnail_url}" width="${size.width}" height="${size.height}" loading="lazy" decoding="async" alt="Photo ${photo} from ${r.reviewer_name}, opens at full size"></a></li>`;
+    const size = fitWithin(m.width!, m.height!, THUMBNAIL_LONGEST_SIDE);
+    return markup`<li><a class="photo" href="${m.url}"><img src="${m.thumbnail_url}" width="${size.width}" height="${size.height}" loading="lazy" decoding="async" alt="Photo ${photo} from ${r.reviewer_name}, opens at full size"></a></li>`;
   });
   return markup`<ul class="media" aria-label="Photos and videos from ${r.reviewer_name}">${items}</ul>`;
 }
@@ -304,6 +320,10 @@ function reviewsSection(
     markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, rating: n })}"${
       q.rating === n ? markup` aria-current="page"` : ''
     }>${n === null ? 'All ratings' : `${n} ★`}</a></li>`
+  ).concat(
+    markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, media: !q.media })}"${
+      q.media ? markup` aria-current="page"` : ''
+    }>With photos</a></li>`,
   );
   const sorts = (Object.entries(SORTS) as [Sort, string][]).map(([sort, words]) =>
     markup`<a href="${listLink(pageUrl, { ...q, page: 1, sort })}"${
@@ -312,21 +332,27 @@ function reviewsSection(
   );
   const byDate = q.sort === 'newest';
   return markup`<section aria-labelledby="reviews-h">
-<h2 id="reviews-h">Reviews${q.rating ? ` rated ${q.rating}` : ''}</h2>
-<nav aria-label="Filter by rating"><ul class="filter">${filters}</ul></nav>
+<h2 id="reviews-h">Reviews${q.rating ? ` rated ${q.rating}` : ''}${q.media ? ' with photos' : ''}</h2>
+<nav aria-label="Filter reviews"><ul class="filter">${filters}</ul></nav>
 <nav class="sort" aria-label="Sort reviews">Sort:${sorts}</nav>
 ${
     items.length
       ? items.map((r) => reviewArticle(r, business, signals))
-      : markup`<p class="empty">${q.rating ? `No ${q.rating}-star reviews yet.` : 'No reviews yet.'}</p>`
+      : markup`<p class="empty">${
+        q.rating
+          ? `No ${q.rating}-star reviews${q.media ? ' with photos' : ''} yet.`
+          : q.media
+          ? 'No reviews with photos yet.'
+          : 'No reviews yet.'
+      }</p>`
   }
 ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', 'Older reviews →'] : undefined)}
-</section>`;
+</section>${items.some((r) => r.media?.some(isPhoto)) ? PHOTO_VIEWER : ''}`;
 }
 
 /** rel=prev/next of a list page, and its canonical address: the same page, newest first, all ratings. */
 export function listHeadLinks(pageUrl: string, q: ListQuery, total: number): SafeHtml {
-  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest', helpful: null });
+  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest', media: false, helpful: null });
   const { prev, next } = neighbours(pageUrl, q, total);
   return markup`<link rel="canonical" href="${canonical}">
 ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;

@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
 import { type Absent, conditionalPublicRead } from '../middleware/public-access/index.ts';
 import { markup, page, type SafeHtml } from './html.ts';
+import { PHOTO_VIEWER_CSP } from './photo-viewer.ts';
 
 /** Shared caches keep a public page five minutes and serve it stale while they revalidate it by ETag. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
@@ -62,11 +63,14 @@ export async function formValues(c: Context<AppEnv>): Promise<Record<string, str
   return values;
 }
 
-/** A page anyone may see, index and link to (the profile pages): no script; forms only to this site (a review's vote). */
+/**
+ * A page anyone may see, index and link to (the profile pages): no script but the photo viewer (by its hash); forms only
+ * to this site (a review's vote).
+ */
 export function publicPage(c: Context<AppEnv>, status: ContentfulStatusCode, html: string) {
   c.header(
     'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    `default-src 'none'; script-src ${PHOTO_VIEWER_CSP}; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
   );
   c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
   return c.html(html, status);

@@ -38,6 +38,8 @@ export interface ProductReviewsQuery {
   limit: number;
   sort: string;
   rating: number | null;
+  /** Only reviews with visible photos or videos (`has_media=true`). */
+  media?: boolean;
 }
 
 /** What a product's JSON-LD says of its reviews, on the route and the page alike: the newest, whatever is shown. */
@@ -60,7 +62,7 @@ export async function loadPublicProductReviews<Item>(
     (tx) =>
       tx<{ body: string }[]>`
         select body from plaudit.public_product_reviews(
-          ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating}, false)`,
+          ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating}, ${q.media ?? false})`,
   );
   return row ? JSON.parse(row.body) : null;
 }
