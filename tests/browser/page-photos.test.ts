@@ -172,3 +172,43 @@ describe('the photo viewer of the pages', () => {
     expect(html).toContain('The cup, photographed.');
   });
 });
+
+describe('a profile page of photo reviews', () => {
+  it("does not move while ten reviews' photos load, at 4× slower CPU (CLS 0)", async () => {
+    const shop = await createTenant();
+    const form = await createForm(shop, {});
+    const ids = await postReviews(
+      form.id,
+      shop.org.slug,
+      Array.from({ length: 10 }, (_, i) => [5, `Photo ${i + 1}`, `A photo review, number ${i + 1}.`, `Reviewer ${i}`]),
+    );
+    for (const [i, id] of ids.entries()) {
+      const res = await upload(id, await jpegWithGps(i % 2 ? 800 : 1200, i % 2 ? 1000 : 700, 20 + i), {
+        key: shop.keys.write,
+      });
+      expect(res.status).toBe(201);
+    }
+    const context = await browser().newContext({ viewport: { width: 375, height: 800 } });
+    try {
+      const page = await context.newPage();
+      // Counted from the first paint on, before the page's own scripts (an init script, which the
+      // page's policy does not govern).
+      await page.addInitScript(() => {
+        (window as unknown as { __shift: number }).__shift = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) (window as unknown as { __shift: number }).__shift += (e as any).value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await page.goto(`${inject('apiUrl')}/p/${shop.org.slug}`);
+      // Down the page step by step, so that every lazy photo loads, then wait for all of them.
+      for (let y = 0; y < 12; y++) await page.mouse.wheel(0, 700);
+      await page.waitForFunction(() => [...document.images].every((img) => img.complete && img.naturalWidth > 0));
+      expect(await page.locator('.media img').count()).toBe(10);
+      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
