@@ -1,6 +1,6 @@
 // One review as its organization sees it: the text and answers, how it was verified, the
 // moderation trail, and what a member can do: approve or reject a pending review, hide or show it
-// with a reason, its photos and videos (review-media.tsx), and reply in public.
+// with a reason, its photos and videos (ui/review-media.tsx), and reply in public.
 import { useState } from 'preact/hooks';
 import { api, type ItemIds, type Review } from '../api.ts';
 import { useAppPath, useOrgId } from '../session.ts';
@@ -9,7 +9,7 @@ import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { incentiveWords } from '../ui/incentive.ts';
-import { ReviewMedia } from './review-media.tsx';
+import { ReviewMedia } from '../ui/review-media.tsx';
 import { ACTION_LABEL, actorLabel, METHOD_LABEL, sourceWords, VERIFICATION_LABEL } from '../ui/words.ts';
 
 export function ReviewPage({ params }: { params: Record<string, string> }) {

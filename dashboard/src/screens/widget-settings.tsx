@@ -7,7 +7,7 @@ import { useOrgId, useWorkspace } from '../session.ts';
 import { Badge, CopyField, ErrorNotice, Loading, Notice, PageHeader } from '../ui/components.tsx';
 import { ChoiceGroup, NumberField, SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
-import { type MediaModeration, MediaModerationSetting } from './media-moderation-setting.tsx';
+import { type MediaModeration, MediaModerationSetting } from '../ui/media-moderation-setting.tsx';
 
 type Settings = Schemas['PublicProfileSettings'];
 type Embed = Schemas['PublicEmbed'];

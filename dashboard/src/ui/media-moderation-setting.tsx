@@ -1,7 +1,7 @@
 // The public profile's setting for reviewers' photos and videos: shown with their review at once
 // (auto), or held hidden until a member shows them on the review's page (manual).
 import type { Schemas } from '../api.ts';
-import { ChoiceGroup } from '../ui/fields.tsx';
+import { ChoiceGroup } from './fields.tsx';
 
 export type MediaModeration = Schemas['PublicProfileSettings']['media_moderation'];
 

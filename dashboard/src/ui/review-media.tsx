@@ -2,9 +2,9 @@
 // marked when hidden, with Hide or Show and the reason the trail keeps.
 import { useState } from 'preact/hooks';
 import { api, type ItemIds, type Review } from '../api.ts';
-import { Badge, ErrorNotice } from '../ui/components.tsx';
-import { TextField } from '../ui/fields.tsx';
-import { useAction } from '../ui/hooks.ts';
+import { Badge, ErrorNotice } from './components.tsx';
+import { TextField } from './fields.tsx';
+import { useAction } from './hooks.ts';
 
 type Media = Review['media'][number];
 type Changed = (r: Review, what: string) => void;
