@@ -74,7 +74,9 @@ describe('photos and videos in the dashboard', () => {
       expect(await item.locator('.badge').textContent()).toBe('Hidden');
       expect(await page.getByRole('img', { name: 'Photo 1, open large in a new tab' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Show photo 1' }).waitFor();
-      expect(await page.locator('.trail').textContent()).toContain('Photo or video hidden');
+      await expect.poll(() => page.locator('.trail').textContent()).toContain('Photo or video hidden');
+      // The trail names the item as the page does, not by its id.
+      expect(await page.locator('.trail-reason').first().textContent()).toBe('Photo 1: Shows a customer’s face');
 
       const review = await api('GET', `${orgPath()}/reviews/${ids.mug}`, { key: owner.tenant.keys.read });
       expect(review.body.media.map((m: { is_hidden: boolean }) => m.is_hidden)).toEqual([true, false]);

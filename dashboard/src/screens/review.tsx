@@ -9,7 +9,7 @@ import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { incentiveWords } from '../ui/incentive.ts';
-import { ReviewMedia } from '../ui/review-media.tsx';
+import { ReviewMedia, trailReason } from '../ui/review-media.tsx';
 import { ACTION_LABEL, actorLabel, METHOD_LABEL, sourceWords, VERIFICATION_LABEL } from '../ui/words.ts';
 
 export function ReviewPage({ params }: { params: Record<string, string> }) {
@@ -136,7 +136,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
                     <strong>{ACTION_LABEL[e.action] ?? e.action}</strong> · {formatDateTime(e.created_at)}
                     <br />
                     <span class='muted'>{actorLabel(e.actor, names)}</span>
-                    {e.reason && <p class='trail-reason'>{e.reason}</p>}
+                    {e.reason && <p class='trail-reason'>{trailReason(e.reason, r.media)}</p>}
                   </li>
                 ))}
               </ol>

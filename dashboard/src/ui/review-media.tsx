@@ -9,6 +9,16 @@ import { useAction } from './hooks.ts';
 type Media = Review['media'][number];
 type Changed = (r: Review, what: string) => void;
 
+/** What names an item to a person: "Photo 2", "Video 1", by its place in the review. */
+const itemName = (m: Media, n: number) => `${m.type === 'image' ? 'Photo' : 'Video'} ${n}`;
+
+/** A trail entry's reason, its `media <id>:` prefix (the API's) named as the page names the item. */
+export function trailReason(reason: string, media: readonly Media[]): string {
+  const m = /^media ([0-9a-f-]{36}): ([\s\S]*)$/.exec(reason);
+  const i = m ? media.findIndex((x) => x.id === m[1]) : -1;
+  return m && i >= 0 ? `${itemName(media[i], i + 1)}: ${m[2]}` : reason;
+}
+
 export function ReviewMedia({ review, ids, onChange }: { review: Review; ids: ItemIds; onChange: Changed }) {
   if (review.media.length === 0) return null;
   return (
@@ -24,7 +34,7 @@ export function ReviewMedia({ review, ids, onChange }: { review: Review; ids: It
 function MediaItem({ item, n, ids, onChange }: { item: Media; n: number; ids: ItemIds; onChange: Changed }) {
   const [reason, setReason] = useState('');
   const action = item.is_hidden ? 'unhide' : 'hide';
-  const what = `${item.type === 'image' ? 'Photo' : 'Video'} ${n}`;
+  const what = itemName(item, n);
   const act = useAction(async () => {
     const r = await api.patch('/organizations/{orgId}/reviews/{id}/media/{mediaId}/moderate', {
       params: { ...ids, mediaId: item.id },
