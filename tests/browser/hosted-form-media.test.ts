@@ -94,6 +94,33 @@ describe('photos on a review sent from the hosted form', () => {
     }
   });
 
+  it("are sent from a review request's thank-you page too", { timeout: 60_000 }, async () => {
+    const created = await api('POST', `/api/v1/organizations/${t.org.id}/review-requests`, {
+      key: t.keys.write,
+      body: { email: `rq-${t.org.slug}@example.com`, name: 'Rui', form_id: formId },
+    });
+    expect(created.status).toBe(201);
+    const [{ token }] = await db`select plaudit.review_request_token(${created.body.id}) as token`;
+    const page = await browser().newPage({ viewport: { width: 375, height: 812 } });
+    try {
+      await page.goto(`${inject('apiUrl')}/r/${token}`);
+      await page.getByLabel('4 stars').check();
+      await page.getByLabel('Your review').fill('Asked by mail, answered with a photo.');
+      await page.getByRole('button', { name: 'Send my review' }).click();
+      await page.getByRole('heading', { name: 'Thank you for your review' }).waitFor();
+      await page.getByLabel('Choose photos or videos').setInputFiles({
+        name: 'cup.jpg',
+        mimeType: 'image/jpeg',
+        buffer: Buffer.from(await jpegWithGps(320, 240, 9)),
+      });
+      await page.getByText('Thank you: 1 file added.').waitFor();
+      const review = await reviewWith('answered with a photo');
+      expect(review.media).toMatchObject([{ type: 'image', width: 320, height: 240 }]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('without JavaScript, the thank-you page says adding photos needs it', { timeout: 60_000 }, async () => {
     const context = await browser().newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 812 } });
     const page = await context.newPage();
