@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../helpers/db.ts';
 import { errorBody } from '../helpers/http.ts';
+import { jpegWithGps, mp4, upload } from '../helpers/media.ts';
 import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
 
 const server = ownApiServer();
@@ -129,6 +130,28 @@ describe('reading reviews', () => {
     expect(ids(until)).toEqual([made[1].id, made[0].id]);
   });
 
+  it('filters to reviews with photos or videos, hidden ones included', async () => {
+    const withMedia = () => call('GET', `${reviewsPath(t)}?has_media=true`, { key: t.keys.read });
+    expect(ids(await withMedia())).toEqual([]);
+    const photo = await upload(made[3].id, await jpegWithGps(40, 30), { key: t.keys.write, baseUrl: server.url });
+    expect(photo.status).toBe(201);
+    const video = await upload(made[0].id, mp4(), { key: t.keys.write, baseUrl: server.url, name: 'clip.mp4' });
+    expect(video.status).toBe(201);
+    const hid = await call('PATCH', `${reviewsPath(t)}/${made[0].id}/media/${video.body.id}/moderate`, {
+      key: t.keys.write,
+      body: { action: 'hide', reason: 'Shows a face' },
+    });
+    expect(hid.status).toBe(200);
+    const res = await withMedia();
+    expect(ids(res)).toEqual([made[3].id, made[0].id]);
+    expect(res.body.meta.total).toBe(2);
+    const rated = await call('GET', `${reviewsPath(t)}?has_media=true&rating=5`, { key: t.keys.read });
+    expect(ids(rated)).toEqual([made[0].id]);
+    // Another organization's list holds none of them.
+    const theirs = await call('GET', `${reviewsPath(other)}?has_media=true`, { key: other.keys.read });
+    expect(theirs.body.data).toEqual([]);
+  });
+
   it.each([
     'rating=6',
     'rating=x',
@@ -136,6 +159,7 @@ describe('reading reviews', () => {
     'max_rating=9',
     'verification_status=approved',
     'is_hidden=yes',
+    'has_media=false',
     'form_id=abc',
     'startDate=yesterday',
     'endDate=2026-13-45',

@@ -14,6 +14,7 @@ const FILTERS = [
   'q',
   'verification_status',
   'is_hidden',
+  'has_media',
   'rating',
   'form_id',
   'product_id',
@@ -95,6 +96,12 @@ export function Inbox() {
           name='is_hidden'
           value={filters.is_hidden}
           options={[['', 'Any'], ['false', 'Published'], ['true', 'Hidden']]}
+        />
+        <QuerySelect
+          label='Photos and videos'
+          name='has_media'
+          value={filters.has_media}
+          options={[['', 'Any'], ['true', 'With photos']]}
         />
         <QuerySelect
           label='Rating'

@@ -1,6 +1,6 @@
 // One review as its organization sees it: the text and answers, how it was verified, the
 // moderation trail, and what a member can do: approve or reject a pending review, hide or show it
-// with a reason, and reply in public.
+// with a reason, its photos and videos (ui/review-media.tsx), and reply in public.
 import { useState } from 'preact/hooks';
 import { api, type ItemIds, type Review } from '../api.ts';
 import { useAppPath, useOrgId } from '../session.ts';
@@ -9,6 +9,7 @@ import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { incentiveWords } from '../ui/incentive.ts';
+import { ReviewMedia, trailReason } from '../ui/review-media.tsx';
 import { ACTION_LABEL, actorLabel, METHOD_LABEL, sourceWords, VERIFICATION_LABEL } from '../ui/words.ts';
 
 export function ReviewPage({ params }: { params: Record<string, string> }) {
@@ -118,6 +119,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
               </>
             )}
           </dl>
+          <ReviewMedia review={r} ids={ids} onChange={changed} />
           <Reply review={r} ids={ids} onChange={changed} />
         </article>
         <aside class='side'>
@@ -134,7 +136,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
                     <strong>{ACTION_LABEL[e.action] ?? e.action}</strong> · {formatDateTime(e.created_at)}
                     <br />
                     <span class='muted'>{actorLabel(e.actor, names)}</span>
-                    {e.reason && <p class='trail-reason'>{e.reason}</p>}
+                    {e.reason && <p class='trail-reason'>{trailReason(e.reason, r.media)}</p>}
                   </li>
                 ))}
               </ol>

@@ -5,8 +5,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, apiUrl, type Schemas } from '../api.ts';
 import { useOrgId, useWorkspace } from '../session.ts';
 import { Badge, CopyField, ErrorNotice, Loading, Notice, PageHeader } from '../ui/components.tsx';
-import { NumberField, SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
+import { ChoiceGroup, NumberField, SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
+import { type MediaModeration, MediaModerationSetting } from '../ui/media-moderation-setting.tsx';
 
 type Settings = Schemas['PublicProfileSettings'];
 type Embed = Schemas['PublicEmbed'];
@@ -45,6 +46,7 @@ interface Draft {
   max_reviews: string;
   min_rating: number;
   google_product_feed: boolean;
+  media_moderation: MediaModeration;
 }
 
 function draftOf(s: Settings): Draft {
@@ -59,6 +61,7 @@ function draftOf(s: Settings): Draft {
     max_reviews: String(s.embed.max_reviews),
     min_rating: s.embed.min_rating,
     google_product_feed: s.google_product_feed,
+    media_moderation: s.media_moderation,
   };
 }
 
@@ -150,6 +153,7 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
           min_rating: d.min_rating,
         },
         google_product_feed: d.google_product_feed,
+        media_moderation: d.media_moderation,
       },
     });
     setD(draftOf(s));
@@ -245,6 +249,7 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
           </div>
         </section>
 
+        <MediaModerationSetting value={d.media_moderation} onValue={(v) => set({ media_moderation: v })} />
         <section class='card' aria-labelledby='google-heading'>
           <h2 id='google-heading'>Google product ratings</h2>
           <label class='opt-check'>
@@ -280,46 +285,22 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
           </div>
           <div class='widget-layout'>
             <div>
-              <fieldset class='opt-choices'>
-                <legend>Layout</legend>
-                {LAYOUTS.map(([v, label, text]) => (
-                  <label key={v} class='opt-choice'>
-                    <input
-                      type='radio'
-                      name='layout'
-                      value={v}
-                      checked={d.layout === v}
-                      aria-describedby={`layout-${v}-text`}
-                      onChange={() => set({ layout: v })}
-                    />
-                    <span>
-                      <strong>{label}</strong>
-                      <span class='hint' id={`layout-${v}-text`}>{text}</span>
-                    </span>
-                  </label>
-                ))}
-                {err?.field('embed.layout') && <p class='field-error'>{err.field('embed.layout')}</p>}
-              </fieldset>
-              <fieldset class='opt-choices'>
-                <legend>Theme</legend>
-                {THEMES.map(([v, label, text]) => (
-                  <label key={v} class='opt-choice'>
-                    <input
-                      type='radio'
-                      name='theme'
-                      value={v}
-                      checked={d.theme === v}
-                      aria-describedby={`theme-${v}-text`}
-                      onChange={() => set({ theme: v })}
-                    />
-                    <span>
-                      <strong>{label}</strong>
-                      <span class='hint' id={`theme-${v}-text`}>{text}</span>
-                    </span>
-                  </label>
-                ))}
-                {err?.field('embed.theme') && <p class='field-error'>{err.field('embed.theme')}</p>}
-              </fieldset>
+              <ChoiceGroup
+                legend='Layout'
+                name='layout'
+                value={d.layout}
+                choices={LAYOUTS}
+                onValue={(v) => set({ layout: v })}
+                error={err?.field('embed.layout')}
+              />
+              <ChoiceGroup
+                legend='Theme'
+                name='theme'
+                value={d.theme}
+                choices={THEMES}
+                onValue={(v) => set({ theme: v })}
+                error={err?.field('embed.theme')}
+              />
               <div class='settings-grid'>
                 <NumberField
                   label='Reviews shown'

@@ -86,3 +86,38 @@ export function CheckboxField(
     </div>
   );
 }
+
+/** One choice of several as radio buttons, each with its label in bold and a line saying what it does. */
+export function ChoiceGroup<V extends string>(
+  { legend, name, value, choices, onValue, error }: {
+    legend: string;
+    name: string;
+    value: V;
+    choices: readonly (readonly [V, string, string])[];
+    onValue: (value: V) => void;
+    error?: string;
+  },
+) {
+  return (
+    <fieldset class='opt-choices'>
+      <legend>{legend}</legend>
+      {choices.map(([v, label, text]) => (
+        <label key={v} class='opt-choice'>
+          <input
+            type='radio'
+            name={name}
+            value={v}
+            checked={value === v}
+            aria-describedby={`${name}-${v}-text`}
+            onChange={() => onValue(v)}
+          />
+          <span>
+            <strong>{label}</strong>
+            <span class='hint' id={`${name}-${v}-text`}>{text}</span>
+          </span>
+        </label>
+      ))}
+      {error && <p class='field-error'>{error}</p>}
+    </fieldset>
+  );
+}

@@ -38,6 +38,8 @@ export const ACTION_LABEL: Record<string, string> = {
   reply: 'Replied',
   edit_reply: 'Reply edited',
   withdraw_reply: 'Reply withdrawn',
+  hide_media: 'Photo or video hidden',
+  unhide_media: 'Photo or video shown again',
 };
 
 /** Who made a change in the trail: a member, a key, the reviewer's link, or the database. */

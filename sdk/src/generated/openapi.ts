@@ -7441,6 +7441,8 @@ export interface operations {
                 endDate?: string;
                 /** @description Words that must all appear in the title or text. */
                 q?: string;
+                /** @description Only reviews with at least one photo or video, hidden ones included (`true`). */
+                has_media?: "true";
             };
             header?: never;
             path?: never;
@@ -7601,6 +7603,8 @@ export interface operations {
                 endDate?: string;
                 /** @description Words that must all appear in the title or text. */
                 q?: string;
+                /** @description Only reviews with at least one photo or video, hidden ones included (`true`). */
+                has_media?: "true";
             };
             header?: never;
             path: {

@@ -15,6 +15,7 @@ import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Val
 import { formValues, message, privatePage } from './shared.ts';
 import { afterSubmit, formUnavailable, type SubmitRow } from './submission.ts';
 import { asJson } from '../../core/db/client.ts';
+import { newUploadToken } from '../api-keys/upload-token.ts';
 
 type FormRow = {
   id: string;
@@ -130,16 +131,29 @@ export function hostedFormPages() {
     if (!submission) return formPage(c, form, product, values, errors, 422);
     const bucket = submissionBucket(c, c.var.config.trustProxy);
     const { config } = c.var;
-    const [row] = await runAsPublic(c.var.sql, (tx) =>
-      tx<SubmitRow[]>`
-      select * from plaudit.submit_review(
+    // The review's upload token is issued in the same statement, as POST /api/v1/reviews does: the
+    // thank-you page holds it for adding photos and videos.
+    const upload = newUploadToken();
+    const [row] = await runAsPublic(
+      c.var.sql,
+      (tx) =>
+        tx<SubmitRow[]>`
+      select s.*, plaudit.issue_media_upload_token(s.id, ${upload.hash}) as media_expires_at
+      from plaudit.submit_review(
         ${bucket}, ${config.submitRateLimitPerMinute}, ${form.id}, ${submission.rating}, ${submission.title},
         ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
         ${
-        tx.json(asJson(submission.custom_fields))
-      }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot}, null, ${product?.external_id ?? null})`, {
-      onPrimary: true,
-    });
+          tx.json(asJson(submission.custom_fields))
+        }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot}, null, ${
+          product?.external_id ?? null
+        }) s`,
+      {
+        onPrimary: true,
+      },
+    );
+    // A bot's unstored review got no token; its page offers the upload all the same (nothing accepts
+    // the token), so that the page does not tell it apart, as the API's answer does not.
+    row.upload_token = upload.token;
     return afterSubmit(
       c,
       row,

@@ -23,6 +23,7 @@ import {
 } from './review-form.ts';
 import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
 import { afterSubmit, type SubmitRow } from './submission.ts';
+import { newUploadToken } from '../api-keys/upload-token.ts';
 import { asJson } from '../../core/db/client.ts';
 import {
   namesProducts,
@@ -154,18 +155,31 @@ function landingClosed(c: Context<AppEnv>, r: LandingRow, subjects: Subject[]) {
   return null;
 }
 
-/** A review sent from the page, of the business or (product) of one the request names. */
-async function submitRequested(c: Context<AppEnv>, token: string, submission: Submission, product: string | null) {
+/**
+ * A review sent from the page, of the business or (product) of one the request names. A review
+ * that ends on the thank-you page (`thanks`: the request names no product) gets its upload token
+ * for photos and videos, issued in the same statement; the forms per product return to the page.
+ */
+async function submitRequested(
+  c: Context<AppEnv>,
+  token: string,
+  submission: Submission,
+  { product = null, thanks = false }: { product?: string | null; thanks?: boolean },
+) {
   const bucket = submissionBucket(c, c.var.config.trustProxy);
   const { config } = c.var;
-  const [row] = await runAsPublic(c.var.sql, (tx) =>
-    tx<SubmitRow[]>`
-      select * from plaudit.submit_requested_review(
+  const upload = thanks ? newUploadToken() : null;
+  const [row] = await runAsPublic(c.var.sql, (tx) => {
+    const issued = upload ? tx`plaudit.issue_media_upload_token(s.id, ${upload.hash})` : tx`null::timestamptz`;
+    return tx<SubmitRow[]>`
+      select s.*, ${issued} as media_expires_at
+      from plaudit.submit_requested_review(
         ${token}, ${bucket}, ${config.submitRateLimitPerMinute}, ${submission.rating}, ${submission.title},
         ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
         ${tx.json(asJson(submission.custom_fields))}, ${submission.order_id}, ${config.publicUrl},
-        ${submission.honeypot}, ${product})`, { onPrimary: true });
-  return row;
+        ${submission.honeypot}, ${product}) s`;
+  }, { onPrimary: true });
+  return { ...row, upload_token: upload?.token ?? null };
 }
 
 export function reviewRequestPages() {
@@ -201,7 +215,7 @@ export function reviewRequestPages() {
     if (!namesProducts(subjects)) {
       const { submission, errors } = readSubmission(values, r.custom_fields);
       if (!submission) return landingPage(c, token, r, values, errors, 422);
-      const row = await submitRequested(c, token, submission, null);
+      const row = await submitRequested(c, token, submission, { thanks: true });
       return afterSubmit(
         c,
         row,
@@ -227,7 +241,7 @@ export function reviewRequestPages() {
       subjectsLandingPage(c, token, r, subjects, status, { posted: { index, values, errors } });
     const { submission, errors } = readSubmission(values, r.custom_fields);
     if (!submission) return rerender(errors, 422);
-    const row = await submitRequested(c, token, submission, subjects[index].product_external_id);
+    const row = await submitRequested(c, token, submission, { product: subjects[index].product_external_id });
     // Back to the page (a GET: reloading it sends nothing again), at the section now thanking.
     return afterSubmit(c, row, rerender, r.custom_fields, r.org_name, true, () => {
       c.header('Cache-Control', 'no-store');

@@ -14,17 +14,21 @@ export const PAGE_CACHE_CONTROL = 'public, max-age=60, s-maxage=300, stale-while
 /** The token of a link in an e-mail (review request, unsubscribe, verification, invitation). */
 export const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
-/** A page of the forms and e-mailed links: no cache, no index, no script. */
+/** A page of the forms and e-mailed links: no cache, no index, no script but one with `scriptNonce`. */
 export function privatePage(
   c: Context<AppEnv>,
   status: ContentfulStatusCode,
   title: string,
   body: SafeHtml,
-  { privateLink = false, style }: { privateLink?: boolean; style?: SafeHtml } = {},
+  { privateLink = false, style, scriptNonce }: { privateLink?: boolean; style?: SafeHtml; scriptNonce?: string } = {},
 ) {
+  // A page with a script (the thank-you page's photo upload) runs only the one its nonce names,
+  // which may send to this site and preview the files chosen (blob:).
   c.header(
     'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    scriptNonce
+      ? `default-src 'none'; script-src 'nonce-${scriptNonce}'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' https: blob:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
+      : "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   );
   c.header('Cache-Control', 'no-store');
   c.header('X-Robots-Tag', 'noindex');

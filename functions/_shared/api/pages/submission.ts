@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
 import { setRateLimitHeaders } from '../middleware/rate-limit/index.ts';
 import { markup } from './html.ts';
+import { addMediaSection, MEDIA_STYLE } from './media-upload.ts';
 import { errorFromDatabase, type Errors, type FieldDefinition } from './review-form.ts';
 import { message, privatePage } from './shared.ts';
 
@@ -18,6 +19,8 @@ export type SubmitRow = {
   error_message: string | null;
   id: string | null;
   verification_status: string | null;
+  /** The review's upload token, when the page issued one with the review (the hosted form). */
+  upload_token?: string | null;
 };
 
 /** The page of a form that does not exist or no longer accepts reviews. */
@@ -32,19 +35,26 @@ export function formUnavailable(c: Context<AppEnv>, orgName: string | null | und
   );
 }
 
-function thanks(c: Context<AppEnv>, orgName: string, status: string | null, privateLink: boolean) {
-  const next = status === 'pending'
+function thanks(c: Context<AppEnv>, orgName: string, row: SubmitRow, privateLink: boolean) {
+  const next = row.verification_status === 'pending'
     ? 'We sent you an e-mail: open its link to confirm your review. Until then it is not published.'
     : 'Your review has been received.';
+  const nonce = row.upload_token && row.id ? scriptNonce() : undefined;
   return privatePage(
     c,
     201,
     'Thank you for your review',
     markup`<p class="org">${orgName}</p>
 <h1 tabindex="-1" autofocus>Thank you for your review</h1>
-<p class="notice" role="status">${next}</p>`,
-    { privateLink },
+<p class="notice" role="status">${next}</p>
+${nonce ? addMediaSection(row.id!, row.upload_token!, nonce) : ''}`,
+    { privateLink, style: nonce ? MEDIA_STYLE : undefined, scriptNonce: nonce },
   );
+}
+
+/** A fresh nonce for one page's script. */
+function scriptNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))));
 }
 
 /**
@@ -79,5 +89,5 @@ export function afterSubmit(
   if (row.error_code) {
     return rerender(errorFromDatabase(row.error_message ?? 'Your review could not be saved.', fields), 422);
   }
-  return accepted ? accepted() : thanks(c, orgName, row.verification_status, privateLink);
+  return accepted ? accepted() : thanks(c, orgName, row, privateLink);
 }

@@ -1,7 +1,6 @@
-// The reviewer's upload token: made here, kept by the database as its SHA-256 only
-// (plaudit.media_upload_tokens), sent back in `X-Upload-Token` to add photos and videos.
+// The reviewer's upload token as the submission answers it (`media_upload`); the token's own form
+// is api-keys/upload-token.ts.
 import { z } from '@hono/zod-openapi';
-import { sha256 } from '../../api-keys/format.ts';
 import { Timestamp } from '../../http/schemas.ts';
 import { MAX_FILE_BYTES, MAX_MEDIA_PER_REVIEW } from '../../../core/media/limits.ts';
 
@@ -13,20 +12,6 @@ export const MediaUpload = z.object({
     description: 'The largest file taken, in bytes (a video; an image takes up to 15 MB).',
   }),
 }).openapi('MediaUpload');
-
-const TOKEN_PATTERN = /^mu_[0-9A-Za-z_-]{43}$/;
-
-/** A new random token and the hash the database keeps. */
-export function newUploadToken(): { token: string; hash: Uint8Array } {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const token = `mu_${btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
-  return { token, hash: sha256(token) };
-}
-
-/** The hash of a token as sent, or null when it cannot be one. */
-export function uploadTokenHash(token: string): Uint8Array | null {
-  return TOKEN_PATTERN.test(token) ? sha256(token) : null;
-}
 
 /**
  * The `media_upload` answer as JSON text. A bot's unstored review got no token: it is answered a

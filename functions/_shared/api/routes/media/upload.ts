@@ -19,7 +19,7 @@ import { sha256Hex } from '../../api-keys/format.ts';
 import { router } from '../define.ts';
 import { ReviewMedia } from '../reviews/shape.ts';
 import { type Admitted, storeUpload } from './store.ts';
-import { uploadTokenHash } from './upload-token.ts';
+import { uploadTokenHash } from '../../api-keys/upload-token.ts';
 
 type UploadEnv = AppEnv & { Variables: { db?: Tx; upload: Admitted } };
 

@@ -36,6 +36,9 @@ const ReviewListQuery = PaginationQuery.extend({
   q: z.string().trim().min(1).max(200).optional().openapi({
     description: 'Words that must all appear in the title or text.',
   }),
+  has_media: z.enum(['true']).optional().openapi({
+    description: 'Only reviews with at least one photo or video, hidden ones included (`true`).',
+  }),
 });
 
 type ListQuery = z.infer<typeof ReviewListQuery>;
@@ -73,6 +76,7 @@ function listFilters(db: Tx, q: ListQuery) {
   if (start) conditions.push(db`created_at >= ${start}`);
   if (end) conditions.push(db`created_at < ${end}`);
   if (q.q) conditions.push(db`search @@ websearch_to_tsquery('simple', ${q.q})`);
+  if (q.has_media) conditions.push(db`exists (select from plaudit.review_media m where m.review_id = reviews.id)`);
   return conditions;
 }
 

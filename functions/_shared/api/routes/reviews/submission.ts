@@ -8,7 +8,8 @@ import { runAsPublic } from '../../../core/db/roles.ts';
 import { router } from '../define.ts';
 import { Review } from './shape.ts';
 import { asJson } from '../../../core/db/client.ts';
-import { MediaUpload, newUploadToken, uploadGrant } from '../media/upload-token.ts';
+import { MediaUpload, uploadGrant } from '../media/upload-token.ts';
+import { newUploadToken } from '../../api-keys/upload-token.ts';
 
 /** The stored review with the reviewer's right to add photos and videos to it. */
 const SubmittedReview = Review.extend({ media_upload: MediaUpload }).openapi('SubmittedReview');
