@@ -3901,10 +3901,6 @@ CREATE FUNCTION plaudit.reviews_complete_review_requests() RETURNS trigger
 declare
   q record;
 begin
-  -- An imported review was written elsewhere, long ago: it answers no request of today.
-  if new.source = 'import' then
-    return null;
-  end if;
   for q in
     select rr.id from plaudit.review_requests rr
     where rr.org_id = new.org_id and rr.form_id = new.form_id

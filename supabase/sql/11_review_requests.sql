@@ -213,6 +213,7 @@ comment on function plaudit.apply_review_request_event(uuid,text,text,timestamp 
 -- waiting for its send time is completed too, and its e-mail withdrawn: nobody is asked for a
 -- review they already wrote. The review also counts as the request's review of its subject (the
 -- business, or a product the request names), so the request's page no longer asks for that one.
+-- Imported reviews never reach it: its trigger's WHEN leaves them out (they answer no request of today).
 create or replace function plaudit.reviews_complete_review_requests()
 returns trigger
 language plpgsql
@@ -222,10 +223,6 @@ as $$
 declare
   q record;
 begin
-  -- An imported review was written elsewhere, long ago: it answers no request of today.
-  if new.source = 'import' then
-    return null;
-  end if;
   for q in
     select rr.id from plaudit.review_requests rr
     where rr.org_id = new.org_id and rr.form_id = new.form_id

@@ -5,7 +5,11 @@
 import { useState } from 'preact/hooks';
 import { api, type ApiError, type Schemas, upload } from '../api.ts';
 import { IMPORT_FORMATS, type ImportFormat, PLATFORM_NAMES } from '../../../functions/_shared/core/imports/formats.ts';
-import { type ImportedReview, readImport } from '../../../functions/_shared/core/imports/read.ts';
+import {
+  type ImportedReview,
+  MAX_IMPORT_BYTES as MAX_BYTES,
+  readImport,
+} from '../../../functions/_shared/core/imports/read.ts';
 import { useOrgId } from '../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, Stars } from '../ui/components.tsx';
 import { FileDrop } from '../ui/file-drop.tsx';
@@ -14,7 +18,6 @@ import { formatDate, formatDateTime, formatNumber } from '../ui/format.ts';
 import { useLoad, usePolling } from '../ui/hooks.ts';
 
 type ImportJob = Schemas['Import'];
-const MAX_BYTES = 20 * 1024 * 1024;
 const PREVIEW = 5;
 
 const STATUS: Record<ImportJob['status'], { label: string; tone: string }> = {

@@ -5,6 +5,7 @@ export const VERIFICATION_LABEL: Record<string, string> = {
   unverified: 'Not verified',
   rejected: 'Rejected',
 };
+import { type ImportFormat, PLATFORM_NAMES } from '../../../functions/_shared/core/imports/formats.ts';
 
 /** How a review was verified (the Review's verification_method), said to the shop. */
 export const METHOD_LABEL: Record<string, string> = {
@@ -14,18 +15,11 @@ export const METHOD_LABEL: Record<string, string> = {
   manual: 'Approved by your team',
 };
 
-const PLATFORMS: Record<string, string> = {
-  judgeme: 'Judge.me',
-  yotpo: 'Yotpo',
-  okendo: 'Okendo',
-  loox: 'Loox',
-  shopify: 'Shopify Product Reviews',
-  plaudit: 'Plaudit',
-};
-
 /** Where a review came from (its `source`, and for an import its `source_platform`), in words. */
 export function sourceWords(source: string, platform: string | null): string {
-  if (source === 'import') return `Imported from ${platform ? PLATFORMS[platform] ?? platform : 'another platform'}`;
+  if (source === 'import') {
+    return `Imported from ${platform ? PLATFORM_NAMES[platform as ImportFormat] ?? platform : 'another platform'}`;
+  }
   return source === 'invitation' ? "Written through a review request's page" : 'Sent through a form or the API';
 }
 

@@ -2767,7 +2767,7 @@ export interface components {
              * @description For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.
              * @enum {string|null}
              */
-            source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
+            source_platform: "plaudit" | "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | null;
             incentive: components["schemas"]["Incentive"];
             is_hidden: boolean;
             /**
@@ -3800,7 +3800,7 @@ export interface components {
              * @description For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.
              * @enum {string|null}
              */
-            source_platform: "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | "plaudit" | null;
+            source_platform: "plaudit" | "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | null;
             /** @description Whether the reviewer was offered something for the review (a discount, a gift …). */
             incentivized: boolean;
             /** @description The product reviewed (the business's own id and the product's name), or null for a review of the business. */

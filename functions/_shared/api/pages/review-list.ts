@@ -3,6 +3,7 @@
 // its distribution bars, the rating filter and the sort as links (the pages have no script), a
 // review as an article with its "Helpful (n)" form and "Report" link (review-signals.ts), the pager,
 // their styles and their caching. Every value is escaped by markup``.
+import { type ImportFormat, PLATFORM_NAMES } from '../../core/imports/formats.ts';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import { MAX_PAGE } from '../http/pagination.ts';
@@ -44,7 +45,7 @@ export type ReviewItem = {
   verification_status: 'verified' | 'unverified';
   verification_method: 'email' | 'purchase_proof' | 'manual' | 'invitation' | null;
   source: 'form' | 'invitation' | 'import';
-  source_platform: keyof typeof PLATFORMS | null;
+  source_platform: ImportFormat | null;
   incentivized: boolean;
   media: {
     id: string;
@@ -58,16 +59,6 @@ export type ReviewItem = {
   helpful_count: number;
   created_at: string;
 };
-
-/** The platforms reviews are imported from, by their import format. */
-const PLATFORMS = {
-  judgeme: 'Judge.me',
-  yotpo: 'Yotpo',
-  okendo: 'Okendo',
-  loox: 'Loox',
-  shopify: 'Shopify Product Reviews',
-  plaudit: 'Plaudit',
-} as const;
 
 export type Distribution = Record<'1' | '2' | '3' | '4' | '5', number>;
 
@@ -264,7 +255,7 @@ ${reviewMedia(r)}
       : ''
   }${r.incentivized ? markup`<span class="label">Received an incentive for this review</span>` : ''}${
     r.source === 'import' && r.source_platform
-      ? markup`<span class="label">Imported from ${PLATFORMS[r.source_platform]}</span>`
+      ? markup`<span class="label">Imported from ${PLATFORM_NAMES[r.source_platform]}</span>`
       : ''
   }</div>
 ${

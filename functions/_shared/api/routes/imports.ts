@@ -2,14 +2,13 @@
 // rows staged with the job in one statement (plaudit.create_import), and applied by the worker.
 import { z } from '@hono/zod-openapi';
 import { IMPORT_FORMATS, PLATFORM_NAMES } from '../../core/imports/formats.ts';
-import { readImport } from '../../core/imports/read.ts';
+import { MAX_IMPORT_BYTES, readImport } from '../../core/imports/read.ts';
 import { asJson } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams, OrgParams, Timestamp } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 
-export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 const TAGS = ['Imports'];
 
 const Format = z.enum(IMPORT_FORMATS).openapi({

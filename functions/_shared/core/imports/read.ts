@@ -52,8 +52,27 @@ export function decodeImport(bytes: Uint8Array): { text: string } | { message: s
   return { text: decodeCsvBytes(bytes) };
 }
 
+/** The largest file an import reads (the API refuses larger, the dashboard says so before sending). */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
 const MAX = { title: 200, content: 5000, name: 200, email: 320, reply: 5000, product: 200, productName: 500 };
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** Each platform's own name for a field, for messages the business can find in its file. */
+const FIELD_NAMES: Record<ImportFormat, Record<string, string>> = {
+  plaudit: { rating: 'rating', content: 'content', date: 'created_at', title: 'title', name: 'reviewer_name' },
+  judgeme: { rating: 'rating', content: 'body', date: 'review_date', title: 'title', name: 'reviewer_name' },
+  yotpo: {
+    rating: 'Review Score',
+    content: 'Review Content',
+    date: 'Date',
+    title: 'Review Title',
+    name: 'Display Name',
+  },
+  okendo: { rating: 'Rating', content: 'Body', date: 'Date Created', title: 'Title', name: 'Reviewer Name' },
+  loox: { rating: 'rating', content: 'review', date: 'date', title: 'title', name: 'nickname' },
+  shopify: { rating: 'rating', content: 'body', date: 'created_at', title: 'title', name: 'author' },
+};
 
 /**
  * A date as the platforms write them: ISO 8601 (with or without a zone: UTC then), `YYYY-MM-DD`,
@@ -103,24 +122,7 @@ export function checkRow(
   now: Date,
 ): ImportedReview | Rejection {
   const raw = FORMATS[format].read(cells);
-  const col = (field: string) => {
-    // The platform's own name for a field, for messages the business can find in its file.
-    const names: Record<ImportFormat, Record<string, string>> = {
-      plaudit: { rating: 'rating', content: 'content', date: 'created_at', title: 'title', name: 'reviewer_name' },
-      judgeme: { rating: 'rating', content: 'body', date: 'review_date', title: 'title', name: 'reviewer_name' },
-      yotpo: {
-        rating: 'Review Score',
-        content: 'Review Content',
-        date: 'Date',
-        title: 'Review Title',
-        name: 'Display Name',
-      },
-      okendo: { rating: 'Rating', content: 'Body', date: 'Date Created', title: 'Title', name: 'Reviewer Name' },
-      loox: { rating: 'rating', content: 'review', date: 'date', title: 'title', name: 'nickname' },
-      shopify: { rating: 'rating', content: 'body', date: 'created_at', title: 'title', name: 'author' },
-    };
-    return names[format][field] ?? field;
-  };
+  const col = (field: string) => FIELD_NAMES[format][field] ?? field;
   const rating = Number(raw.rating.trim());
   if (raw.rating.trim() === '' || !Number.isInteger(rating) || rating < 1 || rating > 5) {
     return {

@@ -1,4 +1,5 @@
 // The organization's Review: its schema, and the one way to read one (plaudit.review_json writes it).
+import { IMPORT_FORMATS } from '../../../core/imports/formats.ts';
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -17,7 +18,7 @@ export const ReviewSource = z.enum(['form', 'invitation', 'import']).openapi({
     "Where the review came from: `form`, sent through the API or a hosted form; `invitation`, written on a review request's page; `import`, imported from another platform (`source_platform` names it).",
 });
 
-export const SourcePlatform = z.enum(['judgeme', 'yotpo', 'okendo', 'loox', 'shopify', 'plaudit']).nullable().openapi({
+export const SourcePlatform = z.enum(IMPORT_FORMATS).nullable().openapi({
   description:
     'For an imported review, the platform it came from (its import format: Judge.me, Yotpo, Okendo, Loox, Shopify Product Reviews or Plaudit); `null` otherwise.',
 });

@@ -2,6 +2,7 @@
 // type. The database writes the events (plaudit.emit_event in the triggers); these schemas
 // document them (the OpenAPI document's `webhooks`, the SDK's types) and give the test event its
 // sample, and tests/api/webhook-events.test.ts checks every real event against them.
+import { IMPORT_FORMATS } from '../../../core/imports/formats.ts';
 import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
@@ -108,7 +109,7 @@ export const EVENT_DATA = {
   }).openapi('ExportCompletedData', { description: 'An export finished; its file can be downloaded.' }),
   'import.completed': z.object({
     id: Id,
-    format: z.enum(['plaudit', 'judgeme', 'yotpo', 'okendo', 'loox', 'shopify']),
+    format: z.enum(IMPORT_FORMATS),
     dry_run: z.boolean(),
     status: z.literal('completed'),
     total_rows: z.number().int(),
