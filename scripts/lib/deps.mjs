@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 // plpgsql-check: the database linter (08-database-lint.test.sql); chromium: the hosted pages are
 // tested in a real browser (driven by playwright-core); varnish and varnish-modules (xkey): the
 // shipped VCL is tested in front of the API (deploy/varnish/plaudit.vcl); libxml2-utils: xmllint
-// validates the Google product feed against Google's schema.
+// validates the Google product feed against Google's schema; pgbouncer: in transaction mode it
+// stands in for Supabase's pooler in the hosted-conditions rig (tests/hosted/).
 export const TEST_PACKAGES = [
   'postgresql-15',
   'postgresql-15-pgtap',
@@ -15,6 +16,7 @@ export const TEST_PACKAGES = [
   'varnish',
   'varnish-modules',
   'libxml2-utils',
+  'pgbouncer',
 ];
 
 function installed(pkg) {
