@@ -105,7 +105,11 @@ export async function freePort() {
  * (readable by the owner only), `dir/postgres.log` the server log.
  */
 export class Cluster {
-  constructor({ dir, port, database = 'plaudit', preloadCron = true }) {
+  /**
+   * `superuser`: the bootstrap superuser initdb makes (Supabase's clusters are made by
+   * `supabase_admin`: scripts/lib/supabase-conditions.mjs); `settings`: more `-c` settings.
+   */
+  constructor({ dir, port, database = 'plaudit', preloadCron = true, superuser = 'postgres', settings = [] }) {
     this.dir = path.resolve(dir);
     // The postgres user must reach the data and the log; the secrets stay in `dir`, for the caller.
     // (`dir` itself is opened to it by init(); what matters is whether it can get that far.)
@@ -118,6 +122,8 @@ export class Cluster {
     this.database = database;
     this.binaries = postgresBinaries();
     this.cron = preloadCron && this.binaries.hasCron;
+    this.superuser = superuser;
+    this.extraSettings = settings;
   }
 
   get initialized() {
@@ -134,7 +140,7 @@ export class Cluster {
     if (this.home !== this.dir) fs.mkdirSync(this.home, { recursive: true, mode: 0o755 });
     else if (isRoot) fs.chmodSync(this.dir, 0o755); // the postgres user must reach pg/ inside it
     const password = randomBytes(24).toString('base64url');
-    fs.writeFileSync(this.secretsFile, JSON.stringify({ superuser: 'postgres', password }) + '\n', { mode: 0o600 });
+    fs.writeFileSync(this.secretsFile, JSON.stringify({ superuser: this.superuser, password }) + '\n', { mode: 0o600 });
     const pwfile = path.join(this.home, '.pwfile');
     fs.writeFileSync(pwfile, password + '\n', { mode: 0o600 });
     fs.mkdirSync(this.pgdata, { mode: 0o700 });
@@ -145,7 +151,7 @@ export class Cluster {
         '-D',
         this.pgdata,
         '-U',
-        'postgres',
+        this.superuser,
         `--pwfile=${pwfile}`,
         '-E',
         'UTF8',
@@ -209,6 +215,7 @@ export class Cluster {
       '-c fsync=on',
     ];
     if (this.cron) settings.push('-c shared_preload_libraries=pg_cron', `-c cron.database_name=${this.database}`);
+    settings.push(...this.extraSettings.map((s) => `-c ${s}`));
     if (!fs.existsSync(this.logFile)) fs.writeFileSync(this.logFile, '');
     ownByPostgres(this.logFile);
     run(path.join(this.binaries.bin, 'pg_ctl'), [
