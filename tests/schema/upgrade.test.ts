@@ -1,30 +1,23 @@
 // Upgrading from the last release keeps every customer's data. A database of the newest release in
 // supabase/releases.json is made on the test cluster, filled with every kind of row the product
-// writes (tests/helpers/fill-every-kind.ts), and snapshotted; the migrations since are applied; then
-// every row must still be there with the values it had, every table and column too, every chain
-// must verify, and what waits in the outboxes must still be deliverable.
+// writes (tests/helpers/fill-every-kind.ts), and snapshotted; then it is brought to HEAD as every
+// database is (the changes of supabase/changes/ and the sources of supabase/schemas/); then every
+// row must still be there with the values it had, every table and column too, every chain must
+// verify, and what waits in the outboxes must still be deliverable.
 //
-// supabase/releases.json maps each release to the version (the file name's timestamp) of the newest
-// migration it holds, e.g. {"0.2.0": "20261125001300"}; JSON allows no note there, so it is here.
-// When you release, add the new release with its newest migration's version: from then on this
-// test upgrades from it. A migration of a released version is never edited (CONTRIBUTING.md).
-//
-// While HEAD is the newest release, the upgrade applies nothing, and this checks that the filler
-// and the snapshots work; it becomes the real check as soon as the next migration lands.
+// supabase/releases.json names each release's migration (the file name's timestamp) and the
+// changes it folded; `npm run db:release` adds the next one. While HEAD is the newest release the
+// upgrade changes nothing and this checks that the filler and the snapshots work; it becomes the
+// real check as soon as the first change lands.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, connect, ensureDatabase, root } from '../../scripts/lib/database.mjs';
+import { applyMigrations, connect, ensureDatabase, releases } from '../../scripts/lib/database.mjs';
 import { type FilledOrganization, fillEveryKind } from '../helpers/fill-every-kind.ts';
 
 type Sql = postgres.Sql;
 
-const releases: Record<string, string> = JSON.parse(
-  fs.readFileSync(path.join(root, 'supabase', 'releases.json'), 'utf8'),
-);
-const [release, releaseVersion] = Object.entries(releases).sort(([, a], [, b]) => a.localeCompare(b)).at(-1)!;
+const { release, migration: releaseVersion } = releases().at(-1)!;
 
 /** A table as the snapshot saw it: its columns, and each row's md5 by its primary key. */
 interface TableSnapshot {
