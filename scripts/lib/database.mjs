@@ -110,7 +110,7 @@ export async function applyMigrations(databaseUrl, { quiet = true, until, base =
     }).catch((err) => {
       throw new Error(`applying supabase/changes/ and supabase/schemas/ failed: ${err.message}`);
     });
-    if (!quiet) for (const c of pending) console.log(`applied supabase/changes/${path.basename(c.file)}`);
+    if (!quiet) { for (const c of pending) console.log(`applied supabase/changes/${path.basename(c.file)}`); }
   } finally {
     await sql.end();
   }

@@ -59,7 +59,10 @@ export function signaturesOnly(dump) {
   for (const statement of splitStatements(lexed)) {
     const m = /^CREATE FUNCTION (plaudit\.\w+)\(/.exec(statement.text);
     if (!m) continue;
-    const header = statement.text.slice(0, statement.text.search(/\n {4}(LANGUAGE|BEGIN ATOMIC|AS )/)).replace(/\s+/g, ' ');
+    const header = statement.text.slice(0, statement.text.search(/\n {4}(LANGUAGE|BEGIN ATOMIC|AS )/)).replace(
+      /\s+/g,
+      ' ',
+    );
     text += dump.slice(at, statement.start) + `-- FUNCTION ${m[1]} (${homes.get(m[1]) ?? 'no source holds it'})\n` +
       `--   ${header.slice(`CREATE FUNCTION ${m[1]}`.length)}`;
     at = statement.end;

@@ -21,7 +21,9 @@ export const SOURCES_DIR = path.join('supabase', 'schemas');
 export const CHANGES_DIR = path.join('supabase', 'changes');
 
 const sqlFilesOf = (dir) =>
-  fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^[\w-]+\.sql$/.test(f)).sort().map((f) => path.join(dir, f)) : [];
+  fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((f) => /^[\w-]+\.sql$/.test(f)).sort().map((f) => path.join(dir, f))
+    : [];
 
 /** The source files (their order does not matter). */
 export function sourceFiles(base = root) {
@@ -54,13 +56,21 @@ export function readSources(base = root) {
       const defined = definitionOf(statement);
       const last = definitions.at(-1);
       if (defined?.kind === 'comment') {
-        if (!last || last.file !== relative || last.kind !== defined.on || last.name !== defined.name || last.commentOn) {
-          throw new Error(`${relative}: a comment belongs right below what it describes: ${statement.text.slice(0, 80)}`);
+        if (
+          !last || last.file !== relative || last.kind !== defined.on || last.name !== defined.name || last.commentOn
+        ) {
+          throw new Error(
+            `${relative}: a comment belongs right below what it describes: ${statement.text.slice(0, 80)}`,
+          );
         }
         last.commentOn = statement.text;
       } else if (defined && KINDS.includes(defined.kind)) {
-        if ((defined.kind === 'function' || defined.kind === 'view') && !/^create\s+or\s+replace\b/i.test(statement.text)) {
-          throw new Error(`${relative}: ${defined.name}: write \`create or replace\`, the sources apply again and again`);
+        if (
+          (defined.kind === 'function' || defined.kind === 'view') && !/^create\s+or\s+replace\b/i.test(statement.text)
+        ) {
+          throw new Error(
+            `${relative}: ${defined.name}: write \`create or replace\`, the sources apply again and again`,
+          );
         }
         definitions.push({ file: relative, ...defined, statement, commentOn: null });
       } else {
@@ -75,8 +85,7 @@ export function readSources(base = root) {
 }
 
 /** The text that makes a definition: its comment lines, its statement, its `comment on`. */
-export const textOf = (d) =>
-  [d.statement.comment, d.statement.text, d.commentOn].filter(Boolean).join('\n');
+export const textOf = (d) => [d.statement.comment, d.statement.text, d.commentOn].filter(Boolean).join('\n');
 
 // SQLSTATEs of a statement that names what does not exist yet: it waits for what comes later.
 const NOT_YET = new Set(['42P01', '42704', '42883', '3F000', '42703']);

@@ -91,7 +91,10 @@ const TRIGGER = new RegExp(
 );
 const POLICY = new RegExp(String.raw`^create\s+policy\s+(${IDENT})\s+on\s+${NAME}`, 'i');
 const GRANT = /^(?:grant|revoke)\s/i;
-const COMMENT = new RegExp(String.raw`^comment\s+on\s+(function|view|trigger|policy)\s+(?:(${IDENT})\s+on\s+)?${NAME}`, 'i');
+const COMMENT = new RegExp(
+  String.raw`^comment\s+on\s+(function|view|trigger|policy)\s+(?:(${IDENT})\s+on\s+)?${NAME}`,
+  'i',
+);
 const DROP_FUNCTION = new RegExp(String.raw`^drop\s+function\s+(?:if\s+exists\s+)?${NAME}`, 'i');
 
 const unquote = (name) => name.startsWith('"') ? name.slice(1, -1) : name.toLowerCase();

@@ -36,7 +36,9 @@ async function applyAgain() {
 function checkoutWith(files: Record<string, string>) {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'plaudit-sources-'));
   fs.mkdirSync(path.join(base, 'supabase', 'schemas'), { recursive: true });
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(base, 'supabase', 'schemas', name), text);
+  for (const [name, text] of Object.entries(files)) {
+    fs.writeFileSync(path.join(base, 'supabase', 'schemas', name), text);
+  }
   return base;
 }
 
@@ -77,7 +79,9 @@ describe('supabase/schemas/', () => {
         '',
       ].join('\n'),
     });
-    expect(() => readSources(astray)).toThrow('supabase/schemas/a.sql: a comment belongs right below what it describes');
+    expect(() => readSources(astray)).toThrow(
+      'supabase/schemas/a.sql: a comment belongs right below what it describes',
+    );
   });
 
   it('says where a function is defined twice', async () => {
