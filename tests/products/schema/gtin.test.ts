@@ -1,8 +1,8 @@
 // The dashboard checks a GTIN's check digit before a catalog is sent; the database decides it
 // (plaudit.gtin_is_valid). Both must give the same answer, for every length and digit.
 import { describe, expect, it } from 'vitest';
-import { gtinIsValid } from '../../dashboard/src/screens/products/fields.ts';
-import { db } from '../helpers/db.ts';
+import { gtinIsValid } from '../../../dashboard/src/screens/products/fields.ts';
+import { db } from '../../helpers/db.ts';
 
 /** Numbers of each length around the valid ones: every last digit of a few prefixes, and other lengths. */
 function samples(): string[] {

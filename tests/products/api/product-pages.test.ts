@@ -5,10 +5,10 @@
 // entries, and the business's profile page with its sort and its link to the products, still
 // about the business only.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { syncProducts } from '../helpers/products.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { ownApiServer, postReviews, type ReviewSpec } from '../helpers/reviews.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { syncProducts } from '../../helpers/products.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { ownApiServer, postReviews, type ReviewSpec } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 const call = server.call;

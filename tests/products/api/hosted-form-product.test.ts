@@ -2,9 +2,9 @@
 // shows the product as text, the review it sends is of that product, and a product that cannot be
 // reviewed gets a page that says why (unknown: 404; archived: 410), never the form.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { createProduct, type Product } from '../helpers/products.ts';
-import { createForm, freshIp, ownApiServer } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { createProduct, type Product } from '../../helpers/products.ts';
+import { createForm, freshIp, ownApiServer } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 

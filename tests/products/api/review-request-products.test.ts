@@ -2,9 +2,9 @@
 // every route that answers a request, refusals name products[i], and the request's page takes one
 // review per subject (each product and the business), each verified by the invitation.
 import { describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm, postForm, requestsPath } from '../helpers/review-requests.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm, postForm, requestsPath } from '../../helpers/review-requests.ts';
 import { inject } from 'vitest';
 
 async function addProduct(t: Tenant, body: Record<string, unknown>) {

@@ -1,10 +1,10 @@
 // Reviews of products over HTTP: a submission names the product by either id, refusals name the
 // field, the list filters by product, and the product's counts follow its published reviews.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createForm, ownApiServer, submit, submitOk } from '../helpers/reviews.ts';
-import { createProduct as createProductOf, type Product } from '../helpers/products.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createForm, ownApiServer, submit, submitOk } from '../../helpers/reviews.ts';
+import { createProduct as createProductOf, type Product } from '../../helpers/products.ts';
 
 const server = ownApiServer();
 const call = server.call;

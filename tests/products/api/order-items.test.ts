@@ -2,11 +2,11 @@
 // external ids (kept as given), and a purchase-proof review of a product is verified only by an
 // order holding that product or one of its group; an order without items is "items unknown".
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createProduct, type Product } from '../helpers/products.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
-import { provenance } from '../helpers/verification.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createProduct, type Product } from '../../helpers/products.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
+import { provenance } from '../../helpers/verification.ts';
 
 const server = ownApiServer();
 const call = server.call;

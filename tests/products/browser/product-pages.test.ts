@@ -5,12 +5,12 @@
 // links; the Product JSON-LD is a valid schema.org Product whose aggregate is what the page shows.
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { syncProducts } from '../helpers/products.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { syncProducts } from '../../helpers/products.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const base = () => inject('apiUrl');

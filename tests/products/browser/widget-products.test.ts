@@ -10,13 +10,13 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { hostPage, openPage, useHostSite } from '../helpers/host-site.ts';
-import { api } from '../helpers/http.ts';
-import { syncProducts } from '../helpers/products.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews, type ReviewSpec } from '../helpers/reviews.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { hostPage, openPage, useHostSite } from '../../helpers/host-site.ts';
+import { api } from '../../helpers/http.ts';
+import { syncProducts } from '../../helpers/products.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews, type ReviewSpec } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const site = useHostSite();

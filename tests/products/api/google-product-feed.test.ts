@@ -9,15 +9,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { FEED_PAGE_SIZE } from '../../functions/_shared/api/routes/google-product-feed.ts';
-import { createForm, ownApiServer } from '../helpers/reviews.ts';
-import { jpegWithGps, upload } from '../helpers/media.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { FEED_PAGE_SIZE } from '../../../functions/_shared/api/routes/google-product-feed.ts';
+import { createForm, ownApiServer } from '../../helpers/reviews.ts';
+import { jpegWithGps, upload } from '../../helpers/media.ts';
 
 const server = ownApiServer({ PUBLIC_URL: 'https://reviews.example.com' });
 const call = server.call;
-const SCHEMA = fileURLToPath(new URL('../fixtures/google-product-reviews-2.4.xsd', import.meta.url));
+const SCHEMA = fileURLToPath(new URL('../../fixtures/google-product-reviews-2.4.xsd', import.meta.url));
 
 const feedPath = (t: Tenant) => `/api/v1/public/feeds/${t.org.slug}/google-product-reviews.xml`;
 const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
