@@ -1,10 +1,10 @@
 // Verifying a review by purchase proof: the organization's orders (POST …/orders) and a review's
 // order id matched against them.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createForm, ownApiServer, submit, submitOk } from '../helpers/reviews.ts';
-import { provenance, sha256hex, verifiedEvents } from '../helpers/verification.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createForm, ownApiServer, submit, submitOk } from '../../helpers/reviews.ts';
+import { provenance, sha256hex, verifiedEvents } from '../../helpers/verification.ts';
 
 const server = ownApiServer();
 const call = server.call;

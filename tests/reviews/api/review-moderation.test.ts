@@ -1,9 +1,9 @@
 // Moderating reviews: hiding and unhiding with a reason, the moderation trail, concurrency, and
 // the database's refusal to delete or rewrite a review.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 const call = server.call;

@@ -1,8 +1,8 @@
 // What happens to a sent review request: opens and clicks from the captured message's links, the
 // e-mail provider's events (bounces, complaints), and unsubscribing.
 import { describe, expect, inject, it } from 'vitest';
-import { db } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
+import { db } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
 import {
   capturedMail,
   getRequest,
@@ -14,7 +14,7 @@ import {
   tenantsWithMail,
   waitForMail,
   waitForStatus,
-} from '../helpers/review-requests.ts';
+} from '../../helpers/review-requests.ts';
 
 const setup = tenantsWithMail();
 

@@ -1,9 +1,9 @@
 // Review requests through the API: creating one or many (sent over real SMTP into the development
 // capture, /_dev/mail), send_at, validation, idempotency, the daily quota, and the document's routes.
 import { describe, expect, it } from 'vitest';
-import { createTenant, db } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { eventually } from '../helpers/receiver.ts';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { eventually } from '../../helpers/receiver.ts';
 import {
   capturedMail,
   createForm,
@@ -14,7 +14,7 @@ import {
   tenantsWithMail,
   waitForMail,
   waitForStatus,
-} from '../helpers/review-requests.ts';
+} from '../../helpers/review-requests.ts';
 
 const setup = tenantsWithMail();
 

@@ -10,12 +10,12 @@
 import { readFileSync } from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
-import { db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm, mailWorker, waitForMail } from '../helpers/review-requests.ts';
-import type { TestWorker } from '../helpers/worker.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../../helpers/dashboard.ts';
+import { db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm, mailWorker, waitForMail } from '../../helpers/review-requests.ts';
+import type { TestWorker } from '../../helpers/worker.ts';
 
 const browser = useBrowser();
 

@@ -1,11 +1,11 @@
 // The e-mails of review requests and team invitations (templates, and an invitation accepted from
 // its page), and the hosted form and verification pages they lead to.
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { renderEmail } from '../../functions/_shared/core/email/templates.ts';
-import { createTenant, db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm, linkIn, local, mailWorker, postForm, waitForMail } from '../helpers/review-requests.ts';
-import type { TestWorker } from '../helpers/worker.ts';
+import { renderEmail } from '../../../functions/_shared/core/email/templates.ts';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm, linkIn, local, mailWorker, postForm, waitForMail } from '../../helpers/review-requests.ts';
+import type { TestWorker } from '../../helpers/worker.ts';
 
 const workers: TestWorker[] = [];
 afterAll(async () => {

@@ -1,10 +1,10 @@
 // Verifying a review by the reviewer's e-mail link (end to end, and by the key with the token),
 // and a member's manual approval or rejection.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
-import { provenance, sha256hex, trail, verificationEmail, verifiedEvents } from '../helpers/verification.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
+import { provenance, sha256hex, trail, verificationEmail, verifiedEvents } from '../../helpers/verification.ts';
 
 const server = ownApiServer();
 const call = server.call;

@@ -4,10 +4,10 @@
 // the widget's data say so. Another address, or a form whose reviews need approval, follow the
 // form's own verification.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm, linkIn, local, mailWorker, postForm, waitForMail } from '../helpers/review-requests.ts';
-import type { TestWorker } from '../helpers/worker.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm, linkIn, local, mailWorker, postForm, waitForMail } from '../../helpers/review-requests.ts';
+import type { TestWorker } from '../../helpers/worker.ts';
 
 const workers: TestWorker[] = [];
 afterAll(() => Promise.all(workers.map((w) => w.stop())));

@@ -2,9 +2,9 @@
 // the honeypot, the per-address limit and CORS.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createForm, freshIp, ownApiServer, reviewBody, submit, submitOk } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createForm, freshIp, ownApiServer, reviewBody, submit, submitOk } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 const call = server.call;

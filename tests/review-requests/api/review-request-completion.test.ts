@@ -1,9 +1,9 @@
 // A review request completed: a review from its landing page, the statistics and the list; and
 // its reminders, on a simulated clock.
 import { describe, expect, it } from 'vitest';
-import { createTenant, db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { eventually } from '../helpers/receiver.ts';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { eventually } from '../../helpers/receiver.ts';
 import {
   capturedMail,
   getRequest,
@@ -14,7 +14,7 @@ import {
   tenantsWithMail,
   waitForMail,
   waitForStatus,
-} from '../helpers/review-requests.ts';
+} from '../../helpers/review-requests.ts';
 
 const setup = tenantsWithMail();
 

@@ -1,8 +1,8 @@
 // PUT/DELETE /organizations/:orgId/reviews/:id/reply: the business's public reply to a review.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 let t: Tenant;
 let other: Tenant;

@@ -3,8 +3,8 @@
 // triggers off and the chain recomputed) still passes the plain check, but no longer matches a
 // head saved before it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 const call = server.call;

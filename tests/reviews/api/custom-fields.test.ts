@@ -2,8 +2,8 @@
 // submission's answer, reads, moderation, review.created, exports: tests/api/exports.test.ts),
 // and never to the public: they may hold what a reviewer told the business alone.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
 
 const { call } = ownApiServer();
 let t: Tenant;

@@ -3,10 +3,10 @@
 // review, see the validation errors (summary, inline, focus on the first), submit with the
 // keyboard only from a review-request landing page, and without JavaScript.
 import { describe, expect, inject, it } from 'vitest';
-import { useBrowser } from '../helpers/browser.ts';
-import { createTenant, db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm } from '../helpers/review-requests.ts';
+import { useBrowser } from '../../helpers/browser.ts';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm } from '../../helpers/review-requests.ts';
 
 const browser = useBrowser();
 

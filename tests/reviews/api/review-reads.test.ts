@@ -1,10 +1,10 @@
 // Reading reviews: the list (newest first, filters, the counter's total, the key's own list), one
 // review, and the document's review routes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { jpegWithGps, mp4, upload } from '../helpers/media.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { jpegWithGps, mp4, upload } from '../../helpers/media.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 const call = server.call;

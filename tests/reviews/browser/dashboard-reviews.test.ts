@@ -5,13 +5,13 @@
 // the trail naming who did what. axe-core finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
-import { createTenant, db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
-import { addMember } from '../helpers/sessions.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../../helpers/dashboard.ts';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
+import { addMember } from '../../helpers/sessions.ts';
 
 const browser = useBrowser();
 

@@ -4,13 +4,13 @@
 // that starts answering a Review without a call below fails the first test.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { addMember, asSession, personEmail, signIn } from '../helpers/sessions.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
-import type { TestWorker } from '../helpers/worker.ts';
-import { mailWorker } from '../helpers/review-requests.ts';
-import { eventually } from '../helpers/receiver.ts';
-import { jpegWithGps, upload } from '../helpers/media.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { addMember, asSession, personEmail, signIn } from '../../helpers/sessions.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
+import type { TestWorker } from '../../helpers/worker.ts';
+import { mailWorker } from '../../helpers/review-requests.ts';
+import { eventually } from '../../helpers/receiver.ts';
+import { jpegWithGps, upload } from '../../helpers/media.ts';
 
 const server = ownApiServer();
 const call = server.call;

@@ -3,12 +3,12 @@
 // local capture → the link in /_dev/mail is followed and its button pressed → the review is verified → review.verified
 // reaches a registered webhook, signed.
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { smtpTransport } from '../../functions/_shared/core/email/transport.ts';
-import { verifyHexSignature } from '../../functions/_shared/core/webhooks/signing.ts';
-import { createTenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { smtpTransport } from '../../../functions/_shared/core/email/transport.ts';
+import { verifyHexSignature } from '../../../functions/_shared/core/webhooks/signing.ts';
+import { createTenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 let worker: TestWorker | undefined;
 let receiver: Receiver | undefined;
