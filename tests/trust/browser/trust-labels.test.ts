@@ -5,12 +5,12 @@
 // people to look at ($TEST_TMP_DIR/screenshots).
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { hostPage, openPage, useHostSite } from '../helpers/host-site.ts';
-import { api } from '../helpers/http.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { hostPage, openPage, useHostSite } from '../../helpers/host-site.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const site = useHostSite();

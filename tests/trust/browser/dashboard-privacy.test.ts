@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
-import { db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../../helpers/dashboard.ts';
+import { db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
 
 const browser = useBrowser();
 

@@ -4,11 +4,11 @@
 // screenshots are written for people to look at ($TEST_TMP_DIR/screenshots).
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const base = () => inject('apiUrl');

@@ -5,12 +5,12 @@
 // violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, lookAtBothWidths, openDashboard, PHONE, shot, signedInOwner } from '../helpers/dashboard.ts';
-import { db } from '../helpers/db.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
-import { asSession, type Session } from '../helpers/sessions.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, lookAtBothWidths, openDashboard, PHONE, shot, signedInOwner } from '../../helpers/dashboard.ts';
+import { db } from '../../helpers/db.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
+import { asSession, type Session } from '../../helpers/sessions.ts';
 
 const browser = useBrowser();
 

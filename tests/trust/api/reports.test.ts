@@ -2,9 +2,9 @@
 // status, with the review each is about; resolved with a resolution, when and by whom; read and
 // write scopes; another tenant's key 403 and another tenant's report 404.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createForm, freshIp, ownApiServer, postReviews } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createForm, freshIp, ownApiServer, postReviews } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 const call = server.call;

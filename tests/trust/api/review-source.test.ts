@@ -2,9 +2,9 @@
 // request's page; the Review and the public items say so, the CSV export has the column, and the
 // database keeps it as written.
 import { describe, expect, inject, it } from 'vitest';
-import { createTenant, db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm, postForm, requestsPath } from '../helpers/review-requests.ts';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm, postForm, requestsPath } from '../../helpers/review-requests.ts';
 
 /** A review sent to the form through the API, as a shop's backend sends one. */
 const sendThroughApi = (formId: string, content: string) =>

@@ -9,12 +9,12 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { jpegWithGps, upload } from '../helpers/media.ts';
-import { syncProducts } from '../helpers/products.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { jpegWithGps, upload } from '../../helpers/media.ts';
+import { syncProducts } from '../../helpers/products.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const profile = () => `${inject('apiUrl')}/p/${t.org.slug}`;

@@ -6,12 +6,12 @@
 // 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
-import { api } from '../helpers/http.ts';
-import { fetchFile, jpegWithGps, mp4, upload } from '../helpers/media.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../../helpers/dashboard.ts';
+import { api } from '../../helpers/http.ts';
+import { fetchFile, jpegWithGps, mp4, upload } from '../../helpers/media.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 

@@ -2,9 +2,9 @@
 // keeps it as it was (a later change to the form rewrites no history); public items say
 // `incentivized`, and the Google feed's is_incentivized_review follows it.
 import { describe, expect, inject, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { postForm, requestsPath } from '../helpers/review-requests.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { postForm, requestsPath } from '../../helpers/review-requests.ts';
 
 const formsPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}/review-forms`;
 const DISCOUNT = { type: 'discount', description: '10% off your next order' };

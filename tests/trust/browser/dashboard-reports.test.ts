@@ -6,12 +6,12 @@
 // at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
-import { db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../../helpers/dashboard.ts';
+import { db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const SLOW = 90_000;

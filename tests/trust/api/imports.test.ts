@@ -3,10 +3,10 @@
 // twice imports nothing; a dry run writes nothing; bad rows are listed, bad files refused; one
 // import.completed event and one chain entry, no review.created; another tenant sees nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { eventually } from '../helpers/receiver.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { eventually } from '../../helpers/receiver.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 let t: Tenant;
 let other: Tenant;

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../helpers/dashboard.ts';
-import { api } from '../helpers/http.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../../helpers/dashboard.ts';
+import { api } from '../../helpers/http.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 const browser = useBrowser();
 let owner: SignedInOwner;

@@ -5,12 +5,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_DATA } from '../../functions/_shared/api/routes/webhooks/events.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { eventually } from '../helpers/receiver.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
-import { fetchFile, jpegWithGps, upload } from '../helpers/media.ts';
+import { EVENT_DATA } from '../../../functions/_shared/api/routes/webhooks/events.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { eventually } from '../../helpers/receiver.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
+import { fetchFile, jpegWithGps, upload } from '../../helpers/media.ts';
 
 let t: Tenant;
 let other: Tenant;

@@ -2,8 +2,8 @@
 // every month, state, verification method, source and incentive; hides in three months with
 // their reasons; forms of each mode), its caching (ETag, 304, cache keys), and its 404s.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
 
 const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
 const reportPath = (t: Tenant) => `/api/v1/public/transparency/${t.org.slug}`;

@@ -4,9 +4,9 @@
 // both limited per address; the address is stored nowhere.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { errorBody } from '../helpers/http.ts';
-import { createForm, freshIp, ownApiServer, postReviews } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { errorBody } from '../../helpers/http.ts';
+import { createForm, freshIp, ownApiServer, postReviews } from '../../helpers/reviews.ts';
 
 const server = ownApiServer();
 const call = server.call;

@@ -1,10 +1,10 @@
 // PATCH /organizations/:orgId/reviews/:id/media/:mediaId/moderate: the organization hides and shows
 // a review's photo; the public stops and starts seeing it, the trail and review.moderated record it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { fetchFile, jpegWithGps, upload } from '../helpers/media.ts';
-import { reviewBody } from '../helpers/reviews.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { fetchFile, jpegWithGps, upload } from '../../helpers/media.ts';
+import { reviewBody } from '../../helpers/reviews.ts';
 
 let t: Tenant;
 let other: Tenant;

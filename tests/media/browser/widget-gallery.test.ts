@@ -8,14 +8,14 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { openPage, useHostSite } from '../helpers/host-site.ts';
-import { api } from '../helpers/http.ts';
-import { jpegWithGps, mp4, upload } from '../helpers/media.ts';
-import { syncProducts } from '../helpers/products.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { openPage, useHostSite } from '../../helpers/host-site.ts';
+import { api } from '../../helpers/http.ts';
+import { jpegWithGps, mp4, upload } from '../../helpers/media.ts';
+import { syncProducts } from '../../helpers/products.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const site = useHostSite();

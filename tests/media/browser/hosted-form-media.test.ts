@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, screenshotDir, useBrowser } from '../helpers/browser.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { jpegWithGps } from '../helpers/media.ts';
-import { createForm } from '../helpers/review-requests.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { jpegWithGps } from '../../helpers/media.ts';
+import { createForm } from '../../helpers/review-requests.ts';
 
 const browser = useBrowser();
 

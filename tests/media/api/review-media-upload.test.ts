@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { imageSize } from '../../functions/_shared/core/media/sniff.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { fetchFile, GPS_MARKER, jpegWithGps, mp4, png, pngClaiming, upload, webm } from '../helpers/media.ts';
-import { freshIp, ownApiServer, reviewBody } from '../helpers/reviews.ts';
+import { imageSize } from '../../../functions/_shared/core/media/sniff.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { fetchFile, GPS_MARKER, jpegWithGps, mp4, png, pngClaiming, upload, webm } from '../../helpers/media.ts';
+import { freshIp, ownApiServer, reviewBody } from '../../helpers/reviews.ts';
 
 let t: Tenant;
 let other: Tenant;

@@ -6,13 +6,13 @@
 // screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { axeViolations, useBrowser } from '../helpers/browser.ts';
-import { shot } from '../helpers/dashboard.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { hostPage, openPage, useHostSite } from '../helpers/host-site.ts';
-import { api } from '../helpers/http.ts';
-import { createForm } from '../helpers/review-requests.ts';
-import { postReviews } from '../helpers/reviews.ts';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { shot } from '../../helpers/dashboard.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { hostPage, openPage, useHostSite } from '../../helpers/host-site.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 
 const browser = useBrowser();
 const site = useHostSite();
