@@ -4,14 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../functions/_shared/api/app.ts';
-import { loadConfig } from '../../functions/_shared/core/config.ts';
-import { renderEmail } from '../../functions/_shared/core/email/templates.ts';
-import { resendTransport, smtpTransport } from '../../functions/_shared/core/email/transport.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { eventually } from '../helpers/receiver.ts';
-import { startWorker } from '../helpers/worker.ts';
-import { startDevMail } from '../../scripts/lib/dev-mail.mjs';
+import { createApp } from '../../../functions/_shared/api/app.ts';
+import { loadConfig } from '../../../functions/_shared/core/config.ts';
+import { renderEmail } from '../../../functions/_shared/core/email/templates.ts';
+import { resendTransport, smtpTransport } from '../../../functions/_shared/core/email/transport.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { eventually } from '../../helpers/receiver.ts';
+import { startWorker } from '../../helpers/worker.ts';
+import { startDevMail } from '../../../scripts/lib/dev-mail.mjs';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

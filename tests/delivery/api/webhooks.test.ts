@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyHexSignature, verifyStandardSignature } from '../../functions/_shared/core/webhooks/signing.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import { verifyHexSignature, verifyStandardSignature } from '../../../functions/_shared/core/webhooks/signing.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { type Receiver, startReceiver } from '../../helpers/receiver.ts';
 
 let t: Tenant;
 let other: Tenant;
@@ -295,10 +295,10 @@ describe('redelivery', () => {
 
 describe('a deployed service (environment production)', () => {
   it('refuses private, loopback and plain-http URLs at registration, and accepts public https', async () => {
-    const { createApp } = await import('../../functions/_shared/api/app.ts');
-    const { loadConfig } = await import('../../functions/_shared/core/config.ts');
-    const { createSql } = await import('../../functions/_shared/core/db/client.ts');
-    const { setWebhookResolver } = await import('../../functions/_shared/api/routes/webhooks/index.ts');
+    const { createApp } = await import('../../../functions/_shared/api/app.ts');
+    const { loadConfig } = await import('../../../functions/_shared/core/config.ts');
+    const { createSql } = await import('../../../functions/_shared/core/db/client.ts');
+    const { setWebhookResolver } = await import('../../../functions/_shared/api/routes/webhooks/index.ts');
     const sql = createSql(process.env.TEST_API_DATABASE_URL!, { max: 2 });
     setWebhookResolver(async (host) => (host === 'hooks.example.com' ? ['93.184.216.34'] : ['10.0.0.7']));
     try {
@@ -331,7 +331,7 @@ describe('a deployed service (environment production)', () => {
       const ok = await post('https://hooks.example.com/plaudit');
       expect(ok.status).toBe(201);
     } finally {
-      const { resolveHost } = await import('../../functions/_shared/core/net/dns.ts');
+      const { resolveHost } = await import('../../../functions/_shared/core/net/dns.ts');
       setWebhookResolver(resolveHost);
       await sql.end({ timeout: 2 });
     }

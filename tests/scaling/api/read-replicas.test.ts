@@ -5,16 +5,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi } from '../../scripts/lib/api-server.mjs';
-import { freePort } from '../../scripts/lib/postgres.mjs';
+import { startApi } from '../../../scripts/lib/api-server.mjs';
+import { freePort } from '../../../scripts/lib/postgres.mjs';
 import postgres from 'postgres';
-import { ReplicaSet } from '../../functions/_shared/core/db/replicas.ts';
-import { createTenant, db, type Tenant, uniqueSlug } from '../helpers/db.ts';
-import { api, type RequestOptions } from '../helpers/http.ts';
-import { createForm, postReviews } from '../helpers/reviews.ts';
-import { type Standby, startStandby } from '../helpers/standby.ts';
-import { mailWorker } from '../helpers/review-requests.ts';
-import { addMember, asSession, personEmail, type Session, signIn } from '../helpers/sessions.ts';
+import { ReplicaSet } from '../../../functions/_shared/core/db/replicas.ts';
+import { createTenant, db, type Tenant, uniqueSlug } from '../../helpers/db.ts';
+import { api, type RequestOptions } from '../../helpers/http.ts';
+import { createForm, postReviews } from '../../helpers/reviews.ts';
+import { type Standby, startStandby } from '../../helpers/standby.ts';
+import { mailWorker } from '../../helpers/review-requests.ts';
+import { addMember, asSession, personEmail, type Session, signIn } from '../../helpers/sessions.ts';
 
 type Server = { url: string; stop: () => Promise<void> };
 

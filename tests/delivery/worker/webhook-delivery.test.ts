@@ -1,11 +1,11 @@
 // The worker against real receivers on 127.0.0.1: signatures, retries, 410, timeouts,
 // Retry-After, redirects, redelivery and per-endpoint isolation.
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyHexSignature, verifyStandardSignature } from '../../functions/_shared/core/webhooks/signing.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { verifyHexSignature, verifyStandardSignature } from '../../../functions/_shared/core/webhooks/signing.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

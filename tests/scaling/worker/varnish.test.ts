@@ -2,11 +2,11 @@
 // worker purging it (CDN_PURGE_URL): public answers are cached and served as hits, a moderation
 // hide is gone from them once its purge lands, and nothing with credentials is ever cached.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVarnish } from '../../scripts/lib/varnish.mjs';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { eventually } from '../helpers/receiver.ts';
-import { createForm, ownApiServer, submitOk } from '../helpers/reviews.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { startVarnish } from '../../../scripts/lib/varnish.mjs';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { eventually } from '../../helpers/receiver.ts';
+import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 const server = ownApiServer();
 let varnish: { url: string; stop(): Promise<void> };

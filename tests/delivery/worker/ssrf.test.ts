@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { resolveHost } from '../../functions/_shared/core/net/dns.ts';
+import { resolveHost } from '../../../functions/_shared/core/net/dns.ts';
 import {
   assertSafeWebhookUrl,
   isPublicAddress,
   parseIPv4,
   parseIPv6,
   type Resolver,
-} from '../../functions/_shared/core/net/ssrf.ts';
+} from '../../../functions/_shared/core/net/ssrf.ts';
 
 // A resolver with fixed answers, so that no test depends on the network.
 const fixed: Record<string, string[]> = {

@@ -2,7 +2,7 @@
 // JSON.stringify(JSON.parse(body)), so that re-serializing a parsed body digests the same bytes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { db } from '../helpers/db.ts';
+import { db } from '../../helpers/db.ts';
 
 async function canonicalOf(jsonText: string): Promise<string> {
   const [row] = await db<{ text: string }[]>`select plaudit.canonical_json(${jsonText}::text::jsonb) as text`;

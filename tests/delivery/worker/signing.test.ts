@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { nextRetryDelay, parseRetryAfter, WEBHOOK_SCHEDULE_MS } from '../../functions/_shared/core/webhooks/retry.ts';
+import {
+  nextRetryDelay,
+  parseRetryAfter,
+  WEBHOOK_SCHEDULE_MS,
+} from '../../../functions/_shared/core/webhooks/retry.ts';
 import {
   hexSignature,
   standardSignature,
   timingSafeEqual,
   verifyStandardSignature,
-} from '../../functions/_shared/core/webhooks/signing.ts';
-import { db } from '../helpers/db.ts';
+} from '../../../functions/_shared/core/webhooks/signing.ts';
+import { db } from '../../helpers/db.ts';
 
 describe('signatures', () => {
   it("matches GitHub's known answer for the hex HMAC", async () => {

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startWorkerProcess } from '../../scripts/lib/worker-process.mjs';
-import { createTenant, db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { eventually, startReceiver } from '../helpers/receiver.ts';
+import { startWorkerProcess } from '../../../scripts/lib/worker-process.mjs';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { eventually, startReceiver } from '../../helpers/receiver.ts';
 
 const EVENTS = 1000;
 

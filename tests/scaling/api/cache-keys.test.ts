@@ -3,9 +3,9 @@
 // the worker's purge empties it (docs/scaling.md); an answer that shows one product under the
 // product's key too; keyed and session answers never are.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../helpers/http.ts';
-import { createTenant, type Tenant } from '../helpers/db.ts';
-import { createForm, postReviews } from '../helpers/reviews.ts';
+import { api } from '../../helpers/http.ts';
+import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { createForm, postReviews } from '../../helpers/reviews.ts';
 
 const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
 

@@ -2,11 +2,11 @@
 // (routes/webhooks/events.ts), and so has the test event's sample of each type.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from '@hono/zod-openapi';
-import { EVENT_DATA, type EventName, WebhookEvent } from '../../functions/_shared/api/routes/webhooks/events.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { eventually, type Receiver, startReceiver } from '../helpers/receiver.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import { EVENT_DATA, type EventName, WebhookEvent } from '../../../functions/_shared/api/routes/webhooks/events.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 let t: Tenant;
 let worker: TestWorker;

@@ -2,12 +2,12 @@
 // the exact requests, one purge per organization however many changes, batching, retries on 5xx
 // and 429, giving up, and nothing for a change that rolled back.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WorkerConfig } from '../../functions/_shared/worker/config.ts';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { eventually, type ReceivedRequest, type Receiver, startReceiver } from '../helpers/receiver.ts';
-import { createForm, postReviews } from '../helpers/reviews.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
+import type { WorkerConfig } from '../../../functions/_shared/worker/config.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { eventually, type ReceivedRequest, type Receiver, startReceiver } from '../../helpers/receiver.ts';
+import { createForm, postReviews } from '../../helpers/reviews.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 const CLOUDFLARE_TOKEN = 'cf-token-never-logged-0123456789';
 const FASTLY_TOKEN = 'fastly-token-never-logged-0123456789';

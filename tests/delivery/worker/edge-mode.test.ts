@@ -3,14 +3,14 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../functions/_shared/api/app.ts';
-import { loadConfig } from '../../functions/_shared/core/config.ts';
-import { createTenant, db } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { eventually, startReceiver } from '../helpers/receiver.ts';
-import { freePort } from '../../scripts/lib/postgres.mjs';
+import { createApp } from '../../../functions/_shared/api/app.ts';
+import { loadConfig } from '../../../functions/_shared/core/config.ts';
+import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
+import { eventually, startReceiver } from '../../helpers/receiver.ts';
+import { freePort } from '../../../scripts/lib/postgres.mjs';
 
-const root = path.resolve(import.meta.dirname!, '..', '..');
+const root = path.resolve(import.meta.dirname!, '..', '..', '..');
 const children: import('node:child_process').ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
@@ -124,7 +124,7 @@ describe('worker as an edge function', () => {
       await bell.close();
     }
     // A successful write rings once (checked through the middleware alone).
-    const { wakeWorkerAfterWrites } = await import('../../functions/_shared/api/middleware/wake-worker/index.ts');
+    const { wakeWorkerAfterWrites } = await import('../../../functions/_shared/api/middleware/wake-worker/index.ts');
     const bell2 = await startReceiver((req) => {
       rings.push(req.headers.authorization as string);
       return { status: 202 };

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTenant, db, type Tenant } from '../helpers/db.ts';
-import { api, errorBody } from '../helpers/http.ts';
-import { parseCsv } from '../helpers/csv.ts';
-import { eventually } from '../helpers/receiver.ts';
-import { startWorker, type TestWorker } from '../helpers/worker.ts';
-import { jpegWithGps, upload } from '../helpers/media.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { api, errorBody } from '../../helpers/http.ts';
+import { parseCsv } from '../../helpers/csv.ts';
+import { eventually } from '../../helpers/receiver.ts';
+import { startWorker, type TestWorker } from '../../helpers/worker.ts';
+import { jpegWithGps, upload } from '../../helpers/media.ts';
 
 // Text that breaks naive CSV writers and spreadsheets.
 const HOSTILE = [
