@@ -1,5 +1,5 @@
 // Answers to a form's custom fields go back to the organization wherever a review does (the
-// submission's answer, reads, moderation, review.created, exports: tests/api/exports.test.ts),
+// submission's answer, reads, moderation, review.created, exports: tests/delivery/api/exports.test.ts),
 // and never to the public: they may hold what a reviewer told the business alone.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';

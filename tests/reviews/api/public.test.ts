@@ -62,7 +62,7 @@ describe('GET /api/v1/public/profiles/:slug', () => {
       average_rating: 3.17,
       review_count: 6,
       rating_distribution: { 1: 1, 2: 1, 3: 1, 4: 2, 5: 1 },
-      // One hidden, one approved, one rejected: three trail entries (tests/api/moderation-chain.test.ts).
+      // One hidden, one approved, one rejected: three trail entries (tests/reviews/api/moderation-chain.test.ts).
       moderation_chain: { entries: 3, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
     expect(res.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=300');

@@ -78,7 +78,7 @@ const CALLS: Record<string, { call: () => Promise<Answer>; reviews: (body: any) 
         },
         headers: { 'x-forwarded-for': '198.51.100.77' },
       }),
-    // The Review, and beside it the token to add photos and videos (tests/api/review-media-upload.test.ts).
+    // The Review, and beside it the token to add photos and videos (tests/media/api/review-media-upload.test.ts).
     reviews: ({ media_upload: _, ...review }) => [review],
   },
   'reviews.reply': {

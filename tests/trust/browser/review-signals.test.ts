@@ -3,7 +3,7 @@
 // (plain forms): "Helpful (0)" on the profile page counts the vote and comes back to the same list,
 // counted and thanked, and a second click counts nothing; "Report" opens the report form, which
 // takes a reason with details and thanks the visitor (the report is open for the business; the
-// review stays published; a report without a reason: tests/api/shopper-signals.test.ts); a product's page votes and comes back to itself. axe-core
+// review stays published; a report without a reason: tests/trust/api/shopper-signals.test.ts); a product's page votes and comes back to itself. axe-core
 // finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
