@@ -21,7 +21,7 @@ import path from 'node:path';
 import { applyMigrations, connect, releases, root } from './lib/database.mjs';
 import { withScratchCluster } from './lib/scratch-database.mjs';
 import { catalogDifferences, sourceCatalog } from './lib/sql-catalog.mjs';
-import { applyHead, changeFiles, readSources, textOf } from './lib/sql-sources.mjs';
+import { applyHead, changeFiles, NOT_YET, readSources, textOf } from './lib/sql-sources.mjs';
 import { pgDump } from './lib/schema-dump.mjs';
 
 const args = process.argv.slice(2);
@@ -57,8 +57,29 @@ const quoted = (entry) => {
 };
 const revokeOf = (identity) => identity.replace(/^grant /, 'revoke ').replace(/ to ([^ ]+)$/, ' from $1') + ';';
 
+/**
+ * The functions that cannot be made on a database of the last release before the changes run:
+ * they name a type or table a change makes (tried, and rolled back).
+ */
+async function waitingForChanges(sql, definitions) {
+  const waits = new Set();
+  await sql.begin(async (tx) => {
+    await tx.unsafe('set local check_function_bodies = off');
+    await tx.unsafe('set local role plaudit_owner');
+    for (const d of definitions) {
+      await tx.savepoint((sp) => sp.unsafe(textOf(d))).catch((err) => {
+        if (NOT_YET.has(err.code)) waits.add(d.identity);
+      });
+    }
+    throw new Rollback();
+  }).catch((err) => {
+    if (!(err instanceof Rollback)) throw err;
+  });
+  return waits;
+}
+
 /** The release's text: from the last release's catalog to HEAD's. */
-function writeRelease({ before, after, sources, changes, release }) {
+function writeRelease({ before, after, sources, changes, release, waits }) {
   const diff = catalogDifferences(before, after);
   const of = (kind, ...changesOf) => diff.filter((d) => d.kind === kind && changesOf.includes(d.change));
   const source = (identity) => {
@@ -88,12 +109,17 @@ function writeRelease({ before, after, sources, changes, release }) {
       return `drop function ${d.identity};`;
     }),
   );
+  // As every database gets them (sql-sources.mjs): functions before the changes, but for those
+  // that name what a change makes.
+  const functions = of('function', 'new', 'changed');
+  const late = functions.filter((d) => waits.has(d.identity));
+  section('Functions, new or changed', functions.filter((d) => !waits.has(d.identity)).map((d) => source(d.identity)));
   for (const change of changes) {
     parts.push(
       `-- supabase/changes/${path.basename(change.file)}\n${change.text.trim()}\nset role plaudit_owner;`,
     );
   }
-  section('Functions, new or changed', of('function', 'new', 'changed').map((d) => source(d.identity)));
+  section('Functions that name what the changes make', late.map((d) => source(d.identity)));
   section('Functions that go', of('function', 'gone').map((d) => `drop function ${d.identity};`));
   const views = [...sources.values()].filter((s) => s.kind === 'view').map((s) => s.identity);
   const viewChanges = new Set(of('view', 'new', 'changed').map((d) => d.identity));
@@ -145,10 +171,15 @@ const code = await withScratchCluster(async (database) => {
   const [lastSql, headSql] = [connect(lastUrl), connect(headUrl)];
   let text;
   try {
+    const before = await sourceCatalog(lastSql);
+    const after = await sourceCatalog(headSql);
+    const sources = await sourcesByIdentity(headSql);
+    const touched = catalogDifferences(before, after).filter((d) => d.kind === 'function' && d.change !== 'gone');
     text = writeRelease({
-      before: await sourceCatalog(lastSql),
-      after: await sourceCatalog(headSql),
-      sources: await sourcesByIdentity(headSql),
+      before,
+      after,
+      sources,
+      waits: await waitingForChanges(lastSql, touched.map((d) => sources.get(d.identity))),
       changes,
       release: version ?? 'next',
     });

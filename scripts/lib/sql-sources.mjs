@@ -88,7 +88,7 @@ export function readSources(base = root) {
 export const textOf = (d) => [d.statement.comment, d.statement.text, d.commentOn].filter(Boolean).join('\n');
 
 // SQLSTATEs of a statement that names what does not exist yet: it waits for what comes later.
-const NOT_YET = new Set(['42P01', '42704', '42883', '3F000', '42703']);
+export const NOT_YET = new Set(['42P01', '42704', '42883', '3F000', '42703']);
 
 /**
  * Brings the database inside `tx` to what the pending changes and the sources say, as the
