@@ -1,6 +1,6 @@
 // Splitting a SQL file into its statements, each with the comment lines right above it, and
 // naming the ones that define a function or a view: what the migration writer and the tests read
-// supabase/sql/ and supabase/migrations/ with. A lexer, not a parser: it knows quotes, dollar
+// supabase/schemas/, the changes and the migrations with. A lexer, not a parser: it knows quotes, dollar
 // quotes, comments and `begin atomic … end`, which is all it takes to find where a statement ends.
 
 /**
