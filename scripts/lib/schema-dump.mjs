@@ -8,6 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readSources } from './sql-sources.mjs';
+import { splitStatements } from './sql-statements.mjs';
 
 const SYSTEM_PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
 
@@ -16,10 +18,11 @@ export function pgDump() {
 }
 
 const HEADER =
-  `-- Schema plaudit as the migrations leave it, written by \`npm run schema:dump\` (pg_dump, made readable);
--- tests/schema/schema-dump.test.ts fails while it is stale. Every object is owned by plaudit_owner and EXECUTE
--- on every function is revoked from PUBLIC: the GRANT lines say who may use what. Functions and views live in
--- supabase/sql/, tables and policies in supabase/migrations/.
+  `-- Schema plaudit at HEAD, written by \`npm run schema:dump\` (pg_dump, made readable); tests/schema/schema-dump.test.ts
+-- fails while it is stale. Every object is owned by plaudit_owner and EXECUTE on every function is revoked from
+-- PUBLIC: the GRANT lines say who may use what. Tables come from supabase/migrations/ and supabase/changes/; functions,
+-- views, trigger bindings, policies and grants from supabase/schemas/. A function is listed here by its signature,
+-- with the file that holds its body.
 `;
 
 /** Lines of pg_dump's output that say nothing about this schema. */
@@ -40,7 +43,31 @@ export function dumpSchema(databaseUrl) {
     maxBuffer: 1 << 28,
   });
   if (r.status !== 0) throw new Error(`pg_dump failed: ${r.stderr || r.error?.message}`);
-  return HEADER + readable(r.stdout);
+  return HEADER + readable(signaturesOnly(r.stdout));
+}
+
+/**
+ * pg_dump's functions as their signatures, each with the source file that holds its body: the
+ * bodies have one home, supabase/schemas/.
+ */
+export function signaturesOnly(dump) {
+  const homes = new Map(readSources().filter((d) => d.kind === 'function').map((d) => [d.name, d.file]));
+  let text = '';
+  let at = 0;
+  // pg_dump's \restrict lines are psql's, not SQL: the lexer reads them as comments of the same length.
+  const lexed = dump.replace(/^\\(un)?restrict .*$/gm, (line) => `-- ${line.slice(3)}`);
+  for (const statement of splitStatements(lexed)) {
+    const m = /^CREATE FUNCTION (plaudit\.\w+)\(/.exec(statement.text);
+    if (!m) continue;
+    const header = statement.text.slice(0, statement.text.search(/\n {4}(LANGUAGE|BEGIN ATOMIC|AS )/)).replace(
+      /\s+/g,
+      ' ',
+    );
+    text += dump.slice(at, statement.start) + `-- FUNCTION ${m[1]} (${homes.get(m[1]) ?? 'no source holds it'})\n` +
+      `--   ${header.slice(`CREATE FUNCTION ${m[1]}`.length)}`;
+    at = statement.end;
+  }
+  return text + dump.slice(at);
 }
 
 /** pg_dump's output without its noise, long lines broken. */
@@ -102,7 +129,8 @@ const kindOf = (line) => line.split(' ').slice(0, 2).join(' ');
  * parenthesis depth the line has commas at; the continuations indented. SQL reads them the same.
  */
 export function breakAtCommas(line) {
-  const indent = /^\s*/.exec(line)[0] + '    ';
+  // A comment's continuations stay comments.
+  const indent = line.startsWith('--') ? '--     ' : /^\s*/.exec(line)[0] + '    ';
   const commas = [];
   let depth = 0;
   let quote = null;

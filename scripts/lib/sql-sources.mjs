@@ -1,43 +1,82 @@
-// supabase/sql/ is the one home of every function, trigger function and view: a file per concern,
-// each definition once, `create or replace`, with its comment. The migrations that deploy them are
-// written from these files (scripts/db-migration.mjs); tests/schema/sql-sources.test.ts checks that
-// the migrations leave exactly these definitions. Both read the database through the functions
-// below: what the catalog holds, and what applying the sources over it defines.
+// The database's code has one home: supabase/schemas/, a file per concern, Supabase's declarative
+// layout. It holds every function, view, trigger binding, row-level security policy and grant of
+// schema plaudit, each once, as the database has it now. Tables stay in migrations: a released
+// migration (supabase/migrations/) or, until the next release, a hand-written change
+// (supabase/changes/). Everywhere a database is made or brought up to date (npm start, npm test,
+// scratch databases) the released migrations apply first, then `applyHead` applies the pending
+// changes and the sources in one transaction; `npm run db:release` turns the same two into the one
+// migration a hosted project applies (scripts/db-release.mjs).
+//
+// The sources are applied as a whole, not by diff, so two branches that both edit a function merge
+// with git alone: clear what the sources make (policies, trigger bindings, grants), define the
+// functions, run the changes, define what is left; a function or view no source holds any more is
+// dropped. File names carry no order: statements apply by kind (functions, views, triggers,
+// policies, grants), views in the order their dependencies allow.
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './database.mjs';
 import { definitionOf, splitStatements } from './sql-statements.mjs';
 
-export const SOURCES_DIR = path.join('supabase', 'sql');
+export const SOURCES_DIR = path.join('supabase', 'schemas');
+export const CHANGES_DIR = path.join('supabase', 'changes');
 
-/** The source files in the order they apply (their names begin with their place). */
-export function sourceFiles() {
-  const dir = path.join(root, SOURCES_DIR);
-  return fs.readdirSync(dir).filter((f) => /^\d\d_[\w-]+\.sql$/.test(f)).sort().map((f) => path.join(dir, f));
+const sqlFilesOf = (dir) =>
+  fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((f) => /^[\w-]+\.sql$/.test(f)).sort().map((f) => path.join(dir, f))
+    : [];
+
+/** The source files (their order does not matter). */
+export function sourceFiles(base = root) {
+  return sqlFilesOf(path.join(base, SOURCES_DIR));
 }
 
-const COMMENT_ON = /^comment\s+on\s+(function|view)\s/i;
+/** The changes written since the last release, oldest first: `<yyyymmddhhmmss>_<name>.sql`. */
+export function changeFiles(base = root) {
+  return sqlFilesOf(path.join(base, CHANGES_DIR)).filter((f) => /^\d{14}_[a-z0-9_]+\.sql$/.test(path.basename(f))).map(
+    (file) => {
+      const [version, ...name] = path.basename(file, '.sql').split('_');
+      return { file, version, name: name.join('_'), text: fs.readFileSync(file, 'utf8') };
+    },
+  );
+}
+
+/** The kinds a source may define, in the order they apply. */
+export const KINDS = ['function', 'view', 'trigger', 'policy', 'grant'];
 
 /**
- * The definitions of the sources, in order: each with its statement (and comment lines above it),
- * its `comment on` statement when one follows it, and the file it lives in.
- * @returns {{ file: string, kind: string, name: string, statement: import('./sql-statements.mjs').Statement,
- *   commentOn: string | null }[]}
+ * The definitions of the sources: each with its statement (and comment lines above it), the
+ * `comment on` statements that follow it, and the file it lives in.
+ * @returns {{ file: string, kind: string, name: string, table?: string, statement: any, commentOn: string | null }[]}
  */
-export function readSources() {
+export function readSources(base = root) {
   const definitions = [];
-  for (const file of sourceFiles()) {
-    const relative = path.relative(root, file);
+  for (const file of sourceFiles(base)) {
+    const relative = path.relative(base, file);
     for (const statement of splitStatements(fs.readFileSync(file, 'utf8'))) {
       const defined = definitionOf(statement);
-      if (defined && defined.kind !== 'drop function') {
+      const last = definitions.at(-1);
+      if (defined?.kind === 'comment') {
+        if (
+          !last || last.file !== relative || last.kind !== defined.on || last.name !== defined.name || last.commentOn
+        ) {
+          throw new Error(
+            `${relative}: a comment belongs right below what it describes: ${statement.text.slice(0, 80)}`,
+          );
+        }
+        last.commentOn = statement.text;
+      } else if (defined && KINDS.includes(defined.kind)) {
+        if (
+          (defined.kind === 'function' || defined.kind === 'view') && !/^create\s+or\s+replace\b/i.test(statement.text)
+        ) {
+          throw new Error(
+            `${relative}: ${defined.name}: write \`create or replace\`, the sources apply again and again`,
+          );
+        }
         definitions.push({ file: relative, ...defined, statement, commentOn: null });
-      } else if (COMMENT_ON.test(statement.text) && definitions.length > 0 && definitions.at(-1).commentOn === null) {
-        definitions.at(-1).commentOn = statement.text;
       } else {
         throw new Error(
-          `${relative}: only function and view definitions, each followed by its comment, belong here: ` +
-            statement.text.slice(0, 80),
+          `${relative}: only functions, views, triggers, policies and grants belong here (tables go to ` +
+            `supabase/changes/): ${statement.text.slice(0, 80)}`,
         );
       }
     }
@@ -45,59 +84,108 @@ export function readSources() {
   return definitions;
 }
 
-/**
- * Every function and view of schema plaudit as the catalog holds it, keyed by identity
- * (`plaudit.name(argument types)`, or the view's name): its definition, its comment, its result
- * type and who may execute it.
- */
-export async function catalogDefinitions(sql) {
-  const rows = await sql`
-    select p.oid::regprocedure::text as identity, 'function' as kind, pg_get_functiondef(p.oid) as definition,
-           obj_description(p.oid, 'pg_proc') as comment, pg_get_function_result(p.oid) as result,
-           coalesce((select array_agg(a.grantee::regrole::text order by a.grantee::regrole::text)
-                       from aclexplode(p.proacl) a
-                      where a.privilege_type = 'EXECUTE' and a.grantee <> 0 and a.grantee <> p.proowner), '{}') as grantees
-      from pg_proc p
-     where p.pronamespace = 'plaudit'::regnamespace
-    union all
-    select c.oid::regclass::text, 'view', pg_get_viewdef(c.oid) || coalesce(array_to_string(c.reloptions, ','), ''),
-           obj_description(c.oid, 'pg_class'), null, '{}'
-      from pg_class c
-     where c.relnamespace = 'plaudit'::regnamespace and c.relkind = 'v'`;
-  return new Map(rows.map((r) => [r.identity, r]));
-}
+/** The text that makes a definition: its comment lines, its statement, its `comment on`. */
+export const textOf = (d) => [d.statement.comment, d.statement.text, d.commentOn].filter(Boolean).join('\n');
+
+// SQLSTATEs of a statement that names what does not exist yet: it waits for what comes later.
+export const NOT_YET = new Set(['42P01', '42704', '42883', '3F000', '42703']);
 
 /**
- * Applies the sources inside the caller's transaction, as the schema's owner, and answers the
- * identity each definition made (a function's argument types are the database's to say). A
- * definition made twice is an error: each has one home.
+ * Brings the database inside `tx` to what the pending changes and the sources say, as the
+ * schema's owner: clears every policy, trigger binding and grant of schema plaudit, defines
+ * the functions (those that name what a change makes wait for it), runs the changes not yet
+ * recorded, drops the functions no source defines, and makes the rest. Answers what it made, each
+ * with its identity (a function's argument types are the database's to say).
+ * @param {any} tx a postgres.js transaction
+ * @param {{ changes?: ReturnType<typeof changeFiles>, definitions?: ReturnType<typeof readSources> }} [options]
  */
-export async function applySources(tx, definitions = readSources()) {
+export async function applyHead(tx, { changes = [], definitions = readSources() } = {}) {
   await tx.unsafe('set local search_path = pg_catalog');
+  await tx.unsafe('set local check_function_bodies = off');
   await tx.unsafe('set local role plaudit_owner');
+  await clearBindings(tx);
   const made = [];
-  const seen = new Map();
-  for (const definition of definitions) {
-    const earlier = new Map(
-      definition.kind === 'view' ? [] : (await versions(tx, definition.name)).map((r) => [r.identity, r.xmin]),
-    );
+  const madeFunctions = new Set();
+  const functions = definitions.filter((d) => d.kind === 'function');
+  const waiting = [];
+  for (const d of functions) {
+    const identity = await defineFunction(tx, d, madeFunctions).catch((err) => {
+      if (NOT_YET.has(err.code)) return null;
+      throw new Error(`${d.file}: ${d.name}: ${err.message}`);
+    });
+    if (identity) made.push({ ...d, identity });
+    else waiting.push(d);
+  }
+  for (const change of changes) {
     try {
-      await define(tx, definition);
-      if (definition.commentOn) await tx.unsafe(definition.commentOn);
+      await tx.savepoint((sp) => sp.unsafe(change.text));
     } catch (err) {
-      throw new Error(`${definition.file}: ${definition.name}: ${err.message}`);
+      throw new Error(`supabase/changes/${path.basename(change.file)}: ${err.message}`);
     }
-    // The row this statement wrote: one whose version (xmin) it changed, or a new one.
-    const after = definition.kind === 'view' ? [] : await versions(tx, definition.name);
-    const [row] = definition.kind === 'view'
-      ? [{ identity: definition.name }]
-      : after.filter((r) => earlier.get(r.identity) !== r.xmin && !seen.has(r.identity));
-    if (!row) throw new Error(`${definition.file}: ${definition.name} is defined twice in supabase/sql/`);
-    seen.set(row.identity, definition);
-    made.push({ ...definition, identity: row.identity });
+    await tx.unsafe('set local role plaudit_owner'); // a change may have reset it
+  }
+  for (const d of waiting) {
+    const identity = await defineFunction(tx, d, madeFunctions).catch((err) => {
+      throw new Error(`${d.file}: ${d.name}: ${err.message}`);
+    });
+    made.push({ ...d, identity });
+  }
+  await dropUnsourcedFunctions(tx, madeFunctions);
+  const views = await defineViews(tx, definitions.filter((d) => d.kind === 'view'));
+  await dropUnsourcedViews(tx, new Set(views.map((v) => v.name)));
+  made.push(...views);
+  for (const d of definitions.filter((x) => x.kind === 'trigger' || x.kind === 'policy' || x.kind === 'grant')) {
+    try {
+      await tx.unsafe(d.statement.text);
+      if (d.commentOn) await tx.unsafe(d.commentOn);
+    } catch (err) {
+      throw new Error(`${d.file}: ${d.statement.text.slice(0, 70)}…: ${err.message}`);
+    }
+    made.push({ ...d, identity: d.identity });
   }
   await tx.unsafe('reset role');
   return made;
+}
+
+/**
+ * Every policy, trigger binding and grant of schema plaudit, gone: the sources make them again.
+ * Views stay (a function may take a view's row): they are replaced, and dropped when no source
+ * holds them any more.
+ */
+async function clearBindings(tx) {
+  await tx.unsafe(`
+    do $clear$
+    declare
+      r record;
+    begin
+      for r in select p.polname, p.polrelid::regclass as rel from pg_policy p join pg_class c on c.oid = p.polrelid
+                where c.relnamespace = 'plaudit'::regnamespace loop
+        execute format('drop policy %I on %s', r.polname, r.rel);
+      end loop;
+      for r in select t.tgname, t.tgrelid::regclass as rel from pg_trigger t join pg_class c on c.oid = t.tgrelid
+                where c.relnamespace = 'plaudit'::regnamespace and not t.tgisinternal loop
+        execute format('drop trigger %I on %s', r.tgname, r.rel);
+      end loop;
+      for r in select distinct a.grantee from pg_class c
+                 cross join lateral aclexplode(c.relacl) a
+                where c.relnamespace = 'plaudit'::regnamespace and a.grantee <> c.relowner
+               union
+               select distinct a.grantee from pg_class c
+                 join pg_attribute att on att.attrelid = c.oid
+                 cross join lateral aclexplode(att.attacl) a
+                where c.relnamespace = 'plaudit'::regnamespace
+               union
+               select distinct a.grantee from pg_proc p cross join lateral aclexplode(p.proacl) a
+                where p.pronamespace = 'plaudit'::regnamespace and a.grantee <> p.proowner loop
+        execute format('revoke all on all tables in schema plaudit from %s',
+                       case r.grantee when 0 then 'public' else r.grantee::regrole::text end);
+        execute format('revoke all on all sequences in schema plaudit from %s',
+                       case r.grantee when 0 then 'public' else r.grantee::regrole::text end);
+        execute format('revoke all on all functions in schema plaudit from %s',
+                       case r.grantee when 0 then 'public' else r.grantee::regrole::text end);
+      end loop;
+    end
+    $clear$`);
 }
 
 /** The functions of a name, each with the version of its catalog row. */
@@ -106,56 +194,73 @@ const versions = (tx, name) =>
       where p.pronamespace = 'plaudit'::regnamespace and p.proname = ${name.split('.')[1]}`;
 
 /**
- * Runs a definition's statement (in a savepoint of its own, so that its catalog row gets a
- * version of its own). A function whose result type changed cannot be replaced: the
- * one of that name it replaces is dropped first (inside the caller's transaction, as the migration
- * the writer makes will do).
+ * Runs a function's definition in a savepoint of its own (so that its catalog row gets a version
+ * of its own) and answers the identity it made. A function whose result type changed cannot be
+ * replaced: the one of that identity is dropped first. A definition made twice is an error.
  */
-async function define(tx, definition) {
-  try {
-    await tx.savepoint((sp) => sp.unsafe(definition.statement.text));
-  } catch (err) {
-    if (err.code !== '42P13' || definition.kind !== 'function') throw err;
-    const candidates = await tx`select p.oid::regprocedure::text as identity from pg_proc p
-                                 where p.pronamespace = 'plaudit'::regnamespace
-                                   and p.proname = ${definition.name.split('.')[1]}`;
-    for (const { identity } of candidates) {
-      const replaced = await tx.savepoint(async (sp) => {
-        await sp.unsafe(`drop function ${identity}`);
-        await sp.unsafe(definition.statement.text);
-      }).then(() => true, () => false);
-      if (replaced) return;
+async function defineFunction(tx, d, made) {
+  const earlier = new Map((await versions(tx, d.name)).map((r) => [r.identity, r.xmin]));
+  await tx.savepoint(async (sp) => {
+    try {
+      await sp.savepoint((inner) => inner.unsafe(d.statement.text));
+    } catch (err) {
+      if (err.code !== '42P13') throw err;
+      // "cannot change return type of existing function": drop that one and make it again.
+      for (const identity of earlier.keys()) {
+        const replaced = await sp.savepoint(async (inner) => {
+          await inner.unsafe(`drop function ${identity}`);
+          await inner.unsafe(d.statement.text);
+        }).then(() => true, () => false);
+        if (replaced) return;
+      }
+      throw err;
     }
-    throw err;
+    if (d.commentOn) await sp.unsafe(d.commentOn);
+  });
+  const [row] = (await versions(tx, d.name)).filter((r) => earlier.get(r.identity) !== r.xmin && !made.has(r.identity));
+  if (!row) throw new Error(`defined twice in ${SOURCES_DIR}`);
+  made.add(row.identity);
+  return row.identity;
+}
+
+async function dropUnsourcedFunctions(tx, made) {
+  const all = await tx`select p.oid::regprocedure::text as identity from pg_proc p
+                        where p.pronamespace = 'plaudit'::regnamespace`;
+  for (const { identity } of all) {
+    if (!made.has(identity)) await tx.unsafe(`drop function ${identity}`);
   }
 }
 
-class Rollback extends Error {}
-
-/**
- * The catalog as it is, and as it would be with the sources applied over it (in a transaction that
- * is rolled back: the database is left as it was), with the identity each source made.
- * @returns {Promise<{ before: Map<string, any>, after: Map<string, any>, made: any[] }>}
- */
-export async function compareWithSources(sql, definitions = readSources()) {
-  const before = await catalogDefinitions(sql);
-  let after;
-  let made;
-  await sql.begin(async (tx) => {
-    made = await applySources(tx, definitions);
-    after = await catalogDefinitions(tx);
-    throw new Rollback();
-  }).catch((err) => {
-    if (!(err instanceof Rollback)) throw err;
-  });
-  return { before, after, made };
+async function dropUnsourcedViews(tx, made) {
+  const all = await tx`select c.oid::regclass::text as name from pg_class c
+                        where c.relnamespace = 'plaudit'::regnamespace and c.relkind = 'v'`;
+  for (const { name } of all) {
+    if (!made.has(name)) await tx.unsafe(`drop view ${name}`);
+  }
 }
 
-/** What differs between two catalogs' definitions of one identity, in words, or null. */
-export function difference(before, after) {
-  if (!before) return 'not made by the migrations';
-  if (!after) return 'not in supabase/sql/';
-  if (before.definition !== after.definition) return 'its definition differs';
-  if ((before.comment ?? null) !== (after.comment ?? null)) return 'its comment differs';
-  return null;
+/** Views in the order their dependencies allow: one that names a view not made yet waits for it. */
+async function defineViews(tx, views) {
+  const made = [];
+  let waiting = views;
+  while (waiting.length > 0) {
+    const next = [];
+    let lastError;
+    for (const d of waiting) {
+      try {
+        await tx.savepoint(async (sp) => {
+          await sp.unsafe(d.statement.text);
+          if (d.commentOn) await sp.unsafe(d.commentOn);
+        });
+        made.push({ ...d, identity: d.name });
+      } catch (err) {
+        if (!NOT_YET.has(err.code)) throw new Error(`${d.file}: ${d.name}: ${err.message}`);
+        lastError = `${d.file}: ${d.name}: ${err.message}`;
+        next.push(d);
+      }
+    }
+    if (next.length === waiting.length) throw new Error(lastError);
+    waiting = next;
+  }
+  return made;
 }

@@ -1,6 +1,6 @@
 // Splitting a SQL file into its statements, each with the comment lines right above it, and
 // naming the ones that define a function or a view: what the migration writer and the tests read
-// supabase/sql/ and supabase/migrations/ with. A lexer, not a parser: it knows quotes, dollar
+// supabase/schemas/, the changes and the migrations with. A lexer, not a parser: it knows quotes, dollar
 // quotes, comments and `begin atomic … end`, which is all it takes to find where a statement ends.
 
 /**
@@ -81,14 +81,28 @@ function commentAbove(source, at) {
   return block.join('\n');
 }
 
-const NAME = String.raw`((?:"[^"]+"|[a-z_][\w$]*)\.(?:"[^"]+"|[a-z_][\w$]*))`;
+const IDENT = String.raw`(?:"[^"]+"|[a-z_][\w$]*)`;
+const NAME = String.raw`(${IDENT}\.${IDENT})`;
 const FUNCTION = new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?function\s+${NAME}\s*\(`, 'i');
 const VIEW = new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?view\s+${NAME}\b`, 'i');
+const TRIGGER = new RegExp(
+  String.raw`^create\s+(?:or\s+replace\s+)?(?:constraint\s+)?trigger\s+(${IDENT})\s[\s\S]*?\son\s+${NAME}`,
+  'i',
+);
+const POLICY = new RegExp(String.raw`^create\s+policy\s+(${IDENT})\s+on\s+${NAME}`, 'i');
+const GRANT = /^(?:grant|revoke)\s/i;
+const COMMENT = new RegExp(
+  String.raw`^comment\s+on\s+(function|view|trigger|policy)\s+(?:(${IDENT})\s+on\s+)?${NAME}`,
+  'i',
+);
 const DROP_FUNCTION = new RegExp(String.raw`^drop\s+function\s+(?:if\s+exists\s+)?${NAME}`, 'i');
+
+const unquote = (name) => name.startsWith('"') ? name.slice(1, -1) : name.toLowerCase();
 
 /**
  * What a statement defines: `{ kind: 'function' | 'view', name }` (schema-qualified, as written),
- * `{ kind: 'drop function', name }`, or null for anything else.
+ * `{ kind: 'trigger' | 'policy', name, table, identity }`, `{ kind: 'grant' }`,
+ * `{ kind: 'comment', on, name }`, `{ kind: 'drop function', name }`, or null for anything else.
  */
 export function definitionOf(statement) {
   const text = statement.text ?? statement;
@@ -96,7 +110,24 @@ export function definitionOf(statement) {
   if (m) return { kind: 'function', name: m[1].toLowerCase() };
   m = VIEW.exec(text);
   if (m) return { kind: 'view', name: m[1].toLowerCase() };
+  m = TRIGGER.exec(text);
+  if (m) return bound('trigger', m[1], m[2]);
+  m = POLICY.exec(text);
+  if (m) return bound('policy', m[1], m[2]);
+  if (GRANT.test(text)) return { kind: 'grant', name: text.replace(/\s+/g, ' ').toLowerCase() };
+  m = COMMENT.exec(text);
+  if (m) {
+    const on = m[1].toLowerCase();
+    return { kind: 'comment', on, name: m[2] ? bound(on, m[2], m[3]).name : m[3].toLowerCase() };
+  }
   m = DROP_FUNCTION.exec(text);
   if (m) return { kind: 'drop function', name: m[1].toLowerCase() };
   return null;
+}
+
+/** A trigger or policy is known by its name (as PostgreSQL keeps it: 63 bytes at most) and its table. */
+function bound(kind, name, table) {
+  const kept = Buffer.from(unquote(name)).subarray(0, 63).toString();
+  const on = table.toLowerCase();
+  return { kind, name: `${kept} on ${on}`, table: on, identity: `${kind} ${kept} on ${on}` };
 }

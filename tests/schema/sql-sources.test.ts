@@ -1,38 +1,103 @@
-// supabase/sql/ is the one home of every function and view; the migrations deploy what it says.
-// This fails the day they part: a source edited without its migration (`npm run db:migration`),
-// a function a migration made that no source holds, or one defined twice.
-import { describe, expect, it } from 'vitest';
+// supabase/schemas/ is the one home of every function, view, trigger binding, policy and grant:
+// the test database was brought to HEAD by applying it (scripts/lib/sql-sources.mjs). This checks
+// that the sources say everything once, that applying them again over HEAD changes nothing, and
+// that their reader refuses what belongs elsewhere.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import postgres from 'postgres';
-import { compareWithSources, difference, readSources } from '../../scripts/lib/sql-sources.mjs';
+import { describe, expect, it } from 'vitest';
+import { catalogDifferences, sourceCatalog } from '../../scripts/lib/sql-catalog.mjs';
+import { applyHead, readSources } from '../../scripts/lib/sql-sources.mjs';
 
-// Applied in a transaction that is rolled back: the database is left as the migrations made it.
-async function beforeAndAfterSources() {
+class Rollback extends Error {}
+
+/** The catalog at HEAD, and after the sources are applied over it again (rolled back). */
+async function applyAgain() {
   const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
   try {
-    return await compareWithSources(sql);
+    const before = await sourceCatalog(sql);
+    let after: Awaited<ReturnType<typeof sourceCatalog>> | undefined;
+    let made: Awaited<ReturnType<typeof applyHead>> = [];
+    await sql.begin(async (tx) => {
+      made = await applyHead(tx);
+      after = await sourceCatalog(tx);
+      throw new Rollback();
+    }).catch((err) => {
+      if (!(err instanceof Rollback)) throw err;
+    });
+    return { before, after: after!, made };
   } finally {
     await sql.end();
   }
 }
 
-describe('supabase/sql/', () => {
-  it('holds every function and view exactly as the migrations leave them, each once', async () => {
-    const { before, after, made } = await beforeAndAfterSources();
-    const problems: string[] = [];
-    const sourced = new Set(made.map((m) => m.identity));
-    for (const identity of before.keys()) {
-      if (!sourced.has(identity)) problems.push(`${identity}: made by the migrations, not in supabase/sql/`);
+/** A checkout holding only the given source files. */
+function checkoutWith(files: Record<string, string>) {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'plaudit-sources-'));
+  fs.mkdirSync(path.join(base, 'supabase', 'schemas'), { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    fs.writeFileSync(path.join(base, 'supabase', 'schemas', name), text);
+  }
+  return base;
+}
+
+describe('supabase/schemas/', () => {
+  it('makes exactly what HEAD has: applying it again changes nothing', async () => {
+    const { before, after, made } = await applyAgain();
+    expect(catalogDifferences(before, after)).toEqual([]);
+    // Every function, view, trigger binding and policy of the schema comes from one source.
+    for (const kind of ['function', 'view', 'trigger', 'policy']) {
+      const inCatalog = [...before.values()].filter((e) => e.kind === kind).length;
+      expect(made.filter((m: { kind: string }) => m.kind === kind).length, kind).toBe(inCatalog);
     }
-    for (const { identity, file } of made) {
-      const problem = difference(before.get(identity), after.get(identity));
-      if (problem) problems.push(`${identity} (${file}): ${problem}; run npm run db:migration -- <name>`);
-    }
-    expect(problems).toEqual([]);
-    expect(made.length).toBe(before.size);
   });
 
-  it('has a comment on every definition', () => {
-    const missing = readSources().filter((d) => !d.commentOn).map((d) => d.name);
-    expect(missing).toEqual([]);
+  it('has a comment on every function and view', () => {
+    const missing = readSources().filter((d) => (d.kind === 'function' || d.kind === 'view') && !d.commentOn);
+    expect(missing.map((d) => d.name)).toEqual([]);
+  });
+
+  it('refuses what belongs to the tables, naming the file', () => {
+    const base = checkoutWith({ 'widgets.sql': 'create table plaudit.widgets (id uuid primary key);\n' });
+    expect(() => readSources(base)).toThrow(
+      'supabase/schemas/widgets.sql: only functions, views, triggers, policies and grants belong here ' +
+        '(tables go to supabase/changes/): create table plaudit.widgets (id uuid primary key);',
+    );
+  });
+
+  it('refuses a function written to be made once, and a comment away from what it describes', () => {
+    const once = checkoutWith({ 'a.sql': 'create function plaudit.f() returns int language sql as $$ select 1 $$;\n' });
+    expect(() => readSources(once)).toThrow(
+      'supabase/schemas/a.sql: plaudit.f: write `create or replace`, the sources apply again and again',
+    );
+    const astray = checkoutWith({
+      'a.sql': [
+        'create or replace function plaudit.f() returns int language sql as $$ select 1 $$;',
+        'create or replace function plaudit.g() returns int language sql as $$ select 2 $$;',
+        "comment on function plaudit.f() is 'One.';",
+        '',
+      ].join('\n'),
+    });
+    expect(() => readSources(astray)).toThrow(
+      'supabase/schemas/a.sql: a comment belongs right below what it describes',
+    );
+  });
+
+  it('says where a function is defined twice', async () => {
+    const twice = readSources();
+    const first = twice.find((d) => d.name === 'plaudit.review_json')!;
+    const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
+    try {
+      const attempt = sql.begin(async (tx) => {
+        await applyHead(tx, { definitions: [...twice, { ...first, file: 'supabase/schemas/copy.sql' }] });
+        throw new Rollback();
+      });
+      await expect(attempt).rejects.toThrow(
+        'supabase/schemas/copy.sql: plaudit.review_json: defined twice in supabase/schemas',
+      );
+    } finally {
+      await sql.end();
+    }
   });
 });

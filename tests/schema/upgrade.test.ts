@@ -1,30 +1,25 @@
 // Upgrading from the last release keeps every customer's data. A database of the newest release in
 // supabase/releases.json is made on the test cluster, filled with every kind of row the product
-// writes (tests/helpers/fill-every-kind.ts), and snapshotted; the migrations since are applied; then
-// every row must still be there with the values it had, every table and column too, every chain
-// must verify, and what waits in the outboxes must still be deliverable.
+// writes (tests/helpers/fill-every-kind.ts), and snapshotted; then it is brought to HEAD as every
+// database is (the changes of supabase/changes/ and the sources of supabase/schemas/); then every
+// row must still be there with the values it had, every table and column too, every chain must
+// verify, and what waits in the outboxes must still be deliverable; the review counters must still
+// say what the reviews say, media, upload tokens, votes and reports stay on reviews of their own
+// organization, erased addresses stay erased, and imports waiting for the worker still apply.
 //
-// supabase/releases.json maps each release to the version (the file name's timestamp) of the newest
-// migration it holds, e.g. {"0.2.0": "20261125001300"}; JSON allows no note there, so it is here.
-// When you release, add the new release with its newest migration's version: from then on this
-// test upgrades from it. A migration of a released version is never edited (CONTRIBUTING.md).
-//
-// While HEAD is the newest release, the upgrade applies nothing, and this checks that the filler
-// and the snapshots work; it becomes the real check as soon as the next migration lands.
+// supabase/releases.json names each release's migration (the file name's timestamp) and the
+// changes it folded; `npm run db:release` adds the next one. While HEAD is the newest release the
+// upgrade changes nothing and this checks that the filler and the snapshots work; it becomes the
+// real check as soon as the first change lands.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, connect, ensureDatabase, root } from '../../scripts/lib/database.mjs';
+import { applyMigrations, connect, ensureDatabase, releases } from '../../scripts/lib/database.mjs';
 import { type FilledOrganization, fillEveryKind } from '../helpers/fill-every-kind.ts';
 
 type Sql = postgres.Sql;
 
-const releases: Record<string, string> = JSON.parse(
-  fs.readFileSync(path.join(root, 'supabase', 'releases.json'), 'utf8'),
-);
-const [release, releaseVersion] = Object.entries(releases).sort(([, a], [, b]) => a.localeCompare(b)).at(-1)!;
+const { release, migration: releaseVersion } = releases().at(-1)!;
 
 /** A table as the snapshot saw it: its columns, and each row's md5 by its primary key. */
 interface TableSnapshot {
@@ -105,6 +100,66 @@ function lostOrChangedRows(before: Snapshot, after: Snapshot): string[] {
   return problems;
 }
 
+/** Review counters that no longer say what the reviews say: the organizations' and the products'. */
+async function countersAstray(sql: Sql) {
+  const figures = (where: string) => `
+    select array[count(*), coalesce(sum(r.rating), 0), count(*) filter (where r.rating = 1),
+                 count(*) filter (where r.rating = 2), count(*) filter (where r.rating = 3),
+                 count(*) filter (where r.rating = 4), count(*) filter (where r.rating = 5)]::bigint[]
+      from plaudit.reviews r where ${where} and plaudit.review_is_public(r.is_hidden, r.verification_status)`;
+  return await sql.unsafe<{ counter: string; kept: string[]; counted: string[] }[]>(`
+    with organizations as (
+      select 'organization ' || o.slug as counter,
+             (select array[coalesce(sum(s.total_count), 0), coalesce(sum(s.public_count), 0),
+                           coalesce(sum(s.rating_sum), 0), coalesce(sum(s.rating_1), 0),
+                           coalesce(sum(s.rating_2), 0), coalesce(sum(s.rating_3), 0),
+                           coalesce(sum(s.rating_4), 0), coalesce(sum(s.rating_5), 0)]::bigint[]
+                from plaudit.review_statistics s where s.org_id = o.id) as kept,
+             (select count(*) from plaudit.reviews r where r.org_id = o.id)
+               || (${figures('r.org_id = o.id and r.product_id is null')}) as counted
+        from plaudit.organizations o
+    ), products as (
+      select 'product ' || p.external_id || ' of ' || p.org_id as counter,
+             array[coalesce(s.public_count, 0), coalesce(s.rating_sum, 0), coalesce(s.rating_1, 0),
+                   coalesce(s.rating_2, 0), coalesce(s.rating_3, 0), coalesce(s.rating_4, 0),
+                   coalesce(s.rating_5, 0)]::bigint[] as kept,
+             (${figures('r.product_id = p.id')}) as counted
+        from plaudit.products p left join plaudit.product_review_statistics s on s.product_id = p.id
+    )
+    select * from organizations where kept is distinct from counted
+    union all
+    select * from products where kept is distinct from counted`);
+}
+
+/** Rows that point at a review of another organization, or at none: media, upload tokens, votes, reports. */
+async function signalsAstray(sql: Sql) {
+  return await sql.unsafe<{ kind: string; id: string }[]>(
+    [
+      ['review_media', 'm.id::text'],
+      ['media_upload_tokens', 'm.review_id::text'],
+      ['review_votes', 'm.review_id::text'],
+      ['review_reports', 'm.id::text'],
+    ].map(([table, id]) => `
+      select '${table}' as kind, ${id} as id from plaudit.${table} m
+       where not exists (select from plaudit.reviews r where r.id = m.review_id and r.org_id = m.org_id)`)
+      .join(' union all '),
+  );
+}
+
+/** What `fn` answers in a transaction that is then rolled back: a look at what would happen. */
+async function rolledBack<T>(sql: Sql, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+  const undo = { answer: undefined as T };
+  try {
+    await sql.begin(async (tx) => {
+      undo.answer = await fn(tx);
+      throw undo;
+    });
+  } catch (err) {
+    if (err !== undo) throw err;
+  }
+  return undo.answer;
+}
+
 describe(`upgrading a database of release ${release} (${releaseVersion}) to HEAD`, () => {
   const name = `plaudit_upgrade_${randomBytes(6).toString('hex')}`;
   const url = new URL(process.env.TEST_DATABASE_URL!);
@@ -117,6 +172,8 @@ describe(`upgrading a database of release ${release} (${releaseVersion}) to HEAD
   let beforeColumns: { name: string; columns: string[] }[];
   let afterColumns: { name: string; columns: string[] }[];
   let trailLengths: Map<string, number>;
+  /** Whether the release held `table` and the filler wrote to it: then its check has rows to look at. */
+  const wasFilled = (table: string) => (before.get(table)?.rows.size ?? 0) > 0;
 
   beforeAll(async () => {
     // Roles are the cluster's and exist already; the first migration creates only those missing.
@@ -250,5 +307,57 @@ describe(`upgrading a database of release ${release} (${releaseVersion}) to HEAD
         from plaudit.email_outbox o where o.status = 'queued'`;
     expect(links.n).toBeGreaterThan(0);
     expect(links.broken, 'queued e-mails whose link no longer works').toBe(0);
+  });
+
+  it("keeps the review counters saying what the reviews say: the organizations' and each product's", async () => {
+    expect(await countersAstray(sql), 'counters that differ from a count of the reviews').toEqual([]);
+    if (wasFilled('product_review_statistics')) {
+      const [{ n }] =
+        await sql`select count(*)::integer as n from plaudit.product_review_statistics where public_count > 0`;
+      expect(n).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps photos, videos, upload tokens, votes and reports on reviews of their own organization', async () => {
+    expect(await signalsAstray(sql), 'rows on a review of another organization, or on none').toEqual([]);
+    const [votes] = await sql`
+      select count(*)::integer as n from plaudit.reviews r
+       where r.helpful_count <> (select count(*) from plaudit.review_votes v where v.review_id = r.id)`;
+    expect(votes.n, 'reviews whose helpful count is not their votes').toBe(0);
+  });
+
+  it('keeps each erased address erased: suppressed, and on no review', async () => {
+    const [erasures] = await sql`
+      select count(*)::integer as n,
+             count(*) filter (where not exists (
+               select from plaudit.email_suppressions s
+                where s.org_id = e.org_id and s.email_key = e.email_key and s.reason = 'erased'))::integer
+               as unsuppressed,
+             count(*) filter (where exists (
+               select from plaudit.reviews r
+                where r.org_id = e.org_id and plaudit.email_key(r.org_id, r.reviewer_email) = e.email_key))::integer
+               as held
+        from plaudit.privacy_erasures e`;
+    if (wasFilled('privacy_erasures')) expect(erasures.n).toBeGreaterThan(0);
+    expect(erasures).toMatchObject({ unsuppressed: 0, held: 0 });
+  });
+
+  it('keeps the imports waiting for the worker, which still applies them whole', async () => {
+    const waiting = await sql<{ id: string; total_rows: number }[]>`
+      select id, total_rows from plaudit.imports where status in ('pending', 'processing') order by id`;
+    if (wasFilled('import_rows')) expect(waiting.length).toBeGreaterThan(0);
+    const applied = await rolledBack(sql, async (tx) => {
+      await tx.unsafe('set local role plaudit_worker');
+      for (let run = 0; run < 10; run += 1) {
+        const [{ remaining }] = await tx`select plaudit.run_imports(5000) as remaining`;
+        if (remaining === 0) break;
+      }
+      await tx.unsafe('reset role');
+      return await tx`
+        select i.id, i.status, i.imported + i.duplicates + jsonb_array_length(i.rejected) as taken,
+               (select count(*)::integer from plaudit.import_rows s where s.import_id = i.id) as staged
+          from plaudit.imports i where i.id = any (${waiting.map((w) => w.id)}::uuid[]) order by i.id`;
+    });
+    expect(applied).toEqual(waiting.map((w) => ({ id: w.id, status: 'completed', taken: w.total_rows, staged: 0 })));
   });
 });

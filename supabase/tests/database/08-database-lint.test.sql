@@ -31,7 +31,7 @@ insert into accepted values
    'inlined into the reads that write reviews as JSON (once per row); not SECURITY DEFINER; every name in it is schema-qualified'),
   ('function_search_path_mutable', 'plaudit.reply_json(plaudit.review_replies)',
    'inlined beside review_json; not SECURITY DEFINER; every name in it is schema-qualified'),
-  ('plpgsql_check: relation "old_products" does not exist', 'plaudit.products_signal_changes()',
+  ('plpgsql_check: relation "new_products" does not exist', 'plaudit.products_signal_changes()',
    'a statement trigger of insert, update and delete: each reads the transition table its operation has, which the checker, given one trigger, cannot know'),
   ('function_search_path_mutable', 'plaudit.public_review_json(plaudit.public_reviews,plaudit.review_replies,plaudit.products)',
    'inlined into every public list (once per item), as review_json; not SECURITY DEFINER; every name in it is schema-qualified'),
@@ -87,11 +87,11 @@ returns table (rule text, object text)
 language sql
 as $$
   -- plpgsql_check: every PL/pgSQL function of plaudit, trigger functions with their table and
-  -- transition tables.
+  -- transition tables (of its first trigger by name: the order triggers were made in does not count).
   select 'plpgsql_check: ' || r.message, p.oid::regprocedure::text
     from pg_proc p
     left join lateral (select t.tgrelid, t.tgoldtable, t.tgnewtable
-                         from pg_trigger t where t.tgfoid = p.oid order by t.oid limit 1) trg on true
+                         from pg_trigger t where t.tgfoid = p.oid order by t.tgname limit 1) trg on true
     cross join lateral extensions.plpgsql_check_function_tb(
       p.oid, coalesce(trg.tgrelid, 0), oldtable => trg.tgoldtable, newtable => trg.tgnewtable,
       security_warnings => true) r

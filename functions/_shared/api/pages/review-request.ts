@@ -4,7 +4,7 @@
 //   GET      /t/o/:token.gif           open pixel
 //   GET      /t/c/:token?rating=N      click redirect (to the landing page, rating preselected)
 //   GET/POST /unsubscribe/:token       unsubscribe page; POST is also the one-click List-Unsubscribe-Post
-// Each runs one SQL function as plaudit_public (supabase/migrations/20261125001100_review_requests.sql, "hosted pages");
+// Each runs one SQL function as plaudit_public (supabase/schemas/hosted_review_pages.sql);
 // the review is submitted through plaudit.submit_requested_review.
 import { Hono } from 'hono';
 import type { Context } from 'hono';

@@ -1,7 +1,7 @@
 // Review requests: single and bulk creation, list, details with the event timeline (requests.ts),
 // statistics (stats.ts), per-organization settings (settings.ts) and the suppression list
 // (suppressions.ts). The database
-// decides (supabase/migrations/20261125001100_review_requests.sql): these handlers validate shapes and translate.
+// decides (supabase/schemas/review_requests.sql): these handlers validate shapes and translate.
 //
 // Compliance: nothing here selects, filters or routes recipients by the rating they are
 // expected to give (review gating), which the FTC rule on consumer reviews (2024) and Google's

@@ -1,0 +1,14 @@
+// The widget's size budget, as Preact tracks its own: the whole script, Preact included, at most
+// 12 KB gzip (npm run bench -- widget records the figure beside the same-run reference).
+import fs from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { WIDGET_SCRIPT } from '../../../scripts/lib/builds.mjs';
+
+describe('the widget script', () => {
+  it('is one self-contained file of at most 12 KB gzip', () => {
+    const script = fs.readFileSync(WIDGET_SCRIPT);
+    expect(script.toString('utf8')).not.toMatch(/\bimport\s*[({'"]/); // no module loading: one file
+    expect(gzipSync(script, { level: 9 }).length).toBeLessThanOrEqual(12 * 1024);
+  });
+});
