@@ -23,10 +23,11 @@ export async function waitForHealth(url, timeoutMs = 60_000, child) {
 /**
  * Spawns functions/api/index.ts and resolves once /api/v1/health answers 200.
  * `stdio` decides where its log lines go ('inherit' for npm start, 'ignore' or a file for tests).
+ * `flags` go to Deno.
  * @param {{ port: number, databaseUrl: string | undefined, env?: Record<string, string>,
- *   stdio?: 'inherit' | 'ignore' | 'pipe' | number }} options
+ *   stdio?: 'inherit' | 'ignore' | 'pipe' | number, flags?: string[] }} options
  */
-export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit' }) {
+export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit', flags = [] }) {
   // Local media storage (MEDIA_STORAGE=local) writes under the data directory, and nowhere else;
   // the folder is made by the first upload.
   const all = { ...process.env, ...env };
@@ -35,6 +36,7 @@ export async function startApi({ port, databaseUrl, env = {}, stdio = 'inherit' 
     env: { PORT: String(port), API_DATABASE_URL: databaseUrl, ...env, MEDIA_DIR: mediaDir },
     stdio: ['ignore', stdio, stdio],
     allow: [`--allow-write=${mediaDir}`],
+    flags,
   });
   const url = `http://127.0.0.1:${port}`;
   try {

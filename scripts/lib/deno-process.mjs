@@ -12,12 +12,13 @@ const running = new Set();
 
 /**
  * Runs `entry` (a path under functions/) with the permissions the functions need, and `allow`
- * (the API's `--allow-write` to its media folder).
+ * (the API's `--allow-write` to its media folder); `flags` go to Deno (the hosted-conditions
+ * test's `--v8-flags=--max-old-space-size=256`, an Edge Function's heap).
  */
-export function spawnDeno(entry, { env = {}, stdio, allow = [] }) {
+export function spawnDeno(entry, { env = {}, stdio, allow = [], flags = [] }) {
   // PLAUDIT_DENO_FLAGS adds flags to every run (a profiler's: docs/benchmarks.md, "Profiling").
   const extra = process.env.PLAUDIT_DENO_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(DENO, ['run', ...PERMISSIONS, ...allow, '--unstable-no-legacy-abort', ...extra, entry], {
+  const child = spawn(DENO, ['run', ...PERMISSIONS, ...allow, '--unstable-no-legacy-abort', ...flags, ...extra, entry], {
     cwd: root,
     env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', ...env },
     stdio,

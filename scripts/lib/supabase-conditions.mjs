@@ -335,7 +335,7 @@ export async function drainNetQueue(adminUrl, { log = () => {} } = {}) {
           const timedOut = err.name === 'TimeoutError';
           outcome = { timed_out: timedOut, error_msg: err.message };
         }
-        sent.push({ id: Number(r.id), url: r.url, headers: r.headers, ms: Date.now() - started, ...outcome });
+        sent.push({ id: Number(r.id), url: r.url, headers: r.headers, at: started, ms: Date.now() - started, ...outcome });
         await sql`insert into net._http_response (id, status_code, content_type, content, timed_out, error_msg)
                   values (${r.id}, ${outcome.status_code ?? null}, ${outcome.content_type ?? null},
                           ${outcome.content ?? null}, ${outcome.timed_out ?? false}, ${outcome.error_msg ?? null})`

@@ -76,7 +76,9 @@ insert into accepted values
   ('rls_enabled_no_policy', 'plaudit.review_votes',
    'internal: helpful votes, written and read by plaudit.vote_helpful only; tenants see the count on the review'),
   ('rls_enabled_no_policy', 'plaudit.visitor_hash_keys',
-   'internal: the keys of the visitors'' hashes, used by the public writes'' SECURITY DEFINER functions only');
+   'internal: the keys of the visitors'' hashes, used by the public writes'' SECURITY DEFINER functions only'),
+  ('rls_enabled_no_policy', 'plaudit.worker_bell',
+   'internal: the worker''s address and secret, written by the operator and read by pg_cron''s bell as the owner''s member');
 
 ------------
 --- Findings

@@ -196,5 +196,78 @@ select ok(
   end,
   'pg_cron: the worker is woken on a schedule exactly where pg_net can ring it');
 
+------------
+--- pg_cron's bell on hosted Supabase: plaudit.ring_worker through pg_net's interface (a stand-in
+--- that records its calls), the worker's address from plaudit.worker_bell or else Vault
+------------
+select ok(plaudit.version_at_least('1.4-1', array[1, 4]), 'version: Debian''s pg_cron 1.4-1 reads as 1.4');
+select ok(not plaudit.version_at_least('1.4-1', array[1, 5]), 'version: 1.4-1 is before 1.5 (no seconds in schedules)');
+select ok(plaudit.version_at_least('1.6.4', array[1, 5]), 'version: 1.6.4 is at least 1.5');
+select ok(plaudit.version_at_least('1.5', array[1, 5]), 'version: 1.5 is at least 1.5');
+select ok(plaudit.version_at_least('1.10', array[1, 9]), 'version: 1.10 comes after 1.9 (numbers, not text)');
+select ok(plaudit.version_at_least('2', array[1, 5]), 'version: 2 is after 1.5');
+select ok(not plaudit.version_at_least('devel', array[0]), 'version: one without a leading number is never enough');
+select ok(not plaudit.version_at_least(null, array[1]), 'version: none is never enough');
+
+select ok(not (select prosecdef from pg_proc where oid = 'plaudit.ring_worker()'::regprocedure),
+  'bell: plaudit.ring_worker runs with its caller''s rights (pg_cron''s job, as postgres), not its owner''s');
+
+create schema net;
+create table net.calls (url text, body jsonb, headers jsonb, timeout_milliseconds integer);
+create function net.http_post(url text, body jsonb default '{}'::jsonb, params jsonb default '{}'::jsonb,
+                              headers jsonb default '{"Content-Type": "application/json"}'::jsonb,
+                              timeout_milliseconds integer default 5000)
+returns bigint language sql as $$
+  insert into net.calls values (url, body, headers, timeout_milliseconds);
+  select count(*) from net.calls;
+$$;
+
+delete from plaudit.webhook_deliveries;
+delete from plaudit.export_chunks;
+delete from plaudit.exports;
+delete from plaudit.email_outbox;
+delete from plaudit.cdn_purges;
+select ok(not plaudit.worker_is_due(), 'bell: nothing is due once the outboxes are empty');
+select is(plaudit.ring_worker(), null, 'bell: without an address it rings nobody');
+insert into plaudit.worker_bell (url, secret) values ('https://ref.supabase.co/functions/v1/worker', 's3cret');
+select is(plaudit.ring_worker(), null, 'bell: with nothing due it does not ring');
+
+select plaudit.enqueue_email('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'ada@example.com', 'review_verification',
+                             '{}'::jsonb, 'en', 'bell-test');
+select ok(plaudit.worker_is_due(), 'bell: an e-mail due makes the worker due');
+select is(plaudit.ring_worker(), 1::bigint, 'bell: with something due it rings, and answers pg_net''s request id');
+select results_eq(
+  $$ select url, body, headers, timeout_milliseconds from net.calls $$,
+  $$ values ('https://ref.supabase.co/functions/v1/worker', '{}'::jsonb,
+             '{"Authorization": "Bearer s3cret", "Content-Type": "application/json"}'::jsonb, 5000) $$,
+  'bell: one POST of {} to the worker''s URL with its secret, through net.http_post');
+
+delete from plaudit.email_outbox;
+insert into plaudit.cdn_purges (org_id) values ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
+select ok(not plaudit.worker_is_due(), 'bell: a CDN purge due does not count where the bell has no CDN');
+update plaudit.worker_bell set cdn_purges = true;
+select ok(plaudit.worker_is_due(), 'bell: ... and counts where it has one');
+
+delete from plaudit.worker_bell;
+select plaudit.enqueue_email('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'ada@example.com', 'review_verification',
+                             '{}'::jsonb, 'en', 'bell-test-vault');
+create schema vault;
+create table vault.decrypted_secrets (name text, decrypted_secret text);
+insert into vault.decrypted_secrets values
+  ('plaudit_worker_url', 'https://vault.supabase.co/functions/v1/worker'), ('plaudit_worker_secret', 'v4ult'),
+  ('another', 'unrelated');
+select is(plaudit.ring_worker(), 2::bigint, 'bell: without the table''s row it finds the address in Vault');
+select results_eq(
+  $$ select url, headers->>'Authorization' from net.calls order by ctid desc limit 1 $$,
+  $$ values ('https://vault.supabase.co/functions/v1/worker', 'Bearer v4ult') $$,
+  'bell: ... and rings it with Vault''s secret');
+
+select throws_ok(
+  $$ insert into plaudit.worker_bell (url, secret) values ('ftp://x', 's') $$,
+  '23514', null, 'bell: the address is an http(s) URL');
+select throws_ok(
+  $$ insert into plaudit.worker_bell (id, url, secret) values (false, 'https://x', 's') $$,
+  '23514', null, 'bell: it has one row');
+
 select * from finish();
 rollback;
