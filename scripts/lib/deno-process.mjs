@@ -18,11 +18,15 @@ const running = new Set();
 export function spawnDeno(entry, { env = {}, stdio, allow = [], flags = [] }) {
   // PLAUDIT_DENO_FLAGS adds flags to every run (a profiler's: docs/benchmarks.md, "Profiling").
   const extra = process.env.PLAUDIT_DENO_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(DENO, ['run', ...PERMISSIONS, ...allow, '--unstable-no-legacy-abort', ...flags, ...extra, entry], {
-    cwd: root,
-    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', ...env },
-    stdio,
-  });
+  const child = spawn(
+    DENO,
+    ['run', ...PERMISSIONS, ...allow, '--unstable-no-legacy-abort', ...flags, ...extra, entry],
+    {
+      cwd: root,
+      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', ...env },
+      stdio,
+    },
+  );
   const stop = stopper(child);
   running.add(stop);
   child.once('exit', () => running.delete(stop));

@@ -15,9 +15,8 @@
 //                    (run by supautils, github.com/supabase/supautils src/extension_custom_scripts.c,
 //                    after it creates a privileged extension as supabase_admin:
 //                    ansible/files/postgresql_config/supautils.conf.j2)
-//   pg_net's grants  post-setup's extensions.grant_pg_net_access(), and
-//                    migrations/db/migrations/20220713082019_pg_cron-pg_net-temp-perms-fix.sql
-//   pg_net           github.com/supabase/pg_net sql/pg_net.sql: net.http_post and its queue
+//   pg_net           scripts/lib/pg-net-standin.mjs: github.com/supabase/pg_net sql/pg_net.sql, and
+//                    post-setup's extensions.grant_pg_net_access() for the grants
 //   Vault            migrations/db/migrations/20221207154255_create_pgsodium_and_vault.sql (the
 //                    grants), github.com/supabase/vault sql/supabase_vault--0.3.0.sql (the shapes)
 //   PgBouncer        ansible/files/pgbouncer_config/pgbouncer.ini.j2 and pgbouncer_auth_schema.sql
@@ -29,7 +28,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { connect } from './database.mjs';
+import { PG_NET_GRANTS_SQL, rigBinaries } from './pg-net-standin.mjs';
 import { Cluster, freePort } from './postgres.mjs';
+
+export { drainNetQueue } from './pg-net-standin.mjs';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -137,115 +139,6 @@ revoke all on table cron.job from postgres;
 grant select on table cron.job to postgres with grant option;
 `;
 
-/** The stand-in's version: pg_net's own numbering, marked as the rig's. */
-export const PG_NET_STANDIN_VERSION = '0.20.4-rig';
-
-/**
- * The stand-in's extension script: pg_net's SQL interface as sql/pg_net.sql makes it, the queue
- * table, the response table, and net.http_get and net.http_post with their exact signatures and
- * defaults; only the C background worker is replaced, by drainNetQueue below (its net.wake()
- * becomes a NOTIFY). Installed as the extension `pg_net` of the rig's own PostgreSQL tree
- * (rigBinaries), so that it is listed by pg_available_extensions and made by CREATE EXTENSION.
- */
-export const PG_NET_EXTENSION_SCRIPT = `
-create schema if not exists net;
-create domain net.http_method as text check (value ilike 'get' or value ilike 'post' or value ilike 'delete');
-create unlogged table net.http_request_queue (
-  id bigserial,
-  method net.http_method not null,
-  url text not null,
-  headers jsonb,
-  body bytea,
-  timeout_milliseconds int not null
-);
-create unlogged table net._http_response (
-  id bigint,
-  status_code integer,
-  content_type text,
-  headers jsonb,
-  content text,
-  timed_out bool,
-  error_msg text,
-  created timestamptz not null default now()
-);
-create index on net._http_response (created);
-create function net.http_get(url text, params jsonb default '{}'::jsonb, headers jsonb default '{}'::jsonb,
-                             timeout_milliseconds int default 5000)
-returns bigint language plpgsql as $fn$
-declare
-  request_id bigint;
-begin
-  if params is not null and params <> '{}'::jsonb then
-    raise exception 'the pg_net stand-in does not encode params';
-  end if;
-  insert into net.http_request_queue (method, url, headers, timeout_milliseconds)
-    values ('GET', url, headers, timeout_milliseconds) returning id into request_id;
-  perform pg_notify('pg_net_standin', request_id::text);
-  return request_id;
-end
-$fn$;
-create function net.http_post(url text, body jsonb default '{}'::jsonb, params jsonb default '{}'::jsonb,
-                              headers jsonb default '{"Content-Type": "application/json"}'::jsonb,
-                              timeout_milliseconds int default 5000)
-returns bigint language plpgsql as $fn$
-declare
-  request_id bigint;
-  content_type text;
-begin
-  select header_value into content_type
-    from jsonb_each_text(coalesce(headers, '{}'::jsonb)) r(header_name, header_value)
-    where lower(header_name) = 'content-type' limit 1;
-  if content_type is null then
-    headers := headers || '{"Content-Type": "application/json"}'::jsonb;
-  end if;
-  if content_type <> 'application/json' then
-    raise exception 'Content-Type header must be "application/json"';
-  end if;
-  if params is not null and params <> '{}'::jsonb then
-    raise exception 'the pg_net stand-in does not encode params';
-  end if;
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-    values ('POST', url, headers, convert_to(body::text, 'UTF8'), timeout_milliseconds)
-    returning id into request_id;
-  perform pg_notify('pg_net_standin', request_id::text);
-  return request_id;
-end
-$fn$;
-`;
-
-/**
- * post-setup's extensions.grant_pg_net_access() and its event trigger, verbatim in substance:
- * when pg_net is created, postgres and the API roles get USAGE on net and EXECUTE on http_get and
- * http_post, made SECURITY DEFINER with search_path net (so their callers need no rights on the
- * queue table).
- */
-export const PG_NET_GRANTS_SQL = `
-create function extensions.grant_pg_net_access()
-returns event_trigger
-language plpgsql
-as $fn$
-begin
-  if exists (select 1 from pg_event_trigger_ddl_commands() as ev
-               join pg_extension as ext on ev.objid = ext.oid
-              where ext.extname = 'pg_net') then
-    grant usage on schema net to supabase_functions_admin, postgres, anon, authenticated, service_role;
-    alter function net.http_get(url text, params jsonb, headers jsonb, timeout_milliseconds integer) security definer;
-    alter function net.http_post(url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer) security definer;
-    alter function net.http_get(url text, params jsonb, headers jsonb, timeout_milliseconds integer) set search_path = net;
-    alter function net.http_post(url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer) set search_path = net;
-    revoke all on function net.http_get(url text, params jsonb, headers jsonb, timeout_milliseconds integer) from public;
-    revoke all on function net.http_post(url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer) from public;
-    grant execute on function net.http_get(url text, params jsonb, headers jsonb, timeout_milliseconds integer)
-      to supabase_functions_admin, postgres, anon, authenticated, service_role;
-    grant execute on function net.http_post(url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer)
-      to supabase_functions_admin, postgres, anon, authenticated, service_role;
-  end if;
-end;
-$fn$;
-create event trigger issue_pg_net_access on ddl_command_end when tag in ('CREATE EXTENSION')
-  execute procedure extensions.grant_pg_net_access();
-`;
-
 /**
  * Vault's shapes (supabase_vault--0.3.0.sql) without its encryption, which changes nothing a
  * reader of vault.decrypted_secrets sees; the grants of 20221207154255_create_pgsodium_and_vault.
@@ -288,6 +181,9 @@ begin
     where s.id = secret_id;
 end
 $fn$;
+-- postgres writes secrets with these in the SQL editor, without rights of its own to insert.
+alter function vault.create_secret(text, text, text, uuid) security definer;
+alter function vault.update_secret(uuid, text, text, text, uuid) security definer;
 revoke all on function vault.create_secret(text, text, text, uuid), vault.update_secret(uuid, text, text, text, uuid)
   from public;
 grant usage on schema vault to postgres with grant option;
@@ -297,114 +193,6 @@ grant usage on schema vault to service_role;
 grant select, delete on vault.secrets, vault.decrypted_secrets to service_role;
 grant execute on function vault.create_secret, vault.update_secret to service_role;
 `;
-
-/**
- * pg_net's background worker, in miniature: takes the queued requests (as supabase_admin, like
- * the extension's worker), sends each over real HTTP with its headers, body and timeout, and
- * records the outcome in net._http_response. Woken by the stand-in's NOTIFY and every 200 ms.
- * Answers { sent, stop() }: `sent` lists what it sent, for the tests.
- */
-export async function drainNetQueue(adminUrl, { log = () => {} } = {}) {
-  const sql = connect(adminUrl, { max: 2 });
-  const sent = [];
-  let stopped = false;
-  let wake = () => {};
-  const listener = await sql.listen('pg_net_standin', () => wake());
-  const loop = (async () => {
-    while (!stopped) {
-      const rows = await sql`
-        delete from net.http_request_queue
-          where id in (select id from net.http_request_queue order by id limit 10 for update skip locked)
-          returning id, method, url, headers, body, timeout_milliseconds`.catch((err) => {
-        log(`pg_net stand-in: ${err.message}`);
-        return [];
-      });
-      await Promise.all(rows.map(async (r) => {
-        const started = Date.now();
-        let outcome;
-        try {
-          const res = await fetch(r.url, {
-            method: r.method,
-            headers: r.headers ?? {},
-            body: r.method === 'GET' ? undefined : r.body,
-            signal: AbortSignal.timeout(r.timeout_milliseconds),
-          });
-          const content = await res.text();
-          outcome = { status_code: res.status, content_type: res.headers.get('content-type'), content };
-        } catch (err) {
-          const timedOut = err.name === 'TimeoutError';
-          outcome = { timed_out: timedOut, error_msg: err.message };
-        }
-        sent.push({ id: Number(r.id), url: r.url, headers: r.headers, at: started, ms: Date.now() - started, ...outcome });
-        await sql`insert into net._http_response (id, status_code, content_type, content, timed_out, error_msg)
-                  values (${r.id}, ${outcome.status_code ?? null}, ${outcome.content_type ?? null},
-                          ${outcome.content ?? null}, ${outcome.timed_out ?? false}, ${outcome.error_msg ?? null})`
-          .catch(() => {});
-      }));
-      if (rows.length === 0) {
-        await new Promise((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 200);
-        });
-      }
-    }
-  })();
-  return {
-    sent,
-    async stop() {
-      stopped = true;
-      wake();
-      await loop;
-      await listener.unlisten().catch(() => {});
-      await sql.end({ timeout: 2 });
-    },
-  };
-}
-
-const SYSTEM_ROOT = '/usr';
-const RIG_TREE = path.join(process.env.PLAUDIT_POSTGRES_HOME ?? '/var/lib/plaudit', `supabase-conditions-15-${PG_NET_STANDIN_VERSION}`);
-
-/**
- * A PostgreSQL tree of the rig's own, in which pg_net is an available extension: Debian's
- * binaries copied (PostgreSQL finds its share directory relative to its binary, through
- * symlinks), the libraries and every share file linked, and pg_net's control file and script
- * (the stand-in) beside the other extensions. Made once; the machine's PostgreSQL is unchanged.
- * Answers the tree's bin directory.
- */
-export function rigBinaries() {
-  const bin = path.join(RIG_TREE, 'lib', 'postgresql', '15', 'bin');
-  if (fs.existsSync(path.join(bin, 'postgres'))) return bin;
-  const partial = `${RIG_TREE}.partial-${process.pid}`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  const sysLib = path.join(SYSTEM_ROOT, 'lib', 'postgresql', '15');
-  const sysShare = path.join(SYSTEM_ROOT, 'share', 'postgresql', '15');
-  const lib = path.join(partial, 'lib', 'postgresql', '15');
-  const share = path.join(partial, 'share', 'postgresql', '15');
-  fs.mkdirSync(path.join(lib, 'bin'), { recursive: true });
-  for (const exe of ['postgres', 'pg_ctl', 'initdb']) {
-    fs.copyFileSync(path.join(sysLib, 'bin', exe), path.join(lib, 'bin', exe));
-    fs.chmodSync(path.join(lib, 'bin', exe), 0o755);
-  }
-  fs.symlinkSync(path.join(sysLib, 'lib'), path.join(lib, 'lib'));
-  fs.mkdirSync(path.join(share, 'extension'), { recursive: true });
-  for (const entry of fs.readdirSync(sysShare)) {
-    if (entry !== 'extension') fs.symlinkSync(path.join(sysShare, entry), path.join(share, entry));
-  }
-  for (const entry of fs.readdirSync(path.join(sysShare, 'extension'))) {
-    fs.symlinkSync(path.join(sysShare, 'extension', entry), path.join(share, 'extension', entry));
-  }
-  fs.writeFileSync(
-    path.join(share, 'extension', 'pg_net.control'),
-    `comment = 'Async HTTP: the stand-in of the hosted-conditions rig, its SQL interface only'\n` +
-      `default_version = '${PG_NET_STANDIN_VERSION}'\nrelocatable = false\nsuperuser = true\n`,
-  );
-  fs.writeFileSync(path.join(share, 'extension', `pg_net--${PG_NET_STANDIN_VERSION}.sql`), PG_NET_EXTENSION_SCRIPT);
-  for (const dir of [RIG_TREE, partial].map(path.dirname)) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-  spawnSync('chmod', ['-R', 'a+rX', partial]);
-  fs.rmSync(RIG_TREE, { recursive: true, force: true });
-  fs.renameSync(partial, RIG_TREE);
-  return bin;
-}
 
 function runAsPostgresUser(cmd, args) {
   return isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
@@ -530,7 +318,9 @@ export async function startSupabaseConditions({ dir, vault = true }) {
     poolerLog: pooler.logFile,
     /** A role's URL through the pooler. */
     poolerUrl(user, password) {
-      return `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${pooler.port}/postgres`;
+      return `postgresql://${encodeURIComponent(user)}:${
+        encodeURIComponent(password)
+      }@127.0.0.1:${pooler.port}/postgres`;
     },
     async stop() {
       await pooler.stop();
