@@ -1077,6 +1077,11 @@ COMMENT ON FUNCTION plaudit.reviews_record_moderation() IS 'Every hide, unhide a
 
 COMMENT ON FUNCTION plaudit.reviews_refuse_delete() IS 'Reviews are never deleted or truncated, whoever asks: moderation hides them instead.';
 
+-- FUNCTION plaudit.ring_worker (supabase/schemas/schedules.sql)
+--   () RETURNS bigint
+
+COMMENT ON FUNCTION plaudit.ring_worker() IS 'pg_cron''s bell on hosted Supabase: POSTs to the worker''s URL (plaudit.worker_bell, else Vault) through pg_net when something is due; runs with its caller''s rights.';
+
 -- FUNCTION plaudit.rotate_api_key (supabase/schemas/organizations_members_and_keys.sql)
 --   (p_key_id uuid, p_grace_seconds integer DEFAULT 0) RETURNS TABLE(id uuid, org_id uuid, name text, scope text, prefix text, key text,
 --     rate_limit_per_minute integer, created_at timestamp with time zone, old_key_expires_at timestamp with time zone)
@@ -1236,6 +1241,11 @@ COMMENT ON FUNCTION plaudit.verify_review_link(p_token text) IS 'Spends an e-mai
 
 COMMENT ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) IS 'Signs in with a mail''s link token, or address and code; answers the outcome and the new session''s token.';
 
+-- FUNCTION plaudit.version_at_least (supabase/schemas/schedules.sql)
+--   (p_version text, p_minimum integer[]) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.version_at_least(p_version text, p_minimum integer[]) IS 'Whether a version string (its leading dotted numbers: 1.4-1 reads as 1.4) is at least the given numbers.';
+
 -- FUNCTION plaudit.visitor_hashes (supabase/schemas/shopper_signals.sql)
 --   (p_review_id uuid, p_visitor bytea) RETURNS bytea[]
 
@@ -1263,6 +1273,11 @@ COMMENT ON FUNCTION plaudit.webhook_signatures(p_secret text, p_previous_secret 
 --   (p_review_id uuid, p_actor text) RETURNS boolean
 
 COMMENT ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) IS 'Withdraws the reply to a review of the caller''s tenant; answers whether there was one.';
+
+-- FUNCTION plaudit.worker_is_due (supabase/schemas/schedules.sql)
+--   () RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.worker_is_due() IS 'Whether the worker has anything due now: deliveries, e-mails, exports, and CDN purges where the bell counts them.';
 
 -- FUNCTION plaudit.xml_element_or_nothing (supabase/schemas/google_product_feed.sql)
 --   (name text, data text) RETURNS text
@@ -1930,6 +1945,19 @@ CREATE TABLE plaudit.webhook_endpoints (
 COMMENT ON TABLE plaudit.webhook_endpoints IS 'Webhook endpoints: where an organization wants its events POSTed, with their signing secrets and health.';
 COMMENT ON COLUMN plaudit.webhook_endpoints.slow_since IS 'Set while the endpoint''s attempts take the worker''s WEBHOOK_SLOW_MS or longer; a faster attempt clears it.';
 
+CREATE TABLE plaudit.worker_bell (
+    id boolean DEFAULT true NOT NULL,
+    url text NOT NULL,
+    secret text NOT NULL,
+    cdn_purges boolean DEFAULT false NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT worker_bell_id_check CHECK (id),
+    CONSTRAINT worker_bell_secret_check CHECK ((secret <> ''::text)),
+    CONSTRAINT worker_bell_url_check CHECK ((url ~ '^https?://'::text))
+);
+
+COMMENT ON TABLE plaudit.worker_bell IS 'Hosted Supabase: the worker function''s address and secret, one row, which pg_cron''s bell rings through pg_net; cdn_purges: due CDN purges ring it too.';
+
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.cdn_purges ADD CONSTRAINT cdn_purges_pkey PRIMARY KEY (id);
@@ -1994,6 +2022,7 @@ ALTER TABLE ONLY plaudit.visitor_hash_keys ADD CONSTRAINT visitor_hash_keys_pkey
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.worker_bell ADD CONSTRAINT worker_bell_pkey PRIMARY KEY (id);
 
 CREATE INDEX api_keys_org_id_created_at ON plaudit.api_keys USING btree (org_id, created_at DESC, id);
 CREATE INDEX api_keys_replaced_by ON plaudit.api_keys USING btree (replaced_by) WHERE (replaced_by IS NOT NULL);
@@ -2351,6 +2380,7 @@ ALTER TABLE plaudit.visitor_hash_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_deliveries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_delivery_attempts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_endpoints ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.worker_bell ENABLE ROW LEVEL SECURITY;
 
 GRANT USAGE ON SCHEMA plaudit TO plaudit_api, plaudit_public, plaudit_worker, plaudit_authenticator;
 
