@@ -39,7 +39,7 @@ select results_eq($$select content from plaudit.public_reviews where org_id = '1
 select ok((select reloptions @> array['security_invoker=true'] from pg_class where oid = 'plaudit.public_reviews'::regclass),
   'the projection runs with its reader''s rights, not its owner''s');
 
-set local role plaudit_public;
+select tests.act_as_public();
 select throws_ok($$select content from plaudit.public_reviews$$, '42501', 'permission denied for view public_reviews',
   'public: the projection is read through the public functions only (they check the profile is enabled)');
 select throws_ok($$select * from plaudit.reviews$$, '42501', 'permission denied for table reviews', 'public: no access to reviews');
@@ -75,11 +75,11 @@ select throws_ok($$select plaudit.moderate_review('15000000-0000-4000-8000-00000
   'permission denied for function moderate_review', 'public: cannot moderate');
 
 -- Owner tenant (API role): the public functions are not its business -----------------------------------
-reset role;
+select tests.clear_persona();
 set local role plaudit_api;
 select throws_ok($$select plaudit.public_review_page('public-owner', 'profile', 1, 20)$$, '42501',
   'permission denied for function public_review_page', 'the API role does not call the public functions');
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;
