@@ -28,6 +28,17 @@ describe(`${middleware}/`, () => {
     expect(untested(dir)).toEqual({ folders: [], loose: [] });
   });
 
+  it("names each of its folders in docs/ARCHITECTURE.md's row of the room, and no folder that is gone", () => {
+    const map = fs.readFileSync(path.join(root, 'docs', 'ARCHITECTURE.md'), 'utf8');
+    const row = map.split('\n').find((line) => line.startsWith(`| \`${middleware}/\``))!;
+    expect(row).toBeDefined();
+    const holds = row.split('|')[2];
+    const named = [...holds.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]).sort();
+    const folders = fs.readdirSync(path.join(root, middleware), { withFileTypes: true })
+      .filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(named).toEqual(folders);
+  });
+
   it('names a folder without a test and a file outside any folder', () => {
     const tmp = fs.mkdtempSync(path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'middleware-'));
     try {
