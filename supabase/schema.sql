@@ -1392,7 +1392,7 @@ CREATE TABLE plaudit.idempotency_keys (
     CONSTRAINT idempotency_keys_route_check CHECK ((char_length(route) <= 200))
 );
 
-COMMENT ON TABLE plaudit.idempotency_keys IS 'Idempotency keys of bulk review requests: the first successful answer per organization and key, kept 24 hours.';
+COMMENT ON TABLE plaudit.idempotency_keys IS 'Idempotency keys of POST requests: the first successful answer per organization and key, with the route and a hash of the request (path and body), kept 24 hours.';
 
 CREATE TABLE plaudit.import_rows (
     import_id uuid NOT NULL,
