@@ -1065,7 +1065,7 @@ COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review but
 -- FUNCTION plaudit.reviews_guard_update (supabase/schemas/reviews.sql)
 --   () RETURNS trigger
 
-COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten (but for forgetting its reviewer): only moderation and verification change it, and its verification status only moves forward.';
+COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten: only the columns moderation, verification, helpful votes and forgetting the reviewer own may change, each as its rule allows, whoever asks.';
 
 -- FUNCTION plaudit.reviews_record_moderation (supabase/schemas/moderation_trail.sql)
 --   () RETURNS trigger
