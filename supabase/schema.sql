@@ -747,6 +747,11 @@ COMMENT ON FUNCTION plaudit.public_review_form(p_form_id uuid) IS 'The hosted fo
 
 COMMENT ON FUNCTION plaudit.public_review_items(p_ids uuid[]) IS 'The public items of the reviews given, as a JSON array in the order given.';
 
+-- FUNCTION plaudit.review_is_public (supabase/schemas/review_statistics.sql)
+--   (p_is_hidden boolean, p_status text) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) IS 'True when a review shows in public: not hidden, and verified or unverified. Inlined where it is called.';
+
 CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invoker='true') AS
  SELECT r.org_id,
     r.id,
@@ -766,7 +771,7 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
     (r.incentive IS NOT NULL) AS incentivized,
     r.helpful_count
    FROM plaudit.reviews r
-  WHERE ((NOT r.is_hidden) AND (r.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
+  WHERE plaudit.review_is_public(r.is_hidden, r.verification_status);
 
 COMMENT ON VIEW plaudit.public_reviews IS 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
@@ -941,11 +946,6 @@ COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whethe
 
 COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review.';
 
--- FUNCTION plaudit.review_is_public (supabase/schemas/review_statistics.sql)
---   (p_is_hidden boolean, p_status text) RETURNS boolean
-
-COMMENT ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) IS 'True when a review shows in public: not hidden, and verified or unverified.';
-
 -- FUNCTION plaudit.review_json (supabase/schemas/one_statement_reads.sql)
 --   (r plaudit.reviews, reply plaudit.review_replies) RETURNS text
 
@@ -1065,7 +1065,7 @@ COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review but
 -- FUNCTION plaudit.reviews_guard_update (supabase/schemas/reviews.sql)
 --   () RETURNS trigger
 
-COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten (but for forgetting its reviewer): only moderation and verification change it, and its verification status only moves forward.';
+COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten: only the columns moderation, verification, helpful votes and forgetting the reviewer own may change, each as its rule allows, whoever asks.';
 
 -- FUNCTION plaudit.reviews_record_moderation (supabase/schemas/moderation_trail.sql)
 --   () RETURNS trigger
@@ -1407,7 +1407,7 @@ CREATE TABLE plaudit.idempotency_keys (
     CONSTRAINT idempotency_keys_route_check CHECK ((char_length(route) <= 200))
 );
 
-COMMENT ON TABLE plaudit.idempotency_keys IS 'Idempotency keys of bulk review requests: the first successful answer per organization and key, kept 24 hours.';
+COMMENT ON TABLE plaudit.idempotency_keys IS 'Idempotency keys of POST requests: the first successful answer per organization and key, with the route and a hash of the request (path and body), kept 24 hours.';
 
 CREATE TABLE plaudit.import_rows (
     import_id uuid NOT NULL,
@@ -2170,10 +2170,10 @@ CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCIN
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
-CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN (((NOT new.is_hidden) AND (new.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(new.is_hidden, new.verification_status) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
-CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN ((((NOT old.is_hidden) AND (old.verification_status = ANY (ARRAY['verified'::text,
-    'unverified'::text]))) OR ((NOT new.is_hidden) AND (new.verification_status = ANY (ARRAY['verified'::text, 'unverified'::text]))))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(old.is_hidden,
+    old.verification_status) OR plaudit.review_is_public(new.is_hidden, new.verification_status))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
 CREATE TRIGGER reviews_record_moderation AFTER UPDATE OF is_hidden, verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.is_hidden IS DISTINCT FROM new.is_hidden) OR (old.verification_status IS DISTINCT FROM new.verification_status))) EXECUTE FUNCTION plaudit.reviews_record_moderation();
 CREATE TRIGGER reviews_refuse_delete BEFORE DELETE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_refuse_delete();
@@ -2545,6 +2545,7 @@ GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text,
 
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) TO plaudit_api;
 
 GRANT SELECT,DELETE ON TABLE plaudit.review_replies TO plaudit_api;
 

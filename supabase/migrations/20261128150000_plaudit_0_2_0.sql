@@ -60,7 +60,17 @@ grant usage on schema extensions to plaudit_api, plaudit_public, plaudit_worker,
 -- switch to after five executions, cannot see a page's offset, a filter's selectivity or which
 -- tenant is asking, and picked slower plans for deep pages of the review list. Planning these
 -- short statements costs far less than the round trip that preparing saves.
-alter role plaudit_authenticator set plan_cache_mode = force_custom_plan;
+-- (Set once per cluster: a role's settings are the cluster's, and databases migrated side by side
+-- would otherwise update the same row at once.)
+do $$
+begin
+  if not exists (select from pg_db_role_setting
+                  where setrole = 'plaudit_authenticator'::regrole and setdatabase = 0
+                    and 'plan_cache_mode=force_custom_plan' = any (setconfig)) then
+    alter role plaudit_authenticator set plan_cache_mode = force_custom_plan;
+  end if;
+end
+$$;
 
 -- ============================================================================================
 -- the owner

@@ -149,12 +149,11 @@ create trigger review_replies_purge_cdn
   for each row execute function plaudit.cdn_purge_on_change();
 
 create trigger reviews_purge_cdn_on_insert after insert on plaudit.reviews
-  for each row when (not new.is_hidden and new.verification_status in ('verified', 'unverified')
-                     and new.source <> 'import')
+  for each row when (plaudit.review_is_public(new.is_hidden, new.verification_status) and new.source <> 'import')
   execute function plaudit.cdn_purge_on_change();
 
 create trigger reviews_purge_cdn_on_update
   after update on plaudit.reviews
-  for each row when ((not old.is_hidden and old.verification_status in ('verified', 'unverified'))
-                     or (not new.is_hidden and new.verification_status in ('verified', 'unverified')))
+  for each row when (plaudit.review_is_public(old.is_hidden, old.verification_status)
+                     or plaudit.review_is_public(new.is_hidden, new.verification_status))
   execute function plaudit.cdn_purge_on_change();

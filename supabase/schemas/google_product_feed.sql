@@ -147,7 +147,7 @@ begin
            (coalesce(p_after_product, '00000000-0000-0000-0000-000000000000'),
             coalesce(p_after_created_at::timestamptz, '-infinity'),
             coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
-       and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+       and plaudit.review_is_public(r.is_hidden, r.verification_status)
      order by r.product_id, r.created_at, r.id
      limit least(greatest(p_limit, 1), 5000)
   ), product as materialized (

@@ -17,7 +17,7 @@ create or replace view plaudit.public_reviews with (security_barrier = true, sec
          case when r.verification_status = 'verified' then r.verification_method end as verification_method,
          r.product_id, r.source, r.source_platform, r.incentive is not null as incentivized, r.helpful_count
   from plaudit.reviews r
-  where not r.is_hidden and r.verification_status in ('verified', 'unverified');
+  where plaudit.review_is_public(r.is_hidden, r.verification_status);
 comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
 
 -- A review's photos and videos as a JSON array in upload order, the one writer of it: the
@@ -113,7 +113,7 @@ begin
         from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
         cross join lateral (
           select r.id, r.rating, r.created_at, r.helpful_count from plaudit.reviews r
-           where %4$s and not r.is_hidden and r.verification_status in ('verified', 'unverified') and %5$s %6$s
+           where %4$s and plaudit.review_is_public(r.is_hidden, r.verification_status) and %5$s %6$s
            order by %8$s r.created_at %7$s, r.id %7$s
            limit $6 + $7) x
        order by %1$s
@@ -152,7 +152,7 @@ as $$
   select case
     when p_has_media then (
       select count(*) from plaudit.reviews r
-       where r.org_id = p_org_id and not r.is_hidden and r.verification_status in ('verified', 'unverified')
+       where r.org_id = p_org_id and plaudit.review_is_public(r.is_hidden, r.verification_status)
          and (case when p_product_ids is null then r.product_id is null else r.product_id = any (p_product_ids) end)
          and r.rating = any (p_ratings) and plaudit.review_has_public_media(r.id))
     else (

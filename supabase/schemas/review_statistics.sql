@@ -1,14 +1,21 @@
 -- Review statistics: the counters of public reviews per organization, kept by triggers, and their rebuild.
 
--- Whether a review shows in public, in one place: the statistics triggers and the recount must
--- agree with the public projection (plaudit.public_reviews) on it.
+-- Whether a review shows in public, the one definition of it: the public projection
+-- (plaudit.public_reviews), the public feeds' index walks and counts, the Google feed, the
+-- transparency report, the shoppers' signals, the statistics triggers and their recounts, and the
+-- CDN purge triggers' WHEN clauses all call it. A plain expression of its arguments, which the
+-- planner inlines where it is called (hence no SET clause, and it names nothing): a query that
+-- calls it still matches the partial indexes whose predicate writes the rule out
+-- (reviews_public_business_feed and its siblings), and costs no call per review. The API's tenant
+-- evaluates it itself, in those WHEN clauses, when it moderates or verifies a review.
 create or replace function plaudit.review_is_public(p_is_hidden boolean, p_status text)
 returns boolean
 language sql
 immutable
-set search_path = pg_catalog, pg_temp
+parallel safe
 as $$ select not p_is_hidden and p_status in ('verified', 'unverified') $$;
-comment on function plaudit.review_is_public(boolean,text) is 'True when a review shows in public: not hidden, and verified or unverified.';
+comment on function plaudit.review_is_public(boolean,text) is 'True when a review shows in public: not hidden, and verified or unverified. Inlined where it is called.';
+grant execute on function plaudit.review_is_public(boolean,text) to plaudit_api;
 
 -- Adds signed deltas, one row per organization, in organization order (so two multi-tenant
 -- statements cannot deadlock), to this backend's slot.

@@ -10,30 +10,66 @@ as $$ select '[removed at the reviewer''s request]'::text $$;
 comment on function plaudit.erasure_notice() is 'The text an erased review''s title and content are replaced with when the reviewer asked for it.';
 grant execute on function plaudit.erasure_notice() to plaudit_api, plaudit_worker;
 
--- Only the columns moderation, verification and helpful votes own may change, and the verification status moves
--- only forward: pending to verified or rejected; and an unverified review to verified by an
--- invitation (the one other way a review proves its writer).
+-- A review is written once: after its insert only the columns listed here may change, whoever
+-- asks (the table's owner and so every SECURITY DEFINER function, the API's tenant through its
+-- column grants and row-level security). Every other column, one added later included, is
+-- refused, compared as the row's JSON without the listed keys. Who changes each group, and why:
+--   * moderation: is_hidden, by plaudit.moderate_review (the API's tenant, plaudit_api), hides a
+--     review from public view and back, each change on the moderation trail;
+--   * verification: verification_status and its provenance (verification_method, _at, _key_id,
+--     _token_id, _order_hash, _reason), by plaudit.change_verification and its callers
+--     (approve_review, reject_review, verify_review_by_order: the API's tenant),
+--     plaudit.verify_review_by_token (the e-mailed link, or the API) and
+--     plaudit.submit_requested_review (an invitation's page): the status only moves forward,
+--     pending to verified or rejected, or unverified to verified by an invitation (the one other
+--     way a review proves its writer), and the provenance changes only with it;
+--   * helpful votes: helpful_count, by plaudit.vote_helpful (the public, once per visitor; the
+--     votes themselves are plaudit.review_votes): a count beside the review, not the review;
+--   * forgetting the reviewer: reviewer_email, reviewer_name, custom_fields, title and content, by
+--     plaudit.erase_reviewer (the API's tenant, a privacy erasure), only in the erasure's exact
+--     shape: the address, name and answers gone, the title and text kept or replaced by the
+--     removal notice;
+--   * search, generated from the title and the text: PostgreSQL recomputes it after this trigger
+--     (and shows it here as null), no statement can write it;
+--   * updated_at is this trigger's own: set to now() on every change but a helpful vote's, never
+--     by the caller.
+-- What a review says and where it came from (rating, form, organization, product, dates, source,
+-- platform, incentive, import key) is set by its insert only: plaudit.submit_review and
+-- plaudit.run_imports.
 create or replace function plaudit.reviews_guard_update()
 returns trigger
 language plpgsql
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+  changeable constant text[] := array[
+    'is_hidden',
+    'verification_status', 'verification_method', 'verification_at', 'verification_key_id',
+    'verification_token_id', 'verification_order_hash', 'verification_reason',
+    'helpful_count',
+    'reviewer_email', 'reviewer_name', 'custom_fields', 'title', 'content',
+    'search'];
+  before jsonb := to_jsonb(old) - changeable;
+  after jsonb := to_jsonb(new) - changeable;
+  refused text;
 begin
-  if (new.id, new.org_id, new.form_id, new.rating, new.title, new.content, new.reviewer_name,
-      new.reviewer_email, new.custom_fields, new.created_at)
-     is distinct from
-     (old.id, old.org_id, old.form_id, old.rating, old.title, old.content, old.reviewer_name,
-      old.reviewer_email, old.custom_fields, old.created_at)
-     -- Forgetting the reviewer (plaudit.erase_reviewer) is the one rewrite: the address, name and
-     -- answers gone, the text kept or replaced by the removal notice, nothing else changed.
-     and not ((new.id, new.org_id, new.form_id, new.rating, new.created_at)
-                is not distinct from (old.id, old.org_id, old.form_id, old.rating, old.created_at)
-              and new.reviewer_email is null and new.reviewer_name = 'Anonymous' and new.custom_fields = '{}'
+  if after is distinct from before then
+    select string_agg(a.key, ', ' order by a.key) into refused
+      from jsonb_each(after) a where a.value is distinct from before -> a.key;
+    raise exception 'a review cannot be rewritten: only moderation and verification may change it'
+      using errcode = 'restrict_violation', detail = 'Refused: ' || refused || '.';
+  end if;
+  -- Forgetting the reviewer (plaudit.erase_reviewer) is the one rewrite of what the reviewer
+  -- wrote, and only whole.
+  if (new.reviewer_email, new.reviewer_name, new.custom_fields, new.title, new.content)
+     is distinct from (old.reviewer_email, old.reviewer_name, old.custom_fields, old.title, old.content)
+     and not (new.reviewer_email is null and new.reviewer_name = 'Anonymous' and new.custom_fields = '{}'
               and (new.title is not distinct from old.title or new.title = plaudit.erasure_notice())
               and (new.content = old.content or new.content = plaudit.erasure_notice()))
   then
     raise exception 'a review cannot be rewritten: only moderation and verification may change it'
-      using errcode = 'restrict_violation';
+      using errcode = 'restrict_violation',
+            detail = 'The reviewer''s address, name, answers, title and text change only as an erasure.';
   end if;
   if new.verification_status is distinct from old.verification_status then
     if not ((old.verification_status = 'pending' and new.verification_status in ('verified', 'rejected'))
@@ -51,20 +87,14 @@ begin
     raise exception 'verification provenance changes only with the verification status'
       using errcode = 'restrict_violation';
   end if;
-  -- Where a review came from, and what was offered for it, are written once.
-  if (new.source, new.source_platform, new.imported_as_verified, new.incentive::jsonb)
-     is distinct from (old.source, old.source_platform, old.imported_as_verified, old.incentive::jsonb) then
-    raise exception 'a review cannot be rewritten: only moderation and verification may change it'
-      using errcode = 'restrict_violation';
-  end if;
-  -- A helpful vote (plaudit.vote_helpful) changes only the count: the review itself did not change.
+  -- A helpful vote changes only the count: the review itself did not change.
   if new.helpful_count is not distinct from old.helpful_count then
     new.updated_at := now();
   end if;
   return new;
 end
 $$;
-comment on function plaudit.reviews_guard_update() is 'A review is never rewritten (but for forgetting its reviewer): only moderation and verification change it, and its verification status only moves forward.';
+comment on function plaudit.reviews_guard_update() is 'A review is never rewritten: only the columns moderation, verification, helpful votes and forgetting the reviewer own may change, each as its rule allows, whoever asks.';
 
 -- A review is never deleted, not even by the table's owner: the moderation trail refers to it
 -- and the statistics count it. Hiding it through moderation takes it out of public view.

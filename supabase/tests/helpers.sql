@@ -60,3 +60,68 @@ begin
     format('pg_cron: %s runs as a role that may execute its command', p_job));
 end
 $$;
+
+-- Personas, as basejump's tests.authenticate_as: who the statements that follow run as, until
+-- the next persona or the transaction's end. A tenant is what an API request is: plaudit_api
+-- with the transaction's tenant set; the other personas change the role alone (a file may check
+-- that a role refuses a tenant's data while a tenant is set). Every role may call these (a file
+-- switches from one persona to another, whoever it is now), and nothing else of schema tests.
+create or replace function tests.act_as_tenant(p_org_id uuid)
+returns void
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform set_config('role', 'plaudit_api', true);
+  perform set_config('plaudit.org_id', p_org_id::text, true);
+end
+$$;
+
+-- The public: what unauthenticated routes run as.
+create or replace function tests.act_as_public()
+returns void
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform set_config('role', 'plaudit_public', true);
+end
+$$;
+
+-- The worker: claims and records deliveries, e-mails, exports, imports and purges.
+create or replace function tests.act_as_worker()
+returns void
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform set_config('role', 'plaudit_worker', true);
+end
+$$;
+
+-- The schema's owner: what the migrations and the SECURITY DEFINER functions run as.
+create or replace function tests.act_as_owner()
+returns void
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform set_config('role', 'plaudit_owner', true);
+end
+$$;
+
+-- Back to the superuser that runs the file.
+create or replace function tests.clear_persona()
+returns void
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform set_config('role', 'none', true);
+end
+$$;
+
+grant usage on schema tests to public;
+revoke execute on all functions in schema tests from public;
+grant execute on function tests.act_as_tenant(uuid), tests.act_as_public(), tests.act_as_worker(),
+  tests.act_as_owner(), tests.clear_persona() to public;

@@ -91,7 +91,7 @@ select throws_ok(
   'outsider: the schema is closed to a role that was granted nothing'
 );
 
-reset role;
+select tests.clear_persona();
 
 ------------
 --- SECURITY DEFINER functions run with a fixed search_path
@@ -552,7 +552,7 @@ select is_empty(
 ------------
 --- Anonymous public routes: plaudit_public
 ------------
-set local role plaudit_public;
+select tests.act_as_public();
 
 select throws_ok(
   $$ select id from plaudit.organizations $$,
@@ -566,7 +566,7 @@ select throws_ok(
   'plaudit_public: cannot call authenticate'
 );
 
-reset role;
+select tests.clear_persona();
 reset session authorization;
 
 select is(current_user::text, 'postgres', 'back to the superuser for the end of the file');

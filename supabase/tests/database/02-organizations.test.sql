@@ -17,8 +17,7 @@ insert into plaudit.organizations (id, name, slug, website, created_at, updated_
 ------------
 --- Tenant A (owner of the row)
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select results_eq(
   $$ select id, name, slug from plaudit.organizations $$,
@@ -60,7 +59,7 @@ select throws_ok(
 ------------
 --- Tenant B (a stranger to A)
 ------------
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 
 select is_empty(
   $$ select id from plaudit.organizations where id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' $$,
@@ -131,8 +130,8 @@ select throws_ok(
 ------------
 --- Anonymous public routes (plaudit_public)
 ------------
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-set local role plaudit_public;
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
+select tests.act_as_public();
 
 select throws_ok(
   $$ select id from plaudit.organizations $$,
@@ -149,7 +148,7 @@ select throws_ok(
 ------------
 --- The authenticator login role
 ------------
-reset role;
+select tests.clear_persona();
 set local session authorization plaudit_authenticator;
 
 select throws_ok(

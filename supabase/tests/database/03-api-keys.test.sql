@@ -27,8 +27,7 @@ insert into keys (label, id, key)
 ------------
 --- Tenant A (owner of the rows)
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select set_eq(
   $$ select id from plaudit.api_keys $$,
@@ -146,7 +145,7 @@ select is_empty(
 ------------
 --- Tenant B (a stranger to A)
 ------------
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 
 select is_empty(
   $$ select id from plaudit.api_keys where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' $$,
@@ -231,7 +230,7 @@ select is_empty(
 ------------
 --- Anonymous public routes (plaudit_public)
 ------------
-set local role plaudit_public;
+select tests.act_as_public();
 
 select throws_ok(
   $$ select id from plaudit.api_keys $$,
@@ -248,7 +247,7 @@ select throws_ok(
 ------------
 --- The authenticator login role: old keys stop working, successors work
 ------------
-reset role;
+select tests.clear_persona();
 set local session authorization plaudit_authenticator;
 
 select throws_ok(
@@ -321,8 +320,7 @@ insert into keys (label, id, key)
 insert into keys (label, id, key)
   select 'a_to_rotate', id, key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Backup', 'read');
 
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select results_eq(
   $$ update plaudit.api_keys set revoked_at = now()
@@ -384,10 +382,10 @@ select results_eq(
   'tenant A: the rotated key is revoked and points at its successor'
 );
 
-reset role;
+select tests.clear_persona();
 
 -- The table's owner is bound too.
-set local role plaudit_owner;
+select tests.act_as_owner();
 select is(
   current_user::text,
   (select pg_get_userbyid(relowner)::text from pg_class where oid = 'plaudit.api_keys'::regclass),
@@ -429,8 +427,7 @@ reset session authorization;
 ------------
 --- Rotation with a grace period: both keys work until the old one's revoked_at
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 insert into keys (label, id, key)
   select 'a_fleet', id, key from plaudit.issue_api_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Fleet', 'write');
@@ -469,7 +466,7 @@ select throws_ok(
   'tenant A: cannot set a live key''s revocation more than 24 hours ahead'
 );
 
-reset role;
+select tests.clear_persona();
 set local session authorization plaudit_authenticator;
 
 select results_eq(
@@ -481,15 +478,14 @@ select results_eq(
 );
 
 reset session authorization;
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select lives_ok(
   $$ update plaudit.api_keys set revoked_at = now() where id = (select id from keys where label = 'a_fleet') $$,
   'tenant A: a key in its grace period can be revoked at once'
 );
 
-reset role;
+select tests.clear_persona();
 set local session authorization plaudit_authenticator;
 
 select is_empty(

@@ -38,8 +38,7 @@ grant select on inviter to public;
 ------------
 --- Tenant A (owner of the rows): members
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select set_eq(
   $$ select email, role from plaudit.members $$,
@@ -205,7 +204,7 @@ select throws_ok(
 ------------
 --- Tenant B (a stranger to A)
 ------------
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 
 select is_empty(
   $$ select id from plaudit.members where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' $$,
@@ -299,7 +298,7 @@ select is_empty(
 ------------
 --- Anonymous public routes (plaudit_public) and the authenticator login role
 ------------
-set local role plaudit_public;
+select tests.act_as_public();
 
 select throws_ok(
   $$ select id from plaudit.invitations $$,
@@ -313,7 +312,7 @@ select throws_ok(
   'plaudit_public: cannot read members'
 );
 
-reset role;
+select tests.clear_persona();
 set local session authorization plaudit_authenticator;
 
 select throws_ok(
@@ -385,7 +384,7 @@ select is(
 ------------
 --- An invitation's end is permanent: revoked_at and accepted_at never change once set
 ------------
-set local role plaudit_public;
+select tests.act_as_public();
 
 select is(
   plaudit.accept_invitation('a-pending', 'Pat'),
@@ -393,8 +392,7 @@ select is(
   'public: accepting an open invitation still works'
 );
 
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select results_eq(
   $$ update plaudit.invitations set revoked_at = now()
@@ -439,10 +437,10 @@ select lives_ok(
   'tenant A: an update that leaves revoked_at as it is passes'
 );
 
-reset role;
+select tests.clear_persona();
 
 -- The table's owner is bound too.
-set local role plaudit_owner;
+select tests.act_as_owner();
 select is(
   current_user::text,
   (select pg_get_userbyid(relowner)::text from pg_class where oid = 'plaudit.invitations'::regclass),
@@ -485,7 +483,7 @@ select results_eq(
   'owner: the accepted invitation stays accepted and the withdrawn ones stay withdrawn'
 );
 
-set local role plaudit_public;
+select tests.act_as_public();
 
 select is(
   plaudit.accept_invitation('a-withdraw', 'Wes'),
@@ -493,7 +491,7 @@ select is(
   'public: the withdrawn invitation whose reopening was refused cannot be accepted'
 );
 
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

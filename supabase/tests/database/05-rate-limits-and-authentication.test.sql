@@ -151,8 +151,7 @@ select throws_ok(
 ------------
 --- Tenant A as plaudit_api: no authenticating from inside a request
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select throws_ok(
   $$ select * from plaudit.authenticate(sha256(convert_to('rk_guess', 'UTF8')), 600) $$,
@@ -169,7 +168,7 @@ select throws_ok(
 ------------
 --- Anonymous public routes (plaudit_public): hit_rate_limit
 ------------
-set local role plaudit_public;
+select tests.act_as_public();
 set local plaudit.org_id = '';
 
 create temporary table hits (bucket text, n integer, allowed boolean, remaining integer, reset_at bigint);
@@ -210,7 +209,7 @@ select throws_ok(
   'plaudit_public: cannot prune the counters'
 );
 
-reset role;
+select tests.clear_persona();
 reset session authorization;
 
 ------------

@@ -39,8 +39,7 @@ select results_eq(
 ------------
 --- Tenants, anonymous, public routes and the authenticator cannot run it
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select throws_ok(
   $$ select plaudit.run_maintenance() $$,
@@ -48,7 +47,7 @@ select throws_ok(
   'tenant: the API role cannot run maintenance'
 );
 
-set local role plaudit_public;
+select tests.act_as_public();
 
 select throws_ok(
   $$ select plaudit.run_maintenance() $$,
@@ -56,7 +55,7 @@ select throws_ok(
   'plaudit_public: cannot run maintenance'
 );
 
-reset role;
+select tests.clear_persona();
 set local session authorization plaudit_authenticator;
 
 select throws_ok(

@@ -96,8 +96,7 @@ select is_empty(
 --- The escalation through a temporary table
 ------------
 
-set local role plaudit_api;
-select set_config('plaudit.org_id', '07000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('07000000-0000-4000-8000-000000000001');
 
 -- (In a fresh session the message names the database; this one has a temporary schema already,
 -- made by pgTAP as the superuser, and the refusal names that schema.)
@@ -107,7 +106,7 @@ select throws_matching(
   'plaudit_api cannot create the temporary table a SECURITY DEFINER function might reuse'
 );
 
-reset role;
+select tests.clear_persona();
 
 -- Even a temporary table of that name with a trigger, made by someone who could, is never
 -- touched: the function keeps its rows in a variable.
@@ -138,7 +137,7 @@ select results_eq(
   $$ values (0, true, null::text), (1, false, 'form_id: no active review form with this id in this organization') $$,
   'create_review_requests works beside a caller''s pg_temp.rr_batch and never fires its trigger'
 );
-reset role;
+select tests.clear_persona();
 
 select is((select count(*)::int from pg_temp.rr_batch), 0, 'the caller''s temporary table is untouched');
 select is(
@@ -156,7 +155,7 @@ select results_eq(
   $$ values (0, null::text), (1, 'external_id: repeats the external_id of row 0') $$,
   'a second call in the same transaction checks its own rows only'
 );
-reset role;
+select tests.clear_persona();
 select tests.take_back_temporary_from_runtime_roles();
 
 ------------
@@ -204,7 +203,7 @@ select * from pg_temp.refusals('plaudit_authenticator');
 create role plaudit_test_operator login noinherit;
 grant plaudit_owner to plaudit_test_operator;
 set local session authorization plaudit_test_operator;
-set local role plaudit_owner;
+select tests.act_as_owner();
 
 select throws_ok(
   'set session_replication_role = replica', '42501',
@@ -230,7 +229,7 @@ select throws_ok(
   'the moderation trail is append-only: entries cannot be changed or deleted',
   'owner member: cannot truncate the trail'
 );
-reset role;
+select tests.clear_persona();
 reset session authorization;
 
 select * from finish();

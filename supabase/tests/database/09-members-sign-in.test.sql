@@ -36,7 +36,7 @@ select is(plaudit.request_sign_in('ada@acme.test', '192.0.2.3', 'https://reviews
 select is(plaudit.request_sign_in('nobody-1@acme.test', '192.0.2.1', 'https://reviews.example', 3), 'rate_limited',
   'request_sign_in: the client''s own limit counts unknown addresses too');
 
-reset role;
+select tests.clear_persona();
 -- The superuser reads the queued mails: the link carries the token in its fragment.
 insert into learned
   select 'token' || row_number() over (order by created_at, id),
@@ -90,7 +90,7 @@ select results_eq(
   'verify_sign_in: an unknown token is invalid'
 );
 
-reset role;
+select tests.clear_persona();
 -- A fresh mail whose five wrong codes lock it.
 delete from plaudit.rate_limit_counters; -- the next minute
 select is(plaudit.request_sign_in('ada@acme.test', '192.0.2.9', 'https://reviews.example'), 'sent', 'a fourth mail, next minute');
@@ -126,7 +126,7 @@ select results_eq(
 ------------
 --- Sessions: what they reach
 ------------
-reset role;
+select tests.clear_persona();
 -- Two sessions of Ada's, made as verify_sign_in makes them, with known tokens.
 insert into plaudit.sessions (id, email, token_hash) values
   ('5e000000-0000-4000-8000-000000000001', 'ada@acme.test', sha256('session-one'::bytea)),
@@ -162,7 +162,7 @@ select is_empty(
   'an ended session authenticates nothing'
 );
 
-reset role;
+select tests.clear_persona();
 update plaudit.sessions set last_seen_at = now() - interval '7 days 1 second' where id = '5e000000-0000-4000-8000-000000000002';
 set local role plaudit_authenticator;
 select is_empty(
@@ -173,16 +173,15 @@ select is_empty(
 ------------
 --- The API role and the superuser
 ------------
-reset role;
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.clear_persona();
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select throws_ok(
   $$ select * from plaudit.sessions $$,
   '42501', 'permission denied for table sessions',
   'the API role cannot read sessions, even its tenant''s members'''
 );
 
-reset role;
+select tests.clear_persona();
 select throws_ok(
   $$ update plaudit.sessions set ended_at = null where id = '5e000000-0000-4000-8000-000000000001' $$,
   '23001', 'a session''s end is permanent: ended_at cannot be cleared or changed once set',

@@ -32,8 +32,7 @@ select throws_ok(
   'unknown verification modes are refused');
 
 -- Owner tenant ------------------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '10000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('10000000-0000-4000-8000-000000000001');
 
 select results_eq($$select name from plaudit.review_forms$$, $$values ('Owner form')$$,
   'the owner sees only its own forms');
@@ -52,7 +51,7 @@ select throws_ok(
   '42501', 'permission denied for table review_forms', 'forms are never deleted through the API role');
 
 -- Stranger tenant ---------------------------------------------------------------------------------
-select set_config('plaudit.org_id', '10000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('10000000-0000-4000-8000-000000000002');
 select results_eq($$select name from plaudit.review_forms$$, $$values ('Stranger form')$$,
   'a stranger sees only its own forms');
 update plaudit.review_forms set name = 'hijacked' where id = '10000000-0000-4000-8000-0000000000f1';
@@ -65,12 +64,12 @@ select throws_ok(
   '42501', 'permission denied for table review_forms', 'created_at is not the client''s to set');
 
 -- Public role -------------------------------------------------------------------------------------
-reset role;
-set local role plaudit_public;
+select tests.clear_persona();
+select tests.act_as_public();
 select throws_ok($$select * from plaudit.review_forms$$, '42501', 'permission denied for table review_forms',
   'the public role cannot read forms');
 
-reset role;
+select tests.clear_persona();
 select is((select name from plaudit.review_forms where id = '10000000-0000-4000-8000-0000000000f1'), 'Owner form',
   'the stranger''s update touched nothing');
 select is((select count(*)::integer from plaudit.review_forms where org_id = '10000000-0000-4000-8000-000000000001'), 2,

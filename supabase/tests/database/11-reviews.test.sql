@@ -27,7 +27,7 @@ language sql as $$
 $$;
 
 -- Anonymous / public role: submits through plaudit.submit_review only ----------------------------
-set local role plaudit_public;
+select tests.act_as_public();
 
 
 insert into submitted select 'open', id from pg_temp.submit('11000000-0000-4000-8000-0000000000f1', 'Good mug');
@@ -76,7 +76,7 @@ select throws_ok(
     values ('11000000-0000-4000-8000-000000000001', '11000000-0000-4000-8000-0000000000f1', 5, 'x', 'y', 'z@example.com', 'verified')$$,
   '42501', 'permission denied for table reviews', 'public: cannot insert a review directly');
 
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$select r.verification_status, r.is_hidden, r.org_id, r.custom_fields from plaudit.reviews r
     join submitted s on s.id = r.id order by s.label$$,
@@ -91,8 +91,7 @@ select is((select count(*)::integer from plaudit.events e join submitted s on (e
            where e.data ? 'reviewer_email'), 0, 'no event carries the reviewer''s e-mail');
 
 -- Owner tenant ------------------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '11000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('11000000-0000-4000-8000-000000000001');
 
 select is((select count(*)::integer from plaudit.reviews), 2, 'owner: sees its own two reviews');
 select lives_ok(
@@ -121,7 +120,7 @@ select throws_ok(
   '42501', 'permission denied for function submit_review', 'owner: the API role does not submit reviews');
 
 -- Stranger tenant ---------------------------------------------------------------------------------
-select set_config('plaudit.org_id', '11000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('11000000-0000-4000-8000-000000000002');
 select results_eq($$select content from plaudit.reviews$$, $$values ('Their review')$$,
   'stranger: sees only its own review');
 select is_empty(
@@ -131,7 +130,7 @@ select is_empty($$select * from plaudit.review_statistics where org_id = '110000
   'stranger: cannot read another tenant''s statistics');
 
 -- Table owner (the migration user): triggers refuse what privileges would allow ----------------------
-reset role;
+select tests.clear_persona();
 select is((select is_hidden from plaudit.reviews where id = (select id from submitted where label = 'open')), true,
   'the stranger''s update changed nothing');
 select throws_ok(

@@ -119,7 +119,7 @@ select results_eq($$select * from pg_temp.counters('12000000-0000-4000-8000-0000
 set local role plaudit_api;
 select throws_ok($$insert into plaudit.review_statistics (org_id, slot) values ('12000000-0000-4000-8000-000000000001', 0)$$,
   '42501', 'permission denied for table review_statistics', 'the API role cannot write statistics');
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

@@ -16,8 +16,7 @@ insert into plaudit.reviews (id, org_id, form_id, rating, content, reviewer_name
   ('13000000-0000-4000-8000-0000000000b1', '13000000-0000-4000-8000-000000000002', '13000000-0000-4000-8000-0000000000f2', 4, 'Theirs', 'C', 'c@example.com', 'pending');
 
 -- Owner tenant: moderation and verification through the API's functions -------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '13000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('13000000-0000-4000-8000-000000000001');
 
 select lives_ok($$select plaudit.moderate_review('13000000-0000-4000-8000-0000000000a1', 'hide', 'Spam', 'api_key:k1')$$,
   'owner: hides a review');
@@ -54,7 +53,7 @@ select throws_ok($$insert into plaudit.moderation_trail (org_id, seq, review_id,
   '42501', 'permission denied for table moderation_trail', 'owner: cannot forge an entry');
 
 -- Stranger tenant ---------------------------------------------------------------------------------
-select set_config('plaudit.org_id', '13000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('13000000-0000-4000-8000-000000000002');
 select is_empty($$select * from plaudit.moderation_trail$$, 'stranger: sees none of another tenant''s trail');
 select throws_ok($$select plaudit.moderate_review('13000000-0000-4000-8000-0000000000a1', 'hide', 'x', 'api_key:evil')$$,
   'P0002', 'Review not found', 'stranger: cannot moderate another tenant''s review');
@@ -62,13 +61,13 @@ select throws_ok($$select plaudit.verify_moderation_chain('13000000-0000-4000-80
   '42501', 'permission denied for function verify_moderation_chain', 'stranger: cannot run the chain check');
 
 -- Public role -------------------------------------------------------------------------------------
-reset role;
-set local role plaudit_public;
+select tests.clear_persona();
+select tests.act_as_public();
 select throws_ok($$select * from plaudit.moderation_trail$$, '42501', 'permission denied for table moderation_trail',
   'public: cannot read the trail');
 
 -- Table owner: append-only by trigger; the chain verifies and catches tampering -----------------------
-reset role;
+select tests.clear_persona();
 select results_eq($$select valid, entries, problem from plaudit.verify_moderation_chain('13000000-0000-4000-8000-000000000001')$$,
   $$values (true, 4::bigint, null::text)$$, 'the chain of four entries verifies');
 set local timezone = 'Pacific/Chatham';

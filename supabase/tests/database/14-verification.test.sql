@@ -25,7 +25,7 @@ returns void language sql as $$
 $$;
 
 -- Anonymous / public role: submissions ----------------------------------------------------------
-set local role plaudit_public;
+select tests.act_as_public();
 select pg_temp.submit('mail1', '14000000-0000-4000-8000-0000000000e1', 'a@example.com');
 select pg_temp.submit('mail2', '14000000-0000-4000-8000-0000000000e1', 'b@example.com');
 select pg_temp.submit('mail3', '14000000-0000-4000-8000-0000000000e1', 'c@example.com');
@@ -44,7 +44,7 @@ select throws_ok($$select plaudit.approve_review((select id from made where labe
 select results_eq($$select outcome from plaudit.verify_review_by_token('not-a-token')$$, $$values ('invalid'::text)$$,
   'public: an unknown token is invalid');
 
-reset role;
+select tests.clear_persona();
 create temporary table tokens (label text primary key, token text) on commit drop;
 grant select on tokens to plaudit_public, plaudit_api;
 insert into tokens select m.label, e.data ->> 'token' from made m
@@ -71,18 +71,18 @@ select is(plaudit.order_hash('14000000-0000-4000-8000-000000000001', 'ORD-1'),
   'the order hash is SHA-256 of tenant and order id');
 
 -- Public role: the e-mailed link ------------------------------------------------------------------
-set local role plaudit_public;
+select tests.act_as_public();
 select results_eq($$select outcome from plaudit.verify_review_by_token((select token from tokens where label = 'mail1'))$$,
   $$values ('verified'::text)$$, 'public: the link verifies');
 select results_eq($$select outcome from plaudit.verify_review_by_token((select token from tokens where label = 'mail1'))$$,
   $$values ('already_used'::text)$$, 'public: the link works once');
-reset role;
+select tests.clear_persona();
 update plaudit.review_verification_tokens set expires_at = now() - interval '1 second'
   where review_id = (select id from made where label = 'mail2');
-set local role plaudit_public;
+select tests.act_as_public();
 select results_eq($$select outcome from plaudit.verify_review_by_token((select token from tokens where label = 'mail2'))$$,
   $$values ('expired'::text)$$, 'public: an expired link does not verify');
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$select r.verification_status, r.verification_method, r.verification_token_id is not null, r.verification_key_id
     from plaudit.reviews r join made m on m.id = r.id where m.label in ('mail1', 'mail2') order by m.label$$,
@@ -90,8 +90,7 @@ select results_eq(
   'provenance of an e-mail verification: method and token');
 
 -- Owner tenant --------------------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '14000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('14000000-0000-4000-8000-000000000001');
 select results_eq(
   $$select outcome from plaudit.verify_review_by_token((select token from tokens where label = 'mail3'), (select id from made where label = 'mail2'))$$,
   $$values ('invalid'::text)$$, 'owner: a token verifies only its own review');
@@ -115,13 +114,13 @@ select is((select purchased_at from plaudit.orders where order_id = 'ORD-3'), '2
   'owner: the last occurrence of a repeated order wins');
 
 -- Stranger tenant ---------------------------------------------------------------------------------
-select set_config('plaudit.org_id', '14000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('14000000-0000-4000-8000-000000000002');
 select results_eq($$select order_id from plaudit.orders$$, $$values ('ORD-9'::text)$$, 'stranger: sees only its own orders');
 select throws_ok($$select plaudit.upsert_orders('14000000-0000-4000-8000-000000000001', '[{"order_id":"PLANTED"}]')$$,
   '42501', 'new row violates row-level security policy for table "orders"', 'stranger: cannot load orders into another tenant');
 select throws_ok($$select plaudit.approve_review((select id from made where label = 'proof_wrong_mail'), null, null)$$,
   'P0002', 'Review not found', 'stranger: cannot approve another tenant''s review');
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

@@ -2,7 +2,7 @@
 -- hidden, pending or rejected review, whatever the public role asks.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(21);
+select plan(25);
 
 insert into plaudit.organizations (id, name, slug, website) values
   ('15000000-0000-4000-8000-000000000001', 'Public Co', 'public-owner', 'https://public.example'),
@@ -39,7 +39,7 @@ select results_eq($$select content from plaudit.public_reviews where org_id = '1
 select ok((select reloptions @> array['security_invoker=true'] from pg_class where oid = 'plaudit.public_reviews'::regclass),
   'the projection runs with its reader''s rights, not its owner''s');
 
-set local role plaudit_public;
+select tests.act_as_public();
 select throws_ok($$select content from plaudit.public_reviews$$, '42501', 'permission denied for view public_reviews',
   'public: the projection is read through the public functions only (they check the profile is enabled)');
 select throws_ok($$select * from plaudit.reviews$$, '42501', 'permission denied for table reviews', 'public: no access to reviews');
@@ -75,10 +75,55 @@ select throws_ok($$select plaudit.moderate_review('15000000-0000-4000-8000-00000
   'permission denied for function moderate_review', 'public: cannot moderate');
 
 -- Owner tenant (API role): the public functions are not its business -----------------------------------
-reset role;
+select tests.clear_persona();
 set local role plaudit_api;
 select throws_ok($$select plaudit.public_review_page('public-owner', 'profile', 1, 20)$$, '42501',
   'permission denied for function public_review_page', 'the API role does not call the public functions');
+select tests.clear_persona();
+
+-- The one rule of which reviews are public (as the functions' owner) ---------------------------------
+-- plaudit.review_is_public is written once and inlined where it is called: a plain SQL expression, no
+-- SECURITY DEFINER, no SET clause, immutable. Inlined, the public feeds' queries still imply the
+-- predicates of the partial indexes that write it out, and walk them.
+create function pg_temp.plan_of(p_query text)
+returns text
+language plpgsql
+as $$
+declare
+  line text;
+  plan text := '';
+begin
+  for line in execute 'explain (costs off) ' || p_query loop
+    plan := plan || line || E'\n';
+  end loop;
+  return plan;
+end
+$$;
+set local role plaudit_owner;
+select ok(exists (select from pg_proc p
+                   where p.oid = 'plaudit.review_is_public(boolean,text)'::regprocedure
+                     and p.prolang = (select l.oid from pg_language l where l.lanname = 'sql')
+                     and not p.prosecdef and p.proconfig is null and p.provolatile in ('i', 's') and not p.proretset),
+  'the rule is a SQL function PostgreSQL can inline: not SECURITY DEFINER, no SET clause, immutable');
+select unalike(
+  pg_temp.plan_of($$select r.id from plaudit.reviews r where plaudit.review_is_public(r.is_hidden, r.verification_status)$$),
+  '%review_is_public%', 'the rule is inlined: the plan filters on its expression, not on a call');
+set local enable_seqscan = off;
+set local enable_bitmapscan = off;
+select alike(
+  pg_temp.plan_of($$select r.id from plaudit.reviews r
+                     where r.org_id = '15000000-0000-4000-8000-000000000001' and r.product_id is null
+                       and plaudit.review_is_public(r.is_hidden, r.verification_status)
+                     order by r.created_at desc, r.id desc limit 20$$),
+  '%Index Only Scan Backward using reviews_public_business_feed on reviews r%',
+  'the business''s public feed walks its partial index');
+select alike(
+  pg_temp.plan_of($$select r.id from plaudit.reviews r
+                     where r.product_id is not null and r.product_id = '15000000-0000-4000-8000-0000000000c1'
+                       and plaudit.review_is_public(r.is_hidden, r.verification_status)
+                     order by r.created_at desc, r.id desc limit 20$$),
+  '%Index Only Scan Backward using reviews_public_product_feed on reviews r%',
+  'a product''s public feed walks its partial index');
 reset role;
 
 select * from finish();

@@ -42,7 +42,7 @@ select is(
   '{"id":"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa","name":"Acme \"Coffee\"","slug":"acme","website":null,"created_at":"2026-01-02T03:04:05.678Z"}',
   'authenticator: the organization of the key, as compact JSON'
 );
-reset role;
+select tests.clear_persona();
 
 select is(current_user::text, 'plaudit_authenticator', 'authenticator: the role switch ends with the read (here: reset)');
 
@@ -63,14 +63,14 @@ select is(
   '{"id":"aaaaaaaa-0000-4000-8000-000000000001","rating":5,"title":null,"content":"Line \"one\"\ntwo","reviewer_name":"Ann","reviewer_email":"ann@example.com","verification_status":"unverified","verification_method":null,"verification_at":null,"source":"form","source_platform":null,"incentive":null,"is_hidden":false,"created_at":"2026-02-01T00:00:00.000Z","form_id":"aaaaaaaa-0000-4000-8000-00000000000f","product":null,"custom_fields":{"gift":true,"size":"L"},"media":[],"reply":null}',
   'authenticator: a review as compact JSON, custom fields included'
 );
-reset role;
+select tests.clear_persona();
 
 select is(
   (select body from plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'bbbbbbbb-0000-4000-8000-000000000001')),
   null,
   'authenticator: another organization''s review is not found (row-level security)'
 );
-reset role;
+select tests.clear_persona();
 
 select results_eq(
   $$ select array(select r ->> 'id' from jsonb_array_elements(body::jsonb -> 'data') r), body::jsonb -> 'meta'
@@ -79,14 +79,14 @@ select results_eq(
              '{"total": 2, "page": 1, "limit": 20, "totalPages": 1}'::jsonb) $$,
   'authenticator: the list''s first page, newest first, only the key''s organization''s reviews, with its meta'
 );
-reset role;
+select tests.clear_persona();
 
 select is(
   (select body from plaudit.api_review_first_page(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600))::jsonb -> 'data' -> 1,
   (select body from plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'aaaaaaaa-0000-4000-8000-000000000001'))::jsonb,
   'authenticator: a review of the list reads as the review itself'
 );
-reset role;
+select tests.clear_persona();
 
 select results_eq(
   $$ select org_id, body from plaudit.api_review_first_page(pg_temp.h('b_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600) $$,
@@ -115,14 +115,14 @@ select is(
   'authenticator: the public version, read as plaudit_public'
 );
 select is(current_user::text, 'plaudit_public', 'authenticator: the public read switched to plaudit_public');
-reset role;
+select tests.clear_persona();
 
 select is(
   (select body::jsonb -> 'meta' from plaudit.public_read_review_page('acme', 'embed', 1, 10, 'newest', null, false)),
   '{"total": 2, "page": 1, "limit": 10, "totalPages": 1}'::jsonb,
   'authenticator: a public page of reviews, with its meta'
 );
-reset role;
+select tests.clear_persona();
 
 reset session authorization;
 
@@ -140,14 +140,14 @@ select throws_ok(
   '42501', 'permission denied for function api_review_first_page',
   'plaudit_api: cannot call the list''s read meant for the authenticator'
 );
-reset role;
-set local role plaudit_public;
+select tests.clear_persona();
+select tests.act_as_public();
 select throws_ok(
   $$ select plaudit.begin_api_read('\x00'::bytea, null, 600, 'read') $$,
   '42501', 'permission denied for function begin_api_read',
   'plaudit_public: cannot enter a tenant'
 );
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

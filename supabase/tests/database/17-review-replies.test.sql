@@ -20,8 +20,7 @@ grant select, insert on versions to public;
 ------------
 --- Tenant A
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select is(
   (select content from plaudit.reply_to_review('aaaaaaaa-0000-4000-8000-000000000001', '  Sorry, we have a new courier.  ', 'api_key:k1')),
@@ -75,7 +74,7 @@ select lives_ok(
   'tenant A: replies again after withdrawing'
 );
 
-reset role;
+select tests.clear_persona();
 
 -- One transaction here: the events share their time, so they are compared as a set.
 select bag_eq(
@@ -91,8 +90,7 @@ select isnt(plaudit.public_version('acme'), (select v from versions), 'owner: th
 ------------
 --- Tenant B
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 
 select throws_ok(
   $$ select * from plaudit.reply_to_review('aaaaaaaa-0000-4000-8000-000000000001', 'Not yours', 'api_key:kb') $$,
@@ -109,7 +107,7 @@ select throws_ok(
   'tenant B: cannot write a reply under A''s review by hand'
 );
 
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

@@ -77,8 +77,7 @@ select ok(
 ------------
 --- Secrets
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select throws_ok(
   $$ select secret from plaudit.webhook_endpoints $$, '42501', null,
   'plaudit_api: cannot read webhook secrets'
@@ -95,23 +94,23 @@ select throws_ok(
   $$ select * from plaudit.webhook_signatures('whsec_x', null, null, 'm', 1, 'b') $$, '42501', null,
   'plaudit_api: cannot call the signing helper'
 );
-reset role;
+select tests.clear_persona();
 
-set local role plaudit_public;
+select tests.act_as_public();
 select throws_ok(
   $$ select * from plaudit.claim_emails(10, 60, null) $$, '42501', null,
   'plaudit_public: cannot claim e-mail'
 );
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Claim, sign, lease
 ------------
 update plaudit.webhook_deliveries set next_attempt_at = now() - interval '1 second';
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table claimed on commit drop as
   select * from plaudit.claim_webhook_deliveries(10, 60, 1, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]);
-reset role;
+select tests.clear_persona();
 
 select is(
   (select count(distinct endpoint_id)::integer from claimed), (select count(*)::integer from claimed),
@@ -126,25 +125,25 @@ select ok(
   'claim: each row comes signed (hex HMAC of the body; Standard Webhooks v1)'
 );
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is(
   (select count(*)::integer from plaudit.claim_webhook_deliveries(10, 60, 4, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[])
     where id in (select id from claimed)),
   0,
   'claim: a leased delivery is not claimed again'
 );
-reset role;
+select tests.clear_persona();
 
 update plaudit.webhook_deliveries set locked_until = now() - interval '1 second'
   where id = (select id from claimed order by id limit 1);
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is(
   (select attempt from plaudit.claim_webhook_deliveries(10, 60, 4, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[])
     where id = (select id from claimed order by id limit 1)),
   2,
   'claim: once its lease has expired (a dead worker), the delivery is claimed again'
 );
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Recording outcomes
@@ -153,7 +152,7 @@ create temporary table fresh on commit drop as
   select d.id, d.claim_token from plaudit.webhook_deliveries d where d.locked_until > now();
 grant select on fresh to plaudit_worker;
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is(
   plaudit.record_webhook_attempt((select id from fresh order by id limit 1), (select claim_token from fresh order by id limit 1),
                                  500, 12, 'answered 500', 'oops', 'retry', 5000),
@@ -166,7 +165,7 @@ select is(
   'stale',
   'record: a late failure from an expired claim changes nothing'
 );
-reset role;
+select tests.clear_persona();
 select ok(
   (select next_attempt_at > now() + interval '4 seconds' and failing_since is not null
      from plaudit.webhook_deliveries d join plaudit.webhook_endpoints e on e.id = d.endpoint_id
@@ -186,7 +185,7 @@ create temporary table gone on commit drop as
   select id from plaudit.webhook_deliveries
    where endpoint_id = 'a1111111-0000-4000-8000-000000000002' and event_type = 'review.moderated';
 grant select on gone to plaudit_worker;
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is(
   plaudit.record_webhook_attempt(
     (select id from gone),
@@ -194,7 +193,7 @@ select is(
   'failed',
   'record: 410 fails the delivery'
 );
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select enabled, disabled_reason from plaudit.webhook_endpoints where id = 'a1111111-0000-4000-8000-000000000002' $$,
   $$ values (false, 'the endpoint answered 410 Gone') $$,
@@ -222,14 +221,14 @@ insert into plaudit.webhook_deliveries (id, org_id, endpoint_id, event_type, pay
   ('c4444444-0000-4000-8000-000000000003', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'c3333333-0000-4000-8000-000000000004', 'review.created', '{}', true, 1, now() + interval '1 minute', 'c5555555-0000-4000-8000-000000000003'),
   ('c4444444-0000-4000-8000-000000000004', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'c3333333-0000-4000-8000-000000000004', 'review.created', '{}', false, 1, now() + interval '1 minute', 'c5555555-0000-4000-8000-000000000004');
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000001', 'c5555555-0000-4000-8000-000000000001',
                                       200, 2500, null, null, 'succeeded', null, 432000, 1000);
 select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000002', 'c5555555-0000-4000-8000-000000000002',
                                       null, 1000, 'timed out', null, 'retry', 5000, 432000, 1000);
 select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000003', 'c5555555-0000-4000-8000-000000000003',
                                       200, 9000, null, null, 'succeeded', null, 432000, 1000);
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select id, slow_since is not null from plaudit.webhook_endpoints
       where org_id = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc' order by id $$,
@@ -244,17 +243,17 @@ insert into plaudit.webhook_deliveries (org_id, endpoint_id, event_type, payload
   select 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', e, 'review.created', '{}'
   from unnest(array['c3333333-0000-4000-8000-000000000001', 'c3333333-0000-4000-8000-000000000003',
                     'c3333333-0000-4000-8000-000000000004']::uuid[]) e, generate_series(1, 3);
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table suspect_claim on commit drop as
   select endpoint_id, suspect from plaudit.claim_webhook_deliveries(
     20, 60, 4, array['cccccccc-cccc-4ccc-8ccc-cccccccccccc']::uuid[], null, '{}', 0);
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select endpoint_id, suspect, count(*)::integer from suspect_claim group by 1, 2 order by 1 $$,
   $$ values ('c3333333-0000-4000-8000-000000000004'::uuid, false, 3) $$,
   'claim: with no room for suspects, the slow and the failing endpoints get nothing and the fast one all it has'
 );
-set local role plaudit_worker;
+select tests.act_as_worker();
 select results_eq(
   $$ select endpoint_id, suspect from plaudit.claim_webhook_deliveries(
        20, 60, 4, array['cccccccc-cccc-4ccc-8ccc-cccccccccccc']::uuid[], null, '{}', 2) order by 1 $$,
@@ -263,15 +262,15 @@ select results_eq(
 );
 select plaudit.record_webhook_attempt('c4444444-0000-4000-8000-000000000004', 'c5555555-0000-4000-8000-000000000004',
                                       200, 40, null, null, 'succeeded', null, 432000, 1000);
-reset role;
+select tests.clear_persona();
 create temporary table slow_leased on commit drop as
   select d.id, d.claim_token from plaudit.webhook_deliveries d
    where d.endpoint_id = 'c3333333-0000-4000-8000-000000000001' and d.locked_until > now();
 grant select on slow_leased to plaudit_worker;
-set local role plaudit_worker;
+select tests.act_as_worker();
 select plaudit.record_webhook_attempt(l.id, l.claim_token, 200, 40, null, null, 'succeeded', null, 432000, 1000)
   from slow_leased l;
-reset role;
+select tests.clear_persona();
 select is(
   (select slow_since from plaudit.webhook_endpoints where id = 'c3333333-0000-4000-8000-000000000001'),
   null,
@@ -281,8 +280,7 @@ select is(
 ------------
 --- Tenant isolation (tenant B looks at A's rows)
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select is((select count(*)::integer from plaudit.webhook_endpoints where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), 0,
   'tenant B: sees none of A''s webhook endpoints');
 select is((select count(*)::integer from plaudit.webhook_deliveries where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'), 0,
@@ -315,7 +313,7 @@ select is_empty(
   $$ select * from plaudit.create_test_delivery('a1111111-0000-4000-8000-000000000001', 'webhook.test', '{}') $$,
   'tenant B: cannot send test events to A''s endpoint'
 );
-reset role;
+select tests.clear_persona();
 
 ------------
 --- E-mail outbox
@@ -326,7 +324,7 @@ select plaudit.enqueue_email('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'ann@exampl
                              '{"verify_url": "https://x.example"}', 'de', 'idem-1');
 select is((select count(*)::integer from plaudit.email_outbox where idempotency_key = 'idem-1'), 1,
   'e-mail: one message per idempotency key');
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table mails on commit drop as
   select * from plaudit.claim_emails(10, 60, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]);
 select results_eq(
@@ -340,7 +338,7 @@ select is(plaudit.record_email_result((select id from mails where idempotency_ke
                                       (select claim_token from mails where idempotency_key = 'idem-1'),
                                       false, null, 'SMTP 451', 30000),
   'queued', 'e-mail: a transient failure queues it again');
-reset role;
+select tests.clear_persona();
 select ok((select next_attempt_at > now() + interval '20 seconds' and status = 'queued' and last_error = 'SMTP 451'
              from plaudit.email_outbox where idempotency_key = 'idem-1'),
   'e-mail: the retry waits its turn');

@@ -50,9 +50,9 @@ insert into plaudit.exports (id, org_id, format, filters) values
   ('e0000000-0000-4000-8000-000000000002', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'json',
    '{"include_hidden": true, "startDate": "2026-03-01", "endDate": "2026-03-01"}');
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is(plaudit.run_exports(10000, 7), 0, 'run_exports: works through the queue and answers 0 when it is empty');
-reset role;
+select tests.clear_persona();
 
 select results_eq(
   $$ select attcompression::text, attstorage::text from pg_attribute
@@ -134,9 +134,9 @@ select ok(
 
 insert into plaudit.exports (id, org_id, format, filters) values
   ('e0000000-0000-4000-8000-000000000003', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'csv', '{"form_id": "not-a-uuid"}');
-set local role plaudit_worker;
+select tests.act_as_worker();
 select plaudit.run_exports(10000, 7);
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select status, error is not null and error ~ 'uuid', completed_at > now() from plaudit.exports where id = 'e0000000-0000-4000-8000-000000000003' $$,
   $$ values ('failed'::text, true, true) $$,
@@ -145,9 +145,9 @@ select results_eq(
 
 insert into plaudit.exports (id, org_id, format, filters) values
   ('e0000000-0000-4000-8000-000000000004', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'json', '{"rating": 2}');
-set local role plaudit_worker;
+select tests.act_as_worker();
 select plaudit.run_exports(10000, 5);
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select status, row_count, chunk_count,
             jsonb_array_length((select string_agg(body, '' order by seq) from plaudit.export_chunks where export_id = x.id)::jsonb)
@@ -167,8 +167,7 @@ select is(
 ------------
 --- Tenant isolation
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select is((select count(*)::integer from plaudit.exports), 0, 'tenant B: sees none of A''s exports');
 select is((select count(*)::integer from plaudit.export_chunks), 0, 'tenant B: reads none of A''s export files');
 select throws_ok(
@@ -176,13 +175,12 @@ select throws_ok(
   '42501', null, 'tenant B: cannot create an export for A'
 );
 select throws_ok($$ select plaudit.run_exports(100, 10) $$, '42501', null, 'plaudit_api: cannot run exports');
-reset role;
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.clear_persona();
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select is((select count(*)::integer from plaudit.exports), 4, 'tenant A: sees its own exports');
 select throws_ok($$ update plaudit.exports set status = 'completed' $$, '42501', null,
   'tenant A: cannot change a job''s status itself');
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Schedules (pg_cron where installed; skipped elsewhere)

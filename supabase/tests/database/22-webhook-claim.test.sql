@@ -55,10 +55,10 @@ create temporary table scans_before on commit drop as
   select seq_scan, seq_tup_read, idx_tup_fetch from pg_stat_xact_user_tables
   where relid = 'plaudit.webhook_endpoints'::regclass;
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table first_round on commit drop as
   select * from plaudit.claim_webhook_deliveries(3, 60, 4, null);
-reset role;
+select tests.clear_persona();
 
 create temporary table scans_after on commit drop as
   select seq_scan, seq_tup_read, idx_tup_fetch from pg_stat_xact_user_tables
@@ -96,10 +96,10 @@ select results_eq(
   'claim: an endpoint''s deliveries go in the order they fell due'
 );
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table second_round on commit drop as
   select * from plaudit.claim_webhook_deliveries(50, 60, 4, null);
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select endpoint_id, count(*)::integer from (table first_round union all table second_round) c group by 1 order by 1 $$,
   $$ values ('e1111111-0000-4000-8000-000000000001'::uuid, 3), ('e1111111-0000-4000-8000-000000000002'::uuid, 1),
@@ -140,7 +140,7 @@ select ok(
 update plaudit.webhook_deliveries set locked_until = null, claim_token = null
   where id in (select id from first_round union all select id from second_round);
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 select results_eq(
   $$ select endpoint_id, count(*)::integer from plaudit.claim_webhook_deliveries(
        50, 60, 4, array['bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb']::uuid[]) group by 1 $$,
@@ -150,7 +150,7 @@ select results_eq(
 create temporary table shared_round on commit drop as
   select * from plaudit.claim_webhook_deliveries(
     50, 60, 4, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[], 2, '{"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa": 1}');
-reset role;
+select tests.clear_persona();
 select is(
   (select count(*)::integer from shared_round), 1,
   'claim: an organization gets p_per_org in flight in a worker at most, counting what p_org_busy says it has'
@@ -160,45 +160,44 @@ select results_eq(
   $$ values ('e1111111-0000-4000-8000-000000000001'::uuid) $$,
   'claim: within an organization''s share, the earliest first due delivery of its endpoints comes first'
 );
-set local role plaudit_worker;
+select tests.act_as_worker();
 select results_eq(
   $$ select endpoint_id, count(*)::integer from plaudit.claim_webhook_deliveries(
        50, 60, 4, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[], 2, '{}') group by 1 order by 1 $$,
   $$ values ('e1111111-0000-4000-8000-000000000001'::uuid, 1), ('e1111111-0000-4000-8000-000000000002'::uuid, 1) $$,
   'claim: the share is taken round-robin over the organization''s endpoints'
 );
-reset role;
+select tests.clear_persona();
 
 ------------
 --- The idle endpoints, once they have something queued
 ------------
 update plaudit.webhook_endpoints set failing_since = null where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 select plaudit.emit_event('dddddddd-0000-4000-8000-000000000007', 'review.created', '{"id": "r1"}');
-set local role plaudit_worker;
+select tests.act_as_worker();
 select results_eq(
   $$ select org_id, count(*)::integer from plaudit.claim_webhook_deliveries(
        50, 60, 4, array['dddddddd-0000-4000-8000-000000000007']::uuid[]) group by 1 $$,
   $$ values ('dddddddd-0000-4000-8000-000000000007'::uuid, 5) $$,
   'claim: an endpoint is found as soon as a delivery is queued for it'
 );
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Who may claim
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select throws_ok(
   $$ select * from plaudit.claim_webhook_deliveries(10, 60, 4, null) $$, '42501', null,
   'plaudit_api: cannot claim deliveries'
 );
-reset role;
-set local role plaudit_public;
+select tests.clear_persona();
+select tests.act_as_public();
 select throws_ok(
   $$ select * from plaudit.claim_webhook_deliveries(10, 60, 4, null) $$, '42501', null,
   'plaudit_public: cannot claim deliveries'
 );
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

@@ -18,8 +18,7 @@ grant select, insert on made to public;
 ------------
 --- Tenant A creates requests
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 insert into made
   select 'a' || idx, id from plaudit.create_review_requests(
@@ -104,7 +103,7 @@ select lives_ok(
 ------------
 --- Tenant B sees none of it and cannot touch it
 ------------
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 
 select is_empty($$ select id from plaudit.review_requests $$, 'tenant B: sees no request of A');
 select is_empty($$ select id from plaudit.review_request_events $$, 'tenant B: sees no event of A');
@@ -140,8 +139,8 @@ select results_eq(
 ------------
 --- Public role: only the hosted pages' functions
 ------------
-reset role;
-set local role plaudit_public;
+select tests.clear_persona();
+select tests.act_as_public();
 select throws_ok(
   $$ select * from plaudit.create_review_requests('[]', 'http://x') $$,
   '42501', 'permission denied for function create_review_requests',
@@ -152,7 +151,7 @@ select throws_ok(
   '42501', 'permission denied for table review_requests',
   'public: cannot read requests'
 );
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Lifecycle (as the database's own paths run it)
@@ -208,12 +207,11 @@ select results_eq(
 ------------
 --- Suppressed addresses, quota, tokens
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 insert into made
   select 'sup', id from plaudit.create_review_requests(
     '[{"index":0,"email":"BOB@acme.test","name":"Bob","form_id":"a2000000-0000-4000-8000-000000000001"}]', 'http://x');
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select q.status, (select count(*)::int from plaudit.email_outbox e where e.data ->> 'review_request_id' = q.id::text)
        from plaudit.review_requests q where q.id = (select id from made where label = 'sup') $$,
@@ -229,7 +227,7 @@ select throws_ok(
   '54000', null,
   'beyond the daily quota: program_limit_exceeded (the API answers 429)'
 );
-reset role;
+select tests.clear_persona();
 
 select is(plaudit.review_request_from_token(plaudit.review_request_token((select id from made where label = 'a0'))),
   (select id from made where label = 'a0'), 'a token stands for its request');

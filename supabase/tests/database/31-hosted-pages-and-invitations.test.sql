@@ -19,7 +19,7 @@ insert into t select plaudit.review_request_token('a3000000-0000-4000-8000-00000
                      plaudit.review_request_token('a3000000-0000-4000-8000-000000000002');
 grant select on t to public;
 
-set local role plaudit_public;
+select tests.act_as_public();
 
 select throws_ok($$ select id from plaudit.review_requests $$, '42501', null, 'public: cannot read requests');
 select throws_ok($$ select id from plaudit.email_suppressions $$, '42501', null, 'public: cannot read the suppression list');
@@ -44,7 +44,7 @@ select throws_ok(
   $$ select plaudit.queue_invitation_email('a4000000-0000-4000-8000-000000000001', 't', 'http://x') $$,
   '42501', null, 'public: cannot queue invitation e-mails'
 );
-reset role;
+select tests.clear_persona();
 
 select results_eq(
   $$ select status, open_count from plaudit.review_requests where id = 'a3000000-0000-4000-8000-000000000001' $$,
@@ -59,37 +59,35 @@ select is(
 insert into plaudit.invitations (id, org_id, email, role, token_hash) values
   ('a4000000-0000-4000-8000-000000000001', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'new@acme.test', 'admin', sha256('inv-token'::bytea));
 
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select throws_ok(
   $$ select plaudit.queue_invitation_email('a4000000-0000-4000-8000-000000000001', 'inv-token', 'http://x') $$,
   'P0002', 'Invitation not found', 'tenant B: cannot mail tenant A''s invitation'
 );
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select throws_ok(
   $$ select plaudit.queue_invitation_email('a4000000-0000-4000-8000-000000000001', 'wrong-token', 'http://x') $$,
   'P0002', 'Invitation not found', 'tenant A: the token must be the invitation''s'
 );
-reset role;
+select tests.clear_persona();
 
-set local role plaudit_public;
+select tests.act_as_public();
 select is(plaudit.accept_invitation('inv-token', 'Nia'), 'accepted', 'public: the invitee accepts');
 select is(plaudit.accept_invitation('inv-token', 'Nia'), 'accepted_before', 'public: accepting again changes nothing');
-reset role;
+select tests.clear_persona();
 
 -- Withdrawing an invitation withdraws its e-mail while it waits in the outbox, and no other.
 insert into plaudit.invitations (id, org_id, email, role, token_hash) values
   ('a4000000-0000-4000-8000-000000000002', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'second@acme.test', 'member', sha256('inv-2'::bytea)),
   ('a4000000-0000-4000-8000-000000000003', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'third@acme.test', 'member', sha256('inv-3'::bytea));
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select plaudit.queue_invitation_email('a4000000-0000-4000-8000-000000000002', 'inv-2', 'http://x');
 select plaudit.queue_invitation_email('a4000000-0000-4000-8000-000000000003', 'inv-3', 'http://x');
 select lives_ok(
   $$ update plaudit.invitations set revoked_at = now() where id = 'a4000000-0000-4000-8000-000000000002' $$,
   'tenant A: withdraws an invitation whose e-mail is queued'
 );
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select data ->> 'invitation_id', status, last_error from plaudit.email_outbox
       where template = 'team_invitation'

@@ -13,8 +13,7 @@ insert into plaudit.review_forms (id, org_id, name) values
 create temporary table made (label text primary key, id uuid);
 grant select, insert on made to public;
 
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 insert into made
   select (array['ann', 'bob', 'cat', 'dan'])[idx + 1], id from plaudit.create_review_requests(
     '[{"index":0,"email":"ann@acme.test","name":"Ann","form_id":"a2000000-0000-4000-8000-000000000001"},
@@ -22,7 +21,7 @@ insert into made
       {"index":2,"email":"cat@acme.test","name":"Cat","form_id":"a2000000-0000-4000-8000-000000000001"},
       {"index":3,"email":"dan@acme.test","name":"Dan","form_id":"a2000000-0000-4000-8000-000000000001"}]',
     'http://127.0.0.1:54321');
-reset role;
+select tests.clear_persona();
 -- A transactional e-mail to an address that will be suppressed: not a review request.
 insert into made values ('verify', plaudit.enqueue_email('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'ann@acme.test',
   'review_verification', '{"verify_url": "https://x.example"}'));
@@ -34,10 +33,10 @@ create temporary view mail as
   left join made v on v.label = 'verify' and v.id = e.id;
 grant select on mail to public;
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table first_claim on commit drop as
   select * from plaudit.claim_emails(10, 60, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]);
-reset role;
+select tests.clear_persona();
 select is((select count(*)::int from first_claim), 5, 'the worker claims all five e-mails');
 
 ------------
@@ -52,7 +51,7 @@ select results_eq(
   'e-mails in flight are not withdrawn under the worker (it may be sending them)'
 );
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is(plaudit.record_email_result(c.id, c.claim_token, false, null, 'SMTP 451 try later', 1000),
   'failed', 'a temporary failure to an address suppressed meanwhile is not queued again')
   from first_claim c where c.to_address = 'ann@acme.test' and c.template = 'review_request';
@@ -62,7 +61,7 @@ select is(plaudit.record_email_result(c.id, c.claim_token, false, null, 'SMTP 45
 select is(plaudit.record_email_result(c.id, c.claim_token, false, null, 'SMTP 451 try later', 1000),
   'queued', 'a temporary failure of a transactional e-mail to the suppressed address is queued again')
   from first_claim c where c.template = 'review_verification';
-reset role;
+select tests.clear_persona();
 
 select results_eq(
   $$ select label, status, last_error from mail where label in ('ann', 'bob', 'verify') order by label $$,
@@ -99,10 +98,10 @@ update plaudit.email_outbox set locked_until = now() - interval '1 second', next
 update plaudit.email_outbox set next_attempt_at = now() + interval '1 hour'
   where id = (select id from mail where label = 'verify');
 
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table second_claim on commit drop as
   select * from plaudit.claim_emails(1, 60, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]);
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select to_address, attempt from second_claim $$,
   $$ values ('dan@acme.test'::text, 2) $$,
@@ -121,10 +120,10 @@ select is((select status from plaudit.review_requests where id = (select id from
 ------------
 update plaudit.email_outbox set next_attempt_at = now() - interval '1 second', locked_until = null
   where org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table third_claim on commit drop as
   select * from plaudit.claim_emails(10, 60, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]);
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select template, to_address from third_claim order by to_address, template $$,
   $$ values ('review_verification'::text, 'ann@acme.test'::text), ('review_request', 'dan@acme.test') $$,
@@ -138,12 +137,12 @@ insert into plaudit.email_outbox (org_id, to_address, template, data, next_attem
   values ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'bob@acme.test', 'review_reminder',
           jsonb_build_object('review_request_id', (select id from made where label = 'bob'), 'reminder', 1),
           now() - interval '1 second');
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is_empty(
   $$ select * from plaudit.claim_emails(10, 60, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]) $$,
   'a reminder of a completed request is not claimed'
 );
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select status, last_error from plaudit.email_outbox where template = 'review_reminder' $$,
   $$ values ('failed'::text, 'cancelled: the request is completed'::text) $$,

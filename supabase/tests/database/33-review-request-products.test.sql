@@ -25,8 +25,7 @@ language sql as $$
 $$;
 
 -- ---- Tenant A -----------------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '33000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('33000000-0000-4000-8000-000000000001');
 
 select is((select array_agg(coalesce(error, 'ok') order by idx) from pg_temp.create_requests($$[
     {"index": 0, "email": "ada@example.com", "name": "Ada", "form_id": "33000000-0000-4000-8000-0000000000f1",
@@ -52,15 +51,14 @@ select is((select array_agg(p.external_id order by rp.position)
   array['TEE-1', 'MUG-1'], 'the tenant reads its request''s products in the order it named them');
 select is((select count(*)::integer from plaudit.review_requests where email in ('bo@example.com', 'cy@example.com', 'di@example.com')),
   0, 'refused rows store no request');
-reset role;
+select tests.clear_persona();
 
 select is((select data -> 'product_names' from plaudit.email_outbox
             where template = 'review_request' and to_address = 'ada@example.com'),
   '["Tee", "Mug <b>Blue</b>"]'::jsonb, 'the e-mail''s data names the products, in order');
 
 -- ---- Tenant B -----------------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '33000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('33000000-0000-4000-8000-000000000002');
 select is((select error from pg_temp.create_requests($$[
     {"index": 0, "email": "x@example.com", "name": "X", "form_id": "33000000-0000-4000-8000-0000000000f2",
      "products": ["MUG-1"]}]$$::jsonb)),
@@ -72,7 +70,7 @@ select is((select count(*)::integer from plaudit.review_request_reviews), 0,
 select throws_ok($$insert into plaudit.review_request_products (org_id, request_id, product_id, position)
                    select org_id, id, '33000000-0000-4000-8000-0000000000b1', 5 from plaudit.review_requests limit 1$$,
   '42501', null, 'the API''s role writes no request products itself');
-reset role;
+select tests.clear_persona();
 
 -- ---- The owner: the keys hold whatever writes the row --------------------------------------------
 select throws_ok($$insert into plaudit.review_request_products (org_id, request_id, product_id, position)
@@ -94,7 +92,7 @@ language sql as $$
 $$;
 
 -- ---- The public page, through the token ----------------------------------------------------------
-set local role plaudit_public;
+select tests.act_as_public();
 select is((select (error_code, verification_status)::text from pg_temp.submit('order-1', 'Lovely mug.', 'MUG-1')),
   '(,verified)', 'the page writes a review of a named product, verified by the invitation');
 select is((select (error_code, error_message)::text from pg_temp.submit('order-1', 'Lovely mug again.', 'MUG-1')),
@@ -116,7 +114,7 @@ select is((select error_code from pg_temp.submit('order-1', 'Soft tee.', 'TEE-1'
 select is((select array_agg((product_external_id, reviewed)::text) from plaudit.review_request_subjects(
              (select token from request_tokens where external_id = 'order-1'))),
   array['(TEE-1,t)', '(MUG-1,t)', '(,t)'], 'the page''s subjects: the products in order, then the business, all reviewed');
-reset role;
+select tests.clear_persona();
 
 select is((select array_agg(coalesce(p.external_id, '-') order by r.created_at)
              from plaudit.reviews r left join plaudit.products p on p.id = r.product_id

@@ -29,8 +29,7 @@ select is(plaudit.gtin_is_valid(gtin), valid, description)
 select is(plaudit.gtin_is_valid(null), null, 'no GTIN is no verdict (the column may stay empty)');
 
 -- Tenant A: the shop -------------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '40000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('40000000-0000-4000-8000-000000000001');
 
 select results_eq($$select external_id from plaudit.products$$, $$values ('MUG-1')$$,
   'tenant A: sees only its own products');
@@ -114,7 +113,7 @@ select lives_ok(
   'tenant A: deletes its own product');
 
 -- Tenant B: a stranger -----------------------------------------------------------------------------
-select set_config('plaudit.org_id', '40000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('40000000-0000-4000-8000-000000000002');
 select results_eq($$select external_id from plaudit.products$$, $$values ('TEE-1')$$,
   'tenant B: sees only its own products');
 update plaudit.products set name = 'hijacked' where id = '40000000-0000-4000-8000-0000000000a1';
@@ -130,14 +129,14 @@ select results_eq(
   'tenant B: the same external_id as another organization''s is a product of its own');
 
 -- Public role --------------------------------------------------------------------------------------
-reset role;
-set local role plaudit_public;
+select tests.clear_persona();
+select tests.act_as_public();
 select throws_ok($$select * from plaudit.products$$, '42501', 'permission denied for table products',
   'public: cannot read the catalog');
 select throws_ok($$select * from plaudit.upsert_products('[]')$$, '42501',
   'permission denied for function upsert_products', 'public: cannot sync a catalog');
 
-reset role;
+select tests.clear_persona();
 select is((select name from plaudit.products where id = '40000000-0000-4000-8000-0000000000a1'), 'Big mug',
   'tenant B''s update and delete touched nothing of tenant A');
 select is((select count(*)::integer from plaudit.products where external_id = 'MUG-1'), 2,

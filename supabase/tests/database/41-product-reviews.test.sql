@@ -22,7 +22,7 @@ language sql as $$
     'ada@example.com', '{}', null, 'https://x', false, p_product_id, p_external_id)
 $$;
 
-set local role plaudit_public;
+select tests.act_as_public();
 select is((select (review::jsonb) -> 'product' from pg_temp.submit('by external id', null, 'MUG-1')),
   '{"id":"41000000-0000-4000-8000-0000000000a1","external_id":"MUG-1","name":"Mug \"Blue\""}'::jsonb,
   'a review by the product''s external id names the organization''s own product');
@@ -39,7 +39,7 @@ select is((select (error_code, error_message)::text from pg_temp.submit('strange
 select is((select (error_code, error_message)::text from pg_temp.submit('unknown', null, 'NOPE')),
   '(22023,"product_external_id: no such product in this organization")',
   'an unknown external id is refused');
-reset role;
+select tests.clear_persona();
 
 select is((select count(*)::integer from plaudit.reviews where product_id is not null), 2,
   'refused submissions stored nothing');
@@ -52,19 +52,18 @@ select throws_ok(
   '23503', null, 'the composite foreign key refuses another organization''s product even to the owner');
 
 -- The tenant reads its reviews with their product, and may not delete a product that has reviews.
-set local role plaudit_api;
-select set_config('plaudit.org_id', '41000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('41000000-0000-4000-8000-000000000001');
 select is((select count(*)::integer from plaudit.reviews r where plaudit.review_json(r, null)::jsonb -> 'product' ->> 'external_id' = 'MUG-1'), 2,
   'the tenant''s Review writes the product');
 select throws_ok($$delete from plaudit.products where id = '41000000-0000-4000-8000-0000000000a1'$$, '23503', null,
   'a product with reviews is not deleted');
 select lives_ok($$delete from plaudit.products where id = '41000000-0000-4000-8000-0000000000a2'$$,
   'a product without reviews is deleted');
-reset role;
+select tests.clear_persona();
 
 -- The version of the answers that show a product (their ETag, their cache keys): the
 -- organization's, then `~` and the product's id, read by the public role.
-set local role plaudit_public;
+select tests.act_as_public();
 select is(plaudit.public_product_version('product-reviews-shop', 'MUG-1', false),
   plaudit.public_version('product-reviews-shop') || '~41000000-0000-4000-8000-0000000000a1',
   'a product answer''s version is the organization''s public version, then ~ and the product''s id');
@@ -80,7 +79,7 @@ select is((select p ->> 'version' from plaudit.public_product('product-reviews-s
 select is((select version from plaudit.public_product_reviews('product-reviews-shop', 'MUG-1', 1, 10, 'newest', null, false)),
   plaudit.public_product_version('product-reviews-shop', 'MUG-1', false),
   'a page of the product''s reviews carries the same version');
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

@@ -39,18 +39,17 @@ grant insert on ids to plaudit_public;
 grant select on ids to plaudit_public, plaudit_api;
 
 -- Publishing ----------------------------------------------------------------------------------------
-set local role plaudit_public;
+select tests.act_as_public();
 insert into ids select 'business', pg_temp.submit('42000000-0000-4000-8000-0000000000f1', 5, null);
 insert into ids select 'open', pg_temp.submit('42000000-0000-4000-8000-0000000000f1', 4, 'MUG');
 insert into ids select 'manual', pg_temp.submit('42000000-0000-4000-8000-0000000000f2', 2, 'MUG');
 insert into ids select 'manual2', pg_temp.submit('42000000-0000-4000-8000-0000000000f2', 3, 'MUG');
-reset role;
+select tests.clear_persona();
 select is(pg_temp.product_counts(), '(1,4,0,0,0,1,0)', 'a published review of a product counts for the product, a pending one not');
 select is(pg_temp.business_counts(), '(4,1,5,0,1)', 'the business counts reviews of the business only (total_count: every review)');
 
 -- Moving between statuses, as the tenant -----------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '42000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('42000000-0000-4000-8000-000000000001');
 select plaudit.moderate_review((select id from ids where name = 'open'), 'hide', 'spam', 'me');
 select is(pg_temp.product_counts(), '(0,0,0,0,0,0,0)', 'hiding a product''s review takes it out of its counters');
 select plaudit.moderate_review((select id from ids where name = 'open'), 'unhide', 'fine', 'me');
@@ -68,14 +67,14 @@ select is((select count(*)::integer from plaudit.product_review_statistics), 1, 
 select throws_ok($$insert into plaudit.product_review_statistics (product_id, org_id) values
   ('42000000-0000-4000-8000-0000000000a1', '42000000-0000-4000-8000-000000000001')$$, '42501',
   'permission denied for table product_review_statistics', 'tenant: the counters are written by the triggers only');
-select set_config('plaudit.org_id', '42000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('42000000-0000-4000-8000-000000000002');
 select is((select count(*)::integer from plaudit.product_review_statistics), 0, 'another tenant: sees none of them');
-reset role;
+select tests.clear_persona();
 
-set local role plaudit_public;
+select tests.act_as_public();
 select throws_ok($$select * from plaudit.product_review_statistics$$, '42501',
   'permission denied for table product_review_statistics', 'public: no access to the counters');
-reset role;
+select tests.clear_persona();
 
 -- The owner's rebuild agrees; a product's change moves the public version ---------------------------------
 select plaudit.rebuild_product_review_statistics('42000000-0000-4000-8000-000000000001');

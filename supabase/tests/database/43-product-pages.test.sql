@@ -27,15 +27,15 @@ language sql as $$
     'text ' || p_rating || p_product, 'Ada', 'ada' || p_rating || p_product || '@example.com', '{}', null, 'https://x',
     false, null, p_product)
 $$;
-set local role plaudit_public;
+select tests.act_as_public();
 select pg_temp.submit(5, 'MUG-RED');
 select pg_temp.submit(4, 'MUG-RED');
 select pg_temp.submit(3, 'MUG-BLUE');
-reset role;
+select tests.clear_persona();
 -- The red mug and the old thing leave the catalog: one with reviews, one without.
 update plaudit.products set archived = true where external_id in ('MUG-RED', 'OLD');
 
-set local role plaudit_public;
+select tests.act_as_public();
 select is(
   (select json_agg(i->>'external_id')::text from json_array_elements(plaudit.public_product_catalog('page-shop', 1, 10)->'items') i),
   '["BOWL", "MUG-BLUE", "MUG-RED"]',
@@ -68,7 +68,7 @@ select is(
   0,
   'and nothing of a switched-off profile'
 );
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

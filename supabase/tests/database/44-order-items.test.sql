@@ -15,8 +15,7 @@ insert into plaudit.products (id, org_id, external_id, name, group_key) values
   ('42000000-0000-4000-8000-0000000000b1', '42000000-0000-4000-8000-000000000002', 'TEE', 'Their tee', 'mug');
 
 -- Tenant A ------------------------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '42000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('42000000-0000-4000-8000-000000000001');
 select results_eq($$select * from plaudit.upsert_orders('42000000-0000-4000-8000-000000000001', '[
     {"order_id":"A-1","items":[{"product_external_id":"MUG-L","quantity":2},{"product_external_id":"LATER"}]},
     {"order_id":"A-2","items":[{"product_external_id":"TEE"}]},
@@ -43,18 +42,17 @@ select is(plaudit.purchase_proof_refusal('42000000-0000-4000-8000-000000000001',
 select throws_ok($$insert into plaudit.order_items (org_id, order_id, position, product_external_id)
     values ('42000000-0000-4000-8000-000000000001', 'A-3', 0, repeat('x', 201))$$,
   '23514', null, 'tenant: an external id past 200 characters is refused');
-reset role;
+select tests.clear_persona();
 
 -- Stranger tenant: same external ids, its own orders only -----------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '42000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('42000000-0000-4000-8000-000000000002');
 select is((select count(*)::integer from plaudit.order_items), 0, 'stranger: sees no other tenant''s items');
 select throws_ok($$insert into plaudit.order_items (org_id, order_id, position, product_external_id)
     values ('42000000-0000-4000-8000-000000000001', 'A-3', 1, 'PLANTED')$$,
   '42501', 'new row violates row-level security policy for table "order_items"',
   'stranger: cannot add items to another tenant''s order');
 delete from plaudit.order_items where org_id = '42000000-0000-4000-8000-000000000001';
-reset role;
+select tests.clear_persona();
 select is((select count(*)::integer from plaudit.order_items where org_id = '42000000-0000-4000-8000-000000000001'), 3,
   'stranger: deleted none of another tenant''s items');
 
@@ -72,14 +70,14 @@ insert into plaudit.review_forms (id, org_id, name, is_active) values
   ('42000000-0000-4000-8000-0000000000f1', '42000000-0000-4000-8000-000000000001', 'Open', true),
   ('42000000-0000-4000-8000-0000000000f2', '42000000-0000-4000-8000-000000000001', 'Paused', false);
 update plaudit.products set archived = true where external_id = 'MUG-L';
-set local role plaudit_public;
+select tests.act_as_public();
 select results_eq($$select external_id, name, archived from plaudit.public_form_product('42000000-0000-4000-8000-0000000000f1', 'MUG-L')$$,
   $$values ('MUG-L'::text, 'Large mug'::text, true)$$, 'public: a form''s product, archived or not (the page says which)');
 select is_empty($$select * from plaudit.public_form_product('42000000-0000-4000-8000-0000000000f1', 'TEE')
                   where name = 'Their tee'$$, 'public: never another organization''s product of the same external id');
 select is_empty($$select * from plaudit.public_form_product('42000000-0000-4000-8000-0000000000f2', 'TEE')$$,
   'public: nothing while the form takes no reviews');
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

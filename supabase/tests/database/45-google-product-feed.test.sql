@@ -54,10 +54,10 @@ select lives_ok($$update plaudit.public_profiles set google_product_feed = true$
 select throws_ok($$insert into plaudit.public_profiles (org_id, google_product_feed)
                    values ('42000000-0000-4000-8000-000000000002', true)$$,
   '42501', null, 'a tenant cannot switch on another organization''s feed');
-reset role;
+select tests.clear_persona();
 
 -- The public: the feed of a slug, only when it is published.
-set local role plaudit_public;
+select tests.act_as_public();
 select is(plaudit.google_product_feed_state('feed-other')::jsonb - 'org_id', '{"published": false}',
   'a feed never switched on is not published');
 select is(plaudit.google_product_feed_state('nobody')::text, null, 'an unknown slug has no feed');
@@ -89,7 +89,7 @@ select ok((select position('<is_verified_purchase>false</is_verified_purchase>' 
                                                   '2026-01-01T10:00:00.000000Z', '42000000-0000-4000-8000-000000000e01', 100)),
   'an unverified review is no verified purchase, and unsolicited');
 select throws_ok($$select * from plaudit.reviews$$, '42501', null, 'the public still cannot read reviews');
-reset role;
+select tests.clear_persona();
 
 -- The version moves when a product changes (the feed shows its name).
 create temporary table feed_version as select plaudit.google_product_feed_state('feed-shop')::jsonb ->> 'version' as v;

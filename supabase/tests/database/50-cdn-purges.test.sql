@@ -81,25 +81,24 @@ select throws_ok($$insert into plaudit.cdn_purges (org_id) values ('50000000-000
   '23505', null, 'owner: two pending purges of one organization cannot exist');
 
 -- Tenant A and the public: the outbox is the worker's --------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '50000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('50000000-0000-4000-8000-000000000001');
 select throws_ok('select * from plaudit.cdn_purges', '42501', 'permission denied for table cdn_purges',
   'tenant A: cannot read the purge outbox');
 select throws_ok($$insert into plaudit.cdn_purges (org_id) values ('50000000-0000-4000-8000-000000000002')$$, '42501',
   'permission denied for table cdn_purges', 'tenant A: cannot write a purge of another organization');
 select throws_ok($$select plaudit.claim_cdn_purges(10, 60, null)$$, '42501',
   'permission denied for function claim_cdn_purges', 'tenant A: cannot claim purges');
-reset role;
-set local role plaudit_public;
+select tests.clear_persona();
+select tests.act_as_public();
 select throws_ok('select * from plaudit.cdn_purges', '42501', 'permission denied for table cdn_purges',
   'public: cannot read the purge outbox');
-reset role;
+select tests.clear_persona();
 
 -- The worker: claim, record, retry ----------------------------------------------------------------
 update plaudit.cdn_purges set status = 'sent';
 select set_config('plaudit.moderation_reason', 'Spam', true);
 update plaudit.reviews set is_hidden = true where id = '50000000-0000-4000-8000-0000000000a3';
-set local role plaudit_worker;
+select tests.act_as_worker();
 create temporary table claimed as
   select * from plaudit.claim_cdn_purges(10, 60, '{50000000-0000-4000-8000-000000000001}');
 select results_eq('select org_id::text, attempt, claimed_lsn is not null from claimed',
@@ -114,7 +113,7 @@ select is(plaudit.record_cdn_purge((select claim_token from claimed), '50000000-
 select is(plaudit.record_cdn_purge((select claim_token from claimed), '50000000-0000-4000-8000-000000000001',
                                    true, null, null), 'stale',
   'worker: a claim already recorded records nothing more');
-reset role;
+select tests.clear_persona();
 select results_eq($$select status, attempts, last_error from plaudit.cdn_purges
                      where org_id = '50000000-0000-4000-8000-000000000001' and status <> 'sent'$$,
   $$values ('retrying'::text, 1, 'varnish: HTTP 503'::text)$$, 'owner: the attempt is recorded');

@@ -63,7 +63,7 @@ select throws_ok(
 ------------
 --- The public role
 ------------
-set local role plaudit_public;
+select tests.act_as_public();
 select throws_ok(
   $$ select plaudit.erase_reviewer('ann@example.com', false, 'x') $$,
   '42501', 'permission denied for function erase_reviewer',
@@ -74,13 +74,12 @@ select throws_ok(
   '42501', 'permission denied for function reviewer_data',
   'public: cannot read the access report'
 );
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Tenant A
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select throws_ok(
   $$ select plaudit.erase_reviewer('not an address', false, 'api_key:k1') $$,
@@ -109,7 +108,7 @@ select is(
   '{"reviews" : 2, "review_requests" : 0, "media" : 0, "files" : []}',
   'tenant A: erases an address, in any case: two reviews'
 );
-reset role;
+select tests.clear_persona();
 
 select results_eq(
   $$ select reviewer_email, reviewer_name, custom_fields, title, content, rating::integer from plaudit.reviews
@@ -171,8 +170,7 @@ select results_eq(
 );
 select isnt((select v from versions), plaudit.public_version('acme'), 'the public version moves: names changed in public');
 
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select is(
   plaudit.erase_reviewer('ann@example.com', true, 'api_key:k1')::text,
   '{"reviews" : 0, "review_requests" : 0, "media" : 0, "files" : []}',
@@ -196,7 +194,7 @@ select is(
   '{"reviews" : 1, "review_requests" : 0, "media" : 0, "files" : []}',
   'tenant A: erases another address with its text'
 );
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select title, content, reviewer_name from plaudit.reviews where id = 'aaaaaaaa-0000-4000-8000-000000000004' $$,
   $$ values ('[removed at the reviewer''s request]'::text, '[removed at the reviewer''s request]'::text, 'Anonymous'::text) $$,
@@ -210,8 +208,7 @@ select is(
 ------------
 --- Tenant B
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select is(
   plaudit.erase_reviewer('bob@example.com', false, 'api_key:kb')::text,
   '{"reviews" : 0, "review_requests" : 0, "media" : 0, "files" : []}',
@@ -225,7 +222,7 @@ select is(
   (select json_array_length(plaudit.reviewer_data('bob@example.com') -> 'reviews')), 0,
   'tenant B: its access report holds nothing of A''s reviews'
 );
-reset role;
+select tests.clear_persona();
 select is(
   (select reviewer_email from plaudit.reviews where id = 'aaaaaaaa-0000-4000-8000-000000000003'),
   'bob@example.com', 'A''s reviewer is untouched by B''s erasure'

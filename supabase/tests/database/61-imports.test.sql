@@ -30,8 +30,7 @@ grant select on staged to public;
 ------------
 --- Tenant A
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select is(
   (select status from plaudit.create_import('judgeme', false, 4, (select rows from staged),
                                             '[{"row": 5, "message": "rating: must be a whole number from 1 to 5, not \"9\""}]',
@@ -42,14 +41,14 @@ select throws_ok($$ select * from plaudit.import_rows $$, '42501', 'permission d
   'tenant A: cannot read the staged rows');
 select throws_ok($$ select plaudit.run_imports() $$, '42501', 'permission denied for function run_imports',
   'tenant A: cannot run imports');
-reset role;
+select tests.clear_persona();
 
 ------------
 --- The worker
 ------------
-set local role plaudit_worker;
+select tests.act_as_worker();
 select is(plaudit.run_imports(), 0, 'the worker: applies the import, nothing left');
-reset role;
+select tests.clear_persona();
 
 select results_eq(
   $$ select status, total_rows, imported, duplicates, jsonb_array_length(rejected) from plaudit.imports $$,
@@ -82,14 +81,13 @@ select results_eq(
 select is((select valid from plaudit.verify_moderation_chain('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa')), true,
   'the chain verifies');
 
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select lives_ok($$ select plaudit.create_import('judgeme', false, 3, (select rows from staged), '[]', 'api_key:k1') $$,
   'tenant A: the same rows again');
-reset role;
-set local role plaudit_worker;
+select tests.clear_persona();
+select tests.act_as_worker();
 select is(plaudit.run_imports(), 0, 'the worker: applies it');
-reset role;
+select tests.clear_persona();
 select results_eq(
   $$ select imported, duplicates from plaudit.imports where total_rows = 3 $$,
   $$ values (0, 3) $$,
@@ -99,17 +97,16 @@ select results_eq(
 ------------
 --- Tenant B
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select is((select count(*)::integer from plaudit.imports), 0, 'tenant B: sees no import of A');
 
 ------------
 --- The public
 ------------
-set local role plaudit_public;
+select tests.act_as_public();
 select throws_ok($$ select * from plaudit.imports $$, '42501', 'permission denied for table imports',
   'public: cannot read imports');
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

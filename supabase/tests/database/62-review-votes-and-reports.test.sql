@@ -48,7 +48,7 @@ create temporary view a1_updated as select updated_at from plaudit.reviews where
 create temporary table a1_before as select updated_at from a1_updated;
 
 -- The public: helpful votes -----------------------------------------------------------------------
-set local role plaudit_public;
+select tests.act_as_public();
 select results_eq($$select rate_allowed, published, helpful_count from plaudit.vote_helpful('t:v1', 100, 'votes-co',
                      '60000000-0000-4000-8000-0000000000a1', (select digest from visitor where name = 'v1'))$$,
   $$values (true, true, 1)$$, 'public: a vote on a published review counts');
@@ -85,7 +85,7 @@ select throws_ok('select * from plaudit.visitor_hash_keys', '42501', 'permission
   'public: cannot read the keys');
 select throws_ok($$select plaudit.visitor_hashes('60000000-0000-4000-8000-0000000000a1', '\x00')$$, '42501',
   'permission denied for function visitor_hashes', 'public: cannot hash visitors itself');
-reset role;
+select tests.clear_persona();
 
 -- The owner: what a vote changes --------------------------------------------------------------------
 select results_eq($$select id::text, helpful_count from plaudit.reviews where org_id = '60000000-0000-4000-8000-000000000001'
@@ -108,15 +108,15 @@ select is((select (plaudit.public_review_items('{60000000-0000-4000-8000-0000000
 -- A repeat under the previous period's key is still a repeat; keys older than that are deleted.
 update plaudit.visitor_hash_keys set period = period - 1;
 insert into plaudit.visitor_hash_keys (period) values (floor(extract(epoch from now()) / (30 * 86400))::integer - 5);
-set local role plaudit_public;
+select tests.act_as_public();
 select results_eq($$select helpful_count from plaudit.vote_helpful('t:v1', 100, 'votes-co',
                      '60000000-0000-4000-8000-0000000000a1', (select digest from visitor where name = 'v1'))$$,
   $$values (2)$$, 'public: a vote hashed under the previous period''s key is still recognized');
-reset role;
+select tests.clear_persona();
 select is((select count(*)::int from plaudit.visitor_hash_keys), 2, 'owner: only the current and previous keys are kept');
 
 -- The public: reports ---------------------------------------------------------------------------------
-set local role plaudit_public;
+select tests.act_as_public();
 select results_eq($$select rate_allowed, published from plaudit.report_review('t:r1', 100, 'votes-co',
                      '60000000-0000-4000-8000-0000000000a2', (select digest from visitor where name = 'v1'), 'spam', ' Ads ')$$,
   $$values (true, true)$$, 'public: a report of a published review is taken');
@@ -130,7 +130,7 @@ select throws_ok($$select * from plaudit.report_review('t:r1', 100, 'votes-co',
                      '60000000-0000-4000-8000-0000000000a3', (select digest from visitor where name = 'v1'), 'boring', null)$$,
   '23514', 'new row for relation "review_reports" violates check constraint "review_reports_reason_check"',
   'public: an unknown reason is refused');
-reset role;
+select tests.clear_persona();
 
 select results_eq($$select reason, details, status, is_hidden from plaudit.review_reports x
                      join plaudit.reviews r on r.id = x.review_id$$,
@@ -145,8 +145,7 @@ create temporary table a_report as
 grant select on a_report to public;
 
 -- Tenant A: its reports -----------------------------------------------------------------------------
-set local role plaudit_api;
-select set_config('plaudit.org_id', '60000000-0000-4000-8000-000000000001', true);
+select tests.act_as_tenant('60000000-0000-4000-8000-000000000001');
 select results_eq($$select reason from plaudit.review_reports$$, $$values ('spam'::text)$$,
   'tenant A: reads its own reports only');
 select throws_ok('select reporter_hash from plaudit.review_reports', '42501',
@@ -162,13 +161,13 @@ select throws_ok($$update plaudit.review_reports set reason = 'fake'$$, '42501',
   'tenant A: cannot change what was reported');
 
 -- Tenant B: not A's reports -------------------------------------------------------------------------
-select set_config('plaudit.org_id', '60000000-0000-4000-8000-000000000002', true);
+select tests.act_as_tenant('60000000-0000-4000-8000-000000000002');
 select results_eq($$select reason from plaudit.review_reports$$, $$values ('offensive'::text)$$,
   'tenant B: sees none of A''s reports');
 select is(plaudit.resolve_review_report((select id from a_report), 'Taken over', 'api_key:b'), null,
   'tenant B: cannot resolve A''s report');
 select ok(plaudit.review_report_json((select id from a_report)) is null, 'tenant B: cannot read A''s report by its id');
-reset role;
+select tests.clear_persona();
 select results_eq($$select resolution, resolved_by from plaudit.review_reports
                      where org_id = '60000000-0000-4000-8000-000000000001'$$,
   $$values ('Not spam: kept'::text, 'api_key:test'::text)$$, 'owner: tenant B changed none of A''s reports');

@@ -32,7 +32,7 @@ grant execute on function pg_temp.add(uuid, bytea, integer, boolean) to public;
 ----------------
 --- The public role (a reviewer with the token of the review just submitted)
 ----------------
-set local role plaudit_public;
+select tests.act_as_public();
 
 select is(plaudit.issue_media_upload_token('aaaaaaaa-0000-4000-8000-000000000001', sha256('\x01')),
   now() + interval '24 hours', 'public: the review created in this transaction gets a token for 24 hours');
@@ -60,19 +60,18 @@ select is((select org_id from plaudit.check_review_media_upload('aaaaaaaa-0000-4
 select is((select refusal from plaudit.check_review_media_upload('aaaaaaaa-0000-4000-8000-000000000001',
              sha256('\x01'), 'media:test', 1, 100)), 'rate_limited',
   'public: ... until the address has sent its limit');
-reset role;
+select tests.clear_persona();
 
 update plaudit.media_upload_tokens set expires_at = now() - interval '1 second';
-set local role plaudit_public;
+select tests.act_as_public();
 select is(pg_temp.add('aaaaaaaa-0000-4000-8000-000000000001', sha256('\x01'), 3), 'invalid_token',
   'public: an expired token adds nothing');
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Tenant A
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 
 select results_eq(
   $$ select pg_temp.add('aaaaaaaa-0000-4000-8000-000000000001', null, n) from generate_series(2, 7) n $$,
@@ -84,19 +83,18 @@ select is((select refusal from plaudit.check_review_media_upload('aaaaaaaa-0000-
              'media:a', 100, 100)), 'too_many', 'tenant A: a full review refuses before the file is read');
 select throws_ok($$ update plaudit.review_media set is_hidden = true $$, '42501',
   'permission denied for table review_media', 'tenant A: changes no item by hand');
-reset role;
+select tests.clear_persona();
 
 update plaudit.review_media set is_hidden = true where position = 2;
 create temporary table hidden_file as select storage_key from plaudit.review_media where position = 2;
 grant select on hidden_file to public;
 
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select is(
   (select json_array_length(plaudit.review_json(r, null)::json -> 'media') from plaudit.reviews r
     where r.id = 'aaaaaaaa-0000-4000-8000-000000000001'),
   6, 'tenant A: its Review shows every item, the hidden one too');
-reset role;
+select tests.clear_persona();
 
 select is(
   (select json_array_length(plaudit.public_review_items(array['aaaaaaaa-0000-4000-8000-000000000001'::uuid])::json
@@ -105,20 +103,19 @@ select is(
 select ok(plaudit.review_has_public_media('aaaaaaaa-0000-4000-8000-000000000001'),
   'owner: the review has public media');
 
-set local role plaudit_public;
+select tests.act_as_public();
 select is(plaudit.public_media_file((select storage_key from hidden_file)), null,
   'public: a hidden item''s file is not public');
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Tenant B
 ------------
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select is((select count(*)::integer from plaudit.review_media), 0, 'tenant B: reads none of tenant A''s media');
 select is(pg_temp.add('aaaaaaaa-0000-4000-8000-000000000002', null, 8), 'not_found',
   'tenant B: adds nothing to tenant A''s review');
-reset role;
+select tests.clear_persona();
 
 ------------
 --- Moderation: tenant A hides and shows its item; tenant B reaches none
@@ -126,15 +123,13 @@ reset role;
 create temporary table first_item as select id from plaudit.review_media where position = 1;
 grant select on first_item to public;
 
-set local role plaudit_api;
-set local plaudit.org_id = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select throws_ok(
   $$ select plaudit.moderate_review_media('aaaaaaaa-0000-4000-8000-000000000001', (select id from first_item), 'hide', 'x', 'api_key:b') $$,
   'P0002', 'Media not found', 'tenant B: hides nothing of tenant A''s');
-reset role;
+select tests.clear_persona();
 
-set local role plaudit_api;
-set local plaudit.org_id = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select lives_ok(
   $$ select plaudit.moderate_review_media('aaaaaaaa-0000-4000-8000-000000000001', (select id from first_item), 'hide', 'A face', 'api_key:a') $$,
   'tenant A: hides its item');
@@ -145,7 +140,7 @@ select results_eq(
   $$ select action, reason, actor from plaudit.moderation_trail order by seq $$,
   $$ select 'hide_media', 'media ' || id || ': A face', 'api_key:a' from first_item $$,
   'tenant A: the trail records it, naming the item');
-reset role;
+select tests.clear_persona();
 
 select * from finish();
 rollback;

@@ -131,6 +131,24 @@ describe('Idempotency-Key', () => {
     }
   });
 
+  it('only POSTs honour the key: a PATCH with one runs every time, and the key stays free for a POST', async () => {
+    const headers = { 'idempotency-key': newKey() };
+    const path = orgPath(`/review-forms/${formId}`);
+    const first = await api('PATCH', path, { key: t.keys.write, headers, body: { name: 'Renamed once' } });
+    const second = await api('PATCH', path, { key: t.keys.write, headers, body: { name: 'Renamed twice' } });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.name).toBe('Renamed twice');
+    expect(
+      await db`select 1 from plaudit.idempotency_keys where org_id = ${t.org.id} and key = ${
+        headers['idempotency-key']
+      }`,
+    )
+      .toHaveLength(0);
+    const post = await api('POST', orgPath('/review-forms'), { key: t.keys.write, headers, body: { name: 'After' } });
+    expect([post.status, post.headers.get('idempotent-replayed')]).toEqual([201, null]);
+  });
+
   it('every POST that takes a key documents the header', async () => {
     const doc = (await api('GET', '/api/v1/openapi.json')).body;
     const posts = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) =>

@@ -9,6 +9,7 @@ const STATUS_BY_SQLSTATE: Record<string, 400 | 404 | 409 | 422> = {
   P0002: 404, // no_data_found: the thing does not exist (for this tenant)
   '55000': 409, // object_not_in_prerequisite_state: a state conflict
   '23505': 409, // unique_violation: already exists
+  '23001': 409, // restrict_violation: a guard refuses the change (a review is never rewritten)
   '23514': 422, // check_violation: a field fails validation
   '22023': 422, // invalid_parameter_value: a field fails validation
   '22001': 422, // string_data_right_truncation

@@ -8,10 +8,11 @@ import { toHex } from '../../../core/bytes.ts';
 // with a key runs and its answer is kept with the key, in the same tenant transaction as what the
 // call changed (plaudit.idempotency_keys), so that both are stored or neither is; a retry with
 // the same key and the same body gets that answer again, byte for byte, with
-// `Idempotent-Replayed: true`, and changes nothing; the same key with another route or body is
-// refused (422). A call that failed keeps nothing (its transaction rolled back) and may be
-// retried with the same key. A concurrent retry waits on the key's row until the first call ends.
-// Keys are kept 24 hours per organization (plaudit.run_review_request_maintenance).
+// `Idempotent-Replayed: true`, and changes nothing; the same key with another route, another path
+// of the route (another resource) or another body is refused (422). A call that failed keeps
+// nothing (its transaction rolled back) and may be retried with the same key. A concurrent retry
+// waits on the key's row until the first call ends. Keys are kept 24 hours per organization
+// (plaudit.run_review_request_maintenance).
 
 const WELL_FORMED = /^[\x21-\x7e]{1,255}$/;
 
@@ -51,7 +52,8 @@ export function idempotency(
     const orgId = c.var.caller!.orgId;
     const route = `${c.req.method} ${c.req.routePath}`;
     const body = comparableBody ? await comparableBody(c) : comparable(await c.req.text());
-    const hash = sha256(`${route}\n${body}`);
+    // The path itself, not only its route: a key used for one review's reply is not replayed for another's.
+    const hash = sha256(`${route}\n${c.req.path}\n${body}`);
 
     const [claimed] = await db<{ key: string }[]>`
       insert into plaudit.idempotency_keys (org_id, key, route, request_hash)
