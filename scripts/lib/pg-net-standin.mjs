@@ -10,6 +10,7 @@
 // migrations/db/migrations/20220713082019_pg_cron-pg_net-temp-perms-fix.sql (the same grants).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { connect } from './database.mjs';
 
@@ -186,10 +187,10 @@ export async function drainNetQueue(adminUrl, { log = () => {} } = {}) {
 }
 
 const SYSTEM_ROOT = '/usr';
-const RIG_TREE = path.join(
-  process.env.PLAUDIT_POSTGRES_HOME ?? '/var/lib/plaudit',
-  `supabase-conditions-15-${PG_NET_STANDIN_VERSION}`,
-);
+// Beside the other clusters' homes (postgres.mjs), where the postgres user can read it.
+const RIG_HOME = process.env.PLAUDIT_POSTGRES_HOME ??
+  (process.getuid?.() === 0 ? '/var/lib/plaudit' : path.join(os.tmpdir(), 'plaudit-postgres'));
+const RIG_TREE = path.join(RIG_HOME, `supabase-conditions-15-${PG_NET_STANDIN_VERSION}`);
 
 /**
  * A PostgreSQL tree of the rig's own, in which pg_net is an available extension: Debian's
