@@ -160,6 +160,16 @@ describe('under hosted Supabase conditions', () => {
     expect(foreign).toEqual([]);
   });
 
+  it("holds hosted Supabase's refusals: postgres can neither set a database parameter nor pass pg_net on", async () => {
+    await expect(asPostgres.unsafe(`alter database postgres set plaudit.worker_url = 'https://x'`)).rejects.toThrow(
+      'permission denied to set parameter "plaudit.worker_url"',
+    );
+    const [rights] = await asAdmin`
+      select has_function_privilege('postgres', 'net.http_post(text,jsonb,jsonb,jsonb,integer)', 'execute') as postgres,
+             has_function_privilege('plaudit_owner', 'net.http_post(text,jsonb,jsonb,jsonb,integer)', 'execute') as owner`;
+    expect(rights).toEqual({ postgres: true, owner: false });
+  });
+
   it('answers health through the pooler', async () => {
     const res = await call('GET', '/api/v1/health');
     expect(res.status).toBe(200);
