@@ -50,7 +50,7 @@ COMMENT ON FUNCTION plaudit.add_product_review_statistics(p_deltas jsonb) IS 'Ad
 
 COMMENT ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash bytea, p_id uuid, p_type text, p_content_type text, p_storage_key text,
     p_thumbnail_key text, p_url text, p_thumbnail_url text, p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea, OUT refusal text,
-    OUT created boolean, OUT item text) IS 'Adds a stored photo or video to a review, at most 6, once per content; hidden when media are moderated by hand.';
+    OUT created boolean, OUT item text) IS 'Adds a stored photo or video to a review, up to its limit, once per content; hidden when media are moderated by hand.';
 
 -- FUNCTION plaudit.add_review_statistics (supabase/schemas/review_statistics.sql)
 --   (p_deltas jsonb) RETURNS void
@@ -543,6 +543,16 @@ COMMENT ON TABLE plaudit.sessions IS 'Signed-in browsers: only the SHA-256 of ea
 --   (p_token_hash bytea) RETURNS SETOF plaudit.sessions
 
 COMMENT ON FUNCTION plaudit.live_session(p_token_hash bytea) IS 'The live session a token hash stands for (none when unknown, ended, idle too long or past its absolute expiry).';
+
+-- FUNCTION plaudit.media_per_review_limit (supabase/schemas/review_media.sql)
+--   () RETURNS integer
+
+COMMENT ON FUNCTION plaudit.media_per_review_limit() IS 'How many photos and videos a review may have.';
+
+-- FUNCTION plaudit.media_upload_token_lifetime (supabase/schemas/review_media.sql)
+--   () RETURNS interval
+
+COMMENT ON FUNCTION plaudit.media_upload_token_lifetime() IS 'How long a reviewer''s upload token works.';
 
 -- FUNCTION plaudit.moderate_review (supabase/schemas/moderation_trail.sql)
 --   (p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS SETOF plaudit.reviews

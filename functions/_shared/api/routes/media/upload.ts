@@ -5,7 +5,14 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Tx } from '../../../core/db/client.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
-import { MAX_FILE_BYTES } from '../../../core/media/limits.ts';
+import {
+  MAX_FILE_BYTES,
+  MAX_IMAGE_PIXELS,
+  MAX_MEDIA_PER_REVIEW,
+  mebibytes,
+  STORED_LONGEST_SIDE,
+  THUMBNAIL_LONGEST_SIDE,
+} from '../../../core/media/limits.ts';
 import { MediaRefusal } from '../../../core/media/process-image.ts';
 import type { AppEnv, TenantEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -27,7 +34,7 @@ const REFUSALS: Record<string, [401 | 403 | 404 | 422 | 429, string]> = {
   invalid_token: [401, 'X-Upload-Token: the upload token is unknown or has expired'],
   wrong_review: [403, 'X-Upload-Token: the upload token is for another review'],
   not_found: [404, 'Review not found'],
-  too_many: [422, 'file: a review may have at most 6 photos and videos'],
+  too_many: [422, `file: a review may have at most ${MAX_MEDIA_PER_REVIEW} photos and videos`],
   review_rate_limited: [429, 'Too many uploads to this review; retry after the reset'],
   rate_limited: [429, 'Too many uploads from this address; retry after the reset'],
 };
@@ -94,11 +101,16 @@ const uploadAccess: MiddlewareHandler<UploadEnv> = async (c, next) => {
   await admit(c, hash, next);
 };
 
+/** A side in pixels as the document says it: `2,048 px`. */
+const pixels = (n: number) => `${n.toLocaleString('en-US')} px`;
+
 const MediaFile = z.object({
   file: z.instanceof(File, { message: 'must be a file' }).openapi({
     type: 'string',
     format: 'binary',
-    description: 'A JPEG, PNG or WebP image (≤ 15 MiB, ≤ 40 megapixels) or an MP4 or WebM video (≤ 100 MiB).',
+    description: `A JPEG, PNG or WebP image (≤ ${mebibytes(MAX_FILE_BYTES.image)} MiB, ≤ ${
+      MAX_IMAGE_PIXELS / 1e6
+    } megapixels) or an MP4 or WebM video (≤ ${mebibytes(MAX_FILE_BYTES.video)} MiB).`,
   }),
 }).openapi('MediaFile');
 
@@ -110,7 +122,11 @@ export const mediaUpload = router().openapi(
     tags: ['Reviews'],
     summary: 'Add a photo or video to a review',
     description:
-      "The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review. With a key, an `Idempotency-Key` makes a retry answer the first call's result (the same key with another file is 422).",
+      `The file goes in the \`file\` field of a \`multipart/form-data\` body. Send the review's upload token (\`media_upload.token\` of the submission's answer) in \`X-Upload-Token\`, or use a key with scope \`write\` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most ${
+        pixels(STORED_LONGEST_SIDE)
+      }, with a thumbnail of at most ${
+        pixels(THUMBNAIL_LONGEST_SIDE)
+      }; videos are stored as sent. At most ${MAX_MEDIA_PER_REVIEW} a review. The same file again answers the item it made (200). Organizations with \`media_moderation: manual\` get new items hidden. Limited per client address (\`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE\`) and per review. With a key, an \`Idempotency-Key\` makes a retry answer the first call's result (the same key with another file is 422).`,
     request: {
       params: z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' }, description: 'The review' }) }),
       body: { required: true, content: { 'multipart/form-data': { schema: MediaFile } } },
@@ -129,7 +145,7 @@ export const mediaUpload = router().openapi(
       413: errorResponseSpec('The file is too large (bytes or megapixels)'),
       415: errorResponseSpec('Not multipart/form-data, or the file is not a JPEG, PNG, WebP, MP4 or WebM'),
       422: errorResponseSpec(
-        'No file, a corrupt one, the review has 6 already, or an Idempotency-Key used for another file',
+        `No file, a corrupt one, the review has ${MAX_MEDIA_PER_REVIEW} already, or an Idempotency-Key used for another file`,
       ),
       429: errorResponseSpec('Too many uploads from this address or to this review'),
       503: errorResponseSpec('The media storage did not take the file; nothing was stored'),
@@ -140,7 +156,7 @@ export const mediaUpload = router().openapi(
     const { file } = (c.req as unknown as { valid(target: 'form'): z.infer<typeof MediaFile> }).valid('form');
     const { upload } = c.var as unknown as UploadEnv['Variables'];
     if (file.size > MAX_FILE_BYTES.video) {
-      throw new ApiError(413, `file: a file may be at most ${MAX_FILE_BYTES.video / 1024 / 1024} MiB`);
+      throw new ApiError(413, `file: a file may be at most ${mebibytes(MAX_FILE_BYTES.video)} MiB`);
     }
     try {
       const stored = await storeUpload(c.var.sql, c.var.config.media, upload, file);

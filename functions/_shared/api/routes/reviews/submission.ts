@@ -9,6 +9,7 @@ import { router } from '../define.ts';
 import { Review } from './shape.ts';
 import { MediaUpload, uploadGrant } from '../media/upload-token.ts';
 import { newUploadToken } from '../../api-keys/upload-token.ts';
+import { UPLOAD_TOKEN_HOURS } from '../../../core/media/limits.ts';
 
 /** The stored review with the reviewer's right to add photos and videos to it. */
 const SubmittedReview = Review.extend({ media_upload: MediaUpload }).openapi('SubmittedReview');
@@ -63,7 +64,7 @@ export const reviewSubmission = router()
       tags: ['Reviews'],
       summary: 'Submit a new review',
       description:
-        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). The answer's `media_upload` holds the token that adds photos and videos to this review for 24 hours (`POST /reviews/{id}/media`). Fields such as `is_hidden` or `verification_status` are ignored.",
+        `Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: \`none\` → \`unverified\`; \`email\` → \`pending\` and a verification link is e-mailed; \`purchase_proof\` → \`verified\` when \`order_id\` matches an order (and its e-mail, when it has one), else \`pending\`; \`manual\` → \`pending\`. A review of a product names it by \`product_external_id\` or \`product_id\`. Limited per client IP (\`SUBMIT_RATE_LIMIT_PER_MINUTE\`). The same e-mail, form and text within 24 hours is stored once (409). The answer's \`media_upload\` holds the token that adds photos and videos to this review for ${UPLOAD_TOKEN_HOURS} hours (\`POST /reviews/{id}/media\`). Fields such as \`is_hidden\` or \`verification_status\` are ignored.`,
       request: { body: jsonBody(ReviewSubmission) },
       responses: {
         201: json(SubmittedReview, 'The stored review, and the token to add photos and videos to it'),
