@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorBody } from '../../core/errors.ts';
+import { fieldErrorsOf } from '../../core/errors.ts';
 import { refusalInRow, refusalOf } from '../http/db-errors.ts';
 import { errorFromDatabase, type FieldDefinition } from './review-form.ts';
 
@@ -34,7 +34,8 @@ describe('a refusal of the database, on the hosted form and in the API', () => {
         ['rating: is invalid', 'rating'],
       ]
     ) {
-      const [named] = errorBody(422, message).errors!;
+      // The API's `errors` (core/errors.ts errorBody) name the field so.
+      const [named] = fieldErrorsOf(message);
       const placed = errorFromDatabase(message, fields);
       expect(Object.keys(placed)).toEqual([control]);
       expect(placed[control]).toContain(named.message.slice(1));
