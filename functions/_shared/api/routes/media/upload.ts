@@ -1,8 +1,8 @@
 // A photo or video added to a review: by its reviewer, with the review's upload token, or by the
 // organization, with a write key. Checked before the file is read (limits, access, room), then by
 // content, processed (core/media/), stored, and only then recorded; a refusal stores nothing.
-import { createRoute, z } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import { z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Tx } from '../../../core/db/client.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
 import {
@@ -14,21 +14,22 @@ import {
   THUMBNAIL_LONGEST_SIDE,
 } from '../../../core/media/limits.ts';
 import { MediaRefusal } from '../../../core/media/process-image.ts';
-import type { AppEnv, TenantEnv } from '../../http/env.ts';
+import type { PublicOrTenantEnv, TenantEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
 import { errorResponseSpec, IdempotencyHeaders, json, Uuid } from '../../http/schemas.ts';
-import { credential } from '../../middleware/credential/index.ts';
-import { idempotency } from '../../middleware/idempotency/index.ts';
 import { toHex } from '../../../core/bytes.ts';
 import { clientIp, retryAfter, setRateLimitHeaders } from '../../middleware/rate-limit/index.ts';
 import { sha256Hex } from '../../api-keys/format.ts';
-import { router } from '../define.ts';
+import { publicRoute, router } from '../define.ts';
 import { ReviewMedia } from '../reviews/shape.ts';
 import { type Admitted, storeUpload } from './store.ts';
 import { uploadTokenHash } from '../../api-keys/upload-token.ts';
 
-type UploadEnv = AppEnv & { Variables: { db?: Tx; upload: Admitted } };
+/** The route's context: the upload admitted, and the tenant transaction when a credential called. */
+interface UploadEnv extends PublicOrTenantEnv {
+  Variables: PublicOrTenantEnv['Variables'] & { upload: Admitted };
+}
 
 const REFUSALS: Record<string, [401 | 403 | 404 | 422 | 429, string]> = {
   invalid_token: [401, 'X-Upload-Token: the upload token is unknown or has expired'],
@@ -41,8 +42,15 @@ const REFUSALS: Record<string, [401 | 403 | 404 | 422 | 429, string]> = {
 
 type CheckRow = { refusal: string | null; org_id: string | null; rate_remaining: number; rate_reset: string };
 
-/** The checks of plaudit.check_review_media_upload, in the tenant's transaction or as the public. */
-async function admit(c: Context<UploadEnv>, tokenHash: Uint8Array | null, next: Next) {
+/**
+ * The checks of plaudit.check_review_media_upload before the file is read: with the review's upload
+ * token as the public, or else in the tenant's transaction that the credential opened
+ * (publicRoute's `orCredential`).
+ */
+const admit: MiddlewareHandler<UploadEnv> = async (c, next) => {
+  const token = c.req.header('x-upload-token');
+  const tokenHash = token === undefined ? null : uploadTokenHash(token.trim());
+  if (token !== undefined && !tokenHash) throw new ApiError(401, REFUSALS.invalid_token[1]);
   const { sql, config } = c.var;
   const reviewId = c.req.param('id') ?? '';
   if (!Uuid.safeParse(reviewId).success) throw new ApiError(400, 'id: must be a UUID');
@@ -65,7 +73,7 @@ async function admit(c: Context<UploadEnv>, tokenHash: Uint8Array | null, next: 
   }
   c.set('upload', { reviewId, orgId: row.org_id!, tokenHash, db });
   await next();
-}
+};
 
 /**
  * An upload compared between calls by its review and its file's SHA-256: the multipart body's
@@ -78,28 +86,6 @@ async function fileAsSent(c: Context<TenantEnv>): Promise<string> {
     : '';
   return `${c.req.param('id')}\n${digest}`;
 }
-
-const keyed = credential({ scope: 'write' }) as unknown as MiddlewareHandler<UploadEnv>;
-const idempotent = idempotency({ comparableBody: fileAsSent }) as unknown as MiddlewareHandler<UploadEnv>;
-
-/**
- * The review's upload token, or else the organization's write key (or a member's session), whose
- * uploads honour an Idempotency-Key as every keyed POST does.
- */
-const uploadAccess: MiddlewareHandler<UploadEnv> = async (c, next) => {
-  const token = c.req.header('x-upload-token');
-  if (token === undefined) {
-    return await keyed(c, () =>
-      admit(c, null, async () => {
-        // A replayed answer comes back as the middleware's result, not through the route.
-        const replayed = await idempotent(c, next);
-        if (replayed instanceof Response) c.res = replayed;
-      }));
-  }
-  const hash = uploadTokenHash(token.trim());
-  if (!hash) throw new ApiError(401, REFUSALS.invalid_token[1]);
-  await admit(c, hash, next);
-};
 
 /** A side in pixels as the document says it: `2,048 px`. */
 const pixels = (n: number) => `${n.toLocaleString('en-US')} px`;
@@ -115,7 +101,7 @@ const MediaFile = z.object({
 }).openapi('MediaFile');
 
 export const mediaUpload = router().openapi(
-  createRoute({
+  publicRoute({
     method: 'post',
     path: '/reviews/{id}/media',
     operationId: 'reviews.uploadMedia',
@@ -132,9 +118,10 @@ export const mediaUpload = router().openapi(
       body: { required: true, content: { 'multipart/form-data': { schema: MediaFile } } },
       headers: IdempotencyHeaders,
     },
-    middleware: [uploadAccess],
-    security: [{ UploadToken: [] }, { ApiKey: [] }, { Session: [] }],
-    'x-required-scope': 'write',
+    middleware: [admit],
+    // The review's upload token, or else the organization's write key or a member's session (the
+    // credential publicRoute adds), whose uploads honour an Idempotency-Key as every keyed POST does.
+    security: [{ UploadToken: [] }],
     responses: {
       201: json(ReviewMedia, 'The stored photo or video'),
       200: json(ReviewMedia, 'The same file was stored before: its item'),
@@ -150,11 +137,10 @@ export const mediaUpload = router().openapi(
       429: errorResponseSpec('Too many uploads from this address or to this review'),
       503: errorResponseSpec('The media storage did not take the file; nothing was stored'),
     },
-  }),
+  }, { orCredential: { scope: 'write', unlessHeader: 'x-upload-token', comparableBody: fileAsSent } }),
   async (c) => {
-    // The route's middleware and multipart body are beyond what the router's types follow.
-    const { file } = (c.req as unknown as { valid(target: 'form'): z.infer<typeof MediaFile> }).valid('form');
-    const { upload } = c.var as unknown as UploadEnv['Variables'];
+    const { file } = c.req.valid('form');
+    const { upload } = c.var;
     if (file.size > MAX_FILE_BYTES.video) {
       throw new ApiError(413, `file: a file may be at most ${mebibytes(MAX_FILE_BYTES.video)} MiB`);
     }

@@ -1,11 +1,11 @@
 // A review sent by a reviewer: public, no credential, limited per client IP.
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { apiErrorFromDb, refusalInRow } from '../../http/db-errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
 import { errorResponseSpec, json, jsonBody } from '../../http/schemas.ts';
 import { setRateLimitHeaders, submissionContext, tooManyRequests } from '../../middleware/rate-limit/index.ts';
 import { submitReview } from '../../../core/db/review-submission.ts';
-import { router } from '../define.ts';
+import { publicRoute, router } from '../define.ts';
 import { Review } from './shape.ts';
 import { MediaUpload, uploadGrant } from '../media/upload-token.ts';
 import { newUploadToken } from '../../api-keys/upload-token.ts';
@@ -57,7 +57,7 @@ const ReviewSubmission = z.object({
 
 export const reviewSubmission = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/reviews',
       operationId: 'reviews.submit',
