@@ -18,6 +18,22 @@ END)
 
 COMMENT ON DOMAIN plaudit.incentive IS 'An incentive offered for a review: {"type": discount|gift|points|free_product|sweepstake|other, "description": 1 to 500 characters}.';
 
+CREATE TYPE plaudit.review_submission AS (
+	form_id uuid,
+	rating integer,
+	title text,
+	content text,
+	reviewer_name text,
+	reviewer_email text,
+	custom_fields jsonb,
+	order_id text,
+	honeypot boolean,
+	product_id uuid,
+	product_external_id text
+);
+
+COMMENT ON TYPE plaudit.review_submission IS 'A review as a reviewer sends it, the input of plaudit.submit_review and plaudit.submit_requested_review.';
+
 -- FUNCTION plaudit.accept_invitation (supabase/schemas/team_invitations.sql)
 --   (p_token text, p_name text) RETURNS text
 
@@ -34,7 +50,7 @@ COMMENT ON FUNCTION plaudit.add_product_review_statistics(p_deltas jsonb) IS 'Ad
 
 COMMENT ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash bytea, p_id uuid, p_type text, p_content_type text, p_storage_key text,
     p_thumbnail_key text, p_url text, p_thumbnail_url text, p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea, OUT refusal text,
-    OUT created boolean, OUT item text) IS 'Adds a stored photo or video to a review, at most 6, once per content; hidden when media are moderated by hand.';
+    OUT created boolean, OUT item text) IS 'Adds a stored photo or video to a review, up to its limit, once per content; hidden when media are moderated by hand.';
 
 -- FUNCTION plaudit.add_review_statistics (supabase/schemas/review_statistics.sql)
 --   (p_deltas jsonb) RETURNS void
@@ -527,6 +543,16 @@ COMMENT ON TABLE plaudit.sessions IS 'Signed-in browsers: only the SHA-256 of ea
 --   (p_token_hash bytea) RETURNS SETOF plaudit.sessions
 
 COMMENT ON FUNCTION plaudit.live_session(p_token_hash bytea) IS 'The live session a token hash stands for (none when unknown, ended, idle too long or past its absolute expiry).';
+
+-- FUNCTION plaudit.media_per_review_limit (supabase/schemas/review_media.sql)
+--   () RETURNS integer
+
+COMMENT ON FUNCTION plaudit.media_per_review_limit() IS 'How many photos and videos a review may have.';
+
+-- FUNCTION plaudit.media_upload_token_lifetime (supabase/schemas/review_media.sql)
+--   () RETURNS interval
+
+COMMENT ON FUNCTION plaudit.media_upload_token_lifetime() IS 'How long a reviewer''s upload token works.';
 
 -- FUNCTION plaudit.moderate_review (supabase/schemas/moderation_trail.sql)
 --   (p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS SETOF plaudit.reviews
@@ -1150,26 +1176,21 @@ COMMENT ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, 
 COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid) IS 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
 
 -- FUNCTION plaudit.submit_requested_review (supabase/schemas/hosted_review_pages.sql)
---   (p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text, p_reviewer_name text,
---     p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
---     p_product_external_id text DEFAULT NULL::text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text,
---     error_message text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text,
---     is_hidden boolean, created_at timestamp with time zone)
+--   (p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer,
+--     p_verify_url_base text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
+--     error_constraint text, error_table text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text,
+--     verification_status text, is_hidden boolean, created_at timestamp with time zone)
 
-COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_external_id text) IS 'Submits a landing page''s review of the business or of a product the request names, once per subject, and completes its request.';
+COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) IS 'Submits a landing page''s review of the business or of a product the request names, once per subject; completes the request.';
 
 -- FUNCTION plaudit.submit_review (supabase/schemas/review_submission.sql)
---   (p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text, p_reviewer_name text,
---     p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean DEFAULT false,
---     p_product_id uuid DEFAULT NULL::uuid, p_product_external_id text DEFAULT NULL::text,
+--   (p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text,
 --     p_request_id uuid DEFAULT NULL::uuid) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
---     id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean,
---     created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone, review text)
+--     error_constraint text, error_table text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text,
+--     verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
+--     verification_at timestamp with time zone, review text)
 
-COMMENT ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid,
-    p_product_external_id text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or an error code.';
+COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
 
 -- FUNCTION plaudit.suppression_reason (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS text
@@ -2600,14 +2621,8 @@ GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
-
-GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_rate_bucket text, p_rate_limit integer, p_rating integer, p_title text,
-    p_content text, p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_external_id text) TO plaudit_public;
-
-GRANT ALL ON FUNCTION plaudit.submit_review(p_rate_bucket text, p_rate_limit integer, p_form_id uuid, p_rating integer, p_title text, p_content text,
-    p_reviewer_name text, p_reviewer_email text, p_custom_fields jsonb, p_order_id text, p_verify_url_base text, p_honeypot boolean, p_product_id uuid,
-    p_product_external_id text, p_request_id uuid) TO plaudit_public;
-
+GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) TO plaudit_api;

@@ -87,28 +87,22 @@ comment on function plaudit.review_request_product_names(uuid) is 'The names of 
 
 -- A review from the landing page: plaudit.submit_review for the request's form, and the request
 -- completed with it (the first review written through it completes it; reminders stop then). The
--- review is of the business, or, with p_product_external_id, of a product the request names: each
--- subject takes one review through the request, so a second one of the same subject answers
--- error_code 23505, and a product the request does not name 22023 (`product_external_id: …`).
+-- review (p_review) is of the business, or, with its product_external_id, of a product the request
+-- names: each subject takes one review through the request, so a second one of the same subject
+-- answers error_code 23505, and a product the request does not name 22023
+-- (`product_external_id: …`). The request decides the form, the product and, when the reviewer
+-- gives none, the order: p_review's form_id and product_id are not read.
 -- Answers what submit_review answers; an unknown token answers error_code P0002 (not found).
 create or replace function plaudit.submit_requested_review(
   p_token text,
+  p_review plaudit.review_submission,
   p_rate_bucket text,
   p_rate_limit integer,
-  p_rating integer,
-  p_title text,
-  p_content text,
-  p_reviewer_name text,
-  p_reviewer_email text,
-  p_custom_fields jsonb,
-  p_order_id text,
-  p_verify_url_base text,
-  p_honeypot boolean default false,
-  p_product_external_id text default null
+  p_verify_url_base text
 )
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint,
-  error_code text, error_message text,
+  error_code text, error_message text, error_constraint text, error_table text,
   id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
   reviewer_email text, verification_status text, is_hidden boolean, created_at timestamptz
 )
@@ -121,6 +115,7 @@ declare
   request_id uuid := plaudit.review_request_from_token(p_token);
   q plaudit.review_requests;
   s record;
+  sent plaudit.review_submission := p_review;
   product uuid;
   subject text;
 begin
@@ -132,11 +127,11 @@ begin
     return next;
     return;
   end if;
-  if p_product_external_id is not null then
+  if p_review.product_external_id is not null then
     select rp.product_id, p.name into product, subject
       from plaudit.review_request_products rp
       join plaudit.products p on p.id = rp.product_id and p.org_id = rp.org_id
-     where rp.org_id = q.org_id and rp.request_id = q.id and p.external_id = p_product_external_id;
+     where rp.org_id = q.org_id and rp.request_id = q.id and p.external_id = p_review.product_external_id;
     if not found then
       error_code := '22023'; error_message := 'product_external_id: this review request does not name this product';
       return next;
@@ -151,11 +146,12 @@ begin
     return next;
     return;
   end if;
-  select * into s from plaudit.submit_review(
-    p_rate_bucket, p_rate_limit, q.form_id, p_rating, p_title, p_content, p_reviewer_name,
-    p_reviewer_email, p_custom_fields, coalesce(nullif(btrim(p_order_id), ''), q.order_id),
-    p_verify_url_base, p_honeypot, product, null, q.id);
-  if s.rate_allowed and s.error_code is null and not p_honeypot then
+  sent.form_id := q.form_id;
+  sent.product_id := product;
+  sent.product_external_id := null;
+  sent.order_id := coalesce(nullif(btrim(p_review.order_id), ''), q.order_id);
+  select * into s from plaudit.submit_review(sent, p_rate_bucket, p_rate_limit, p_verify_url_base, q.id);
+  if s.rate_allowed and s.error_code is null and not coalesce(p_review.honeypot, false) then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));
     -- The completion trigger has linked the review already when it completed the request.
@@ -165,7 +161,7 @@ begin
     -- Written from the link mailed to the request's address, and signed with that address: the
     -- review is verified by the invitation, and no confirmation mail is needed (forms that want
     -- each review approved by hand stay pending).
-    if lower(btrim(coalesce(p_reviewer_email, ''))) = lower(btrim(q.email))
+    if lower(btrim(coalesce(p_review.reviewer_email, ''))) = lower(btrim(q.email))
        and s.verification_status in ('pending', 'unverified')
        and (select f.verification_mode from plaudit.review_forms f where f.id = q.form_id) <> 'manual'
     then
@@ -183,14 +179,15 @@ begin
   end if;
   rate_allowed := s.rate_allowed; rate_remaining := s.rate_remaining; rate_reset := s.rate_reset;
   error_code := s.error_code; error_message := s.error_message;
+  error_constraint := s.error_constraint; error_table := s.error_table;
   id := s.id; form_id := s.form_id; rating := s.rating; title := s.title; content := s.content;
   reviewer_name := s.reviewer_name; reviewer_email := s.reviewer_email;
   verification_status := s.verification_status; is_hidden := s.is_hidden; created_at := s.created_at;
   return next;
 end
 $$;
-comment on function plaudit.submit_requested_review(text,text,integer,integer,text,text,text,text,jsonb,text,text,boolean,text) is 'Submits a landing page''s review of the business or of a product the request names, once per subject, and completes its request.';
-grant execute on function plaudit.submit_requested_review(text,text,integer,integer,text,text,text,text,jsonb,text,text,boolean,text) to plaudit_public;
+comment on function plaudit.submit_requested_review(text,plaudit.review_submission,text,integer,text) is 'Submits a landing page''s review of the business or of a product the request names, once per subject; completes the request.';
+grant execute on function plaudit.submit_requested_review(text,plaudit.review_submission,text,integer,text) to plaudit_public;
 
 -- The unsubscribe page: who would be unsubscribed, from which organization.
 create or replace function plaudit.review_request_unsubscribe_info(p_token text)

@@ -1,7 +1,28 @@
 -- Photos and videos on reviews: the reviewer's upload token, the checks before a file is
 -- processed, adding the stored item, and hiding or showing it.
 
--- Gives the review just submitted its upload token (its SHA-256), valid 24 hours: only in the
+-- How many photos and videos a review may have: the one number both checks below read, inlined
+-- where they read it. The API's is core/media/limits.ts (MAX_MEDIA_PER_REVIEW); a test keeps the two equal.
+create or replace function plaudit.media_per_review_limit()
+returns integer
+language sql
+immutable
+parallel safe
+as $$ select 6 $$;
+comment on function plaudit.media_per_review_limit() is 'How many photos and videos a review may have.';
+
+-- How long a reviewer's upload token works. The API's is core/media/limits.ts
+-- (UPLOAD_TOKEN_HOURS, the expiry it answers a bot's unstored review); a test keeps the two equal.
+create or replace function plaudit.media_upload_token_lifetime()
+returns interval
+language sql
+immutable
+parallel safe
+as $$ select interval '24 hours' $$;
+comment on function plaudit.media_upload_token_lifetime() is 'How long a reviewer''s upload token works.';
+
+-- Gives the review just submitted its upload token (its SHA-256), valid for
+-- plaudit.media_upload_token_lifetime(): only in the
 -- transaction that created the review (its created_at is this transaction's now()), and once.
 -- Answers when it expires, or null when nothing was issued (a bot's unstored review).
 create or replace function plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea)
@@ -12,7 +33,7 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
   insert into plaudit.media_upload_tokens (review_id, org_id, token_hash, expires_at)
-  select r.id, r.org_id, p_token_hash, now() + interval '24 hours'
+  select r.id, r.org_id, p_token_hash, now() + plaudit.media_upload_token_lifetime()
     from plaudit.reviews r
    where r.id = p_review_id and r.created_at = now()
   on conflict (review_id) do nothing
@@ -72,7 +93,7 @@ comment on function plaudit.review_media_item_json(uuid) is 'One media item as t
 
 -- The checks before an upload is read and processed, cheap and in one round trip: the address's
 -- and the review's rate limits (p_address_bucket, p_address_limit; p_review_limit a minute), who
--- may upload, and room for one more (at most 6). Answers the review's organization, or the
+-- may upload, and room for one more (plaudit.media_per_review_limit()). Answers the review's organization, or the
 -- refusal: as review_media_access, or rate_limited, review_rate_limited, too_many.
 create or replace function plaudit.check_review_media_upload(
   p_review_id uuid, p_token_hash bytea, p_address_bucket text, p_address_limit integer, p_review_limit integer,
@@ -99,7 +120,8 @@ begin
     refusal := access.refusal;
   elsif not (select h.allowed from plaudit.hit_rate_limit('media-review:' || p_review_id::text, p_review_limit) h) then
     refusal := 'review_rate_limited';
-  elsif (select count(*) from plaudit.review_media m where m.review_id = p_review_id) >= 6 then
+  elsif (select count(*) from plaudit.review_media m where m.review_id = p_review_id)
+        >= plaudit.media_per_review_limit() then
     refusal := 'too_many';
   else
     org_id := access.org_id;
@@ -110,7 +132,7 @@ comment on function plaudit.check_review_media_upload(uuid,bytea,text,integer,in
 grant execute on function plaudit.check_review_media_upload(uuid,bytea,text,integer,integer) to plaudit_api, plaudit_public;
 
 -- Adds a stored file to a review, checking access again under the review's lock (so that two
--- uploads at once cannot make a seventh item): hidden at once when the organization moderates
+-- uploads at once cannot pass plaudit.media_per_review_limit()): hidden at once when the organization moderates
 -- media by hand. The same bytes twice answer the first item (created false); a full review
 -- answers refusal too_many, and the caller removes the files it stored.
 create or replace function plaudit.add_review_media(
@@ -142,7 +164,7 @@ begin
     return;
   end if;
   select count(*) into taken from plaudit.review_media m where m.review_id = p_review_id;
-  if taken >= 6 then
+  if taken >= plaudit.media_per_review_limit() then
     refusal := 'too_many';
     return;
   end if;
@@ -161,7 +183,7 @@ begin
   item := plaudit.review_media_item_json(p_id);
 end
 $$;
-comment on function plaudit.add_review_media(uuid,bytea,uuid,text,text,text,text,text,text,integer,integer,bigint,bytea) is 'Adds a stored photo or video to a review, at most 6, once per content; hidden when media are moderated by hand.';
+comment on function plaudit.add_review_media(uuid,bytea,uuid,text,text,text,text,text,text,integer,integer,bigint,bytea) is 'Adds a stored photo or video to a review, up to its limit, once per content; hidden when media are moderated by hand.';
 grant execute on function plaudit.add_review_media(uuid,bytea,uuid,text,text,text,text,text,text,integer,integer,bigint,bytea) to plaudit_api, plaudit_public;
 
 -- What the public may read of a stored file (the media route of local storage): its content

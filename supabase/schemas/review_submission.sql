@@ -66,30 +66,25 @@ comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates
 
 -- The public submission in one round trip, as SECURITY DEFINER because a submitter has no tenant:
 -- rate limit, form, custom fields, the product reviewed (by id or external id), the duplicate rule,
--- purchase proof and the verification e-mail. Expected refusals come back as error_code and error_message rather than as exceptions.
+-- purchase proof and the verification e-mail. The review is p_review, as every caller builds it
+-- (plaudit.review_submission); the rest is the request's: the client's rate-limit bucket and its
+-- limit, and the base of the verification link. Expected refusals come back as error_code and
+-- error_message rather than as exceptions, as PostgreSQL raised them: a table's CHECK constraint
+-- is named in error_constraint and error_table, and the API says which field that is
+-- (functions/_shared/api/http/db-errors.ts).
 -- p_request_id names the review request whose page the review was written on (its source is then
 -- `invitation`, else `form`): plaudit.submit_requested_review passes it, after checking the request.
 -- The review keeps the incentive offered for it, the request's or else the form's, as it is now.
 create or replace function plaudit.submit_review(
+  p_review plaudit.review_submission,
   p_rate_bucket text,
   p_rate_limit integer,
-  p_form_id uuid,
-  p_rating integer,
-  p_title text,
-  p_content text,
-  p_reviewer_name text,
-  p_reviewer_email text,
-  p_custom_fields jsonb,
-  p_order_id text,
   p_verify_url_base text,
-  p_honeypot boolean default false,
-  p_product_id uuid default null,
-  p_product_external_id text default null,
   p_request_id uuid default null
 )
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint,
-  error_code text, error_message text,
+  error_code text, error_message text, error_constraint text, error_table text,
   id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
   reviewer_email text, verification_status text, is_hidden boolean, created_at timestamptz,
   custom_fields jsonb, verification_method text, verification_at timestamptz,
@@ -109,7 +104,6 @@ declare
   order_hash text;
   r plaudit.reviews;
   token text;
-  failed_constraint text;
   product_field text;
   product_ref uuid;
   product_archived boolean;
@@ -131,20 +125,21 @@ begin
            coalesce((select rq.incentive from plaudit.review_requests rq where rq.id = p_request_id),
                     fm.incentive) as incentive into f
       from plaudit.review_forms fm
-      where fm.id = p_form_id and fm.deleted_at is null and fm.is_active;
+      where fm.id = p_review.form_id and fm.deleted_at is null and fm.is_active;
     if not found then
       raise exception 'Review form not found' using errcode = 'no_data_found';
     end if;
-    answers := plaudit.check_custom_field_values(f.custom_fields, p_custom_fields);
+    answers := plaudit.check_custom_field_values(f.custom_fields, p_review.custom_fields);
 
     -- The product reviewed, by either id, of the form's organization only; an archived product
     -- keeps its reviews but takes no new ones.
-    product_field := case when p_product_id is not null then 'product_id'
-                          when p_product_external_id is not null then 'product_external_id' end;
+    product_field := case when p_review.product_id is not null then 'product_id'
+                          when p_review.product_external_id is not null then 'product_external_id' end;
     if product_field is not null then
       select p.id, p.archived into product_ref, product_archived from plaudit.products p
        where p.org_id = f.org_id
-         and (p.id = p_product_id or (p_product_id is null and p.external_id = p_product_external_id));
+         and (p.id = p_review.product_id
+              or (p_review.product_id is null and p.external_id = p_review.product_external_id));
       if not found then
         raise exception '%: no such product in this organization', product_field
           using errcode = 'invalid_parameter_value';
@@ -156,10 +151,11 @@ begin
 
     status := case f.verification_mode when 'none' then 'unverified' else 'pending' end;
 
-    if p_honeypot then
+    if p_review.honeypot then
       -- A bot filled the trap field: it gets a convincing answer and nothing is stored.
-      id := gen_random_uuid(); form_id := f.id; rating := p_rating; title := p_title;
-      content := p_content; reviewer_name := p_reviewer_name; reviewer_email := p_reviewer_email;
+      id := gen_random_uuid(); form_id := f.id; rating := p_review.rating; title := p_review.title;
+      content := p_review.content; reviewer_name := p_review.reviewer_name;
+      reviewer_email := p_review.reviewer_email;
       verification_status := status; is_hidden := false; created_at := now(); custom_fields := answers;
       r.id := id; r.form_id := form_id; r.rating := rating; r.title := title; r.content := content;
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
@@ -172,21 +168,21 @@ begin
 
     -- The duplicate rule, race-free: submissions of one address to one form queue here. The same
     -- words about two products (a request's page asks about several) are two reviews.
-    perform pg_advisory_xact_lock(hashtextextended(f.id::text || ':' || lower(p_reviewer_email), 0));
+    perform pg_advisory_xact_lock(hashtextextended(f.id::text || ':' || lower(p_review.reviewer_email), 0));
     if exists (select from plaudit.reviews rv
-               where rv.form_id = f.id and lower(rv.reviewer_email) = lower(p_reviewer_email)
-                 and rv.created_at > now() - interval '24 hours' and rv.content = p_content
+               where rv.form_id = f.id and lower(rv.reviewer_email) = lower(p_review.reviewer_email)
+                 and rv.created_at > now() - interval '24 hours' and rv.content = p_review.content
                  and rv.product_id is not distinct from product_ref) then
       raise exception 'This review was already submitted: the same e-mail address sent the same text to this form within the last 24 hours'
         using errcode = 'unique_violation';
     end if;
 
     -- An order that does not prove the purchase leaves the review pending, with the reason why.
-    if f.verification_mode = 'purchase_proof' and nullif(btrim(p_order_id), '') is not null then
-      proof_refusal := plaudit.purchase_proof_refusal(f.org_id, p_order_id, p_reviewer_email, product_ref);
+    if f.verification_mode = 'purchase_proof' and nullif(btrim(p_review.order_id), '') is not null then
+      proof_refusal := plaudit.purchase_proof_refusal(f.org_id, p_review.order_id, p_review.reviewer_email, product_ref);
       if proof_refusal is null then
         status := 'verified';
-        order_hash := plaudit.order_hash(f.org_id, btrim(p_order_id));
+        order_hash := plaudit.order_hash(f.org_id, btrim(p_review.order_id));
       end if;
     end if;
 
@@ -195,7 +191,8 @@ begin
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
        verification_reason, source, incentive)
     values
-      (f.org_id, f.id, p_rating, nullif(p_title, ''), p_content, p_reviewer_name, p_reviewer_email, answers,
+      (f.org_id, f.id, p_review.rating, nullif(p_review.title, ''), p_review.content, p_review.reviewer_name,
+       p_review.reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
        case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal,
        case when p_request_id is null then 'form' else 'invitation' end, f.incentive)
@@ -223,13 +220,12 @@ begin
     when no_data_found or unique_violation or check_violation or invalid_parameter_value
          or string_data_right_truncation or not_null_violation then
       get stacked diagnostics error_code = returned_sqlstate, error_message = message_text,
-                              failed_constraint = constraint_name;
-      if error_code = '23514' and failed_constraint <> '' then
-        error_message := regexp_replace(regexp_replace(failed_constraint, '^reviews_', ''), '_check$', '') || ': is invalid';
-      end if;
+                              error_constraint = constraint_name, error_table = table_name;
+      error_constraint := nullif(error_constraint, '');
+      error_table := nullif(error_table, '');
       return next;
   end;
 end
 $$;
-comment on function plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean,uuid,text,uuid) is 'Submits a public review in one round trip; answers the review or an error code.';
-grant execute on function plaudit.submit_review(text,integer,uuid,integer,text,text,text,text,jsonb,text,text,boolean,uuid,text,uuid) to plaudit_public;
+comment on function plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid) is 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
+grant execute on function plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid) to plaudit_public;

@@ -103,10 +103,19 @@ export async function postReviews(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, [rating, title, content, name]] of reviews.entries()) {
+    const review = {
+      form_id: formId,
+      rating,
+      title,
+      content,
+      reviewer_name: name,
+      reviewer_email: `r${i}-${tag}@example.com`,
+      product_external_id: productExternalId,
+    };
     const [row] = await db`
       select id, error_message from plaudit.submit_review(
-        ${`fixture:${tag}:${i}`}, 1000, ${formId}, ${rating}, ${title}, ${content}, ${name},
-        ${`r${i}-${tag}@example.com`}, '{}'::jsonb, null, 'http://127.0.0.1', false, null, ${productExternalId})`;
+        jsonb_populate_record(null::plaudit.review_submission, ${db.json(review)}),
+        ${`fixture:${tag}:${i}`}, 1000, 'http://127.0.0.1')`;
     expect(row.error_message, row.error_message).toBeNull();
     ids.push(row.id);
   }

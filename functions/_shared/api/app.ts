@@ -32,6 +32,7 @@ import { emailEvents } from './routes/email-events.ts';
 import { privacy } from './routes/privacy.ts';
 import { imports } from './routes/imports.ts';
 import { MAX_IMPORT_BYTES } from '../core/imports/read.ts';
+import { MAX_FILE_BYTES } from '../core/media/limits.ts';
 import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public/index.ts';
@@ -99,8 +100,8 @@ export function createApp(
           { pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB },
           // A file of reviews and the form around it.
           { pattern: /\/organizations\/[^/]+\/imports$/, maxSize: MAX_IMPORT_BYTES + 64 * KIB },
-          // A video of up to 100 MiB, and the multipart form around it.
-          { pattern: /^\/api\/v1\/reviews\/[^/]+\/media$/, maxSize: 101 * 1024 * KIB },
+          // The largest video, and the multipart form around it.
+          { pattern: /^\/api\/v1\/reviews\/[^/]+\/media$/, maxSize: MAX_FILE_BYTES.video + 1024 * KIB },
         ],
       }),
       onFastPath: { kind: 'bodiless' },

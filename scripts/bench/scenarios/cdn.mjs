@@ -42,9 +42,17 @@ export default {
       const [form] = await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Form') returning id`;
       const ids = [];
       for (let i = 0; i < 10; i++) {
-        const [r] = await sql`select * from plaudit.submit_review(${'bench-cdn-' + i}, 1000, ${form.id}, ${5 - (i % 3)},
-          ${'Review ' + i}, ${'A good cup of coffee, number ' + i + '. Fast delivery.'}, ${'Reviewer ' + i},
-          ${`r${i}@example.com`}, '{}', null, 'http://127.0.0.1', false)`;
+        const review = {
+          form_id: form.id,
+          rating: 5 - (i % 3),
+          title: 'Review ' + i,
+          content: 'A good cup of coffee, number ' + i + '. Fast delivery.',
+          reviewer_name: 'Reviewer ' + i,
+          reviewer_email: `r${i}@example.com`,
+        };
+        const [r] = await sql`select * from plaudit.submit_review(
+          jsonb_populate_record(null::plaudit.review_submission, ${sql.json(review)}),
+          ${'bench-cdn-' + i}, 1000, 'http://127.0.0.1')`;
         ids.push(r.id);
       }
       const worker = await startWorkerProcess({

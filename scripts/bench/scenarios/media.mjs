@@ -52,9 +52,16 @@ async function uploadPhoto(ctx, formId, bytes) {
   const n = uploaded;
   const token = `mu_${'b'.repeat(40)}${String(n).padStart(3, '0')}`;
   const hash = (await import('node:crypto')).createHash('sha256').update(token).digest();
+  const review = {
+    form_id: formId,
+    rating: 5,
+    content: 'With a photo',
+    reviewer_name: 'Ada',
+    reviewer_email: `ada${n}@example.com`,
+  };
   await sql`select plaudit.issue_media_upload_token(s.id, ${hash})
-              from plaudit.submit_review(${`bench-media-${n}`}, 1000000, ${formId}, 5, null, 'With a photo',
-                                         'Ada', ${`ada${n}@example.com`}, '{}', null, 'http://127.0.0.1', false) s`;
+              from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission, ${sql.json(review)}),
+                                         ${`bench-media-${n}`}, 1000000, 'http://127.0.0.1') s`;
   const [{ id }] = await sql`select review_id as id from plaudit.media_upload_tokens where token_hash = ${hash}`;
   const body = new FormData();
   body.append('file', new Blob([bytes]), 'photo.jpg');

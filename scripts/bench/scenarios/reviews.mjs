@@ -198,7 +198,8 @@ export const publicSubmit = {
       '\\startpipeline',
       'begin;',
       'set local role plaudit_public;',
-      `select * from plaudit.submit_review('submit:' || encode(sha256(convert_to(:n::text, 'UTF8')), 'hex'), 1000000000, '${seed.formId}', 1 + :n % 5, 'Bench', 'Bench pgbench submission ' || :n, 'Bench', 'p' || :n || '@example.com', null, null, 'http://127.0.0.1', false);`,
+      // The review as the API sends it: one JSON object, made the composite by its fields' names.
+      `select * from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object('form_id', '${seed.formId}', 'rating', 1 + :n % 5, 'title', 'Bench', 'content', 'Bench pgbench submission ' || :n, 'reviewer_name', 'Bench', 'reviewer_email', 'p' || :n || '@example.com', 'honeypot', false)), 'submit:' || encode(sha256(convert_to(:n::text, 'UTF8')), 'hex'), 1000000000, 'http://127.0.0.1');`,
       'commit;',
       '\\endpipeline',
     ].join('\n') + '\n';

@@ -38,9 +38,17 @@ export default {
       await sql`insert into plaudit.organizations (name, slug) values ('Fjord Coffee', ${slug}) returning id`;
     const [form] = await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'Form') returning id`;
     for (let i = 0; i < 10; i++) {
-      await sql`select * from plaudit.submit_review(${'bench-' + i}, 1000, ${form.id}, ${5 - (i % 3)}, ${'Review ' + i},
-        ${'A good cup of coffee, number ' + i + '. '.repeat(1) + 'Fast delivery.'}, ${'Reviewer ' + i},
-        ${`r${i}@example.com`}, '{}', null, 'http://127.0.0.1', false)`;
+      const review = {
+        form_id: form.id,
+        rating: 5 - (i % 3),
+        title: 'Review ' + i,
+        content: 'A good cup of coffee, number ' + i + '. '.repeat(1) + 'Fast delivery.',
+        reviewer_name: 'Reviewer ' + i,
+        reviewer_email: `r${i}@example.com`,
+      };
+      await sql`select * from plaudit.submit_review(
+        jsonb_populate_record(null::plaudit.review_submission, ${sql.json(review)}),
+        ${'bench-' + i}, 1000, 'http://127.0.0.1')`;
     }
     const embed = await (await fetch(`${stack.api.url}/api/v1/public/embed/${slug}`)).json();
     const staticReviews = embed.reviews.map((r) =>

@@ -19,11 +19,15 @@ grant select, insert on submitted to plaudit_public, plaudit_api;
 
 create function pg_temp.submit(p_form uuid, p_content text, p_email text default 'ada@example.com',
                                p_fields jsonb default '{"size":"S"}', p_honeypot boolean default false)
-returns table (error_code text, error_message text, id uuid, verification_status text)
+returns table (error_code text, error_message text, id uuid, verification_status text, error_constraint text,
+               error_table text)
 language sql as $$
-  select s.error_code, s.error_message, s.id, s.verification_status
-  from plaudit.submit_review('submit:test', 1000, p_form, 4, 'Title', p_content, 'Ada', p_email, p_fields,
-                             null, 'https://reviews.example', p_honeypot) s
+  select s.error_code, s.error_message, s.id, s.verification_status, s.error_constraint, s.error_table
+  from plaudit.submit_review(
+    jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object(
+      'form_id', p_form, 'rating', 4, 'title', 'Title', 'content', p_content, 'reviewer_name', 'Ada',
+      'reviewer_email', p_email, 'custom_fields', p_fields, 'honeypot', p_honeypot)),
+    'submit:test', 1000, 'https://reviews.example') s
 $$;
 
 -- Anonymous / public role: submits through plaudit.submit_review only ----------------------------
@@ -56,17 +60,21 @@ select results_eq(
   $$values ('P0002'::text, 'Review form not found'::text)$$,
   'public: an inactive form takes no reviews');
 select results_eq(
-  $$select error_code, error_message from pg_temp.submit('11000000-0000-4000-8000-0000000000f1', repeat('x', 5001))$$,
-  $$values ('23514'::text, 'content: is invalid'::text)$$,
-  'public: the table''s own limits name the field');
+  $$select error_code, error_constraint, error_table from pg_temp.submit('11000000-0000-4000-8000-0000000000f1', repeat('x', 5001))$$,
+  $$values ('23514'::text, 'reviews_content_check'::text, 'reviews'::text)$$,
+  'public: the table''s own limits answer the constraint that refused, as the database raised it');
 select results_eq(
   $$select error_code, error_message from pg_temp.submit('11000000-0000-4000-8000-0000000000f1', 'Trap', p_honeypot => true)$$,
   $$values (null::text, null::text)$$,
   'public: a honeypot submission looks like a success');
 select results_eq(
-  $$select r.rate_allowed, r.error_code from plaudit.submit_review('submit:tiny', 1, '11000000-0000-4000-8000-0000000000f3', 4, null, 'x', 'A', 'a@example.com', '{}', null, 'https://x', false) r
+  $$select r.rate_allowed, r.error_code from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission,
+      '{"form_id": "11000000-0000-4000-8000-0000000000f3", "rating": 4, "content": "x", "reviewer_name": "A", "reviewer_email": "a@example.com"}'),
+      'submit:tiny', 1, 'https://x') r
     union all
-    select r.rate_allowed, r.error_code from plaudit.submit_review('submit:tiny', 1, '11000000-0000-4000-8000-0000000000f1', 4, null, 'x', 'A', 'a@example.com', '{"size":"S"}', null, 'https://x', false) r$$,
+    select r.rate_allowed, r.error_code from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission,
+      '{"form_id": "11000000-0000-4000-8000-0000000000f1", "rating": 4, "content": "x", "reviewer_name": "A", "reviewer_email": "a@example.com", "custom_fields": {"size": "S"}}'),
+      'submit:tiny', 1, 'https://x') r$$,
   $$values (true, 'P0002'::text), (false, 'rate_limited'::text)$$,
   'public: the per-address window counts refused submissions and then refuses');
 select throws_ok($$select id from plaudit.reviews$$, '42501', 'permission denied for table reviews',
@@ -116,7 +124,9 @@ select throws_ok(
   '23001', 'verification provenance changes only with the verification status',
   'owner: provenance cannot be edited on its own');
 select throws_ok(
-  $$select * from plaudit.submit_review('x', 1, '11000000-0000-4000-8000-0000000000f1', 4, null, 'x', 'A', 'a@example.com', '{}', null, 'https://x', false)$$,
+  $$select * from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission,
+      '{"form_id": "11000000-0000-4000-8000-0000000000f1", "rating": 4, "content": "x", "reviewer_name": "A", "reviewer_email": "a@example.com"}'),
+      'x', 1, 'https://x')$$,
   '42501', 'permission denied for function submit_review', 'owner: the API role does not submit reviews');
 
 -- Stranger tenant ---------------------------------------------------------------------------------

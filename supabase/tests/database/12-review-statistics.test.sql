@@ -56,8 +56,11 @@ begin
     if op = 0 or i <= 40 then
       set local role plaudit_public;
       select * into res from plaudit.submit_review(
-        'submit:mix', 100000, forms[(case when org = orgs[1] then 0 else 2 end) + 1 + floor(random() * 2)::integer],
-        1 + floor(random() * 5)::integer, null, 'review ' || i, 'Rev', 'r' || i || '@example.com', '{}', null, 'https://x', false);
+        jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object(
+          'form_id', forms[(case when org = orgs[1] then 0 else 2 end) + 1 + floor(random() * 2)::integer],
+          'rating', 1 + floor(random() * 5)::integer, 'content', 'review ' || i, 'reviewer_name', 'Rev',
+          'reviewer_email', 'r' || i || '@example.com')),
+        'submit:mix', 100000, 'https://x');
       insert into mix_log values ('submit:' || coalesce(res.error_code, 'ok'));
     else
       reset role;
@@ -99,8 +102,9 @@ select ok((select count(*) from plaudit.review_statistics where org_id = '120000
 -- Versions: a pending submission does not change what the public sees; an approval does.
 create temporary table versions (label text, v text) on commit drop;
 insert into versions values ('start', plaudit.public_version('stats-one'));
-select count(*) from plaudit.submit_review('submit:v', 100, '12000000-0000-4000-8000-0000000000a2', 3, null,
-                                           'pending one', 'P', 'p@example.com', '{}', null, 'https://x', false);
+select count(*) from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission,
+  '{"form_id": "12000000-0000-4000-8000-0000000000a2", "rating": 3, "content": "pending one", "reviewer_name": "P", "reviewer_email": "p@example.com"}'),
+  'submit:v', 100, 'https://x');
 insert into versions values ('pending', plaudit.public_version('stats-one'));
 select count(*) from plaudit.approve_review(
   (select id from plaudit.reviews where content = 'pending one'), null, null);

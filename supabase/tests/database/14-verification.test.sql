@@ -20,8 +20,11 @@ create temporary table made (label text primary key, id uuid) on commit drop;
 grant select, insert on made to plaudit_public, plaudit_api;
 create function pg_temp.submit(p_label text, p_form uuid, p_email text, p_order text default null)
 returns void language sql as $$
-  insert into made select p_label, s.id from plaudit.submit_review('submit:v', 1000, p_form, 5, null, 'Review ' || p_label,
-    'Rev', p_email, '{}', p_order, 'https://reviews.example', false) s
+  insert into made select p_label, s.id from plaudit.submit_review(
+    jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object(
+      'form_id', p_form, 'rating', 5, 'content', 'Review ' || p_label, 'reviewer_name', 'Rev', 'reviewer_email', p_email,
+      'order_id', p_order)),
+    'submit:v', 1000, 'https://reviews.example') s
 $$;
 
 -- Anonymous / public role: submissions ----------------------------------------------------------

@@ -87,8 +87,11 @@ create function pg_temp.submit(p_external_id text, p_content text, p_product tex
 returns table (error_code text, error_message text, id uuid, verification_status text)
 language sql as $$
   select error_code, error_message, id, verification_status from plaudit.submit_requested_review(
-    (select token from request_tokens where external_id = p_external_id), 'submit:request-products', 1000, 5, null,
-    p_content, 'Ada', 'ada@example.com', '{}', null, 'https://reviews.example', false, p_product)
+    (select token from request_tokens where external_id = p_external_id),
+    jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object(
+      'rating', 5, 'content', p_content, 'reviewer_name', 'Ada', 'reviewer_email', 'ada@example.com',
+      'product_external_id', p_product)),
+    'submit:request-products', 1000, 'https://reviews.example')
 $$;
 
 -- ---- The public page, through the token ----------------------------------------------------------
@@ -126,9 +129,9 @@ select is((select (q.status, q.review_id = r.id)::text from plaudit.review_reque
 
 -- A review of the same address on the hosted form completes an open request and counts as its
 -- review of the business: the page no longer asks for it.
-select lives_ok($$select * from plaudit.submit_review('submit:request-products', 1000,
-                  '33000000-0000-4000-8000-0000000000f1', 4, null, 'From the form.', 'Ed', 'ed@example.com', '{}',
-                  null, 'https://reviews.example', false)$$, 'a review from the hosted form');
+select lives_ok($$select * from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission,
+                  '{"form_id": "33000000-0000-4000-8000-0000000000f1", "rating": 4, "content": "From the form.", "reviewer_name": "Ed", "reviewer_email": "ed@example.com"}'),
+                  'submit:request-products', 1000, 'https://reviews.example')$$, 'a review from the hosted form');
 select is((select array_agg((product_external_id, reviewed)::text) from plaudit.review_request_subjects(
              (select token from request_tokens where external_id = 'order-5'))),
   array['(CAP-1,f)', '(,t)'], 'the hosted form''s review counts as the request''s review of the business');

@@ -18,8 +18,10 @@ create function pg_temp.submit(p_content text, p_product_id uuid, p_external_id 
 returns table (error_code text, error_message text, id uuid, review text)
 language sql as $$
   select error_code, error_message, id, review from plaudit.submit_review(
-    'submit:products', 1000, '41000000-0000-4000-8000-0000000000f1', 4, null, p_content, 'Ada',
-    'ada@example.com', '{}', null, 'https://x', false, p_product_id, p_external_id)
+    jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object(
+      'form_id', '41000000-0000-4000-8000-0000000000f1', 'rating', 4, 'content', p_content, 'reviewer_name', 'Ada',
+      'reviewer_email', 'ada@example.com', 'product_id', p_product_id, 'product_external_id', p_external_id)),
+    'submit:products', 1000, 'https://x')
 $$;
 
 select tests.act_as_public();

@@ -19,8 +19,11 @@ insert into plaudit.products (id, org_id, external_id, name) values
 create function pg_temp.submit(p_form uuid, p_rating integer, p_product text)
 returns uuid
 language sql as $$
-  select id from plaudit.submit_review('submit:counters', 1000, p_form, p_rating, null, 'text ' || p_rating, 'Ada',
-    'ada' || p_rating || '@example.com', '{}', null, 'https://x', false, null, p_product)
+  select id from plaudit.submit_review(
+    jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object(
+      'form_id', p_form, 'rating', p_rating, 'content', 'text ' || p_rating, 'reviewer_name', 'Ada',
+      'reviewer_email', 'ada' || p_rating || '@example.com', 'product_external_id', p_product)),
+    'submit:counters', 1000, 'https://x')
 $$;
 create function pg_temp.product_counts()
 returns text

@@ -23,9 +23,12 @@ insert into plaudit.products (org_id, external_id, name, group_key, archived) va
 create function pg_temp.submit(p_rating integer, p_product text)
 returns uuid
 language sql as $$
-  select id from plaudit.submit_review('submit:pages', 1000, '43000000-0000-4000-8000-0000000000f1', p_rating, null,
-    'text ' || p_rating || p_product, 'Ada', 'ada' || p_rating || p_product || '@example.com', '{}', null, 'https://x',
-    false, null, p_product)
+  select id from plaudit.submit_review(
+    jsonb_populate_record(null::plaudit.review_submission, jsonb_build_object(
+      'form_id', '43000000-0000-4000-8000-0000000000f1', 'rating', p_rating, 'content', 'text ' || p_rating || p_product,
+      'reviewer_name', 'Ada', 'reviewer_email', 'ada' || p_rating || p_product || '@example.com',
+      'product_external_id', p_product)),
+    'submit:pages', 1000, 'https://x')
 $$;
 select tests.act_as_public();
 select pg_temp.submit(5, 'MUG-RED');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { imageSize } from '../../../functions/_shared/core/media/sniff.ts';
+import { MAX_MEDIA_PER_REVIEW, UPLOAD_TOKEN_HOURS } from '../../../functions/_shared/core/media/limits.ts';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
 import { fetchFile, GPS_MARKER, jpegWithGps, mp4, png, pngClaiming, upload, webm } from '../../helpers/media.ts';
@@ -297,5 +298,30 @@ describe('POST /api/v1/reviews/:id/media', () => {
     // Another address still uploads.
     const elsewhere = { ...opts, headers: { 'x-forwarded-for': freshIp() } };
     expect((await upload(sent.body.id, await jpegWithGps(20, 20, 2), elsewhere)).status).toBe(201);
+  });
+
+  it("holds each media limit once on each side: the database's functions and the API's constants agree", async () => {
+    const [sql] = await db<{ per_review: number; token_hours: number }[]>`
+      select plaudit.media_per_review_limit() as per_review,
+             extract(epoch from plaudit.media_upload_token_lifetime())::int / 3600 as token_hours`;
+    expect(sql).toEqual({ per_review: MAX_MEDIA_PER_REVIEW, token_hours: UPLOAD_TOKEN_HOURS });
+    // What the database issues is what the answer says, and what a bot's unstored review is told.
+    const headers = { 'x-forwarded-for': freshIp() };
+    const sent = await api('POST', '/api/v1/reviews', { body: reviewBody(formId), headers });
+    const bot = await api('POST', '/api/v1/reviews', { body: { ...reviewBody(formId), website_url: 'x' }, headers });
+    for (const res of [sent, bot]) {
+      expect(res.body.media_upload.max_files).toBe(MAX_MEDIA_PER_REVIEW);
+      const hours = (Date.parse(res.body.media_upload.expires_at) - Date.now()) / 3600_000;
+      expect(Math.abs(hours - UPLOAD_TOKEN_HOURS)).toBeLessThan(0.1);
+    }
+    // Both SQL checks read the function: inlined, no number of their own.
+    const [{ bodies }] = await db<{ bodies: string[] }[]>`
+      select array_agg(p.prosrc order by p.proname) as bodies from pg_proc p
+       where p.oid in ('plaudit.check_review_media_upload(uuid,bytea,text,integer,integer)'::regprocedure,
+                       'plaudit.add_review_media(uuid,bytea,uuid,text,text,text,text,text,text,integer,integer,bigint,bytea)'::regprocedure)`;
+    for (const body of bodies) {
+      expect(body).toContain('plaudit.media_per_review_limit()');
+      expect(body).not.toMatch(/>=\s*\d/);
+    }
   });
 });

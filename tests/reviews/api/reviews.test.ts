@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { errorBody } from '../../helpers/http.ts';
 import { createForm, freshIp, ownApiServer, reviewBody, submit, submitOk } from '../../helpers/reviews.ts';
+import type { ReviewSubmission } from '../../../functions/_shared/core/db/review-submission.ts';
 
 const server = ownApiServer();
 const call = server.call;
@@ -293,5 +294,36 @@ describe('POST /api/v1/reviews (public submission)', () => {
     expect(list.headers.get('access-control-allow-origin')).toBeNull();
     const org = await call('GET', reviewsPath(a), { key: a.keys.read, headers: origin });
     expect(org.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('sends the review as plaudit.review_submission, field for field: the API, the hosted form and a request page alike', async () => {
+    // Every field of the TypeScript type, typed: a field missing here, or one the type lacks, does not check.
+    const every: ReviewSubmission = {
+      form_id: null,
+      rating: 5,
+      title: null,
+      content: 'x',
+      reviewer_name: 'A',
+      reviewer_email: 'a@example.com',
+      custom_fields: null,
+      order_id: null,
+      honeypot: false,
+      product_id: null,
+      product_external_id: null,
+    };
+    const attributes = await db<{ name: string }[]>`
+      select a.attname as name from pg_attribute a
+       where a.attrelid = 'plaudit.review_submission'::regclass and a.attnum > 0 and not a.attisdropped
+       order by a.attnum`;
+    expect(attributes.map((a) => a.name)).toEqual(Object.keys(every));
+    // One composite input beside the request's context, and no other way in.
+    const signatures = await db<{ signature: string }[]>`
+      select p.oid::regprocedure::text as signature from pg_proc p
+       where p.pronamespace = 'plaudit'::regnamespace and p.proname in ('submit_review', 'submit_requested_review')
+       order by 1`;
+    expect(signatures.map((s) => s.signature)).toEqual([
+      'plaudit.submit_requested_review(text,plaudit.review_submission,text,integer,text)',
+      'plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid)',
+    ]);
   });
 });

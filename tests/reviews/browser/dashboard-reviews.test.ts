@@ -241,10 +241,19 @@ describe("a review's page", () => {
     expect(loaded.status).toBe(200);
     // Submitted as the public route submits (its own rate-limit bucket: the shared server's
     // per-address limit is for the submission tests).
+    const review = {
+      form_id: form.id,
+      rating: 5,
+      title: 'Matched order',
+      content: 'Bought the oak shelf.',
+      reviewer_name: 'Bea B.',
+      reviewer_email: 'buyer@example.com',
+      order_id: 'ORD-7',
+    };
     const [submitted] = await db`
       select id, verification_status, verification_method from plaudit.submit_review(
-        ${`fixture:${t.org.slug}:order`}, 1000, ${form.id}, 5, 'Matched order', 'Bought the oak shelf.', 'Bea B.',
-        'buyer@example.com', '{}'::jsonb, 'ORD-7', 'http://127.0.0.1', false)`;
+        jsonb_populate_record(null::plaudit.review_submission, ${db.json(review)}),
+        ${`fixture:${t.org.slug}:order`}, 1000, 'http://127.0.0.1')`;
     expect(submitted).toMatchObject({ verification_status: 'verified', verification_method: 'purchase_proof' });
     await withPage(appPath(`/reviews/${submitted.id}`), async (page) => {
       await page.getByText('How it was verified').waitFor();

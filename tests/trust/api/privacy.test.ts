@@ -34,10 +34,19 @@ async function review(
   custom: Record<string, unknown> = {},
 ) {
   fixtures += 1;
+  const review = {
+    form_id: form,
+    rating: 4,
+    title: 'My review',
+    content,
+    reviewer_name: name,
+    reviewer_email: email,
+    custom_fields: custom,
+  };
   const [row] = await db`
     select id, error_message from plaudit.submit_review(
-      ${`fixture:privacy:${form}:${fixtures}`}, 1000, ${form}, 4, 'My review', ${content}, ${name}, ${email},
-      ${db.json(custom as never)}, null, 'http://127.0.0.1', false, null, null)`;
+      jsonb_populate_record(null::plaudit.review_submission, ${db.json(review as never)}),
+      ${`fixture:privacy:${form}:${fixtures}`}, 1000, 'http://127.0.0.1')`;
   expect(row.error_message, row.error_message).toBeNull();
   return row.id as string;
 }

@@ -30,10 +30,18 @@ beforeAll(async () => {
   owner = await signedInOwner('Olga Owner');
   address = `dana.${owner.tenant.org.slug}@example.com`;
   const form = await api('POST', `${orgPath()}/review-forms`, { key: owner.tenant.keys.write, body: { name: 'Shop' } });
+  const review = {
+    form_id: form.body.id,
+    rating: 5,
+    title: 'Lovely',
+    content: 'Lovely shop',
+    reviewer_name: 'Dana Berg',
+    reviewer_email: address,
+  };
   const [row] = await db`
     select id, error_message from plaudit.submit_review(
-      ${`fixture:privacy-browser:${owner.tenant.org.id}`}, 1000, ${form.body.id}, 5, 'Lovely', 'Lovely shop',
-      'Dana Berg', ${address}, '{}'::jsonb, null, 'http://127.0.0.1', false, null, null)`;
+      jsonb_populate_record(null::plaudit.review_submission, ${db.json(review)}),
+      ${`fixture:privacy-browser:${owner.tenant.org.id}`}, 1000, 'http://127.0.0.1')`;
   expect(row.error_message).toBeNull();
   reviewId = row.id;
 });

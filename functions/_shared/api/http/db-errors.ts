@@ -1,9 +1,12 @@
 import { ApiError } from './errors.ts';
 
 /**
- * What the review SQL functions raise, and the answer each becomes. The database decides; the
- * API only translates. Messages raised by Plaudit's own functions name the field already
- * (`custom_fields.size: is required`); a table CHECK constraint is named after its column.
+ * What the database refuses, and the answer each refusal becomes: the one place that says so, for
+ * the API's routes and the hosted pages alike. The database decides; the API only translates.
+ * Messages raised by Plaudit's own functions name the field already, in the house style
+ * (`custom_fields.size: is required`, which core/errors.ts reads); a table's CHECK constraint is
+ * named after its column (`reviews_content_check`), and its refusal becomes `content: is invalid`
+ * here, whether it was raised or answered in a function's row (plaudit.submit_review's).
  */
 const STATUS_BY_SQLSTATE: Record<string, 400 | 404 | 409 | 422> = {
   P0002: 404, // no_data_found: the thing does not exist (for this tenant)
@@ -22,11 +25,31 @@ const STATUS_BY_SQLSTATE: Record<string, 400 | 404 | 409 | 422> = {
   '22008': 400, // datetime_field_overflow
 };
 
-interface PgError {
+/** A refusal as PostgreSQL raises it (postgres.js's error carries these fields). */
+export interface PgError {
   code?: string;
   message?: string;
   constraint_name?: string;
   table_name?: string;
+}
+
+/** A refusal a SQL function answers in its row instead of raising it (plaudit.submit_review's). */
+export interface AnsweredRefusal {
+  error_code: string | null;
+  error_message: string | null;
+  error_constraint?: string | null;
+  error_table?: string | null;
+}
+
+/** The answered refusal as the error it stands for, or undefined when the row answers none. */
+export function refusalInRow(row: AnsweredRefusal): PgError | undefined {
+  if (!row.error_code) return undefined;
+  return {
+    code: row.error_code,
+    message: row.error_message ?? undefined,
+    constraint_name: row.error_constraint ?? undefined,
+    table_name: row.error_table ?? undefined,
+  };
 }
 
 /** The field a CHECK constraint guards: `reviews_content_check` on reviews → `content`. */
@@ -36,16 +59,22 @@ export function fieldOfConstraint(constraint: string, table?: string): string {
   return name;
 }
 
-/** An ApiError for an expected database refusal, or undefined for anything else. */
-export function apiErrorFromDb(err: unknown): ApiError | undefined {
+/** An expected refusal's status and message (naming its field), or undefined for anything else. */
+export function refusalOf(err: unknown): { status: 400 | 404 | 409 | 422; message: string } | undefined {
   const e = err as PgError;
   if (!e || typeof e.code !== 'string') return undefined;
   const status = STATUS_BY_SQLSTATE[e.code];
   if (!status) return undefined;
   if (e.code === '23514' && e.constraint_name) {
-    return new ApiError(422, `${fieldOfConstraint(e.constraint_name, e.table_name)}: is invalid`);
+    return { status: 422, message: `${fieldOfConstraint(e.constraint_name, e.table_name)}: is invalid` };
   }
-  return new ApiError(status, e.message ?? 'Request refused');
+  return { status, message: e.message ?? 'Request refused' };
+}
+
+/** An ApiError for an expected database refusal, or undefined for anything else. */
+export function apiErrorFromDb(err: unknown): ApiError | undefined {
+  const refusal = refusalOf(err);
+  return refusal && new ApiError(refusal.status, refusal.message);
 }
 
 /** Runs a query and turns the database's expected refusals into API errors. */

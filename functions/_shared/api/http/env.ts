@@ -60,6 +60,16 @@ export interface TenantEnv extends AppEnv {
 }
 
 /**
+ * A public route that an organization's credential may call too (publicRoute's `orCredential`):
+ * the tenant transaction, and the caller, when a credential called it; neither when the public did.
+ */
+export interface PublicOrTenantEnv extends AppEnv {
+  Variables: AppEnv['Variables'] & {
+    db?: Tx;
+  };
+}
+
+/**
  * A one-statement read's context (orgRoute with `oneStatementRead`): `readInOneStatement` answers
  * the request with the declared statement; a query string the declaration does not take gets the
  * tenant transaction (`db`) instead, for the route's own query.

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import type { Config } from '../../core/config.ts';
+import { UPLOAD_TOKEN_HOURS } from '../../core/media/limits.ts';
 import type { AppEnv } from '../http/env.ts';
 import { VERSION } from '../routes/health.ts';
 import { WEBHOOK_EVENTS } from '../routes/webhooks/events.ts';
@@ -113,7 +114,7 @@ export function registerDocumentParts(app: OpenAPIHono<AppEnv>) {
     in: 'header',
     name: 'X-Upload-Token',
     description:
-      "A review's upload token (`media_upload.token` in the answer to `POST /reviews`): adds photos and videos to that review for 24 hours.",
+      `A review's upload token (\`media_upload.token\` in the answer to \`POST /reviews\`): adds photos and videos to that review for ${UPLOAD_TOKEN_HOURS} hours.`,
   });
   for (const [event, schema] of Object.entries(WEBHOOK_EVENTS) as [keyof typeof WEBHOOK_EVENTS, z.ZodTypeAny][]) {
     app.openAPIRegistry.registerWebhook({

@@ -2,19 +2,20 @@
 //   GET/POST /forms/:formId                        the form, and the review it sends
 //   GET/POST /forms/:formId?product=<external_id>  the same, for a review of one product
 // It runs plaudit.public_review_form (and plaudit.public_form_product) as plaudit_public, and
-// submits through plaudit.submit_review, the same SQL as POST /api/v1/reviews.
+// submits through plaudit.submit_review, the same statement as POST /api/v1/reviews
+// (core/db/review-submission.ts).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
-import { submissionBucket } from '../middleware/rate-limit/index.ts';
+import { submissionContext } from '../middleware/rate-limit/index.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
+import { submitReview } from '../../core/db/review-submission.ts';
 import { isUuid } from '../../core/uuid.ts';
 import { markup } from './html.ts';
 import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
 import { formValues, message, privatePage } from './shared.ts';
-import { afterSubmit, formUnavailable, type SubmitRow } from './submission.ts';
-import { asJson } from '../../core/db/client.ts';
+import { afterSubmit, formUnavailable } from './submission.ts';
 import { newUploadToken } from '../api-keys/upload-token.ts';
 
 type FormRow = {
@@ -129,34 +130,20 @@ export function hostedFormPages() {
     const values = await formValues(c);
     const { submission, errors } = readSubmission(values, form.custom_fields);
     if (!submission) return formPage(c, form, product, values, errors, 422);
-    const bucket = submissionBucket(c, c.var.config.trustProxy);
-    const { config } = c.var;
     // The review's upload token is issued in the same statement, as POST /api/v1/reviews does: the
     // thank-you page holds it for adding photos and videos.
     const upload = newUploadToken();
-    const [row] = await runAsPublic(
+    const answer = await submitReview(
       c.var.sql,
-      (tx) =>
-        tx<SubmitRow[]>`
-      select s.*, plaudit.issue_media_upload_token(s.id, ${upload.hash}) as media_expires_at
-      from plaudit.submit_review(
-        ${bucket}, ${config.submitRateLimitPerMinute}, ${form.id}, ${submission.rating}, ${submission.title},
-        ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
-        ${
-          tx.json(asJson(submission.custom_fields))
-        }, ${submission.order_id}, ${config.publicUrl}, ${submission.honeypot}, null, ${
-          product?.external_id ?? null
-        }) s`,
-      {
-        onPrimary: true,
-      },
+      { ...submission, form_id: form.id, product_id: null, product_external_id: product?.external_id ?? null },
+      submissionContext(c),
+      upload.hash,
     );
     // A bot's unstored review got no token; its page offers the upload all the same (nothing accepts
     // the token), so that the page does not tell it apart, as the API's answer does not.
-    row.upload_token = upload.token;
     return afterSubmit(
       c,
-      row,
+      { ...answer, upload_token: upload.token },
       (errs, status) => formPage(c, form, product, values, errs, status),
       form.custom_fields,
       form.org_name,

@@ -1,9 +1,11 @@
 // "Add photos or videos" on the thank-you page of a review sent from a hosted form: the review's
 // upload token stays in the page (never in a URL), and a small script with the page's nonce sends
 // each file to POST /api/v1/reviews/:id/media with it: a preview, a progress bar, large photos made
-// smaller in the browser first (longest side 2,048 px, JPEG), and the API's refusals in plain words.
+// smaller in the browser first (to the longest side the API stores, JPEG), and the API's refusals in
+// plain words. The limits it states are core/media/limits.ts's.
 // Without JavaScript the page says that adding them needs it.
 import { markup, raw, type SafeHtml } from './html.ts';
+import { MAX_FILE_BYTES, MAX_MEDIA_PER_REVIEW, mebibytes, STORED_LONGEST_SIDE } from '../../core/media/limits.ts';
 
 /** The script, as plain ES2017 for any browser that runs it. */
 const SCRIPT = `(function () {
@@ -17,7 +19,7 @@ const SCRIPT = `(function () {
   var status = box.querySelector('[role=status]');
   var token = box.getAttribute('data-token');
   var url = box.getAttribute('data-url');
-  var LONGEST = 2048;
+  var LONGEST = ${STORED_LONGEST_SIDE};
   function plain(message, code) {
     var text = String(message || (code === 413 ? 'the file is too large' : 'the file could not be added'));
     text = text.replace(/^[A-Za-z-]+: /, '');
@@ -128,7 +130,11 @@ export function addMediaSection(reviewId: string, token: string, nonce: string):
   return markup`<section id="add-media" class="media-add" hidden aria-labelledby="media-heading"
  data-url="/api/v1/reviews/${reviewId}/media" data-token="${token}">
 <h2 id="media-heading">Add photos or videos</h2>
-<p>Up to 6 photos (JPEG, PNG or WebP, up to 15 MB) or videos (MP4 or WebM, up to 100 MB). Large photos are made smaller before they are sent.</p>
+<p>Up to ${MAX_MEDIA_PER_REVIEW} photos (JPEG, PNG or WebP, up to ${
+    mebibytes(MAX_FILE_BYTES.image)
+  } MB) or videos (MP4 or WebM, up to ${
+    mebibytes(MAX_FILE_BYTES.video)
+  } MB). Large photos are made smaller before they are sent.</p>
 <label for="media-file">Choose photos or videos</label>
 <input id="media-file" type="file" multiple accept="image/jpeg,image/png,image/webp,video/mp4,video/webm">
 <p role="status" aria-live="polite"></p>

@@ -5,6 +5,8 @@
 // invalid field gets the focus (autofocus).
 import { markup, type SafeHtml } from './html.ts';
 import { safeLink } from '../../core/html.ts';
+import { fieldErrorsOf } from '../../core/errors.ts';
+import type { ReviewSubmission } from '../../core/db/review-submission.ts';
 
 export interface FieldDefinition {
   key: string;
@@ -53,16 +55,8 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 /** Field name in the HTML form → id of its control (after the form's prefix, on a page of several). */
 export const controlId = (name: string, prefix = '') => `${prefix}f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
 
-export interface Submission {
-  rating: number;
-  title: string | null;
-  content: string;
-  reviewer_name: string;
-  reviewer_email: string;
-  custom_fields: Record<string, unknown>;
-  order_id: string | null;
-  honeypot: boolean;
-}
+/** What a reviewer sends on a page: the review, but for the form and product the page decides. */
+export type Submission = Omit<ReviewSubmission, 'form_id' | 'product_id' | 'product_external_id'>;
 
 /** Reads and checks the posted form; answers the submission or the errors by field name. */
 export function readSubmission(form: Values, fields: FieldDefinition[]): { submission?: Submission; errors: Errors } {
@@ -122,19 +116,21 @@ export function readSubmission(form: Values, fields: FieldDefinition[]): { submi
 }
 
 /**
- * Where a message of plaudit.submit_review belongs: `custom_fields.size: is required` → the
- * field `cf_size`; `content: …` → `content`; anything else → the form as a whole (`_form`).
+ * Where a refusal's message (http/db-errors.ts) belongs on the form: the fields it names, read as
+ * the API's `errors` read them (core/errors.ts): `custom_fields.size: is required` → the field
+ * `cf_size`; `content: …` → `content`; anything else → the form as a whole (`_form`).
  */
 export function errorFromDatabase(message: string, fields: FieldDefinition[]): Errors {
-  const m = /^([a-z_]+)(?:\.([a-z0-9_]+))?: (.*)$/.exec(message);
-  if (m && m[1] === 'custom_fields' && m[2]) {
-    const f = fields.find((x) => x.key === m[2]);
-    return { [`cf_${m[2]}`]: `${f?.label ?? m[2]}: ${m[3]}` };
+  const errors: Errors = {};
+  for (const { field, message: text } of fieldErrorsOf(message)) {
+    const key = /^custom_fields\.(.+)$/.exec(field)?.[1];
+    if (key !== undefined) {
+      errors[`cf_${key}`] = `${fields.find((f) => f.key === key)?.label ?? key}: ${text}`;
+    } else if (Object.hasOwn(LABELS, field)) {
+      errors[field] = `${text[0].toUpperCase()}${text.slice(1)}`;
+    }
   }
-  if (m && ['rating', 'title', 'content', 'reviewer_name', 'reviewer_email', 'order_id'].includes(m[1])) {
-    return { [m[1]]: `${m[3][0].toUpperCase()}${m[3].slice(1)}` };
-  }
-  return { _form: message };
+  return Object.keys(errors).length ? errors : { _form: message };
 }
 
 const LABELS: Record<string, string> = {

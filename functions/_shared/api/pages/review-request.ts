@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
-import { submissionBucket } from '../middleware/rate-limit/index.ts';
+import { submissionContext } from '../middleware/rate-limit/index.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { markup } from './html.ts';
 import {
@@ -22,9 +22,9 @@ import {
   type Values,
 } from './review-form.ts';
 import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
-import { afterSubmit, type SubmitRow } from './submission.ts';
+import { afterSubmit } from './submission.ts';
 import { newUploadToken } from '../api-keys/upload-token.ts';
-import { asJson } from '../../core/db/client.ts';
+import { submitRequestedReview } from '../../core/db/review-submission.ts';
 import {
   namesProducts,
   postedSubject,
@@ -166,20 +166,15 @@ async function submitRequested(
   submission: Submission,
   { product = null, thanks = false }: { product?: string | null; thanks?: boolean },
 ) {
-  const bucket = submissionBucket(c, c.var.config.trustProxy);
-  const { config } = c.var;
   const upload = thanks ? newUploadToken() : null;
-  const [row] = await runAsPublic(c.var.sql, (tx) => {
-    const issued = upload ? tx`plaudit.issue_media_upload_token(s.id, ${upload.hash})` : tx`null::timestamptz`;
-    return tx<SubmitRow[]>`
-      select s.*, ${issued} as media_expires_at
-      from plaudit.submit_requested_review(
-        ${token}, ${bucket}, ${config.submitRateLimitPerMinute}, ${submission.rating}, ${submission.title},
-        ${submission.content}, ${submission.reviewer_name}, ${submission.reviewer_email},
-        ${tx.json(asJson(submission.custom_fields))}, ${submission.order_id}, ${config.publicUrl},
-        ${submission.honeypot}, ${product}) s`;
-  }, { onPrimary: true });
-  return { ...row, upload_token: upload?.token ?? null };
+  const answer = await submitRequestedReview(
+    c.var.sql,
+    token,
+    { ...submission, form_id: null, product_id: null, product_external_id: product },
+    submissionContext(c),
+    upload?.hash ?? null,
+  );
+  return { ...answer, upload_token: upload?.token ?? null };
 }
 
 export function reviewRequestPages() {

@@ -4,22 +4,17 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
+import { refusalInRow, refusalOf } from '../http/db-errors.ts';
+import type { SubmissionAnswer } from '../../core/db/review-submission.ts';
 import { setRateLimitHeaders } from '../middleware/rate-limit/index.ts';
 import { markup } from './html.ts';
 import { addMediaSection, MEDIA_STYLE } from './media-upload.ts';
 import { errorFromDatabase, type Errors, type FieldDefinition } from './review-form.ts';
 import { message, privatePage } from './shared.ts';
 
-/** The row of plaudit.submit_review and plaudit.submit_requested_review. */
-export type SubmitRow = {
-  rate_allowed: boolean;
-  rate_remaining: number;
-  rate_reset: string;
-  error_code: string | null;
-  error_message: string | null;
-  id: string | null;
-  verification_status: string | null;
-  /** The review's upload token, when the page issued one with the review (the hosted form). */
+/** What a submission from a page answers (core/db/review-submission.ts), and the upload token it holds. */
+export type SubmitRow = SubmissionAnswer & {
+  /** The review's upload token, when the page issued one with the review. */
   upload_token?: string | null;
 };
 
@@ -82,12 +77,16 @@ export function afterSubmit(
       _form: 'Too many reviews were sent from your network just now. Wait a minute, then send the form again.',
     }, 429);
   }
-  if (row.error_code === 'P0002') {
-    return formUnavailable(c, orgName, privateLink);
-  }
-  if (row.error_code === '23505') return rerender({ _form: 'You already sent this review. Thank you!' }, 409);
-  if (row.error_code) {
-    return rerender(errorFromDatabase(row.error_message ?? 'Your review could not be saved.', fields), 422);
+  const refused = refusalInRow(row);
+  if (refused) {
+    // What the API would answer (http/db-errors.ts), in the page's words.
+    const refusal = refusalOf(refused);
+    if (refusal?.status === 404) return formUnavailable(c, orgName, privateLink);
+    if (refusal?.status === 409) return rerender({ _form: 'You already sent this review. Thank you!' }, 409);
+    return rerender(
+      errorFromDatabase(refusal?.message ?? row.error_message ?? 'Your review could not be saved.', fields),
+      422,
+    );
   }
   return accepted ? accepted() : thanks(c, orgName, row, privateLink);
 }

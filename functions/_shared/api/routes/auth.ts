@@ -2,7 +2,7 @@
 // one mail), then a session in an HttpOnly cookie. The database keeps the challenges and
 // sessions (only hashes) and decides every outcome; these routes carry its answers. The session
 // then reaches the organization routes like an API key (middleware/credential).
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { sha256 } from '../api-keys/format.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
@@ -17,7 +17,7 @@ import {
   sessionTokenOf,
   setSessionCookie,
 } from '../http/session-cookie.ts';
-import { router } from './define.ts';
+import { publicRoute, router } from './define.ts';
 
 const Email = z.string().trim().max(320).email();
 
@@ -109,7 +109,7 @@ const tags = ['Sign-in'];
 
 export const auth = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/auth/options',
       operationId: 'auth.options',
@@ -124,7 +124,7 @@ export const auth = router()
     (c) => c.json({ sign_up: c.var.config.signUp }, 200),
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/auth/sign-in',
       operationId: 'auth.signIn',
@@ -150,7 +150,7 @@ export const auth = router()
     },
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/auth/verify',
       operationId: 'auth.verify',
@@ -190,7 +190,7 @@ export const auth = router()
     },
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/auth/session',
       operationId: 'auth.session',
@@ -212,7 +212,7 @@ export const auth = router()
     },
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/auth/sign-out',
       operationId: 'auth.signOut',
@@ -227,7 +227,7 @@ export const auth = router()
     (c) => endSession(c, false),
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/auth/sign-out-everywhere',
       operationId: 'auth.signOutEverywhere',
@@ -242,7 +242,7 @@ export const auth = router()
     (c) => endSession(c, true),
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/auth/sign-up',
       operationId: 'auth.signUp',

@@ -79,15 +79,56 @@ export function orgRoute<const R extends Omit<RouteConfig, 'middleware' | 'secur
 }
 
 /**
- * A public route (no credential; runAsPublic's role). A read the fast path may answer declares
- * it (`oneStatementRead`).
+ * What a public route declares when an organization's credential may call it too, as
+ * `orgRoute(scope, …)` would be called: the scope, and the header that makes a request the
+ * public's (the route's own token, `X-Upload-Token`); a request without that header needs the
+ * credential. A POST with the credential honours an Idempotency-Key (with these options).
+ */
+export interface CredentialAlternative extends IdempotencyOptions {
+  scope: Scope;
+  unlessHeader: string;
+}
+
+/** The middleware runs for requests that lack the header, and is passed by for those that carry it. */
+const unlessHeader =
+  <E extends AppEnv>(header: string, middleware: MiddlewareHandler<E>): MiddlewareHandler<E> => async (c, next) => {
+    if (c.req.header(header) !== undefined) return await next();
+    return await middleware(c, next);
+  };
+
+/**
+ * A public route (no credential; runAsPublic's role): every route of the API that is not an
+ * organization's (`orgRoute`) is declared here. A read the fast path may answer declares it
+ * (`oneStatementRead`). A route an organization's credential may call too declares that
+ * (`orCredential`, the media upload): the credential middleware runs before the route's own
+ * middleware for a request without the public's header, opening the tenant transaction the
+ * route's middleware and handler then find in `c.var.db` (PublicOrTenantEnv), and an
+ * Idempotency-Key is honoured after them; the document names the credentials and the scope beside
+ * the route's own security.
  */
 export function publicRoute<const R extends RouteConfig>(
   config: R,
-  { oneStatementRead }: { oneStatementRead?: PublicReadDeclaration } = {},
+  { oneStatementRead, orCredential }: {
+    oneStatementRead?: PublicReadDeclaration;
+    orCredential?: CredentialAlternative;
+  } = {},
 ) {
   const route = createRoute(config);
   if (oneStatementRead) Object.assign(route, { [ONE_STATEMENT_READ]: { access: 'public', ...oneStatementRead } });
+  if (orCredential) {
+    const { scope, unlessHeader: header, ...idempotent } = orCredential;
+    const own = config.middleware === undefined ? [] : [config.middleware].flat();
+    // The route's type keeps its own middleware's: what a handler finds is what they declare.
+    Object.assign(route, {
+      middleware: [
+        unlessHeader(header, credential({ scope })),
+        ...own,
+        ...(config.method === 'post' ? [unlessHeader(header, idempotency(idempotent))] : []),
+      ],
+      security: [...(config.security ?? []), ...CREDENTIALS],
+      'x-required-scope': scope,
+    });
+  }
   return route;
 }
 

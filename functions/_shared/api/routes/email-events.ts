@@ -7,12 +7,12 @@
 // Without EMAIL_WEBHOOK_SECRET the endpoint answers 503: events are never taken unsigned.
 // An event for a message id that no outbox row carries yet answers 404, so that the provider
 // delivers it again: it may have overtaken the worker's record of the send.
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { errorBody } from '../http/errors.ts';
 import { errorResponseSpec, json } from '../http/schemas.ts';
 import { env } from '../../core/runtime.ts';
 import { verifyStandardSignature } from '../../core/webhooks/signing.ts';
-import { router } from './define.ts';
+import { publicRoute, router } from './define.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { asJson } from '../../core/db/client.ts';
 
@@ -40,7 +40,7 @@ interface ProviderEvent {
 }
 
 export const emailEvents = router().openapi(
-  createRoute({
+  publicRoute({
     method: 'post',
     path: '/email-events',
     operationId: 'emailEvents.receive',

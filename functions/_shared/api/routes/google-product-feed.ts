@@ -4,13 +4,13 @@
 // module streams them between the feed's head and tail, reading the next page only when the client
 // has taken the last one, each page in a public statement of its own: memory stays flat whatever
 // the feed's size, and a slow reader holds no database connection.
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Sql } from '../../core/db/client.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { ApiError } from '../http/errors.ts';
 import { errorResponseSpec } from '../http/schemas.ts';
 import { ifNoneMatchHits, PUBLIC_CACHE_CONTROL, publicCors, publicEtag } from '../middleware/public-access/index.ts';
-import { router } from './define.ts';
+import { publicRoute, router } from './define.ts';
 import { SlugParams } from './public/shared.ts';
 import { tagPublicAnswer } from '../http/cache-keys.ts';
 
@@ -151,7 +151,7 @@ const feedHeaders = {
 export const googleProductFeed = router();
 googleProductFeed.use('/public/feeds/*', publicCors({ methods: ['GET', 'HEAD'] }));
 googleProductFeed.openapi(
-  createRoute({
+  publicRoute({
     method: 'get',
     path: '/public/feeds/{slug}/google-product-reviews.xml',
     operationId: 'public.googleProductFeed',

@@ -1,7 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { errorBody } from '../../core/errors.ts';
 import { errorResponseSpec, json } from '../http/schemas.ts';
-import { router } from './define.ts';
+import { publicRoute, router } from './define.ts';
 
 const Health = z.object({
   status: z.literal('ok'),
@@ -26,7 +26,7 @@ const Health = z.object({
 export const VERSION = '0.1.0';
 
 export const health = router().openapi(
-  createRoute({
+  publicRoute({
     method: 'get',
     path: '/health',
     operationId: 'health.get',

@@ -1,9 +1,17 @@
-// What the media of a review may be (the contract's "Photos and videos on reviews").
+// What the media of a review may be (the contract's "Photos and videos on reviews"): the one home
+// of each limit on the API's side; every text that states one is written from here.
 
+/** How many photos and videos a review may have; the database's is plaudit.media_per_review_limit(). */
 export const MAX_MEDIA_PER_REVIEW = 6;
+
+/** How long a reviewer's upload token works; the database's is plaudit.media_upload_token_lifetime(). */
+export const UPLOAD_TOKEN_HOURS = 24;
 
 /** The largest file taken, by kind. */
 export const MAX_FILE_BYTES = { image: 15 * 1024 * 1024, video: 100 * 1024 * 1024 } as const;
+
+/** A size of MAX_FILE_BYTES in MiB, as the texts say it. */
+export const mebibytes = (bytes: number) => bytes / 1024 / 1024;
 
 /** An image may hold at most this many pixels: checked from its header, before decoding it. */
 export const MAX_IMAGE_PIXELS = 40_000_000;

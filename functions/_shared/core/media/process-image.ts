@@ -3,7 +3,14 @@
 // JPEG with nothing but the pixels (no EXIF, no GPS, no comment), with a thumbnail of at most 400 px.
 import { decode, encodeJpeg, type Pixels } from './codecs.ts';
 import { downscale } from './downscale.ts';
-import { fitWithin, MAX_FILE_BYTES, MAX_IMAGE_PIXELS, STORED_LONGEST_SIDE, THUMBNAIL_LONGEST_SIDE } from './limits.ts';
+import {
+  fitWithin,
+  MAX_FILE_BYTES,
+  MAX_IMAGE_PIXELS,
+  mebibytes,
+  STORED_LONGEST_SIDE,
+  THUMBNAIL_LONGEST_SIDE,
+} from './limits.ts';
 import { type ImageFormat, imageSize } from './sniff.ts';
 
 /** Why a file is refused, with the status the API answers. */
@@ -57,7 +64,7 @@ async function decodeWithin(bytes: Uint8Array, format: ImageFormat): Promise<Pix
 
 export async function processImage(bytes: Uint8Array, format: ImageFormat): Promise<ProcessedImage> {
   if (bytes.length > MAX_FILE_BYTES.image) {
-    throw new MediaRefusal(413, `file: an image may be at most ${MAX_FILE_BYTES.image / 1024 / 1024} MiB`);
+    throw new MediaRefusal(413, `file: an image may be at most ${mebibytes(MAX_FILE_BYTES.image)} MiB`);
   }
   const header = imageSize(bytes, format);
   if (!header) throw new MediaRefusal(422, `file: the ${format.toUpperCase()} image is corrupt (no whole header)`);

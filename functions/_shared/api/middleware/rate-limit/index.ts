@@ -4,6 +4,7 @@ import { errorResponse } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { sessionTokenOf } from '../../http/session-cookie.ts';
 import { type SignalCaller, visitorDigest } from '../../../core/db/shopper-signals.ts';
+import type { SubmissionContext } from '../../../core/db/review-submission.ts';
 
 export interface RateLimitDecision {
   limit: number;
@@ -124,11 +125,17 @@ export function failuresBucket(address: string): string {
 }
 
 /**
- * The database rate-limit bucket of a client's review submissions: a hash of its address, so the
- * address itself is never stored.
+ * What a client's review submission is sent with besides the review (core/db/review-submission.ts):
+ * its database rate-limit bucket, a hash of its address so that the address itself is never
+ * stored, and its limit a minute; and the base of the verification link.
  */
-export function submissionBucket<E extends AppEnv>(c: Context<E>, trustProxy: number): string {
-  return `submit:${sha256Hex(clientIp(c, trustProxy))}`;
+export function submissionContext<E extends AppEnv>(c: Context<E>): SubmissionContext {
+  const { config } = c.var;
+  return {
+    rateBucket: `submit:${sha256Hex(clientIp(c, config.trustProxy))}`,
+    rateLimit: config.submitRateLimitPerMinute,
+    linkBase: config.publicUrl,
+  };
 }
 
 /**

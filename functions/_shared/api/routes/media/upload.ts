@@ -1,41 +1,56 @@
 // A photo or video added to a review: by its reviewer, with the review's upload token, or by the
 // organization, with a write key. Checked before the file is read (limits, access, room), then by
 // content, processed (core/media/), stored, and only then recorded; a refusal stores nothing.
-import { createRoute, z } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import { z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Tx } from '../../../core/db/client.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
-import { MAX_FILE_BYTES } from '../../../core/media/limits.ts';
+import {
+  MAX_FILE_BYTES,
+  MAX_IMAGE_PIXELS,
+  MAX_MEDIA_PER_REVIEW,
+  mebibytes,
+  STORED_LONGEST_SIDE,
+  THUMBNAIL_LONGEST_SIDE,
+} from '../../../core/media/limits.ts';
 import { MediaRefusal } from '../../../core/media/process-image.ts';
-import type { AppEnv, TenantEnv } from '../../http/env.ts';
+import type { PublicOrTenantEnv, TenantEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
 import { errorResponseSpec, IdempotencyHeaders, json, Uuid } from '../../http/schemas.ts';
-import { credential } from '../../middleware/credential/index.ts';
-import { idempotency } from '../../middleware/idempotency/index.ts';
 import { toHex } from '../../../core/bytes.ts';
 import { clientIp, retryAfter, setRateLimitHeaders } from '../../middleware/rate-limit/index.ts';
 import { sha256Hex } from '../../api-keys/format.ts';
-import { router } from '../define.ts';
+import { publicRoute, router } from '../define.ts';
 import { ReviewMedia } from '../reviews/shape.ts';
 import { type Admitted, storeUpload } from './store.ts';
 import { uploadTokenHash } from '../../api-keys/upload-token.ts';
 
-type UploadEnv = AppEnv & { Variables: { db?: Tx; upload: Admitted } };
+/** The route's context: the upload admitted, and the tenant transaction when a credential called. */
+interface UploadEnv extends PublicOrTenantEnv {
+  Variables: PublicOrTenantEnv['Variables'] & { upload: Admitted };
+}
 
 const REFUSALS: Record<string, [401 | 403 | 404 | 422 | 429, string]> = {
   invalid_token: [401, 'X-Upload-Token: the upload token is unknown or has expired'],
   wrong_review: [403, 'X-Upload-Token: the upload token is for another review'],
   not_found: [404, 'Review not found'],
-  too_many: [422, 'file: a review may have at most 6 photos and videos'],
+  too_many: [422, `file: a review may have at most ${MAX_MEDIA_PER_REVIEW} photos and videos`],
   review_rate_limited: [429, 'Too many uploads to this review; retry after the reset'],
   rate_limited: [429, 'Too many uploads from this address; retry after the reset'],
 };
 
 type CheckRow = { refusal: string | null; org_id: string | null; rate_remaining: number; rate_reset: string };
 
-/** The checks of plaudit.check_review_media_upload, in the tenant's transaction or as the public. */
-async function admit(c: Context<UploadEnv>, tokenHash: Uint8Array | null, next: Next) {
+/**
+ * The checks of plaudit.check_review_media_upload before the file is read: with the review's upload
+ * token as the public, or else in the tenant's transaction that the credential opened
+ * (publicRoute's `orCredential`).
+ */
+const admit: MiddlewareHandler<UploadEnv> = async (c, next) => {
+  const token = c.req.header('x-upload-token');
+  const tokenHash = token === undefined ? null : uploadTokenHash(token.trim());
+  if (token !== undefined && !tokenHash) throw new ApiError(401, REFUSALS.invalid_token[1]);
   const { sql, config } = c.var;
   const reviewId = c.req.param('id') ?? '';
   if (!Uuid.safeParse(reviewId).success) throw new ApiError(400, 'id: must be a UUID');
@@ -58,7 +73,7 @@ async function admit(c: Context<UploadEnv>, tokenHash: Uint8Array | null, next: 
   }
   c.set('upload', { reviewId, orgId: row.org_id!, tokenHash, db });
   await next();
-}
+};
 
 /**
  * An upload compared between calls by its review and its file's SHA-256: the multipart body's
@@ -72,53 +87,41 @@ async function fileAsSent(c: Context<TenantEnv>): Promise<string> {
   return `${c.req.param('id')}\n${digest}`;
 }
 
-const keyed = credential({ scope: 'write' }) as unknown as MiddlewareHandler<UploadEnv>;
-const idempotent = idempotency({ comparableBody: fileAsSent }) as unknown as MiddlewareHandler<UploadEnv>;
-
-/**
- * The review's upload token, or else the organization's write key (or a member's session), whose
- * uploads honour an Idempotency-Key as every keyed POST does.
- */
-const uploadAccess: MiddlewareHandler<UploadEnv> = async (c, next) => {
-  const token = c.req.header('x-upload-token');
-  if (token === undefined) {
-    return await keyed(c, () =>
-      admit(c, null, async () => {
-        // A replayed answer comes back as the middleware's result, not through the route.
-        const replayed = await idempotent(c, next);
-        if (replayed instanceof Response) c.res = replayed;
-      }));
-  }
-  const hash = uploadTokenHash(token.trim());
-  if (!hash) throw new ApiError(401, REFUSALS.invalid_token[1]);
-  await admit(c, hash, next);
-};
+/** A side in pixels as the document says it: `2,048 px`. */
+const pixels = (n: number) => `${n.toLocaleString('en-US')} px`;
 
 const MediaFile = z.object({
   file: z.instanceof(File, { message: 'must be a file' }).openapi({
     type: 'string',
     format: 'binary',
-    description: 'A JPEG, PNG or WebP image (≤ 15 MiB, ≤ 40 megapixels) or an MP4 or WebM video (≤ 100 MiB).',
+    description: `A JPEG, PNG or WebP image (≤ ${mebibytes(MAX_FILE_BYTES.image)} MiB, ≤ ${
+      MAX_IMAGE_PIXELS / 1e6
+    } megapixels) or an MP4 or WebM video (≤ ${mebibytes(MAX_FILE_BYTES.video)} MiB).`,
   }),
 }).openapi('MediaFile');
 
 export const mediaUpload = router().openapi(
-  createRoute({
+  publicRoute({
     method: 'post',
     path: '/reviews/{id}/media',
     operationId: 'reviews.uploadMedia',
     tags: ['Reviews'],
     summary: 'Add a photo or video to a review',
     description:
-      "The file goes in the `file` field of a `multipart/form-data` body. Send the review's upload token (`media_upload.token` of the submission's answer) in `X-Upload-Token`, or use a key with scope `write` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most 2,048 px, with a thumbnail of at most 400 px; videos are stored as sent. At most 6 a review. The same file again answers the item it made (200). Organizations with `media_moderation: manual` get new items hidden. Limited per client address (`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE`) and per review. With a key, an `Idempotency-Key` makes a retry answer the first call's result (the same key with another file is 422).",
+      `The file goes in the \`file\` field of a \`multipart/form-data\` body. Send the review's upload token (\`media_upload.token\` of the submission's answer) in \`X-Upload-Token\`, or use a key with scope \`write\` (or higher) of the review's organization. What a file is comes from its content, never its name or declared type. Images are stored re-encoded as JPEG with no metadata (no EXIF, no GPS), their longest side at most ${
+        pixels(STORED_LONGEST_SIDE)
+      }, with a thumbnail of at most ${
+        pixels(THUMBNAIL_LONGEST_SIDE)
+      }; videos are stored as sent. At most ${MAX_MEDIA_PER_REVIEW} a review. The same file again answers the item it made (200). Organizations with \`media_moderation: manual\` get new items hidden. Limited per client address (\`MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE\`) and per review. With a key, an \`Idempotency-Key\` makes a retry answer the first call's result (the same key with another file is 422).`,
     request: {
       params: z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' }, description: 'The review' }) }),
       body: { required: true, content: { 'multipart/form-data': { schema: MediaFile } } },
       headers: IdempotencyHeaders,
     },
-    middleware: [uploadAccess],
-    security: [{ UploadToken: [] }, { ApiKey: [] }, { Session: [] }],
-    'x-required-scope': 'write',
+    middleware: [admit],
+    // The review's upload token, or else the organization's write key or a member's session (the
+    // credential publicRoute adds), whose uploads honour an Idempotency-Key as every keyed POST does.
+    security: [{ UploadToken: [] }],
     responses: {
       201: json(ReviewMedia, 'The stored photo or video'),
       200: json(ReviewMedia, 'The same file was stored before: its item'),
@@ -129,18 +132,17 @@ export const mediaUpload = router().openapi(
       413: errorResponseSpec('The file is too large (bytes or megapixels)'),
       415: errorResponseSpec('Not multipart/form-data, or the file is not a JPEG, PNG, WebP, MP4 or WebM'),
       422: errorResponseSpec(
-        'No file, a corrupt one, the review has 6 already, or an Idempotency-Key used for another file',
+        `No file, a corrupt one, the review has ${MAX_MEDIA_PER_REVIEW} already, or an Idempotency-Key used for another file`,
       ),
       429: errorResponseSpec('Too many uploads from this address or to this review'),
       503: errorResponseSpec('The media storage did not take the file; nothing was stored'),
     },
-  }),
+  }, { orCredential: { scope: 'write', unlessHeader: 'x-upload-token', comparableBody: fileAsSent } }),
   async (c) => {
-    // The route's middleware and multipart body are beyond what the router's types follow.
-    const { file } = (c.req as unknown as { valid(target: 'form'): z.infer<typeof MediaFile> }).valid('form');
-    const { upload } = c.var as unknown as UploadEnv['Variables'];
+    const { file } = c.req.valid('form');
+    const { upload } = c.var;
     if (file.size > MAX_FILE_BYTES.video) {
-      throw new ApiError(413, `file: a file may be at most ${MAX_FILE_BYTES.video / 1024 / 1024} MiB`);
+      throw new ApiError(413, `file: a file may be at most ${mebibytes(MAX_FILE_BYTES.video)} MiB`);
     }
     try {
       const stored = await storeUpload(c.var.sql, c.var.config.media, upload, file);

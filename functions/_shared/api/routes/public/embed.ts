@@ -1,6 +1,6 @@
 // The widget's public reads: its configuration with its first reviews, and its list of reviews of
 // the business.
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../http/env.ts';
 import { Paginated } from '../../http/pagination.ts';
@@ -62,7 +62,7 @@ function profileVersion(c: Context<AppEnv>, slug: string) {
 
 export const embedReads = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/public/embed/{slug}',
       operationId: 'public.embed',

@@ -1,5 +1,5 @@
 // The business's public profile and its list of reviews of the business.
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { Paginated } from '../../http/pagination.ts';
 import { ChainHead, errorResponseSpec, json } from '../../http/schemas.ts';
 import { conditionalPublicRead } from '../../middleware/public-access/index.ts';
@@ -38,7 +38,7 @@ const PublicProfile = z.object({
 
 export const profileReads = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/public/profiles/{slug}',
       operationId: 'public.profile',

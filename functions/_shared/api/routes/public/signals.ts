@@ -1,6 +1,6 @@
 // Shoppers' signals on a published review: a helpful vote and a report. Public, no key, limited
 // per client address in the database (as review submissions are), each one statement on the primary.
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -13,7 +13,7 @@ import {
   type SignalOutcome,
   voteHelpful,
 } from '../../../core/db/shopper-signals.ts';
-import { router } from '../define.ts';
+import { publicRoute, router } from '../define.ts';
 import { SlugParams } from './shared.ts';
 
 const ReviewSignalParams = SlugParams.extend({
@@ -60,7 +60,7 @@ function refusal(c: Context<AppEnv>, outcome: SignalOutcome) {
 
 export const signalWrites = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/public/reviews/{slug}/{reviewId}/helpful',
       operationId: 'public.voteHelpful',
@@ -82,7 +82,7 @@ export const signalWrites = router()
     },
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/public/reviews/{slug}/{reviewId}/reports',
       operationId: 'public.reportReview',

@@ -1,9 +1,9 @@
 // The business's transparency report: how its reviews are collected, verified, published,
 // hidden and ordered, every figure counted from the data (docs/trust.md, "Transparency").
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { errorResponseSpec, json } from '../../http/schemas.ts';
 import { conditionalPublicRead } from '../../middleware/public-access/index.ts';
-import { router } from '../define.ts';
+import { publicRoute, router } from '../define.ts';
 import {
   loadShownTransparency,
   READER_ORDERS,
@@ -98,7 +98,7 @@ const Transparency = z.object({
 
 export const transparencyReads = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/public/transparency/{slug}',
       operationId: 'public.transparency',

@@ -1,8 +1,8 @@
 // The e-mailed verification link and the verification it confirms.
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../http/errors.ts';
 import { errorResponseSpec, json } from '../../http/schemas.ts';
-import { router } from '../define.ts';
+import { publicRoute, router } from '../define.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
 
 const VERIFICATION_TOKEN = /^[0-9A-Za-z]{20,100}$/;
@@ -25,7 +25,7 @@ const VERIFICATION_REFUSALS = {
 
 export const verificationReads = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'get',
       path: '/public/verifications/{token}',
       operationId: 'public.openVerificationLink',
@@ -48,7 +48,7 @@ export const verificationReads = router()
     },
   )
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/public/verifications/{token}',
       operationId: 'public.verify',

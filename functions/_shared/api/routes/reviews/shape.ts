@@ -1,5 +1,6 @@
 // The organization's Review: its schema, and the one way to read one (plaudit.review_json writes it).
 import { IMPORT_FORMATS } from '../../../core/imports/formats.ts';
+import { THUMBNAIL_LONGEST_SIDE } from '../../../core/media/limits.ts';
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -55,7 +56,9 @@ export const ReviewMedia = z.object({
   url: z.string().openapi({
     description: 'Where the file is served: an image re-encoded as JPEG without metadata, a video as sent.',
   }),
-  thumbnail_url: z.string().nullable().openapi({ description: "An image's thumbnail (≤ 400 px); null for a video." }),
+  thumbnail_url: z.string().nullable().openapi({
+    description: `An image's thumbnail (≤ ${THUMBNAIL_LONGEST_SIDE} px); null for a video.`,
+  }),
   width: z.number().int().nullable().openapi({ description: "The stored image's width in pixels; null for a video." }),
   height: z.number().int().nullable().openapi({
     description: "The stored image's height in pixels; null for a video.",

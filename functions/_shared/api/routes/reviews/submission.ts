@@ -1,15 +1,15 @@
 // A review sent by a reviewer: public, no credential, limited per client IP.
-import { createRoute, z } from '@hono/zod-openapi';
-import { apiErrorFromDb } from '../../http/db-errors.ts';
+import { z } from '@hono/zod-openapi';
+import { apiErrorFromDb, refusalInRow } from '../../http/db-errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
 import { errorResponseSpec, json, jsonBody } from '../../http/schemas.ts';
-import { setRateLimitHeaders, submissionBucket, tooManyRequests } from '../../middleware/rate-limit/index.ts';
-import { runAsPublic } from '../../../core/db/roles.ts';
-import { router } from '../define.ts';
+import { setRateLimitHeaders, submissionContext, tooManyRequests } from '../../middleware/rate-limit/index.ts';
+import { submitReview } from '../../../core/db/review-submission.ts';
+import { publicRoute, router } from '../define.ts';
 import { Review } from './shape.ts';
-import { asJson } from '../../../core/db/client.ts';
 import { MediaUpload, uploadGrant } from '../media/upload-token.ts';
 import { newUploadToken } from '../../api-keys/upload-token.ts';
+import { UPLOAD_TOKEN_HOURS } from '../../../core/media/limits.ts';
 
 /** The stored review with the reviewer's right to add photos and videos to it. */
 const SubmittedReview = Review.extend({ media_upload: MediaUpload }).openapi('SubmittedReview');
@@ -55,28 +55,16 @@ const ReviewSubmission = z.object({
   },
 });
 
-type SubmissionRow = {
-  rate_allowed: boolean;
-  rate_remaining: number;
-  rate_reset: string;
-  error_code: string | null;
-  error_message: string | null;
-  /** The stored review as the organization's Review (plaudit.review_json). */
-  review: string | null;
-  /** When the review's upload token expires; null when none was issued (a bot's unstored review). */
-  media_expires_at: Date | null;
-};
-
 export const reviewSubmission = router()
   .openapi(
-    createRoute({
+    publicRoute({
       method: 'post',
       path: '/reviews',
       operationId: 'reviews.submit',
       tags: ['Reviews'],
       summary: 'Submit a new review',
       description:
-        "Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: `none` → `unverified`; `email` → `pending` and a verification link is e-mailed; `purchase_proof` → `verified` when `order_id` matches an order (and its e-mail, when it has one), else `pending`; `manual` → `pending`. A review of a product names it by `product_external_id` or `product_id`. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`). The same e-mail, form and text within 24 hours is stored once (409). The answer's `media_upload` holds the token that adds photos and videos to this review for 24 hours (`POST /reviews/{id}/media`). Fields such as `is_hidden` or `verification_status` are ignored.",
+        `Public: no API key. Validated against the form (custom fields, lengths, e-mail, rating 1–5). The status follows the form's verification mode: \`none\` → \`unverified\`; \`email\` → \`pending\` and a verification link is e-mailed; \`purchase_proof\` → \`verified\` when \`order_id\` matches an order (and its e-mail, when it has one), else \`pending\`; \`manual\` → \`pending\`. A review of a product names it by \`product_external_id\` or \`product_id\`. Limited per client IP (\`SUBMIT_RATE_LIMIT_PER_MINUTE\`). The same e-mail, form and text within 24 hours is stored once (409). The answer's \`media_upload\` holds the token that adds photos and videos to this review for ${UPLOAD_TOKEN_HOURS} hours (\`POST /reviews/{id}/media\`). Fields such as \`is_hidden\` or \`verification_status\` are ignored.`,
       request: { body: jsonBody(ReviewSubmission) },
       responses: {
         201: json(SubmittedReview, 'The stored review, and the token to add photos and videos to it'),
@@ -89,24 +77,28 @@ export const reviewSubmission = router()
     }),
     async (c) => {
       const input = c.req.valid('json');
-      const { sql, config } = c.var;
-      const bucket = submissionBucket(c, config.trustProxy);
-      const limit = config.submitRateLimitPerMinute;
+      const context = submissionContext(c);
       const upload = newUploadToken();
-      const [row] = await runAsPublic(sql, (tx) =>
-        tx<SubmissionRow[]>`
-        select rate_allowed, rate_remaining, rate_reset, error_code, error_message, review,
-               plaudit.issue_media_upload_token(s.id, ${upload.hash}) as media_expires_at
-          from plaudit.submit_review(
-            p_rate_bucket => ${bucket}, p_rate_limit => ${limit}, p_form_id => ${input.form_id},
-            p_rating => ${input.rating}, p_title => ${input.title || null}, p_content => ${input.content},
-            p_reviewer_name => ${input.reviewer_name}, p_reviewer_email => ${input.reviewer_email},
-            p_custom_fields => ${input.custom_fields ? tx.json(asJson(input.custom_fields)) : null},
-            p_order_id => ${input.order_id ?? null}, p_verify_url_base => ${config.publicUrl},
-            p_honeypot => ${Boolean(input.website_url?.trim())}, p_product_id => ${input.product_id ?? null},
-            p_product_external_id => ${input.product_external_id ?? null}) s`, { onPrimary: true });
+      const row = await submitReview(
+        c.var.sql,
+        {
+          form_id: input.form_id,
+          rating: input.rating,
+          title: input.title || null,
+          content: input.content,
+          reviewer_name: input.reviewer_name,
+          reviewer_email: input.reviewer_email,
+          custom_fields: input.custom_fields ?? null,
+          order_id: input.order_id ?? null,
+          honeypot: Boolean(input.website_url?.trim()),
+          product_id: input.product_id ?? null,
+          product_external_id: input.product_external_id ?? null,
+        },
+        context,
+        upload.hash,
+      );
       const decision = {
-        limit,
+        limit: context.rateLimit,
         remaining: row.rate_remaining,
         reset: Number(row.rate_reset),
         allowed: row.rate_allowed,
@@ -114,9 +106,9 @@ export const reviewSubmission = router()
       setRateLimitHeaders(c, decision);
       // The shared 429 answer (with Retry-After) is untyped for this route's response map.
       if (!decision.allowed) return tooManyRequests(c, decision);
-      if (row.error_code) {
-        throw apiErrorFromDb({ code: row.error_code, message: row.error_message ?? undefined }) ??
-          new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
+      const refused = refusalInRow(row);
+      if (refused) {
+        throw apiErrorFromDb(refused) ?? new Error(`submit_review answered ${row.error_code}: ${row.error_message}`);
       }
       const grant = uploadGrant(upload.token, row.media_expires_at);
       return answerJsonText(
