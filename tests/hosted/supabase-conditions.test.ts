@@ -235,21 +235,32 @@ describe('under hosted Supabase conditions', () => {
   });
 
   it(
-    'pg_cron rings the worker through net.http_post: an event written without the API is delivered, and a failed delivery is retried',
-    { timeout: 240_000 },
+    'pg_cron rings the worker through net.http_post: an event and an export written without the API are delivered, and a failed delivery is retried',
+    { timeout: 300_000 },
     async () => {
       const receiver = await startReceiver((_req, index) => ({ status: index === 0 ? 500 : 200 }));
+      const exportsReceiver = await startReceiver();
       try {
         const endpoint = await call('POST', `/api/v1/organizations/${globex.org.id}/webhooks`, {
           key: globex.key,
           body: { url: receiver.url, events: ['review.created'] },
         });
         expect(endpoint.status).toBe(201);
+        const exportsEndpoint = await call('POST', `/api/v1/organizations/${globex.org.id}/webhooks`, {
+          key: globex.key,
+          body: { url: exportsReceiver.url, events: ['export.completed'] },
+        });
+        expect(exportsEndpoint.status).toBe(201);
         // An event written in SQL, once the API's ring for the registration has been answered:
         // no API write rings the worker for it.
         await new Promise((r) => setTimeout(r, 3000));
         const started = Date.now();
         await asPostgres`select plaudit.emit_event(${globex.org.id}, 'review.created', '{"id":"rung-by-cron"}'::jsonb)`;
+        // An export queued in SQL too: pg_cron's job (or the worker it rings) makes it, and its
+        // export.completed goes out on a ring of pg_cron's.
+        const [queued] = await asPostgres`
+          insert into plaudit.exports (org_id, format, public_url)
+          values (${globex.org.id}, 'csv', 'https://reviews.example') returning id`;
         // First attempt: 500. The worker's drain ends; only pg_cron's bell brings the retry.
         const [first] = await receiver.waitFor(1, 150_000);
         const [, second] = await receiver.waitFor(2, 150_000);
@@ -276,8 +287,14 @@ describe('under hosted Supabase conditions', () => {
           },
         );
         expect(delivery.body.data[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
+        const [completed] = await exportsReceiver.waitFor(1, 150_000);
+        expect(JSON.parse(completed.body)).toMatchObject({
+          event: 'export.completed',
+          data: { id: queued.id, status: 'completed' },
+        });
       } finally {
         await receiver.close();
+        await exportsReceiver.close();
       }
     },
   );
