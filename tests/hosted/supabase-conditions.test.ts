@@ -62,15 +62,29 @@ function releaseWorkdir() {
   return out;
 }
 
-/** `npx supabase db push` against the project's database, as `postgres` (the CLI of package.json). */
+/**
+ * The Supabase CLI as the README's deploy steps run it, `npx supabase`, at the version they were
+ * tried with. Not a dependency of the project: its package names a binary package per platform,
+ * and a lockfile must then hold them all.
+ */
+const SUPABASE_CLI = 'supabase@3.1.0';
+
+/** `npx supabase db push` against the project's database, as `postgres`. */
 function dbPush(workdir: string) {
-  const cli = path.join(root, 'node_modules', '.bin', 'supabase');
   const home = path.join(tmp, 'home');
   fs.mkdirSync(home, { recursive: true });
-  return spawnSync(cli, ['db', 'push', `--remote=${rig.postgresUrl}`, '--yes', '--workdir', workdir], {
+  const npx = path.join(path.dirname(process.execPath), 'npx');
+  const args = ['--yes', SUPABASE_CLI, 'db', 'push', `--remote=${rig.postgresUrl}`, '--yes', '--workdir', workdir];
+  return spawnSync(npx, args, {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, HOME: home, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+    env: {
+      ...process.env,
+      HOME: home,
+      npm_config_cache: path.join(os.homedir(), '.npm'),
+      SUPABASE_TELEMETRY_DISABLED: '1',
+      DO_NOT_TRACK: '1',
+    },
     timeout: 300_000,
   });
 }
