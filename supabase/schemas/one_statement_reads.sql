@@ -128,6 +128,7 @@ as $$
     || '","verification_method":' || coalesce(pg_catalog.to_json(r.verification_method)::text, 'null')
     || ',"verification_at":' || coalesce('"' || pg_catalog.to_char(r.verification_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')
     || ',"source":"' || r.source || '","source_platform":' || coalesce('"' || r.source_platform || '"', 'null')
+    || ',"imported_as_verified":' || coalesce(r.imported_as_verified::text, 'null')
     || ',"incentive":' || coalesce('{"type":"' || (r.incentive ->> 'type') || '","description":'
          || pg_catalog.to_json(r.incentive ->> 'description')::text || '}', 'null')
     || ',"is_hidden":' || r.is_hidden::text

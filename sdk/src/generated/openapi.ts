@@ -2768,6 +2768,8 @@ export interface components {
              * @enum {string|null}
              */
             source_platform: "plaudit" | "judgeme" | "yotpo" | "okendo" | "loox" | "shopify" | null;
+            /** @description For an imported review, whether the platform it came from called it verified: kept as that platform said, never as Plaudit's verification (an imported review is `unverified`); `null` otherwise. */
+            imported_as_verified: boolean | null;
             incentive: components["schemas"]["Incentive"];
             is_hidden: boolean;
             /**

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
 import { eventually } from '../../helpers/receiver.ts';
+import { postReviews } from '../../helpers/reviews.ts';
 import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 let t: Tenant;
@@ -55,6 +56,35 @@ afterAll(async () => {
 });
 
 describe('POST …/imports', () => {
+  it('keeps what the platform claimed as imported_as_verified, never as verification', async () => {
+    const okendo = 'Review ID,Product ID,Product Name,Rating,Title,Body,Reviewer Name,Is Verified Buyer,Date Created,' +
+      'Status\nok-1,VASE-1,Vase,4,Fine,Claimed a purchase,Cy,true,2023-05-05T08:00:00Z,approved\n' +
+      'ok-2,VASE-1,Vase,3,Plain,Claimed nothing,Dee,false,2023-05-06T08:00:00Z,approved\n';
+    const claims = await createTenant();
+    const claimsWorker = await startWorker([claims.org.id]);
+    const res = await upload(claims, okendo);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(await finished(claims, res.body.id)).toMatchObject({ status: 'completed', imported: 2 });
+    const list = await api('GET', `/api/v1/organizations/${claims.org.id}/reviews?limit=100`, {
+      key: claims.keys.read,
+    });
+    const byContent = new Map(list.body.data.map((r: any) => [r.content, r]));
+    expect(byContent.get('Claimed a purchase')).toMatchObject({
+      source: 'import',
+      source_platform: 'okendo',
+      imported_as_verified: true,
+      verification_status: 'unverified',
+    });
+    expect(byContent.get('Claimed nothing')).toMatchObject({ imported_as_verified: false });
+    // A review sent through a form claims nothing: null.
+    const [form] = await db<{ id: string }[]>`
+      insert into plaudit.review_forms (org_id, name) values (${claims.org.id}, 'Direct') returning id`;
+    const [sent] = await postReviews(form.id, `imports-${claims.org.id}`, [[5, null, 'Sent through a form', 'Eve']]);
+    const one = await api('GET', `/api/v1/organizations/${claims.org.id}/reviews/${sent}`, { key: claims.keys.read });
+    expect(one.body).toMatchObject({ source: 'form', imported_as_verified: null });
+    await claimsWorker.stop();
+  });
+
   it('imports a Judge.me file: dates, replies, products, hidden what was not published, never verified', async () => {
     const res = await upload(t, JUDGEME);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -80,6 +110,7 @@ describe('POST …/imports', () => {
       created_at: '2024-03-01T10:20:30.000Z',
       source: 'import',
       source_platform: 'judgeme',
+      imported_as_verified: false,
       product: { external_id: 'MUG-1', name: 'blue-mug' },
       reply: { content: 'Thanks!', created_at: '2024-03-02T00:00:00.000Z' },
     });

@@ -86,6 +86,10 @@ export const Review = z.object({
   verification_at: Timestamp.nullable().openapi({ description: 'When the status was decided; null before.' }),
   source: ReviewSource,
   source_platform: SourcePlatform,
+  imported_as_verified: z.boolean().nullable().openapi({
+    description:
+      "For an imported review, whether the platform it came from called it verified: kept as that platform said, never as Plaudit's verification (an imported review is `unverified`); `null` otherwise.",
+  }),
   incentive: Incentive.nullable().openapi({
     description:
       "What was offered for this review when it was written (its review request's, else its form's), or `null`. Later changes to the form do not change it.",
