@@ -3,6 +3,7 @@
 // `review` for product review snippets. The GTIN goes in `gtin`, which schema.org and Google
 // accept for every length (8, 12, 13 or 14 digits). Keys whose value is null are left out; names
 // and texts are data, never markup (the page embeds it with its script escaping).
+import { isErasedReview } from './erasure.ts';
 import { safeLink } from './html.ts';
 
 /** What the JSON-LD says of the product: its fields and its public figures (over its group). */
@@ -37,9 +38,13 @@ function withoutNulls(entries: Record<string, unknown>): Record<string, unknown>
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** The schema.org Product of a product, its aggregate rating (none without reviews) and its newest reviews. */
+/**
+ * The schema.org Product of a product, its aggregate rating (none without reviews) and its newest
+ * reviews but the erased ones (core/erasure.ts), whose stars the aggregate rating still counts.
+ */
 export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJsonLd[]): Record<string, unknown> {
   const count = Number(p.review_count);
+  const shown = reviews.filter((r) => !isErasedReview(r));
   return withoutNulls({
     '@context': 'https://schema.org',
     '@type': 'Product',
@@ -53,8 +58,8 @@ export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJs
     aggregateRating: count > 0
       ? { '@type': 'AggregateRating', ratingValue: Number(p.average_rating), reviewCount: count, ...RATING_SCALE }
       : null,
-    review: count > 0 && reviews.length
-      ? reviews.slice(0, PRODUCT_JSONLD_REVIEWS).map((r) =>
+    review: count > 0 && shown.length
+      ? shown.slice(0, PRODUCT_JSONLD_REVIEWS).map((r) =>
         withoutNulls({
           '@type': 'Review',
           author: { '@type': 'Person', name: r.reviewer_name },

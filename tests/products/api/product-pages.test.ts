@@ -285,3 +285,29 @@ describe('the sitemap', () => {
     );
   });
 });
+
+describe('an erased review', () => {
+  it("is left out of the Product's structured data, on the page and the jsonld route, its stars still counted", async () => {
+    const e = await createTenant();
+    await syncProducts(e, [{ external_id: 'CUP', name: 'Cup' }], server.url);
+    const form = await createForm(e, {});
+    const tag = `${e.org.slug}-erased`;
+    // r0-<tag> is erased with its text; r1-<tag> stays.
+    await postReviews(form.id, tag, [[1, 'Gone', 'Erase me', 'Eve'], [5, 'Kept', 'A fine cup', 'Kim']], 'CUP');
+    const erasure = await call('POST', `${orgPath(e)}/privacy/erasures`, {
+      key: e.keys.admin,
+      body: { email: `r0-${tag}@example.com`, redact_content: true },
+    });
+    expect(erasure.status).toBe(200);
+
+    const html = await (await get(productPage(e, 'CUP'))).text();
+    // The page still shows it as it reads now.
+    expect(html).toContain('[removed at the reviewer&#39;s request]');
+    const ld = jsonLd(html);
+    expect(ld.aggregateRating).toMatchObject({ ratingValue: 3, reviewCount: 2 });
+    expect(ld.review.map((r: { reviewBody: string }) => r.reviewBody)).toEqual(['A fine cup']);
+    const route = await call('GET', `/api/v1/public/products/${e.org.slug}/CUP/jsonld`);
+    expect(route.status).toBe(200);
+    expect(route.body).toEqual(ld);
+  });
+});

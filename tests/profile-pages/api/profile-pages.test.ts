@@ -2,7 +2,8 @@
 // matches what is visible, pagination and the rating filter, escaping, caching, the 404 of a
 // switched-off profile, and the sitemap and robots.txt.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../../helpers/db.ts';
+import { ERASURE_NOTICE } from '../../../functions/_shared/core/erasure.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { createForm, ownApiServer, submitOk } from '../../helpers/reviews.ts';
 
 // A page size of 2 makes the sitemap an index with the few profiles a test database holds.
@@ -175,6 +176,32 @@ describe('the public profile page', () => {
     expect(sitemap).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset /);
     expect(sitemap).toContain(`<loc>${whole.url}/p/${t.org.slug}</loc>`);
     expect(sitemap).not.toContain(`/p/${off.org.slug}<`);
+  });
+});
+
+describe('an erased review', () => {
+  it('is known to the pages by the text plaudit.erasure_notice() gives it', async () => {
+    expect((await db`select plaudit.erasure_notice() as n`)[0].n).toBe(ERASURE_NOTICE);
+  });
+
+  it('is left out of the structured data, its stars still counted', async () => {
+    const e = await createTenant();
+    const form = await createForm(call, e);
+    const erased = `erased.${e.org.slug}@example.com`;
+    await submitOk(call, form.id, { rating: 1, title: 'Gone', content: 'Erase me', reviewer_email: erased });
+    await submitOk(call, form.id, { rating: 5, title: 'Kept', content: 'Lovely mugs' });
+    const erasure = await call('POST', `${orgPath(e)}/privacy/erasures`, {
+      key: e.keys.admin,
+      body: { email: erased, redact_content: true },
+    });
+    expect(erasure.status).toBe(200);
+
+    const html = await (await get(`/p/${e.org.slug}`)).text();
+    // The page still shows it as it reads now.
+    expect(html).toContain('[removed at the reviewer&#39;s request]');
+    const ld = jsonLd(html);
+    expect(ld.aggregateRating).toMatchObject({ ratingValue: 3, reviewCount: 2 });
+    expect(ld.review.map((r: { reviewBody: string }) => r.reviewBody)).toEqual(['Lovely mugs']);
   });
 });
 

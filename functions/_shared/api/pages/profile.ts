@@ -11,6 +11,7 @@
 import { Hono } from 'hono';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
+import { isErasedReview } from '../../core/erasure.ts';
 import { safeLink } from '../../core/html.ts';
 import type { AppEnv } from '../http/env.ts';
 import { markup, page, raw } from './html.ts';
@@ -61,7 +62,8 @@ function structuredData(p: PublicProfileRow, reviews: ReviewItem[], url: string)
       bestRating: 5,
       worstRating: 1,
     };
-    data.review = reviews.map((r) => ({
+    // Erased reviews are left out (core/erasure.ts); the aggregate rating still counts their stars.
+    data.review = reviews.filter((r) => !isErasedReview(r)).map((r) => ({
       '@type': 'Review',
       author: { '@type': 'Person', name: r.reviewer_name },
       datePublished: r.created_at.slice(0, 10),
