@@ -84,6 +84,37 @@ describe('supabase/schemas/', () => {
     );
   });
 
+  it('makes a function whose result type changed again, with its comment', async () => {
+    const base = checkoutWith({
+      'probe.sql': [
+        '-- A probe of the sources.',
+        'create or replace function plaudit.zz_probe() returns bigint language sql as $$ select 2::bigint $$;',
+        "comment on function plaudit.zz_probe() is 'The probe, now a bigint.';",
+        '',
+      ].join('\n'),
+    });
+    const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
+    try {
+      let after: { result: string; comment: string } | undefined;
+      await sql.begin(async (tx) => {
+        await tx.unsafe('set local role plaudit_owner');
+        await tx.unsafe('create function plaudit.zz_probe() returns integer language sql as $$ select 1 $$');
+        await tx.unsafe("comment on function plaudit.zz_probe() is 'The probe, an integer.'");
+        await tx.unsafe('reset role');
+        await applyHead(tx, { definitions: [...readSources(), ...readSources(base)] });
+        [after] = await tx`
+          select pg_get_function_result('plaudit.zz_probe()'::regprocedure) as result,
+                 obj_description('plaudit.zz_probe()'::regprocedure, 'pg_proc') as comment`;
+        throw new Rollback();
+      }).catch((err) => {
+        if (!(err instanceof Rollback)) throw err;
+      });
+      expect(after).toEqual({ result: 'bigint', comment: 'The probe, now a bigint.' });
+    } finally {
+      await sql.end();
+    }
+  });
+
   it('says where a function is defined twice', async () => {
     const twice = readSources();
     const first = twice.find((d) => d.name === 'plaudit.review_json')!;
