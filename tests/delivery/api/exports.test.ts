@@ -281,7 +281,7 @@ describe('exports', () => {
     const expected = await db`
       select r.id, r.rating, r.title, r.content, r.reviewer_name, r.reviewer_email, r.verification_status,
              r.verification_method, plaudit.iso_utc(r.verification_at) as verification_at, r.source,
-             r.source_platform, r.incentive, r.is_hidden,
+             r.source_platform, r.imported_as_verified, r.incentive, r.is_hidden,
              plaudit.iso_utc(r.created_at) as created_at, r.form_id,
              case when p.id is null then null else json_build_object('id', p.id, 'external_id', p.external_id,
                'name', p.name) end as product, r.custom_fields, plaudit.review_media_json(r.id, false)::json as media,

@@ -44,6 +44,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       verification_at: null,
       source: 'form',
       source_platform: null,
+      imported_as_verified: null,
       incentive: null,
       is_hidden: false,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
