@@ -205,15 +205,17 @@ async function defineFunction(tx, d, made) {
       await sp.savepoint((inner) => inner.unsafe(d.statement.text));
     } catch (err) {
       if (err.code !== '42P13') throw err;
-      // "cannot change return type of existing function": drop that one and make it again.
+      // "cannot change return type of existing function": drop that one and make it again (its
+      // comment went with it, so the comment below is needed all the more).
+      let replaced = false;
       for (const identity of earlier.keys()) {
-        const replaced = await sp.savepoint(async (inner) => {
+        replaced = await sp.savepoint(async (inner) => {
           await inner.unsafe(`drop function ${identity}`);
           await inner.unsafe(d.statement.text);
         }).then(() => true, () => false);
-        if (replaced) return;
+        if (replaced) break;
       }
-      throw err;
+      if (!replaced) throw err;
     }
     if (d.commentOn) await sp.unsafe(d.commentOn);
   });
