@@ -764,9 +764,9 @@ COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p
 COMMENT ON FUNCTION plaudit.public_read_version(p_slug text) IS 'The version of a business''s public data, for ETags, read as plaudit_public.';
 
 -- FUNCTION plaudit.public_review_form (supabase/schemas/hosted_review_pages.sql)
---   (p_form_id uuid) RETURNS TABLE(id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text)
+--   (p_form_id uuid) RETURNS TABLE(id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text, website text, profile_slug text)
 
-COMMENT ON FUNCTION plaudit.public_review_form(p_form_id uuid) IS 'The hosted form of /forms/:formId, when the form is active and not deleted.';
+COMMENT ON FUNCTION plaudit.public_review_form(p_form_id uuid) IS 'The hosted form of /forms/:formId, when the form is active and not deleted, with where its thank-you page leads back to: the website, the profile''s slug when enabled.';
 
 -- FUNCTION plaudit.public_review_items (supabase/schemas/public_profiles.sql)
 --   (p_ids uuid[]) RETURNS text
@@ -1019,9 +1019,9 @@ COMMENT ON FUNCTION plaudit.review_request_from_token(p_token text) IS 'The requ
 
 -- FUNCTION plaudit.review_request_landing (supabase/schemas/hosted_review_pages.sql)
 --   (p_token text) RETURNS TABLE(request_id uuid, status text, name text, email text, order_id text, locale text, form_id uuid, form_name text,
---     form_active boolean, verification_mode text, custom_fields jsonb, org_name text, logo_url text)
+--     form_active boolean, verification_mode text, custom_fields jsonb, org_name text, logo_url text, website text, profile_slug text)
 
-COMMENT ON FUNCTION plaudit.review_request_landing(p_token text) IS 'The landing page of /r/:token: the request''s recipient (prefilled), its form and organization.';
+COMMENT ON FUNCTION plaudit.review_request_landing(p_token text) IS 'The landing page of /r/:token: the request''s recipient (prefilled), its form and organization, with where its thank-you page leads back to.';
 
 -- FUNCTION plaudit.review_request_links (supabase/schemas/review_requests.sql)
 --   (p_request_id uuid, p_link_base text) RETURNS jsonb

@@ -1,26 +1,34 @@
 -- The hosted pages of a review request: the form, its landing, unsubscribing, and the links of verification mails.
 
--- The hosted form of /forms/:formId: an active form that is not deleted.
+-- The hosted form of /forms/:formId: an active form that is not deleted. `website` (the profile's, else the
+-- organization's) and `profile_slug` (when the profile is enabled) are where its thank-you page leads back to.
 create or replace function plaudit.public_review_form(p_form_id uuid)
-returns table (id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text)
+returns table (
+  id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text,
+  website text, profile_slug text
+)
 language sql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select f.id, plaudit.brand_name(f.org_id), f.name, f.verification_mode, f.custom_fields, p.logo_url
-  from plaudit.review_forms f left join plaudit.public_profiles p on p.org_id = f.org_id
+  select f.id, plaudit.brand_name(f.org_id), f.name, f.verification_mode, f.custom_fields, p.logo_url,
+         coalesce(p.website, o.website), case when coalesce(p.enabled, true) then o.slug end
+  from plaudit.review_forms f
+  join plaudit.organizations o on o.id = f.org_id
+  left join plaudit.public_profiles p on p.org_id = f.org_id
   where f.id = p_form_id and f.deleted_at is null and f.is_active
 $$;
-comment on function plaudit.public_review_form(uuid) is 'The hosted form of /forms/:formId, when the form is active and not deleted.';
+comment on function plaudit.public_review_form(uuid) is 'The hosted form of /forms/:formId, when the form is active and not deleted, with where its thank-you page leads back to: the website, the profile''s slug when enabled.';
 grant execute on function plaudit.public_review_form(uuid) to plaudit_public;
 
--- The landing page of /r/:token: the request's recipient (prefilled), its form and organization.
+-- The landing page of /r/:token: the request's recipient (prefilled), its form and organization;
+-- `website` and `profile_slug` as public_review_form's.
 create or replace function plaudit.review_request_landing(p_token text)
 returns table (
   request_id uuid, status text, name text, email text, order_id text, locale text,
   form_id uuid, form_name text, form_active boolean, verification_mode text, custom_fields jsonb,
-  org_name text, logo_url text
+  org_name text, logo_url text, website text, profile_slug text
 )
 language sql
 stable
@@ -29,13 +37,15 @@ set search_path = pg_catalog, pg_temp
 as $$
   select q.id, q.status, q.name, q.email, q.order_id, q.locale,
          f.id, f.name, f.is_active and f.deleted_at is null, f.verification_mode, f.custom_fields,
-         plaudit.brand_name(q.org_id), p.logo_url
+         plaudit.brand_name(q.org_id), p.logo_url,
+         coalesce(p.website, o.website), case when coalesce(p.enabled, true) then o.slug end
   from plaudit.review_requests q
   join plaudit.review_forms f on f.id = q.form_id
+  join plaudit.organizations o on o.id = q.org_id
   left join plaudit.public_profiles p on p.org_id = q.org_id
   where q.id = plaudit.review_request_from_token(p_token)
 $$;
-comment on function plaudit.review_request_landing(text) is 'The landing page of /r/:token: the request''s recipient (prefilled), its form and organization.';
+comment on function plaudit.review_request_landing(text) is 'The landing page of /r/:token: the request''s recipient (prefilled), its form and organization, with where its thank-you page leads back to.';
 grant execute on function plaudit.review_request_landing(text) to plaudit_public;
 
 -- The subjects the page of /r/:token asks about, in order: each product the request names (an

@@ -119,10 +119,10 @@ select is((select array_agg((product_external_id, reviewed)::text) from plaudit.
   array['(TEE-1,t)', '(MUG-1,t)', '(,t)'], 'the page''s subjects: the products in order, then the business, all reviewed');
 select tests.clear_persona();
 
-select is((select array_agg(coalesce(p.external_id, '-') order by r.created_at)
+select is((select array_agg(coalesce(p.external_id, '-') order by p.external_id nulls first)
              from plaudit.reviews r left join plaudit.products p on p.id = r.product_id
             where r.reviewer_email = 'ada@example.com' and r.verification_method = 'invitation'),
-  array['MUG-1', '-', 'TEE-1'], 'three reviews, each of its subject, each verified by the invitation');
+  array['-', 'MUG-1', 'TEE-1'], 'three reviews, each of its subject, each verified by the invitation');
 select is((select (q.status, q.review_id = r.id)::text from plaudit.review_requests q
              join plaudit.reviews r on r.content = 'Lovely mug.' where q.external_id = 'order-1'),
   '(completed,t)', 'the first review written through the request completes it');

@@ -1,14 +1,18 @@
 /// <reference lib="dom" />
 // The hosted pages in a real browser (Debian's chromium, driven by playwright-core): submit a
 // review, see the validation errors (summary, inline, focus on the first), submit with the
-// keyboard only from a review-request landing page, and without JavaScript.
+// keyboard only from a review-request landing page, and without JavaScript; the thank-you page's
+// way back to the shop's website, or to the business's profile page.
+import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { useBrowser } from '../../helpers/browser.ts';
+import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
 import { createTenant, db } from '../../helpers/db.ts';
+import { hostPage, useHostSite } from '../../helpers/host-site.ts';
 import { api } from '../../helpers/http.ts';
 import { createForm } from '../../helpers/review-requests.ts';
 
 const browser = useBrowser();
+const shop = useHostSite();
 
 const base = () => inject('apiUrl');
 
@@ -127,6 +131,47 @@ describe('hosted pages in a browser', () => {
       const [{ n }] =
         await db`select count(*)::int as n from plaudit.reviews where form_id = ${form.id} and rating = 2`;
       expect(n).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the thank-you page leads back to the shop's website, else to the profile page", { timeout: 60_000 }, async () => {
+    const t = await createTenant();
+    const form = await createForm(t);
+    const website = shop.page('/?from=reviews', hostPage('<p>Welcome back.</p>'));
+    await db`update plaudit.organizations set website = ${website} where id = ${t.org.id}`;
+    const context = await browser().newContext({ viewport: { width: 375, height: 812 } });
+    const page = await context.newPage();
+    const review = async (email: string) => {
+      await page.goto(`${base()}/forms/${form.id}`);
+      await page.getByLabel('5 stars').check();
+      await page.getByLabel('Your review').fill('Arrived early, well packed.');
+      await page.getByLabel('Your name').fill('Lou');
+      await page.getByLabel('Your e-mail address').fill(email);
+      await page.getByRole('button', { name: 'Send my review' }).click();
+      await page.getByRole('heading', { name: 'Thank you for your review' }).waitFor();
+    };
+    try {
+      await review('lou@example.com');
+      const back = page.getByRole('link', { name: `Back to ${t.org.name}` });
+      expect(await back.getAttribute('rel')).toBe('noopener');
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(await axeViolations(page)).toEqual([]);
+        await page.screenshot({ path: path.join(screenshotDir(), `hosted-thank-you-${width}.png`), fullPage: true });
+      }
+      await back.click();
+      await page.waitForURL(website);
+      await page.getByRole('heading', { name: 'Our shop' }).waitFor();
+
+      // Without a website, the profile page (enabled unless switched off).
+      await db`update plaudit.organizations set website = null where id = ${t.org.id}`;
+      await review('lou.again@example.com');
+      await page.getByRole('link', { name: `See ${t.org.name}'s reviews` }).click();
+      await page.waitForURL(`${base()}/p/${t.org.slug}`);
+      expect(await page.title()).toContain(t.org.name);
     } finally {
       await context.close();
     }

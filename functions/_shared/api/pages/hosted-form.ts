@@ -25,6 +25,8 @@ type FormRow = {
   verification_mode: string;
   custom_fields: FieldDefinition[];
   logo_url: string | null;
+  website: string | null;
+  profile_slug: string | null;
 };
 
 type ProductRow = { external_id: string; name: string; image_url: string | null; archived: boolean };
@@ -146,7 +148,7 @@ export function hostedFormPages() {
       { ...answer, upload_token: upload.token },
       (errs, status) => formPage(c, form, product, values, errs, status),
       form.custom_fields,
-      form.org_name,
+      { name: form.org_name, website: form.website, profileSlug: form.profile_slug },
       false,
     );
   });

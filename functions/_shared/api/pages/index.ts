@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import { dashboardPages } from './dashboard.ts';
 import { embedScript } from './embed.ts';
+import { faviconPage } from './favicon.ts';
 import { hostedFormPages } from './hosted-form.ts';
 import { invitationPages } from './invitation.ts';
 import { productPages } from './product-pages.ts';
@@ -25,6 +26,7 @@ const FAMILIES = [
   transparencyPages, // /p/:slug/transparency
   reviewSignalPages, // /p/:slug/reviews/:reviewId/helpful, /p/:slug/reviews/:reviewId/report
   sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt
+  faviconPage, // /favicon.ico
   embedScript, // /embed/v1/widget.js, /embed/v1/widget.<hash>.js
   dashboardPages, // /app, /app/*, /app/assets/*
 ];

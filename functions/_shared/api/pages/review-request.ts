@@ -55,6 +55,8 @@ type LandingRow = {
   custom_fields: FieldDefinition[];
   org_name: string;
   logo_url: string | null;
+  website: string | null;
+  profile_slug: string | null;
 };
 
 async function loadLanding(c: Context<AppEnv>, token: string) {
@@ -82,6 +84,9 @@ const formContext = (token: string, r: LandingRow) => ({
   customFields: r.custom_fields,
   askOrderId: r.verification_mode === 'purchase_proof' && !r.order_id,
 });
+
+/** The organization as the thank-you page names it and leads back to it. */
+const leadsBackTo = (r: LandingRow) => ({ name: r.org_name, website: r.website, profileSlug: r.profile_slug });
 
 const heading = (r: LandingRow) => markup`How was your experience with ${r.org_name}, ${r.name}?`;
 
@@ -216,7 +221,7 @@ export function reviewRequestPages() {
         row,
         (errs, status) => landingPage(c, token, r, values, errs, status),
         r.custom_fields,
-        r.org_name,
+        leadsBackTo(r),
         true,
       );
     }
@@ -238,7 +243,7 @@ export function reviewRequestPages() {
     if (!submission) return rerender(errors, 422);
     const row = await submitRequested(c, token, submission, { product: subjects[index].product_external_id });
     // Back to the page (a GET: reloading it sends nothing again), at the section now thanking.
-    return afterSubmit(c, row, rerender, r.custom_fields, r.org_name, true, () => {
+    return afterSubmit(c, row, rerender, r.custom_fields, leadsBackTo(r), true, () => {
       c.header('Cache-Control', 'no-store');
       c.header('Referrer-Policy', 'no-referrer');
       return c.redirect(`/r/${token}?c=1#${sectionId(index)}`, 303);

@@ -7,6 +7,7 @@ import type { AppEnv } from '../http/env.ts';
 import { refusalInRow, refusalOf } from '../http/db-errors.ts';
 import type { SubmissionAnswer } from '../../core/db/review-submission.ts';
 import { setRateLimitHeaders } from '../middleware/rate-limit/index.ts';
+import { safeLink } from '../../core/html.ts';
 import { markup } from './html.ts';
 import { addMediaSection, MEDIA_STYLE } from './media-upload.ts';
 import { errorFromDatabase, type Errors, type FieldDefinition } from './review-form.ts';
@@ -30,7 +31,30 @@ export function formUnavailable(c: Context<AppEnv>, orgName: string | null | und
   );
 }
 
-function thanks(c: Context<AppEnv>, orgName: string, row: SubmitRow, privateLink: boolean) {
+/** The organization a submission was for: its name, and where its thank-you page leads back to. */
+export interface SubmittedTo {
+  name: string;
+  /** The website it shows (its profile's, else its own): linked when it is an http(s) URL. */
+  website: string | null;
+  /** Its public profile's slug, when the profile is enabled: the link when there is no website. */
+  profileSlug: string | null;
+}
+
+/** The way back from the thank-you page: the business's website, else its profile page, else none. */
+function wayBack(org: SubmittedTo) {
+  const website = safeLink(org.website);
+  if (website) {
+    return markup`<p><a class="button" href="${website}" rel="noopener">Back to ${org.name}</a></p>`;
+  }
+  if (org.profileSlug) {
+    return markup`<p><a class="button" href="/p/${
+      encodeURIComponent(org.profileSlug)
+    }">See ${org.name}'s reviews</a></p>`;
+  }
+  return '';
+}
+
+function thanks(c: Context<AppEnv>, org: SubmittedTo, row: SubmitRow, privateLink: boolean) {
   const next = row.verification_status === 'pending'
     ? 'We sent you an e-mail: open its link to confirm your review. Until then it is not published.'
     : 'Your review has been received.';
@@ -39,10 +63,10 @@ function thanks(c: Context<AppEnv>, orgName: string, row: SubmitRow, privateLink
     c,
     201,
     'Thank you for your review',
-    markup`<p class="org">${orgName}</p>
+    markup`<p class="org">${org.name}</p>
 <h1 tabindex="-1" autofocus>Thank you for your review</h1>
 <p class="notice" role="status">${next}</p>
-${nonce ? addMediaSection(row.id!, row.upload_token!, nonce) : ''}`,
+${nonce ? addMediaSection(row.id!, row.upload_token!, nonce) : ''}${wayBack(org)}`,
     { privateLink, style: nonce ? MEDIA_STYLE : undefined, scriptNonce: nonce },
   );
 }
@@ -61,7 +85,7 @@ export function afterSubmit(
   row: SubmitRow,
   rerender: (errors: Errors, status: ContentfulStatusCode) => Response,
   fields: FieldDefinition[],
-  orgName: string,
+  org: SubmittedTo,
   privateLink: boolean,
   accepted?: () => Response,
 ) {
@@ -81,12 +105,12 @@ export function afterSubmit(
   if (refused) {
     // What the API would answer (http/db-errors.ts), in the page's words.
     const refusal = refusalOf(refused);
-    if (refusal?.status === 404) return formUnavailable(c, orgName, privateLink);
+    if (refusal?.status === 404) return formUnavailable(c, org.name, privateLink);
     if (refusal?.status === 409) return rerender({ _form: 'You already sent this review. Thank you!' }, 409);
     return rerender(
       errorFromDatabase(refusal?.message ?? row.error_message ?? 'Your review could not be saved.', fields),
       422,
     );
   }
-  return accepted ? accepted() : thanks(c, orgName, row, privateLink);
+  return accepted ? accepted() : thanks(c, org, row, privateLink);
 }
