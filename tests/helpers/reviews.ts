@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startApi } from '../../scripts/lib/api-server.mjs';
@@ -43,10 +44,13 @@ export function ownApiServer(env: Record<string, string> = {}) {
   };
 }
 
-let ipCounter = 0;
-/** A fresh client address (TEST-NET-2 and beyond, never routed). */
+// Test files run in processes of their own and share the database's rate-limit buckets: each
+// process starts at a random place of the 131,072 addresses, so that two files do not walk the
+// same ones.
+let ipCounter = randomInt(0, 1 << 17);
+/** A fresh client address (198.18.0.0/15, the benchmarking range, never routed). */
 export function freshIp() {
-  ipCounter += 1;
+  ipCounter = (ipCounter + 1) % (1 << 17);
   return `198.${18 + ((ipCounter >> 16) & 1)}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
 

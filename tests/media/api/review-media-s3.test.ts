@@ -13,7 +13,7 @@ import { imageSize } from '../../../functions/_shared/core/media/sniff.ts';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
 import { fetchFile, GPS_MARKER, jpegWithGps, upload } from '../../helpers/media.ts';
-import { ownApiServer, reviewBody } from '../../helpers/reviews.ts';
+import { freshIp, ownApiServer, reviewBody } from '../../helpers/reviews.ts';
 
 const port = await freePort();
 const bucket = 'plaudit-media';
@@ -75,7 +75,11 @@ beforeAll(async () => {
 });
 
 async function submitted(baseUrl: string) {
-  const res = await api('POST', '/api/v1/reviews', { body: reviewBody(formId), baseUrl });
+  const res = await api('POST', '/api/v1/reviews', {
+    body: reviewBody(formId),
+    baseUrl,
+    headers: { 'x-forwarded-for': freshIp() },
+  });
   expect(res.status).toBe(201);
   return { id: res.body.id as string, token: res.body.media_upload.token as string };
 }
