@@ -15,14 +15,13 @@
 //   npm run db:release -- 0.3.0            # writes the release
 //   npm run db:release -- --check          # writes nothing; fails when the release would not be HEAD
 //   npm run db:release -- 0.3.0 --out DIR  # writes DIR/supabase/migrations/ (the released ones and this one)
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyMigrations, connect, releases, root } from './lib/database.mjs';
 import { withScratchCluster } from './lib/scratch-database.mjs';
 import { catalogDifferences, sourceCatalog } from './lib/sql-catalog.mjs';
-import { applyHead, changeFiles, NOT_YET, readSources, textOf } from './lib/sql-sources.mjs';
-import { pgDump } from './lib/schema-dump.mjs';
+import { applyHead, changeFiles, NOT_YET, readSources, rolledBack, textOf } from './lib/sql-sources.mjs';
+import { rawSchemaDump } from './lib/schema-dump.mjs';
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -36,17 +35,9 @@ if (!check && !/^\d+\.\d+\.\d+(-[0-9a-z.]+)?$/.test(version ?? '')) {
   process.exit(2);
 }
 
-class Rollback extends Error {}
-
 /** What the sources make on a database at HEAD, each with its identity (applied and rolled back). */
 async function sourcesByIdentity(sql) {
-  let made;
-  await sql.begin(async (tx) => {
-    made = await applyHead(tx, { definitions: readSources(base) });
-    throw new Rollback();
-  }).catch((err) => {
-    if (!(err instanceof Rollback)) throw err;
-  });
+  const made = await rolledBack(sql, (tx) => applyHead(tx, { definitions: readSources(base) }));
   return new Map(made.filter((m) => m.kind !== 'grant').map((m) => [m.identity, m]));
 }
 
@@ -63,7 +54,7 @@ const revokeOf = (identity) => identity.replace(/^grant /, 'revoke ').replace(/ 
  */
 async function waitingForChanges(sql, definitions) {
   const waits = new Set();
-  await sql.begin(async (tx) => {
+  await rolledBack(sql, async (tx) => {
     await tx.unsafe('set local check_function_bodies = off');
     await tx.unsafe('set local role plaudit_owner');
     for (const d of definitions) {
@@ -71,9 +62,6 @@ async function waitingForChanges(sql, definitions) {
         if (NOT_YET.has(err.code)) waits.add(d.identity);
       });
     }
-    throw new Rollback();
-  }).catch((err) => {
-    if (!(err instanceof Rollback)) throw err;
   });
   return waits;
 }
@@ -147,11 +135,8 @@ function writeRelease({ before, after, sources, changes, release, waits }) {
   ].join('\n');
 }
 
-const dump = (url) => {
-  const r = spawnSync(pgDump(), ['--schema-only', '--schema=plaudit', url], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`pg_dump failed: ${r.stderr}`);
-  return r.stdout.replace(/^\\(un)?restrict .*$/gm, '');
-};
+// pg_dump's \\restrict lines carry a random key: the rest must be equal.
+const dump = (url) => rawSchemaDump(url).replace(/^\\(un)?restrict .*$/gm, '');
 
 function nextVersion(last) {
   const now = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -183,31 +168,29 @@ const code = await withScratchCluster(async (database) => {
       changes,
       release: version ?? 'next',
     });
+    if (!text) {
+      console.log(`HEAD is release ${last.release}: nothing to release`);
+      return 0;
+    }
+    // The release, applied as `supabase db push` applies a migration, must leave HEAD exactly.
+    await applyMigrations(checkUrl, { until: last.migration, base });
+    const checkSql = connect(checkUrl);
+    try {
+      await checkSql.begin((tx) => tx.unsafe(text));
+      const left = catalogDifferences(after, await sourceCatalog(checkSql));
+      if (left.length > 0) {
+        console.error(`the release would not leave HEAD: ${left.map((d) => `${d.identity} (${d.change})`).join(', ')}`);
+        return 1;
+      }
+    } catch (err) {
+      console.error(`the release fails on a database of ${last.release}: ${err.message}`);
+      return 1;
+    } finally {
+      await checkSql.end();
+    }
   } finally {
     await lastSql.end();
     await headSql.end();
-  }
-  if (!text) {
-    console.log(`HEAD is release ${last.release}: nothing to release`);
-    return 0;
-  }
-  // The release, applied as `supabase db push` applies a migration, must leave HEAD exactly.
-  await applyMigrations(checkUrl, { until: last.migration, base });
-  const checkSql = connect(checkUrl);
-  try {
-    await checkSql.begin((tx) => tx.unsafe(text));
-    const headSqlAgain = connect(headUrl);
-    const left = catalogDifferences(await sourceCatalog(headSqlAgain), await sourceCatalog(checkSql));
-    await headSqlAgain.end();
-    if (left.length > 0) {
-      console.error(`the release would not leave HEAD: ${left.map((d) => `${d.identity} (${d.change})`).join(', ')}`);
-      return 1;
-    }
-  } catch (err) {
-    console.error(`the release fails on a database of ${last.release}: ${err.message}`);
-    return 1;
-  } finally {
-    await checkSql.end();
   }
   if (dump(checkUrl) !== dump(headUrl)) {
     console.error('the release leaves a schema that pg_dump tells apart from HEAD');

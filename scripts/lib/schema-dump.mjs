@@ -37,13 +37,18 @@ const NOISE = [
 
 export const LONGEST_LINE = 160;
 
-export function dumpSchema(databaseUrl) {
+/** `pg_dump --schema-only` of schema plaudit, as pg_dump writes it. */
+export function rawSchemaDump(databaseUrl) {
   const r = spawnSync(pgDump(), ['--schema-only', '--schema=plaudit', '--no-tablespaces', databaseUrl], {
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });
   if (r.status !== 0) throw new Error(`pg_dump failed: ${r.stderr || r.error?.message}`);
-  return HEADER + readable(signaturesOnly(r.stdout));
+  return r.stdout;
+}
+
+export function dumpSchema(databaseUrl) {
+  return HEADER + readable(signaturesOnly(rawSchemaDump(databaseUrl)));
 }
 
 /**

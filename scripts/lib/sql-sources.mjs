@@ -147,6 +147,27 @@ export async function applyHead(tx, { changes = [], definitions = readSources() 
   return made;
 }
 
+class Rollback extends Error {}
+
+/**
+ * Runs `use(tx)` in a transaction that is rolled back, and answers what `use` answered.
+ * @template T
+ * @param {any} sql a postgres.js connection
+ * @param {(tx: any) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+export async function rolledBack(sql, use) {
+  /** @type {T | undefined} */
+  let answer;
+  await sql.begin(async (/** @type {any} */ tx) => {
+    answer = await use(tx);
+    throw new Rollback();
+  }).catch((/** @type {unknown} */ err) => {
+    if (!(err instanceof Rollback)) throw err;
+  });
+  return /** @type {T} */ (answer);
+}
+
 /**
  * Every policy, trigger binding and grant of schema plaudit, gone: the sources make them again.
  * Views stay (a function may take a view's row): they are replaced, and dropped when no source

@@ -95,14 +95,13 @@ const COMMENT = new RegExp(
   String.raw`^comment\s+on\s+(function|view|trigger|policy)\s+(?:(${IDENT})\s+on\s+)?${NAME}`,
   'i',
 );
-const DROP_FUNCTION = new RegExp(String.raw`^drop\s+function\s+(?:if\s+exists\s+)?${NAME}`, 'i');
 
 const unquote = (name) => name.startsWith('"') ? name.slice(1, -1) : name.toLowerCase();
 
 /**
  * What a statement defines: `{ kind: 'function' | 'view', name }` (schema-qualified, as written),
  * `{ kind: 'trigger' | 'policy', name, table, identity }`, `{ kind: 'grant' }`,
- * `{ kind: 'comment', on, name }`, `{ kind: 'drop function', name }`, or null for anything else.
+ * `{ kind: 'comment', on, name }`, or null for anything else.
  */
 export function definitionOf(statement) {
   const text = statement.text ?? statement;
@@ -120,8 +119,6 @@ export function definitionOf(statement) {
     const on = m[1].toLowerCase();
     return { kind: 'comment', on, name: m[2] ? bound(on, m[2], m[3]).name : m[3].toLowerCase() };
   }
-  m = DROP_FUNCTION.exec(text);
-  if (m) return { kind: 'drop function', name: m[1].toLowerCase() };
   return null;
 }
 

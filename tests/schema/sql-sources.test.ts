@@ -8,25 +8,18 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { catalogDifferences, sourceCatalog } from '../../scripts/lib/sql-catalog.mjs';
-import { applyHead, readSources } from '../../scripts/lib/sql-sources.mjs';
-
-class Rollback extends Error {}
+import { applyHead, readSources, rolledBack } from '../../scripts/lib/sql-sources.mjs';
 
 /** The catalog at HEAD, and after the sources are applied over it again (rolled back). */
 async function applyAgain() {
   const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
   try {
     const before = await sourceCatalog(sql);
-    let after: Awaited<ReturnType<typeof sourceCatalog>> | undefined;
-    let made: Awaited<ReturnType<typeof applyHead>> = [];
-    await sql.begin(async (tx) => {
-      made = await applyHead(tx);
-      after = await sourceCatalog(tx);
-      throw new Rollback();
-    }).catch((err) => {
-      if (!(err instanceof Rollback)) throw err;
-    });
-    return { before, after: after!, made };
+    const { after, made } = await rolledBack(sql, async (tx) => ({
+      made: await applyHead(tx),
+      after: await sourceCatalog(tx),
+    }));
+    return { before, after, made };
   } finally {
     await sql.end();
   }
@@ -95,19 +88,16 @@ describe('supabase/schemas/', () => {
     });
     const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
     try {
-      let after: { result: string; comment: string } | undefined;
-      await sql.begin(async (tx) => {
+      const after = await rolledBack(sql, async (tx) => {
         await tx.unsafe('set local role plaudit_owner');
         await tx.unsafe('create function plaudit.zz_probe() returns integer language sql as $$ select 1 $$');
         await tx.unsafe("comment on function plaudit.zz_probe() is 'The probe, an integer.'");
         await tx.unsafe('reset role');
         await applyHead(tx, { definitions: [...readSources(), ...readSources(base)] });
-        [after] = await tx`
+        const [row] = await tx`
           select pg_get_function_result('plaudit.zz_probe()'::regprocedure) as result,
                  obj_description('plaudit.zz_probe()'::regprocedure, 'pg_proc') as comment`;
-        throw new Rollback();
-      }).catch((err) => {
-        if (!(err instanceof Rollback)) throw err;
+        return row;
       });
       expect(after).toEqual({ result: 'bigint', comment: 'The probe, now a bigint.' });
     } finally {
@@ -120,10 +110,10 @@ describe('supabase/schemas/', () => {
     const first = twice.find((d) => d.name === 'plaudit.review_json')!;
     const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
     try {
-      const attempt = sql.begin(async (tx) => {
-        await applyHead(tx, { definitions: [...twice, { ...first, file: 'supabase/schemas/copy.sql' }] });
-        throw new Rollback();
-      });
+      const attempt = rolledBack(
+        sql,
+        (tx) => applyHead(tx, { definitions: [...twice, { ...first, file: 'supabase/schemas/copy.sql' }] }),
+      );
       await expect(attempt).rejects.toThrow(
         'supabase/schemas/copy.sql: plaudit.review_json: defined twice in supabase/schemas',
       );
