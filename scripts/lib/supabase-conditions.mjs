@@ -25,11 +25,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { connect } from './database.mjs';
 import { PG_NET_GRANTS_SQL, rigBinaries } from './pg-net-standin.mjs';
-import { Cluster, freePort } from './postgres.mjs';
+import { accepts, asPostgresUser, Cluster, freePort } from './postgres.mjs';
 
 export { drainNetQueue } from './pg-net-standin.mjs';
 
@@ -194,28 +193,14 @@ grant select, delete on vault.secrets, vault.decrypted_secrets to service_role;
 grant execute on function vault.create_secret, vault.update_secret to service_role;
 `;
 
-function runAsPostgresUser(cmd, args) {
-  return isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
-}
-
-function waitForPort(port, timeoutMs, child) {
+/** Resolves once something listens on `port`; fails when `child` exits first or the time is up. */
+async function waitForPort(port, timeoutMs, child) {
   const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      if (child.exitCode !== null) return reject(new Error(`pgbouncer exited with code ${child.exitCode}`));
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`pgbouncer did not listen on ${port} within ${timeoutMs} ms`));
-        else setTimeout(attempt, 100);
-      });
-    };
-    attempt();
-  });
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null) throw new Error(`pgbouncer exited with code ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`pgbouncer did not listen on ${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**
@@ -251,7 +236,7 @@ export async function startPgBouncer({ cluster, pgbouncerPassword, port }) {
     { mode: 0o600 },
   );
   if (isRoot) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
-  const [file, args] = runAsPostgresUser('/usr/sbin/pgbouncer', [ini]);
+  const [file, args] = asPostgresUser('/usr/sbin/pgbouncer', [ini]);
   const child = spawn(file, args, { stdio: 'ignore', cwd: '/' });
   await waitForPort(port, 20_000, child);
   return {

@@ -3,10 +3,9 @@
 // backend pointed at the API's port. Needs Debian's varnish and varnish-modules (xkey).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './postgres.mjs';
+import { accepts, freePort } from './postgres.mjs';
 
 const VCL = fileURLToPath(new URL('../../deploy/varnish/plaudit.vcl', import.meta.url));
 
@@ -63,15 +62,4 @@ export async function startVarnish({ backendPort, dir, memory = '64m', timeoutMs
       fs.closeSync(log);
     },
   };
-}
-
-function accepts(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
