@@ -209,10 +209,15 @@ COMMENT ON FUNCTION plaudit.cancel_queued_request_emails(p_org_id uuid, p_email 
 
 COMMENT ON FUNCTION plaudit.canonical_json(v jsonb) IS 'jsonb as compact JSON, byte for byte what JSON.stringify writes, so that a receiver digests what was signed.';
 
+-- FUNCTION plaudit.cdn_change_alters_sitemap (supabase/schemas/cdn_purges.sql)
+--   (p_table text, p_op text, p_old jsonb, p_new jsonb) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.cdn_change_alters_sitemap(p_table text, p_op text, p_old jsonb, p_new jsonb) IS 'Whether a public change adds, removes or moves a page the sitemaps list, so that its purge names the sitemaps too.';
+
 -- FUNCTION plaudit.cdn_purge_on_change (supabase/schemas/cdn_purges.sql)
 --   () RETURNS trigger
 
-COMMENT ON FUNCTION plaudit.cdn_purge_on_change() IS 'Asks for a CDN purge of the changed row''s organization (and of the sitemaps for an organization or profile change).';
+COMMENT ON FUNCTION plaudit.cdn_purge_on_change() IS 'Asks for a CDN purge of the changed row''s organization, and of the sitemaps when the change alters what they list.';
 
 -- FUNCTION plaudit.change_verification (supabase/schemas/verification.sql)
 --   (p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) RETURNS SETOF plaudit.reviews
@@ -2171,6 +2176,7 @@ CREATE TRIGGER moderation_trail_refuse_truncate BEFORE TRUNCATE ON plaudit.moder
 CREATE TRIGGER moderation_trail_refuse_update BEFORE DELETE OR UPDATE ON plaudit.moderation_trail FOR EACH ROW EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
 CREATE TRIGGER orders_touch_updated_at BEFORE UPDATE ON plaudit.orders FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER organizations_purge_cdn_on_delete AFTER DELETE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+CREATE TRIGGER organizations_purge_cdn_on_insert AFTER INSERT ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER organizations_purge_cdn_on_update AFTER UPDATE ON plaudit.organizations FOR EACH ROW WHEN ((((old.name IS DISTINCT FROM new.name) OR (old.slug IS DISTINCT FROM new.slug)) OR (old.website IS DISTINCT FROM new.website))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER organizations_touch_updated_at BEFORE UPDATE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER products_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();

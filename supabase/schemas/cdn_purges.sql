@@ -29,9 +29,37 @@ end
 $$;
 comment on function plaudit.request_cdn_purge(uuid,boolean) is 'Writes a pending CDN purge of an organization in the caller''s transaction, unless one is pending already.';
 
+-- Whether a change alters what the sitemaps list (plaudit.public_sitemap: every enabled profile's
+-- page, its catalog page and each listed product's page, by slug): a page that comes, goes or
+-- moves. An organization created (listed by default), renamed or deleted, a profile setting (it
+-- switches the pages on or off), a product added, removed, archived or restored, or given another
+-- external id; a review of an archived product, which is listed while it has public reviews of its
+-- own. Anything else (a review, a reply, a product's name or image) leaves the sitemaps as they
+-- are: their keys are not purged with it, so a busy business does not empty them with every review.
+create or replace function plaudit.cdn_change_alters_sitemap(
+  p_table text, p_op text, p_old jsonb, p_new jsonb
+)
+returns boolean
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select case p_table
+    when 'organizations' then true -- its update trigger fires for the slug, name and website alone
+    when 'public_profiles' then true
+    when 'products' then p_op <> 'UPDATE'
+      or (p_old ->> 'external_id', p_old ->> 'archived') is distinct from (p_new ->> 'external_id', p_new ->> 'archived')
+    when 'reviews' then exists (
+      select from plaudit.products p
+       where p.id in ((p_old ->> 'product_id')::uuid, (p_new ->> 'product_id')::uuid) and p.archived)
+    else false
+  end
+$$;
+comment on function plaudit.cdn_change_alters_sitemap(text,text,jsonb,jsonb) is 'Whether a public change adds, removes or moves a page the sitemaps list, so that its purge names the sitemaps too.';
+
 -- The trigger behind every public change (its triggers say which changes): the organization is
--- the row's org_id, or its id on plaudit.organizations; a change to the organization or its
--- public profile also purges the sitemaps, which list the profile pages.
+-- the row's org_id, or its id on plaudit.organizations; the sitemaps are purged with it when the
+-- change alters what they list.
 create or replace function plaudit.cdn_purge_on_change()
 returns trigger
 language plpgsql
@@ -39,20 +67,26 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  r jsonb := to_jsonb(case when tg_op = 'DELETE' then old else new end);
+  o jsonb := case when tg_op <> 'INSERT' then to_jsonb(old) end;
+  n jsonb := case when tg_op <> 'DELETE' then to_jsonb(new) end;
+  r jsonb := coalesce(n, o);
 begin
   perform plaudit.request_cdn_purge(
     case when tg_table_name = 'organizations' then r ->> 'id' else r ->> 'org_id' end::uuid,
-    tg_table_name in ('organizations', 'public_profiles'));
+    plaudit.cdn_change_alters_sitemap(tg_table_name, tg_op, o, n));
   return null;
 end
 $$;
-comment on function plaudit.cdn_purge_on_change() is 'Asks for a CDN purge of the changed row''s organization (and of the sitemaps for an organization or profile change).';
+comment on function plaudit.cdn_purge_on_change() is 'Asks for a CDN purge of the changed row''s organization, and of the sitemaps when the change alters what they list.';
 
 -- Claims the due purges, up to p_limit, with a lease: pending ones, retries whose time has come,
 -- and claims whose lease ran out (a worker died). All due purges of an organization come in the
--- same claim, so that the lane sends one purge per organization. Each claim notes the primary's
--- WAL position, which replicas must reach before the purge goes out.
+-- same claim, so that the lane sends one purge per organization. An organization whose purge is
+-- in flight (claimed, its lease running) is skipped: what arrived meanwhile waits, coalesced into
+-- one pending purge, for the flight to end, so one organization has one purge in flight across
+-- every worker. Claims take turns (a transaction-scoped advisory lock), so two workers never see
+-- the same organization free at once. Each claim notes the primary's WAL position, past the commit
+-- of every change it announces, which replicas must replay before the purge goes out.
 create or replace function plaudit.claim_cdn_purges(
   p_limit integer default 100,
   p_lease_seconds integer default 60,
@@ -68,20 +102,24 @@ as $$
 declare
   now_ts timestamptz := clock_timestamp();
   token uuid := gen_random_uuid();
-  lsn pg_lsn := pg_current_wal_lsn();
 begin
+  perform pg_advisory_xact_lock(hashtext('plaudit.claim_cdn_purges'));
   return query
   with due as (
     select c.id from plaudit.cdn_purges c
      where c.status in ('pending', 'sending', 'retrying') and c.next_attempt_at <= now_ts
        and (c.locked_until is null or c.locked_until <= now_ts)
        and (p_org_ids is null or c.org_id = any (p_org_ids))
+       and not exists (select from plaudit.cdn_purges f
+                        where f.org_id = c.org_id and f.status = 'sending' and f.locked_until > now_ts)
      order by c.next_attempt_at
      limit p_limit
      for update skip locked
   ), claimed as (
     update plaudit.cdn_purges c
-       set status = 'sending', attempts = c.attempts + 1, claim_token = token, claimed_lsn = lsn,
+       -- Read once, after this statement's snapshot: past the commit of every change it claims.
+       set status = 'sending', attempts = c.attempts + 1, claim_token = token,
+           claimed_lsn = (select pg_current_wal_insert_lsn()),
            locked_until = now_ts + make_interval(secs => p_lease_seconds)
       from due where c.id = due.id
     returning c.id, c.claim_token, c.org_id, c.include_sitemap, c.attempts, c.claimed_lsn
@@ -122,6 +160,11 @@ grant execute on function plaudit.record_cdn_purge(uuid,uuid,boolean,text,bigint
 -- ============================================================================================
 -- trigger bindings
 -- ============================================================================================
+-- A new organization's profile page is listed in the sitemaps at once (profiles are on by default).
+create trigger organizations_purge_cdn_on_insert
+  after insert on plaudit.organizations
+  for each row execute function plaudit.cdn_purge_on_change();
+
 create trigger organizations_purge_cdn_on_delete
   after delete on plaudit.organizations
   for each row execute function plaudit.cdn_purge_on_change();

@@ -16,6 +16,8 @@ export interface Answer {
   body?: string;
   /** Wait this long before answering (a slow endpoint). */
   delayMs?: number;
+  /** Answer once this settles: the test holds the request in flight for as long as it needs. */
+  until?: Promise<unknown>;
 }
 
 export interface Receiver {
@@ -50,7 +52,8 @@ export async function startReceiver(respond: Receiver['respond'] = () => ({ stat
         res.writeHead(a.status ?? 200, a.headers ?? { 'content-type': 'text/plain' });
         res.end(a.body ?? 'ok');
       };
-      if (a.delayMs) setTimeout(send, a.delayMs);
+      if (a.until) void a.until.finally(send);
+      else if (a.delayMs) setTimeout(send, a.delayMs);
       else send();
     });
   });

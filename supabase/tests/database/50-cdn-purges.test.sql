@@ -3,7 +3,7 @@
 -- write the outbox, and the worker claims, records and retries.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(23);
+select plan(28);
 
 insert into plaudit.organizations (id, name, slug) values
   ('50000000-0000-4000-8000-000000000001', 'Purge Co', 'purge-co'),
@@ -16,7 +16,10 @@ create temporary view pending as
 grant select on pending to public;
 
 -- The owner: what asks for a purge -----------------------------------------------------------------
-select is((select count(*)::int from pending), 0, 'owner: creating an organization purges nothing (no page was cached)');
+select results_eq('select org_id::text, include_sitemap from pending order by org_id',
+  $$values ('50000000-0000-4000-8000-000000000001', true), ('50000000-0000-4000-8000-000000000002', true)$$,
+  'owner: creating an organization purges the sitemaps, which list its profile page at once');
+update plaudit.cdn_purges set status = 'sent';
 
 insert into plaudit.reviews (id, org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status)
 values ('50000000-0000-4000-8000-0000000000a1', '50000000-0000-4000-8000-000000000001',
@@ -31,7 +34,7 @@ select results_eq('select org_id::text, include_sitemap from pending',
 
 select set_config('plaudit.moderation_reason', 'Spam', true);
 update plaudit.reviews set is_hidden = true where id = '50000000-0000-4000-8000-0000000000a2';
-select is((select count(*)::int from plaudit.cdn_purges), 1, 'owner: hidden after it: still one purge (coalesced)');
+select is((select count(*)::int from pending), 1, 'owner: hidden after it: still one purge (coalesced)');
 
 update plaudit.cdn_purges set status = 'sent';
 update plaudit.reviews set verification_status = 'verified', verification_method = 'manual'
@@ -51,8 +54,25 @@ delete from plaudit.review_replies where review_id = '50000000-0000-4000-8000-00
 select is((select count(*)::int from pending), 1, 'owner: withdrawing a reply asks for a purge');
 
 update plaudit.cdn_purges set status = 'sent';
-insert into plaudit.products (org_id, external_id, name) values ('50000000-0000-4000-8000-000000000001', 'P-1', 'Mug');
-select is((select count(*)::int from pending), 1, 'owner: a product change asks for a purge');
+insert into plaudit.products (id, org_id, external_id, name)
+values ('50000000-0000-4000-8000-0000000000b1', '50000000-0000-4000-8000-000000000001', 'P-1', 'Mug');
+select results_eq('select include_sitemap from pending', $$values (true)$$,
+  'owner: a product added asks for a purge, with the sitemaps (its page is listed)');
+update plaudit.cdn_purges set status = 'sent';
+update plaudit.products set name = 'Big mug' where id = '50000000-0000-4000-8000-0000000000b1';
+select results_eq('select include_sitemap from pending', $$values (false)$$,
+  'owner: a product renamed asks for a purge, without the sitemaps (its page stays where it was)');
+update plaudit.cdn_purges set status = 'sent';
+update plaudit.products set archived = true where id = '50000000-0000-4000-8000-0000000000b1';
+select results_eq('select include_sitemap from pending', $$values (true)$$,
+  'owner: a product archived asks for a purge, with the sitemaps (its page leaves them)');
+update plaudit.cdn_purges set status = 'sent';
+insert into plaudit.reviews (org_id, form_id, product_id, rating, content, reviewer_name, reviewer_email, verification_status)
+values ('50000000-0000-4000-8000-000000000001', '50000000-0000-4000-8000-0000000000f1',
+        '50000000-0000-4000-8000-0000000000b1', 5, 'Still great', 'Di', 'di@example.com', 'unverified');
+select results_eq('select include_sitemap from pending', $$values (true)$$,
+  'owner: a public review of an archived product asks for the sitemaps too (its page is listed again)');
+update plaudit.cdn_purges set status = 'sent';
 
 update plaudit.cdn_purges set status = 'sent';
 insert into plaudit.public_profiles (org_id, description) values ('50000000-0000-4000-8000-000000000001', 'Mugs');
@@ -107,6 +127,12 @@ select results_eq('select org_id::text, attempt, claimed_lsn is not null from cl
 select is((select count(*)::int from plaudit.claim_cdn_purges(10, 60, null) c
             where c.org_id = '50000000-0000-4000-8000-000000000001'), 0,
   'worker: a claimed purge is not claimed again while leased');
+select tests.clear_persona();
+update plaudit.reviews set is_hidden = false where id = '50000000-0000-4000-8000-0000000000a3';
+select tests.act_as_worker();
+select is((select count(*)::int from plaudit.claim_cdn_purges(10, 60, null) c
+            where c.org_id = '50000000-0000-4000-8000-000000000001'), 0,
+  'worker: a change during the flight waits for it (one purge in flight per organization, on any worker)');
 select is(plaudit.record_cdn_purge((select claim_token from claimed), '50000000-0000-4000-8000-000000000001',
                                    false, 'varnish: HTTP 503', 0), 'retrying',
   'worker: a failed send waits for its retry');
@@ -115,8 +141,14 @@ select is(plaudit.record_cdn_purge((select claim_token from claimed), '50000000-
   'worker: a claim already recorded records nothing more');
 select tests.clear_persona();
 select results_eq($$select status, attempts, last_error from plaudit.cdn_purges
-                     where org_id = '50000000-0000-4000-8000-000000000001' and status <> 'sent'$$,
-  $$values ('retrying'::text, 1, 'varnish: HTTP 503'::text)$$, 'owner: the attempt is recorded');
+                     where org_id = '50000000-0000-4000-8000-000000000001' and status <> 'sent' order by created_at$$,
+  $$values ('retrying'::text, 1, 'varnish: HTTP 503'::text), ('pending', 0, null)$$,
+  'owner: the attempt is recorded; the change of the flight waits, pending');
+select tests.act_as_worker();
+select results_eq($$select count(distinct claim_token)::int, count(*)::int
+                      from plaudit.claim_cdn_purges(10, 60, '{50000000-0000-4000-8000-000000000001}')$$,
+  $$values (1, 2)$$, 'worker: once the flight ended, its retry and the change of the flight go in one claim');
+select tests.clear_persona();
 
 select * from finish();
 rollback;

@@ -95,7 +95,8 @@ async function inBatches(
   const outcomes = new Map<OrgPurge, PurgeOutcome>();
   let limited: PurgeOutcome | null = null;
   for (const batch of batches) {
-    const outcome: PurgeOutcome = limited ?? await send(batch.flatMap((o) => o.keys));
+    // The sitemaps' key may come with several organizations: named once.
+    const outcome: PurgeOutcome = limited ?? await send([...new Set(batch.flatMap((o) => o.keys))]);
     if (!outcome.ok && outcome.retryAfterMs !== null) limited = outcome;
     for (const o of batch) outcomes.set(o, outcome);
   }
