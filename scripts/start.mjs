@@ -100,6 +100,8 @@ async function main() {
       PLAUDIT_ENV: environment,
       PUBLIC_URL: publicUrl,
       EMAIL_FROM: process.env.EMAIL_FROM ?? 'Plaudit <no-reply@plaudit.localhost>',
+      // A CDN purge waits for the standbys that serve reads (docs/scaling.md).
+      ...(replicaUrls ? { API_DATABASE_REPLICA_URLS: replicaUrls } : {}),
       ...mailEnv,
     },
   });

@@ -331,6 +331,11 @@ COMMENT ON FUNCTION plaudit.current_actor() IS 'Who made the change: the transac
 
 COMMENT ON FUNCTION plaudit.current_org_id() IS 'The tenant of the current transaction, from its setting plaudit.org_id; null when none is set.';
 
+-- FUNCTION plaudit.current_replica_read_floor (supabase/schemas/cdn_purges.sql)
+--   () RETURNS pg_lsn
+
+COMMENT ON FUNCTION plaudit.current_replica_read_floor() IS 'The WAL position read replicas must have replayed to serve reads, or null.';
+
 -- FUNCTION plaudit.custom_field_definitions_are_valid (supabase/schemas/review_forms.sql)
 --   (fields jsonb) RETURNS boolean
 
@@ -867,6 +872,11 @@ COMMENT ON FUNCTION plaudit.queue_due_reminders(p_now timestamp with time zone, 
 --   (p_invitation_id uuid, p_token text, p_link_base text) RETURNS uuid
 
 COMMENT ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) IS 'Queues the e-mail of an invitation of the transaction''s tenant, given its plaintext token.';
+
+-- FUNCTION plaudit.raise_replica_read_floor (supabase/schemas/cdn_purges.sql)
+--   (p_lsn pg_lsn) RETURNS pg_lsn
+
+COMMENT ON FUNCTION plaudit.raise_replica_read_floor(p_lsn pg_lsn) IS 'Raises the WAL position read replicas must have replayed to serve reads; answers it.';
 
 -- FUNCTION plaudit.random_base62 (supabase/schemas/organizations_members_and_keys.sql)
 --   (n integer) RETURNS text
@@ -1634,6 +1644,15 @@ CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
 
 COMMENT ON TABLE plaudit.rate_limit_counters IS 'Rate-limit counters, one row per bucket and one-minute window; unlogged, since they are worth nothing after a crash.';
 
+CREATE TABLE plaudit.replica_read_floor (
+    id boolean DEFAULT true NOT NULL,
+    lsn pg_lsn NOT NULL,
+    raised_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT replica_read_floor_id_check CHECK (id)
+);
+
+COMMENT ON TABLE plaudit.replica_read_floor IS 'The WAL position a read replica must have replayed to serve reads; raised by the CDN purge lane when a replica falls behind a purge.';
+
 CREATE TABLE plaudit.review_forms (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -2015,6 +2034,7 @@ ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_id_org_id_key UNIQUE (
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
+ALTER TABLE ONLY plaudit.replica_read_floor ADD CONSTRAINT replica_read_floor_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_pkey PRIMARY KEY (id);
@@ -2386,6 +2406,7 @@ ALTER TABLE plaudit.product_review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.replica_read_floor ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_media ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
@@ -2467,6 +2488,7 @@ GRANT ALL ON FUNCTION plaudit.create_webhook_endpoint(p_org_id uuid, p_url text,
 GRANT ALL ON FUNCTION plaudit.csv_cell(v text) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.current_replica_read_floor() TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
@@ -2591,6 +2613,7 @@ GRANT ALL ON FUNCTION plaudit.public_transparency_version(p_slug text) TO plaudi
 GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.raise_replica_read_floor(p_lsn pg_lsn) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;

@@ -79,8 +79,9 @@ end
 $$;
 comment on function plaudit.cdn_purge_on_change() is 'Asks for a CDN purge of the changed row''s organization, and of the sitemaps when the change alters what they list.';
 
--- Claims the due purges, up to p_limit, with a lease: pending ones, retries whose time has come,
--- and claims whose lease ran out (a worker died). All due purges of an organization come in the
+-- Claims the due purges, up to p_limit, with a lease: pending ones, retries whose time has come
+-- (or whose organization has a pending purge, which covers them), and claims whose lease ran out
+-- (a worker died). All due purges of an organization come in the
 -- same claim, so that the lane sends one purge per organization. An organization whose purge is
 -- in flight (claimed, its lease running) is skipped: what arrived meanwhile waits, coalesced into
 -- one pending purge, for the flight to end, so one organization has one purge in flight across
@@ -107,7 +108,12 @@ begin
   return query
   with due as (
     select c.id from plaudit.cdn_purges c
-     where c.status in ('pending', 'sending', 'retrying') and c.next_attempt_at <= now_ts
+     where c.status in ('pending', 'sending', 'retrying')
+       and (c.next_attempt_at <= now_ts
+            -- A retry rides along with its organization's pending purge: one request covers both.
+            or (c.status = 'retrying' and exists (select from plaudit.cdn_purges p
+                                                   where p.org_id = c.org_id and p.status = 'pending'
+                                                     and p.next_attempt_at <= now_ts)))
        and (c.locked_until is null or c.locked_until <= now_ts)
        and (p_org_ids is null or c.org_id = any (p_org_ids))
        and not exists (select from plaudit.cdn_purges f
@@ -156,6 +162,37 @@ as $$
 $$;
 comment on function plaudit.record_cdn_purge(uuid,uuid,boolean,text,bigint) is 'Records the outcome of an organization''s claimed CDN purges: sent, retrying or failed; answers the status.';
 grant execute on function plaudit.record_cdn_purge(uuid,uuid,boolean,text,bigint) to plaudit_worker;
+
+-- Raises the replicas' read floor to p_lsn (never lowers it) and answers the floor: the purge
+-- lane's move when a replica that serves reads has not replayed a purge's change within the
+-- bound. A replica behind the floor serves no read (core/db/replicas.ts) until it has replayed it.
+create or replace function plaudit.raise_replica_read_floor(p_lsn pg_lsn)
+returns pg_lsn
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  insert into plaudit.replica_read_floor as f (lsn) values (p_lsn)
+  on conflict (id) do update set lsn = greatest(f.lsn, excluded.lsn), raised_at = now()
+  returning f.lsn
+$$;
+comment on function plaudit.raise_replica_read_floor(pg_lsn) is 'Raises the WAL position read replicas must have replayed to serve reads; answers it.';
+grant execute on function plaudit.raise_replica_read_floor(pg_lsn) to plaudit_worker;
+
+-- The replicas' read floor, null until first raised: read by every process that routes reads
+-- with each check of its replicas, as the login (no tenant, no role switch).
+create or replace function plaudit.current_replica_read_floor()
+returns pg_lsn
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select f.lsn from plaudit.replica_read_floor f
+$$;
+comment on function plaudit.current_replica_read_floor() is 'The WAL position read replicas must have replayed to serve reads, or null.';
+grant execute on function plaudit.current_replica_read_floor() to plaudit_authenticator;
 
 -- ============================================================================================
 -- trigger bindings

@@ -1,4 +1,4 @@
-import type { Environment } from '../core/config.ts';
+import { type Environment, replicaUrls } from '../core/config.ts';
 import type { EmailConfig } from '../core/email/transport.ts';
 import { env } from '../core/runtime.ts';
 
@@ -74,6 +74,12 @@ export interface WorkerConfig {
   workerSecret: string | null;
   /** The CDNs purged when public answers change (none: purges wait, one per organization). */
   cdn: CdnConfig;
+  /** The hot standbys a purge waits for, as the API reaches them (API_DATABASE_REPLICA_URLS). */
+  replicaUrls: string[];
+  /** A standby further behind than this serves no read, as the API has it (REPLICA_MAX_LAG_MS). */
+  replicaMaxLagMs: number;
+  /** How long a purge waits for the standbys that serve reads before taking the late ones out of them. */
+  purgeReplicaWaitMs: number;
 }
 
 function num(name: string, fallback: number, { min = 0, integer = true } = {}): number {
@@ -133,6 +139,9 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     },
     workerSecret: env('WORKER_SECRET') ?? null,
     cdn: loadCdnConfig(),
+    replicaUrls: replicaUrls(env('API_DATABASE_REPLICA_URLS') ?? env('DATABASE_REPLICA_URLS')),
+    replicaMaxLagMs: num('REPLICA_MAX_LAG_MS', 5000, { min: 1 }),
+    purgeReplicaWaitMs: num('PURGE_REPLICA_WAIT_MS', 2000),
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { resolveHost } from '../core/net/dns.ts';
 import type { Resolver } from '../core/net/ssrf.ts';
 import { redact } from '../core/redact.ts';
 import type { WorkerConfig } from './config.ts';
+import type { Sleep } from './replicas.ts';
 import { CdnPurgeLane } from './lanes/cdn-purge.ts';
 import { EmailLane } from './lanes/email.ts';
 import { ExportLane } from './lanes/exports.ts';
@@ -25,6 +26,8 @@ export interface WorkerDeps {
   resolve?: Resolver;
   random?: () => number;
   emailTransport?: EmailTransport | null;
+  /** The clock a CDN purge waits on for the replicas; tests hold it. */
+  replicaSleep?: Sleep;
 }
 
 /** Exports are looked for this often without a notification. */
@@ -85,7 +88,7 @@ export class Worker {
     );
     this.#exports = new ExportLane(lane);
     this.#maintenance = new MaintenanceLane(lane);
-    this.#purges = new CdnPurgeLane(lane);
+    this.#purges = new CdnPurgeLane(lane, deps.replicaSleep);
   }
 
   get inFlight(): number {
@@ -123,6 +126,7 @@ export class Worker {
     ]);
     await this.#unlisten?.().catch(() => {});
     await this.#email.close();
+    await this.#purges.close();
     this.#running = false;
   }
 

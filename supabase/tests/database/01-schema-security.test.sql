@@ -337,6 +337,7 @@ select results_eq(
             ('plaudit.authenticate_credential(bytea,uuid,integer)'),
             ('plaudit.authenticate_session(bytea,uuid,integer)'),
             ('plaudit.begin_api_read(bytea,uuid,integer,text)'),
+            ('plaudit.current_replica_read_floor()'),
             ('plaudit.end_session(bytea,boolean)'),
             ('plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean)'),
             ('plaudit.public_read_product_version(text,text)'),
@@ -347,7 +348,7 @@ select results_eq(
             ('plaudit.session_summary(bytea)'),
             ('plaudit.sign_up(text,text,text,text,text,text,integer)'),
             ('plaudit.verify_sign_in(text,text,text,text)') $$,
-  'the authenticator itself can execute the credential checks (keys, sessions, sign-in), the one-statement reads, and nothing else in plaudit'
+  'the authenticator itself can execute the credential checks (keys, sessions, sign-in), the one-statement reads, the replicas'' read floor, and nothing else in plaudit'
 );
 
 select ok(

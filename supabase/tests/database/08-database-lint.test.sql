@@ -83,6 +83,8 @@ insert into accepted values
    'internal: helpful votes, written and read by plaudit.vote_helpful only; tenants see the count on the review'),
   ('rls_enabled_no_policy', 'plaudit.visitor_hash_keys',
    'internal: the keys of the visitors'' hashes, used by the public writes'' SECURITY DEFINER functions only'),
+  ('rls_enabled_no_policy', 'plaudit.replica_read_floor',
+   'internal: one WAL position, raised by the worker''s and read by the API''s SECURITY DEFINER functions only'),
   ('rls_enabled_no_policy', 'plaudit.worker_bell',
    'internal: the worker''s address and secret, written by the operator and read by pg_cron''s bell as the owner''s member');
 

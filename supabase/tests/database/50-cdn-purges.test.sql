@@ -134,7 +134,7 @@ select is((select count(*)::int from plaudit.claim_cdn_purges(10, 60, null) c
             where c.org_id = '50000000-0000-4000-8000-000000000001'), 0,
   'worker: a change during the flight waits for it (one purge in flight per organization, on any worker)');
 select is(plaudit.record_cdn_purge((select claim_token from claimed), '50000000-0000-4000-8000-000000000001',
-                                   false, 'varnish: HTTP 503', 0), 'retrying',
+                                   false, 'varnish: HTTP 503', 60000), 'retrying',
   'worker: a failed send waits for its retry');
 select is(plaudit.record_cdn_purge((select claim_token from claimed), '50000000-0000-4000-8000-000000000001',
                                    true, null, null), 'stale',
@@ -147,7 +147,7 @@ select results_eq($$select status, attempts, last_error from plaudit.cdn_purges
 select tests.act_as_worker();
 select results_eq($$select count(distinct claim_token)::int, count(*)::int
                       from plaudit.claim_cdn_purges(10, 60, '{50000000-0000-4000-8000-000000000001}')$$,
-  $$values (1, 2)$$, 'worker: once the flight ended, its retry and the change of the flight go in one claim');
+  $$values (1, 2)$$, 'worker: once the flight ended, the change of the flight goes at once, its retry riding along');
 select tests.clear_persona();
 
 select * from finish();

@@ -15,6 +15,10 @@ import { createForm, postReviews } from '../../helpers/reviews.ts';
 import { type Standby, startStandby } from '../../helpers/standby.ts';
 import { mailWorker } from '../../helpers/review-requests.ts';
 import { addMember, asSession, personEmail, type Session, signIn } from '../../helpers/sessions.ts';
+import type { ReplicaWait, Sleep } from '../../../functions/_shared/worker/replicas.ts';
+import { allPurgesSent, keysIn, purgeRows } from '../../helpers/cdn-purges.ts';
+import { eventually, startReceiver } from '../../helpers/receiver.ts';
+import { startWorker } from '../../helpers/worker.ts';
 
 type Server = { url: string; stop: () => Promise<void> };
 
@@ -199,6 +203,103 @@ describe('read replicas', () => {
       await standby.resumeReplay();
       await replicas.stop();
     }
+  });
+
+  describe('a CDN purge', () => {
+    /** The clock a purge waits on, held by the test: each wait is listed until the test ends it. */
+    function heldClock() {
+      let waits: { why: ReplicaWait; end: () => void }[] = [];
+      const sleep: Sleep = (_ms, why) => new Promise<void>((end) => waits.push({ why, end }));
+      return {
+        sleep,
+        /** Forgets the waits so far (those of purges that went out as their replicas caught up). */
+        forget: () => (waits = []),
+        /** The next wait of this kind: the purge has reached it. */
+        next: (why: ReplicaWait) => eventually(async () => waits.find((w) => w.why === why), 20_000, `a ${why} wait`),
+      };
+    }
+
+    /** A business whose purges go to a CDN stand-in through a worker that waits for the standby. */
+    async function purging() {
+      const { t, reviewId } = await tenantWithReview();
+      const clock = heldClock();
+      const varnish = await startReceiver();
+      const worker = await startWorker([t.org.id], {
+        cdn: { purgeUrl: varnish.url, cloudflare: null, fastly: null },
+        replicaUrls: [standby.apiUrl],
+        replicaMaxLagMs: 600_000,
+      }, { replicaSleep: clock.sleep });
+      await allPurgesSent(t.org.id, 'the first purges');
+      await expect.poll(() => replicasOf(patient)).toEqual([{ healthy: true, lag_ms: expect.any(Number) }]);
+      clock.forget();
+      return {
+        t,
+        reviewId,
+        clock,
+        worker,
+        sent: () => varnish.requests.filter((r) => keysIn(r).includes(`org-${t.org.id}`)).length,
+        landed: (n: number) => varnish.waitFor(n, 20_000, (r) => keysIn(r).includes(`org-${t.org.id}`)),
+        stop: async () => {
+          await worker.stop();
+          await varnish.close();
+        },
+      };
+    }
+
+    it('waits while a replica that serves has not replayed the change, and goes once it has', async () => {
+      const p = await purging();
+      try {
+        const before = p.sent();
+        await standby.pauseReplay();
+        try {
+          expect((await hide(patient, p.t, p.reviewId)).status).toBe(200);
+          await p.clock.next('replay');
+          expect(p.sent()).toBe(before);
+          expect((await purgeRows(p.t.org.id)).at(-1)!.status).toBe('sending');
+          // What a CDN would refill from, were it purged now: the standby, which still shows the review.
+          expect(await feedIds(patient, p.t.org.slug)).toContain(p.reviewId);
+        } finally {
+          await standby.resumeReplay();
+        }
+        await p.landed(before + 1);
+        await allPurgesSent(p.t.org.id);
+        // It caught up in time: it still serves, and what it serves has the change.
+        expect(await replicasOf(patient)).toEqual([{ healthy: true, lag_ms: expect.any(Number) }]);
+        expect(await feedIds(patient, p.t.org.slug)).not.toContain(p.reviewId);
+      } finally {
+        await p.stop();
+      }
+    });
+
+    it('takes a replica that has not replayed the change within the bound out of the reads, then goes', async () => {
+      const p = await purging();
+      try {
+        const before = p.sent();
+        await standby.pauseReplay();
+        try {
+          expect((await hide(patient, p.t, p.reviewId)).status).toBe(200);
+          (await p.clock.next('replay')).end(); // the bound passes, the standby still paused
+          const fence = await p.clock.next('fence');
+          // Out of the reads of every process once each has read the floor; purged only then.
+          expect(p.sent()).toBe(before);
+          await expect.poll(() => replicasOf(patient)).toEqual([{ healthy: false, lag_ms: expect.any(Number) }]);
+          expect(p.worker.logs).toContainEqual(
+            expect.objectContaining({ msg: 'replicas behind a cdn purge taken out of reads', replicas: 1 }),
+          );
+          fence.end();
+          await p.landed(before + 1);
+          // The standby still shows the review; the reads, on the primary, no longer do.
+          expect(await feedIds(patient, p.t.org.slug)).not.toContain(p.reviewId);
+          expect(await (await fetch(`${patient.url}/p/${p.t.org.slug}`)).text()).not.toContain('A lovely mug');
+        } finally {
+          await standby.resumeReplay();
+        }
+        // Once it has replayed the change, it serves again.
+        await expect.poll(() => replicasOf(patient)).toEqual([{ healthy: true, lag_ms: expect.any(Number) }]);
+      } finally {
+        await p.stop();
+      }
+    });
   });
 
   it('answers every read when the replica stops (each read it failed runs again on the primary), and health says it is down', async () => {

@@ -1,11 +1,26 @@
 // Read replicas: hot standbys of the primary that serve the public's reads (docs/scaling.md,
 // "Read replicas"). Each has a small pool of its own and is checked in the background about once
 // a second: reachable, in recovery, and its lag (lag.ts: by WAL position against the primary's).
-// A replica serves reads while its last check found it healthy and within REPLICA_MAX_LAG_MS;
-// otherwise, and whenever none is configured, reads stay on the primary. Which reads may go to
-// a replica is decided in one place, runAsPublic (roles.ts).
+// A replica serves reads while its last check found it healthy, within REPLICA_MAX_LAG_MS and
+// past the read floor (a position the worker's CDN purges raise when a replica falls behind them:
+// plaudit.replica_read_floor, read from the primary with each round); otherwise, and whenever
+// none is configured, reads stay on the primary. Which reads may go to a replica is decided in
+// one place, runAsPublic (roles.ts).
 import { createSql, privilegeProblem, type Sql } from './client.ts';
 import { parseLsn, PrimaryPositions } from './lag.ts';
+
+/** Time between two rounds of checks, by default. */
+export const CHECK_INTERVAL_MS = 1000;
+
+/** A check that takes longer than this counts as failed, by default. */
+export const checkTimeoutMs = (intervalMs: number) => Math.max(2000, intervalMs * 2);
+
+/**
+ * How long after the read floor rises every process checking its replicas every `intervalMs` has
+ * read it: a round reads it first, and the next round starts at most a timed-out round plus an
+ * interval later.
+ */
+export const floorSeenWithinMs = (intervalMs = CHECK_INTERVAL_MS) => intervalMs + checkTimeoutMs(intervalMs);
 
 export interface ReplicaOptions {
   /** A replica lagging more than this serves no read. */
@@ -49,11 +64,13 @@ export class ReplicaSet {
   #stopped = false;
   #round: Promise<void> | undefined;
   #listeners = new Set<() => void>();
+  /** The position a replica must have replayed to serve (plaudit.replica_read_floor), once known. */
+  #floor: bigint | null = null;
 
   constructor(private readonly primary: Sql, urls: string[], options: ReplicaOptions = {}) {
     this.maxLagMs = options.maxLagMs ?? 5000;
-    this.intervalMs = options.intervalMs ?? 1000;
-    this.#checkTimeoutMs = options.checkTimeoutMs ?? Math.max(2000, this.intervalMs * 2);
+    this.intervalMs = options.intervalMs ?? CHECK_INTERVAL_MS;
+    this.#checkTimeoutMs = options.checkTimeoutMs ?? checkTimeoutMs(this.intervalMs);
     this.#now = options.now ?? Date.now;
     // Samples are kept for twice the bound: past it, a lag is only "too much".
     this.#positions = new PrimaryPositions(this.maxLagMs * 2 + this.intervalMs);
@@ -89,15 +106,17 @@ export class ReplicaSet {
     else (this.#timer as unknown as { unref?: () => void }).unref?.();
   }
 
-  /** One round of checks: the primary's position first, then every replica's against it. */
+  /** One round of checks: the primary's position and read floor first, then every replica's against them. */
   check(): Promise<void> {
     return this.#round ??= this.#checkAll().finally(() => (this.#round = undefined));
   }
 
   async #checkAll() {
     try {
-      const [row] = await this.#timed(this.primary<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`);
+      const [row] = await this.#timed(this.primary<{ lsn: string; floor: string | null }[]>`
+        select pg_current_wal_lsn()::text as lsn, plaudit.current_replica_read_floor()::text as floor`);
       this.#positions.record(parseLsn(row.lsn), this.#now());
+      if (row.floor !== null) this.raiseFloor(row.floor);
     } catch {
       // The primary unreachable: the lags stay as they were measured, and grow no older.
     }
@@ -134,7 +153,21 @@ export class ReplicaSet {
   }
 
   #serves(r: Replica): boolean {
-    return r.up && r.refused === null && r.lagMs !== null && r.lagMs <= this.maxLagMs;
+    return r.up && r.refused === null && r.lagMs !== null && r.lagMs <= this.maxLagMs && this.#pastFloor(r);
+  }
+
+  #pastFloor(r: Replica): boolean {
+    return this.#floor === null || (r.replayed !== null && r.replayed >= this.#floor);
+  }
+
+  /**
+   * No replica serves until it has replayed `lsn`: what the worker does at once to its own set
+   * after raising plaudit.replica_read_floor, which the other processes read at their next round.
+   * The floor only rises.
+   */
+  raiseFloor(lsn: string): void {
+    const at = parseLsn(lsn);
+    if (this.#floor === null || at > this.#floor) this.#floor = at;
   }
 
   /** A replica to read from (round robin among those that serve), or null: read from the primary. */
@@ -172,15 +205,26 @@ export class ReplicaSet {
     return this.#replicas.every((r) => !this.#serves(r) || (r.replayed !== null && r.replayed >= at));
   }
 
+  /** How many replicas serve reads without having replayed `lsn` (as far as the last check saw). */
+  behind(lsn: string): number {
+    const at = parseLsn(lsn);
+    return this.#replicas.filter((r) => this.#serves(r) && !(r.replayed !== null && r.replayed >= at)).length;
+  }
+
   /**
    * Waits until every replica that serves reads has replayed `lsn` (a write's
-   * pg_current_wal_insert_lsn()), checking as often as the loop does; false after `timeoutMs`.
+   * pg_current_wal_insert_lsn()), checking as often as the loop does; false once `timeout` (in
+   * milliseconds, or a promise: a clock the caller holds) has passed first.
    * What a CDN purge waits for before it asks the CDN to fetch again.
    */
-  waitForReplay(lsn: string, timeoutMs: number): Promise<boolean> {
+  waitForReplay(lsn: string, timeout: number | Promise<unknown>): Promise<boolean> {
     if (this.replayed(lsn)) return Promise.resolve(true);
     return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let settled = false;
       const done = (ok: boolean) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         this.#listeners.delete(listener);
         resolve(ok);
@@ -188,8 +232,9 @@ export class ReplicaSet {
       const listener = () => {
         if (this.replayed(lsn)) done(true);
       };
-      const timer = setTimeout(() => done(this.replayed(lsn)), timeoutMs);
       this.#listeners.add(listener);
+      if (typeof timeout === 'number') timer = setTimeout(() => done(this.replayed(lsn)), timeout);
+      else void timeout.finally(() => done(this.replayed(lsn)));
     });
   }
 

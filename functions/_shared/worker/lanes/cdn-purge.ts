@@ -1,12 +1,13 @@
 // CDN purges: the purge outbox's rows (one pending per organization, written with the public
-// change they announce) are claimed up to 100 at a time with a lease, grouped by organization,
-// held until the replicas have replayed the change (waitForReplicas), sent to every configured
-// CDN (cdn-targets.ts) and recorded: sent when every CDN took it, else retried with backoff (at
-// least the CDN's Retry-After) and given up after the schedule. One batch at a time.
+// change they announce; one in flight per organization, which the claim enforces) are claimed up
+// to 100 at a time with a lease, grouped by organization, held until the replicas that serve reads
+// have replayed the change or left the reads (ReplicaGate), sent to every configured CDN
+// (cdn-targets.ts) and recorded: sent when every CDN took it, else retried with backoff (at least
+// the CDN's Retry-After) and given up after the schedule. One batch at a time.
 import { asWorker } from '../../core/db/roles.ts';
 import { nextRetryDelay } from '../../core/webhooks/retry.ts';
 import { orgCacheKey, SITEMAP_CACHE_KEY } from '../../core/cache-keys.ts';
-import { waitForReplicas } from '../replicas.ts';
+import { ReplicaGate, type Sleep } from '../replicas.ts';
 import { type OrgPurge, type PurgeOutcome, type PurgeTarget, purgeTargets } from './cdn-targets.ts';
 import { type LaneContext, orgIdsLiteral } from './lane.ts';
 
@@ -29,13 +30,28 @@ interface PurgeRow {
 export class CdnPurgeLane {
   #ctx: LaneContext;
   #targets: PurgeTarget[];
+  /** The replicas a purge waits for, when there are any (and a CDN to purge). */
+  #gate: ReplicaGate | null = null;
   #sending = false;
   /** Looked for when notified, on the poll timer, and again at once after a full batch. */
   #wanted = true;
 
-  constructor(ctx: LaneContext) {
+  constructor(ctx: LaneContext, sleep?: Sleep) {
     this.#ctx = ctx;
     this.#targets = purgeTargets(ctx.config.cdn);
+    const { replicaUrls, replicaMaxLagMs, purgeReplicaWaitMs } = ctx.config;
+    if (this.configured && replicaUrls.length > 0) {
+      this.#gate = new ReplicaGate(ctx.sql, {
+        urls: replicaUrls,
+        maxLagMs: replicaMaxLagMs,
+        waitMs: purgeReplicaWaitMs,
+        sleep,
+      }, ctx.log).start();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#gate?.stop();
   }
 
   /** Without a CDN, purges wait (one per organization at most). */
@@ -69,8 +85,20 @@ export class CdnPurgeLane {
 
   async #send(rows: PurgeRow[]): Promise<void> {
     const orgs = byOrganization(rows);
-    // Every row of a claim carries the same position: the primary's when it was claimed.
-    await waitForReplicas(rows[0].claimed_lsn);
+    try {
+      // Every row of a claim carries the same position: past the commit of every change it claimed.
+      await this.#gate?.ready(rows[0].claimed_lsn);
+    } catch (err) {
+      // No purge before the replicas have the change or are out of the reads: tried again later.
+      this.#ctx.log({
+        level: 'error',
+        msg: 'cdn purge could not wait for the replicas',
+        error: (err as Error).message,
+      });
+      const outcome: PurgeOutcome = { ok: false, error: 'replicas: not confirmed', retryAfterMs: null };
+      await Promise.all(orgs.map((o) => this.#record(o, [outcome])));
+      return;
+    }
     const outcomes = await Promise.all(this.#targets.map((t) => t.purge(orgs.map((o) => o.purge))));
     await Promise.all(orgs.map((o, i) => this.#record(o, outcomes.map((byOrg) => byOrg[i]))));
   }
