@@ -77,6 +77,19 @@ describe('a burst of changes while a purge is in flight', () => {
 });
 
 describe('the sitemaps key', () => {
+  it('is named once in a call that purges several organizations that list it', async () => {
+    const cloudflare = await receiver();
+    // Two new businesses: each one's purge names the sitemaps, which list it from now on.
+    const [a, b] = [await createTenant(), await createTenant()];
+    await worker([a.org.id, b.org.id], {
+      cloudflare: { zoneId: 'zone-1', apiToken: 'cf-token', apiUrl: `${cloudflare.url}/client/v4` },
+    });
+    await allPurgesSent(a.org.id);
+    await allPurgesSent(b.org.id);
+    expect(cloudflare.requests).toHaveLength(1);
+    expect(JSON.parse(cloudflare.requests[0].body).tags.sort()).toEqual([orgKey(a), orgKey(b), 'sitemap'].sort());
+  });
+
   it('is purged with a change that alters what the sitemap lists, and not with a new review', async () => {
     const varnish = await receiver();
     const { t } = await business(1);
