@@ -74,9 +74,12 @@ select results_eq(
   'one import.completed event, no review.created or review.replied'
 );
 select results_eq(
-  $$ select action, review_id from plaudit.moderation_trail $$,
-  $$ values ('import'::text, null::uuid) $$,
-  'one entry of the chain for the import'
+  $$ select t.action, (select content from plaudit.reviews r where r.id = t.review_id), t.reason
+       from plaudit.moderation_trail t order by t.seq $$,
+  $$ values ('hide'::text, 'Spam'::text, 'not published on judgeme'::text),
+            ('import', null, 'imported 2 reviews from judgeme (1 duplicates, 1 rows refused), import ' ||
+                             (select id from plaudit.imports)) $$,
+  'one entry of the chain for the import, and one hide with its reason for the review imported hidden'
 );
 select is((select valid from plaudit.verify_moderation_chain('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa')), true,
   'the chain verifies');
