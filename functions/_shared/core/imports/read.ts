@@ -3,7 +3,7 @@
 // records, its header (the format named, or detected when it is unambiguous), and each row taken as
 // a review or rejected with its row number and the reason. Nothing here writes: the dry run and the
 // import read a file the same way.
-import { decodeCsvBytes, parseCsv } from '../csv.ts';
+import { csvRecords, decodeCsvBytes } from '../csv.ts';
 import {
   columnKey,
   detectFormat,
@@ -274,9 +274,11 @@ export function readImport(
 ): ReadResult {
   const decoded = decodeImport(bytes);
   if ('message' in decoded) return { ok: false, message: decoded.message };
-  const { rows } = parseCsv(decoded.text);
-  if (rows.length === 0) return { ok: false, message: 'file: empty; it needs a header row and reviews' };
-  const header = rows[0];
+  // Record by record: only the reviews taken and the first refusals are kept, whatever the file's size.
+  const records = csvRecords(decoded.text);
+  const first = records.next();
+  if (first.done) return { ok: false, message: 'file: empty; it needs a header row and reviews' };
+  const header = first.value.cells;
   const chosen = format ?? detectFormat(header);
   if (!chosen) {
     const candidates = formatsOf(header);
@@ -293,19 +295,26 @@ export function readImport(
   }
   const index = new Map<string, number>();
   header.forEach((h, i) => index.has(columnKey(h)) || index.set(columnKey(h), i));
+  // Each format asks for its columns by name, a dozen times a row: found once.
+  const found = new Map<string, number | undefined>();
+  const position = (c: string) => {
+    if (!found.has(c)) found.set(c, index.get(columnKey(c)));
+    return found.get(c);
+  };
   const reviews: ImportedReview[] = [];
   const rejected: Rejection[] = [];
   const seen = new Set<string>();
   let rejectedCount = 0;
   let duplicates = 0;
   let ambiguous = 0;
-  for (let r = 1; r < rows.length; r++) {
-    const cells = rows[r];
+  let total = 0;
+  for (const { cells } of records) {
+    total += 1;
     const cell = (c: string) => {
-      const i = index.get(columnKey(c));
+      const i = position(c);
       return i === undefined ? '' : cells[i] ?? '';
     };
-    const out = checkRow(chosen, cell, r + 1, now, dateOrder);
+    const out = checkRow(chosen, cell, total + 1, now, dateOrder);
     if ('message' in out) {
       // Counted, every one; kept, the first ones: a file of a million bad rows answers in a few kilobytes.
       rejectedCount += 1;
@@ -328,6 +337,6 @@ export function readImport(
     rejected_count: rejectedCount,
     duplicates,
     ambiguous_dates: ambiguous,
-    total_rows: rows.length - 1,
+    total_rows: total,
   };
 }
