@@ -126,7 +126,9 @@ function Outcome({ job }: { job: ImportJob }) {
         : `Imported ${formatNumber(job.imported)} reviews from ${PLATFORM_NAMES[job.format]} (${
           formatNumber(job.duplicates)
         } were here already).`}
-      {job.rejected_count > 0 && ` ${formatNumber(job.rejected_count)} rows were refused: see them under Your imports.`}
+      {job.rejected_count > 0 && (job.rejected_count === 1
+        ? ' 1 row was refused: see it under Your imports.'
+        : ` ${formatNumber(job.rejected_count)} rows were refused: see them under Your imports.`)}
     </Notice>
   );
 }
