@@ -271,21 +271,29 @@ CREATE TABLE plaudit.imports (
     actor text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     completed_at timestamp with time zone,
+    rejected_count integer DEFAULT 0 NOT NULL,
+    progressed_at timestamp with time zone,
     CONSTRAINT imports_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT imports_duplicates_check CHECK ((duplicates >= 0)),
     CONSTRAINT imports_format_check CHECK ((format = ANY (ARRAY['plaudit'::text, 'judgeme'::text, 'yotpo'::text, 'okendo'::text, 'loox'::text, 'shopify'::text]))),
     CONSTRAINT imports_imported_check CHECK ((imported >= 0)),
     CONSTRAINT imports_rejected_check CHECK ((jsonb_typeof(rejected) = 'array'::text)),
+    CONSTRAINT imports_rejected_count_check CHECK ((rejected_count >= 0)),
     CONSTRAINT imports_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text]))),
     CONSTRAINT imports_total_rows_check CHECK ((total_rows >= 0))
 );
 
 COMMENT ON TABLE plaudit.imports IS 'A file of reviews from another platform, imported (or tried, dry_run) in the background.';
+COMMENT ON COLUMN plaudit.imports.rejected IS 'The first hundred refused rows, [{"row","message"}], in file order.';
+COMMENT ON COLUMN plaudit.imports.rejected_count IS 'Every refused row, those kept in rejected and the rest.';
+COMMENT ON COLUMN plaudit.imports.progressed_at IS 'When the worker last applied a batch of it: the next batch goes to the import served longest ago.';
 
 -- FUNCTION plaudit.create_import (supabase/schemas/imports.sql)
---   (p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text) RETURNS SETOF plaudit.imports
+--   (p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text,
+--     p_rejected_count integer DEFAULT NULL::integer, p_duplicates integer DEFAULT 0) RETURNS SETOF plaudit.imports
 
-COMMENT ON FUNCTION plaudit.create_import(p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text) IS 'Records an import job of the transaction''s tenant with its checked rows, for the worker to apply.';
+COMMENT ON FUNCTION plaudit.create_import(p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text,
+    p_rejected_count integer, p_duplicates integer) IS 'Records an import job of the transaction''s tenant with its checked rows, for the worker to apply.';
 
 -- FUNCTION plaudit.create_invitation (supabase/schemas/organizations_members_and_keys.sql)
 --   (p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid DEFAULT NULL::uuid) RETURNS TABLE(id uuid, email text, role text,
@@ -477,10 +485,20 @@ COMMENT ON FUNCTION plaudit.gtin_is_valid(p_gtin text) IS 'True when the text is
 
 COMMENT ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) IS 'Counts one hit in a bucket''s current one-minute window and answers whether it is within the limit, what remains and when it resets.';
 
+-- FUNCTION plaudit.import_address_erased (supabase/schemas/imports.sql)
+--   (p_org_id uuid, p_email text) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.import_address_erased(p_org_id uuid, p_email text) IS 'Whether an address was erased in an organization: an import refuses its rows.';
+
 -- FUNCTION plaudit.import_batch (supabase/schemas/imports.sql)
 --   (p_import plaudit.imports, p_limit integer) RETURNS integer
 
 COMMENT ON FUNCTION plaudit.import_batch(p_import plaudit.imports, p_limit integer) IS 'Applies (or, for a dry run, counts) up to p_limit staged rows of an import; answers how many it took.';
+
+-- FUNCTION plaudit.import_erased_message (supabase/schemas/imports.sql)
+--   () RETURNS text
+
+COMMENT ON FUNCTION plaudit.import_erased_message() IS 'The refusal of an imported row whose address was erased.';
 
 -- FUNCTION plaudit.import_form (supabase/schemas/imports.sql)
 --   (p_org_id uuid) RETURNS uuid
@@ -496,6 +514,11 @@ COMMENT ON FUNCTION plaudit.import_json(p_import plaudit.imports) IS 'An import 
 --   (p_format text, p_row jsonb) RETURNS bytea
 
 COMMENT ON FUNCTION plaudit.import_key(p_format text, p_row jsonb) IS 'The key of an imported review: its platform and its own id there, or what its row says.';
+
+-- FUNCTION plaudit.import_refusals_kept (supabase/schemas/imports.sql)
+--   (p_kept jsonb, p_more jsonb) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.import_refusals_kept(p_kept jsonb, p_more jsonb) IS 'An import''s refusals with more added: the first hundred by row.';
 
 -- FUNCTION plaudit.invitation_for_token (supabase/schemas/team_invitations.sql)
 --   (p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)
@@ -1145,9 +1168,9 @@ COMMENT ON FUNCTION plaudit.run_delivery_maintenance() IS 'Housekeeping of the d
 COMMENT ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) IS 'Works through pending exports, oldest first, until p_budget_ms has passed; answers how many still wait.';
 
 -- FUNCTION plaudit.run_imports (supabase/schemas/imports.sql)
---   (p_budget_ms integer DEFAULT 2000, p_rows integer DEFAULT 2000) RETURNS integer
+--   (p_budget_ms integer DEFAULT 2000, p_rows integer DEFAULT 2000, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS integer
 
-COMMENT ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer) IS 'Applies waiting imports in batches until the time budget is spent; completes each with its event and chain entry.';
+COMMENT ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer, p_org_ids uuid[]) IS 'Applies waiting imports a batch at a time, the organization served longest ago first, until the time budget is spent; completes each with its event and chain entry.';
 
 -- FUNCTION plaudit.run_maintenance (supabase/schemas/authentication_and_rate_limits.sql)
 --   () RETURNS void
@@ -2480,7 +2503,9 @@ GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_
 
 GRANT SELECT ON TABLE plaudit.imports TO plaudit_api;
 
-GRANT ALL ON FUNCTION plaudit.create_import(p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.create_import(p_format text, p_dry_run boolean, p_total_rows integer, p_rows jsonb, p_rejected jsonb, p_actor text,
+    p_rejected_count integer, p_duplicates integer) TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.create_invitation(p_org_id uuid, p_email text, p_role text, p_invited_by_key_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.create_review_requests(p_rows jsonb, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.create_test_delivery(p_endpoint_id uuid, p_event_type text, p_data jsonb) TO plaudit_api;
@@ -2644,7 +2669,7 @@ GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds inte
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.run_delivery_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) TO plaudit_worker;
-GRANT ALL ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;

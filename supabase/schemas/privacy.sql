@@ -44,6 +44,9 @@ comment on function plaudit.review_event_forgotten(jsonb,boolean) is 'A review e
 --     and emits review.anonymized; the CDN purge follows from the reviews' own triggers;
 --   * the copies of what they said in past events and webhook deliveries are forgotten the same
 --     way, and any other copy of the address in them replaced;
+--   * its rows in imports waiting for the worker are refused (an import never brings the address
+--     back: plaudit.import_batch refuses it too), and refusal lists and import.completed events
+--     quoting it lose it;
 --   * its review requests are deleted (their timelines with them), its e-mails (queued or sent)
 --     deleted, its orders keep their ids without the address, cached idempotent answers holding it
 --     dropped, and exports holding it expired with their files deleted;
@@ -158,6 +161,34 @@ begin
   )
   update plaudit.exports x set expires_at = least(coalesce(x.expires_at, now()), now())
    where x.id in (select h.export_id from holding h);
+
+  -- Imports: rows still waiting for the worker with the address are refused (taken out of the queue,
+  -- counted and listed as erased), and the refusal lists and import.completed events (with their
+  -- webhook deliveries) that quote it lose it.
+  with gone as (
+    delete from plaudit.import_rows s
+     where s.org_id = tenant and lower(s.data ->> 'reviewer_email') = address
+    returning s.import_id, s.row_number
+  ), refused as (
+    select g.import_id, count(*)::integer as n,
+           jsonb_agg(jsonb_build_object('row', g.row_number, 'message', plaudit.import_erased_message())) as rows
+      from gone g group by g.import_id
+  )
+  update plaudit.imports i
+     set rejected_count = i.rejected_count + f.n, rejected = plaudit.import_refusals_kept(i.rejected, f.rows)
+    from refused f
+   where i.id = f.import_id;
+  update plaudit.imports i set rejected = plaudit.json_without_address(i.rejected, address)
+   where i.org_id = tenant and strpos(lower(i.rejected::text), address) > 0;
+  with changed as (
+    update plaudit.events e set data = plaudit.json_without_address(e.data, address)
+     where e.org_id = tenant and e.type = 'import.completed' and strpos(lower(e.data::text), address) > 0
+    returning e.id, e.data
+  )
+  update plaudit.webhook_deliveries d
+     set payload = jsonb_set(d.payload::jsonb, '{data}', c.data)::text
+    from changed c
+   where d.event_id = c.id;
 
   -- Suppressed, kept only as its key.
   delete from plaudit.email_suppressions s

@@ -354,7 +354,7 @@ describe(`upgrading a database of release ${release} (${releaseVersion}) to HEAD
       }
       await tx.unsafe('reset role');
       return await tx`
-        select i.id, i.status, i.imported + i.duplicates + jsonb_array_length(i.rejected) as taken,
+        select i.id, i.status, i.imported + i.duplicates + i.rejected_count as taken,
                (select count(*)::integer from plaudit.import_rows s where s.import_id = i.id) as staged
           from plaudit.imports i where i.id = any (${waiting.map((w) => w.id)}::uuid[]) order by i.id`;
     });

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, type ApiError, type Schemas, upload } from '../api.ts';
 import { IMPORT_FORMATS, type ImportFormat, PLATFORM_NAMES } from '../../../functions/_shared/core/imports/formats.ts';
 import {
+  type DateOrder,
   type ImportedReview,
   MAX_IMPORT_BYTES as MAX_BYTES,
   readImport,
@@ -76,8 +77,9 @@ export function Imports(_: { params: Record<string, string> }) {
                 <p class='muted small'>
                   {formatDateTime(j.created_at)} · {formatNumber(j.total_rows)} rows · {formatNumber(j.imported)}{' '}
                   {j.dry_run ? 'would be imported' : 'imported'} · {formatNumber(j.duplicates)} already here ·{' '}
-                  {formatNumber(j.rejected.length)} refused
+                  {formatNumber(j.rejected_count)} refused
                 </p>
+                {j.rejected_count > 0 && <Refusals job={j} />}
               </li>
             ))}
           </ul>
@@ -85,6 +87,28 @@ export function Imports(_: { params: Record<string, string> }) {
         </>
       )}
     </>
+  );
+}
+
+/** An import's refused rows, each with its reason: the first hundred, which the service keeps. */
+function Refusals({ job }: { job: ImportJob }) {
+  return (
+    <details class='small import-refusals'>
+      <summary>
+        {job.rejected_count > job.rejected.length
+          ? `See the first ${formatNumber(job.rejected.length)} refused rows`
+          : `See the refused ${job.rejected_count === 1 ? 'row' : 'rows'}`}
+      </summary>
+      <ul class='plain-list'>
+        {job.rejected.map((x) => <li key={x.row}>Row {x.row}: {x.message}</li>)}
+      </ul>
+      {job.rejected_count > job.rejected.length && (
+        <p class='muted'>
+          … and {formatNumber(job.rejected_count - job.rejected.length)}{' '}
+          more. Fix the rows in the file and import it again: the reviews already imported are not imported twice.
+        </p>
+      )}
+    </details>
   );
 }
 
@@ -102,6 +126,9 @@ function Outcome({ job }: { job: ImportJob }) {
         : `Imported ${formatNumber(job.imported)} reviews from ${PLATFORM_NAMES[job.format]} (${
           formatNumber(job.duplicates)
         } were here already).`}
+      {job.rejected_count > 0 && (job.rejected_count === 1
+        ? ' 1 row was refused: see it under Your imports.'
+        : ` ${formatNumber(job.rejected_count)} rows were refused: see them under Your imports.`)}
     </Notice>
   );
 }
@@ -110,6 +137,7 @@ function NewImport({ onStarted }: { onStarted: (job: ImportJob) => void }) {
   const orgId = useOrgId();
   const [chosen, setChosen] = useState<Chosen>();
   const [format, setFormat] = useState<ImportFormat | ''>('');
+  const [dateOrder, setDateOrder] = useState<DateOrder | ''>('');
   const [dryRun, setDryRun] = useState(false);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<ApiError>();
@@ -119,8 +147,11 @@ function NewImport({ onStarted }: { onStarted: (job: ImportJob) => void }) {
     if (!file) return;
     setChosen({ file, bytes: file.size > MAX_BYTES ? new Uint8Array(0) : new Uint8Array(await file.arrayBuffer()) });
     setFormat('');
+    setDateOrder('');
   };
-  const read = chosen && chosen.file.size <= MAX_BYTES ? readImport(chosen.bytes, format || null) : undefined;
+  const read = chosen && chosen.file.size <= MAX_BYTES
+    ? readImport(chosen.bytes, format || null, { dateOrder: dateOrder || null })
+    : undefined;
   const send = async () => {
     if (!chosen || !read?.ok) return;
     setSending(true);
@@ -129,10 +160,12 @@ function NewImport({ onStarted }: { onStarted: (job: ImportJob) => void }) {
     form.append('file', chosen.file);
     form.append('format', read.format);
     form.append('dry_run', String(dryRun));
+    if (dateOrder) form.append('date_order', dateOrder);
     try {
       const job = await upload('/organizations/{orgId}/imports', { params: { orgId }, form });
-      setChosen(undefined);
-      // After a trial run, the next file is most likely the real import.
+      // After a trial run the same file is most likely imported for real: it stays chosen, with its
+      // platform and date order, and the button now imports it.
+      if (!dryRun) setChosen(undefined);
       setDryRun(false);
       onStarted(job);
     } catch (e) {
@@ -168,7 +201,25 @@ function NewImport({ onStarted }: { onStarted: (job: ImportJob) => void }) {
             hint={read.ok && !format ? `Found from the file's header: ${PLATFORM_NAMES[read.format]}.` : undefined}
           />
           {!read.ok && <Notice tone='error'>{read.message}</Notice>}
-          {read.ok && <Preview reviews={read.reviews} total={read.total_rows} rejected={read.rejected} />}
+          {read.ok && (read.ambiguous_dates > 0 || dateOrder) && (
+            <SelectField
+              label='Date order of the file'
+              name='import-date-order'
+              value={dateOrder}
+              onValue={(v) => setDateOrder(v as DateOrder | '')}
+              options={[
+                ['', 'Not chosen: dates like 07/04/2024 are refused'],
+                ['dmy', 'Day first: 07/04/2024 is 7 April 2024'],
+                ['mdy', 'Month first: 07/04/2024 is July 4, 2024'],
+              ]}
+              hint={read.ambiguous_dates > 0
+                ? `${formatNumber(read.ambiguous_dates)} ${
+                  read.ambiguous_dates === 1 ? 'row has a date' : 'rows have dates'
+                } whose day and month could be either way round: choose how your old platform wrote dates.`
+                : undefined}
+            />
+          )}
+          {read.ok && <Preview read={read} />}
           {read.ok && (
             <>
               <CheckboxField
@@ -198,20 +249,18 @@ function NewImport({ onStarted }: { onStarted: (job: ImportJob) => void }) {
   );
 }
 
-function Preview({ reviews, total, rejected }: {
-  reviews: ImportedReview[];
-  total: number;
-  rejected: { row: number; message: string }[];
-}) {
+function Preview({ read }: { read: Extract<ReturnType<typeof readImport>, { ok: true }> }) {
+  const { reviews, rejected } = read;
   return (
     <div class='import-preview'>
       <p>
-        {formatNumber(total)} rows: {formatNumber(reviews.length)} can be imported
-        {rejected.length > 0 && `, ${formatNumber(rejected.length)} cannot`}.
+        {formatNumber(read.total_rows)} rows: {formatNumber(reviews.length)} can be imported
+        {read.duplicates > 0 && `, ${formatNumber(read.duplicates)} repeat a row above`}
+        {read.rejected_count > 0 && `, ${formatNumber(read.rejected_count)} cannot`}.
       </p>
       <h3>The first reviews, as they will show</h3>
       <ul class='plain-list'>
-        {reviews.slice(0, PREVIEW).map((r) => (
+        {reviews.slice(0, PREVIEW).map((r: ImportedReview) => (
           <li key={r.row} class='import-review'>
             <Stars rating={r.rating} /> {r.title && <strong>{r.title}</strong>}
             <p>{r.content}</p>
@@ -228,9 +277,11 @@ function Preview({ reviews, total, rejected }: {
         <>
           <h3>Rows that cannot be imported</h3>
           <ul class='plain-list small'>
-            {rejected.slice(0, 20).map((x) => <li key={x.row}>Row {x.row}: {x.message}</li>)}
+            {rejected.map((x) => <li key={x.row}>Row {x.row}: {x.message}</li>)}
           </ul>
-          {rejected.length > 20 && <p class='muted small'>… and {formatNumber(rejected.length - 20)} more.</p>}
+          {read.rejected_count > rejected.length && (
+            <p class='muted small'>… and {formatNumber(read.rejected_count - rejected.length)} more.</p>
+          )}
         </>
       )}
     </div>

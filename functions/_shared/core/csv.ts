@@ -33,19 +33,31 @@ export function parseCsv(input: string, delimiter?: string): ParsedCsv {
   const sep = delimiter ?? detectDelimiter(text);
   const rows: string[][] = [];
   const lines: number[] = [];
+  for (const record of csvRecords(text, sep)) {
+    rows.push(record.cells);
+    lines.push(record.line);
+  }
+  return { rows, delimiter: sep, lines };
+}
+
+/**
+ * The records of a CSV text one at a time, each with the line it starts on: a reader that keeps
+ * only what it takes from each (an import of a million rows) never holds them all.
+ */
+export function* csvRecords(input: string, delimiter?: string): Generator<{ cells: string[]; line: number }> {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const sep = delimiter ?? detectDelimiter(text);
   let row: string[] = [];
   let cell = '';
   let quoted = false;
   let line = 1;
   let rowLine = 1;
   let started = false;
+  let ended: string[] | null = null;
   const endRow = () => {
     row.push(cell);
     // A blank line (one empty cell) is no record.
-    if (row.length > 1 || row[0] !== '') {
-      rows.push(row);
-      lines.push(rowLine);
-    }
+    ended = row.length > 1 || row[0] !== '' ? row : null;
     row = [];
     cell = '';
     started = false;
@@ -77,14 +89,19 @@ export function parseCsv(input: string, delimiter?: string): ParsedCsv {
       cell = '';
     } else if (ch === '\r' || ch === '\n') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
+      const at = rowLine;
       endRow();
       line++;
+      if (ended) yield { cells: ended, line: at };
     } else {
       cell += ch;
     }
   }
-  if (started) endRow();
-  return { rows, delimiter: sep, lines };
+  if (started) {
+    const at = rowLine;
+    endRow();
+    if (ended) yield { cells: ended, line: at };
+  }
 }
 
 /** One cell as RFC 4180 writes it; a leading =, +, - or @ is defused so that a spreadsheet shows it as text. */

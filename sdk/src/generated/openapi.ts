@@ -1263,7 +1263,7 @@ export interface paths {
         put?: never;
         /**
          * Import reviews from another platform
-         * @description Reads the file now (its format, its header, each row: a row that cannot be taken is listed in `rejected` with its number and reason; the rest go in) and imports it in the background: poll the job, or wait for `import.completed`. Imported reviews keep their dates, replies and products (created when missing) and are never shown as verified: what the platform claimed is kept as `imported_as_verified`. The same file twice imports nothing new (`duplicates`). One `import.completed` event, not a `review.created` per review; one entry in the moderation chain. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         * @description Reads the file now (its format, its header, each row: a row that cannot be taken is counted in `rejected_count`, the first hundred listed in `rejected` with their number and reason; the rest go in) and imports it in the background: poll the job, or wait for `import.completed`. Imported reviews keep their dates, replies and products (created when missing) and are never shown as verified: what the platform claimed is kept as `imported_as_verified`. The same file twice imports nothing new (`duplicates`). One `import.completed` event, not a `review.created` per review; one entry in the moderation chain. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -2176,10 +2176,13 @@ export interface components {
             total_rows: number;
             imported: number;
             duplicates: number;
+            /** @description The first 100 rows refused, in file order. */
             rejected: {
                 row: number;
                 message: string;
             }[];
+            /** @description Every row refused. */
+            rejected_count: number;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -3651,11 +3654,13 @@ export interface components {
             imported: number;
             /** @description Rows already imported (by this file before, or another import), or repeated in the file. */
             duplicates: number;
-            /** @description Each row refused: its number as a spreadsheet shows it (the header is row 1) and why. */
+            /** @description The first 100 rows refused, in file order: each row's number as a spreadsheet shows it (the header is row 1) and why. */
             rejected: {
                 row: number;
                 message: string;
             }[];
+            /** @description Every row refused, those listed in `rejected` and the rest. */
+            rejected_count: number;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -3683,6 +3688,11 @@ export interface components {
              * @enum {string}
              */
             dry_run?: "true" | "false";
+            /**
+             * @description How the file writes day and month in dates like `07/04/2024`: `dmy` (7 April) or `mdy` (July 4). Left out, a date whose day and month are both 12 or less (and differ) is refused with its row; a day over 12 tells the order by itself.
+             * @enum {string}
+             */
+            date_order?: "dmy" | "mdy";
         };
         /**
          * @example {

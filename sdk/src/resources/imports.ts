@@ -12,6 +12,8 @@ export interface ImportOptions {
   format?: 'plaudit' | 'judgeme' | 'yotpo' | 'okendo' | 'loox' | 'shopify';
   /** Read and count everything, write nothing. */
   dryRun?: boolean;
+  /** How the file writes `07/04/2024`: day first (`dmy`) or month first (`mdy`); without it such a date is refused. */
+  dateOrder?: 'dmy' | 'mdy';
 }
 
 /** Reviews brought from other platforms: a job per file, applied in the background. */
@@ -26,6 +28,7 @@ export class Imports extends Resource {
     );
     if (options.format) form.append('format', options.format);
     if (options.dryRun !== undefined) form.append('dry_run', String(options.dryRun));
+    if (options.dateOrder) form.append('date_order', options.dateOrder);
     return this.call('post', BASE, {}, { body: form }, opts) as never;
   }
 

@@ -74,9 +74,12 @@ select results_eq(
   'one import.completed event, no review.created or review.replied'
 );
 select results_eq(
-  $$ select action, review_id from plaudit.moderation_trail $$,
-  $$ values ('import'::text, null::uuid) $$,
-  'one entry of the chain for the import'
+  $$ select t.action, (select content from plaudit.reviews r where r.id = t.review_id), t.reason
+       from plaudit.moderation_trail t order by t.seq $$,
+  $$ values ('hide'::text, 'Spam'::text, 'not published on judgeme'::text),
+            ('import', null, 'imported 2 reviews from judgeme (1 duplicates, 1 rows refused), import ' ||
+                             (select id from plaudit.imports)) $$,
+  'one entry of the chain for the import, and one hide with its reason for the review imported hidden'
 );
 select is((select valid from plaudit.verify_moderation_chain('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa')), true,
   'the chain verifies');
@@ -93,6 +96,44 @@ select results_eq(
   $$ values (0, 3) $$,
   'the same rows again import nothing'
 );
+
+-- A product named only by its handle is made archived; an erased address is refused, never imported;
+-- a worker pinned to other organizations leaves the import alone.
+insert into plaudit.email_suppressions (org_id, email, email_key, reason)
+values ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', null,
+        plaudit.email_key('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'gone@example.com'), 'erased');
+select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
+select lives_ok($$ select plaudit.create_import('judgeme', false, 2, '[
+  {"row": 2, "source_id": null, "rating": 4, "title": null, "content": "Handle only", "reviewer_name": "Cy",
+   "reviewer_email": null, "created_at": "2024-04-01T00:00:00.000Z", "reply": null, "replied_at": null,
+   "product_external_id": "cup-handle", "product_name": "cup-handle", "product_named": false, "published": true,
+   "hidden_reason": null, "imported_as_verified": false, "media_urls": []},
+  {"row": 3, "source_id": null, "rating": 5, "title": null, "content": "Erased me", "reviewer_name": "Gone",
+   "reviewer_email": "Gone@Example.com", "created_at": "2024-04-02T00:00:00.000Z", "reply": null, "replied_at": null,
+   "product_external_id": null, "product_name": null, "product_named": false, "published": true,
+   "hidden_reason": null, "imported_as_verified": false, "media_urls": []}
+]', '[]', 'api_key:k1', 0, 0) $$, 'tenant A: stages rows of a handle-only product and of an erased address');
+select tests.clear_persona();
+select tests.act_as_worker();
+select is(plaudit.run_imports(2000, 2000, array['bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb']::uuid[]), 0,
+  'the worker pinned to B: nothing of A to take');
+select tests.clear_persona();
+select is((select status from plaudit.imports where total_rows = 2), 'pending', 'the import of A still waits');
+select tests.act_as_worker();
+select is(plaudit.run_imports(2000, 2000, array['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa']::uuid[]), 0,
+  'the worker pinned to A: applies it');
+select tests.clear_persona();
+select results_eq(
+  $$ select imported, duplicates, rejected_count, rejected from plaudit.imports where total_rows = 2 $$,
+  $$ values (1, 0, 1, '[{"row": 3, "message": "reviewer_email: this reviewer''s data was erased at their request; the row is not imported"}]'::jsonb) $$,
+  'the erased address is refused with its row'
+);
+select results_eq(
+  $$ select name, archived from plaudit.products where external_id = 'cup-handle' $$,
+  $$ values ('cup-handle'::text, true) $$,
+  'a product named only by its handle is made archived'
+);
+select is((select count(*)::integer from plaudit.reviews where content = 'Erased me'), 0, 'no review of the erased address');
 
 ------------
 --- Tenant B

@@ -30,11 +30,20 @@ const okendo = [
 async function createImport(org: Org, csv: string, format: ImportFormat, dryRun: boolean): Promise<string> {
   const read = readImport(new TextEncoder().encode(csv), format);
   if (!read.ok) throw new Error(`readImport: ${read.message}`);
+  // Since 0.2.0 the reader counts a file's repeated rows and its refusals itself and stages each
+  // review once; a database of 0.2.0 is told those counts after the job is staged.
+  const counted = org.schema.has('imports', 'rejected_count');
   const [job] = await org.tenant((tx) =>
-    tx<{ id: string }[]>`
+    counted
+      ? tx<{ id: string }[]>`
+      select id from plaudit.create_import(${read.format}, ${dryRun}, ${read.total_rows},
+        ${tx.json(read.reviews as never)}, ${tx.json(read.rejected as never)}, ${org.keyActor},
+        ${read.rejected_count}, ${read.duplicates})`
+      : tx<{ id: string }[]>`
       select id from plaudit.create_import(${read.format}, ${dryRun}, ${read.total_rows},
         ${tx.json(read.reviews as never)}, ${tx.json(read.rejected as never)}, ${org.keyActor})`
   );
+  if (!counted) await org.sql`update plaudit.imports set duplicates = ${read.duplicates} where id = ${job.id}`;
   return job.id;
 }
 

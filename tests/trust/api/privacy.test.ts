@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_DATA } from '../../../functions/_shared/api/routes/webhooks/events.ts';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
-import { eventually } from '../../helpers/receiver.ts';
+import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';
 import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 import { fetchFile, jpegWithGps, upload } from '../../helpers/media.ts';
 
@@ -21,6 +21,7 @@ let bobReview: string;
 let otherReview: string;
 let oldExport: string;
 let worker: TestWorker;
+let receiver: Receiver;
 
 const orgPath = (tenant: Tenant, rest: string) => `/api/v1/organizations/${tenant.org.id}${rest}`;
 
@@ -73,7 +74,35 @@ async function download(tenant: Tenant, id: string) {
 
 afterAll(async () => {
   await worker?.stop();
+  await receiver?.close();
 });
+
+const YOTPO = 'Review Title,Review Content,Review Score,Date,Product ID,Product Name,Display Name,Email\n';
+
+/** POST …/imports of a Yotpo file; answers the job. */
+async function importFile(tenant: Tenant, csv: string) {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'reviews.csv');
+  const res = await fetch(`${(await import('vitest')).inject('apiUrl')}${orgPath(tenant, '/imports')}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.keys.write}` },
+    body: form,
+  });
+  const body = await res.json();
+  expect(res.status, JSON.stringify(body)).toBe(202);
+  return body;
+}
+
+async function importDone(tenant: Tenant, id: string) {
+  return await eventually(
+    async () => {
+      const res = await api('GET', orgPath(tenant, `/imports/${id}`), { key: tenant.keys.read });
+      return res.body.status === 'completed' && res.body;
+    },
+    60_000,
+    'the import to complete',
+  );
+}
 
 beforeAll(async () => {
   [t, other] = await Promise.all([createTenant(), createTenant()]);
@@ -179,9 +208,36 @@ describe('POST …/privacy/erasures', () => {
   });
 
   it('forgets the address everywhere; the chain verifies; a repeat answers zeros', async () => {
+    // Imports hold it too: a refused row quoting it (the import's refusal list, its import.completed
+    // event and that event's webhook delivery), and a row still waiting for the worker.
+    receiver = await startReceiver();
+    const hook = await api('POST', orgPath(t, '/webhooks'), {
+      key: t.keys.write,
+      body: { url: `${receiver.url}/imports`, events: ['import.completed'] },
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const quoting = await importFile(t, `${YOTPO}Odd,A date that is an address,4,${address},P1,Pot,Al,\n`);
+    expect(quoting.rejected).toEqual([{ row: 2, message: `Date: not a date ("${address}")` }]);
+    await importDone(t, quoting.id);
+    await eventually(
+      async () =>
+        (await db`
+          select 1 from plaudit.webhook_deliveries
+           where org_id = ${t.org.id} and event_type = 'import.completed' and strpos(payload, ${address}) > 0`)
+          .length > 0,
+      30_000,
+      'the import.completed delivery',
+    );
+    await worker.stop();
+    const queued = await importFile(t, `${YOTPO}Mine,Queued with my address,5,2024-02-02,P1,Pot,Ann,${address}\n`);
+    const [{ staged }] = await db`
+      select count(*)::integer as staged from plaudit.import_rows where import_id = ${queued.id}`;
+    expect(staged).toBe(1);
+
     const res = await api('POST', orgPath(t, '/privacy/erasures'), { key: t.keys.admin, body: { email: address } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ reviews: 2, review_requests: 1, media: 0 });
+    worker = await startWorker([t.org.id, other.org.id]);
 
     for (const id of reviewIds) {
       const got = await api('GET', orgPath(t, `/reviews/${id}`), { key: t.keys.read });
@@ -236,6 +292,18 @@ describe('POST …/privacy/erasures', () => {
     });
     const hits = dump.toLowerCase().split(address).length - 1;
     expect(hits).toBe(1);
+
+    // The waiting import refuses the row as erased, and imports never bring the address back.
+    expect(await importDone(t, queued.id)).toMatchObject({
+      imported: 0,
+      rejected_count: 1,
+      rejected: [{ row: 2, message: expect.stringMatching(/^reviewer_email: this reviewer's data was erased/) }],
+    });
+    const later = await importFile(t, `${YOTPO}Mine,Imported after the erasure,5,2024-02-03,P1,Pot,Ann,${address}\n`);
+    expect(await importDone(t, later.id)).toMatchObject({ imported: 0, rejected_count: 1 });
+    const [{ back }] = await db`
+      select count(*)::integer as back from plaudit.reviews where org_id = ${t.org.id} and lower(reviewer_email) = ${address}`;
+    expect(back).toBe(0);
 
     const report = await api('GET', orgPath(t, `/privacy/data?email=${address}`), { key: t.keys.admin });
     expect(report.body).toMatchObject({

@@ -62,9 +62,13 @@ describe('importing reviews', () => {
       });
       expect(before.body.data).toEqual([]);
 
-      await page.locator('#csv-file').setInputFiles(file);
+      // The file stays chosen after the trial run: the same file is imported without choosing it again.
       await page.getByRole('button', { name: 'Import 2 reviews' }).click();
       await page.getByText('Imported 2 reviews from Judge.me (0 were here already).').waitFor({ timeout: 30_000 });
+      // Each import's refused rows, with their reasons, are a click away in the list.
+      await page.getByText('See the refused row').first().click();
+      await page.locator('.import-list').getByText('Row 4: rating: must be a whole number from 1 to 5, not "9"').first()
+        .waitFor();
       expect(await axeViolations(page)).toEqual([]);
       await shot(page, 'imports-done-1280');
     });
@@ -75,6 +79,26 @@ describe('importing reviews', () => {
       ['Chipped on arrival', 'judgeme', 'unverified'],
       ['Keeps my tea warm, "really"', 'judgeme', 'unverified'],
     ]);
+  });
+
+  it('offers the date order when a date reads two ways, and counts a repeated row as a repeat', async () => {
+    const yotpo = path.join(path.dirname(file), 'yotpo-export.csv');
+    writeFileSync(
+      yotpo,
+      'Review Title,Review Content,Review Score,Date,Product ID,Product Name,Display Name,Email\n' +
+        'A,Seventh of April,4,07/04/2024,P1,Pot,Al,\nB,Thirteenth of April,5,13/04/2024,P1,Pot,Bo,\n' +
+        'B,Thirteenth of April,5,13/04/2024,P1,Pot,Bo,\n',
+    );
+    await withPage(async (page) => {
+      await page.locator('#csv-file').setInputFiles(yotpo);
+      await page.getByText('3 rows: 1 can be imported, 1 repeat a row above, 1 cannot.').waitFor();
+      await page.getByText(/^1 row has a date whose day and month could be either way round/).waitFor();
+      await page.getByLabel('Date order of the file').selectOption('dmy');
+      await page.getByText('3 rows: 2 can be imported, 1 repeat a row above.').waitFor();
+      await page.getByText('Thirteenth of April').first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await shot(page, 'imports-date-order-1280');
+    });
   });
 
   it('names a file it cannot read, and reads well on a phone', async () => {

@@ -2,7 +2,7 @@
 // rows staged with the job in one statement (plaudit.create_import), and applied by the worker.
 import { z } from '@hono/zod-openapi';
 import { IMPORT_FORMATS, PLATFORM_NAMES } from '../../core/imports/formats.ts';
-import { MAX_IMPORT_BYTES, readImport } from '../../core/imports/read.ts';
+import { DATE_ORDERS, KEPT_REJECTIONS, MAX_IMPORT_BYTES, readImport } from '../../core/imports/read.ts';
 import { asJson } from '../../core/db/client.ts';
 import { ApiError } from '../http/errors.ts';
 import { offset, paginate, Paginated, PaginationQuery } from '../http/pagination.ts';
@@ -28,6 +28,10 @@ const ImportInput = z.object({
   dry_run: z.enum(['true', 'false']).default('false').openapi({
     description: '`true`: read and count everything, write nothing.',
   }),
+  date_order: z.enum(DATE_ORDERS).optional().openapi({
+    description:
+      'How the file writes day and month in dates like `07/04/2024`: `dmy` (7 April) or `mdy` (July 4). Left out, a date whose day and month are both 12 or less (and differ) is refused with its row; a day over 12 tells the order by itself.',
+  }),
 }).openapi('ImportInput');
 
 const Import = z.object({
@@ -41,7 +45,11 @@ const Import = z.object({
     description: 'Rows already imported (by this file before, or another import), or repeated in the file.',
   }),
   rejected: z.array(z.object({ row: z.number().int(), message: z.string() })).openapi({
-    description: 'Each row refused: its number as a spreadsheet shows it (the header is row 1) and why.',
+    description:
+      `The first ${KEPT_REJECTIONS} rows refused, in file order: each row's number as a spreadsheet shows it (the header is row 1) and why.`,
+  }),
+  rejected_count: z.number().int().openapi({
+    description: 'Every row refused, those listed in `rejected` and the rest.',
   }),
   created_at: Timestamp,
   completed_at: Timestamp.nullable(),
@@ -58,7 +66,7 @@ export const imports = router()
       tags: TAGS,
       summary: 'Import reviews from another platform',
       description:
-        'Reads the file now (its format, its header, each row: a row that cannot be taken is listed in `rejected` with its number and reason; the rest go in) and imports it in the background: poll the job, or wait for `import.completed`. Imported reviews keep their dates, replies and products (created when missing) and are never shown as verified: what the platform claimed is kept as `imported_as_verified`. The same file twice imports nothing new (`duplicates`). One `import.completed` event, not a `review.created` per review; one entry in the moderation chain.',
+        'Reads the file now (its format, its header, each row: a row that cannot be taken is counted in `rejected_count`, the first hundred listed in `rejected` with their number and reason; the rest go in) and imports it in the background: poll the job, or wait for `import.completed`. Imported reviews keep their dates, replies and products (created when missing) and are never shown as verified: what the platform claimed is kept as `imported_as_verified`. The same file twice imports nothing new (`duplicates`). One `import.completed` event, not a `review.created` per review; one entry in the moderation chain.',
       request: {
         params: OrgParams,
         body: { content: { 'multipart/form-data': { schema: ImportInput } }, required: true },
@@ -72,14 +80,16 @@ export const imports = router()
     async (c) => {
       const input = c.req.valid('form');
       if (input.file.size > MAX_IMPORT_BYTES) throw new ApiError(413, 'file: larger than 20 MB');
-      const read = readImport(new Uint8Array(await input.file.arrayBuffer()), input.format ?? null);
+      const read = readImport(new Uint8Array(await input.file.arrayBuffer()), input.format ?? null, {
+        dateOrder: input.date_order ?? null,
+      });
       if (!read.ok) throw new ApiError(422, read.message);
       const db = c.var.db;
       const [row] = await db<{ body: ImportBody }[]>`
         select plaudit.import_json(i) as body
           from plaudit.create_import(${read.format}, ${input.dry_run === 'true'}, ${read.total_rows},
                                      ${db.json(asJson(read.reviews))}, ${db.json(asJson(read.rejected))},
-                                     ${c.var.caller!.actor}) i`;
+                                     ${c.var.caller!.actor}, ${read.rejected_count}, ${read.duplicates}) i`;
       return c.json(row.body, 202);
     },
   )

@@ -33,8 +33,12 @@ export interface RawReview {
   repliedAt: string;
   productExternalId: string;
   productName: string;
+  /** Whether the file names the product (a title), not only its id or handle. */
+  productNamed: boolean;
   /** Whether the platform showed it in public; an unpublished review is imported hidden. */
   published: boolean;
+  /** The cells that said so, for the moderation trail of a review imported hidden ("curated: spam"). */
+  publishedBy: string;
   /** What the platform claimed about the reviewer's purchase: kept, never shown as verified. */
   claimedVerified: boolean;
   mediaUrls: string;
@@ -57,9 +61,14 @@ const empty = {
   repliedAt: '',
   productExternalId: '',
   productName: '',
+  productNamed: false,
   claimedVerified: false,
   mediaUrls: '',
 };
+
+/** `column: value` of the cells a platform's published state comes from, the empty ones left out. */
+const said = (c: Cells, ...columns: string[]) =>
+  columns.filter((k) => c(k).trim() !== '').map((k) => `${k}: ${c(k).trim().slice(0, 40)}`).join(', ');
 
 export const FORMATS: Record<ImportFormat, FormatSpec> = {
   // Plaudit's own CSV export (docs/reviews.md): an export imported elsewhere gives the same reviews.
@@ -91,8 +100,10 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       createdAt: c('created_at'),
       productExternalId: undefuse(c('product_external_id')),
       productName: undefuse(c('product_name')),
+      productNamed: c('product_name').trim() !== '',
       published: c('is_hidden').trim() !== 'true' && c('verification_status') !== 'rejected' &&
         c('verification_status') !== 'pending',
+      publishedBy: said(c, 'is_hidden', 'verification_status'),
       claimedVerified: c('verification_status') === 'verified',
     }),
   },
@@ -113,6 +124,7 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       'picture_urls',
       'ip_address',
       'location',
+      'hidden',
     ],
     required: ['body', 'rating', 'review_date', 'reviewer_name', 'curated'],
     read: (c) => ({
@@ -127,8 +139,11 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       productName: c('product_handle'),
       reply: c('reply'),
       repliedAt: c('reply_date'),
-      // Judge.me's curation: `ok` is published; `spam` and `not-yet` are not.
-      published: /^(ok|published)$/i.test(c('curated').trim()) || c('curated').trim() === '',
+      // Judge.me's curation: `ok` is published; `spam` and `not-yet` are not. Its import template's
+      // `hidden` column (`true`) hides an `ok` review too.
+      published: (/^(ok|published)$/i.test(c('curated').trim()) || c('curated').trim() === '') &&
+        !yes(c('hidden')),
+      publishedBy: said(c, 'curated', 'hidden'),
       mediaUrls: c('picture_urls'),
     }),
   },
@@ -142,6 +157,7 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       'Product Name',
       'Display Name',
       'Email',
+      'Published',
     ],
     required: ['Review Content', 'Review Score', 'Date', 'Display Name'],
     read: (c) => ({
@@ -152,9 +168,12 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       createdAt: c('Date'),
       productExternalId: c('Product ID'),
       productName: c('Product Name'),
+      productNamed: c('Product Name').trim() !== '',
       reviewerName: c('Display Name'),
       reviewerEmail: c('Email'),
-      published: true,
+      // Yotpo's `Published` (`true`/`false`): a review its moderation had not published stays hidden.
+      published: c('Published').trim() === '' || yes(c('Published')),
+      publishedBy: said(c, 'Published'),
     }),
   },
   okendo: {
@@ -176,6 +195,7 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       sourceId: c('Review ID'),
       productExternalId: c('Product ID'),
       productName: c('Product Name'),
+      productNamed: c('Product Name').trim() !== '',
       rating: c('Rating'),
       title: c('Title'),
       content: c('Body'),
@@ -183,6 +203,7 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       claimedVerified: yes(c('Is Verified Buyer')),
       createdAt: c('Date Created'),
       published: /^(approved|published|)$/i.test(c('Status').trim()),
+      publishedBy: said(c, 'Status'),
     }),
   },
   loox: {
@@ -206,6 +227,7 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       ...empty,
       sourceId: c('id'),
       published: /^(active|published|)$/i.test(c('status').trim()),
+      publishedBy: said(c, 'status'),
       rating: c('rating'),
       reviewerEmail: c('email'),
       reviewerName: c('nickname') || c('full_name'),
@@ -237,6 +259,7 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       productExternalId: c('product_handle'),
       productName: c('product_handle'),
       published: /^published$/i.test(c('state').trim()),
+      publishedBy: said(c, 'state'),
       rating: c('rating'),
       title: c('title'),
       reviewerName: c('author'),

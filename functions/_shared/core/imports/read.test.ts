@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { detectFormat, FORMATS, IMPORT_FORMATS } from './formats.ts';
-import { parseImportDate, readImport } from './read.ts';
+import { readImport, readImportDate } from './read.ts';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const read = (s: string | Uint8Array, format: Parameters<typeof readImport>[1] = null) =>
-  readImport(typeof s === 'string' ? utf8(s) : s, format, NOW);
+  readImport(typeof s === 'string' ? utf8(s) : s, format, { now: NOW });
 
 /** The one review of a file, or the failure's message. */
 function only(s: string, format: Parameters<typeof readImport>[1] = null) {
@@ -113,7 +113,7 @@ describe('refusals', () => {
     expect(r.rejected).toEqual([
       { row: 3, message: 'Review Score: must be a whole number from 1 to 5, not "9"' },
       { row: 5, message: 'Review Content: empty; a review needs its text' },
-      { row: 6, message: 'Date: in the future' },
+      { row: 6, message: 'Date: in the future ("2027-01-01")' },
       { row: 7, message: 'Date: not a date ("2024-02-30")' },
     ]);
   });
@@ -157,14 +157,118 @@ describe('refusals', () => {
   });
 });
 
-describe('parseImportDate', () => {
+describe('readImportDate', () => {
+  const iso = (s: string, order: 'dmy' | 'mdy' | null = null) => {
+    const r = readImportDate(s, order);
+    return 'date' in r ? r.date.toISOString() : r.problem;
+  };
   it('reads the ways platforms write dates, in UTC unless they say otherwise', () => {
-    expect(parseImportDate('2024-03-01')?.toISOString()).toBe('2024-03-01T00:00:00.000Z');
-    expect(parseImportDate('2024-03-01T10:00:00+02:00')?.toISOString()).toBe('2024-03-01T08:00:00.000Z');
-    expect(parseImportDate('2024-03-01 10:00')?.toISOString()).toBe('2024-03-01T10:00:00.000Z');
-    expect(parseImportDate('03/01/2024 10:00:05')?.toISOString()).toBe('2024-03-01T10:00:05.000Z');
-    for (const bad of ['', 'yesterday', '2024-13-01', '2024-02-30', '2024-01-01 25:00']) {
-      expect(parseImportDate(bad)).toBeNull();
+    expect(iso('2024-03-01')).toBe('2024-03-01T00:00:00.000Z');
+    expect(iso('2024-03-01T10:00:00+02:00')).toBe('2024-03-01T08:00:00.000Z');
+    expect(iso('2024-03-01 10:00')).toBe('2024-03-01T10:00:00.000Z');
+    expect(iso('03/01/2024 10:00:05', 'mdy')).toBe('2024-03-01T10:00:05.000Z');
+    for (const bad of ['', 'yesterday', '2024-13-01', '2024-02-30', '2024-01-01 25:00', '2024-01-01T00:00:00+99:99']) {
+      expect(iso(bad)).toBe('invalid');
     }
+  });
+
+  it('takes day and month by the order chosen, else by a number over 12; both 12 or less is ambiguous', () => {
+    expect(iso('07/04/2024')).toBe('ambiguous');
+    expect(iso('07.04.2024')).toBe('ambiguous');
+    expect(iso('07/04/2024', 'dmy')).toBe('2024-04-07T00:00:00.000Z');
+    expect(iso('07/04/2024', 'mdy')).toBe('2024-07-04T00:00:00.000Z');
+    expect(iso('13/04/2024')).toBe('2024-04-13T00:00:00.000Z');
+    expect(iso('04/13/2024')).toBe('2024-04-13T00:00:00.000Z');
+    expect(iso('05.05.2024')).toBe('2024-05-05T00:00:00.000Z');
+    expect(iso('13/04/2024', 'mdy')).toBe('invalid');
+  });
+});
+
+describe('checking rows', () => {
+  const YOTPO = 'Review Title,Review Content,Review Score,Date,Product ID,Product Name,Display Name,Email,Published\n';
+  const JUDGEME = 'title,body,rating,review_date,source,curated,reviewer_name,reviewer_email,product_id,' +
+    'product_handle,reply,reply_date,picture_urls,ip_address,location,hidden\n';
+
+  it("reads each platform's published column: Yotpo's Published, Judge.me's curated and hidden", () => {
+    const yotpo = read(
+      YOTPO + 'A,Shown,4,2024-01-02,P1,Pot,Al,,true\nB,Rejected there,2,2024-01-03,P1,Pot,Bo,,false\n',
+    );
+    if (!yotpo.ok) throw new Error(yotpo.message);
+    expect(yotpo.reviews.map((r) => [r.content, r.published, r.hidden_reason])).toEqual([
+      ['Shown', true, null],
+      ['Rejected there', false, 'not published on Yotpo (Published: false)'],
+    ]);
+    const judgeme = read(
+      JUDGEME + ',Curated,5,2024-01-02,web,ok,Al,,,mug,,,,,,\n,Hidden,5,2024-01-03,web,ok,Bo,,,mug,,,,,,true\n' +
+        ',Spam,1,2024-01-04,web,spam,Cy,,,mug,,,,,,\n',
+    );
+    if (!judgeme.ok) throw new Error(judgeme.message);
+    expect(judgeme.reviews.map((r) => [r.content, r.published, r.hidden_reason])).toEqual([
+      ['Curated', true, null],
+      ['Hidden', false, 'not published on Judge.me (curated: ok, hidden: true)'],
+      ['Spam', false, 'not published on Judge.me (curated: spam)'],
+    ]);
+    // A product named only by its handle is not named: the import makes it archived.
+    expect(judgeme.reviews[0]).toMatchObject({ product_external_id: 'mug', product_named: false });
+    expect(yotpo.reviews[0]).toMatchObject({ product_external_id: 'P1', product_named: true });
+  });
+
+  it('refuses an ambiguous date with its row unless the date order is chosen, and counts them', () => {
+    const file = YOTPO + 'A,First,4,07/04/2024,P1,Pot,Al,,\nB,Second,4,13/04/2024,P1,Pot,Bo,,\n';
+    const guessed = read(file);
+    if (!guessed.ok) throw new Error(guessed.message);
+    expect(guessed.rejected).toEqual([{
+      row: 2,
+      message: 'Date: "07/04/2024" reads as day/month or month/day; choose the file\'s date order (dmy or mdy)',
+    }]);
+    expect(guessed.ambiguous_dates).toBe(1);
+    expect(guessed.reviews.map((r) => r.created_at)).toEqual(['2024-04-13T00:00:00.000Z']);
+    const dmy = readImport(utf8(file), null, { now: NOW, dateOrder: 'dmy' });
+    if (!dmy.ok) throw new Error(dmy.message);
+    expect(dmy.reviews.map((r) => r.created_at)).toEqual(['2024-04-07T00:00:00.000Z', '2024-04-13T00:00:00.000Z']);
+    const mdy = readImport(utf8(file), null, { now: NOW, dateOrder: 'mdy' });
+    if (!mdy.ok) throw new Error(mdy.message);
+    expect(mdy.reviews.map((r) => r.created_at)).toEqual(['2024-07-04T00:00:00.000Z']);
+    expect(mdy.rejected).toEqual([{ row: 3, message: 'Date: not a date ("13/04/2024")' }]);
+  });
+
+  it('refuses dates out of range, impossible offsets and ratings that are not plain decimals', () => {
+    const r = read(
+      JUDGEME +
+        ',Reply far ahead,5,2024-01-02,web,ok,Al,,,,Thanks,9999-12-31,,,,\n' +
+        ',Too old,5,0100-01-01,web,ok,Bo,,,,,,,,,\n' +
+        ',Odd offset,5,2024-01-02T10:00:00+99:99,web,ok,Cy,,,,,,,,,\n' +
+        ',Hex rating,0x5,2024-01-02,web,ok,Di,,,,,,,,,\n' +
+        ',Exponent,5e0,2024-01-02,web,ok,Ed,,,,,,,,,\n' +
+        ',Tomorrow and a bit,5,2026-11-29T13:00:00Z,web,ok,Fa,,,,,,,,,\n' +
+        ',Fine,5.0,1995-01-01,web,ok,Gu,,,,Thanks,2026-11-29T11:00:00Z,,,,\n',
+    );
+    if (!r.ok) throw new Error(r.message);
+    expect(r.rejected).toEqual([
+      { row: 2, message: 'reply_date: in the future ("9999-12-31")' },
+      { row: 3, message: 'review_date: before 1995 ("0100-01-01")' },
+      { row: 4, message: 'review_date: not a date ("2024-01-02T10:00:00+99:99")' },
+      { row: 5, message: 'rating: must be a whole number from 1 to 5, not "0x5"' },
+      { row: 6, message: 'rating: must be a whole number from 1 to 5, not "5e0"' },
+      { row: 7, message: 'review_date: in the future ("2026-11-29T13:00:00Z")' },
+    ]);
+    expect(r.reviews.map((x) => [x.content, x.rating])).toEqual([['Fine', 5]]);
+  });
+
+  it('counts a row repeated in the file as a duplicate, not as one more review', () => {
+    const r = read(
+      YOTPO + 'A,Fine,4,2023-01-01,P9,Pot,Al,,\nA,Fine,4,2023-01-01,P9,Pot,Al,,\nB,Other,4,2023-01-01,P9,Pot,Al,,\n',
+    );
+    if (!r.ok) throw new Error(r.message);
+    expect(r.reviews.map((x) => x.row)).toEqual([2, 4]);
+    expect(r.duplicates).toBe(1);
+  });
+
+  it('counts every refused row and keeps the first hundred', () => {
+    const r = read(YOTPO + 'A,Bad,9,2023-01-01,P9,Pot,Al,,\n'.repeat(200_000));
+    if (!r.ok) throw new Error(r.message);
+    expect(r.rejected_count).toBe(200_000);
+    expect(r.rejected).toHaveLength(100);
+    expect(r.rejected[99].row).toBe(101);
   });
 });

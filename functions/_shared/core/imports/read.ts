@@ -3,7 +3,7 @@
 // records, its header (the format named, or detected when it is unambiguous), and each row taken as
 // a review or rejected with its row number and the reason. Nothing here writes: the dry run and the
 // import read a file the same way.
-import { decodeCsvBytes, parseCsv } from '../csv.ts';
+import { csvRecords, decodeCsvBytes } from '../csv.ts';
 import {
   columnKey,
   detectFormat,
@@ -29,7 +29,11 @@ export interface ImportedReview {
   replied_at: string | null;
   product_external_id: string | null;
   product_name: string | null;
+  /** The file gives the product a name; a product made from an id or handle alone is made archived. */
+  product_named: boolean;
   published: boolean;
+  /** Why a review is imported hidden, for the moderation trail: the platform had not published it. */
+  hidden_reason: string | null;
   imported_as_verified: boolean;
   media_urls: string[];
 }
@@ -39,8 +43,35 @@ export interface Rejection {
   message: string;
 }
 
+/** How many refused rows an answer names: every refusal is counted, the first ones kept with their reason. */
+export const KEPT_REJECTIONS = 100;
+
+/** The order of day and month in a file's `07/04/2024`: day first, or month first. */
+export const DATE_ORDERS = ['dmy', 'mdy'] as const;
+export type DateOrder = typeof DATE_ORDERS[number];
+
+export interface ReadOptions {
+  /** The file's date order, when the business chose it: without it an ambiguous date is refused. */
+  dateOrder?: DateOrder | null;
+  now?: Date;
+}
+
 export type ReadResult =
-  | { ok: true; format: ImportFormat; reviews: ImportedReview[]; rejected: Rejection[]; total_rows: number }
+  | {
+    ok: true;
+    format: ImportFormat;
+    /** The rows taken, each once: a row repeated in the file is counted in `duplicates`. */
+    reviews: ImportedReview[];
+    /** The first KEPT_REJECTIONS refused rows, in file order. */
+    rejected: Rejection[];
+    /** Every refused row. */
+    rejected_count: number;
+    /** Rows taken that repeat an earlier row of the same file. */
+    duplicates: number;
+    /** Rows refused only because their date reads two ways: choosing the date order takes them. */
+    ambiguous_dates: number;
+    total_rows: number;
+  }
   | { ok: false; message: string };
 
 /** The file's text, or why it cannot be read. */
@@ -74,11 +105,19 @@ const FIELD_NAMES: Record<ImportFormat, Record<string, string>> = {
   shopify: { rating: 'rating', content: 'body', date: 'created_at', title: 'title', name: 'author' },
 };
 
+/** The earliest date an imported review or reply may carry: before it, the cell is a mistake. */
+export const EARLIEST_DATE = new Date('1995-01-01T00:00:00Z');
+
+/** A date read, or why not: not a date at all, or a day and month that could be either. */
+export type DateReading = { date: Date } | { problem: 'invalid' | 'ambiguous' };
+
 /**
- * A date as the platforms write them: ISO 8601 (with or without a zone: UTC then), `YYYY-MM-DD`,
- * `YYYY-MM-DD HH:MM[:SS] [UTC]`, `MM/DD/YYYY [HH:MM[:SS]]`. Null when it is none of them.
+ * A date as the platforms write them: ISO 8601 (with or without a zone: UTC then; an offset of at
+ * most ±14:59), `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS] [UTC]`, and `DD/MM/YYYY` or `MM/DD/YYYY`
+ * (slashes or dots) `[HH:MM[:SS]]`. Day and month are told apart by the order given, else by a
+ * number over 12; when both are 12 or less and differ, the date is ambiguous.
  */
-export function parseImportDate(s: string): Date | null {
+export function readImportDate(s: string, order: DateOrder | null = null): DateReading {
   const t = s.trim().replace(/ UTC$/i, 'Z');
   let m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(
     t,
@@ -90,12 +129,18 @@ export function parseImportDate(s: string): Date | null {
     parts = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
     ms = Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3));
     zone = m[8] ?? 'Z';
-  } else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(t))) {
-    parts = [m[3], m[1], m[2], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
-  } else return null;
+  } else if ((m = /^(\d{1,2})([/.])(\d{1,2})\2(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(t))) {
+    const [a, b] = [Number(m[1]), Number(m[3])];
+    let dayFirst: boolean;
+    if (order) dayFirst = order === 'dmy';
+    else if (a > 12 || b > 12 || a === b) dayFirst = a > 12;
+    else return { problem: 'ambiguous' };
+    parts = [Number(m[4]), dayFirst ? b : a, dayFirst ? a : b, ...[m[5] ?? '0', m[6] ?? '0', m[7] ?? '0'].map(Number)];
+  } else return { problem: 'invalid' };
   const [y, mo, d, h, mi, se] = parts;
-  const offset = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) *
-    (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
+  const [zoneHours, zoneMinutes] = zone === 'Z' ? [0, 0] : [Number(zone.slice(1, 3)), Number(zone.slice(-2))];
+  if (zoneHours > 14 || zoneMinutes > 59) return { problem: 'invalid' };
+  const offset = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
   const utc = Date.UTC(y, mo - 1, d, h, mi, se, ms) - offset * 60_000;
   const check = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
   // 2026-02-30 is no date: the calendar must give back what was written.
@@ -103,10 +148,45 @@ export function parseImportDate(s: string): Date | null {
     check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 ||
     se > 59
   ) {
-    return null;
+    return { problem: 'invalid' };
   }
-  return new Date(utc);
+  return { date: new Date(utc) };
 }
+
+/** A date cell checked: read, and within 1995-01-01 … now + 1 day; or the message refusing its row. */
+function checkDate(
+  value: string,
+  column: string,
+  order: DateOrder | null,
+  now: Date,
+): Date | { message: string; ambiguous?: true } {
+  const shown = value.trim().slice(0, 40);
+  const r = readImportDate(value, order);
+  if ('problem' in r) {
+    return r.problem === 'ambiguous'
+      ? {
+        message: `${column}: "${shown}" reads as day/month or month/day; choose the file's date order (dmy or mdy)`,
+        ambiguous: true,
+      }
+      : { message: `${column}: not a date ("${shown}")` };
+  }
+  if (r.date.getTime() > now.getTime() + 86_400_000) return { message: `${column}: in the future ("${shown}")` };
+  if (r.date < EARLIEST_DATE) return { message: `${column}: before 1995 ("${shown}")` };
+  return r.date;
+}
+
+/** A rating as a plain decimal whole number (`4`, `4.0`): `0x5`, `5e0` or `+5` are not ratings. */
+const PLAIN_RATING = /^\d{1,2}(?:\.0+)?$/;
+
+/** Each platform's name for the reply's date. */
+const REPLY_DATE: Record<ImportFormat, string> = {
+  plaudit: 'replied_at',
+  judgeme: 'reply_date',
+  yotpo: 'reply date',
+  okendo: 'reply date',
+  loox: 'reply date',
+  shopify: 'replied_at',
+};
 
 /** Up to `max` characters of trimmed text, or a message naming the column. */
 function text(value: string, column: string, max: number): string | { message: string } {
@@ -120,11 +200,12 @@ export function checkRow(
   cells: (c: string) => string,
   row: number,
   now: Date,
-): ImportedReview | Rejection {
+  dateOrder: DateOrder | null = null,
+): ImportedReview | (Rejection & { ambiguous?: true }) {
   const raw = FORMATS[format].read(cells);
   const col = (field: string) => FIELD_NAMES[format][field] ?? field;
   const rating = Number(raw.rating.trim());
-  if (raw.rating.trim() === '' || !Number.isInteger(rating) || rating < 1 || rating > 5) {
+  if (!PLAIN_RATING.test(raw.rating.trim()) || rating < 1 || rating > 5) {
     return {
       row,
       message: `${col('rating')}: must be a whole number from 1 to 5, not "${raw.rating.trim().slice(0, 20)}"`,
@@ -137,13 +218,13 @@ export function checkRow(
   if (typeof title !== 'string') return { row, ...title };
   const name = text(raw.reviewerName, col('name'), MAX.name);
   if (typeof name !== 'string') return { row, ...name };
-  const created = parseImportDate(raw.createdAt);
-  if (!created) return { row, message: `${col('date')}: not a date ("${raw.createdAt.trim().slice(0, 40)}")` };
-  if (created.getTime() > now.getTime() + 86_400_000) return { row, message: `${col('date')}: in the future` };
+  const created = checkDate(raw.createdAt, col('date'), dateOrder, now);
+  if (!(created instanceof Date)) return { row, ...created };
   const email = raw.reviewerEmail.trim();
   const reply = text(raw.reply, 'reply', MAX.reply);
   if (typeof reply !== 'string') return { row, ...reply };
-  const replied = raw.repliedAt.trim() ? parseImportDate(raw.repliedAt) : null;
+  const replied = raw.repliedAt.trim() ? checkDate(raw.repliedAt, REPLY_DATE[format], dateOrder, now) : null;
+  if (replied && !(replied instanceof Date)) return { row, ...replied };
   const product = text(raw.productExternalId, 'product', MAX.product);
   if (typeof product !== 'string') return { row, ...product };
   const productName = text(raw.productName, 'product name', MAX.productName);
@@ -162,19 +243,42 @@ export function checkRow(
     replied_at: reply ? (replied ?? created).toISOString() : null,
     product_external_id: product || null,
     product_name: product ? productName || product : null,
+    product_named: raw.productNamed && productName !== '',
     published: raw.published,
+    hidden_reason: raw.published
+      ? null
+      : `not published on ${PLATFORM_NAMES[format]}${raw.publishedBy ? ` (${raw.publishedBy})` : ''}`,
     imported_as_verified: raw.claimedVerified,
     media_urls: raw.mediaUrls.split(/[\s,]+/).filter((u) => /^https?:\/\/\S+$/i.test(u)).slice(0, 6),
   };
 }
 
+/** What tells two rows of a file apart as reviews: the platform's id of it, or what the row says. */
+function rowKey(r: ImportedReview): string {
+  return r.source_id !== null ? `id:${r.source_id}` : JSON.stringify([
+    r.created_at,
+    r.reviewer_email?.toLowerCase() ?? null,
+    r.reviewer_name,
+    r.rating,
+    r.title,
+    r.content,
+    r.product_external_id,
+  ]);
+}
+
 /** A whole file read: each row taken or rejected, or the reason the file cannot be read at all. */
-export function readImport(bytes: Uint8Array, format: ImportFormat | null, now = new Date()): ReadResult {
+export function readImport(
+  bytes: Uint8Array,
+  format: ImportFormat | null,
+  { now = new Date(), dateOrder = null }: ReadOptions = {},
+): ReadResult {
   const decoded = decodeImport(bytes);
   if ('message' in decoded) return { ok: false, message: decoded.message };
-  const { rows } = parseCsv(decoded.text);
-  if (rows.length === 0) return { ok: false, message: 'file: empty; it needs a header row and reviews' };
-  const header = rows[0];
+  // Record by record: only the reviews taken and the first refusals are kept, whatever the file's size.
+  const records = csvRecords(decoded.text);
+  const first = records.next();
+  if (first.done) return { ok: false, message: 'file: empty; it needs a header row and reviews' };
+  const header = first.value.cells;
   const chosen = format ?? detectFormat(header);
   if (!chosen) {
     const candidates = formatsOf(header);
@@ -191,17 +295,48 @@ export function readImport(bytes: Uint8Array, format: ImportFormat | null, now =
   }
   const index = new Map<string, number>();
   header.forEach((h, i) => index.has(columnKey(h)) || index.set(columnKey(h), i));
+  // Each format asks for its columns by name, a dozen times a row: found once.
+  const found = new Map<string, number | undefined>();
+  const position = (c: string) => {
+    if (!found.has(c)) found.set(c, index.get(columnKey(c)));
+    return found.get(c);
+  };
   const reviews: ImportedReview[] = [];
   const rejected: Rejection[] = [];
-  for (let r = 1; r < rows.length; r++) {
-    const cells = rows[r];
+  const seen = new Set<string>();
+  let rejectedCount = 0;
+  let duplicates = 0;
+  let ambiguous = 0;
+  let total = 0;
+  for (const { cells } of records) {
+    total += 1;
     const cell = (c: string) => {
-      const i = index.get(columnKey(c));
+      const i = position(c);
       return i === undefined ? '' : cells[i] ?? '';
     };
-    const out = checkRow(chosen, cell, r + 1, now);
-    if ('message' in out) rejected.push(out);
-    else reviews.push(out);
+    const out = checkRow(chosen, cell, total + 1, now, dateOrder);
+    if ('message' in out) {
+      // Counted, every one; kept, the first ones: a file of a million bad rows answers in a few kilobytes.
+      rejectedCount += 1;
+      if ('ambiguous' in out) ambiguous += 1;
+      if (rejected.length < KEPT_REJECTIONS) rejected.push({ row: out.row, message: out.message });
+    } else {
+      const key = rowKey(out);
+      if (seen.has(key)) duplicates += 1;
+      else {
+        seen.add(key);
+        reviews.push(out);
+      }
+    }
   }
-  return { ok: true, format: chosen, reviews, rejected, total_rows: rows.length - 1 };
+  return {
+    ok: true,
+    format: chosen,
+    reviews,
+    rejected,
+    rejected_count: rejectedCount,
+    duplicates,
+    ambiguous_dates: ambiguous,
+    total_rows: total,
+  };
 }

@@ -1,8 +1,9 @@
 // Exports and imports: the database generates the files and applies the imported rows
 // (plaudit.run_exports, plaudit.run_imports, a time budget per call each); the worker only calls
-// them, again while work remains, one run at a time, beside the sends.
+// them, again while work remains, one run at a time, beside the sends. A worker pinned to some
+// organizations applies only their imports.
 import { asWorker } from '../../core/db/roles.ts';
-import type { LaneContext } from './lane.ts';
+import { type LaneContext, orgIdsLiteral } from './lane.ts';
 
 export class ExportLane {
   #ctx: LaneContext;
@@ -32,7 +33,8 @@ export class ExportLane {
             sql,
             (tx) =>
               tx<{ remaining: number }[]>`
-                select plaudit.run_exports(${budget}) + plaudit.run_imports(${budget}) as remaining`,
+                select plaudit.run_exports(${budget})
+                     + plaudit.run_imports(${budget}, 2000, ${orgIdsLiteral(config.orgIds)}::uuid[]) as remaining`,
           );
           stats.exportKicks += 1;
           if (!remaining || this.#ctx.stopping()) break;

@@ -115,7 +115,10 @@ export const EVENT_DATA = {
     total_rows: z.number().int(),
     imported: z.number().int(),
     duplicates: z.number().int(),
-    rejected: z.array(z.object({ row: z.number().int(), message: z.string() })),
+    rejected: z.array(z.object({ row: z.number().int(), message: z.string() })).openapi({
+      description: 'The first 100 rows refused, in file order.',
+    }),
+    rejected_count: z.number().int().openapi({ description: 'Every row refused.' }),
     created_at: Timestamp,
     completed_at: Timestamp,
   }).openapi('ImportCompletedData', {
@@ -237,6 +240,7 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         imported: 2,
         duplicates: 0,
         rejected: [{ row: 4, message: 'rating: must be a whole number from 1 to 5, not "9"' }],
+        rejected_count: 1,
         created_at: now,
         completed_at: now,
       };
