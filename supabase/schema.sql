@@ -384,7 +384,7 @@ COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[
 -- FUNCTION plaudit.export_csv_header (supabase/schemas/exports.sql)
 --   (p_custom_field_keys text[]) RETURNS text
 
-COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, then one `custom_fields.<key>` column per custom field.';
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, its reply and when it was written, then one `custom_fields.<key>` column per custom field.';
 
 -- FUNCTION plaudit.export_custom_field_keys (supabase/schemas/exports.sql)
 --   (p_org_id uuid, p_form_id uuid) RETURNS text[]

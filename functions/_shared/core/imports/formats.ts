@@ -77,6 +77,8 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       'form_id',
       'product_external_id',
       'product_name',
+      'reply',
+      'replied_at',
     ],
     required: ['id', 'rating', 'content', 'reviewer_name', 'verification_status', 'is_hidden', 'created_at'],
     read: (c) => ({
@@ -91,6 +93,9 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       createdAt: c('created_at'),
       productExternalId: undefuse(c('product_external_id')),
       productName: undefuse(c('product_name')),
+      // An export without these columns (older ones) has no replies to keep.
+      reply: undefuse(c('reply')),
+      repliedAt: c('replied_at'),
       published: c('is_hidden').trim() !== 'true' && c('verification_status') !== 'rejected' &&
         c('verification_status') !== 'pending',
       claimedVerified: c('verification_status') === 'verified',
