@@ -2971,15 +2971,9 @@ export interface components {
             external_id: string;
             /** @example Stoneware mug, 350 ml */
             name: string;
-            /**
-             * Format: uri
-             * @description The product's page in your shop.
-             */
+            /** @description The product's page in your shop. */
             url?: string | null;
-            /**
-             * Format: uri
-             * @description The product's picture (http or https).
-             */
+            /** @description The product's picture (http or https; pages show it over https, an http address upgraded). */
             image_url?: string | null;
             /** @description Stock keeping unit. */
             sku?: string | null;
@@ -3044,15 +3038,9 @@ export interface components {
             external_id?: string;
             /** @example Stoneware mug, 350 ml */
             name?: string;
-            /**
-             * Format: uri
-             * @description The product's page in your shop.
-             */
+            /** @description The product's page in your shop. */
             url?: string | null;
-            /**
-             * Format: uri
-             * @description The product's picture (http or https).
-             */
+            /** @description The product's picture (http or https; pages show it over https, an http address upgraded). */
             image_url?: string | null;
             /** @description Stock keeping unit. */
             sku?: string | null;
