@@ -763,6 +763,11 @@ COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p
 
 COMMENT ON FUNCTION plaudit.public_read_version(p_slug text) IS 'The version of a business''s public data, for ETags, read as plaudit_public.';
 
+-- FUNCTION plaudit.public_reported_review (supabase/schemas/shopper_signals.sql)
+--   (p_slug text, p_review_id uuid) RETURNS TABLE(rating integer, title text, content text, reviewer_name text, created_at timestamp with time zone)
+
+COMMENT ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) IS 'The published review of the slug that a visitor''s report form is about: stars, title, text, reviewer, date; no row when there is none.';
+
 -- FUNCTION plaudit.public_review_form (supabase/schemas/hosted_review_pages.sql)
 --   (p_form_id uuid) RETURNS TABLE(id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text, website text, profile_slug text)
 
@@ -2565,6 +2570,7 @@ GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text,
     p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) TO plaudit_api;
 
