@@ -158,7 +158,7 @@ returns table (rating integer, title text, content text, reviewer_name text, cre
 language sql
 stable
 security definer
-set search_path = ''
+set search_path = pg_catalog, pg_temp
 as $$
   select pr.rating, pr.title, pr.content, pr.reviewer_name, pr.created_at
     from plaudit.organizations o
