@@ -402,7 +402,7 @@ COMMENT ON FUNCTION plaudit.export_csv_custom_cells(p_values jsonb, p_keys text[
 -- FUNCTION plaudit.export_csv_header (supabase/schemas/exports.sql)
 --   (p_custom_field_keys text[]) RETURNS text
 
-COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, then one `custom_fields.<key>` column per custom field.';
+COMMENT ON FUNCTION plaudit.export_csv_header(p_custom_field_keys text[]) IS 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, its reply and when it was written, then one `custom_fields.<key>` column per custom field.';
 
 -- FUNCTION plaudit.export_custom_field_keys (supabase/schemas/exports.sql)
 --   (p_org_id uuid, p_form_id uuid) RETURNS text[]
@@ -795,6 +795,11 @@ COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p
 --   (p_slug text) RETURNS text
 
 COMMENT ON FUNCTION plaudit.public_read_version(p_slug text) IS 'The version of a business''s public data, for ETags, read as plaudit_public.';
+
+-- FUNCTION plaudit.public_reported_review (supabase/schemas/shopper_signals.sql)
+--   (p_slug text, p_review_id uuid) RETURNS TABLE(rating integer, title text, content text, reviewer_name text, created_at timestamp with time zone)
+
+COMMENT ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) IS 'The published review of the slug that a visitor''s report form is about: stars, title, text, reviewer, date; no row when there is none.';
 
 -- FUNCTION plaudit.public_review_form (supabase/schemas/hosted_review_pages.sql)
 --   (p_form_id uuid) RETURNS TABLE(id uuid, org_name text, name text, verification_mode text, custom_fields jsonb, logo_url text, website text, profile_slug text)
@@ -2618,6 +2623,7 @@ GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text,
     p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_is_public(p_is_hidden boolean, p_status text) TO plaudit_api;
 

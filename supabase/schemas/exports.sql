@@ -51,8 +51,9 @@ grant execute on function plaudit.csv_cell(text) to plaudit_api, plaudit_worker;
 
 -- The first line of a CSV export: the review's own columns, the product reviewed (empty for a
 -- review of the business), where the review came from, the addresses of its photos and videos
--- (media_urls: in upload order, separated by spaces), then a column per custom field in the order export_custom_field_keys
--- fixed.
+-- (media_urls: in upload order, separated by spaces), the business's public reply and when it was
+-- written (empty without one: an export imported elsewhere keeps its replies), then a column per
+-- custom field in the order export_custom_field_keys fixed.
 create or replace function plaudit.export_csv_header(p_custom_field_keys text[])
 returns text
 language sql
@@ -60,11 +61,11 @@ immutable
 set search_path = pg_catalog, pg_temp
 as $$
   select 'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,'
-         || 'product_external_id,product_name,source,media_urls'
+         || 'product_external_id,product_name,source,media_urls,reply,replied_at'
          || coalesce((select string_agg(',' || plaudit.csv_cell('custom_fields.' || k), '' order by i)
                         from unnest(p_custom_field_keys) with ordinality u(k, i)), '')
 $$;
-comment on function plaudit.export_csv_header(text[]) is 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, then one `custom_fields.<key>` column per custom field.';
+comment on function plaudit.export_csv_header(text[]) is 'The header line of a CSV export: the review''s columns, its product''s, its source, its media''s URLs, its reply and when it was written, then one `custom_fields.<key>` column per custom field.';
 
 -- Renders the next chunk of one export (the caller holds the job's row lock) and answers true
 -- when the file is complete.
@@ -137,6 +138,9 @@ begin
              -- Its photos and videos, hidden ones too (the file is the organization's), by index.
              || ',' || plaudit.csv_cell((select string_agg(m.url, ' ' order by m.position)
                                            from plaudit.review_media m where m.review_id = p.id))
+             -- Its public reply and when it was first written, as the import reads them back.
+             || ',' || plaudit.csv_cell(r.content) || ','
+             || coalesce(to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')
              -- One cell per custom field of the form; nothing at all for an organization without.
              || case when keys = '{}' then '' else plaudit.export_csv_custom_cells(p.custom_fields, keys) end
              || E'\r\n', ''),
@@ -145,6 +149,9 @@ begin
                                with_hidden, p_rows) p
       -- The product looked up per review in the page's order, as the JSON branch looks up replies.
       left join lateral (select pr.external_id, pr.name from plaudit.products pr where pr.id = p.product_id offset 0) x
+        on true
+      left join lateral (select rr.content, rr.created_at from plaudit.review_replies rr where rr.review_id = p.id
+                          offset 0) r
         on true
     having count(*) > 0
     returning row_count, last_created_at, last_review_id, octet_length(body)

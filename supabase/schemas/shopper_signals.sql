@@ -149,6 +149,26 @@ $$;
 comment on function plaudit.report_review(text,integer,text,uuid,bytea,text,text) is 'Stores a visitor''s report of a published review (one open per visitor), limited per address, with its event.';
 grant execute on function plaudit.report_review(text,integer,text,uuid,bytea,text,text) to plaudit_public;
 
+-- The published review a visitor's report form is about, so that the form shows what is reported:
+-- its stars, title, text, reviewer and date, as the slug's public pages show them (the public
+-- projection, the profile switched on). No row: no such published review of the slug, and the form
+-- page says so instead of asking.
+create or replace function plaudit.public_reported_review(p_slug text, p_review_id uuid)
+returns table (rating integer, title text, content text, reviewer_name text, created_at timestamptz)
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select pr.rating, pr.title, pr.content, pr.reviewer_name, pr.created_at
+    from plaudit.organizations o
+    left join plaudit.public_profiles p on p.org_id = o.id
+    join plaudit.public_reviews pr on pr.org_id = o.id and pr.id = p_review_id
+   where o.slug = p_slug and coalesce(p.enabled, true)
+$$;
+comment on function plaudit.public_reported_review(text,uuid) is 'The published review of the slug that a visitor''s report form is about: stars, title, text, reviewer, date; no row when there is none.';
+grant execute on function plaudit.public_reported_review(text,uuid) to plaudit_public;
+
 -- A report of the caller's tenant as the API answers it, with the review it is about (the few
 -- fields a moderator reads it by). Runs as the caller: RLS keeps the tenant to its own reports and
 -- reviews, and the reporter's hash is not among the columns it may read. Null: no such report.

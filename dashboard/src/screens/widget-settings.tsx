@@ -8,6 +8,7 @@ import { Badge, CopyField, ErrorNotice, Loading, Notice, PageHeader } from '../u
 import { ChoiceGroup, NumberField, SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { type MediaModeration, MediaModerationSetting } from '../ui/media-moderation-setting.tsx';
+import { ProductSnippets } from '../ui/product-snippets.tsx';
 
 type Settings = Schemas['PublicProfileSettings'];
 type Embed = Schemas['PublicEmbed'];
@@ -457,15 +458,17 @@ function Snippet({ embed, error }: { embed?: Embed; error?: ApiError }) {
       {!embed && !error && <Loading what='Loading the snippet' />}
       {embed && (
         <>
+          {!embed.enabled && (
+            <p class='hint'>Your public profile is off: the widget shows nothing and this page is not found.</p>
+          )}
+          <h3>Your business’s reviews</h3>
           <p class='muted small'>
             Paste this HTML where your reviews should appear, in any page of your site or shop. It always shows your
             saved settings: you do not need to paste it again after a change.
           </p>
           <CopyField label='Widget snippet' value={embed.snippet} multiline />
           <CopyField label='Public page address' value={embed.url} />
-          {!embed.enabled && (
-            <p class='hint'>Your public profile is off: the widget shows nothing and this page is not found.</p>
-          )}
+          <ProductSnippets embed={embed} />
         </>
       )}
     </section>

@@ -1,6 +1,7 @@
 // Choosing one product of the catalog by typing: a combobox (WAI-ARIA's pattern: the list follows
 // the text, arrows move, Enter picks, Escape closes) over the products whose name holds the text,
-// or whose id of yours is the text. The inbox filters its reviews by the product picked.
+// or whose id of yours is the text. The inbox filters its reviews by the product picked; the widget
+// screen fills the product's snippets with it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Schemas } from '../api.ts';
 import { useOrgId } from '../session.ts';
@@ -20,8 +21,10 @@ async function productsNamed(orgId: string, text: string, signal: AbortSignal): 
   return [...exact, ...byName.data.filter((p) => !exact.some((e) => e.id === p.id))].slice(0, 8);
 }
 
-export function ProductPicker({ label, value, onPick }: {
+export function ProductPicker({ label, value, onPick, placeholder = 'Any product' }: {
   label: string;
+  /** What the empty field says: 'Any product' where none picked means all of them. */
+  placeholder?: string;
   /** The product picked (its id), '' for none. */
   value: string;
   onPick: (id: string) => void;
@@ -97,7 +100,7 @@ export function ProductPicker({ label, value, onPick }: {
           role='combobox'
           autocomplete='off'
           maxLength={200}
-          placeholder='Any product'
+          placeholder={placeholder}
           aria-autocomplete='list'
           aria-expanded={open}
           aria-controls={`${id}-list`}

@@ -1,11 +1,12 @@
 // Reviews as the inbox lists them: stars, title (a link to the review's page), an excerpt, who
-// wrote it and when, its status, and the product it is about. The inbox and a product's page show
+// wrote it and when, its status, the product it is about, where an imported one came from and how
+// many photos and videos it has (hidden ones counted: the shop sees them all). The inbox and a product's page show
 // their reviews with it.
 import type { Review } from '../api.ts';
 import { useAppPath } from '../session.ts';
 import { Badge, Stars } from './components.tsx';
 import { formatDate } from './format.ts';
-import { VERIFICATION_LABEL } from './words.ts';
+import { mediaWords, sourceWords, VERIFICATION_LABEL } from './words.ts';
 
 export function ReviewList({ reviews, busy, showProduct = true }: {
   reviews: Review[];
@@ -16,32 +17,37 @@ export function ReviewList({ reviews, busy, showProduct = true }: {
   const appPath = useAppPath();
   return (
     <ul class='review-list' aria-busy={busy}>
-      {reviews.map((r) => (
-        <li key={r.id} class='review-row'>
-          <div class='review-row-head'>
-            <Stars rating={r.rating} />
-            <a class='review-title' href={appPath(`/reviews/${r.id}`)}>
-              {r.title || r.content.slice(0, 60) || 'Untitled review'}
-            </a>
-          </div>
-          <p class='review-excerpt'>{r.content.length > 220 ? `${r.content.slice(0, 220)}…` : r.content}</p>
-          <p class='review-meta'>
-            <span>{r.reviewer_name}</span>
-            <span>{formatDate(r.created_at)}</span>
-            {showProduct && r.product && (
-              <span class='review-product'>
-                <span class='visually-hidden'>Product:</span>
-                <a href={appPath(`/products/${r.product.id}`)}>{r.product.name}</a>
-              </span>
-            )}
-            <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
-              {VERIFICATION_LABEL[r.verification_status]}
-            </Badge>
-            {r.is_hidden && <Badge tone='bad'>Hidden</Badge>}
-            {r.reply && <Badge tone='plain'>Replied</Badge>}
-          </p>
-        </li>
-      ))}
+      {reviews.map((r) => {
+        const media = mediaWords(r.media);
+        return (
+          <li key={r.id} class='review-row'>
+            <div class='review-row-head'>
+              <Stars rating={r.rating} />
+              <a class='review-title' href={appPath(`/reviews/${r.id}`)}>
+                {r.title || r.content.slice(0, 60) || 'Untitled review'}
+              </a>
+            </div>
+            <p class='review-excerpt'>{r.content.length > 220 ? `${r.content.slice(0, 220)}…` : r.content}</p>
+            <p class='review-meta'>
+              <span>{r.reviewer_name}</span>
+              <span>{formatDate(r.created_at)}</span>
+              {showProduct && r.product && (
+                <span class='review-product'>
+                  <span class='visually-hidden'>Product:</span>
+                  <a href={appPath(`/products/${r.product.id}`)}>{r.product.name}</a>
+                </span>
+              )}
+              <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
+                {VERIFICATION_LABEL[r.verification_status]}
+              </Badge>
+              {r.is_hidden && <Badge tone='bad'>Hidden</Badge>}
+              {r.reply && <Badge tone='plain'>Replied</Badge>}
+              {r.source === 'import' && <Badge tone='info'>{sourceWords(r.source, r.source_platform)}</Badge>}
+              {media && <Badge tone='media'>{media}</Badge>}
+            </p>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../api.ts';
-import { actorLabel, METHOD_LABEL, sourceWords, VERIFICATION_LABEL } from './words.ts';
+import { actorLabel, mediaWords, METHOD_LABEL, sourceWords, VERIFICATION_LABEL } from './words.ts';
 
 type Review = Schemas['Review'];
 
@@ -18,6 +18,13 @@ describe('the words of a review', () => {
     expect(sourceWords('import', 'judgeme')).toBe('Imported from Judge.me');
     expect(sourceWords('import', 'elsewhere')).toBe('Imported from elsewhere');
     expect(sourceWords('import', null)).toBe('Imported from another platform');
+  });
+
+  it('count its photos and videos', () => {
+    expect(mediaWords([])).toBeNull();
+    expect(mediaWords([{ type: 'image' }])).toBe('1 photo');
+    expect(mediaWords([{ type: 'image' }, { type: 'video' }, { type: 'image' }])).toBe('2 photos, 1 video');
+    expect(mediaWords([{ type: 'video' }, { type: 'video' }])).toBe('2 videos');
   });
 
   it("name the trail's actors: a member by name, a key by its prefix, the reviewer's way, the database", () => {

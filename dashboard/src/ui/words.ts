@@ -23,6 +23,17 @@ export function sourceWords(source: string, platform: string | null): string {
   return source === 'invitation' ? "Written through a review request's page" : 'Sent through a form or the API';
 }
 
+/** A review's photos and videos counted, "2 photos, 1 video"; null without any. */
+export function mediaWords(media: readonly { type: string }[]): string | null {
+  const photos = media.filter((m) => m.type !== 'video').length;
+  const videos = media.length - photos;
+  const parts = [
+    photos ? `${photos} photo${photos === 1 ? '' : 's'}` : '',
+    videos ? `${videos} video${videos === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : null;
+}
+
 export const ACTION_LABEL: Record<string, string> = {
   hide: 'Hidden',
   unhide: 'Shown again',

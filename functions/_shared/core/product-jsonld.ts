@@ -5,6 +5,7 @@
 // and texts are data, never markup (the page embeds it with its script escaping).
 import { isErasedReview } from './erasure.ts';
 import { safeLink } from './html.ts';
+import { imageSource } from './web-links.ts';
 
 /** What the JSON-LD says of the product: its fields and its public figures (over its group). */
 export interface ProductForJsonLd {
@@ -50,7 +51,7 @@ export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJs
     '@type': 'Product',
     name: p.name,
     url: safeLink(p.url) ? p.url : null,
-    image: safeLink(p.image_url) ? p.image_url : null,
+    image: imageSource(p.image_url) || null,
     sku: p.sku,
     gtin: p.gtin,
     mpn: p.mpn,

@@ -2974,15 +2974,9 @@ export interface components {
             external_id: string;
             /** @example Stoneware mug, 350 ml */
             name: string;
-            /**
-             * Format: uri
-             * @description The product's page in your shop.
-             */
+            /** @description The product's page in your shop. */
             url?: string | null;
-            /**
-             * Format: uri
-             * @description The product's picture (http or https).
-             */
+            /** @description The product's picture (http or https; pages show it over https, an http address upgraded). */
             image_url?: string | null;
             /** @description Stock keeping unit. */
             sku?: string | null;
@@ -3047,15 +3041,9 @@ export interface components {
             external_id?: string;
             /** @example Stoneware mug, 350 ml */
             name?: string;
-            /**
-             * Format: uri
-             * @description The product's page in your shop.
-             */
+            /** @description The product's page in your shop. */
             url?: string | null;
-            /**
-             * Format: uri
-             * @description The product's picture (http or https).
-             */
+            /** @description The product's picture (http or https; pages show it over https, an http address upgraded). */
             image_url?: string | null;
             /** @description Stock keeping unit. */
             sku?: string | null;

@@ -89,7 +89,7 @@ select is(
 );
 select is(
   (select string_agg(body, '' order by seq) from plaudit.export_chunks where export_id = 'e0000000-0000-4000-8000-000000000001')
-    like E'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,product_external_id,product_name,source,media_urls\r\n%',
+    like E'id,rating,title,content,reviewer_name,reviewer_email,verification_status,is_hidden,created_at,form_id,product_external_id,product_name,source,media_urls,reply,replied_at\r\n%',
   true,
   'csv: the file starts with the header and CRLF'
 );

@@ -4,7 +4,7 @@
 -- hash, and nobody but the functions reads votes or keys.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(39);
+select plan(41);
 
 insert into plaudit.organizations (id, name, slug) values
   ('60000000-0000-4000-8000-000000000001', 'Votes Co', 'votes-co'),
@@ -117,6 +117,14 @@ select is((select count(*)::int from plaudit.visitor_hash_keys), 2, 'owner: only
 
 -- The public: reports ---------------------------------------------------------------------------------
 select tests.act_as_public();
+select results_eq($$select rating, title, content, reviewer_name from plaudit.public_reported_review('votes-co',
+                     '60000000-0000-4000-8000-0000000000a2')$$,
+  $$values (4, null::text, 'Middle'::text, 'Bob'::text)$$, 'public: the report form reads the published review it is about');
+select is_empty($$select * from plaudit.public_reported_review('votes-co', '60000000-0000-4000-8000-0000000000a5')
+                  union all select * from plaudit.public_reported_review('votes-co', '60000000-0000-4000-8000-0000000000a4')
+                  union all select * from plaudit.public_reported_review('votes-co', '60000000-0000-4000-8000-0000000000b1')
+                  union all select * from plaudit.public_reported_review('votes-closed', '60000000-0000-4000-8000-0000000000c1')$$,
+  'public: no hidden or pending review, none of another organization, none of a switched-off profile');
 select results_eq($$select rate_allowed, published from plaudit.report_review('t:r1', 100, 'votes-co',
                      '60000000-0000-4000-8000-0000000000a2', (select digest from visitor where name = 'v1'), 'spam', ' Ads ')$$,
   $$values (true, true)$$, 'public: a report of a published review is taken');

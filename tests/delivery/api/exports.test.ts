@@ -53,6 +53,8 @@ const REVIEW_COLUMNS = [
   'product_name',
   'source',
   'media_urls',
+  'reply',
+  'replied_at',
 ];
 
 async function createForm(orgId: string) {
@@ -110,7 +112,10 @@ const selectList = (guard: boolean) => {
             ${
     g(`(select string_agg(m.url, ' ' order by m.position) from plaudit.review_media m
                  where m.review_id = reviews.id)`)
-  } as media_urls
+  } as media_urls,
+            ${g('(select r.content from plaudit.review_replies r where r.review_id = reviews.id)')} as reply,
+            (select plaudit.iso_utc(r.created_at) from plaudit.review_replies r where r.review_id = reviews.id)
+              as replied_at
      from plaudit.reviews where org_id = $1 order by created_at, id`;
 };
 
@@ -136,6 +141,12 @@ beforeAll(async () => {
                                       where p.org_id = ${t.org.id}
                                         and p.external_id like '% #' || (1 + (g * 5) % ${HOSTILE.length})) end
     from generate_series(1, ${N}) g`;
+  // A reply on every fifth review, hostile text too: the reply columns carry it, guarded.
+  await db`
+    insert into plaudit.review_replies (review_id, org_id, content, created_at, updated_at)
+    select v.id, v.org_id, (${HOSTILE}::text[])[1 + abs(hashtext(v.id::text)) % ${HOSTILE.length}] || ' reply',
+           v.created_at + interval '1 day', v.created_at + interval '2 days'
+      from plaudit.reviews v where v.org_id = ${t.org.id} and v.rating = 5`;
   // Two photos on the first review, one on the second: their URLs fill media_urls.
   const [first, second] =
     await db`select id from plaudit.reviews where org_id = ${t.org.id} order by created_at limit 2`;

@@ -62,10 +62,11 @@ describe('the hosted form with ?product=', () => {
     expect(html.indexOf('class="product"')).toBeLessThan(html.indexOf('<legend>Your rating</legend>'));
     // The form posts back to the same product.
     expect(html).toContain(`action="/forms/${form.id}?product=MUG%2F1%20%22big%22"`);
-    // An image the pages' CSP would block (plain http) is left out; the name still shows.
+    // A plain http image, which the pages' CSP would block, is asked for over https.
     const plain = await (await fetch(formUrl(form.id, 'PLAIN'))).text();
     expect(plain).toContain('<h1>Your review of Plain mug</h1>');
-    expect(plain).not.toContain('class="product"');
+    expect(plain).toContain('<img class="product" src="https://cdn.example/x.png" alt="Plain mug"');
+    expect(plain).not.toContain('http://cdn.example');
   });
 
   it('sends a review of the product', async () => {

@@ -54,7 +54,7 @@ beforeAll(async () => {
       gtin: '4006381333931',
       brand: 'Acme',
     },
-    { external_id: 'MUG-RED', name: 'Mug red', group: 'mug' },
+    { external_id: 'MUG-RED', name: 'Mug red', group: 'mug', image_url: 'http://shop.example/red.jpg' },
     { external_id: 'OLD', name: 'Old thing' },
     { external_id: ODD_ID, name: 'Odd id' },
     ...FILLERS.map((external_id) => ({ external_id, name: `Filler ${external_id}` })),
@@ -135,6 +135,15 @@ describe("a product's page", () => {
       expect(r.reviewRating).toMatchObject({ '@type': 'Rating', bestRating: 5, worstRating: 1 });
       expect(r.datePublished).toMatch(/^\d{4}-\d\d-\d\d$/);
     }
+  });
+
+  it('takes a picture given as http as it is, and shows it on the page and in its JSON-LD over https', async () => {
+    const stored = await call('GET', `${orgPath(a)}/products?external_id=MUG-RED`, { key: a.keys.read });
+    expect(stored.body.data[0].image_url).toBe('http://shop.example/red.jpg');
+    const html = await (await get(productPage(a, 'MUG-RED'))).text();
+    expect(html).toContain('<img src="https://shop.example/red.jpg" alt="Mug red"');
+    expect(html).not.toContain('http://shop.example/red.jpg');
+    expect(jsonLd(html).image).toBe('https://shop.example/red.jpg');
   });
 
   it('sorts and filters by query, each variant canonical to the plain page, and pages ten at a time', async () => {
@@ -236,6 +245,9 @@ describe('the catalog page', () => {
     expect(html).toContain(`<a href="${server.url}${productPage(a, ODD_ID)}">`);
     expect(html).toMatch(/aria-label="Rated 4\.0 out of 5">★★★★☆<\/span> 4\.0 · 12 reviews/);
     expect(html).toMatch(/>Mug red<\/a><p>[^]*?12 reviews<\/p><p class="gone">No longer sold<\/p>/);
+    // A picture given as http is shown over https (the pages load https pictures only).
+    expect(html).toContain('<img src="https://shop.example/red.jpg" alt="Mug red" width="96" height="96"');
+    expect(html).not.toContain('http://shop.example/red.jpg');
     expect((await catalog(a, '?page=3')).status).toBe(404);
     expect((await catalog(a, '?page=0')).status).toBe(400);
   });

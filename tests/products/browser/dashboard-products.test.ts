@@ -57,7 +57,8 @@ beforeAll(async () => {
     image_url: 'https://img.example/mug.png',
   });
   await addProduct({ external_id: 'VASE-1', name: 'Old vase', archived: true });
-  await addProduct({ external_id: 'BOWL-1', name: LONG_NAME, group: 'bowls', image_url: 'https://img.example/b.png' });
+  // Given over http, as the API takes it: shown over https, as the pages show it.
+  await addProduct({ external_id: 'BOWL-1', name: LONG_NAME, group: 'bowls', image_url: 'http://img.example/b.png' });
   const form = await createForm(owner.tenant, { verification_mode: 'none' });
   for (const [rating, title] of [[5, 'Perfect mug'], [4, 'Good mug, small handle']] as const) {
     const res = await api('POST', '/api/v1/reviews', {
@@ -116,6 +117,10 @@ describe('the products list', () => {
       expect(await mugRow.textContent()).toContain('4.5 out of 5 (2 reviews)');
       expect(await mugRow.locator('img').getAttribute('alt')).toBe('');
       await expect.poll(() => mugRow.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+      // The bowl's picture, given over http, is asked for over https: the page's policy loads no other.
+      const bowlImg = rows.nth(0).locator('img');
+      expect(await bowlImg.getAttribute('src')).toBe('https://img.example/b.png');
+      await expect.poll(() => bowlImg.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       await shot(page, 'products-list');
 

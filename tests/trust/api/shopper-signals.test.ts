@@ -261,6 +261,12 @@ describe("the pages' forms: /p/:slug/reviews/:reviewId/helpful and /report", () 
     expect(hidden.status).toBe(404);
     expect(await hidden.text()).toContain('Review not found');
     expect((await form(pagePath('not-a-uuid', 'report'), { reason: 'spam' })).status).toBe(404);
+    // The report form of a review that is not published here shows nothing of it.
+    for (const [slug, id] of [[t.org.slug, ids.hidden], [other.org.slug, ids.mid]]) {
+      const page = await fetch(`${server.url}/p/${slug}/reviews/${id}/report`);
+      expect(page.status).toBe(404);
+      expect(await page.text()).not.toContain('The review you are reporting');
+    }
     const ip = freshIp();
     await fillWindows('report', ip);
     const limited = await form(pagePath(ids.mid, 'report'), { reason: 'spam' }, ip);
@@ -275,6 +281,8 @@ describe("the pages' forms: /p/:slug/reviews/:reviewId/helpful and /report", () 
     const html = await missing.text();
     expect(html).toContain('Choose what is wrong with the review.');
     expect(html).toContain('>Odd</textarea>');
+    // Asked again under the review it is about.
+    expect(html).toContain('<figcaption id="reported-title">The review you are reporting</figcaption>');
     const taken = await form(pagePath(ids.new, 'report'), { reason: 'conflict_of_interest', details: 'The owner' });
     expect(taken.status).toBe(200);
     expect(await taken.text()).toContain('Thank you for your report');

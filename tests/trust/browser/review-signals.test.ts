@@ -2,7 +2,7 @@
 // A visitor's helpful vote and report on the public pages, in a real browser with JavaScript off
 // (plain forms): "Helpful (0)" on the profile page counts the vote and comes back to the same list,
 // counted and thanked, and a second click counts nothing; "Report" opens the report form, which
-// takes a reason with details and thanks the visitor (the report is open for the business; the
+// shows the review reported and takes a reason with details and thanks the visitor (the report is open for the business; the
 // review stays published; a report without a reason: tests/trust/api/shopper-signals.test.ts); a product's page votes and comes back to itself. axe-core
 // finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
@@ -101,6 +101,10 @@ describe('helpful votes and reports on the public pages, without JavaScript', ()
     try {
       await review(page, 'Scam').getByRole('link', { name: 'Report' }).click();
       await page.getByRole('heading', { name: 'Report a review' }).waitFor();
+      // The review concerned is shown above the form: its stars, title, text and reviewer.
+      const quoted = page.getByRole('figure', { name: 'The review you are reporting' });
+      expect(await quoted.getByRole('img', { name: 'Rated 1 out of 5' }).count()).toBe(1);
+      expect(await quoted.textContent()).toMatch(/Scam[^]*Buy cheap followers at example\.net!!![^]*Spam Bot/);
       await checkAndShoot(page, 'signals-report-form');
       await page.getByLabel('Spam or advertising').check();
       await page.getByLabel(/Details/).fill('A link to buy followers.');

@@ -25,6 +25,7 @@ describe('fieldProblem', () => {
     expect(fieldProblem('url', 'https://shop.example/mug')).toBeUndefined();
     expect(fieldProblem('url', 'ftp://shop.example/mug')).toBe('must be an http(s) URL');
     expect(fieldProblem('image_url', 'javascript:alert(1)')).toBe('must be an http(s) URL');
+    expect(fieldProblem('image_url', 'http://shop.example/mug.jpg')).toBeUndefined(); // as the API takes it
     expect(fieldProblem('url', `https://a.example/${'x'.repeat(2000)}`)).toBe('must be at most 2,000 characters');
     expect(fieldProblem('gtin', '4006381333931')).toBeUndefined();
     expect(fieldProblem('gtin', '4006381333932')).toBe(GTIN_RULE);

@@ -2,6 +2,8 @@
 // written once for the product form and the CSV upload's check of each row, so both say what the
 // API would say before anything is sent.
 
+import { isWebLink, WEB_LINK_RULE } from '../../../../functions/_shared/core/web-links.ts';
+
 export type ProductKey = 'external_id' | 'name' | 'url' | 'image_url' | 'sku' | 'gtin' | 'mpn' | 'brand' | 'group';
 
 export interface ProductField {
@@ -48,7 +50,7 @@ export const PRODUCT_FIELDS: ProductField[] = [
     label: 'Image link',
     max: 2000,
     kind: 'url',
-    what: 'A link to the product’s picture (http or https).',
+    what: 'A link to the product’s picture (http or https; pages show it over https).',
     example: ['https://shop.example.com/img/mug-blue.jpg', ''],
   },
   {
@@ -108,17 +110,6 @@ export function gtinIsValid(gtin: string): boolean {
   return sum % 10 === 0;
 }
 
-/** An http(s) link as the API takes one: a URL the browser can read, starting with http:// or https://. */
-function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * What is wrong with a field's value (trimmed, as the API trims it), in the API's words after the
  * field's name; undefined when the API would take it. An empty optional value is no problem.
@@ -136,6 +127,6 @@ export function fieldProblem(key: ProductKey, raw: string): string | undefined {
     return GTIN_RULE;
   }
   if (value.length > f.max) return `must be at most ${f.max.toLocaleString('en')} characters`;
-  if (f.kind === 'url' && !isHttpUrl(value)) return 'must be an http(s) URL';
+  if (f.kind === 'url' && !isWebLink(value)) return WEB_LINK_RULE;
   return undefined;
 }

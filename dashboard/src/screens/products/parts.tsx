@@ -1,24 +1,29 @@
-// Pieces the product screens share: a product's picture, its stars with average and count, and
-// its on-sale or archived state.
+// Pieces the product screens share: a product's picture, its stars with average and count (and
+// its group's, which the public sees), and its on-sale or archived state.
 import { useState } from 'preact/hooks';
 import type { Schemas } from '../../api.ts';
 import { Badge, Stars } from '../../ui/components.tsx';
 import { formatNumber } from '../../ui/format.ts';
+import type { Figures } from './group-figures.ts';
+import { imageSource } from '../../../../functions/_shared/core/web-links.ts';
 
 type Product = Schemas['Product'];
 
 /**
  * The product's picture at a fixed size (the layout never jumps), or a blank square when it has
- * none or it cannot be loaded (the page allows https pictures only). Its alt is empty: the
+ * none or it cannot be loaded. Shown over https, as the pages show it (web-links.ts): the dashboard's policy
+ * allows https pictures only. Its alt is empty: the
  * product's name is written right beside it, and would otherwise be read twice.
  */
 export function Thumbnail({ product, size = 48 }: { product: Product; size?: number }) {
   const [failed, setFailed] = useState(false);
-  if (!product.image_url || failed) return <span class='thumb thumb-empty' style={{ width: size, height: size }} />;
+  if (!imageSource(product.image_url) || failed) {
+    return <span class='thumb thumb-empty' style={{ width: size, height: size }} />;
+  }
   return (
     <img
       class='thumb'
-      src={product.image_url}
+      src={imageSource(product.image_url)}
       alt=''
       width={size}
       height={size}
@@ -29,18 +34,40 @@ export function Thumbnail({ product, size = 48 }: { product: Product; size?: num
   );
 }
 
-export function RatingSummary({ product }: { product: Product }) {
-  if (!product.review_count || product.average_rating === null) return <span class='muted'>No reviews yet</span>;
+/**
+ * The product's stars, average and count. A product of a group says which figures are which: its
+ * own ("This variant") beside the group's ("Whole group"), which every public display shows
+ * (group-figures.ts); the group's are left out until known, or when the public page is off.
+ */
+export function RatingSummary({ product, group }: { product: Product; group?: Figures }) {
+  if (!product.group) return <Figure figures={product} />;
+  return (
+    <span class='figures'>
+      <span class='figure-line'>
+        <span class='figure-label'>This variant:</span> <Figure figures={product} />
+      </span>
+      {group && (
+        <span class='figure-line'>
+          <span class='figure-label'>Whole group:</span> <Figure figures={group} />
+        </span>
+      )}
+    </span>
+  );
+}
+
+function Figure({ figures }: { figures: Figures }) {
+  const { review_count: count, average_rating: average } = figures;
+  if (!count || average === null) return <span class='muted'>No reviews yet</span>;
   return (
     <span class='rating-summary'>
       {/* The stars round the average; the number says it exactly. */}
       <span aria-hidden='true'>
-        <Stars rating={Math.round(product.average_rating)} />
+        <Stars rating={Math.round(average)} />
       </span>
       <span>
-        <strong>{product.average_rating.toFixed(1)}</strong> <span class='visually-hidden'>out of 5</span>{' '}
+        <strong>{average.toFixed(1)}</strong> <span class='visually-hidden'>out of 5</span>{' '}
         <span class='muted'>
-          ({formatNumber(product.review_count)} review{product.review_count === 1 ? '' : 's'})
+          ({formatNumber(count)} review{count === 1 ? '' : 's'})
         </span>
       </span>
     </span>

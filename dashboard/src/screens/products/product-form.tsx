@@ -8,8 +8,8 @@ export type FormValues = Record<ProductKey, string>;
 
 const HINTS: Partial<Record<ProductKey, string>> = {
   external_id: 'Your own id of the product, as your shop knows it: uploads and syncs find the product by it.',
-  url: 'Its page in your shop, starting with https://',
-  image_url: 'A link to its picture, starting with https://',
+  url: 'Its page in your shop, starting with https:// or http://',
+  image_url: 'A link to its picture, starting with https:// or http://; pages show it over https',
   gtin: 'The barcode number: 8, 12, 13 or 14 digits.',
   group: 'Give variants of one product (sizes, colours) the same group.',
 };

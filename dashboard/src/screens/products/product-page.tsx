@@ -12,6 +12,7 @@ import { useAction, useLoad } from '../../ui/hooks.ts';
 import { ReviewList } from '../../ui/review-list.tsx';
 import type { ProductKey } from './fields.ts';
 import { formValues, ProductFields } from './product-form.tsx';
+import { useGroupFigures } from './group-figures.ts';
 import { ArchivedBadge, RatingSummary, Thumbnail } from './parts.tsx';
 
 type Product = Schemas['Product'];
@@ -56,8 +57,9 @@ export function ProductPage({ params }: { params: Record<string, string> }) {
         <div class='product-heading'>
           <h1 tabIndex={-1}>{p.name}</h1>
           <p class='product-sub'>
-            <code>{p.external_id}</code> <ArchivedBadge product={p} /> <RatingSummary product={p} />
+            <code>{p.external_id}</code> <ArchivedBadge product={p} />
           </p>
+          <ProductFigures product={p} />
         </div>
       </header>
       {notice && <Notice tone='success'>{notice}</Notice>}
@@ -199,6 +201,28 @@ function Delete({ product, ids }: { product: Product; ids: ItemIds }) {
         onConfirm={() => void act.run()}
       />
     </section>
+  );
+}
+
+/**
+ * The product's figures; for a product of a group, its own beside the group's, with what the
+ * public is shown: the group's figures and reviews, on every public display.
+ */
+function ProductFigures({ product }: { product: Product }) {
+  const appPath = useAppPath();
+  const group = useGroupFigures([product]).get(product.external_id);
+  return (
+    <div class='product-figures'>
+      <RatingSummary product={product} group={group} />
+      {product.group && (
+        <p class='muted small'>
+          Part of the group{' '}
+          <strong>{product.group}</strong>: the public product page, the widget and their structured data show the whole
+          group’s figures and reviews. The reviews below are this variant’s.{' '}
+          <a href={appPath(`/products?group=${encodeURIComponent(product.group)}`)}>See the group’s products</a>
+        </p>
+      )}
+    </div>
   );
 }
 

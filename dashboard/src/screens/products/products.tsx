@@ -9,6 +9,7 @@ import { Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../../ui
 import { CheckboxField } from '../../ui/fields.tsx';
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { useLoad } from '../../ui/hooks.ts';
+import { useGroupFigures } from './group-figures.ts';
 import { ArchivedBadge, RatingSummary, Thumbnail } from './parts.tsx';
 
 const FILTERS = ['q', 'group', 'archived', 'page', 'deleted'] as const;
@@ -54,6 +55,7 @@ export function Products(_: { params: Record<string, string> }) {
   const [group, setGroup] = useTypedFilter('group', filters.group);
   const searched = Boolean(filters.q || filters.group);
   const products = list.data?.data ?? [];
+  const groupFigures = useGroupFigures(list.data?.data);
 
   return (
     <>
@@ -157,7 +159,7 @@ export function Products(_: { params: Record<string, string> }) {
                         : <span class='muted'>—</span>}
                     </td>
                     <td data-label='Reviews'>
-                      <RatingSummary product={p} />
+                      <RatingSummary product={p} group={groupFigures.get(p.external_id)} />
                     </td>
                   </tr>
                 ))}

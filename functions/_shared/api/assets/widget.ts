@@ -29,23 +29,5 @@ export async function widgetScriptUrl(publicUrl: string): Promise<string> {
   return `${publicUrl}/embed/v1/widget${script ? `.${script.hash}` : ''}.js`;
 }
 
-/**
- * The height the widget takes in each layout. The snippet reserves it on the container, so the
- * page around the widget does not move when its reviews arrive (the widget scrolls inside it).
- */
-export const WIDGET_HEIGHT: Record<string, number> = { list: 480, grid: 480, carousel: 320 };
-
-/** The HTML a business pastes into its site: the container (its height reserved, a link inside for readers without scripts) and the script. */
-export function embedSnippet(
-  slug: string,
-  name: string,
-  profileUrl: string,
-  scriptUrl: string,
-  layout: string,
-): string {
-  const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  const height = WIDGET_HEIGHT[layout] ?? WIDGET_HEIGHT.list;
-  return `<div id="service-widget" data-slug="${attr(slug)}" style="display:block;height:${height}px">` +
-    `<a href="${attr(profileUrl)}">Reviews of ${attr(name)}</a></div>\n` +
-    `<script async src="${attr(scriptUrl)}"></script>`;
-}
+// The snippets the embed answer gives live with the dashboard's, in one module.
+export { embedSnippet, WIDGET_HEIGHT } from '../../core/embed-snippets.ts';

@@ -20,6 +20,7 @@ import {
 } from '../../core/db/public-product.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { safeLink } from '../../core/html.ts';
+import { imageSource } from '../../core/web-links.ts';
 import { productJsonLd } from '../../core/product-jsonld.ts';
 import type { AppEnv } from '../http/env.ts';
 import { withProductOf } from '../middleware/public-access/index.ts';
@@ -118,7 +119,7 @@ function renderCatalog(base: string, slug: string, profile: PublicProfileRow, ca
 <link rel="canonical" href="${at(pageNumber)}">
 ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;
   const cards = catalog.items.map((p) => {
-    const image = safeLink(p.image_url);
+    const image = imageSource(p.image_url);
     return markup`<li class="card">${
       image ? markup`<img src="${image}" alt="${p.name}" width="96" height="96" loading="lazy">` : ''
     }<div><a href="${productUrlOf(base, slug, p.external_id)}">${p.name}</a>${
@@ -146,7 +147,7 @@ function renderProduct(base: string, slug: string, data: ProductPageData, q: Lis
   const productUrl = productUrlOf(base, slug, p.external_id);
   const count = Number(p.review_count);
   const average = p.average_rating === null ? null : Number(p.average_rating);
-  const image = safeLink(p.image_url);
+  const image = imageSource(p.image_url);
   const shop = safeLink(p.url);
   const summary = average === null
     ? `No reviews of ${p.name} yet.`

@@ -2,7 +2,7 @@
 // in the order the request named them and then the business. Each form is sent on its own, as
 // plain HTML (no script): the server answers a review it took with a redirect back to the page,
 // which thanks for it in the place of its form; the others stay open for later.
-import { safeLink } from '../../core/html.ts';
+import { imageSource } from '../../core/web-links.ts';
 import { markup, raw, type SafeHtml } from './html.ts';
 import {
   type Errors,
@@ -56,7 +56,7 @@ export const SUBJECTS_STYLE = raw(`
 
 function section(view: SubjectsView, subject: Subject, index: number): SafeHtml {
   const id = sectionId(index);
-  const image = safeLink(subject.image_url);
+  const image = imageSource(subject.image_url);
   const business = subject.product_external_id === null;
   const head = markup`<div class="subject">${
     image ? markup`<img src="${image}" alt="${subject.name}" width="64" height="64">` : ''

@@ -5,6 +5,7 @@
 // invalid field gets the focus (autofocus).
 import { markup, type SafeHtml } from './html.ts';
 import { safeLink } from '../../core/html.ts';
+import { imageSource } from '../../core/web-links.ts';
 import { fieldErrorsOf } from '../../core/errors.ts';
 import type { ReviewSubmission } from '../../core/db/review-submission.ts';
 
@@ -311,8 +312,8 @@ ${ctx.verificationSaidAbove ? '' : verificationNote(ctx)}
 
 /** The page's form: the header, the form, the fine print. */
 export function reviewForm(ctx: FormContext, values: Values, errors: Errors, heading: SafeHtml | string): SafeHtml {
-  // The pages' CSP loads images over https only: an http image would show as a broken one.
-  const productImage = ctx.product?.imageUrl?.startsWith('https://') ? safeLink(ctx.product.imageUrl) : '';
+  // The pages' CSP loads images over https only: an http picture is asked for over https.
+  const productImage = imageSource(ctx.product?.imageUrl);
   return markup`${formHeader(ctx.orgName, ctx.logoUrl, heading)}
 ${
     productImage

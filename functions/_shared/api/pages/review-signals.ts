@@ -11,12 +11,15 @@ import { signalCaller } from '../middleware/rate-limit/index.ts';
 import {
   REPORT_DETAILS_MAX,
   REPORT_REASONS,
+  type ReportedReview,
+  reportedReview,
   type ReportReason,
   reportReview,
   type SignalOutcome,
   voteHelpful,
 } from '../../core/db/shopper-signals.ts';
-import { markup } from './html.ts';
+import { markup, raw } from './html.ts';
+import { stars } from './review-list.ts';
 import { formValues, privatePage } from './shared.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -85,11 +88,49 @@ function said(c: Context<AppEnv>, status: ContentfulStatusCode, title: string, t
   );
 }
 
-/** The report form, with the reason's error when one was sent without a valid reason. */
+/** The longest part of a review's text the report form quotes. */
+const EXCERPT_MAX = 300;
+
+/** Up to EXCERPT_MAX characters of a text, cut at a word with an ellipsis when longer. */
+export function excerpt(text: string): string {
+  const chars = [...text.trim()];
+  if (chars.length <= EXCERPT_MAX) return chars.join('');
+  const cut = chars.slice(0, EXCERPT_MAX).join('');
+  const word = cut.replace(/\s+\S*$/, '');
+  return `${word.length > EXCERPT_MAX / 2 ? word : cut}…`;
+}
+
+const DAY = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** The review reported, quoted above the form so the visitor sees what they are reporting. */
+function quotedReview(r: ReportedReview) {
+  return markup`<figure class="reported" aria-labelledby="reported-title">
+<figcaption id="reported-title">The review you are reporting</figcaption>
+<blockquote>
+<div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
+${r.title ? markup`<p class="reported-title"><strong>${r.title}</strong></p>` : ''}<p class="reported-text">${
+    excerpt(r.content)
+  }</p>
+</blockquote>
+<p class="reported-by">— ${r.reviewer_name}, ${DAY.format(new Date(r.created_at))}</p>
+</figure>`;
+}
+
+const REPORT_STYLE = raw(`
+.reported{margin:0 0 1.5rem;padding:1rem;border:1px solid #d0d7de;border-radius:.5rem;background:#f6f8fa}
+.reported figcaption{font-weight:600;margin-bottom:.5rem}
+.reported blockquote{margin:0}
+.reported p{margin:.25rem 0;overflow-wrap:anywhere;white-space:pre-line}
+.reported .stars-row{color:#7d4e00;font-size:1.25rem;letter-spacing:.05em}
+.reported-by{color:#57606a}
+`);
+
+/** The report form under the review it is about, with the reason's error when one was sent without a valid reason. */
 function reportForm(
   c: Context<AppEnv>,
   status: ContentfulStatusCode,
   back: string,
+  review: ReportedReview,
   { reason, details, errors = {} }: {
     reason?: string;
     details?: string;
@@ -106,6 +147,7 @@ function reportForm(
     status,
     'Report a review',
     markup`<h1>Report a review</h1>
+${quotedReview(review)}
 <p>Tell the business what is wrong with this review. Your report goes to the business only: it does not hide the review by itself, and your address is not kept.</p>
 <form method="post">
 <input type="hidden" name="back" value="${back}">
@@ -121,6 +163,7 @@ ${errors.reason ? markup`<p class="error" id="reason-error">${errors.reason}</p>
 <button type="submit">Send report</button>
 </form>
 <p><a href="${back}">← Back to the reviews</a></p>`,
+    { style: REPORT_STYLE },
   );
 }
 
@@ -141,12 +184,13 @@ export function reviewSignalPages() {
     return c.redirect(target, 303);
   });
 
-  app.get('/p/:slug/reviews/:reviewId/report', (c) => {
-    const back = backTo(c.req.param('slug'), c.req.query('back'));
-    if (!UUID.test(c.req.param('reviewId'))) {
-      return said(c, 404, 'Review not found', 'This review is not published here.', back);
-    }
-    return reportForm(c, 200, back);
+  app.get('/p/:slug/reviews/:reviewId/report', async (c) => {
+    const slug = c.req.param('slug');
+    const reviewId = c.req.param('reviewId');
+    const back = backTo(slug, c.req.query('back'));
+    const review = UUID.test(reviewId) ? await reportedReview(c.var.sql, slug, reviewId) : null;
+    if (!review) return said(c, 404, 'Review not found', 'This review is not published here.', back);
+    return reportForm(c, 200, back, review);
   });
 
   app.post('/p/:slug/reviews/:reviewId/report', async (c) => {
@@ -157,12 +201,16 @@ export function reviewSignalPages() {
     if (!UUID.test(reviewId)) return said(c, 404, 'Review not found', 'This review is not published here.', back);
     const reason = values.reason as ReportReason;
     const details = (values.details ?? '').trim();
-    if (!REPORT_REASONS.includes(reason)) {
-      return reportForm(c, 422, back, { details, errors: { reason: 'Choose what is wrong with the review.' } });
-    }
-    if (details.length > REPORT_DETAILS_MAX) {
-      const tooLong = `Keep the details to ${REPORT_DETAILS_MAX} characters.`;
-      return reportForm(c, 422, back, { reason, details, errors: { details: tooLong } });
+    const invalid = !REPORT_REASONS.includes(reason)
+      ? { errors: { reason: 'Choose what is wrong with the review.' } }
+      : details.length > REPORT_DETAILS_MAX
+      ? { reason, errors: { details: `Keep the details to ${REPORT_DETAILS_MAX} characters.` } }
+      : null;
+    if (invalid) {
+      // The form again, under the review, with what was typed.
+      const review = await reportedReview(c.var.sql, slug, reviewId);
+      if (!review) return said(c, 404, 'Review not found', 'This review is not published here any more.', back);
+      return reportForm(c, 422, back, review, { details, ...invalid });
     }
     const outcome = await reportReview(c.var.sql, signalCaller('report', c), slug, reviewId, {
       reason,

@@ -65,3 +65,21 @@ export async function reportReview(
                                    ${report.reason}, ${report.details})`, { onPrimary: true });
   return row;
 }
+
+/** The published review a report form is about, as the public pages show it. */
+export interface ReportedReview {
+  rating: number;
+  title: string | null;
+  content: string;
+  reviewer_name: string;
+  created_at: Date;
+}
+
+/** The slug's published review of that id, for the report form to show; null when there is none. */
+export async function reportedReview(sql: Sql, slug: string, reviewId: string): Promise<ReportedReview | null> {
+  const [row] = await runAsPublic(sql, (tx) =>
+    tx<ReportedReview[]>`
+      select rating, title, content, reviewer_name, created_at
+        from plaudit.public_reported_review(${slug}, ${reviewId})`);
+  return row ?? null;
+}

@@ -86,6 +86,8 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       'form_id',
       'product_external_id',
       'product_name',
+      'reply',
+      'replied_at',
     ],
     required: ['id', 'rating', 'content', 'reviewer_name', 'verification_status', 'is_hidden', 'created_at'],
     read: (c) => ({
@@ -101,6 +103,9 @@ export const FORMATS: Record<ImportFormat, FormatSpec> = {
       productExternalId: undefuse(c('product_external_id')),
       productName: undefuse(c('product_name')),
       productNamed: c('product_name').trim() !== '',
+      // An export without these columns (older ones) has no replies to keep.
+      reply: undefuse(c('reply')),
+      repliedAt: c('replied_at'),
       published: c('is_hidden').trim() !== 'true' && c('verification_status') !== 'rejected' &&
         c('verification_status') !== 'pending',
       publishedBy: said(c, 'is_hidden', 'verification_status'),

@@ -8,10 +8,11 @@ import { ApiError } from '../../http/errors.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { fieldsGiven } from '../../http/patch.ts';
 import { iso, Timestamp } from '../../http/schemas.ts';
+import { isWebLink, WEB_LINK_MAX, WEB_LINK_RULE } from '../../../core/web-links.ts';
 
 const GTIN_RULE = 'must be 8, 12, 13 or 14 digits with a valid check digit';
 
-const HttpUrl = z.string().trim().max(2000).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+const HttpUrl = z.string().trim().max(WEB_LINK_MAX).refine(isWebLink, WEB_LINK_RULE);
 const Identifier = (description: string) =>
   z.string().trim().min(1).max(200).nullable().optional().openapi({ description });
 
@@ -23,7 +24,9 @@ const productFields = {
   }),
   name: z.string().trim().min(1).max(500).openapi({ example: 'Stoneware mug, 350 ml' }),
   url: HttpUrl.nullable().optional().openapi({ description: "The product's page in your shop." }),
-  image_url: HttpUrl.nullable().optional().openapi({ description: "The product's picture (http or https)." }),
+  image_url: HttpUrl.nullable().optional().openapi({
+    description: "The product's picture (http or https; pages show it over https, an http address upgraded).",
+  }),
   sku: Identifier('Stock keeping unit.'),
   gtin: z.string().regex(/^(\d{8}|\d{12,14})$/, GTIN_RULE).nullable().optional().openapi({
     description: 'EAN-8, UPC-A (12), EAN-13 or GTIN-14; the check digit is verified.',
