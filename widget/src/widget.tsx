@@ -5,6 +5,7 @@ import type { components } from '../../sdk/src/generated/openapi.ts';
 import type { PublicReview } from './data.ts';
 import { Gallery } from './gallery.tsx';
 import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
+import { foldedText } from '../../functions/_shared/core/review-fold.ts';
 
 /** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
 export type EmbedData = components['schemas']['PublicEmbed'];
@@ -29,8 +30,6 @@ export interface Options {
   minRating?: number;
   locale: string;
 }
-
-const FOLD = 280;
 
 export const starGlyphs = (rating: number) => '★'.repeat(Math.round(rating)) + '☆'.repeat(5 - Math.round(rating));
 export const oneDecimal = (n: number) => n.toFixed(1);
@@ -57,8 +56,8 @@ export function Review(
     fetch(`${at.api}/${r.id}/helpful`, { method: 'POST', credentials: 'omit' })
       .then((res) => res.ok && res.json())
       .then((b) => b && setHelpful(b.helpful_count), () => {});
-  const long = r.content.length > FOLD;
-  const text = long && !open ? `${r.content.slice(0, FOLD).trimEnd()}…` : r.content;
+  const folded = foldedText(r.content);
+  const text = folded && !open ? folded : r.content;
   let date = r.created_at.slice(0, 10);
   try {
     date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(r.created_at));
@@ -70,7 +69,7 @@ export function Review(
       <Stars rating={r.rating} t={t} />
       {r.title && <p class='title'>{r.title}</p>}
       <p>{text}</p>
-      {long && (
+      {folded && (
         <button type='button' aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? t.readLess : t.readMore}
         </button>

@@ -10,6 +10,7 @@ import { MAX_PAGE } from '../http/pagination.ts';
 import { markup, raw, type SafeHtml } from './html.ts';
 import { fitWithin, THUMBNAIL_LONGEST_SIDE } from '../../core/media/limits.ts';
 import { PHOTO_VIEWER } from './photo-viewer.ts';
+import { foldedText } from '../../core/review-fold.ts';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -89,6 +90,9 @@ export const REVIEW_LIST_STYLE = raw(`
 .review{border-top:1px solid #d0d7de;padding:1rem 0}
 .review h3{font-size:1.05rem;margin:.35rem 0}
 .review p{margin:.35rem 0;white-space:pre-line;overflow-wrap:anywhere}
+.fold summary{color:#0969da;cursor:pointer;text-decoration:underline;width:max-content;padding:.2rem 0}
+.fold summary::marker{content:""}
+.fold[open] .more,.fold:not([open]) .less,.review:has(.fold[open])>.excerpt{display:none}
 .meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
 .badge,.label{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
 .label{background:#fff8c5;color:#6a4a00}
@@ -238,6 +242,17 @@ function reviewMedia(r: ReviewItem): SafeHtml | '' {
   return markup`<ul class="media" aria-label="Photos and videos from ${r.reviewer_name}">${items}</ul>`;
 }
 
+/**
+ * A review's text; a long one folded as the widget folds it, its first characters and a native
+ * <details> whose "Read more" shows the whole text (no script), and "Show less" folds it again.
+ */
+function reviewText(content: string): SafeHtml {
+  const excerpt = foldedText(content);
+  return excerpt === null
+    ? markup`<p>${content}</p>`
+    : markup`<p class="excerpt">${excerpt}</p><details class="fold"><summary><span class="more">Read more</span><span class="less">Show less</span></summary><p>${content}</p></details>`;
+}
+
 /** Where a review's vote and report go, and the list page to come back to. */
 type Signals = { profileUrl: string; back: string; thanked: string | null };
 
@@ -247,7 +262,7 @@ function reviewArticle(r: ReviewItem, business: string, signals: Signals): SafeH
   return markup`<article class="review" id="review-${r.id}">
 <div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
 ${r.title ? markup`<h3>${r.title}</h3>` : ''}
-<p>${r.content}</p>
+${reviewText(r.content)}
 ${reviewMedia(r)}
 <div class="meta"><span>${r.reviewer_name}</span><time datetime="${r.created_at}">${formatDate(r.created_at)}</time>${
     r.verification_status === 'verified'
