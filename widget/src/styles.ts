@@ -5,6 +5,9 @@
 export const STYLES = `
 :host{display:block}
 .root{height:100%}
+/* Until the widget draws (or when it has nothing to show), the container's fallback link shows in its place, a block as tall as the container that holds only it. */
+.root:empty{display:none}
+::slotted(*){display:block}
 /* The widget fills the height its container reserves (the snippet sets it) and scrolls inside. */
 .w{all:initial;display:block;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;text-align:start;--a:var(--plaudit-accent,#0b57d0);--s:var(--plaudit-star,#9a6700);--bg:var(--plaudit-background,#fff);--fg:var(--plaudit-text,#1f2328);--mu:var(--plaudit-muted,#57606a);--bd:#d0d7de;
 background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:12px;padding:16px;box-sizing:border-box;
@@ -14,7 +17,10 @@ height:100%;display:flex;flex-direction:column;overflow:hidden}
 *{box-sizing:border-box}
 .head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;margin:0 0 12px}
 .name{font-size:17px;font-weight:700;margin:0}
-.st{color:var(--s);letter-spacing:1px}
+/* Stars: the rounded glyphs hold the place; five grey stars over them, and five gold ones clipped to the rating's fraction. */
+.st{color:transparent;letter-spacing:1px;position:relative;display:inline-block}
+.st:before,.st:after{content:"★★★★★";color:var(--bd);position:absolute;left:0}
+.st:after{color:var(--s);clip-path:inset(0 calc(100% - var(--f)) 0 0)}
 .avg{font-weight:700}
 .mu{color:var(--mu);font-size:13px}
 .items{list-style:none;margin:0;padding:0 2px 2px 0;display:grid;gap:12px;flex:1;min-height:0;overflow:auto;align-content:start}

@@ -33,10 +33,18 @@ export interface Options {
 
 export const starGlyphs = (rating: number) => '★'.repeat(Math.round(rating)) + '☆'.repeat(5 - Math.round(rating));
 export const oneDecimal = (n: number) => n.toFixed(1);
+/** A rating as said aloud, to its second decimal (4.75), with at least `min` decimals. */
+export const figure = (n: number, t: Strings, min = 0) =>
+  n.toLocaleString(t.lang, { minimumFractionDigits: min, maximumFractionDigits: 2 });
+/**
+ * Drawn stars: five grey ones, and five gold ones clipped to the rating's fraction (4.75: four
+ * and three quarters; styles.ts). The rounded glyphs stay the element's text, for copying.
+ */
+export const drawn = (rating: number) => ({ class: 'st', style: { '--f': `${rating * 20}%` } });
 
 export function Stars({ rating, t }: { rating: number; t: Strings }) {
   return (
-    <span class='st' role='img' aria-label={t.rated(rating.toLocaleString(undefined, { maximumFractionDigits: 1 }))}>
+    <span {...drawn(rating)} role='img' aria-label={t.rated(figure(rating, t))}>
       {starGlyphs(rating)}
     </span>
   );

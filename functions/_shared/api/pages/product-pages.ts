@@ -99,9 +99,7 @@ export async function listedProductCount(sql: Sql, slug: string): Promise<number
 function ratingLine(average: number | null, count: number) {
   return average === null
     ? markup`<p>No reviews yet</p>`
-    : markup`<p><span class="stars-row" role="img" aria-label="Rated ${average.toFixed(1)} out of 5">${
-      stars(average)
-    }</span> ${average.toFixed(1)} · ${reviewsWord(count)}</p>`;
+    : markup`<p>${stars(average)} ${average.toFixed(1)} · ${reviewsWord(count)}</p>`;
 }
 
 function renderCatalog(base: string, slug: string, profile: PublicProfileRow, catalog: Catalog, pageNumber: number) {

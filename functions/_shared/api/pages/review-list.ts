@@ -73,7 +73,9 @@ const BADGE: Record<string, string> = {
 export const REVIEW_LIST_STYLE = raw(`
 .score{display:grid;grid-template-columns:auto 1fr;gap:1rem 1.5rem;align-items:center;border:1px solid #d0d7de;border-radius:.75rem;padding:1rem 1.25rem;margin:1.25rem 0}
 .avg{font-size:2.5rem;font-weight:700;line-height:1}
-.stars-row{color:#9a6700;font-size:1.25rem;letter-spacing:.05em}
+.stars-row{color:transparent;font-size:1.25rem;letter-spacing:.05em;position:relative;display:inline-block;white-space:nowrap}
+.stars-row::before,.stars-row::after{content:"★★★★★";color:#c8ced6;position:absolute;left:0;top:0}
+.stars-row::after{color:#9a6700;clip-path:inset(0 calc(100% - var(--fill)) 0 0)}
 .count{color:#57606a;margin:.25rem 0 0}
 .bars{list-style:none;margin:0;padding:0;grid-column:1/-1}
 .bars li{display:grid;grid-template-columns:4.5rem 1fr 3rem;gap:.5rem;align-items:center;margin:.2rem 0}
@@ -117,9 +119,20 @@ export const REVIEW_LIST_STYLE = raw(`
 .thanks{color:#116329;font-weight:600}
 `);
 
-export function stars(rating: number): string {
-  const full = Math.round(rating);
-  return '★'.repeat(full) + '☆'.repeat(5 - full);
+/** A rating as said aloud: an average to its second decimal (4.75) with at least one (4.0). */
+const AVERAGE = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 2 });
+
+/**
+ * Drawn stars named by their rating ("Rated 4.75 out of 5"): five grey stars, and five gold ones
+ * clipped to the rating's fraction (the styles' `--fill`). The rounded glyphs stay the element's
+ * text, for readers without styles and for copying.
+ */
+export function stars(rating: number | null, { average = true, tag = 'span' } = {}): SafeHtml {
+  const label = rating === null ? 'No rating yet' : `Rated ${average ? AVERAGE.format(rating) : rating} out of 5`;
+  const full = Math.round(rating ?? 0);
+  return markup`<${raw(tag)} class="stars-row" role="img" aria-label="${label}" style="--fill:${(rating ?? 0) * 20}%">${
+    '★'.repeat(full) + '☆'.repeat(5 - full)
+  }</${raw(tag)}>`;
 }
 
 // One formatter each, made once: building an Intl formatter per value costs more than the page.
@@ -213,9 +226,7 @@ function scoreSection(
   return markup`<section class="score" aria-labelledby="score-h">
 <h2 id="score-h" class="trap">Rating</h2>
 <div><div class="avg">${average === null ? '–' : average.toFixed(1)}</div></div>
-<div><div class="stars-row" role="img" aria-label="${
-    average === null ? 'No rating yet' : `Rated ${average.toFixed(1)} out of 5`
-  }">${stars(average ?? 0)}</div><p class="count">${reviewsWord(count)}</p></div>
+<div>${stars(average, { tag: 'div' })}<p class="count">${reviewsWord(count)}</p></div>
 <ul class="bars" aria-label="Reviews per rating">${bars}</ul>
 </section>`;
 }
@@ -260,7 +271,7 @@ type Signals = { profileUrl: string; back: string; thanked: string | null };
  * incentive, an import), the business's reply, and its signals. */
 function reviewArticle(r: ReviewItem, business: string, signals: Signals): SafeHtml {
   return markup`<article class="review" id="review-${r.id}">
-<div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
+${stars(r.rating, { average: false, tag: 'div' })}
 ${r.title ? markup`<h3>${r.title}</h3>` : ''}
 ${reviewText(r.content)}
 ${reviewMedia(r)}
