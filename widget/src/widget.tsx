@@ -50,6 +50,31 @@ export function Stars({ rating, t }: { rating: number; t: Strings }) {
   );
 }
 
+/**
+ * The visitor's helpful votes, kept in the host page's localStorage (`plaudit:helpful`, review id →
+ * the count the vote answered, the newest 200): the embed answer is shared and cached, so it cannot
+ * say who voted. None where storage is refused.
+ */
+const VOTES = 'plaudit:helpful';
+
+function myVotes(): Record<string, number> {
+  try {
+    return JSON.parse(localStorage.getItem(VOTES)!) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function remember(id: string, count: number): number {
+  const votes = { ...myVotes(), [id]: count };
+  try {
+    localStorage.setItem(VOTES, JSON.stringify(Object.fromEntries(Object.entries(votes).slice(-200))));
+  } catch {
+    // storage refused: the vote shows until the page is left
+  }
+  return count;
+}
+
 /** The theme a container asks for (`data-theme`), else the saved one. */
 export const themeOf = (asked: string | undefined, saved: string) =>
   ['light', 'dark', 'auto'].includes(asked ?? '') ? asked! : saved;
@@ -58,12 +83,14 @@ export function Review(
   { r, t, locale, replyLabel, at }: { r: PublicReview; t: Strings; locale: string; replyLabel: string; at: SignalUrls },
 ) {
   const [open, setOpen] = useState(false);
-  const [helpful, setHelpful] = useState<number>();
+  const mine = myVotes()[r.id];
+  // The visitor's own vote: pressed, and counted over a cached answer that does not hold it yet.
+  const [helpful, setHelpful] = useState(mine && Math.max(mine, r.helpful_count));
   // One vote per visitor, counted by the API; a failed one leaves the button as it was.
   const vote = () =>
     fetch(`${at.api}/${r.id}/helpful`, { method: 'POST', credentials: 'omit' })
       .then((res) => res.ok && res.json())
-      .then((b) => b && setHelpful(b.helpful_count), () => {});
+      .then((b) => b && setHelpful(remember(r.id, b.helpful_count)), () => {});
   const folded = foldedText(r.content);
   const text = folded && !open ? folded : r.content;
   let date = r.created_at.slice(0, 10);
