@@ -116,17 +116,26 @@ describe("a product's page", () => {
     const ld = jsonLd(html);
     const route = await call('GET', `/api/v1/public/products/${a.org.slug}/MUG-BLUE/jsonld`);
     expect(ld).toEqual(route.body);
-    // A schema.org Product whose aggregate is what the page shows.
+    // The group's schema.org ProductGroup, whose aggregate is what the page shows, each variant a Product.
     expect(ld).toMatchObject({
       '@context': 'https://schema.org',
-      '@type': 'Product',
+      '@type': 'ProductGroup',
       name: MUG,
-      url: 'https://shop.example/mug',
+      productGroupID: 'mug',
       image: 'https://shop.example/mug.jpg',
-      sku: 'SKU-1',
-      gtin: '4006381333931',
       brand: { '@type': 'Brand', name: 'Acme' },
       aggregateRating: { '@type': 'AggregateRating', ratingValue: 4, reviewCount: 12, bestRating: 5, worstRating: 1 },
+      hasVariant: [
+        {
+          '@type': 'Product',
+          name: MUG,
+          url: 'https://shop.example/mug',
+          image: 'https://shop.example/mug.jpg',
+          sku: 'SKU-1',
+          gtin: '4006381333931',
+        },
+        { '@type': 'Product', name: 'Mug red' },
+      ],
     });
     expect(ld.aggregateRating.ratingValue.toFixed(1)).toBe(/<div class="avg">([\d.]+)<\/div>/.exec(html)![1]);
     expect(ld.review).toHaveLength(10);

@@ -179,6 +179,7 @@ ${
         items: reviews.data,
         total: reviews.meta.total,
         business: profile.name,
+        viewing: p.external_id,
       })
     }
 <p class="fine">Reviews of ${p.name}, sold by ${profile.name}, collected and published with Plaudit.</p>`;

@@ -57,6 +57,8 @@ export type ReviewItem = {
     height: number | null;
   }[];
   reply: { content: string; created_at: string; updated_at: string } | null;
+  /** The product it was written about (its external id and name), or null for a review of the business. */
+  product: { external_id: string; name: string } | null;
   helpful_count: number;
   created_at: string;
 };
@@ -98,6 +100,7 @@ export const REVIEW_LIST_STYLE = raw(`
 .meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
 .badge,.label{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
 .label{background:#fff8c5;color:#6a4a00}
+.variant{color:#1f2328;font-weight:600}
 .media{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.6rem 0;padding:0}
 .media img{display:block;height:6rem;width:auto;max-width:100%;border-radius:.4rem;border:1px solid #d0d7de;object-fit:cover}
 .media a{color:#0969da}
@@ -264,8 +267,11 @@ function reviewText(content: string): SafeHtml {
     : markup`<p class="excerpt">${excerpt}</p><details class="fold"><summary><span class="more">Read more</span><span class="less">Show less</span></summary><p>${content}</p></details>`;
 }
 
-/** Where a review's vote and report go, and the list page to come back to. */
-type Signals = { profileUrl: string; back: string; thanked: string | null };
+/**
+ * Where a review's vote and report go, and the list page to come back to; on a product's page, the
+ * product shown (`viewing`, its external id), so that a review of another of its group names its own.
+ */
+type Signals = { profileUrl: string; back: string; thanked: string | null; viewing?: string };
 
 /** A review as an article: its stars, title, text, reviewer, date, badge, what it was labelled (an
  * incentive, an import), the business's reply, and its signals. */
@@ -276,6 +282,10 @@ ${r.title ? markup`<h3>${r.title}</h3>` : ''}
 ${reviewText(r.content)}
 ${reviewMedia(r)}
 <div class="meta"><span>${r.reviewer_name}</span><time datetime="${r.created_at}">${formatDate(r.created_at)}</time>${
+    signals.viewing && r.product && r.product.external_id !== signals.viewing
+      ? markup`<span class="variant">Variant: ${r.product.name}</span>`
+      : ''
+  }${
     r.verification_status === 'verified'
       ? markup`<span class="badge">${BADGE[r.verification_method ?? 'manual']}</span>`
       : ''
@@ -321,18 +331,19 @@ export function pager(
 
 /** The reviews section: the rating filter and the sort as links, the page's reviews, the pager. */
 function reviewsSection(
-  { pageUrl, profileUrl, q, items, total, business }: {
+  { pageUrl, profileUrl, q, items, total, business, viewing }: {
     pageUrl: string;
     profileUrl: string;
     q: ListQuery;
     items: ReviewItem[];
     total: number;
     business: string;
+    viewing?: string;
   },
 ): SafeHtml {
   const { lastPage, prev, next } = neighbours(pageUrl, q, total);
   const here = new URL(listLink(pageUrl, q));
-  const signals: Signals = { profileUrl, back: `${here.pathname}${here.search}`, thanked: q.helpful };
+  const signals: Signals = { profileUrl, back: `${here.pathname}${here.search}`, thanked: q.helpful, viewing };
   const filters = [null, 5, 4, 3, 2, 1].map((n) =>
     markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, rating: n })}"${
       q.rating === n ? markup` aria-current="page"` : ''
@@ -377,7 +388,7 @@ ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link r
 
 /** What a page of reviews shows, the business's or a product's: the score with its bars, then the reviews. */
 export function reviewListSections(
-  { pageUrl, profileUrl, q, average, count, distribution, items, total, business }: {
+  { pageUrl, profileUrl, q, average, count, distribution, items, total, business, viewing }: {
     pageUrl: string;
     /** The business's profile page, under which the reviews' votes and reports are posted. */
     profileUrl: string;
@@ -388,8 +399,10 @@ export function reviewListSections(
     items: ReviewItem[];
     total: number;
     business: string;
+    /** On a product's page, the product shown (its external id): reviews of the others of its group name theirs. */
+    viewing?: string;
   },
 ): SafeHtml {
   return markup`${scoreSection(pageUrl, q, average, count, distribution)}
-${reviewsSection({ pageUrl, profileUrl, q, items, total, business })}`;
+${reviewsSection({ pageUrl, profileUrl, q, items, total, business, viewing })}`;
 }
