@@ -135,7 +135,7 @@ export function Review(props: ReviewProps) {
       <p ref={text} class='tx' style={lines ? { WebkitLineClamp: lines, flex: 'none' } : undefined}>
         {
           // A card's title leads its text, so that the text has the most lines.
-          card && r.title && <strong>{r.title}</strong>
+          card && r.title && <strong>{`${r.title} `}</strong>
         }
         {folded && !open ? folded : r.content}
       </p>

@@ -245,6 +245,8 @@ describe('the widget on a host page', () => {
           // The long review is folded to whole lines; its "Read more" opens all of it in a dialog.
           const long = page.locator('#service-widget li.r', { hasText: 'Best beans in town' }).first();
           await long.scrollIntoViewIfNeeded();
+          // The title leads the text, a word apart.
+          expect(await long.locator(':scope > .tx').textContent()).toMatch(/^Best beans in town The Ethiopian roast/);
           const more = long.getByRole('button', { name: 'Read more' });
           await more.click();
           const dialog = page.locator('#service-widget').getByRole('dialog');
