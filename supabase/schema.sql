@@ -732,7 +732,7 @@ COMMENT ON FUNCTION plaudit.public_media_file(p_storage_key text) IS 'The conten
 -- FUNCTION plaudit.public_product (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text) RETURNS json
 
-COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields and the version of answers showing it; null when not found.';
+COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields, its group and the group''s products (variants), and the version of answers showing it; null when not found.';
 
 -- FUNCTION plaudit.public_product_catalog (supabase/schemas/public_product_pages.sql)
 --   (p_slug text, p_page integer, p_limit integer) RETURNS json

@@ -108,11 +108,18 @@ as $$
     'average_rating', case when st.public_count > 0 then round(st.rating_sum::numeric / st.public_count, 2) end,
     'review_count', st.public_count,
     'rating_distribution', json_build_object('1', st.rating_1, '2', st.rating_2, '3', st.rating_3,
-                                             '4', st.rating_4, '5', st.rating_5))
+                                             '4', st.rating_4, '5', st.rating_5),
+    'group', (x.product).group_key,
+    -- A group's products, for its ProductGroup JSON-LD (each variant's own identifiers).
+    'variants', case when (x.product).group_key is not null then (
+      select json_agg(json_build_object('external_id', g.external_id, 'name', g.name, 'url', g.url,
+                                        'image_url', g.image_url, 'sku', g.sku, 'gtin', g.gtin, 'mpn', g.mpn)
+                      order by g.external_id)
+        from plaudit.products g where g.id = any (x.group_ids)) end)
     from plaudit.public_product_of(p_slug, p_external_id) x
     cross join lateral plaudit.product_group_statistics(x.group_ids) st
 $$;
-comment on function plaudit.public_product(text,text) is 'A product''s public summary over its group, with its fields and the version of answers showing it; null when not found.';
+comment on function plaudit.public_product(text,text) is 'A product''s public summary over its group, with its fields, its group and the group''s products (variants), and the version of answers showing it; null when not found.';
 grant execute on function plaudit.public_product(text,text) to plaudit_public;
 
 -- GET /public/products/:slug/:externalId/reviews as the response body (the pagination envelope

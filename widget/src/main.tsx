@@ -7,7 +7,7 @@
 // product, a switched-off profile or a network error leave the container as it was and throw
 // nothing into the page.
 import { type ComponentChild, render } from 'preact';
-import { getJson, ignore, productPath, type PublicProduct } from './data.ts';
+import { getJson, productPath, type PublicProduct } from './data.ts';
 import { putJsonLd } from './jsonld.ts';
 import { ProductWidget, readPage, SORTS } from './product.tsx';
 import { askRating, StarsLine } from './stars.tsx';
@@ -39,10 +39,19 @@ function show(el: HTMLElement, m: Mounted, content: ComponentChild): void {
   );
 }
 
+/**
+ * Nothing to show (an unknown slug or product, a switched-off profile, a failed read): the
+ * container gives up the height it reserved and is its fallback link, nothing more, so that
+ * neither an empty box nor the link overflowing it covers the page's own content.
+ */
+function fallBack(el: HTMLElement, m: Mounted): void {
+  if (mounted.get(el) === m) el.style.height = 'auto';
+}
+
 async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: string): Promise<void> {
   const d = el.dataset;
   const data = await getJson<EmbedData>(`${base}/api/v1/public/embed/${encodeURIComponent(d.slug!)}`);
-  if (!data?.enabled || !Array.isArray(data.reviews)) return;
+  if (!data?.enabled || !Array.isArray(data.reviews)) return fallBack(el, m);
   show(
     el,
     m,
@@ -69,7 +78,8 @@ async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: st
     d.jsonld === 'off' ? null : getJson<unknown>(`${url}/jsonld`),
   ]);
   // Unmounted meanwhile: neither drawn nor its JSON-LD put.
-  if (!product || !first || mounted.get(el) !== m) return;
+  if (!product || !first) return fallBack(el, m);
+  if (mounted.get(el) !== m) return;
   if (jsonld) putJsonLd(`${d.slug}/${id}`, JSON.stringify(jsonld));
   const t = stringsFor(locale);
   show(
@@ -95,16 +105,19 @@ function load(el: HTMLElement, m: Mounted): void {
   const locale = d.locale ?? document.documentElement.lang ?? navigator.language ?? 'en';
   const id = d.product;
   if (id === undefined) {
-    loadBusiness(el, m, base, locale).catch(ignore);
+    loadBusiness(el, m, base, locale).catch(() => fallBack(el, m));
   } else if (d.mode === 'stars') {
     askRating(
       base,
       d.slug!,
       id,
-      (rating) => show(el, m, <StarsLine rating={rating} t={stringsFor(locale)} theme={themeOf(d.theme, 'light')} />),
+      (rating) =>
+        rating
+          ? show(el, m, <StarsLine rating={rating} t={stringsFor(locale)} theme={themeOf(d.theme, 'light')} />)
+          : fallBack(el, m),
     );
   } else {
-    loadProduct(el, m, base, locale, id).catch(ignore);
+    loadProduct(el, m, base, locale, id).catch(() => fallBack(el, m));
   }
 }
 

@@ -100,7 +100,17 @@ export function ProductWidget(
         </div>
       )}
       <ul class='items' tabIndex={0} aria-label={t.region(product.name)}>
-        {reviews.map((r) => <Review key={r.id} r={r} t={t} locale={locale} replyLabel={t.sellerReply} at={signals} />)}
+        {reviews.map((r) => (
+          <Review
+            key={r.id}
+            r={r}
+            t={t}
+            locale={locale}
+            replyLabel={t.sellerReply}
+            at={signals}
+            viewing={product.external_id}
+          />
+        ))}
       </ul>
       <div class='ctl end'>
         {list.meta.page < list.meta.totalPages && (

@@ -1,18 +1,18 @@
 // The stars mode (`data-product` with `data-mode="stars"`), for category pages: one line of stars,
 // average and count per product. Every such container asked for in one turn of the page's event
 // loop (the first scan, or a batch a script adds later) is read together: one `ratings` request
-// per business of up to 100 ids (and a bounded address). An unknown id leaves its container's
-// fallback as it is.
+// per business of up to 100 ids (and a bounded address). An unknown id, or a failed read, leaves
+// its container as its fallback (drawn with null).
 import { getJson, ignore, type ProductRating } from './data.ts';
 import type { Strings } from './strings.ts';
-import { oneDecimal, starGlyphs } from './widget.tsx';
+import { drawn, figure, oneDecimal, starGlyphs } from './widget.tsx';
 
 const BATCH = 100;
 /** Ids per request stop short of this many characters, so that the address stays short enough for every server. */
 const MAX_IDS_LENGTH = 1800;
 
-/** Draws one product's figures into its container. */
-export type DrawRating = (rating: ProductRating) => void;
+/** Draws one product's figures into its container; null: it has none to show. */
+export type DrawRating = (rating: ProductRating | null) => void;
 
 /** By `<api base>\n<slug>`: each external id's containers waiting for their figures. */
 let pending = new Map<string, Map<string, DrawRating[]>>();
@@ -20,7 +20,7 @@ let pending = new Map<string, Map<string, DrawRating[]>>();
 export function askRating(base: string, slug: string, id: string, draw: DrawRating): void {
   // What the ratings route would refuse (and with it the whole batch) is not asked for: an id
   // holding a comma (its separator), an empty one, or one past 200 characters.
-  if (!id || id.length > 200 || id.includes(',')) return;
+  if (!id || id.length > 200 || id.includes(',')) return draw(null);
   if (!pending.size) Promise.resolve().then(flush);
   const key = `${base}\n${slug}`;
   const ids = pending.get(key) ?? new Map<string, DrawRating[]>();
@@ -42,18 +42,19 @@ function flush(): void {
         chunk = [];
         length = 0;
       }
-      chunk.push(encoded);
+      chunk.push(id);
       length += encoded.length + 1;
     }
     read(base, slug, chunk, ids).catch(ignore);
   }
 }
 
-async function read(base: string, slug: string, encodedIds: string[], ids: Map<string, DrawRating[]>) {
+async function read(base: string, slug: string, chunk: string[], ids: Map<string, DrawRating[]>) {
   const answer = await getJson<{ data: ProductRating[] }>(
-    `${base}/api/v1/public/products/${encodeURIComponent(slug)}/ratings?ids=${encodedIds.join(',')}`,
+    `${base}/api/v1/public/products/${encodeURIComponent(slug)}/ratings?ids=${chunk.map(encodeURIComponent).join(',')}`,
   );
-  for (const rating of answer?.data ?? []) for (const draw of ids.get(rating.external_id) ?? []) draw(rating);
+  const found = new Map((answer?.data ?? []).map((r) => [r.external_id, r]));
+  for (const id of chunk) for (const draw of ids.get(id)!) draw(found.get(id) ?? null);
 }
 
 export function StarsLine({ rating, t, theme }: { rating: ProductRating; t: Strings; theme: string }) {
@@ -63,9 +64,9 @@ export function StarsLine({ rating, t, theme }: { rating: ProductRating; t: Stri
     <p
       class={`w sm ${theme}`}
       role='img'
-      aria-label={avg === null ? t.noReviews : `${t.rated(oneDecimal(avg))}, ${t.reviews(count)}`}
+      aria-label={avg === null ? t.noReviews : `${t.rated(figure(avg, t, 1))}, ${t.reviews(count)}`}
     >
-      <span class='st'>{starGlyphs(avg ?? 0)}</span>
+      <span {...drawn(avg ?? 0)}>{starGlyphs(avg ?? 0)}</span>
       {avg === null ? ' ' : ` ${oneDecimal(avg)} `}({count.toLocaleString(t.lang)})
     </p>
   );

@@ -32,6 +32,8 @@ export interface Strings {
   close: string;
   /** The filter of reviews with photos or videos. */
   withPhotos: string;
+  /** On a product's widget, a review of another product of its group: the product it was written about. */
+  variant: (name: string) => string;
 }
 
 /** The platforms reviews are imported from, by their import format. */
@@ -78,6 +80,7 @@ const en: Strings = {
   video: 'Video',
   close: 'Close',
   withPhotos: 'With photos',
+  variant: (name) => `Variant: ${name}`,
 };
 
 const de: Strings = {
@@ -114,6 +117,7 @@ const de: Strings = {
   video: 'Video',
   close: 'Schließen',
   withPhotos: 'Mit Fotos',
+  variant: (name) => `Variante: ${name}`,
 };
 
 export function stringsFor(locale: string): Strings {

@@ -5,6 +5,9 @@
 export const STYLES = `
 :host{display:block}
 .root{height:100%}
+/* Until the widget draws (or when it has nothing to show), the container's fallback link shows in its place, a block as tall as the container that holds only it. */
+.root:empty{display:none}
+::slotted(*){display:block}
 /* The widget fills the height its container reserves (the snippet sets it) and scrolls inside. */
 .w{all:initial;display:block;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;text-align:start;--a:var(--plaudit-accent,#0b57d0);--s:var(--plaudit-star,#9a6700);--bg:var(--plaudit-background,#fff);--fg:var(--plaudit-text,#1f2328);--mu:var(--plaudit-muted,#57606a);--bd:#d0d7de;
 background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:12px;padding:16px;box-sizing:border-box;
@@ -14,12 +17,20 @@ height:100%;display:flex;flex-direction:column;overflow:hidden}
 *{box-sizing:border-box}
 .head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;margin:0 0 12px}
 .name{font-size:17px;font-weight:700;margin:0}
-.st{color:var(--s);letter-spacing:1px}
+/* Stars: the rounded glyphs hold the place; five grey stars over them, and five gold ones clipped to the rating's fraction. */
+.st{color:transparent;letter-spacing:1px;position:relative;display:inline-block}
+.st:before,.st:after{content:"★★★★★";color:var(--bd);position:absolute;left:0}
+.st:after{color:var(--s);clip-path:inset(0 calc(100% - var(--f)) 0 0)}
 .avg{font-weight:700}
 .mu{color:var(--mu);font-size:13px}
 .items{list-style:none;margin:0;padding:0 2px 2px 0;display:grid;gap:12px;flex:1;min-height:0;overflow:auto;align-content:start}
 .grid .items{grid-template-columns:repeat(auto-fill,minmax(220px,1fr))}
-.carousel .items{align-items:start;grid-auto-flow:column;grid-auto-columns:min(85%,300px);overflow-x:auto;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding-bottom:4px}
+/* The carousel: cards as tall as it, side by side; no card scrolls inside, and its text shows the whole lines that fit (widget.tsx clamps it). */
+.carousel .items{grid-auto-flow:column;grid-auto-columns:min(85%,300px);grid-template-rows:100%;overflow:auto hidden;scroll-snap-type:x mandatory;scroll-behavior:smooth;padding-bottom:4px}
+.carousel .items>.r{display:flex;flex-direction:column;overflow:hidden}
+.carousel .items>.r>.tx{flex:1 1 0;min-height:1.5em;overflow:hidden;display:-webkit-box;-webkit-box-orient:vertical}
+.rv{width:min(92vw,600px);max-height:88vh;padding:12px;border:0;border-radius:12px;background:var(--bg);color:var(--fg)}
+.rv ul{list-style:none;margin:0;padding:0}
 @media (prefers-reduced-motion:reduce){.carousel .items{scroll-behavior:auto}}
 .carousel .items>li{scroll-snap-align:start}
 .r{border:1px solid var(--bd);border-radius:10px;padding:12px;margin:0;min-width:0}
@@ -28,6 +39,7 @@ height:100%;display:flex;flex-direction:column;overflow:hidden}
 .meta{display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
 .badge,.lb{background:#dafbe1;color:#116329;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
 .lb{background:#fff8c5;color:#6a4a00}
+.vr{color:var(--fg);font-weight:600}
 .reply{border-left:3px solid var(--bd);margin:8px 0 0;padding:0 0 0 10px}
 .sig{margin-top:6px}
 .hb{border:1px solid var(--bd);border-radius:14px;padding:0 10px;text-decoration:none;color:var(--fg);font-size:13px}
@@ -38,6 +50,8 @@ button{font:inherit;color:var(--a);background:none;border:0;padding:0;cursor:poi
 a{color:var(--a)}
 :focus-visible{outline:3px solid var(--a);outline-offset:2px}
 .ft{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:baseline;margin:12px 0 0}
+.ft .nav{margin:0 0 0 auto}
+.sig button:not(.hb){font-size:13px;font-weight:600}
 /* A review's photos: thumbnails of a fixed height (their width from their sizes), and one large in a dialog of a fixed size. */
 .md{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:6px 0;padding:0}
 .md img{display:block;height:64px;width:auto;max-width:100%;object-fit:cover;border-radius:6px}

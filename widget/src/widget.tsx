@@ -1,10 +1,11 @@
 // One widget: the business, its rating, its latest public reviews, and a link to all of them.
 // Review text is only ever text (Preact escapes it); nothing from the data becomes markup.
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { components } from '../../sdk/src/generated/openapi.ts';
 import type { PublicReview } from './data.ts';
 import { Gallery } from './gallery.tsx';
 import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
+import { foldedText } from '../../functions/_shared/core/review-fold.ts';
 
 /** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
 export type EmbedData = components['schemas']['PublicEmbed'];
@@ -30,35 +31,97 @@ export interface Options {
   locale: string;
 }
 
-const FOLD = 280;
-
 export const starGlyphs = (rating: number) => '★'.repeat(Math.round(rating)) + '☆'.repeat(5 - Math.round(rating));
 export const oneDecimal = (n: number) => n.toFixed(1);
+/** A rating as said aloud, to its second decimal (4.75), with at least `min` decimals. */
+export const figure = (n: number, t: Strings, min = 0) =>
+  n.toLocaleString(t.lang, { minimumFractionDigits: min, maximumFractionDigits: 2 });
+/**
+ * Drawn stars: five grey ones, and five gold ones clipped to the rating's fraction (4.75: four
+ * and three quarters; styles.ts). The rounded glyphs stay the element's text, for copying.
+ */
+export const drawn = (rating: number) => ({ class: 'st', style: { '--f': `${rating * 20}%` } });
 
 export function Stars({ rating, t }: { rating: number; t: Strings }) {
   return (
-    <span class='st' role='img' aria-label={t.rated(rating.toLocaleString(undefined, { maximumFractionDigits: 1 }))}>
+    <span {...drawn(rating)} role='img' aria-label={t.rated(figure(rating, t))}>
       {starGlyphs(rating)}
     </span>
   );
+}
+
+/**
+ * The visitor's helpful votes, kept in the host page's localStorage (`plaudit:helpful`, review id →
+ * the count the vote answered, the newest 200): the embed answer is shared and cached, so it cannot
+ * say who voted. None where storage is refused.
+ */
+const VOTES = 'plaudit:helpful';
+
+function myVotes(): Record<string, number> {
+  try {
+    return JSON.parse(localStorage.getItem(VOTES)!) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function remember(id: string, count: number): number {
+  const votes = { ...myVotes(), [id]: count };
+  try {
+    localStorage.setItem(VOTES, JSON.stringify(Object.fromEntries(Object.entries(votes).slice(-200))));
+  } catch {
+    // storage refused: the vote shows until the page is left
+  }
+  return count;
 }
 
 /** The theme a container asks for (`data-theme`), else the saved one. */
 export const themeOf = (asked: string | undefined, saved: string) =>
   ['light', 'dark', 'auto'].includes(asked ?? '') ? asked! : saved;
 
-export function Review(
-  { r, t, locale, replyLabel, at }: { r: PublicReview; t: Strings; locale: string; replyLabel: string; at: SignalUrls },
-) {
+type ReviewProps = {
+  r: PublicReview;
+  t: Strings;
+  locale: string;
+  replyLabel: string;
+  at: SignalUrls;
+  /** A carousel's card: as tall as the carousel, its text clamped to the lines that fit, and "Read more" opening the whole review. */
+  card?: boolean;
+  /** The product a product widget shows: a review of another product of its group names its own. */
+  viewing?: string;
+  /** A card's dialog: the whole review, sharing the card's vote. */
+  votes?: [number | undefined, (n: number) => void];
+};
+
+export function Review(props: ReviewProps) {
+  const { r, t, locale, replyLabel, at, card } = props;
   const [open, setOpen] = useState(false);
-  const [helpful, setHelpful] = useState<number>();
+  const mine = myVotes()[r.id];
+  // The visitor's own vote: pressed, and counted over a cached answer that does not hold it yet.
+  const own = useState(mine && Math.max(mine, r.helpful_count));
+  const [helpful, setHelpful] = props.votes ?? own;
+  // A card's text: the whole lines that fit (0: all of it fits).
+  const [lines, setLines] = useState(0);
+  const text = useRef<HTMLParagraphElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const more = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    const p = text.current!;
+    const li = p.parentElement!;
+    if (!card) return;
+    // The text's whole lines that fit the space the card leaves it; one fewer while the card
+    // overflows (its "Read more" takes some of the height).
+    if (!lines && p.scrollHeight > p.clientHeight) {
+      setLines(Math.max(1, Math.floor(p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight))));
+    } else if (lines > 1 && li.scrollHeight > li.clientHeight) setLines(lines - 1);
+  }, [lines]);
   // One vote per visitor, counted by the API; a failed one leaves the button as it was.
   const vote = () =>
     fetch(`${at.api}/${r.id}/helpful`, { method: 'POST', credentials: 'omit' })
       .then((res) => res.ok && res.json())
-      .then((b) => b && setHelpful(b.helpful_count), () => {});
-  const long = r.content.length > FOLD;
-  const text = long && !open ? `${r.content.slice(0, FOLD).trimEnd()}…` : r.content;
+      .then((b) => b && setHelpful(remember(r.id, b.helpful_count)), () => {});
+  // A card does not fold by characters (it shows the lines that fit), nor its dialog.
+  const folded = !card && !props.votes && foldedText(r.content);
   let date = r.created_at.slice(0, 10);
   try {
     date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(r.created_at));
@@ -68,22 +131,31 @@ export function Review(
   return (
     <li class='r'>
       <Stars rating={r.rating} t={t} />
-      {r.title && <p class='title'>{r.title}</p>}
-      <p>{text}</p>
-      {long && (
+      {r.title && !card && <p class='title'>{r.title}</p>}
+      <p ref={text} class='tx' style={lines ? { WebkitLineClamp: lines, flex: 'none' } : undefined}>
+        {
+          // A card's title leads its text, so that the text has the most lines.
+          card && r.title && <strong>{`${r.title} `}</strong>
+        }
+        {folded && !open ? folded : r.content}
+      </p>
+      {folded && (
         <button type='button' aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? t.readLess : t.readMore}
         </button>
       )}
-      {r.media.length > 0 && <Gallery media={r.media} t={t} />}
+      {!card && r.media.length > 0 && <Gallery media={r.media} t={t} />}
       <div class='meta mu'>
         <span>{r.reviewer_name}</span>
         <time dateTime={r.created_at}>{date}</time>
+        {props.viewing && r.product && r.product.external_id !== props.viewing && (
+          <span class='vr'>{t.variant(r.product.name)}</span>
+        )}
         {r.verification_status === 'verified' && <span class='badge'>{t.verified(r.verification_method)}</span>}
         {r.incentivized && <span class='lb'>{t.incentivized}</span>}
         {r.source_platform && <span class='lb'>{t.imported(PLATFORMS[r.source_platform])}</span>}
       </div>
-      {r.reply && (
+      {!card && r.reply && (
         <div class='reply'>
           <p class='mu'>{replyLabel}</p>
           <p>{r.reply.content}</p>
@@ -94,7 +166,34 @@ export function Review(
           {t.helpful(helpful ?? r.helpful_count)}
         </button>
         <a class='mu' href={`${at.page}/${r.id}/report`} target='_blank' rel='noopener nofollow'>{t.report}</a>
+        {card && (lines || r.media.length || r.reply) && (
+          <button
+            type='button'
+            ref={more}
+            aria-haspopup='dialog'
+            onClick={() => dialog.current!.showModal()}
+          >
+            {t.readMore}
+          </button>
+        )}
       </div>
+      {card && (
+        // The whole review, its photos and the reply in a modal dialog; the carousel's arrow keys are not its.
+        <dialog
+          ref={dialog}
+          class='rv'
+          aria-label={t.region(r.reviewer_name)}
+          onKeyDown={(e) => e.stopPropagation()}
+          onClose={() => more.current?.focus()}
+        >
+          <ul>
+            <Review {...props} card={false} votes={[helpful, setHelpful]} />
+          </ul>
+          <div class='nav'>
+            <button type='button' onClick={() => dialog.current!.close()}>{t.close}</button>
+          </div>
+        </dialog>
+      )}
     </li>
   );
 }
@@ -147,31 +246,23 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
             locale={options.locale}
             replyLabel={t.replyFrom(data.name)}
             at={options.signals}
+            card={layout === 'carousel'}
           />
         ))}
       </ul>
-      {layout === 'carousel' && reviews.length > 1 && (
-        <div class='nav'>
-          <button
-            type='button'
-            aria-label={t.previous}
-            onClick={() => scroll(-1)}
-          >
-            ←
-          </button>
-          <button
-            type='button'
-            aria-label={t.next}
-            onClick={() => scroll(1)}
-          >
-            →
-          </button>
-        </div>
-      )}
-      <p class='ft'>
+      <div class='ft'>
         <a class='all' href={data.url} target='_top'>{t.seeAll(data.review_count)}</a>
         <a class='mu' href={`${data.url}/transparency`} target='_top'>{t.transparency}</a>
-      </p>
+        {
+          // The carousel's arrows share the footer's line, leaving the cards the height.
+          layout === 'carousel' && reviews.length > 1 && (
+            <div class='nav'>
+              <button type='button' aria-label={t.previous} onClick={() => scroll(-1)}>←</button>
+              <button type='button' aria-label={t.next} onClick={() => scroll(1)}>→</button>
+            </div>
+          )
+        }
+      </div>
     </section>
   );
 }

@@ -1,8 +1,12 @@
 // A product's schema.org structured data (JSON-LD), for the public `jsonld` route and the product
 // pages alike, so that both say the same. Google reads `Product` with `aggregateRating` and
-// `review` for product review snippets. The GTIN goes in `gtin`, which schema.org and Google
-// accept for every length (8, 12, 13 or 14 digits). Keys whose value is null are left out; names
-// and texts are data, never markup (the page embeds it with its script escaping).
+// `review` for product review snippets. A product of a group of several (variants of one thing,
+// whose reviews are shared) is a `ProductGroup`, as Google documents product variants: the group's
+// `productGroupID`, its aggregate rating and reviews on the group, and each variant a `Product` of
+// its own in `hasVariant` (its name, address, picture, sku, gtin, mpn), with no rating of its own.
+// The GTIN goes in `gtin`, which schema.org and Google accept for every length (8, 12, 13 or 14
+// digits). Keys whose value is null are left out; names and texts are data, never markup (the page
+// embeds it with its script escaping).
 import { isErasedReview } from './erasure.ts';
 import { safeLink } from './html.ts';
 import { imageSource } from './web-links.ts';
@@ -18,6 +22,21 @@ export interface ProductForJsonLd {
   brand: string | null;
   average_rating: number | null;
   review_count: number;
+  /** The product's group (the business's key), or null. */
+  group?: string | null;
+  /** The group's products, the product among them; null without a group. */
+  variants?: VariantForJsonLd[] | null;
+}
+
+/** What the JSON-LD says of each of a group's products. */
+export interface VariantForJsonLd {
+  external_id: string;
+  name: string;
+  url: string | null;
+  image_url: string | null;
+  sku: string | null;
+  gtin: string | null;
+  mpn: string | null;
 }
 
 /** What the JSON-LD says of each review: the public review item's fields. */
@@ -39,15 +58,9 @@ function withoutNulls(entries: Record<string, unknown>): Record<string, unknown>
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/**
- * The schema.org Product of a product, its aggregate rating (none without reviews) and its newest
- * reviews but the erased ones (core/erasure.ts), whose stars the aggregate rating still counts.
- */
-export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJsonLd[]): Record<string, unknown> {
-  const count = Number(p.review_count);
-  const shown = reviews.filter((r) => !isErasedReview(r));
-  return withoutNulls({
-    '@context': 'https://schema.org',
+/** The schema.org Product of a product's own identifiers: its name, address, picture, sku, gtin and mpn. */
+function productOf(p: Omit<VariantForJsonLd, 'external_id'>): Record<string, unknown> {
+  return {
     '@type': 'Product',
     name: p.name,
     url: safeLink(p.url) ? p.url : null,
@@ -55,6 +68,18 @@ export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJs
     sku: p.sku,
     gtin: p.gtin,
     mpn: p.mpn,
+  };
+}
+
+/**
+ * The schema.org Product of a product (or the ProductGroup of a group of several, its variants in
+ * `hasVariant`), its aggregate rating (none without reviews) and its newest reviews but the erased
+ * ones (core/erasure.ts), whose stars the aggregate rating still counts.
+ */
+export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJsonLd[]): Record<string, unknown> {
+  const count = Number(p.review_count);
+  const shown = reviews.filter((r) => !isErasedReview(r));
+  const ratings = {
     brand: p.brand === null ? null : { '@type': 'Brand', name: p.brand },
     aggregateRating: count > 0
       ? { '@type': 'AggregateRating', ratingValue: Number(p.average_rating), reviewCount: count, ...RATING_SCALE }
@@ -71,5 +96,17 @@ export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJs
         })
       )
       : null,
-  });
+  };
+  if (p.group && p.variants && p.variants.length > 1) {
+    return withoutNulls({
+      '@context': 'https://schema.org',
+      '@type': 'ProductGroup',
+      name: p.name,
+      productGroupID: p.group,
+      image: safeLink(p.image_url) ? p.image_url : null,
+      ...ratings,
+      hasVariant: p.variants.map((v) => withoutNulls(productOf(v))),
+    });
+  }
+  return withoutNulls({ '@context': 'https://schema.org', ...productOf(p), ...ratings });
 }

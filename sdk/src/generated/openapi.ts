@@ -1531,7 +1531,7 @@ export interface paths {
         };
         /**
          * Get a product's JSON-LD
-         * @description A schema.org `Product` (`application/ld+json`) to put in a product page: `name`, `url`, `image`, `sku`, `gtin`, `mpn`, `brand`, an `aggregateRating` equal to the summary's (left out without reviews) and up to 10 newest `review`s; keys without a value are left out. A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         * @description A schema.org `Product` (`application/ld+json`) to put in a product page: `name`, `url`, `image`, `sku`, `gtin`, `mpn`, `brand`, an `aggregateRating` equal to the summary's (left out without reviews) and up to 10 newest `review`s; keys without a value are left out. A product of a group of several is a `ProductGroup`, as Google documents product variants: its `name`, `productGroupID` (the group), `image`, `brand`, the group's `aggregateRating` and `review`s, and `hasVariant`, each product of the group a `Product` with its own `name`, `url`, `image`, `sku`, `gtin` and `mpn`. A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
          */
         get: operations["public.productJsonLd"];
         put?: never;
@@ -3894,7 +3894,7 @@ export interface components {
                 5: number;
             };
         };
-        /** @description A schema.org Product; keys without a value are left out. */
+        /** @description A schema.org Product, or for a product of a group of several a ProductGroup (the group's rating and reviews, each variant a Product in `hasVariant`); keys without a value are left out. */
         ProductJsonLd: {
             /** @enum {string} */
             "@context": "https://schema.org";
@@ -3941,6 +3941,60 @@ export interface components {
                     /** @enum {number} */
                     worstRating: 1;
                 };
+            }[];
+        } | {
+            /** @enum {string} */
+            "@context": "https://schema.org";
+            /** @enum {string} */
+            "@type": "ProductGroup";
+            name: string;
+            productGroupID: string;
+            image?: string;
+            brand?: {
+                /** @enum {string} */
+                "@type": "Brand";
+                name: string;
+            };
+            aggregateRating?: {
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewCount: number;
+            };
+            review?: {
+                /** @enum {string} */
+                "@type": "Review";
+                author: {
+                    /** @enum {string} */
+                    "@type": "Person";
+                    name: string;
+                };
+                datePublished: string;
+                name?: string;
+                reviewBody: string;
+                reviewRating: {
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                };
+            }[];
+            hasVariant: {
+                /** @enum {string} */
+                "@type": "Product";
+                name: string;
+                url?: string;
+                image?: string;
+                sku?: string;
+                gtin?: string;
+                mpn?: string;
             }[];
         };
         Transparency: {

@@ -2,7 +2,7 @@
 -- takes no new reviews, the Review writes `product`, and a product with reviews is not deleted.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(17);
+select plan(20);
 
 insert into plaudit.organizations (id, name, slug) values
   ('41000000-0000-4000-8000-000000000001', 'Shop Co', 'product-reviews-shop'),
@@ -81,6 +81,23 @@ select is((select p ->> 'version' from plaudit.public_product('product-reviews-s
 select is((select version from plaudit.public_product_reviews('product-reviews-shop', 'MUG-1', 1, 10, 'newest', null, false)),
   plaudit.public_product_version('product-reviews-shop', 'MUG-1', false),
   'a page of the product''s reviews carries the same version');
+select tests.clear_persona();
+
+-- A group's products, for its ProductGroup JSON-LD: each with its own identifiers, by external
+-- id, archived ones included; none for a product without a group.
+insert into plaudit.products (id, org_id, external_id, name, group_key, sku, gtin, archived) values
+  ('41000000-0000-4000-8000-0000000000c1', '41000000-0000-4000-8000-000000000001', 'TEE-S', 'Tee S', 'tee', 'S-1', '4006381333931', false),
+  ('41000000-0000-4000-8000-0000000000c2', '41000000-0000-4000-8000-000000000001', 'TEE-L', 'Tee L', 'tee', null, null, true),
+  ('41000000-0000-4000-8000-0000000000c3', '41000000-0000-4000-8000-000000000002', 'TEE-X', 'Their tee', 'tee', null, null, false);
+select tests.act_as_public();
+select is((select (p::jsonb) -> 'variants' from plaudit.public_product('product-reviews-shop', 'TEE-S') p),
+  '[{"external_id":"TEE-L","name":"Tee L","url":null,"image_url":null,"sku":null,"gtin":null,"mpn":null},
+    {"external_id":"TEE-S","name":"Tee S","url":null,"image_url":null,"sku":"S-1","gtin":"4006381333931","mpn":null}]'::jsonb,
+  'a product of a group lists the group''s products of its organization, archived ones included, by external id');
+select is((select p ->> 'group' from plaudit.public_product('product-reviews-shop', 'TEE-L') p), 'tee',
+  'and names its group');
+select is((select (p::jsonb) -> 'variants' from plaudit.public_product('product-reviews-shop', 'MUG-1') p), 'null'::jsonb,
+  'a product without a group lists none');
 select tests.clear_persona();
 
 select * from finish();

@@ -193,7 +193,7 @@ describe("a review's photos in the widget", () => {
     }
   });
 
-  it("opens the business's photos in its carousel, whose arrow keys stay out of the dialog", async () => {
+  it("opens the business's photos from its carousel's whole review, whose arrow keys stay out of the dialog", async () => {
     const url = site.page(
       '/shop',
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
@@ -203,6 +203,8 @@ describe("a review's photos in the widget", () => {
     const { page, errors, close } = await openPage(browser(), url, 1280);
     try {
       const widget = page.locator('[data-plaudit-widget]');
+      // A carousel's card shows the lines that fit; its photos are in the whole review, behind "Read more".
+      await widget.getByRole('button', { name: 'Read more' }).first().click();
       await widget.getByRole('button', { name: 'Photo 1 of 2' }).click();
       const dialog = widget.getByRole('dialog', { name: 'Photo 1 of 2' });
       await expect.poll(() => dialog.count()).toBe(1);

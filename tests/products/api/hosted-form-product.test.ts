@@ -56,16 +56,16 @@ describe('the hosted form with ?product=', () => {
     expect(html).toContain('<title>Review Mug &lt;b&gt;big&lt;/b&gt; &amp; &quot;bold&quot; · ');
     expect(html).toContain('<h1>Your review of Mug &lt;b&gt;big&lt;/b&gt; &amp; &quot;bold&quot;</h1>');
     expect(html).toContain(
-      '<img class="product" src="https://cdn.example/mug.png?a=1&amp;b=2" alt="Mug &lt;b&gt;big&lt;/b&gt; &amp; &quot;bold&quot;"',
+      '<img class="product-thumb" src="https://cdn.example/mug.png?a=1&amp;b=2" alt="Mug &lt;b&gt;big&lt;/b&gt; &amp; &quot;bold&quot;"',
     );
     expect(html).not.toContain('<b>big</b>');
-    expect(html.indexOf('class="product"')).toBeLessThan(html.indexOf('<legend>Your rating</legend>'));
+    expect(html.indexOf('class="product-thumb"')).toBeLessThan(html.indexOf('<legend>Your rating</legend>'));
     // The form posts back to the same product.
     expect(html).toContain(`action="/forms/${form.id}?product=MUG%2F1%20%22big%22"`);
     // A plain http image, which the pages' CSP would block, is asked for over https.
     const plain = await (await fetch(formUrl(form.id, 'PLAIN'))).text();
     expect(plain).toContain('<h1>Your review of Plain mug</h1>');
-    expect(plain).toContain('<img class="product" src="https://cdn.example/x.png" alt="Plain mug"');
+    expect(plain).toContain('<img class="product-thumb" src="https://cdn.example/x.png" alt="Plain mug"');
     expect(plain).not.toContain('http://cdn.example');
   });
 

@@ -37,7 +37,7 @@ function jsonLd(html: string) {
 /** The ratings of the page's reviews, in order. */
 const ratingsOf = (html: string) =>
   [...html.matchAll(
-    /<article class="review"[^>]*>\n<div class="stars-row" role="img" aria-label="Rated (\d) out of 5">/g,
+    /<article class="review"[^>]*>\n<div class="stars-row" role="img" aria-label="Rated (\d) out of 5" style=/g,
   )]
     .map((m) => Number(m[1]));
 
@@ -116,17 +116,26 @@ describe("a product's page", () => {
     const ld = jsonLd(html);
     const route = await call('GET', `/api/v1/public/products/${a.org.slug}/MUG-BLUE/jsonld`);
     expect(ld).toEqual(route.body);
-    // A schema.org Product whose aggregate is what the page shows.
+    // The group's schema.org ProductGroup, whose aggregate is what the page shows, each variant a Product.
     expect(ld).toMatchObject({
       '@context': 'https://schema.org',
-      '@type': 'Product',
+      '@type': 'ProductGroup',
       name: MUG,
-      url: 'https://shop.example/mug',
+      productGroupID: 'mug',
       image: 'https://shop.example/mug.jpg',
-      sku: 'SKU-1',
-      gtin: '4006381333931',
       brand: { '@type': 'Brand', name: 'Acme' },
       aggregateRating: { '@type': 'AggregateRating', ratingValue: 4, reviewCount: 12, bestRating: 5, worstRating: 1 },
+      hasVariant: [
+        {
+          '@type': 'Product',
+          name: MUG,
+          url: 'https://shop.example/mug',
+          image: 'https://shop.example/mug.jpg',
+          sku: 'SKU-1',
+          gtin: '4006381333931',
+        },
+        { '@type': 'Product', name: 'Mug red' },
+      ],
     });
     expect(ld.aggregateRating.ratingValue.toFixed(1)).toBe(/<div class="avg">([\d.]+)<\/div>/.exec(html)![1]);
     expect(ld.review).toHaveLength(10);
@@ -243,7 +252,7 @@ describe('the catalog page', () => {
     );
     expect(html).toContain(`<a href="${server.url}${productPage(a, 'MUG-BLUE')}">`);
     expect(html).toContain(`<a href="${server.url}${productPage(a, ODD_ID)}">`);
-    expect(html).toMatch(/aria-label="Rated 4\.0 out of 5">★★★★☆<\/span> 4\.0 · 12 reviews/);
+    expect(html).toMatch(/aria-label="Rated 4\.0 out of 5" style="--fill:80%">★★★★☆<\/span> 4\.0 · 12 reviews/);
     expect(html).toMatch(/>Mug red<\/a><p>[^]*?12 reviews<\/p><p class="gone">No longer sold<\/p>/);
     // A picture given as http is shown over https (the pages load https pictures only).
     expect(html).toContain('<img src="https://shop.example/red.jpg" alt="Mug red" width="96" height="96"');

@@ -244,32 +244,78 @@ describe('GET /public/products/:slug/ratings', () => {
 });
 
 describe('GET /public/products/:slug/:externalId/jsonld', () => {
-  it("is a schema.org Product whose rating equals the summary's, markup kept as text", async () => {
+  it("is a group's schema.org ProductGroup, as Google documents variants: the group's rating and reviews, each variant a Product", async () => {
     const res = await call('GET', pub(a, '/MUG-BLUE/jsonld'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/ld\+json/);
     expect(res.headers.get('etag')).toBeTruthy();
-    const ld = res.body;
-    expect(ld).toMatchObject({
-      '@context': 'https://schema.org',
-      '@type': 'Product',
-      name: 'Mug <script>alert(1)</script> & "blue"',
-      url: 'https://shop.example/mug',
-      image: 'https://shop.example/mug.jpg',
-      sku: 'SKU-1',
-      gtin: '4006381333931',
-      brand: { '@type': 'Brand', name: 'Acme' },
-      aggregateRating: { '@type': 'AggregateRating', ratingValue: 3.67, reviewCount: 3, bestRating: 5, worstRating: 1 },
-    });
-    expect(ld).not.toHaveProperty('mpn');
-    expect(ld.review).toHaveLength(3);
-    expect(ld.review[0]).toEqual({
+    // Newest first: the red mug's 5, then the blue mug's 2 and 4.
+    const review = [5, 2, 4].map((rating) => ({
       '@type': 'Review',
       author: { '@type': 'Person', name: expect.any(String) },
       datePublished: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-      name: 'Rated 5',
+      name: `Rated ${rating}`,
       reviewBody: expect.any(String),
-      reviewRating: { '@type': 'Rating', ratingValue: 5, bestRating: 5, worstRating: 1 },
+      reviewRating: { '@type': 'Rating', ratingValue: rating, bestRating: 5, worstRating: 1 },
+    }));
+    const hasVariant = [
+      {
+        '@type': 'Product',
+        name: 'Mug <script>alert(1)</script> & "blue"',
+        url: 'https://shop.example/mug',
+        image: 'https://shop.example/mug.jpg',
+        sku: 'SKU-1',
+        gtin: '4006381333931',
+      },
+      // Archived: its reviews are still the group's.
+      { '@type': 'Product', name: 'Mug red' },
+    ];
+    const aggregateRating = {
+      '@type': 'AggregateRating',
+      ratingValue: 3.67,
+      reviewCount: 3,
+      bestRating: 5,
+      worstRating: 1,
+    };
+    // Key for key: the rating and the reviews are the group's, never a variant's.
+    expect(res.body).toStrictEqual({
+      '@context': 'https://schema.org',
+      '@type': 'ProductGroup',
+      name: 'Mug <script>alert(1)</script> & "blue"',
+      productGroupID: 'mug',
+      image: 'https://shop.example/mug.jpg',
+      brand: { '@type': 'Brand', name: 'Acme' },
+      aggregateRating,
+      review,
+      hasVariant,
+    });
+    // Each product of the group answers the same group, under its own name.
+    expect((await call('GET', pub(a, '/MUG-RED/jsonld'))).body).toStrictEqual({
+      '@context': 'https://schema.org',
+      '@type': 'ProductGroup',
+      name: 'Mug red',
+      productGroupID: 'mug',
+      aggregateRating,
+      review,
+      hasVariant,
+    });
+  });
+
+  it('is a Product for a product without a group, its rating its own', async () => {
+    const ld = (await call('GET', pub(a, '/HAT/jsonld'))).body;
+    expect(ld).toStrictEqual({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: expect.stringMatching(/^Hat/), // another test renames it
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: 1, reviewCount: 1, bestRating: 5, worstRating: 1 },
+      review: [{
+        '@type': 'Review',
+        author: { '@type': 'Person', name: expect.any(String) },
+        datePublished: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        name: 'Rated 1',
+        reviewBody: expect.any(String),
+        reviewRating: { '@type': 'Rating', ratingValue: 1, bestRating: 5, worstRating: 1 },
+      }],
     });
   });
 

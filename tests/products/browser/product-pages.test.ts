@@ -35,7 +35,12 @@ beforeAll(async () => {
       gtin: '4006381333931',
       brand: 'Fjord',
     },
-    { external_id: 'BOWL', name: 'Serving bowl with a name long enough to wrap on a phone screen, hand thrown' },
+    {
+      external_id: 'BOWL',
+      name: 'Serving bowl with a name long enough to wrap on a phone screen, hand thrown',
+      image_url: 'https://shop.example/bowl.jpg',
+      url: 'https://shop.example/bowl',
+    },
     { external_id: 'PLATE', name: 'Dinner plate', image_url: 'https://shop.example/plate.jpg' },
   ]);
   const form = await createForm(t, {});
@@ -81,6 +86,38 @@ describe('the product pages in a browser', () => {
         } finally {
           await close();
         }
+      }
+    });
+  }
+
+  for (const width of [390, 1280]) {
+    it(`the product's header at ${width} px: title, back link, shop link and rating box each in a box of its own`, async () => {
+      const { page, close } = await open(`/p/${t.org.slug}/products/BOWL`, width);
+      try {
+        const parts = {
+          title: page.locator('h1'),
+          back: page.getByRole('link', { name: '← Reviews of Fjord Ceramics' }),
+          shop: page.getByRole('link', { name: 'See it at Fjord Ceramics' }),
+          rating: page.locator('section.score'),
+        };
+        const boxes = Object.fromEntries(
+          await Promise.all(Object.entries(parts).map(async ([k, l]) => [k, (await l.boundingBox())!])),
+        );
+        const names = Object.keys(boxes);
+        for (const a of names) {
+          for (const b of names.filter((n) => n > a)) {
+            const [p, q] = [boxes[a], boxes[b]];
+            const overlap = p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
+            expect(overlap, `${a} ${JSON.stringify(p)} overlaps ${b} ${JSON.stringify(q)}`).toBe(false);
+          }
+        }
+        // The picture keeps its size beside the title, which has the rest of the width.
+        expect(await page.getByRole('img', { name: /^Serving bowl/ }).boundingBox())
+          .toMatchObject({ width: 96, height: 96 });
+        expect(boxes.title.width).toBeGreaterThan(width > 600 ? 300 : 150);
+        await page.screenshot({ path: path.join(screenshotDir(), `product-pages-header-${width}.png`) });
+      } finally {
+        await close();
       }
     });
   }

@@ -351,3 +351,46 @@ ${container('MUG-1', 'style="display:block;height:560px"')}<p id="below">Text be
     }
   });
 });
+
+describe('nothing to show', () => {
+  it('an unknown product or slug collapses its container to the fallback link, over nothing of the page', async () => {
+    const url = site.page(
+      '/unknown-collapse',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+<h1>Tea</h1>
+${container('NO-SUCH', 'id="stars" data-mode="stars" style="display:block;height:24px"', 'Stars of nothing')}
+<p id="after-stars">Text below the stars.</p>
+${container('NO-SUCH', 'id="product" style="display:block;height:560px"', 'Reviews of nothing')}
+<p id="after-product">Text below the product.</p>
+<div id="service-widget" data-slug="no-such-shop-${t.org.slug}" style="display:block;height:480px"><a href="/r">Reviews of no shop</a></div>
+<p id="after-widget">Text below the widget.</p>
+<script async src="${script}"></script></body></html>`,
+    );
+    for (const width of [390, 1280]) {
+      const { page, errors, close } = await openPage(browser(), url, width);
+      try {
+        await page.waitForLoadState('networkidle');
+        for (
+          const [box, next] of [['stars', 'after-stars'], ['product', 'after-product'], [
+            'service-widget',
+            'after-widget',
+          ]]
+        ) {
+          const container = (await page.locator(`#${box}`).boundingBox())!;
+          const link = (await page.locator(`#${box} > a`).boundingBox())!;
+          const below = (await page.locator(`#${next}`).boundingBox())!;
+          expect(container.height, box).toBeCloseTo(link.height, 0);
+          // The link is inside its container, and the page's next element starts below both.
+          expect(link.y, box).toBeGreaterThanOrEqual(container.y);
+          expect(link.y + link.height, box).toBeLessThanOrEqual(container.y + container.height + 0.5);
+          expect(below.y, box).toBeGreaterThanOrEqual(container.y + container.height);
+          expect(await page.locator(`#${box} > a`).isVisible(), box).toBe(true);
+        }
+        await page.screenshot({ path: path.join(screenshotDir(), `widget-unknown-collapsed-${width}.png`) });
+        expect(errors).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  });
+});

@@ -118,3 +118,62 @@ describe('the public profile page in a browser', () => {
     }
   });
 });
+
+describe('a long review on the profile page', () => {
+  /** About 5,000 characters, in sentences, whose last words say where it ends. */
+  const LONG = `${
+    'We ordered the filter roast for the office and it has been a delight every single morning. '.repeat(54)
+  }The end.`;
+  let long: Tenant;
+
+  beforeAll(async () => {
+    long = await createTenant();
+    const form = await createForm(long, {});
+    await postReviews(form.id, long.org.slug, [[4, 'A long story', LONG, 'Nora L.'], [
+      5,
+      null,
+      'Short and sweet.',
+      'Ola',
+    ]]);
+  });
+
+  for (const width of [390, 1280]) {
+    it(`folds as the widget does at ${width} px: "Read more" opens the whole text, without JavaScript`, async () => {
+      const context = await browser().newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${base()}/p/${long.org.slug}`);
+        const article = page.locator('article.review', { hasText: 'A long story' });
+        // Folded: a few lines, not the whole text.
+        expect((await article.boundingBox())!.height).toBeLessThan(400);
+        expect(await article.getByText('The end.').isVisible()).toBe(false);
+        await article.screenshot({ path: path.join(screenshotDir(), `profile-long-review-${width}.png`) });
+        await article.getByText('Read more').click();
+        expect(await article.getByText(/The end\.$/).isVisible()).toBe(true);
+        expect((await article.boundingBox())!.height).toBeGreaterThan(width > 600 ? 900 : 2000);
+        // And back.
+        await article.getByText('Show less').click();
+        expect((await article.boundingBox())!.height).toBeLessThan(400);
+        // A short review has nothing to fold.
+        expect(await page.locator('article.review', { hasText: 'Short and sweet.' }).locator('details').count()).toBe(
+          0,
+        );
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('keeps axe-core clean, folded and open', async () => {
+    const context = await browser().newContext({ viewport: { width: 390, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base()}/p/${long.org.slug}`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByText('Read more').click();
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

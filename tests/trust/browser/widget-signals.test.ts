@@ -74,6 +74,53 @@ describe("the widget's helpful votes and reports", () => {
     expect(await form.text()).toContain('Report a review');
   });
 
+  it("remembers the visitor's own vote after a reload, over a cached count that does not hold it yet", async () => {
+    const url = site.page('/signals-remembered', hostPage(snippet));
+    const { page, errors, close } = await openPage(browser(), url, 1280, { bypassCSP: true });
+    try {
+      // The embed answer as a shared cache keeps it: the count it held before this visitor's vote.
+      let cachedCount = 0;
+      await page.route(`**/api/v1/public/embed/${t.org.slug}`, async (route) => {
+        const res = await route.fetch();
+        const body = await res.json();
+        for (const r of body.reviews) if (r.id === ids[0]) r.helpful_count = cachedCount;
+        await route.fulfill({ response: res, json: body });
+      });
+      await page.reload();
+      const review = inWidget(page, 'Best beans in town');
+      const button = review.getByRole('button', { name: /^Helpful/ });
+      await review.waitFor();
+      expect(await button.textContent()).toBe('Helpful (0)');
+      expect(await button.getAttribute('aria-pressed')).toBe('false');
+      await button.click();
+      await review.getByRole('button', { name: 'Helpful (1)' }).waitFor();
+      // After a reload (on a phone's width too), the cached answer still says 0: the visitor's vote
+      // is added, and the button is pressed.
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.reload();
+        await review.waitFor();
+        expect(await button.textContent()).toBe('Helpful (1)');
+        expect(await button.getAttribute('aria-pressed')).toBe('true');
+      }
+      // Once the cache holds it (and another visitor's), it is not added twice.
+      cachedCount = 2;
+      await page.reload();
+      await review.waitFor();
+      expect(await button.textContent()).toBe('Helpful (2)');
+      expect(await button.getAttribute('aria-pressed')).toBe('true');
+      // A review this visitor did not vote for is as the answer says.
+      expect(
+        await inWidget(page, 'Great coffee').getByRole('button', { name: /^Helpful/ }).getAttribute('aria-pressed'),
+      )
+        .toBe('false');
+      expect(await axeViolations(page, ['#service-widget'])).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('in product mode: votes too, and sorts by most helpful', async () => {
     const productSnippet = snippet.replace('<div id="service-widget"', '<div id="service-widget" data-product="MUG-1"');
     const url = site.page('/signals-product', hostPage(productSnippet));

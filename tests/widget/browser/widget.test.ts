@@ -82,7 +82,7 @@ function shadow(page: Page, selector = '#service-widget') {
     return {
       className: w.className,
       name: root.querySelector('.name')?.textContent,
-      reviews: root.querySelectorAll('li.r').length,
+      reviews: root.querySelectorAll('.items > li.r').length,
       text: w.textContent ?? '',
       imgs: root.querySelectorAll('img').length,
       bold: root.querySelectorAll('b').length,
@@ -188,6 +188,90 @@ describe('the widget on a host page', () => {
       await close();
     }
   });
+
+  for (const height of [320, 480]) {
+    it(`the carousel's cards, ${height} px high: a whole review or a clear "Read more", never a scroll box or a line cut`, async () => {
+      // A plain page, whose container keeps the height it reserves.
+      const url = site.page(
+        `/carousel-cards-${height}`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Our shop</h1>${
+          embed.snippet.replace(
+            '<div id="service-widget"',
+            `<div id="service-widget" data-layout="carousel" style="display:block;height:${height}px"`,
+          )
+        }<p>The shop's own text below.</p></body></html>`,
+      );
+      for (const width of [390, 1280]) {
+        const { page, errors, close } = await open(url, width, { bypassCSP: true });
+        try {
+          await page.waitForFunction(() =>
+            !!document.querySelector('#service-widget')?.shadowRoot?.querySelector('.r')
+          );
+          await page.screenshot({ path: path.join(screenshotDir(), `widget-carousel-cards-${height}-${width}.png`) });
+          const cards = await page.evaluate(() => {
+            const root = document.querySelector('#service-widget')!.shadowRoot!;
+            const items = root.querySelector('.items')!;
+            const list = items.getBoundingClientRect();
+            return {
+              listScrolls: items.scrollHeight > items.clientHeight,
+              cards: [...items.querySelectorAll(':scope > li.r')].map((li) => {
+                const card = li.getBoundingClientRect();
+                const text = li.querySelector<HTMLElement>(':scope > .tx')!;
+                const clamp = Number(text.style.webkitLineClamp || 0);
+                const bottom = card.bottom - parseFloat(getComputedStyle(li).paddingBottom);
+                return {
+                  title: li.querySelector('.tx')!.textContent!.slice(0, 20),
+                  // Nothing inside the card is out of its box: it neither scrolls nor cuts.
+                  cut: li.scrollHeight > li.clientHeight ||
+                    [...li.children].some((c) =>
+                      c.tagName !== 'DIALOG' && c.getBoundingClientRect().bottom > bottom + 0.5
+                    ),
+                  withinList: card.top >= list.top - 0.5 && card.bottom <= list.bottom + 0.5,
+                  // The text shows whole, or whole lines of it (the clamp's lines fit its box) and "Read more".
+                  whole: text.scrollHeight <= text.clientHeight,
+                  linesFit:
+                    clamp * parseFloat(getComputedStyle(text).lineHeight) <= text.getBoundingClientRect().height + 0.01,
+                  clamp,
+                  readMore: [...li.querySelectorAll(':scope > .sig button')].some((b) => b.textContent === 'Read more'),
+                };
+              }),
+            };
+          });
+          expect(cards.listScrolls).toBe(false);
+          for (const card of cards.cards) {
+            expect(card, JSON.stringify(card)).toMatchObject({ cut: false, withinList: true, linesFit: true });
+            expect(card.whole || (card.clamp > 0 && card.readMore), JSON.stringify(card)).toBe(true);
+          }
+          // The long review is folded to whole lines; its "Read more" opens all of it in a dialog.
+          const long = page.locator('#service-widget li.r', { hasText: 'Best beans in town' }).first();
+          await long.scrollIntoViewIfNeeded();
+          // The title leads the text, a word apart.
+          expect(await long.locator(':scope > .tx').textContent()).toMatch(/^Best beans in town The Ethiopian roast/);
+          const more = long.getByRole('button', { name: 'Read more' });
+          await more.click();
+          const dialog = page.locator('#service-widget').getByRole('dialog');
+          await dialog.waitFor();
+          expect(await dialog.locator('.tx').textContent()).toBe(
+            'The Ethiopian roast is fruity and bright. '.repeat(10),
+          );
+          expect(await dialog.getByRole('button', { name: 'Read more' }).count()).toBe(0);
+          await page.screenshot({ path: path.join(screenshotDir(), `widget-carousel-review-${height}-${width}.png`) });
+          expect(await axeViolations(page, ['#service-widget'])).toEqual([]);
+          await page.keyboard.press('Escape');
+          await expect.poll(() => dialog.isVisible()).toBe(false);
+          expect(
+            await more.evaluate((b) =>
+              b.getRootNode() instanceof ShadowRoot && (b.getRootNode() as ShadowRoot).activeElement === b
+            ),
+          )
+            .toBe(true);
+          expect(errors).toEqual([]);
+        } finally {
+          await close();
+        }
+      }
+    });
+  }
 
   it('moves the carousel with the keyboard', async () => {
     const url = widgetPage('keys', 'data-layout="carousel"');

@@ -39,7 +39,7 @@ main{max-width:40rem;margin:0 auto;padding:1.25rem 1rem 3rem;background:#fff;min
 h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem}
 .org{color:#57606a;font-size:.95rem;margin:0}
 .logo{display:block;width:3rem;height:3rem;object-fit:contain;border-radius:.4rem;margin:0 0 .5rem}
-.product{display:block;width:7.5rem;height:7.5rem;object-fit:contain;border-radius:.4rem;border:1px solid #d0d7de;margin:0 0 1.25rem}
+.product-thumb{display:block;width:7.5rem;height:7.5rem;object-fit:contain;border-radius:.4rem;border:1px solid #d0d7de;margin:0 0 1.25rem}
 label,legend{display:block;font-weight:600;margin:0 0 .35rem}
 .hint{font-weight:400;color:#57606a}
 .field{margin:0 0 1.25rem}

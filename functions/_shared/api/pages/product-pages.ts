@@ -65,9 +65,10 @@ const STYLE = raw(`
 main{max-width:46rem}
 .crumbs{margin:0 0 .75rem;font-size:.95rem;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 .crumbs a,.shop a{color:#0969da}
-.product{display:flex;gap:1rem;align-items:center;margin-bottom:1rem}
-.product img,.card img{width:6rem;height:6rem;object-fit:contain;border-radius:.5rem;border:1px solid #d0d7de;background:#fff;flex:none}
-.product h1{margin:0;overflow-wrap:break-word;min-width:0}
+.product-head{display:flex;gap:1rem;align-items:center;margin-bottom:1rem}
+.product-head img,.card img{width:6rem;height:6rem;object-fit:contain;border-radius:.5rem;border:1px solid #d0d7de;background:#fff;flex:none}
+.product-head h1{margin:0;overflow-wrap:break-word}
+.product-head>div{min-width:0}
 .shop{margin:.25rem 0 0}
 .cards{list-style:none;margin:1rem 0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr))}
 .card{border:1px solid #d0d7de;border-radius:.75rem;padding:.75rem;display:flex;flex-direction:column;gap:.75rem;align-items:flex-start}
@@ -99,9 +100,7 @@ export async function listedProductCount(sql: Sql, slug: string): Promise<number
 function ratingLine(average: number | null, count: number) {
   return average === null
     ? markup`<p>No reviews yet</p>`
-    : markup`<p><span class="stars-row" role="img" aria-label="Rated ${average.toFixed(1)} out of 5">${
-      stars(average)
-    }</span> ${average.toFixed(1)} · ${reviewsWord(count)}</p>`;
+    : markup`<p>${stars(average)} ${average.toFixed(1)} · ${reviewsWord(count)}</p>`;
 }
 
 function renderCatalog(base: string, slug: string, profile: PublicProfileRow, catalog: Catalog, pageNumber: number) {
@@ -165,7 +164,7 @@ ${image ? markup`<meta property="og:image" content="${image}">\n` : ''}<meta nam
 `;
   const body =
     markup`<p class="crumbs"><a href="${profileUrl}">← Reviews of ${profile.name}</a><a href="${profileUrl}/products">All products</a></p>
-<header class="product">${
+<header class="product-head">${
       image ? markup`<img src="${image}" alt="${p.name}" width="96" height="96">` : ''
     }<div><h1>${p.name}</h1>${
       shop ? markup`<p class="shop"><a href="${shop}" rel="noopener">See it at ${profile.name}</a></p>` : ''
@@ -181,6 +180,7 @@ ${
         items: reviews.data,
         total: reviews.meta.total,
         business: profile.name,
+        viewing: p.external_id,
       })
     }
 <p class="fine">Reviews of ${p.name}, sold by ${profile.name}, collected and published with Plaudit.</p>`;

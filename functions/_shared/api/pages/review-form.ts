@@ -317,7 +317,7 @@ export function reviewForm(ctx: FormContext, values: Values, errors: Errors, hea
   return markup`${formHeader(ctx.orgName, ctx.logoUrl, heading)}
 ${
     productImage
-      ? markup`<img class="product" src="${productImage}" alt="${ctx.product!.name}" width="120" height="120">`
+      ? markup`<img class="product-thumb" src="${productImage}" alt="${ctx.product!.name}" width="120" height="120">`
       : ''
   }
 ${reviewFormBody(ctx, values, errors)}

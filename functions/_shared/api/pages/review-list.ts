@@ -10,6 +10,7 @@ import { MAX_PAGE } from '../http/pagination.ts';
 import { markup, raw, type SafeHtml } from './html.ts';
 import { fitWithin, THUMBNAIL_LONGEST_SIDE } from '../../core/media/limits.ts';
 import { PHOTO_VIEWER } from './photo-viewer.ts';
+import { foldedText } from '../../core/review-fold.ts';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -56,6 +57,8 @@ export type ReviewItem = {
     height: number | null;
   }[];
   reply: { content: string; created_at: string; updated_at: string } | null;
+  /** The product it was written about (its external id and name), or null for a review of the business. */
+  product: { external_id: string; name: string } | null;
   helpful_count: number;
   created_at: string;
 };
@@ -72,7 +75,9 @@ const BADGE: Record<string, string> = {
 export const REVIEW_LIST_STYLE = raw(`
 .score{display:grid;grid-template-columns:auto 1fr;gap:1rem 1.5rem;align-items:center;border:1px solid #d0d7de;border-radius:.75rem;padding:1rem 1.25rem;margin:1.25rem 0}
 .avg{font-size:2.5rem;font-weight:700;line-height:1}
-.stars-row{color:#9a6700;font-size:1.25rem;letter-spacing:.05em}
+.stars-row{color:transparent;font-size:1.25rem;letter-spacing:.05em;position:relative;display:inline-block;white-space:nowrap}
+.stars-row::before,.stars-row::after{content:"★★★★★";color:#c8ced6;position:absolute;left:0;top:0}
+.stars-row::after{color:#9a6700;clip-path:inset(0 calc(100% - var(--fill)) 0 0)}
 .count{color:#57606a;margin:.25rem 0 0}
 .bars{list-style:none;margin:0;padding:0;grid-column:1/-1}
 .bars li{display:grid;grid-template-columns:4.5rem 1fr 3rem;gap:.5rem;align-items:center;margin:.2rem 0}
@@ -89,9 +94,13 @@ export const REVIEW_LIST_STYLE = raw(`
 .review{border-top:1px solid #d0d7de;padding:1rem 0}
 .review h3{font-size:1.05rem;margin:.35rem 0}
 .review p{margin:.35rem 0;white-space:pre-line;overflow-wrap:anywhere}
+.fold summary{color:#0969da;cursor:pointer;text-decoration:underline;width:max-content;padding:.2rem 0}
+.fold summary::marker{content:""}
+.fold[open] .more,.fold:not([open]) .less,.review:has(.fold[open])>.excerpt{display:none}
 .meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
 .badge,.label{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
 .label{background:#fff8c5;color:#6a4a00}
+.variant{color:#1f2328;font-weight:600}
 .media{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.6rem 0;padding:0}
 .media img{display:block;height:6rem;width:auto;max-width:100%;border-radius:.4rem;border:1px solid #d0d7de;object-fit:cover}
 .media a{color:#0969da}
@@ -113,9 +122,20 @@ export const REVIEW_LIST_STYLE = raw(`
 .thanks{color:#116329;font-weight:600}
 `);
 
-export function stars(rating: number): string {
-  const full = Math.round(rating);
-  return '★'.repeat(full) + '☆'.repeat(5 - full);
+/** A rating as said aloud: an average to its second decimal (4.75) with at least one (4.0). */
+const AVERAGE = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 2 });
+
+/**
+ * Drawn stars named by their rating ("Rated 4.75 out of 5"): five grey stars, and five gold ones
+ * clipped to the rating's fraction (the styles' `--fill`). The rounded glyphs stay the element's
+ * text, for readers without styles and for copying.
+ */
+export function stars(rating: number | null, { average = true, tag = 'span' } = {}): SafeHtml {
+  const label = rating === null ? 'No rating yet' : `Rated ${average ? AVERAGE.format(rating) : rating} out of 5`;
+  const full = Math.round(rating ?? 0);
+  return markup`<${raw(tag)} class="stars-row" role="img" aria-label="${label}" style="--fill:${(rating ?? 0) * 20}%">${
+    '★'.repeat(full) + '☆'.repeat(5 - full)
+  }</${raw(tag)}>`;
 }
 
 // One formatter each, made once: building an Intl formatter per value costs more than the page.
@@ -209,9 +229,7 @@ function scoreSection(
   return markup`<section class="score" aria-labelledby="score-h">
 <h2 id="score-h" class="trap">Rating</h2>
 <div><div class="avg">${average === null ? '–' : average.toFixed(1)}</div></div>
-<div><div class="stars-row" role="img" aria-label="${
-    average === null ? 'No rating yet' : `Rated ${average.toFixed(1)} out of 5`
-  }">${stars(average ?? 0)}</div><p class="count">${reviewsWord(count)}</p></div>
+<div>${stars(average, { tag: 'div' })}<p class="count">${reviewsWord(count)}</p></div>
 <ul class="bars" aria-label="Reviews per rating">${bars}</ul>
 </section>`;
 }
@@ -238,18 +256,36 @@ function reviewMedia(r: ReviewItem): SafeHtml | '' {
   return markup`<ul class="media" aria-label="Photos and videos from ${r.reviewer_name}">${items}</ul>`;
 }
 
-/** Where a review's vote and report go, and the list page to come back to. */
-type Signals = { profileUrl: string; back: string; thanked: string | null };
+/**
+ * A review's text; a long one folded as the widget folds it, its first characters and a native
+ * <details> whose "Read more" shows the whole text (no script), and "Show less" folds it again.
+ */
+function reviewText(content: string): SafeHtml {
+  const excerpt = foldedText(content);
+  return excerpt === null
+    ? markup`<p>${content}</p>`
+    : markup`<p class="excerpt">${excerpt}</p><details class="fold"><summary><span class="more">Read more</span><span class="less">Show less</span></summary><p>${content}</p></details>`;
+}
+
+/**
+ * Where a review's vote and report go, and the list page to come back to; on a product's page, the
+ * product shown (`viewing`, its external id), so that a review of another of its group names its own.
+ */
+type Signals = { profileUrl: string; back: string; thanked: string | null; viewing?: string };
 
 /** A review as an article: its stars, title, text, reviewer, date, badge, what it was labelled (an
  * incentive, an import), the business's reply, and its signals. */
 function reviewArticle(r: ReviewItem, business: string, signals: Signals): SafeHtml {
   return markup`<article class="review" id="review-${r.id}">
-<div class="stars-row" role="img" aria-label="Rated ${r.rating} out of 5">${stars(r.rating)}</div>
+${stars(r.rating, { average: false, tag: 'div' })}
 ${r.title ? markup`<h3>${r.title}</h3>` : ''}
-<p>${r.content}</p>
+${reviewText(r.content)}
 ${reviewMedia(r)}
 <div class="meta"><span>${r.reviewer_name}</span><time datetime="${r.created_at}">${formatDate(r.created_at)}</time>${
+    signals.viewing && r.product && r.product.external_id !== signals.viewing
+      ? markup`<span class="variant">Variant: ${r.product.name}</span>`
+      : ''
+  }${
     r.verification_status === 'verified'
       ? markup`<span class="badge">${BADGE[r.verification_method ?? 'manual']}</span>`
       : ''
@@ -295,18 +331,19 @@ export function pager(
 
 /** The reviews section: the rating filter and the sort as links, the page's reviews, the pager. */
 function reviewsSection(
-  { pageUrl, profileUrl, q, items, total, business }: {
+  { pageUrl, profileUrl, q, items, total, business, viewing }: {
     pageUrl: string;
     profileUrl: string;
     q: ListQuery;
     items: ReviewItem[];
     total: number;
     business: string;
+    viewing?: string;
   },
 ): SafeHtml {
   const { lastPage, prev, next } = neighbours(pageUrl, q, total);
   const here = new URL(listLink(pageUrl, q));
-  const signals: Signals = { profileUrl, back: `${here.pathname}${here.search}`, thanked: q.helpful };
+  const signals: Signals = { profileUrl, back: `${here.pathname}${here.search}`, thanked: q.helpful, viewing };
   const filters = [null, 5, 4, 3, 2, 1].map((n) =>
     markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, rating: n })}"${
       q.rating === n ? markup` aria-current="page"` : ''
@@ -351,7 +388,7 @@ ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link r
 
 /** What a page of reviews shows, the business's or a product's: the score with its bars, then the reviews. */
 export function reviewListSections(
-  { pageUrl, profileUrl, q, average, count, distribution, items, total, business }: {
+  { pageUrl, profileUrl, q, average, count, distribution, items, total, business, viewing }: {
     pageUrl: string;
     /** The business's profile page, under which the reviews' votes and reports are posted. */
     profileUrl: string;
@@ -362,8 +399,10 @@ export function reviewListSections(
     items: ReviewItem[];
     total: number;
     business: string;
+    /** On a product's page, the product shown (its external id): reviews of the others of its group name theirs. */
+    viewing?: string;
   },
 ): SafeHtml {
   return markup`${scoreSection(pageUrl, q, average, count, distribution)}
-${reviewsSection({ pageUrl, profileUrl, q, items, total, business })}`;
+${reviewsSection({ pageUrl, profileUrl, q, items, total, business, viewing })}`;
 }

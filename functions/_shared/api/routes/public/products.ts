@@ -75,15 +75,17 @@ const Rating = z.object({
   bestRating: z.literal(5),
   worstRating: z.literal(1),
 });
-const ProductJsonLd = z.object({
-  '@context': z.literal('https://schema.org'),
-  '@type': z.literal('Product'),
+/** A product's own identifiers in its schema.org Product. */
+const ProductIdentifiers = {
   name: z.string(),
   url: z.string().optional(),
   image: z.string().optional(),
   sku: z.string().optional(),
   gtin: z.string().optional(),
   mpn: z.string().optional(),
+};
+/** What a Product or a ProductGroup says of the reviews (and the brand they share). */
+const ProductRatings = {
   brand: z.object({ '@type': z.literal('Brand'), name: z.string() }).optional(),
   aggregateRating: Rating.extend({ '@type': z.literal('AggregateRating'), reviewCount: z.number().int() }).optional(),
   review: z.array(z.object({
@@ -94,7 +96,27 @@ const ProductJsonLd = z.object({
     reviewBody: z.string(),
     reviewRating: Rating,
   })).optional(),
-}).openapi('ProductJsonLd', { description: 'A schema.org Product; keys without a value are left out.' });
+};
+const ProductJsonLd = z.union([
+  z.object({
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('Product'),
+    ...ProductIdentifiers,
+    ...ProductRatings,
+  }),
+  z.object({
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('ProductGroup'),
+    name: z.string(),
+    productGroupID: z.string(),
+    image: z.string().optional(),
+    ...ProductRatings,
+    hasVariant: z.array(z.object({ '@type': z.literal('Product'), ...ProductIdentifiers })),
+  }),
+]).openapi('ProductJsonLd', {
+  description:
+    "A schema.org Product, or for a product of a group of several a ProductGroup (the group's rating and reviews, each variant a Product in `hasVariant`); keys without a value are left out.",
+});
 
 const RatingsQuery = z.object({
   ids: z.string().max(100 * 201).transform((v) => v.split(','))
@@ -268,7 +290,7 @@ export const productReads = router()
       tags: TAGS,
       summary: "Get a product's JSON-LD",
       description:
-        `A schema.org \`Product\` (\`application/ld+json\`) to put in a product page: \`name\`, \`url\`, \`image\`, \`sku\`, \`gtin\`, \`mpn\`, \`brand\`, an \`aggregateRating\` equal to the summary's (left out without reviews) and up to ${PRODUCT_JSONLD_REVIEWS} newest \`review\`s; keys without a value are left out. ${groupNote} ${publicDescription}`,
+        `A schema.org \`Product\` (\`application/ld+json\`) to put in a product page: \`name\`, \`url\`, \`image\`, \`sku\`, \`gtin\`, \`mpn\`, \`brand\`, an \`aggregateRating\` equal to the summary's (left out without reviews) and up to ${PRODUCT_JSONLD_REVIEWS} newest \`review\`s; keys without a value are left out. A product of a group of several is a \`ProductGroup\`, as Google documents product variants: its \`name\`, \`productGroupID\` (the group), \`image\`, \`brand\`, the group's \`aggregateRating\` and \`review\`s, and \`hasVariant\`, each product of the group a \`Product\` with its own \`name\`, \`url\`, \`image\`, \`sku\`, \`gtin\` and \`mpn\`. ${groupNote} ${publicDescription}`,
       request: { params: ProductParams },
       responses: {
         200: {
