@@ -103,7 +103,7 @@ export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJs
       '@type': 'ProductGroup',
       name: p.name,
       productGroupID: p.group,
-      image: safeLink(p.image_url) ? p.image_url : null,
+      image: imageSource(p.image_url) || null,
       ...ratings,
       hasVariant: p.variants.map((v) => withoutNulls(productOf(v))),
     });
