@@ -823,6 +823,17 @@ COMMENT ON FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply 
 
 COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
 
+-- FUNCTION plaudit.public_search_products (supabase/schemas/agent_reads.sql)
+--   (p_slug text, p_query text, p_offset integer, p_limit integer) RETURNS json
+
+COMMENT ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) IS 'A window of a business''s listed products found by name, id or brand, each with its public figures.';
+
+-- FUNCTION plaudit.public_search_reviews (supabase/schemas/agent_reads.sql)
+--   (p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean, p_with_media boolean, p_sort text, p_offset integer, p_limit integer) RETURNS json
+
+COMMENT ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,
+    p_with_media boolean, p_sort text, p_offset integer, p_limit integer) IS 'A window of a business''s (or a product group''s) public reviews found by words and filters, in a public order.';
+
 -- FUNCTION plaudit.public_sitemap (supabase/schemas/public_profiles.sql)
 --   (p_page integer, p_limit integer) RETURNS TABLE(slug text, catalog boolean, external_id text, updated_at timestamp with time zone, total bigint)
 
@@ -2579,6 +2590,11 @@ GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit
 GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
+
+GRANT ALL ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,
+    p_with_media boolean, p_sort text, p_offset integer, p_limit integer) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_transparency(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_transparency_version(p_slug text) TO plaudit_public;

@@ -1674,6 +1674,26 @@ export interface paths {
         patch: operations["publicProfile.update"];
         trace?: never;
     };
+    "/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP)
+         * @description One JSON-RPC message of the Model Context Protocol (revision 2025-11-25), answered in JSON; no session is kept. Without a key: the public tools (`get_rating`, `search_reviews`, `list_products`, `get_transparency`); with `Authorization: Bearer rk_…`, the organization's too, each allowed by the key's scope as its route. Each tool call counts against the rate limit of the route it mirrors. docs/agents.md.
+         */
+        post: operations["mcp.message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "review.created": {
@@ -10983,6 +11003,47 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "mcp.message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-RPC answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or a response, accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
