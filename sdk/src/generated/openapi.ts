@@ -3882,8 +3882,19 @@ export interface components {
                 4: number;
                 5: number;
             };
+            rating: components["schemas"]["UcpRating"];
             moderation_chain: components["schemas"]["ModerationChainHead"];
         };
+        /** @description The rating in the Universal Commerce Protocol's shape: `value` = `average_rating`, `count` = `review_count`; null without reviews. */
+        UcpRating: {
+            /** @example 4.63 */
+            value: number;
+            /** @enum {number} */
+            scale_min: 1;
+            /** @enum {number} */
+            scale_max: 5;
+            count: number;
+        } | null;
         PublicProductRating: {
             external_id: string;
             /**
@@ -3893,6 +3904,7 @@ export interface components {
             average_rating: number | null;
             /** @description Number of public reviews (not hidden, verified or unverified). */
             review_count: number;
+            rating: components["schemas"]["UcpRating"];
         };
         PublicProduct: {
             external_id: string;
@@ -3915,6 +3927,7 @@ export interface components {
                 4: number;
                 5: number;
             };
+            rating: components["schemas"]["UcpRating"];
         };
         /** @description A schema.org Product; keys without a value are left out. */
         ProductJsonLd: {

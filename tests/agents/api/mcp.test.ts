@@ -184,6 +184,8 @@ describe('public tools', () => {
     const mug = dataOf(await run(c, 'get_rating', { business: a.org.slug, product: 'MUG' }));
     expect(mug).toMatchObject({ product: { external_id: 'MUG', name: 'Blue mug' }, review_count: 2 });
     expect(mug.average_rating).toBe(3.5);
+    expect(mug.rating).toEqual({ value: 3.5, scale_min: 1, scale_max: 5, count: 2 });
+    expect(business.rating).toEqual({ value: profile.average_rating, scale_min: 1, scale_max: 5, count: 2 });
   });
 
   it('search_reviews finds by words and filters, with exactly the public fields and the page address', async () => {
