@@ -37,6 +37,7 @@ import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public/index.ts';
 import { googleProductFeed } from './routes/google-product-feed.ts';
+import { reviewFeeds } from './routes/review-feeds.ts';
 import { publicProfileSettings } from './routes/profile-settings.ts';
 import { fastReads } from './fast-reads/index.ts';
 import { mcpServer } from './mcp/index.ts';
@@ -130,6 +131,7 @@ export function createApp(
   v1.route('/', verification);
   v1.route('/', publicData);
   v1.route('/', googleProductFeed);
+  v1.route('/', reviewFeeds);
   v1.route('/', publicProfileSettings);
   // Hono's own dispatch (the fast path wraps app.fetch below): the MCP tools call the routes through it.
   const dispatch = app.fetch;

@@ -1646,6 +1646,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/feeds/{slug}/meta-product-reviews.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Meta's product review feed
+         * @description Every published review of the business's products (not hidden; verified or unverified; reviews of the business are not in it), one CSV row each, in the columns of Meta's Product Review Feed Schema: `aggregator`, `store.name`, `store.id`, `store.storeUrls`, `reviewID`, `rating`, `title`, `content`, `created_at`, `updated_at`, `review_image_urls`, `incentivized`, `has_verified_purchase`, `reviewer.name`, `reviewer.isAnonymous`, `product.name`, `product.url`, `product.image_urls`, `product.productIdentifiers.skus`, `product.productIdentifiers.gtins`, `product.productIdentifiers.mpns`. `incentivized` and `has_verified_purchase` are on every row; no e-mail address ever is. 404 unless the public profile is on and its `meta_review_feed` setting is true. Public: no API key. Streamed; gzip when the request accepts it; `ETag`, `Last-Modified` and 304 as the Google feed.
+         */
+        get: operations["public.metaProductReviewFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/feeds/{slug}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the review feeds hold
+         * @description For each review feed (`google`, `meta`): whether it is switched on, how many reviews went in, and how many were left out by reason (`no_product_id`, `hidden`, `not_published`). 404 unless the public profile is on and one of the feeds is switched on. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.reviewFeedsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/public-profile": {
         parameters: {
             query?: never;
@@ -4114,6 +4154,36 @@ export interface components {
             /** @description What the business should know, up to 2000 characters. */
             details?: string | null;
         };
+        ReviewFeedsReport: {
+            google: {
+                /** @description Whether the feed is switched on (its address answers). */
+                published: boolean;
+                /** @description Reviews in the feed: the published reviews of products. */
+                included: number;
+                left_out: {
+                    /** @description Published reviews of the business, not of a product. */
+                    no_product_id: number;
+                    /** @description Reviews the business hid. */
+                    hidden: number;
+                    /** @description Reviews waiting for verification or approval, or rejected. */
+                    not_published: number;
+                };
+            };
+            meta: {
+                /** @description Whether the feed is switched on (its address answers). */
+                published: boolean;
+                /** @description Reviews in the feed: the published reviews of products. */
+                included: number;
+                left_out: {
+                    /** @description Published reviews of the business, not of a product. */
+                    no_product_id: number;
+                    /** @description Reviews the business hid. */
+                    hidden: number;
+                    /** @description Reviews waiting for verification or approval, or rejected. */
+                    not_published: number;
+                };
+            };
+        };
         PublicProfileSettings: {
             /** @description With false, the public profile routes answer 404. */
             enabled: boolean;
@@ -4126,6 +4196,8 @@ export interface components {
             embed: components["schemas"]["EmbedSettings"];
             /** @description Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404). */
             google_product_feed: boolean;
+            /** @description Publishes Meta's product review feed (CSV) of the published product reviews at `/api/v1/public/feeds/{slug}/meta-product-reviews.csv` (off: that address answers 404). */
+            meta_review_feed: boolean;
             /**
              * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
              * @enum {string}
@@ -4169,6 +4241,7 @@ export interface components {
                 min_rating?: number;
             };
             google_product_feed?: boolean;
+            meta_review_feed?: boolean;
             /**
              * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
              * @enum {string}
@@ -10884,6 +10957,104 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown slug, the public profile is off, or the feed is not switched on */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.metaProductReviewFeed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the feed may have changed */
+                    ETag?: string;
+                    /** @description When anything in the feed last changed */
+                    "Last-Modified"?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified: the feed is as the request has it */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the feed may have changed */
+                    ETag?: string;
+                    /** @description When anything in the feed last changed */
+                    "Last-Modified"?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, the public profile is off, or the feed is not switched on */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.reviewFeedsReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feeds' figures */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewFeedsReport"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, the public profile is off, or no feed is switched on */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -318,6 +318,7 @@ describe('public-profile settings', () => {
       logo_url: null,
       embed: { layout: 'list', theme: 'light', max_reviews: 10, min_rating: 1 },
       google_product_feed: false,
+      meta_review_feed: false,
       media_moderation: 'auto',
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
@@ -346,6 +347,7 @@ describe('public-profile settings', () => {
       logo_url: 'https://acme.example/logo.png',
       embed: { layout: 'grid', theme: 'light', max_reviews: 6, min_rating: 1 },
       google_product_feed: false,
+      meta_review_feed: false,
       media_moderation: 'auto',
     });
     const second = await call('PATCH', `${orgPath(t)}/public-profile`, {
