@@ -35,23 +35,27 @@ begin
       return json_build_object('product_missing', true);
     end if;
   end if;
-  select coalesce(array_agg(w.id order by w.ord), '{}') into v_ids from (
-    select r.id, row_number() over (order by
-             case when p_sort = 'highest' then -r.rating when p_sort = 'lowest' then r.rating else 0 end,
-             case when p_sort = 'helpful' then -r.helpful_count else 0 end,
-             case when p_sort = 'oldest' then r.created_at end asc,
-             case when p_sort = 'oldest' then r.id end asc,
-             r.created_at desc, r.id desc) as ord
-      from plaudit.reviews r
-     where r.org_id = v_org
-       and plaudit.review_is_public(r.is_hidden, r.verification_status)
-       and (v_groups is null or r.product_id = any (v_groups))
-       and (p_query is null or r.search @@ websearch_to_tsquery('simple', p_query))
-       and (p_rating is null or r.rating = p_rating)
-       and (not p_verified_only or r.verification_status = 'verified')
-       and (not p_with_media or plaudit.review_has_public_media(r.id))
-     order by ord
-     limit p_limit + 1 offset p_offset) w;
+  -- A plain ORDER BY of columns (not expressions): the newest of a large business is an index walk
+  -- (reviews_org_id_created_at_id) that stops after the window, filters or not.
+  execute format($q$
+    select array(
+      select r.id from plaudit.reviews r
+       where r.org_id = $1
+         and plaudit.review_is_public(r.is_hidden, r.verification_status)
+         and ($2::uuid[] is null or r.product_id = any ($2))
+         and ($3::text is null or r.search @@ websearch_to_tsquery('simple', $3))
+         and ($4::integer is null or r.rating = $4)
+         and (not $5 or r.verification_status = 'verified')
+         and (not $6 or plaudit.review_has_public_media(r.id))
+       order by %s
+       limit $8 + 1 offset $7)$q$,
+    case p_sort when 'oldest' then 'r.created_at, r.id'
+                when 'highest' then 'r.rating desc, r.created_at desc, r.id desc'
+                when 'lowest' then 'r.rating, r.created_at desc, r.id desc'
+                when 'helpful' then 'r.helpful_count desc, r.created_at desc, r.id desc'
+                else 'r.created_at desc, r.id desc' end)
+  into v_ids
+  using v_org, v_groups, p_query, p_rating, p_verified_only, p_with_media, p_offset, p_limit;
   return json_build_object(
     'items', plaudit.public_review_items(v_ids[1:p_limit])::json,
     'more', coalesce(array_length(v_ids, 1), 0) > p_limit);
