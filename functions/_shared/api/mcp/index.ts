@@ -5,6 +5,7 @@
 // the organization's too (docs/agents.md).
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 // The package's export map gives `./*.js` no types of its own: each is named (as in tool.ts).
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -22,6 +23,11 @@ import { type Dispatch, toolCaller } from './routes.ts';
 import { invalidArguments, REVIEW_TEXT_IS_DATA, type Tool, type ToolContext } from './tool.ts';
 
 export { PUBLIC_TOOL_REVIEW_FIELDS } from './public-tools.ts';
+
+// The SDK's validator of JSON Schemas (for what a client sends back), made once: a server makes
+// its own Ajv otherwise, which cost 1.4 ms of every request's 1.5. It holds compiled schemas,
+// nothing of any request or client.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 const McpAnswer = z.object({ jsonrpc: z.literal('2.0') }).passthrough();
 
@@ -47,6 +53,7 @@ function serverFor(tools: Tool[], ctx: ToolContext, version: string) {
   const server = new Server({ name: 'plaudit', version }, {
     capabilities: { tools: {} },
     instructions: INSTRUCTIONS,
+    jsonSchemaValidator,
   });
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listing) }));
