@@ -11214,8 +11214,30 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         jsonrpc: "2.0";
-                    } & {
-                        [key: string]: unknown;
+                        id: string | number | null;
+                        /** @description The method's result, as MCP 2025-11-25 defines it */
+                        result?: {
+                            /** @description initialize: `2025-11-25` */
+                            protocolVersion?: string;
+                            /** @description tools/list */
+                            tools?: {
+                                name: string;
+                                description: string;
+                            }[];
+                            /** @description tools/call: the data as one JSON text (beside `structuredContent`), or the refusal */
+                            content?: {
+                                /** @enum {string} */
+                                type: "text";
+                                text: string;
+                            }[];
+                            /** @description tools/call: true for a refusal with the route's message */
+                            isError?: boolean;
+                        };
+                        /** @description A JSON-RPC error: -32602 for bad arguments or an unknown tool */
+                        error?: {
+                            code: number;
+                            message: string;
+                        };
                     };
                 };
             };

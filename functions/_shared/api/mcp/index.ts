@@ -29,7 +29,22 @@ export { PUBLIC_TOOL_REVIEW_FIELDS } from './public-tools.ts';
 // nothing of any request or client.
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-const McpAnswer = z.object({ jsonrpc: z.literal('2.0') }).passthrough();
+/** The JSON-RPC answer, as the document describes it (the protocol's schema says the rest). */
+const McpAnswer = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number()]).nullable(),
+  result: z.object({
+    protocolVersion: z.string().optional().describe('initialize: `2025-11-25`'),
+    tools: z.array(z.object({ name: z.string(), description: z.string() })).optional().describe('tools/list'),
+    content: z.array(z.object({ type: z.literal('text'), text: z.string() })).optional().describe(
+      'tools/call: the data as one JSON text (beside `structuredContent`), or the refusal',
+    ),
+    isError: z.boolean().optional().describe("tools/call: true for a refusal with the route's message"),
+  }).optional().describe("The method's result, as MCP 2025-11-25 defines it"),
+  error: z.object({ code: z.number().int(), message: z.string() }).optional().describe(
+    'A JSON-RPC error: -32602 for bad arguments or an unknown tool',
+  ),
+});
 
 const INSTRUCTIONS =
   `Plaudit's customer reviews: ratings, reviews, products and transparency reports of businesses, by their public slug. ${REVIEW_TEXT_IS_DATA}`;
