@@ -587,6 +587,12 @@ COMMENT ON FUNCTION plaudit.media_per_review_limit() IS 'How many photos and vid
 
 COMMENT ON FUNCTION plaudit.media_upload_token_lifetime() IS 'How long a reviewer''s upload token works.';
 
+-- FUNCTION plaudit.meta_review_feed_page (supabase/schemas/meta_review_feed.sql)
+--   (p_slug text, p_profile_url text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) RETURNS TABLE(csv text,
+--     reviews integer, last_product uuid, last_created_at text, last_id uuid)
+
+COMMENT ON FUNCTION plaudit.meta_review_feed_page(p_slug text, p_profile_url text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) IS 'A page of a slug''s Meta product review feed after a cursor: its CSV rows, and the next cursor.';
+
 -- FUNCTION plaudit.moderate_review (supabase/schemas/moderation_trail.sql)
 --   (p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS SETOF plaudit.reviews
 
@@ -861,6 +867,17 @@ COMMENT ON FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply 
 
 COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
 
+-- FUNCTION plaudit.public_search_products (supabase/schemas/agent_reads.sql)
+--   (p_slug text, p_query text, p_offset integer, p_limit integer) RETURNS json
+
+COMMENT ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) IS 'A window of a business''s listed products found by name, id or brand, each with its public figures.';
+
+-- FUNCTION plaudit.public_search_reviews (supabase/schemas/agent_reads.sql)
+--   (p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean, p_with_media boolean, p_sort text, p_offset integer, p_limit integer) RETURNS json
+
+COMMENT ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,
+    p_with_media boolean, p_sort text, p_offset integer, p_limit integer) IS 'A window of a business''s (or a product group''s) public reviews found by words and filters, in a public order.';
+
 -- FUNCTION plaudit.public_sitemap (supabase/schemas/public_profiles.sql)
 --   (p_page integer, p_limit integer) RETURNS TABLE(slug text, catalog boolean, external_id text, updated_at timestamp with time zone, total bigint)
 
@@ -999,6 +1016,16 @@ COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, 
 --   (p_data jsonb, p_redact boolean) RETURNS jsonb
 
 COMMENT ON FUNCTION plaudit.review_event_forgotten(p_data jsonb, p_redact boolean) IS 'A review event''s data with the reviewer forgotten: name Anonymous, no address or answers, the text removed on request.';
+
+-- FUNCTION plaudit.review_feed_state (supabase/schemas/google_product_feed.sql)
+--   (p_slug text, p_feed text) RETURNS json
+
+COMMENT ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) IS 'Whether a slug''s review feed (google or meta) is published, with the business''s name, the feed''s version and when it last changed.';
+
+-- FUNCTION plaudit.review_feeds_report (supabase/schemas/meta_review_feed.sql)
+--   (p_slug text) RETURNS json
+
+COMMENT ON FUNCTION plaudit.review_feeds_report(p_slug text) IS 'How many reviews each review feed (google, meta) holds and leaves out, by reason; null unless a feed is published.';
 
 -- FUNCTION plaudit.review_forms_stay_deleted (supabase/schemas/review_forms.sql)
 --   () RETURNS trigger
@@ -1648,6 +1675,7 @@ CREATE TABLE plaudit.public_profiles (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     google_product_feed boolean DEFAULT false NOT NULL,
     media_moderation text DEFAULT 'auto'::text NOT NULL,
+    meta_review_feed boolean DEFAULT false NOT NULL,
     CONSTRAINT public_profiles_description_check CHECK ((char_length(description) <= 2000)),
     CONSTRAINT public_profiles_display_name_check CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 200))),
     CONSTRAINT public_profiles_embed_layout_check CHECK ((embed_layout = ANY (ARRAY['list'::text, 'grid'::text, 'carousel'::text]))),
@@ -1662,6 +1690,7 @@ CREATE TABLE plaudit.public_profiles (
 COMMENT ON TABLE plaudit.public_profiles IS 'Public-profile settings of an organization (profile page and widget); an organization without a row has the defaults.';
 COMMENT ON COLUMN plaudit.public_profiles.google_product_feed IS 'Whether the public Google Product Ratings feed of the organization''s product reviews is published.';
 COMMENT ON COLUMN plaudit.public_profiles.media_moderation IS 'auto: new photos and videos show with their review; manual: they stay hidden until the business shows them.';
+COMMENT ON COLUMN plaudit.public_profiles.meta_review_feed IS 'Whether the public Meta product review feed (CSV) of the organization''s product reviews is published.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -2571,6 +2600,7 @@ GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_publ
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.meta_review_feed_page(p_slug text, p_profile_url text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) TO plaudit_api;
@@ -2638,6 +2668,11 @@ GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit
 GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
+
+GRANT ALL ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,
+    p_with_media boolean, p_sort text, p_offset integer, p_limit integer) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_transparency(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_transparency_version(p_slug text) TO plaudit_public;
@@ -2662,6 +2697,8 @@ GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, 
 GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_feeds_report(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
@@ -2844,6 +2881,8 @@ GRANT INSERT(embed_min_rating),UPDATE(embed_min_rating) ON TABLE plaudit.public_
 GRANT INSERT(google_product_feed),UPDATE(google_product_feed) ON TABLE plaudit.public_profiles TO plaudit_api;
 
 GRANT INSERT(media_moderation),UPDATE(media_moderation) ON TABLE plaudit.public_profiles TO plaudit_api;
+
+GRANT INSERT(meta_review_feed),UPDATE(meta_review_feed) ON TABLE plaudit.public_profiles TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_forms TO plaudit_api;
 

@@ -66,24 +66,28 @@ parallel safe
 as $$ select r.incentive is not null $$;
 comment on function plaudit.review_is_incentivized(plaudit.reviews) is 'Whether a review was collected with an incentive: the Google feed''s is_incentivized_review.';
 
--- The feed's state for a slug, in one small statement: whether it is published (the profile on and
--- the feed switched on), the business's name, the version its ETag comes from (public_version's
+-- A review feed's state for a slug, in one small statement: whether it is published (the profile
+-- on and the feed switched on: p_feed 'google', the Google Product Ratings feed, or 'meta', Meta's
+-- product review feed), the business's name, the version its ETag comes from (public_version's
 -- parts and the newest product change: a product renamed changes the feed) and when it last
 -- changed. Null for an unknown slug; only `published` false (and the organization, whose cache key
 -- the 404 carries) while it is not published.
-create or replace function plaudit.google_product_feed_state(p_slug text)
+create or replace function plaudit.review_feed_state(p_slug text, p_feed text)
 returns json
 language sql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select case when not (coalesce(p.enabled, true) and coalesce(p.google_product_feed, false))
+  select case when not (coalesce(p.enabled, true)
+                        and coalesce(case p_feed when 'google' then p.google_product_feed
+                                                 when 'meta' then p.meta_review_feed end, false))
     then json_build_object('published', false, 'org_id', o.id)
     else json_build_object(
       'published', true,
       'org_id', o.id,
       'name', coalesce(nullif(btrim(p.display_name), ''), o.name),
+      'website', coalesce(p.website, o.website),
       'version', concat_ws('.', s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
                            (extract(epoch from p.updated_at) * 1000000)::bigint,
                            coalesce((extract(epoch from pr.updated_at) * 1000000)::bigint, 0)),
@@ -98,6 +102,19 @@ as $$
   ) s
   cross join lateral (select max(x.updated_at) as updated_at from plaudit.products x where x.org_id = o.id) pr
   where o.slug = p_slug
+$$;
+comment on function plaudit.review_feed_state(text,text) is 'Whether a slug''s review feed (google or meta) is published, with the business''s name, the feed''s version and when it last changed.';
+grant execute on function plaudit.review_feed_state(text,text) to plaudit_public;
+
+-- The Google Product Ratings feed's state (review_feed_state).
+create or replace function plaudit.google_product_feed_state(p_slug text)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select plaudit.review_feed_state(p_slug, 'google')
 $$;
 comment on function plaudit.google_product_feed_state(text) is 'Whether a slug''s Google Product Ratings feed is published, with the business''s name, the feed''s version and when it last changed.';
 grant execute on function plaudit.google_product_feed_state(text) to plaudit_public;

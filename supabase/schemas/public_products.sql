@@ -207,7 +207,11 @@ begin
            select json_agg(json_build_object(
                     'external_id', f.external_id,
                     'average_rating', case when f.public_count > 0 then round(f.rating_sum::numeric / f.public_count, 2) end,
-                    'review_count', f.public_count) order by f.ord)
+                    'review_count', f.public_count,
+                    -- The Universal Commerce Protocol's Rating, for agents (routes/public/shared.ts, UcpRating).
+                    'rating', case when f.public_count > 0 then json_build_object(
+                      'value', round(f.rating_sum::numeric / f.public_count, 2), 'scale_min', 1, 'scale_max', 5,
+                      'count', f.public_count) end) order by f.ord)
              from figures f
          )::text, '[]') || '}'
     from plaudit.organizations o

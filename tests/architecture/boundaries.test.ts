@@ -32,6 +32,12 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
     rank: 4,
     sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware', '_shared/api/routes'],
   },
+  // The MCP server's tools call the routes (in this process), with the routes' own schemas.
+  {
+    room: '_shared/api/mcp',
+    rank: 4,
+    sees: ['_shared/core', '_shared/api/http', '_shared/api/api-keys', '_shared/api/middleware', '_shared/api/routes'],
+  },
   // The document describes the routes: it reads their definitions and the webhook events.
   { room: '_shared/api/openapi', rank: 4, sees: ['_shared/core', '_shared/api/http', '_shared/api/routes'] },
   {
@@ -44,6 +50,7 @@ const ROOMS: { room: string; rank: number; sees: string[] }[] = [
       '_shared/api/assets',
       '_shared/api/middleware',
       '_shared/api/fast-reads',
+      '_shared/api/mcp',
       '_shared/api/openapi',
       '_shared/api/pages',
       '_shared/api/routes',

@@ -56,3 +56,9 @@ export function errorBody(status: number, error: string, message?: RegExp | stri
     }
   }, `an error body ${JSON.stringify({ statusCode: status, error, message: String(message ?? '…') })}`);
 }
+
+/** Waits until the current minute has at least `seconds` left, so a burst stays in one rate-limit window. */
+export async function awayFromMinuteBoundary(seconds = 8) {
+  const left = 60 - (Date.now() / 1000) % 60;
+  if (left < seconds) await new Promise((r) => setTimeout(r, (left + 0.5) * 1000));
+}

@@ -122,6 +122,9 @@ const NOT_IN_SDK: Record<string, string> = {
   'public.openVerificationLink': 'the link a reviewer opens in a browser: a redirect to an HTML page',
   'public.mediaFile': "a review's photo or video, fetched by the `url` its media item names",
   'public.googleProductFeed': "an XML feed that Google Merchant Center fetches by its address, not a program's call",
+  'public.metaProductReviewFeed': "a CSV feed that Meta fetches by its address, not a program's call",
+  'public.reviewFeedsReport': "the feeds' diagnostic for whoever sets them up, read beside the feeds",
+  'mcp.message': "the Model Context Protocol's endpoint, which MCP clients speak (docs/agents.md)",
 };
 
 interface Operation {

@@ -47,6 +47,7 @@ interface Draft {
   max_reviews: string;
   min_rating: number;
   google_product_feed: boolean;
+  meta_review_feed: boolean;
   media_moderation: MediaModeration;
 }
 
@@ -62,6 +63,7 @@ function draftOf(s: Settings): Draft {
     max_reviews: String(s.embed.max_reviews),
     min_rating: s.embed.min_rating,
     google_product_feed: s.google_product_feed,
+    meta_review_feed: s.meta_review_feed,
     media_moderation: s.media_moderation,
   };
 }
@@ -154,6 +156,7 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
           min_rating: d.min_rating,
         },
         google_product_feed: d.google_product_feed,
+        meta_review_feed: d.meta_review_feed,
         media_moderation: d.media_moderation,
       },
     });
@@ -252,7 +255,7 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
 
         <MediaModerationSetting value={d.media_moderation} onValue={(v) => set({ media_moderation: v })} />
         <section class='card' aria-labelledby='google-heading'>
-          <h2 id='google-heading'>Google product ratings</h2>
+          <h2 id='google-heading'>Product rating feeds</h2>
           <label class='opt-check'>
             <input
               type='checkbox'
@@ -272,6 +275,30 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
               label='Google feed address'
               value={new URL(
                 apiUrl(`/public/feeds/${encodeURIComponent(org.slug)}/google-product-reviews.xml`),
+                location.href,
+              )
+                .href}
+            />
+          )}
+          <label class='opt-check'>
+            <input
+              type='checkbox'
+              checked={d.meta_review_feed}
+              onChange={(e) => set({ meta_review_feed: e.currentTarget.checked })}
+            />
+            <span>
+              Publish a Meta product review feed
+              <span class='hint'>
+                The same reviews as a CSV file in the columns of Meta's product review feed, for ratings on Facebook and
+                Instagram shops.
+              </span>
+            </span>
+          </label>
+          {saved.meta_review_feed && saved.enabled && (
+            <CopyField
+              label='Meta feed address'
+              value={new URL(
+                apiUrl(`/public/feeds/${encodeURIComponent(org.slug)}/meta-product-reviews.csv`),
                 location.href,
               )
                 .href}

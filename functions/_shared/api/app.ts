@@ -37,8 +37,10 @@ import { hostedPages } from './pages/index.ts';
 import { verification } from './routes/verification.ts';
 import { publicData } from './routes/public/index.ts';
 import { googleProductFeed } from './routes/google-product-feed.ts';
+import { reviewFeeds } from './routes/review-feeds.ts';
 import { publicProfileSettings } from './routes/profile-settings.ts';
 import { fastReads } from './fast-reads/index.ts';
+import { mcpServer } from './mcp/index.ts';
 import { accountedFor, type FastPathAccount } from './http/fast-path.ts';
 import type { MiddlewareHandler } from 'hono';
 
@@ -129,7 +131,11 @@ export function createApp(
   v1.route('/', verification);
   v1.route('/', publicData);
   v1.route('/', googleProductFeed);
+  v1.route('/', reviewFeeds);
   v1.route('/', publicProfileSettings);
+  // Hono's own dispatch (the fast path wraps app.fetch below): the MCP tools call the routes through it.
+  const dispatch = app.fetch;
+  v1.route('/', mcpServer({ dispatch: (req, env) => dispatch(req, env) }));
   app.route('/api/v1', v1);
 
   registerDocumentParts(app);
@@ -171,7 +177,6 @@ export function createApp(
   if (fast) {
     // The hottest reads skip the router and the middleware; whatever they do not take goes on.
     const reads = fastReads({ sql, config, log, limiter, app });
-    const dispatch = app.fetch;
     app.fetch = (req, env, executionCtx) => {
       const answer = reads(req, env as AppEnv['Bindings'] | undefined);
       return answer ? answer.then((res) => res ?? dispatch(req, env, executionCtx)) : dispatch(req, env, executionCtx);

@@ -11,7 +11,7 @@ const PRODUCTS = 100;
 const ids = Array.from({ length: PRODUCTS }, (_, i) => `sku-${i}`);
 
 /** The organization, its products (every fourth pair a group of variants) and their reviews. */
-async function seedProducts(ctx) {
+export async function seedProducts(ctx) {
   const { stack } = ctx;
   if (stack.productSeed) return stack.productSeed;
   const count = positive(ctx.env, 'BENCH_PRODUCT_REVIEWS', 100_000);

@@ -1646,6 +1646,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/feeds/{slug}/meta-product-reviews.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Meta's product review feed
+         * @description Every published review of the business's products (not hidden; verified or unverified; reviews of the business are not in it), one CSV row each, in the columns of Meta's Product Review Feed Schema: `aggregator`, `store.name`, `store.id`, `store.storeUrls`, `reviewID`, `rating`, `title`, `content`, `created_at`, `updated_at`, `review_image_urls`, `incentivized`, `has_verified_purchase`, `reviewer.name`, `reviewer.isAnonymous`, `product.name`, `product.url`, `product.image_urls`, `product.productIdentifiers.skus`, `product.productIdentifiers.gtins`, `product.productIdentifiers.mpns`. `incentivized` and `has_verified_purchase` are on every row; no e-mail address ever is. 404 unless the public profile is on and its `meta_review_feed` setting is true. Public: no API key. Streamed; gzip when the request accepts it; `ETag`, `Last-Modified` and 304 as the Google feed.
+         */
+        get: operations["public.metaProductReviewFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/feeds/{slug}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the review feeds hold
+         * @description For each review feed (`google`, `meta`): whether it is switched on, how many reviews went in, and how many were left out by reason (`no_product_id`, `hidden`, `not_published`). 404 unless the public profile is on and one of the feeds is switched on. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.reviewFeedsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/public-profile": {
         parameters: {
             query?: never;
@@ -1672,6 +1712,26 @@ export interface paths {
          *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
         patch: operations["publicProfile.update"];
+        trace?: never;
+    };
+    "/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP)
+         * @description One JSON-RPC message of the Model Context Protocol (revision 2025-11-25), answered in JSON; no session is kept. Without a key: the public tools (`get_rating`, `search_reviews`, `list_products`, `get_transparency`); with `Authorization: Bearer rk_…`, the organization's too, each allowed by the key's scope as its route. Each tool call counts against the rate limit of the route it mirrors. docs/agents.md.
+         */
+        post: operations["mcp.message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -3860,8 +3920,19 @@ export interface components {
                 4: number;
                 5: number;
             };
+            rating: components["schemas"]["UcpRating"];
             moderation_chain: components["schemas"]["ModerationChainHead"];
         };
+        /** @description The rating in the Universal Commerce Protocol's shape: `value` = `average_rating`, `count` = `review_count`; null without reviews. */
+        UcpRating: {
+            /** @example 4.63 */
+            value: number;
+            /** @enum {number} */
+            scale_min: 1;
+            /** @enum {number} */
+            scale_max: 5;
+            count: number;
+        } | null;
         PublicProductRating: {
             external_id: string;
             /**
@@ -3871,6 +3942,7 @@ export interface components {
             average_rating: number | null;
             /** @description Number of public reviews (not hidden, verified or unverified). */
             review_count: number;
+            rating: components["schemas"]["UcpRating"];
         };
         PublicProduct: {
             external_id: string;
@@ -3893,6 +3965,7 @@ export interface components {
                 4: number;
                 5: number;
             };
+            rating: components["schemas"]["UcpRating"];
         };
         /** @description A schema.org Product, or for a product of a group of several a ProductGroup (the group's rating and reviews, each variant a Product in `hasVariant`); keys without a value are left out. */
         ProductJsonLd: {
@@ -4133,6 +4206,36 @@ export interface components {
             /** @description What the business should know, up to 2000 characters. */
             details?: string | null;
         };
+        ReviewFeedsReport: {
+            google: {
+                /** @description Whether the feed is switched on (its address answers). */
+                published: boolean;
+                /** @description Reviews in the feed: the published reviews of products. */
+                included: number;
+                left_out: {
+                    /** @description Published reviews of the business, not of a product. */
+                    no_product_id: number;
+                    /** @description Reviews the business hid. */
+                    hidden: number;
+                    /** @description Reviews waiting for verification or approval, or rejected. */
+                    not_published: number;
+                };
+            };
+            meta: {
+                /** @description Whether the feed is switched on (its address answers). */
+                published: boolean;
+                /** @description Reviews in the feed: the published reviews of products. */
+                included: number;
+                left_out: {
+                    /** @description Published reviews of the business, not of a product. */
+                    no_product_id: number;
+                    /** @description Reviews the business hid. */
+                    hidden: number;
+                    /** @description Reviews waiting for verification or approval, or rejected. */
+                    not_published: number;
+                };
+            };
+        };
         PublicProfileSettings: {
             /** @description With false, the public profile routes answer 404. */
             enabled: boolean;
@@ -4145,6 +4248,8 @@ export interface components {
             embed: components["schemas"]["EmbedSettings"];
             /** @description Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404). */
             google_product_feed: boolean;
+            /** @description Publishes Meta's product review feed (CSV) of the published product reviews at `/api/v1/public/feeds/{slug}/meta-product-reviews.csv` (off: that address answers 404). */
+            meta_review_feed: boolean;
             /**
              * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
              * @enum {string}
@@ -4188,6 +4293,7 @@ export interface components {
                 min_rating?: number;
             };
             google_product_feed?: boolean;
+            meta_review_feed?: boolean;
             /**
              * @description Reviewers' photos and videos: `auto` shows them with their review; `manual` keeps new ones hidden until a moderator shows them.
              * @enum {string}
@@ -10913,6 +11019,104 @@ export interface operations {
             };
         };
     };
+    "public.metaProductReviewFeed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the feed may have changed */
+                    ETag?: string;
+                    /** @description When anything in the feed last changed */
+                    "Last-Modified"?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified: the feed is as the request has it */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the feed may have changed */
+                    ETag?: string;
+                    /** @description When anything in the feed last changed */
+                    "Last-Modified"?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, the public profile is off, or the feed is not switched on */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.reviewFeedsReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feeds' figures */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewFeedsReport"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, the public profile is off, or no feed is switched on */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "publicProfile.get": {
         parameters: {
             query?: never;
@@ -11035,6 +11239,69 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "mcp.message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-RPC answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        /** @description The method's result, as MCP 2025-11-25 defines it */
+                        result?: {
+                            /** @description initialize: `2025-11-25` */
+                            protocolVersion?: string;
+                            /** @description tools/list */
+                            tools?: {
+                                name: string;
+                                description: string;
+                            }[];
+                            /** @description tools/call: the data as one JSON text (beside `structuredContent`), or the refusal */
+                            content?: {
+                                /** @enum {string} */
+                                type: "text";
+                                text: string;
+                            }[];
+                            /** @description tools/call: true for a refusal with the route's message */
+                            isError?: boolean;
+                        };
+                        /** @description A JSON-RPC error: -32602 for bad arguments or an unknown tool */
+                        error?: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description A notification or a response, accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,13 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../../../scripts/lib/api-server.mjs';
 import { freePort } from '../../../scripts/lib/postgres.mjs';
 import { createTenant } from '../../helpers/db.ts';
-import { api, errorBody } from '../../helpers/http.ts';
-
-/** Waits until the current minute has at least `seconds` left, so a burst stays in one window. */
-async function awayFromMinuteBoundary(seconds = 8) {
-  const left = 60 - (Date.now() / 1000) % 60;
-  if (left < seconds) await new Promise((r) => setTimeout(r, (left + 0.5) * 1000));
-}
+import { api, awayFromMinuteBoundary, errorBody } from '../../helpers/http.ts';
 
 describe('per-key rate limit', () => {
   it('answers 429 with Retry-After past a low per-key limit, with correct headers on the way', async () => {

@@ -108,10 +108,15 @@ describe('GET /public/products/:slug/:externalId', () => {
       average_rating: 3.67,
       review_count: 3,
       rating_distribution: { 1: 0, 2: 1, 3: 0, 4: 1, 5: 1 },
+      rating: { value: 3.67, scale_min: 1, scale_max: 5, count: 3 },
     });
     expect((await call('GET', pub(a, '/MUG-RED'))).body.review_count).toBe(3);
     expect((await call('GET', pub(a, '/HAT'))).body).toMatchObject({ review_count: 1, average_rating: 1 });
-    expect((await call('GET', pub(a, '/QUIET'))).body).toMatchObject({ review_count: 0, average_rating: null });
+    expect((await call('GET', pub(a, '/QUIET'))).body).toMatchObject({
+      review_count: 0,
+      average_rating: null,
+      rating: null,
+    });
   });
 
   it('answers 404 for an unknown product, slug, another organization or a disabled profile', async () => {
@@ -223,12 +228,22 @@ describe('GET /public/products/:slug/ratings', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: [
-        { external_id: 'HAT', average_rating: 1, review_count: 1 },
-        { external_id: 'MUG-RED', average_rating: 3.67, review_count: 3 },
+        {
+          external_id: 'HAT',
+          average_rating: 1,
+          review_count: 1,
+          rating: { value: 1, scale_min: 1, scale_max: 5, count: 1 },
+        },
+        {
+          external_id: 'MUG-RED',
+          average_rating: 3.67,
+          review_count: 3,
+          rating: { value: 3.67, scale_min: 1, scale_max: 5, count: 3 },
+        },
       ],
     });
     expect((await call('GET', pub(b, '/ratings?ids=MUG-BLUE'))).body.data).toEqual([
-      { external_id: 'MUG-BLUE', average_rating: null, review_count: 0 },
+      { external_id: 'MUG-BLUE', average_rating: null, review_count: 0, rating: null },
     ]);
   });
 

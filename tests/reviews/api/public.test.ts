@@ -62,6 +62,7 @@ describe('GET /api/v1/public/profiles/:slug', () => {
       average_rating: 3.17,
       review_count: 6,
       rating_distribution: { 1: 1, 2: 1, 3: 1, 4: 2, 5: 1 },
+      rating: { value: 3.17, scale_min: 1, scale_max: 5, count: 6 },
       // One hidden, one approved, one rejected: three trail entries (tests/reviews/api/moderation-chain.test.ts).
       moderation_chain: { entries: 3, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
@@ -95,6 +96,7 @@ describe('GET /api/v1/public/profiles/:slug', () => {
       review_count: 0,
       average_rating: null,
       rating_distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
+      rating: null,
     });
   });
 
@@ -316,6 +318,7 @@ describe('public-profile settings', () => {
       logo_url: null,
       embed: { layout: 'list', theme: 'light', max_reviews: 10, min_rating: 1 },
       google_product_feed: false,
+      meta_review_feed: false,
       media_moderation: 'auto',
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
@@ -344,6 +347,7 @@ describe('public-profile settings', () => {
       logo_url: 'https://acme.example/logo.png',
       embed: { layout: 'grid', theme: 'light', max_reviews: 6, min_rating: 1 },
       google_product_feed: false,
+      meta_review_feed: false,
       media_moderation: 'auto',
     });
     const second = await call('PATCH', `${orgPath(t)}/public-profile`, {

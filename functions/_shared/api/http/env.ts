@@ -47,7 +47,14 @@ export interface AppEnv {
     /** Set by the credential middleware on the routes it guards (the log names the key). */
     caller?: Caller;
   };
-  Bindings: { remoteAddr?: { hostname: string } };
+  Bindings: {
+    remoteAddr?: { hostname: string };
+    /**
+     * A request the API dispatched to itself for a call of the MCP server's (mcp/routes.ts): the
+     * MCP request counted against the address's public limit already.
+     */
+    addressCounted?: boolean;
+  };
 }
 
 /** An organization route's context (orgRoute): the caller known, the tenant transaction open. */

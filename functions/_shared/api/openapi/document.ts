@@ -38,6 +38,11 @@ const TAGS = [
     name: 'Public data',
     description: 'What a business publishes: no key needed; cached and rate-limited per address.',
   },
+  {
+    name: 'Agents',
+    description:
+      "The Model Context Protocol server: ratings, reviews, products and transparency for AI agents; with a key, the organization's tools.",
+  },
   { name: 'Public profile', description: "The settings of the business's public profile page and widget." },
   { name: 'Organizations', description: "The organization's own settings." },
   { name: 'Members', description: 'Team members and their invitations.' },

@@ -7,6 +7,7 @@ import { embedScript } from './embed.ts';
 import { faviconPage } from './favicon.ts';
 import { hostedFormPages } from './hosted-form.ts';
 import { invitationPages } from './invitation.ts';
+import { machinePages } from './machine-pages.ts';
 import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
 import { reviewRequestPages } from './review-request.ts';
@@ -21,6 +22,7 @@ const FAMILIES = [
   reviewRequestPages, // /r/:token, /t/o/:token.gif, /t/c/:token, /unsubscribe/:token
   verificationPages, // /verify/:token
   invitationPages, // /invitations/:token
+  machinePages, // /p/:slug.md, /p/:slug/products/:externalId.md, /p/:slug/llms.txt (before /p/:slug)
   profilePages, // /p/:slug
   productPages, // /p/:slug/products, /p/:slug/products/:externalId
   transparencyPages, // /p/:slug/transparency

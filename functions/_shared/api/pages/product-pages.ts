@@ -84,7 +84,7 @@ const productUrlOf = (base: string, slug: string, externalId: string) =>
   `${profileUrlOf(base, slug)}/products/${encodeURIComponent(externalId)}`;
 
 /** A page of the business's listed products with their figures; null for an unknown or switched-off profile. */
-async function loadCatalog(sql: Sql, slug: string, pageNumber: number, limit: number) {
+export async function loadCatalog(sql: Sql, slug: string, pageNumber: number, limit: number) {
   const [row] = await runAsPublic(
     sql,
     (tx) => tx<{ c: Catalog | null }[]>`select plaudit.public_product_catalog(${slug}, ${pageNumber}, ${limit}) as c`,
@@ -132,7 +132,7 @@ ${pager({ prev, next, page: pageNumber, lastPage })}`;
   return page({ title, body, indexable: true, head, style: STYLE });
 }
 
-type ProductPageData = {
+export type ProductPageData = {
   version: string;
   profile: PublicProfileRow;
   product: PublicProductRow;
@@ -187,6 +187,24 @@ ${
   return page({ title, body, indexable: true, head, style: STYLE });
 }
 
+/** What a product's page shows for this list query (its HTML and its markdown twin alike). */
+export async function loadProductPage(sql: Sql, slug: string, externalId: string, q: ListQuery) {
+  const [profile, product, reviews, newest] = await Promise.all([
+    loadPublicProfile(sql, slug),
+    loadPublicProduct(sql, slug, externalId),
+    loadPublicProductReviews<ReviewItem>(sql, slug, externalId, { ...q, limit: REVIEWS_PER_PAGE }),
+    loadPublicProductReviews<ReviewItem>(sql, slug, externalId, NEWEST_FOR_JSONLD),
+  ]);
+  if (!profile || !profile.enabled || !product || !reviews || !newest) return null;
+  return {
+    version: withProductOf(profile.version, product.version),
+    profile,
+    product,
+    reviews,
+    newest: newest.data,
+  };
+}
+
 export function productPages() {
   const app = new Hono<AppEnv>();
 
@@ -229,22 +247,7 @@ export function productPages() {
     return await cachedPublicPage<ProductPageData>(c, {
       variant: `product-page:${slug}:${externalId}:${listVariant(q)}`,
       version: () => publicProductPageVersion(c.var.sql, slug, externalId),
-      load: async () => {
-        const [profile, product, reviews, newest] = await Promise.all([
-          loadPublicProfile(c.var.sql, slug),
-          loadPublicProduct(c.var.sql, slug, externalId),
-          loadPublicProductReviews<ReviewItem>(c.var.sql, slug, externalId, { ...q, limit: REVIEWS_PER_PAGE }),
-          loadPublicProductReviews<ReviewItem>(c.var.sql, slug, externalId, NEWEST_FOR_JSONLD),
-        ]);
-        if (!profile || !profile.enabled || !product || !reviews || !newest) return null;
-        return {
-          version: withProductOf(profile.version, product.version),
-          profile,
-          product,
-          reviews,
-          newest: newest.data,
-        };
-      },
+      load: () => loadProductPage(c.var.sql, slug, externalId, q),
       missing: NO_SUCH_PRODUCT,
       render: (data) =>
         q.page > lastPageOf(data.reviews.meta.total)

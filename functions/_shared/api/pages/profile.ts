@@ -13,6 +13,7 @@ import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '
 import { runAsPublic } from '../../core/db/roles.ts';
 import { isErasedReview } from '../../core/erasure.ts';
 import { safeLink } from '../../core/html.ts';
+import type { Sql } from '../../core/db/client.ts';
 import type { AppEnv } from '../http/env.ts';
 import { markup, page, raw } from './html.ts';
 import { listedProductCount } from './product-pages.ts';
@@ -32,7 +33,23 @@ import {
 import { cachedPublicPage, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
 
 type ReviewPage = { total: number; items: ReviewItem[] };
-type PageData = { version: string; profile: PublicProfileRow; reviews: ReviewPage; products: number };
+export type ProfilePageData = { version: string; profile: PublicProfileRow; reviews: ReviewPage; products: number };
+type PageData = ProfilePageData;
+
+/** What the profile page shows for this list query (its HTML and its markdown twin alike). */
+export async function loadProfilePage(sql: Sql, slug: string, q: ListQuery) {
+  const [profile, [row], products] = await Promise.all([
+    loadPublicProfile(sql, slug),
+    runAsPublic(sql, (tx) =>
+      tx<{ r: ReviewPage | null }[]>`
+      select plaudit.public_review_page(
+        ${slug}, 'profile', ${q.page}, ${REVIEWS_PER_PAGE}, ${q.sort}, ${q.rating}, ${q.media}) as r`),
+    listedProductCount(sql, slug),
+  ]);
+  if (!profile) return null;
+  if (!profile.enabled || !row.r) return { version: profile.version, absent: true as const };
+  return { version: profile.version, profile, reviews: row.r, products };
+}
 
 const STYLE = raw(`
 main{max-width:46rem}
@@ -142,19 +159,7 @@ export function profilePages() {
     return await cachedPublicPage<PageData>(c, {
       variant: `profile-page:${slug}:${listVariant(q)}`,
       version: () => publicProfileVersion(c.var.sql, slug),
-      load: async () => {
-        const [profile, [row], products] = await Promise.all([
-          loadPublicProfile(c.var.sql, slug),
-          runAsPublic(c.var.sql, (tx) =>
-            tx<{ r: ReviewPage | null }[]>`
-            select plaudit.public_review_page(
-              ${slug}, 'profile', ${q.page}, ${REVIEWS_PER_PAGE}, ${q.sort}, ${q.rating}, ${q.media}) as r`),
-          listedProductCount(c.var.sql, slug),
-        ]);
-        if (!profile) return null;
-        if (!profile.enabled || !row.r) return { version: profile.version, absent: true as const };
-        return { version: profile.version, profile, reviews: row.r, products };
-      },
+      load: () => loadProfilePage(c.var.sql, slug, q),
       missing: NO_SUCH_BUSINESS,
       render: (data) =>
         q.page > lastPageOf(data.reviews.total)

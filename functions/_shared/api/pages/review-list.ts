@@ -382,7 +382,10 @@ ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', '
 export function listHeadLinks(pageUrl: string, q: ListQuery, total: number): SafeHtml {
   const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest', media: false, helpful: null });
   const { prev, next } = neighbours(pageUrl, q, total);
+  // The same reviews as markdown, for machines (machine-pages.ts).
+  const twin = listLink(`${pageUrl}.md`, q);
   return markup`<link rel="canonical" href="${canonical}">
+<link rel="alternate" type="text/markdown" href="${twin}">
 ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link rel="next" href="${next}">\n` : ''}`;
 }
 

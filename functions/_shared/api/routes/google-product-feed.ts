@@ -5,11 +5,14 @@
 // has taken the last one, each page in a public statement of its own: memory stays flat whatever
 // the feed's size, and a slow reader holds no database connection.
 import { z } from '@hono/zod-openapi';
-import type { Sql } from '../../core/db/client.ts';
+import type { PendingQuery, Row } from 'postgres';
+import type { Sql, Tx } from '../../core/db/client.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { ApiError } from '../http/errors.ts';
 import { errorResponseSpec } from '../http/schemas.ts';
 import { ifNoneMatchHits, PUBLIC_CACHE_CONTROL, publicCors, publicEtag } from '../middleware/public-access/index.ts';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
 import { publicRoute, router } from './define.ts';
 import { SlugParams } from './public/shared.ts';
 import { tagPublicAnswer } from '../http/cache-keys.ts';
@@ -20,9 +23,9 @@ export const FEED_NOT_FOUND = 'Feed not found';
 /** Reviews per page: about a megabyte of XML, one statement each. */
 export const FEED_PAGE_SIZE = 1000;
 
-type FeedState =
+export type FeedState =
   | { published: false; org_id: string }
-  | { published: true; org_id: string; name: string; version: string; last_modified: string };
+  | { published: true; org_id: string; name: string; website: string | null; version: string; last_modified: string };
 
 /** What XML 1.0 cannot hold at all (C0 controls but tab, newline, carriage return; U+FFFE, U+FFFF). */
 // deno-lint-ignore no-control-regex -- finding the control characters is the point
@@ -56,47 +59,44 @@ export function feedHead(name: string, profileUrl: string, hasReviews: boolean):
 /** The feed's tail, after its last review (with none, the schema wants no <reviews> at all). */
 export const feedTail = (hasReviews: boolean) => (hasReviews ? '\n  </reviews>\n</feed>\n' : '</feed>\n');
 
-async function feedState(sql: Sql, slug: string): Promise<FeedState | null> {
+/** A review feed's state (plaudit.review_feed_state): published or not, and what its answer's headers say. */
+export async function feedState(sql: Sql, slug: string, feed: 'google' | 'meta'): Promise<FeedState | null> {
   const [row] = await runAsPublic(
     sql,
-    (tx) => tx<{ s: FeedState | null }[]>`select plaudit.google_product_feed_state(${slug}) as s`,
+    (tx) => tx<{ s: FeedState | null }[]>`select plaudit.review_feed_state(${slug}, ${feed}) as s`,
   );
   return row.s;
 }
 
 /** Where the next page starts: after this product, creation time and id. */
-type Cursor = { product: string; createdAt: string; id: string } | null;
+export type Cursor = { product: string; createdAt: string; id: string } | null;
 
-/** One page of <review> elements as the database's UTF-8 bytes (never decoded here), and the next cursor. */
-async function feedPage(sql: Sql, slug: string, productPage: string, after: Cursor, limit: number) {
-  const rows = await runAsPublic(sql, (tx) =>
-    tx`
-    select xml, reviews, last_product, last_created_at, last_id
-      from plaudit.google_product_feed_page(${slug}, ${productPage}, ${after?.product ?? null},
-                                            ${after?.createdAt ?? null}, ${after?.id ?? null}, ${limit})`
-      .raw() as never);
+/**
+ * One page of a feed as the database's UTF-8 bytes (never decoded here), and the next cursor, from
+ * a page function's row: (text, reviews, last_product, last_created_at, last_id).
+ */
+export async function feedPageOf(sql: Sql, query: (tx: Tx) => PendingQuery<Row[]>) {
+  const rows = await runAsPublic(sql, (tx) => query(tx).raw() as never);
   const row = (rows as unknown as Uint8Array<ArrayBuffer>[][])[0];
-  if (!row) return { xml: null, reviews: 0, next: null };
+  if (!row) return { bytes: null, reviews: 0, next: null };
   const text = (i: number) => new TextDecoder().decode(row[i]);
   return {
-    xml: row[0],
+    bytes: row[0],
     reviews: Number(text(1)),
     next: { product: text(2), createdAt: text(3), id: text(4) } satisfies Cursor,
   };
 }
 
 /**
- * The whole feed as a stream of UTF-8 bytes. highWaterMark 0: nothing is read before the client
- * asks for it (a HEAD request reads no page at all).
+ * A feed as a stream of UTF-8 bytes: its head, its pages, its tail. highWaterMark 0: nothing is
+ * read before the client asks for it (a HEAD request reads no page at all).
  */
-export function feedStream(
-  sql: Sql,
-  { slug, name, profileUrl, productPage, pageSize = FEED_PAGE_SIZE }: {
-    slug: string;
-    name: string;
-    profileUrl: string;
-    productPage: string;
-    pageSize?: number;
+export function pagedFeedStream(
+  { page, head, tail, pageSize }: {
+    page: (after: Cursor, limit: number) => ReturnType<typeof feedPageOf>;
+    head: (hasReviews: boolean) => string;
+    tail: (hasReviews: boolean) => string;
+    pageSize: number;
   },
 ): ReadableStream<BufferSource> {
   const encoder = new TextEncoder();
@@ -108,16 +108,16 @@ export function feedStream(
   return new ReadableStream<BufferSource>({
     async pull(controller) {
       try {
-        const page = await feedPage(sql, slug, productPage, cursor, pageSize);
-        cursor = page.next;
+        const next = await page(cursor, pageSize);
+        cursor = next.next;
         if (!started) {
           started = true;
-          hasReviews = page.reviews > 0;
-          controller.enqueue(encoder.encode(feedHead(name, profileUrl, hasReviews)));
+          hasReviews = next.reviews > 0;
+          controller.enqueue(encoder.encode(head(hasReviews)));
         }
-        if (page.xml) controller.enqueue(page.xml);
-        if (page.reviews < pageSize) {
-          controller.enqueue(encoder.encode(feedTail(hasReviews)));
+        if (next.bytes) controller.enqueue(next.bytes);
+        if (next.reviews < pageSize) {
+          controller.enqueue(encoder.encode(tail(hasReviews)));
           controller.close();
         }
       } catch (err) {
@@ -127,6 +127,30 @@ export function feedStream(
       }
     },
   }, { highWaterMark: 0 });
+}
+
+/** The whole Google feed as a stream of UTF-8 bytes. */
+export function feedStream(
+  sql: Sql,
+  { slug, name, profileUrl, productPage, pageSize = FEED_PAGE_SIZE }: {
+    slug: string;
+    name: string;
+    profileUrl: string;
+    productPage: string;
+    pageSize?: number;
+  },
+): ReadableStream<BufferSource> {
+  return pagedFeedStream({
+    pageSize,
+    head: (hasReviews) => feedHead(name, profileUrl, hasReviews),
+    tail: feedTail,
+    page: (after, limit) =>
+      feedPageOf(sql, (tx) =>
+        tx`
+        select xml, reviews, last_product, last_created_at, last_id
+          from plaudit.google_product_feed_page(${slug}, ${productPage}, ${after?.product ?? null},
+                                                ${after?.createdAt ?? null}, ${after?.id ?? null}, ${limit})`),
+  });
 }
 
 /** Whether the client takes gzip (a q of 0 refuses it). */
@@ -139,7 +163,34 @@ export function acceptsGzip(header: string | undefined): boolean {
   });
 }
 
-const feedHeaders = {
+/**
+ * A published feed's answer: ETag, Last-Modified and Cache-Control; 304 to a current
+ * If-None-Match (or, without one, an If-Modified-Since not older than Last-Modified) before any
+ * review is read; else the stream, gzipped when the client takes it.
+ */
+export function feedAnswer(
+  c: Context<AppEnv>,
+  state: Extract<FeedState, { published: true }>,
+  { etagOf, contentType, body }: { etagOf: string; contentType: string; body: () => ReadableStream<BufferSource> },
+) {
+  const lastModified = new Date(state.last_modified);
+  const etag = publicEtag(state.version, etagOf);
+  c.header('ETag', etag);
+  c.header('Last-Modified', lastModified.toUTCString());
+  c.header('Cache-Control', PUBLIC_CACHE_CONTROL);
+  c.header('Vary', 'Accept-Encoding');
+  const ifNoneMatch = c.req.header('if-none-match');
+  const ifModifiedSince = Date.parse(c.req.header('if-modified-since') ?? '');
+  if (ifNoneMatch ? ifNoneMatchHits(ifNoneMatch, etag) : ifModifiedSince >= lastModified.getTime()) {
+    return c.body(null, 304);
+  }
+  c.header('Content-Type', contentType);
+  if (!acceptsGzip(c.req.header('accept-encoding'))) return c.body(body(), 200);
+  c.header('Content-Encoding', 'gzip');
+  return c.body(body().pipeThrough(new CompressionStream('gzip')), 200);
+}
+
+export const feedHeaders = {
   ETag: { description: 'Changes when anything in the feed may have changed', schema: { type: 'string' as const } },
   'Last-Modified': { description: 'When anything in the feed last changed', schema: { type: 'string' as const } },
   'Cache-Control': {
@@ -172,28 +223,14 @@ googleProductFeed.openapi(
   }),
   async (c) => {
     const { slug } = c.req.valid('param');
-    const state = await feedState(c.var.sql, slug);
+    const state = await feedState(c.var.sql, slug, 'google');
     if (state) tagPublicAnswer(c, { orgId: state.org_id });
     if (!state?.published) throw new ApiError(404, FEED_NOT_FOUND);
-    const lastModified = new Date(state.last_modified);
-    const etag = publicEtag(state.version, `google-product-feed:${slug}`);
-    c.header('ETag', etag);
-    c.header('Last-Modified', lastModified.toUTCString());
-    c.header('Cache-Control', PUBLIC_CACHE_CONTROL);
-    c.header('Vary', 'Accept-Encoding');
-    const ifNoneMatch = c.req.header('if-none-match');
-    const ifModifiedSince = Date.parse(c.req.header('if-modified-since') ?? '');
-    if (
-      ifNoneMatch ? ifNoneMatchHits(ifNoneMatch, etag) : ifModifiedSince >= lastModified.getTime()
-    ) {
-      return c.body(null, 304);
-    }
-    const base = c.var.config.publicUrl;
-    const profileUrl = `${base}/p/${encodeURIComponent(slug)}`;
-    const body = feedStream(c.var.sql, { slug, name: state.name, profileUrl, productPage: `${profileUrl}/products/` });
-    c.header('Content-Type', 'application/xml; charset=utf-8');
-    if (!acceptsGzip(c.req.header('accept-encoding'))) return c.body(body, 200);
-    c.header('Content-Encoding', 'gzip');
-    return c.body(body.pipeThrough(new CompressionStream('gzip')), 200);
+    const profileUrl = `${c.var.config.publicUrl}/p/${encodeURIComponent(slug)}`;
+    return feedAnswer(c, state, {
+      etagOf: `google-product-feed:${slug}`,
+      contentType: 'application/xml; charset=utf-8',
+      body: () => feedStream(c.var.sql, { slug, name: state.name, profileUrl, productPage: `${profileUrl}/products/` }),
+    });
   },
 );

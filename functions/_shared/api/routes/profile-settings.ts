@@ -33,6 +33,10 @@ const ProfileSettings = z.object({
     description:
       'Publishes the Google Product Ratings feed of the published product reviews at `/api/v1/public/feeds/{slug}/google-product-reviews.xml` (off: that address answers 404).',
   }),
+  meta_review_feed: z.boolean().openapi({
+    description:
+      "Publishes Meta's product review feed (CSV) of the published product reviews at `/api/v1/public/feeds/{slug}/meta-product-reviews.csv` (off: that address answers 404).",
+  }),
   media_moderation: MediaModeration,
 }).openapi('PublicProfileSettings');
 
@@ -52,6 +56,7 @@ const ProfileSettingsPatch = z.object({
     min_rating: z.number().int().min(1).max(5).optional(),
   }).optional(),
   google_product_feed: z.boolean().optional(),
+  meta_review_feed: z.boolean().optional(),
   media_moderation: MediaModeration.optional(),
 }).openapi('PublicProfileSettingsPatch', {
   example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
@@ -71,6 +76,7 @@ function settingsOf(row: Record<string, unknown> | undefined): z.infer<typeof Pr
       min_rating: (row?.embed_min_rating as number | undefined) ?? 1,
     },
     google_product_feed: (row?.google_product_feed as boolean | undefined) ?? false,
+    meta_review_feed: (row?.meta_review_feed as boolean | undefined) ?? false,
     media_moderation: (row?.media_moderation as z.infer<typeof MediaModeration> | undefined) ?? 'auto',
   };
 }
@@ -108,6 +114,7 @@ export const publicProfileSettings = orgSettingsRoutes({
         'website',
         'logo_url',
         'google_product_feed',
+        'meta_review_feed',
         'media_moderation',
       ]),
       ...Object.fromEntries(Object.entries(embed).map(([key, value]) => [`embed_${key}`, value])),

@@ -56,6 +56,16 @@ describe('ipRateLimit', () => {
     expect(elsewhere.status).toBe(200);
   });
 
+  it('does not count again a request the MCP server dispatched for a request it counted', async () => {
+    const a = app(1);
+    const headers = { 'x-forwarded-for': '203.0.113.9' };
+    for (let i = 0; i < 3; i++) {
+      expect((await a.request('/', { headers }, { addressCounted: true })).status).toBe(200);
+    }
+    expect((await a.request('/', { headers })).status).toBe(200);
+    expect((await a.request('/', { headers })).status).toBe(429);
+  });
+
   it('leaves requests that carry a well-formed API key to the per-key limit, but still sets headers', async () => {
     const a = app(1);
     const headers = { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${wellFormed('b')}` };

@@ -186,11 +186,13 @@ export function ipRateLimit(
     // the routes it guards; anywhere else a credential proves nothing and the address counts.
     const keyed = guardedByCredential(c) &&
       (isWellFormedKey(bearerToken(c.req.header('authorization')) ?? '') || sessionTokenOf(c) !== undefined);
-    if (!keyed) {
+    // A call the MCP server dispatched: its MCP request was counted (mcp/routes.ts).
+    const counted = c.env?.addressCounted === true;
+    if (!keyed && !counted) {
       const decision = limiter.hit(addressBucket(ip(c)), limit(c));
       setRateLimitHeaders(c, decision);
       if (!decision.allowed) return tooManyRequests(c, decision);
-    } else {
+    } else if (keyed) {
       const decision = limiter.peek(failures(c), limit(c));
       if (!decision.allowed) {
         setRateLimitHeaders(c, decision);
@@ -201,7 +203,7 @@ export function ipRateLimit(
     if (keyed && c.res.status === 401) {
       const d = limiter.hit(failures(c), limit(c));
       for (const [name, value] of Object.entries(rateLimitHeaders(d))) c.res.headers.set(name, value);
-    } else if (!c.res.headers.has('X-RateLimit-Limit')) {
+    } else if (!counted && !c.res.headers.has('X-RateLimit-Limit')) {
       for (const [name, value] of Object.entries(rateLimitHeaders(limiter.hit(addressBucket(ip(c)), limit(c))))) {
         c.res.headers.set(name, value);
       }

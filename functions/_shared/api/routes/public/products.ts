@@ -38,6 +38,8 @@ import {
   RatingDistribution,
   ReviewCount,
   SlugParams,
+  UcpRating,
+  ucpRating,
 } from './shared.ts';
 
 const TAGS = ['Public data'];
@@ -61,12 +63,14 @@ const PublicProduct = z.object({
   average_rating: AverageRating,
   review_count: ReviewCount,
   rating_distribution: RatingDistribution,
+  rating: UcpRating,
 }).openapi('PublicProduct');
 
 const ProductRating = z.object({
   external_id: z.string(),
   average_rating: AverageRating,
   review_count: ReviewCount,
+  rating: UcpRating,
 }).openapi('PublicProductRating');
 
 const Rating = z.object({
@@ -163,12 +167,13 @@ async function loadForJsonLd(sql: Sql, slug: string, externalId: string) {
 
 function summaryOf(p: PublicProductRow): z.infer<typeof PublicProduct> {
   const d = p.rating_distribution;
+  const average = p.average_rating === null ? null : Number(p.average_rating);
   return {
     external_id: p.external_id,
     name: p.name,
     url: p.url,
     image_url: p.image_url,
-    average_rating: p.average_rating === null ? null : Number(p.average_rating),
+    average_rating: average,
     review_count: Number(p.review_count),
     rating_distribution: {
       1: Number(d['1']),
@@ -177,6 +182,7 @@ function summaryOf(p: PublicProductRow): z.infer<typeof PublicProduct> {
       4: Number(d['4']),
       5: Number(d['5']),
     },
+    rating: ucpRating(average, Number(p.review_count)),
   };
 }
 

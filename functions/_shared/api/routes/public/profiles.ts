@@ -18,6 +18,8 @@ import {
   RatingDistribution,
   ReviewCount,
   SlugParams,
+  UcpRating,
+  ucpRating,
 } from './shared.ts';
 
 const PublicProfile = z.object({
@@ -33,6 +35,7 @@ const PublicProfile = z.object({
   average_rating: AverageRating,
   review_count: ReviewCount,
   rating_distribution: RatingDistribution,
+  rating: UcpRating,
   moderation_chain: ChainHead,
 }).openapi('PublicProfile');
 
@@ -85,6 +88,7 @@ export const profileReads = router()
           4: Number(d['4']),
           5: Number(d['5']),
         },
+        rating: ucpRating(p.average_rating === null ? null : Number(p.average_rating), Number(p.review_count)),
         moderation_chain: { entries: Number(p.moderation_chain.entries), head: p.moderation_chain.head },
       }, 200);
     },

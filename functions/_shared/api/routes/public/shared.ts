@@ -22,6 +22,25 @@ export const RatingDistribution = z.object({
   5: z.number().int(),
 }).openapi({ description: 'Number of public reviews per rating.' });
 
+/**
+ * The Universal Commerce Protocol's Rating (what agents read): `value` is `average_rating`, `count`
+ * is `review_count`; null without reviews.
+ */
+export const UcpRating = z.object({
+  value: z.number().openapi({ example: 4.63 }),
+  scale_min: z.literal(1),
+  scale_max: z.literal(5),
+  count: z.number().int(),
+}).nullable().openapi('UcpRating', {
+  description:
+    "The rating in the Universal Commerce Protocol's shape: `value` = `average_rating`, `count` = `review_count`; null without reviews.",
+});
+
+/** The UCP rating of public figures. */
+export function ucpRating(average: number | null, count: number): z.infer<typeof UcpRating> {
+  return average === null || count === 0 ? null : { value: average, scale_min: 1, scale_max: 5, count };
+}
+
 /** A public review item, as plaudit.public_review_json writes it, key for key. */
 export const PublicReview = z.object({
   id: z.string().uuid(),

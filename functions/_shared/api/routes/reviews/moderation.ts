@@ -12,7 +12,7 @@ export const ModerationInput = z.object({
   reason: z.string().trim().min(1).max(1000),
 }).openapi('ModerationInput', { example: { action: 'hide', reason: 'Contains a phone number' } });
 
-const ReplyInput = z.object({
+export const ReplyInput = z.object({
   content: z.string().trim().min(1).max(5000),
 }).openapi('ReplyInput', { example: { content: 'Thank you, Ada! A new courier now delivers in two days.' } });
 
