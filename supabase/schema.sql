@@ -213,6 +213,7 @@ CREATE TABLE plaudit.orders (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     connection_id uuid,
+    platform_order_id text,
     platform text,
     name text,
     status text,
@@ -227,6 +228,7 @@ CREATE TABLE plaudit.orders (
     CONSTRAINT orders_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
     CONSTRAINT orders_order_id_check CHECK (((char_length(order_id) >= 1) AND (char_length(order_id) <= 200))),
     CONSTRAINT orders_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
+    CONSTRAINT orders_platform_order_id_check CHECK (((char_length(platform_order_id) >= 1) AND (char_length(platform_order_id) <= 200))),
     CONSTRAINT orders_skipped_reason_check CHECK ((skipped_reason = ANY (ARRAY['no_email'::text, 'suppressed'::text, 'too_old'::text,
         'automation_off'::text, 'excluded'::text]))),
     CONSTRAINT orders_status_check CHECK ((status = ANY (ARRAY['created'::text, 'paid'::text, 'fulfilled'::text, 'delivered'::text, 'cancelled'::text, 'refunded'::text])))
@@ -2346,7 +2348,7 @@ CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree 
 CREATE INDEX order_events_connection_event_id ON plaudit.order_events USING btree (connection_event_id);
 CREATE INDEX order_events_order ON plaudit.order_events USING btree (org_id, order_id, occurred_at);
 CREATE INDEX order_items_org_id_product_external_id ON plaudit.order_items USING btree (org_id, product_external_id);
-CREATE INDEX orders_connection_id ON plaudit.orders USING btree (connection_id) WHERE (connection_id IS NOT NULL);
+CREATE INDEX orders_connection_id ON plaudit.orders USING btree (connection_id, platform_order_id) WHERE (connection_id IS NOT NULL);
 CREATE INDEX orders_review_request_id ON plaudit.orders USING btree (review_request_id);
 CREATE INDEX privacy_data_requests_connection_id ON plaudit.privacy_data_requests USING btree (connection_id);
 CREATE INDEX privacy_data_requests_org ON plaudit.privacy_data_requests USING btree (org_id, email_key);

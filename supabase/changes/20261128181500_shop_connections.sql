@@ -49,6 +49,9 @@ alter table plaudit.connection_events enable row level security;
 
 alter table plaudit.orders
   add column connection_id uuid references plaudit.connections (id),
+  -- The platform's own id of the order (Shopify's and WooCommerce's numeric id, Stripe's payment
+  -- intent), by which refunds and deletions name it.
+  add column platform_order_id text check (char_length(platform_order_id) between 1 and 200),
   add column platform text check (platform in ('shopify', 'woocommerce', 'stripe', 'webhook')),
   add column name text check (char_length(name) between 1 and 200),
   add column status text check (status in ('created', 'paid', 'fulfilled', 'delivered', 'cancelled', 'refunded')),
@@ -58,7 +61,7 @@ alter table plaudit.orders
   add column skipped_reason text
     check (skipped_reason in ('no_email', 'suppressed', 'too_old', 'automation_off', 'excluded')),
   add column skipped_at timestamptz;
-create index orders_connection_id on plaudit.orders (connection_id) where connection_id is not null;
+create index orders_connection_id on plaudit.orders (connection_id, platform_order_id) where connection_id is not null;
 
 alter table plaudit.order_items
   add column refunded boolean not null default false;

@@ -217,7 +217,8 @@ comment on function plaudit.request_for_order(plaudit.orders,timestamp with time
 
 -- One order event of a connection: p_type created | paid | fulfilled | delivered | cancelled |
 -- refunded (in full) | partially_refunded, at p_occurred_at (the event's own time); p_order
--- {"order_id","email"?,"name"?,"locale"?,"country"?,"items"?:[{"product_external_id","quantity"?,
+-- {"order_id" (or "platform_order_id" alone for an order known already),"platform_order_id"?,"email"?,"name"?,
+-- "locale"?,"country"?,"items"?:[{"product_external_id","quantity"?,
 -- "refunded"?}],"refunded_items"?:[product external ids]}. The tenant is the connection's, never
 -- the payload's. Upserts the order (its status only moves forward; given fields replace, absent
 -- ones stay; items given replace the items, keeping what was refunded), appends to its timeline,
@@ -253,12 +254,21 @@ begin
   if p_type not in ('created', 'paid', 'fulfilled', 'delivered', 'cancelled', 'refunded', 'partially_refunded') then
     raise exception 'type: not an order event' using errcode = 'invalid_parameter_value';
   end if;
+  -- Refunds and deletions may name the order by the platform's own id alone.
+  if id is null or id = '' then
+    select x.order_id into id from plaudit.orders x
+     where x.org_id = c.org_id and x.connection_id = c.id and x.platform_order_id = p_order ->> 'platform_order_id';
+    if id is null then
+      raise exception 'order_id: no order of this connection has this platform id yet' using errcode = 'no_data_found';
+    end if;
+  end if;
 
-  insert into plaudit.orders as x (org_id, order_id, email, purchased_at, connection_id, platform, name, status, locale, country)
+  insert into plaudit.orders as x (org_id, order_id, email, purchased_at, connection_id, platform, name, status, locale,
+                                   country, platform_order_id)
   values (c.org_id, id, lower(nullif(btrim(p_order ->> 'email'), '')),
           case when p_type in ('created', 'paid') then p_occurred_at end, c.id, c.platform,
           nullif(btrim(p_order ->> 'name'), ''), coalesce(nullif(p_type, 'partially_refunded'), 'created'),
-          nullif(p_order ->> 'locale', ''), nullif(p_order ->> 'country', ''))
+          nullif(p_order ->> 'locale', ''), nullif(p_order ->> 'country', ''), nullif(p_order ->> 'platform_order_id', ''))
   on conflict (org_id, order_id) do update set
     email = coalesce(excluded.email, x.email),
     purchased_at = least(x.purchased_at, excluded.purchased_at),
@@ -266,7 +276,8 @@ begin
     name = coalesce(excluded.name, x.name),
     status = case when plaudit.order_status_rank(excluded.status) > coalesce(plaudit.order_status_rank(x.status), 0)
                   then excluded.status else x.status end,
-    locale = coalesce(excluded.locale, x.locale), country = coalesce(excluded.country, x.country);
+    locale = coalesce(excluded.locale, x.locale), country = coalesce(excluded.country, x.country),
+    platform_order_id = coalesce(excluded.platform_order_id, x.platform_order_id);
 
   if given_items is not null then
     with kept as (
@@ -287,6 +298,12 @@ begin
     update plaudit.order_items i set refunded = true
      where i.org_id = c.org_id and i.order_id = id
        and i.product_external_id in (select jsonb_array_elements_text(coalesce(p_order -> 'refunded_items', '[]')));
+    -- Refunds that together cover every item are a full refund.
+    if exists (select from plaudit.order_items i where i.org_id = c.org_id and i.order_id = id)
+       and not exists (select from plaudit.order_items i where i.org_id = c.org_id and i.order_id = id and not i.refunded)
+    then
+      update plaudit.orders x set status = 'refunded' where x.org_id = c.org_id and x.order_id = id;
+    end if;
   end if;
 
   insert into plaudit.order_events (org_id, order_id, type, occurred_at, connection_event_id)

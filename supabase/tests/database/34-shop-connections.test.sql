@@ -5,7 +5,7 @@
 -- tenants read only their own connections, events and orders.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(37);
+select plan(40);
 
 insert into plaudit.organizations (id, name, slug) values
   ('34000000-0000-4000-8000-000000000001', 'Shop Co', 'connections-shop'),
@@ -107,6 +107,17 @@ select pg_temp.ev('c1', 'refunded', '2026-11-25T08:00:00Z', '{"order_id":"#1002"
 select tests.clear_persona();
 select is((select status from plaudit.review_requests where order_id = '#1002'), 'canceled',
   'a full refund cancels the request too');
+
+-- Refunds name the order by the platform's id; refunds covering every item are a full refund.
+select tests.act_as_worker();
+select pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z',
+  '{"order_id":"#1003","platform_order_id":"5003","email":"di@example.com","items":[{"product_external_id":"101"}]}');
+select is(pg_temp.ev('c1', 'partially_refunded', '2026-11-23T08:00:00Z', '{"platform_order_id":"5003","refunded_items":["101"]}'),
+  'refunded', 'a refund of every item, naming the order by the platform''s id, refunds the order');
+select throws_ok($$select pg_temp.ev('c1', 'refunded', '2026-11-23T08:00:00Z', '{"platform_order_id":"nope"}')$$,
+  'P0002', 'order_id: no order of this connection has this platform id yet', 'an order not known yet is retried later');
+select tests.clear_persona();
+select is((select status from plaudit.review_requests where order_id = '#1003'), 'canceled', 'and cancels its request');
 
 -- Skips.
 select tests.act_as_worker();
