@@ -1798,7 +1798,7 @@ CREATE TABLE plaudit.privacy_data_requests (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
     connection_id uuid,
-    email_key text NOT NULL,
+    email_key bytea NOT NULL,
     received_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
