@@ -222,5 +222,12 @@ describe('Any shop (webhook)', () => {
       carries_order: true,
     });
     expect((await getOrder(t, 'M-3')).body.review_request.status).toBe('completed');
+    // customer.redact forgets the reviewer as the erasure route does: the review stays, anonymous.
+    await deliver(t, c, { type: 'customer.redact', timestamp: ago(0), data: { email: `cy@${domain}` } });
+    const [erased] = await db`select reviewer_name, reviewer_email from plaudit.reviews where org_id = ${t.org.id}`;
+    expect(erased).toEqual({ reviewer_name: 'Anonymous', reviewer_email: null });
+    const [trail] =
+      await db`select actor from plaudit.moderation_trail where org_id = ${t.org.id} and action = 'anonymize'`;
+    expect(trail.actor).toBe(`connection:${c.id}`);
   });
 });
