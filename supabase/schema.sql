@@ -95,6 +95,12 @@ COMMENT ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uui
 
 COMMENT ON FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Appends one entry to an organization''s moderation chain, one append at a time per organization.';
 
+-- FUNCTION plaudit.apply_order_event (supabase/schemas/orders_timeline.sql)
+--   (p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text, p_event_id bigint DEFAULT NULL::bigint, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS text
+
+COMMENT ON FUNCTION plaudit.apply_order_event(p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text,
+    p_event_id bigint, p_now timestamp with time zone) IS 'One order event of a connection: upserts the order, appends to its timeline and decides its one review request (or why none); answers the order''s status.';
+
 -- FUNCTION plaudit.apply_review_request_event (supabase/schemas/review_request_tracking.sql)
 --   (p_request_id uuid, p_type text, p_dedupe_key text DEFAULT NULL::text,
 --     p_occurred_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_data jsonb DEFAULT '{}'::jsonb) RETURNS text
@@ -199,6 +205,42 @@ COMMENT ON FUNCTION plaudit.brand_name(p_org_id uuid) IS 'The name a business sh
 
 COMMENT ON FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint() IS 'Disabling an endpoint cancels its pending deliveries and notes when and why; re-enabling clears that and its failure run.';
 
+CREATE TABLE plaudit.orders (
+    org_id uuid NOT NULL,
+    order_id text NOT NULL,
+    email text,
+    purchased_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    connection_id uuid,
+    platform_order_id text,
+    platform text,
+    name text,
+    status text,
+    locale text,
+    country text,
+    review_request_id uuid,
+    skipped_reason text,
+    skipped_at timestamp with time zone,
+    CONSTRAINT orders_country_check CHECK ((country ~ '^[A-Z]{2}$'::text)),
+    CONSTRAINT orders_email_check CHECK (((char_length(email) <= 320) AND (email ~ '^[^@\s]+@[^@\s]+$'::text))),
+    CONSTRAINT orders_locale_check CHECK ((locale ~ '^[a-z]{2}(-[A-Z]{2})?$'::text)),
+    CONSTRAINT orders_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT orders_order_id_check CHECK (((char_length(order_id) >= 1) AND (char_length(order_id) <= 200))),
+    CONSTRAINT orders_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
+    CONSTRAINT orders_platform_order_id_check CHECK (((char_length(platform_order_id) >= 1) AND (char_length(platform_order_id) <= 200))),
+    CONSTRAINT orders_skipped_reason_check CHECK ((skipped_reason = ANY (ARRAY['no_email'::text, 'suppressed'::text, 'too_old'::text,
+        'automation_off'::text, 'excluded'::text]))),
+    CONSTRAINT orders_status_check CHECK ((status = ANY (ARRAY['created'::text, 'paid'::text, 'fulfilled'::text, 'delivered'::text, 'cancelled'::text, 'refunded'::text])))
+);
+
+COMMENT ON TABLE plaudit.orders IS 'Orders an organization loads, so that purchase-proof forms can check the order id (and e-mail) a reviewer gives.';
+
+-- FUNCTION plaudit.cancel_order_request (supabase/schemas/orders_timeline.sql)
+--   (o plaudit.orders, p_event_id bigint) RETURNS void
+
+COMMENT ON FUNCTION plaudit.cancel_order_request(o plaudit.orders, p_event_id bigint) IS 'Cancels an order''s review request that was not sent yet, withdrawing its e-mail, and emits review_request.canceled.';
+
 -- FUNCTION plaudit.cancel_queued_request_emails (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text, p_request_id uuid, p_reason text) RETURNS integer
 
@@ -242,6 +284,12 @@ COMMENT ON FUNCTION plaudit.check_review_media_upload(p_review_id uuid, p_token_
 
 COMMENT ON FUNCTION plaudit.claim_cdn_purges(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) IS 'Claims up to p_limit due CDN purges under a lease, noting the primary''s WAL position.';
 
+-- FUNCTION plaudit.claim_connection_events (supabase/schemas/shop_connections.sql)
+--   (p_limit integer, p_lease_seconds integer, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id bigint, org_id uuid, connection_id uuid,
+--     platform text, topic text, payload jsonb, received_at timestamp with time zone, settings jsonb)
+
+COMMENT ON FUNCTION plaudit.claim_connection_events(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) IS 'Claims stored connection events not yet processed, oldest first, with a lease; refuses those that failed 5 times.';
+
 -- FUNCTION plaudit.claim_emails (supabase/schemas/email_delivery.sql)
 --   (p_limit integer DEFAULT 20, p_lease_seconds integer DEFAULT 60, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id uuid, claim_token uuid,
 --     org_id uuid, org_name text, to_address text, template text, locale text, data jsonb, idempotency_key text, attempt integer)
@@ -256,6 +304,21 @@ COMMENT ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds intege
 
 COMMENT ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer,
     p_org_busy jsonb, p_suspect_room integer) IS 'Claims due deliveries, signed and leased, so no endpoint or organization fills a batch.';
+
+-- FUNCTION plaudit.connection_recent_events (supabase/schemas/shop_connections.sql)
+--   (p_connection_id uuid) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.connection_recent_events(p_connection_id uuid) IS 'The last 20 events of a connection of the tenant, newest first, with their outcome.';
+
+-- FUNCTION plaudit.connection_tenant (supabase/schemas/shop_connections.sql)
+--   (p_connection_id uuid) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.connection_tenant(p_connection_id uuid) IS 'Makes a connection''s organization the transaction''s tenant, and the connection its actor; answers the tenant.';
+
+-- FUNCTION plaudit.create_connection (supabase/schemas/shop_connections.sql)
+--   (p_platform text, p_name text, p_settings jsonb, p_secret text, p_access_token text) RETURNS TABLE(id uuid, signing_secret text)
+
+COMMENT ON FUNCTION plaudit.create_connection(p_platform text, p_name text, p_settings jsonb, p_secret text, p_access_token text) IS 'Creates a connection of the transaction''s tenant; answers its id and, for a webhook connection, the secret the service made, once.';
 
 CREATE TABLE plaudit.imports (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -349,6 +412,16 @@ COMMENT ON FUNCTION plaudit.current_replica_read_floor() IS 'The WAL position re
 
 COMMENT ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) IS 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
 
+-- FUNCTION plaudit.delete_connection (supabase/schemas/shop_connections.sql)
+--   (p_id uuid) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.delete_connection(p_id uuid) IS 'Deletes a connection of the transaction''s tenant: it forgets its secrets and takes no more events; what it brought stays.';
+
+-- FUNCTION plaudit.drop_refunded_request_products (supabase/schemas/orders_timeline.sql)
+--   (o plaudit.orders, p_event_id bigint) RETURNS void
+
+COMMENT ON FUNCTION plaudit.drop_refunded_request_products(o plaudit.orders, p_event_id bigint) IS 'Drops an order''s refunded products from its review request not sent yet.';
+
 -- FUNCTION plaudit.email_key (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS bytea
 
@@ -383,6 +456,11 @@ COMMENT ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean
 --   (p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text DEFAULT 'en'::text, p_idempotency_key text DEFAULT NULL::text) RETURNS uuid
 
 COMMENT ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) IS 'Queues an e-mail, once per idempotency key, and wakes the worker; answers its id, or null for a repeated key.';
+
+-- FUNCTION plaudit.erase_connection_customers (supabase/schemas/shop_connections.sql)
+--   (p_connection_id uuid, p_email text) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.erase_connection_customers(p_connection_id uuid, p_email text) IS 'Erases a customer''s address as POST …/privacy/erasures does, or (no address) every address that came through the connection; answers the media files to delete.';
 
 -- FUNCTION plaudit.erase_reviewer (supabase/schemas/privacy.sql)
 --   (p_email text, p_redact_content boolean, p_actor text) RETURNS json
@@ -464,6 +542,11 @@ COMMENT ON FUNCTION plaudit.exports_note_chain_head() IS 'Every export records t
 
 COMMENT ON FUNCTION plaudit.fan_out_event() IS 'Every new event gets a delivery for each enabled endpoint of its organization subscribed to its type.';
 
+-- FUNCTION plaudit.finish_connection_event (supabase/schemas/shop_connections.sql)
+--   (p_event_id bigint, p_outcome text) RETURNS void
+
+COMMENT ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) IS 'Records the outcome of a processed connection event.';
+
 -- FUNCTION plaudit.google_product_feed_page (supabase/schemas/google_product_feed.sql)
 --   (p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) RETURNS TABLE(xml text,
 --     reviews integer, last_product uuid, last_created_at text, last_id uuid)
@@ -519,6 +602,11 @@ COMMENT ON FUNCTION plaudit.import_key(p_format text, p_row jsonb) IS 'The key o
 --   (p_kept jsonb, p_more jsonb) RETURNS jsonb
 
 COMMENT ON FUNCTION plaudit.import_refusals_kept(p_kept jsonb, p_more jsonb) IS 'An import''s refusals with more added: the first hundred by row.';
+
+-- FUNCTION plaudit.inbound_connection (supabase/schemas/shop_connections.sql)
+--   (p_id uuid) RETURNS TABLE(org_id uuid, platform text, status text, secret text)
+
+COMMENT ON FUNCTION plaudit.inbound_connection(p_id uuid) IS 'A connection''s platform, state and secret, for checking the signature of an event it receives; nothing once deleted.';
 
 -- FUNCTION plaudit.invitation_for_token (supabase/schemas/team_invitations.sql)
 --   (p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)
@@ -629,6 +717,11 @@ COMMENT ON FUNCTION plaudit.moderation_entry_hash(p_previous_hash bytea, p_org_i
 
 COMMENT ON FUNCTION plaudit.moderation_trail_refuse_change() IS 'The moderation trail is append-only, for everyone: no entry is updated, deleted or truncated.';
 
+-- FUNCTION plaudit.new_connection_secret (supabase/schemas/shop_connections.sql)
+--   () RETURNS text
+
+COMMENT ON FUNCTION plaudit.new_connection_secret() IS 'A new signing secret for a webhook connection: `whsec_` and the base64 of 24 random bytes.';
+
 -- FUNCTION plaudit.new_webhook_secret (supabase/schemas/webhooks.sql)
 --   () RETURNS text
 
@@ -639,10 +732,40 @@ COMMENT ON FUNCTION plaudit.new_webhook_secret() IS 'A new webhook signing secre
 
 COMMENT ON FUNCTION plaudit.notify_export_created() IS 'A new export job wakes the worker.';
 
+-- FUNCTION plaudit.order_event_reaches_trigger (supabase/schemas/orders_timeline.sql)
+--   (p_event text, p_trigger text, p_platform text) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.order_event_reaches_trigger(p_event text, p_trigger text, p_platform text) IS 'Whether an order event reaches the automation''s trigger on a platform (delivered falls back to fulfilled where the platform never says it, and fulfilled to paid on Stripe).';
+
 -- FUNCTION plaudit.order_hash (supabase/schemas/verification.sql)
 --   (p_org_id uuid, p_order_id text) RETURNS text
 
 COMMENT ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) IS 'The SHA-256 (hex) of the tenant and an order id: what a purchase-proof verification records.';
+
+-- FUNCTION plaudit.order_id_forms (supabase/schemas/verification.sql)
+--   (p_order_id text) RETURNS text[]
+
+COMMENT ON FUNCTION plaudit.order_id_forms(p_order_id text) IS 'An order id as typed, with and without a leading #: the forms purchase proof looks an order up by.';
+
+-- FUNCTION plaudit.order_json (supabase/schemas/orders_timeline.sql)
+--   (p_org_id uuid, p_order_id text) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) IS 'An order as GET …/orders/:orderId answers it: items, timeline, its review request or why it was skipped.';
+
+-- FUNCTION plaudit.order_request_products (supabase/schemas/orders_timeline.sql)
+--   (p_org_id uuid, p_order_id text) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.order_request_products(p_org_id uuid, p_order_id text) IS 'The products a review request for an order names: its known, unarchived items less the excluded and the refunded.';
+
+-- FUNCTION plaudit.order_skip_reason (supabase/schemas/orders_timeline.sql)
+--   (o plaudit.orders) RETURNS text
+
+COMMENT ON FUNCTION plaudit.order_skip_reason(o plaudit.orders) IS 'Why an order that reached the trigger makes no review request (automation_off, no_email, suppressed, excluded), or null.';
+
+-- FUNCTION plaudit.order_status_rank (supabase/schemas/orders_timeline.sql)
+--   (p_status text) RETURNS integer
+
+COMMENT ON FUNCTION plaudit.order_status_rank(p_status text) IS 'An order status''s rank: created < paid < fulfilled < delivered < cancelled < refunded; null for an event that is not a status.';
 
 -- FUNCTION plaudit.page_meta (supabase/schemas/one_statement_reads.sql)
 --   (p_total bigint, p_page integer, p_limit integer) RETURNS text
@@ -943,10 +1066,20 @@ COMMENT ON FUNCTION plaudit.rebuild_product_review_statistics(p_org_id uuid) IS 
 
 COMMENT ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) IS 'Recounts an organization''s review statistics from its reviews, into one slot with a version past every earlier one.';
 
+-- FUNCTION plaudit.receive_connection_event (supabase/schemas/shop_connections.sql)
+--   (p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text DEFAULT NULL::text) RETURNS text
+
+COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
+
 -- FUNCTION plaudit.record_cdn_purge (supabase/schemas/cdn_purges.sql)
 --   (p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) RETURNS text
 
 COMMENT ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) IS 'Records the outcome of an organization''s claimed CDN purges: sent, retrying or failed; answers the status.';
+
+-- FUNCTION plaudit.record_connection_data_request (supabase/schemas/shop_connections.sql)
+--   (p_connection_id uuid, p_email text) RETURNS void
+
+COMMENT ON FUNCTION plaudit.record_connection_data_request(p_connection_id uuid, p_email text) IS 'Records a shop''s request for a customer''s data, for the admins.';
 
 -- FUNCTION plaudit.record_email_provider_event (supabase/schemas/review_request_tracking.sql)
 --   (p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb DEFAULT '{}'::jsonb) RETURNS text
@@ -1001,6 +1134,11 @@ COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integ
 --   (p_org_id uuid, p_include_sitemap boolean DEFAULT false) RETURNS void
 
 COMMENT ON FUNCTION plaudit.request_cdn_purge(p_org_id uuid, p_include_sitemap boolean) IS 'Writes a pending CDN purge of an organization in the caller''s transaction, unless one is pending already.';
+
+-- FUNCTION plaudit.request_for_order (supabase/schemas/orders_timeline.sql)
+--   (o plaudit.orders, p_trigger_at timestamp with time zone, p_link_base text, p_event_id bigint) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.request_for_order(o plaudit.orders, p_trigger_at timestamp with time zone, p_link_base text, p_event_id bigint) IS 'Makes an order''s one review request, due at the trigger''s time plus the delay, for its products.';
 
 -- FUNCTION plaudit.request_sign_in (supabase/schemas/members_sign_in.sql)
 --   (p_email text, p_client text, p_link_base text, p_client_limit integer DEFAULT 10) RETURNS text
@@ -1076,6 +1214,26 @@ COMMENT ON FUNCTION plaudit.review_replies_record() IS 'Every reply written, edi
 --   (p_report_id uuid) RETURNS json
 
 COMMENT ON FUNCTION plaudit.review_report_json(p_report_id uuid) IS 'A review report of the caller''s tenant as the API answers it, with the review it is about.';
+
+CREATE TABLE plaudit.review_request_automation (
+    org_id uuid NOT NULL,
+    enabled boolean DEFAULT false NOT NULL,
+    trigger text DEFAULT 'fulfilled'::text NOT NULL,
+    delay_days integer DEFAULT 7 NOT NULL,
+    form_id uuid,
+    exclude_products text[] DEFAULT '{}'::text[] NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_request_automation_delay_days_check CHECK (((delay_days >= 0) AND (delay_days <= 90))),
+    CONSTRAINT review_request_automation_exclude_products_check CHECK ((cardinality(exclude_products) <= 1000)),
+    CONSTRAINT review_request_automation_trigger_check CHECK ((trigger = ANY (ARRAY['fulfilled'::text, 'delivered'::text, 'paid'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_request_automation IS 'Per organization: whether orders from its connections make review requests, on which event, after how many days, on which form, and for which products not.';
+
+-- FUNCTION plaudit.review_request_automation_of (supabase/schemas/orders_timeline.sql)
+--   (p_org_id uuid) RETURNS plaudit.review_request_automation
+
+COMMENT ON FUNCTION plaudit.review_request_automation_of(p_org_id uuid) IS 'An organization''s review-request automation, or the defaults (off, fulfilled, 7 days, no form, nothing excluded).';
 
 -- FUNCTION plaudit.review_request_email_withdrawal (supabase/schemas/team_invitations.sql)
 --   (p_org_id uuid, p_template text, p_to text, p_data jsonb) RETURNS text
@@ -1189,6 +1347,11 @@ COMMENT ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds intege
 
 COMMENT ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) IS 'Issues a new signing secret for an endpoint of the caller''s tenant; the old one keeps signing alongside for 24 hours.';
 
+-- FUNCTION plaudit.run_connection_maintenance (supabase/schemas/shop_connections.sql)
+--   () RETURNS void
+
+COMMENT ON FUNCTION plaudit.run_connection_maintenance() IS 'Drops the payloads of connection events processed over 30 days ago, and the events over 90 days old.';
+
 -- FUNCTION plaudit.run_delivery_maintenance (supabase/schemas/schedules.sql)
 --   () RETURNS void
 
@@ -1245,6 +1408,11 @@ COMMENT ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, 
 
 COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid) IS 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
 
+-- FUNCTION plaudit.skip_order (supabase/schemas/orders_timeline.sql)
+--   (o plaudit.orders, p_reason text, p_event_id bigint) RETURNS void
+
+COMMENT ON FUNCTION plaudit.skip_order(o plaudit.orders, p_reason text, p_event_id bigint) IS 'Records why an order makes no review request, once, and emits order.skipped.';
+
 -- FUNCTION plaudit.submit_requested_review (supabase/schemas/hosted_review_pages.sql)
 --   (p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer,
 --     p_verify_url_base text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
@@ -1266,6 +1434,11 @@ COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_
 --   (p_org_id uuid, p_email text) RETURNS text
 
 COMMENT ON FUNCTION plaudit.suppression_reason(p_org_id uuid, p_email text) IS 'The reason the organization suppresses an address, or null when it does not.';
+
+-- FUNCTION plaudit.sync_connection_product (supabase/schemas/shop_connections.sql)
+--   (p_connection_id uuid, p_product jsonb, p_deleted boolean) RETURNS text
+
+COMMENT ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_product jsonb, p_deleted boolean) IS 'A connection''s product event: upserts the product by external_id, or archives it; answers the outcome.';
 
 -- FUNCTION plaudit.take_review_request_quota (supabase/schemas/review_requests.sql)
 --   (p_org_id uuid, p_count integer) RETURNS integer
@@ -1420,6 +1593,58 @@ CREATE TABLE plaudit.cdn_purges (
 
 COMMENT ON TABLE plaudit.cdn_purges IS 'The CDN purge outbox: one pending purge per organization, written in the transaction of the public change, sent by the worker.';
 
+CREATE TABLE plaudit.connection_events (
+    id bigint NOT NULL,
+    org_id uuid NOT NULL,
+    connection_id uuid NOT NULL,
+    delivery_id text NOT NULL,
+    topic text NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    payload jsonb,
+    outcome text DEFAULT 'accepted'::text NOT NULL,
+    attempts smallint DEFAULT 0 NOT NULL,
+    locked_until timestamp with time zone,
+    processed_at timestamp with time zone,
+    CONSTRAINT connection_events_delivery_id_check CHECK (((char_length(delivery_id) >= 1) AND (char_length(delivery_id) <= 200))),
+    CONSTRAINT connection_events_outcome_check CHECK (((outcome = ANY (ARRAY['accepted'::text, 'duplicate'::text, 'ignored'::text])) OR ((outcome ~~ 'refused: _%'::text) AND (char_length(outcome) <= 320)))),
+    CONSTRAINT connection_events_payload_check CHECK ((octet_length((payload)::text) <= 600000)),
+    CONSTRAINT connection_events_topic_check CHECK (((char_length(topic) >= 1) AND (char_length(topic) <= 200)))
+);
+
+COMMENT ON TABLE plaudit.connection_events IS 'Every signed event a connection received, with its outcome: accepted (and processed), duplicate, ignored or refused.';
+
+ALTER TABLE plaudit.connection_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME plaudit.connection_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE plaudit.connections (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    platform text NOT NULL,
+    name text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
+    secret text,
+    access_token text,
+    last_event_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT connections_access_token_check CHECK (((char_length(access_token) >= 1) AND (char_length(access_token) <= 500))),
+    CONSTRAINT connections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT connections_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
+    CONSTRAINT connections_secret_check CHECK (((char_length(secret) >= 1) AND (char_length(secret) <= 500))),
+    CONSTRAINT connections_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (octet_length((settings)::text) <= 4096))),
+    CONSTRAINT connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
+);
+
+COMMENT ON TABLE plaudit.connections IS 'Shop connections: where an organization''s orders happen (Shopify, WooCommerce, Stripe, any shop through signed webhooks), with the secret that signs their events.';
+
 CREATE TABLE plaudit.email_outbox (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -1466,7 +1691,7 @@ CREATE TABLE plaudit.events (
     type text NOT NULL,
     data jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT events_type_check CHECK ((type ~ '^[a-z]+(\.[a-z_]+)+$'::text))
+    CONSTRAINT events_type_check CHECK ((type ~ '^[a-z]+(_[a-z]+)*(\.[a-z_]+)+$'::text))
 );
 
 COMMENT ON TABLE plaudit.events IS 'The event outbox: each event written in the transaction of the change it announces, then fanned out to webhooks.';
@@ -1586,31 +1811,44 @@ CREATE TABLE plaudit.moderation_trail (
 
 COMMENT ON TABLE plaudit.moderation_trail IS 'The moderation trail: an append-only, hash-chained entry for each change of a review''s visibility, verification or reply.';
 
+CREATE TABLE plaudit.order_events (
+    id bigint NOT NULL,
+    org_id uuid NOT NULL,
+    order_id text NOT NULL,
+    type text NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    connection_event_id bigint,
+    notes text,
+    CONSTRAINT order_events_notes_check CHECK ((char_length(notes) <= 500)),
+    CONSTRAINT order_events_type_check CHECK ((type = ANY (ARRAY['created'::text, 'paid'::text, 'fulfilled'::text, 'delivered'::text, 'cancelled'::text,
+        'refunded'::text, 'partially_refunded'::text])))
+);
+
+COMMENT ON TABLE plaudit.order_events IS 'An order''s timeline: what its shop said happened and when (the event''s own time), when it arrived, and what was decided.';
+
+ALTER TABLE plaudit.order_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME plaudit.order_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 CREATE TABLE plaudit.order_items (
     org_id uuid NOT NULL,
     order_id text NOT NULL,
     "position" smallint NOT NULL,
     product_external_id text NOT NULL,
     quantity integer DEFAULT 1 NOT NULL,
+    refunded boolean DEFAULT false NOT NULL,
     CONSTRAINT order_items_position_check CHECK ((("position" >= 0) AND ("position" <= 99))),
     CONSTRAINT order_items_product_external_id_check CHECK (((char_length(product_external_id) >= 1) AND (char_length(product_external_id) <= 200))),
     CONSTRAINT order_items_quantity_check CHECK (((quantity >= 1) AND (quantity <= 10000)))
 );
 
 COMMENT ON TABLE plaudit.order_items IS 'The products an order holds, by the organization''s own product id (external_id), kept as given.';
-
-CREATE TABLE plaudit.orders (
-    org_id uuid NOT NULL,
-    order_id text NOT NULL,
-    email text,
-    purchased_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT orders_email_check CHECK (((char_length(email) <= 320) AND (email ~ '^[^@\s]+@[^@\s]+$'::text))),
-    CONSTRAINT orders_order_id_check CHECK (((char_length(order_id) >= 1) AND (char_length(order_id) <= 200)))
-);
-
-COMMENT ON TABLE plaudit.orders IS 'Orders an organization loads, so that purchase-proof forms can check the order id (and e-mail) a reviewer gives.';
 
 CREATE TABLE plaudit.organizations (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1625,6 +1863,16 @@ CREATE TABLE plaudit.organizations (
 );
 
 COMMENT ON TABLE plaudit.organizations IS 'An organization is one tenant: every other tenant table carries its org_id.';
+
+CREATE TABLE plaudit.privacy_data_requests (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    connection_id uuid,
+    email_key bytea NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE plaudit.privacy_data_requests IS 'Requests for a customer''s data that a shop passed on (Shopify customers/data_request), by the address''s key, for the admins to answer with the data report.';
 
 CREATE TABLE plaudit.privacy_erasures (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1803,7 +2051,7 @@ CREATE TABLE plaudit.review_request_events (
     CONSTRAINT review_request_events_dedupe_key_check CHECK (((char_length(dedupe_key) >= 1) AND (char_length(dedupe_key) <= 300))),
     CONSTRAINT review_request_events_type_check CHECK ((type = ANY (ARRAY['queued'::text, 'sent'::text, 'delivered'::text, 'opened'::text,
         'clicked'::text, 'completed'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text, 'failed'::text, 'soft_bounced'::text,
-        'delivery_delayed'::text, 'reminder_queued'::text, 'reminder_sent'::text])))
+        'delivery_delayed'::text, 'reminder_queued'::text, 'reminder_sent'::text, 'canceled'::text, 'products_dropped'::text])))
 );
 
 COMMENT ON TABLE plaudit.review_request_events IS 'The timeline of each review request: every fact about it, once per dedupe key.';
@@ -1889,6 +2137,7 @@ CREATE TABLE plaudit.review_requests (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     incentive plaudit.incentive,
+    canceled_at timestamp with time zone,
     CONSTRAINT review_requests_email_check CHECK (((char_length(email) <= 320) AND (email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT review_requests_external_id_check CHECK (((char_length(external_id) >= 1) AND (char_length(external_id) <= 200))),
     CONSTRAINT review_requests_link_base_check CHECK (((link_base ~ '^https?://'::text) AND (char_length(link_base) <= 2048))),
@@ -1897,7 +2146,7 @@ CREATE TABLE plaudit.review_requests (
     CONSTRAINT review_requests_order_id_check CHECK (((char_length(order_id) >= 1) AND (char_length(order_id) <= 200))),
     CONSTRAINT review_requests_reminders_sent_check CHECK (((reminders_sent >= 0) AND (reminders_sent <= 2))),
     CONSTRAINT review_requests_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'delivered'::text, 'opened'::text,
-        'clicked'::text, 'failed'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text, 'completed'::text])))
+        'clicked'::text, 'failed'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text, 'canceled'::text, 'completed'::text])))
 );
 
 COMMENT ON TABLE plaudit.review_requests IS 'Review requests: e-mails that ask a customer to review the organization on one of its forms, and how far each got.';
@@ -2063,6 +2312,8 @@ COMMENT ON TABLE plaudit.worker_bell IS 'Hosted Supabase: the worker function''s
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.cdn_purges ADD CONSTRAINT cdn_purges_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.connection_events ADD CONSTRAINT connection_events_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.connections ADD CONSTRAINT connections_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_idempotency_key_key UNIQUE (idempotency_key);
 ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_pkey PRIMARY KEY (id);
@@ -2080,10 +2331,12 @@ ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_seq_key UNIQUE (org_id, seq);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.order_events ADD CONSTRAINT order_events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.order_items ADD CONSTRAINT order_items_pkey PRIMARY KEY (org_id, order_id, "position");
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (org_id, order_id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.organizations ADD CONSTRAINT organizations_slug_key UNIQUE (slug);
+ALTER TABLE ONLY plaudit.privacy_data_requests ADD CONSTRAINT privacy_data_requests_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.privacy_erasures ADD CONSTRAINT privacy_erasures_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_pkey PRIMARY KEY (product_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_external_id_key UNIQUE (org_id, external_id);
@@ -2101,6 +2354,7 @@ ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_storage_key_ke
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_thumbnail_key_key UNIQUE (thumbnail_key);
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_pkey PRIMARY KEY (review_id);
 ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_request_automation ADD CONSTRAINT review_request_automation_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_pkey PRIMARY KEY (org_id, request_id, "position");
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_product_key UNIQUE (org_id, request_id, product_id);
@@ -2134,6 +2388,13 @@ CREATE INDEX cdn_purges_due ON plaudit.cdn_purges USING btree (next_attempt_at) 
 CREATE UNIQUE INDEX cdn_purges_one_pending ON plaudit.cdn_purges USING btree (org_id) WHERE (status = 'pending'::text);
 
 CREATE INDEX cdn_purges_org_id_created_at ON plaudit.cdn_purges USING btree (org_id, created_at DESC);
+
+CREATE UNIQUE INDEX connection_events_delivery ON plaudit.connection_events USING btree (connection_id, delivery_id) WHERE (payload IS NOT NULL);
+
+CREATE INDEX connection_events_org_id ON plaudit.connection_events USING btree (org_id);
+CREATE INDEX connection_events_recent ON plaudit.connection_events USING btree (connection_id, id DESC);
+CREATE INDEX connection_events_unprocessed ON plaudit.connection_events USING btree (id) WHERE ((processed_at IS NULL) AND (payload IS NOT NULL));
+CREATE INDEX connections_org_id ON plaudit.connections USING btree (org_id, created_at);
 CREATE INDEX email_outbox_due ON plaudit.email_outbox USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['queued'::text, 'sending'::text]));
 CREATE INDEX email_outbox_org_id_created_at ON plaudit.email_outbox USING btree (org_id, created_at DESC);
 CREATE INDEX email_outbox_org_id_queued_address ON plaudit.email_outbox USING btree (org_id, lower(to_address)) WHERE (status = 'queued'::text);
@@ -2166,7 +2427,13 @@ CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id,
 CREATE INDEX moderation_trail_org_id_hides ON plaudit.moderation_trail USING btree (org_id, created_at) WHERE (action = 'hide'::text);
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
+CREATE INDEX order_events_connection_event_id ON plaudit.order_events USING btree (connection_event_id);
+CREATE INDEX order_events_order ON plaudit.order_events USING btree (org_id, order_id, occurred_at);
 CREATE INDEX order_items_org_id_product_external_id ON plaudit.order_items USING btree (org_id, product_external_id);
+CREATE INDEX orders_connection_id ON plaudit.orders USING btree (connection_id, platform_order_id) WHERE (connection_id IS NOT NULL);
+CREATE INDEX orders_review_request_id ON plaudit.orders USING btree (review_request_id);
+CREATE INDEX privacy_data_requests_connection_id ON plaudit.privacy_data_requests USING btree (connection_id);
+CREATE INDEX privacy_data_requests_org ON plaudit.privacy_data_requests USING btree (org_id, email_key);
 CREATE INDEX privacy_erasures_org_id_created_at ON plaudit.privacy_erasures USING btree (org_id, created_at);
 CREATE INDEX product_review_statistics_org_id ON plaudit.product_review_statistics USING btree (org_id);
 CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id, created_at DESC, id DESC);
@@ -2181,6 +2448,7 @@ CREATE UNIQUE INDEX review_reports_one_open_per_reporter ON plaudit.review_repor
 
 CREATE INDEX review_reports_org_id_status ON plaudit.review_reports USING btree (org_id, status, created_at, id);
 CREATE INDEX review_reports_review_id ON plaudit.review_reports USING btree (review_id);
+CREATE INDEX review_request_automation_form_id ON plaudit.review_request_automation USING btree (form_id);
 
 CREATE UNIQUE INDEX review_request_events_dedupe ON plaudit.review_request_events USING btree (org_id, request_id, dedupe_key);
 
@@ -2235,6 +2503,7 @@ CREATE INDEX webhook_endpoints_enabled ON plaudit.webhook_endpoints USING btree 
 CREATE INDEX webhook_endpoints_org_id_created_at ON plaudit.webhook_endpoints USING btree (org_id, created_at DESC, id);
 
 CREATE TRIGGER api_keys_guard_revocation BEFORE UPDATE OF revoked_at, replaced_by ON plaudit.api_keys FOR EACH ROW EXECUTE FUNCTION plaudit.api_keys_guard_revocation();
+CREATE TRIGGER connections_touch_updated_at BEFORE UPDATE ON plaudit.connections FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER email_outbox_track_review_requests AFTER UPDATE OF status ON plaudit.email_outbox FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) AND (new.data ? 'review_request_id'::text))) EXECUTE FUNCTION plaudit.email_outbox_track_review_requests();
 CREATE TRIGGER email_suppressions_cancel_queued AFTER INSERT ON plaudit.email_suppressions FOR EACH ROW EXECUTE FUNCTION plaudit.email_suppressions_cancel_queued();
 CREATE TRIGGER email_suppressions_set_key BEFORE INSERT OR UPDATE OF email ON plaudit.email_suppressions FOR EACH ROW EXECUTE FUNCTION plaudit.email_suppressions_set_key();
@@ -2289,6 +2558,9 @@ CREATE TRIGGER webhook_endpoints_touch_updated_at BEFORE UPDATE ON plaudit.webho
 
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_replaced_by_fkey FOREIGN KEY (replaced_by) REFERENCES plaudit.api_keys(id);
+ALTER TABLE ONLY plaudit.connection_events ADD CONSTRAINT connection_events_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES plaudit.connections(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.connection_events ADD CONSTRAINT connection_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.connections ADD CONSTRAINT connections_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.email_outbox ADD CONSTRAINT email_outbox_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE SET NULL;
@@ -2309,8 +2581,14 @@ ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_org_id_fkey FOREIGN KEY 
 ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.order_events ADD CONSTRAINT order_events_connection_event_id_fkey FOREIGN KEY (connection_event_id) REFERENCES plaudit.connection_events(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.order_events ADD CONSTRAINT order_events_org_id_order_id_fkey FOREIGN KEY (org_id, order_id) REFERENCES plaudit.orders(org_id, order_id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.order_items ADD CONSTRAINT order_items_org_id_order_id_fkey FOREIGN KEY (org_id, order_id) REFERENCES plaudit.orders(org_id, order_id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES plaudit.connections(id);
 ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.orders ADD CONSTRAINT orders_review_request_id_fkey FOREIGN KEY (review_request_id) REFERENCES plaudit.review_requests(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.privacy_data_requests ADD CONSTRAINT privacy_data_requests_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES plaudit.connections(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.privacy_data_requests ADD CONSTRAINT privacy_data_requests_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.privacy_erasures ADD CONSTRAINT privacy_erasures_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
@@ -2323,6 +2601,8 @@ ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fke
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_reports ADD CONSTRAINT review_reports_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_request_automation ADD CONSTRAINT review_request_automation_form_id_fkey FOREIGN KEY (form_id) REFERENCES plaudit.review_forms(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.review_request_automation ADD CONSTRAINT review_request_automation_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_events ADD CONSTRAINT review_request_events_request_id_fkey FOREIGN KEY (request_id) REFERENCES plaudit.review_requests(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_request_products ADD CONSTRAINT review_request_products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -2370,11 +2650,14 @@ ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_org_
 CREATE POLICY "Tenants can add addresses to their own suppression list" ON plaudit.email_suppressions FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (reason = 'manual'::text)));
 CREATE POLICY "Tenants can add items to their own orders" ON plaudit.order_items FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can add products to their own catalog" ON plaudit.products FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can change their own connections" ON plaudit.connections FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own members' roles" ON plaudit.members FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can change their own review request automation" ON plaudit.review_request_automation FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own review request settings" ON plaudit.review_request_settings FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own webhook endpoints" ON plaudit.webhook_endpoints FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create API keys for themselves" ON plaudit.api_keys FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create review forms for themselves" ON plaudit.review_forms FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can create their own connections" ON plaudit.connections FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create their own public profile" ON plaudit.public_profiles FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create their own review request settings" ON plaudit.review_request_settings FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can delete their own products" ON plaudit.products FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2384,12 +2667,16 @@ CREATE POLICY "Tenants can invite into their own organization" ON plaudit.invita
 CREATE POLICY "Tenants can lift entries of their own suppression list" ON plaudit.email_suppressions FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can load their own orders" ON plaudit.orders FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can moderate and verify their own reviews" ON plaudit.reviews FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read the data requests their own shops passed on" ON plaudit.privacy_data_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read the events of their own connections" ON plaudit.connection_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the files of their own exports" ON plaudit.export_chunks FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the items of their own orders" ON plaudit.order_items FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the products named in their own review request" ON plaudit.review_request_products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read the timelines of their own orders" ON plaudit.order_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own connections" ON plaudit.connections FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own exports" ON plaudit.exports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2407,6 +2694,7 @@ CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_prof
 CREATE POLICY "Tenants can read their own reports" ON plaudit.review_reports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review media" ON plaudit.review_media FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own review request automation" ON plaudit.review_request_automation FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request settings" ON plaudit.review_request_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review request usage" ON plaudit.review_request_usage FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review requests" ON plaudit.review_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2431,6 +2719,7 @@ CREATE POLICY "Tenants can request exports of their own data" ON plaudit.exports
 CREATE POLICY "Tenants can requeue their own webhook deliveries" ON plaudit.webhook_deliveries FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can resolve their own reports" ON plaudit.review_reports FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can revoke their own API keys" ON plaudit.api_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can set up their own review request automation" ON plaudit.review_request_automation FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can store the answers of their own idempotency keys" ON plaudit.idempotency_keys FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own orders" ON plaudit.orders FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can update their own organization" ON plaudit.organizations FOR UPDATE TO plaudit_api USING ((id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2442,6 +2731,8 @@ CREATE POLICY "Tenants can withdraw their own replies" ON plaudit.review_replies
 
 ALTER TABLE plaudit.api_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.cdn_purges ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.connection_events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.connections ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.email_outbox ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.email_suppressions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.events ENABLE ROW LEVEL SECURITY;
@@ -2455,9 +2746,11 @@ ALTER TABLE plaudit.media_upload_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.members ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_chain_heads ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.moderation_trail ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.order_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.order_items ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.orders ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.organizations ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.privacy_data_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.privacy_erasures ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.product_review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
@@ -2468,6 +2761,7 @@ ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_media ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_reports ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_request_automation ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_reviews ENABLE ROW LEVEL SECURITY;
@@ -2501,6 +2795,9 @@ GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, 
 GRANT ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 
+GRANT ALL ON FUNCTION plaudit.apply_order_event(p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text,
+    p_event_id bigint, p_now timestamp with time zone) TO plaudit_worker;
+
 GRANT SELECT ON TABLE plaudit.reviews TO plaudit_api;
 
 GRANT UPDATE(verification_status) ON TABLE plaudit.reviews TO plaudit_api;
@@ -2523,6 +2820,17 @@ GRANT ALL ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uui
 GRANT ALL ON FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.base62_alphabet() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.begin_api_read(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_scope text) TO plaudit_authenticator;
+
+GRANT SELECT ON TABLE plaudit.orders TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.orders TO plaudit_api;
+
+GRANT INSERT(order_id) ON TABLE plaudit.orders TO plaudit_api;
+
+GRANT INSERT(email),UPDATE(email) ON TABLE plaudit.orders TO plaudit_api;
+
+GRANT INSERT(purchased_at),UPDATE(purchased_at) ON TABLE plaudit.orders TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.canonical_json(v jsonb) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.change_verification(p_review_id uuid, p_status text, p_method text, p_reason text, p_key_id uuid, p_order_hash text, p_verb text) TO plaudit_api;
 
@@ -2530,10 +2838,14 @@ GRANT ALL ON FUNCTION plaudit.check_review_media_upload(p_review_id uuid, p_toke
     p_review_limit integer, OUT refusal text, OUT org_id uuid, OUT rate_remaining integer, OUT rate_reset bigint) TO plaudit_api, plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.claim_cdn_purges(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.claim_connection_events(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[],
     p_per_org integer, p_org_busy jsonb, p_suspect_room integer) TO plaudit_worker;
+
+GRANT ALL ON FUNCTION plaudit.connection_recent_events(p_connection_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.create_connection(p_platform text, p_name text, p_settings jsonb, p_secret text, p_access_token text) TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.imports TO plaudit_api;
 
@@ -2549,8 +2861,10 @@ GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.current_replica_read_floor() TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.delete_connection(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.erase_connection_customers(p_connection_id uuid, p_email text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.erase_reviewer(p_email text, p_redact_content boolean, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.erasure_notice() TO plaudit_api, plaudit_worker;
 
@@ -2591,11 +2905,13 @@ GRANT SELECT(custom_field_keys) ON TABLE plaudit.exports TO plaudit_api;
 GRANT SELECT(public_url),INSERT(public_url) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.inbound_connection(p_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
@@ -2604,8 +2920,11 @@ GRANT ALL ON FUNCTION plaudit.meta_review_feed_page(p_slug text, p_profile_url t
 GRANT ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.new_connection_secret() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.new_webhook_secret() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.order_id_forms(p_order_id text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) TO plaudit_public;
@@ -2681,7 +3000,9 @@ GRANT ALL ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id t
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.raise_replica_read_floor(p_lsn pg_lsn) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.record_connection_data_request(p_connection_id uuid, p_email text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 
@@ -2703,6 +3024,24 @@ GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.revie
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_report_json(p_report_id uuid) TO plaudit_api;
+
+GRANT SELECT ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(enabled),UPDATE(enabled) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(trigger),UPDATE(trigger) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(delay_days),UPDATE(delay_days) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(form_id),UPDATE(form_id) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(exclude_products),UPDATE(exclude_products) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT UPDATE(updated_at) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.review_request_automation_of(p_org_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
@@ -2710,6 +3049,7 @@ GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO p
 GRANT ALL ON FUNCTION plaudit.reviewer_data(p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.run_connection_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_delivery_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer, p_org_ids uuid[]) TO plaudit_worker;
@@ -2720,6 +3060,7 @@ GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_aut
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_product jsonb, p_deleted boolean) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) TO plaudit_api;
@@ -2753,6 +3094,46 @@ GRANT SELECT(last_used_at) ON TABLE plaudit.api_keys TO plaudit_api;
 GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE plaudit.api_keys TO plaudit_api;
 
 GRANT SELECT(replaced_by),UPDATE(replaced_by) ON TABLE plaudit.api_keys TO plaudit_api;
+
+GRANT SELECT(id) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(connection_id) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(delivery_id) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(topic) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(received_at) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(outcome) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(processed_at) ON TABLE plaudit.connection_events TO plaudit_api;
+
+GRANT SELECT(id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(platform),INSERT(platform) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(settings),INSERT(settings),UPDATE(settings) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(secret),UPDATE(secret) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(access_token),UPDATE(access_token) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(last_event_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(deleted_at),UPDATE(deleted_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.connections TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.email_outbox TO plaudit_api;
 
@@ -2825,6 +3206,7 @@ GRANT SELECT,DELETE ON TABLE plaudit.members TO plaudit_api;
 GRANT UPDATE(role) ON TABLE plaudit.members TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.moderation_trail TO plaudit_api;
+GRANT SELECT ON TABLE plaudit.order_events TO plaudit_api;
 
 GRANT SELECT,DELETE ON TABLE plaudit.order_items TO plaudit_api;
 
@@ -2838,22 +3220,13 @@ GRANT INSERT(product_external_id) ON TABLE plaudit.order_items TO plaudit_api;
 
 GRANT INSERT(quantity) ON TABLE plaudit.order_items TO plaudit_api;
 
-GRANT SELECT ON TABLE plaudit.orders TO plaudit_api;
-
-GRANT INSERT(org_id) ON TABLE plaudit.orders TO plaudit_api;
-
-GRANT INSERT(order_id) ON TABLE plaudit.orders TO plaudit_api;
-
-GRANT INSERT(email),UPDATE(email) ON TABLE plaudit.orders TO plaudit_api;
-
-GRANT INSERT(purchased_at),UPDATE(purchased_at) ON TABLE plaudit.orders TO plaudit_api;
-
 GRANT SELECT ON TABLE plaudit.organizations TO plaudit_api;
 
 GRANT UPDATE(name) ON TABLE plaudit.organizations TO plaudit_api;
 
 GRANT UPDATE(website) ON TABLE plaudit.organizations TO plaudit_api;
 
+GRANT SELECT ON TABLE plaudit.privacy_data_requests TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.privacy_erasures TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.product_review_statistics TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.public_profiles TO plaudit_api;

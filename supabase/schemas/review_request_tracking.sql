@@ -142,6 +142,7 @@ begin
     complained_at = case when p_type = 'complained' then least(q.complained_at, at) else q.complained_at end,
     unsubscribed_at = case when p_type = 'unsubscribed' then least(q.unsubscribed_at, at) else q.unsubscribed_at end,
     failed_at = case when p_type = 'failed' then least(q.failed_at, at) else q.failed_at end,
+    canceled_at = case when p_type = 'canceled' and moves then least(q.canceled_at, at) else q.canceled_at end,
     review_id = coalesce(q.review_id, case when p_type = 'completed' then (p_data ->> 'review_id')::uuid end)
   where q.id = r.id;
 
@@ -151,7 +152,7 @@ begin
     on conflict (org_id, email_key) do nothing;
     perform plaudit.cancel_queued_request_emails(r.org_id, r.email, null, 'the address is on the suppression list');
   end if;
-  if p_type in ('completed', 'bounced', 'complained', 'unsubscribed', 'failed') then
+  if p_type in ('completed', 'bounced', 'complained', 'unsubscribed', 'failed', 'canceled') then
     perform plaudit.cancel_queued_request_emails(r.org_id, r.email, r.id, 'the request is ' || p_type);
   end if;
 

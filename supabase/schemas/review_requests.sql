@@ -5,7 +5,9 @@
 -- migrations (creation, tracking, provider events, reminders); tenants read their own.
 --
 -- Lifecycle. The status is the most advanced fact known about the request, by this precedence:
---   queued < sent < delivered < opened < clicked < failed < bounced < complained < unsubscribed < completed
+--   queued < sent < delivered < opened < clicked < failed < bounced < complained < unsubscribed < canceled
+--   < completed
+-- (`canceled`: the order it was made for was cancelled or refunded before it was sent, shop_connections.sql).
 -- It never moves backwards (the trigger below refuses it, whoever writes), so events that
 -- arrive late or out of order never undo a later state: `delivered` after `opened` is recorded
 -- in the timeline and changes nothing. Each stage also keeps the time it was first reached.
@@ -18,7 +20,7 @@ set search_path = pg_catalog, pg_temp
 as $$
   select array_position(
     array['queued', 'sent', 'delivered', 'opened', 'clicked', 'failed', 'bounced', 'complained',
-          'unsubscribed', 'completed'],
+          'unsubscribed', 'canceled', 'completed'],
     p_status)
 $$;
 comment on function plaudit.review_request_status_rank(text) is 'The rank of a review-request status in the lifecycle''s precedence; null for an event that is not a status.';
@@ -379,8 +381,8 @@ end
 $$;
 comment on function plaudit.queue_due_reminders(timestamp with time zone,integer,uuid[]) is 'Queues the reminder e-mails that are due under each organization''s settings; answers how many.';
 
--- What runs every minute for review requests: due reminders, and idempotency keys past their
--- 24 hours. pg_cron schedules it where it is loaded; elsewhere the worker calls it.
+-- What runs every minute for review requests: due reminders, idempotency keys past their 24
+-- hours, and the old events of shop connections (which make requests). pg_cron schedules it where it is loaded; elsewhere the worker calls it.
 create or replace function plaudit.run_review_request_maintenance()
 returns void
 language plpgsql
@@ -391,6 +393,7 @@ as $$
 begin
   perform plaudit.queue_due_reminders();
   delete from plaudit.idempotency_keys where created_at < now() - interval '24 hours';
+  perform plaudit.run_connection_maintenance();
 end
 $$;
 comment on function plaudit.run_review_request_maintenance() is 'What runs every minute for review requests: due reminders, and idempotency keys past their 24 hours.';

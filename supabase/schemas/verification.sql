@@ -11,6 +11,20 @@ as $$ select encode(sha256(convert_to(p_org_id::text || ':' || p_order_id, 'UTF8
 comment on function plaudit.order_hash(uuid,text) is 'The SHA-256 (hex) of the tenant and an order id: what a purchase-proof verification records.';
 grant execute on function plaudit.order_hash(uuid,text) to plaudit_api;
 
+-- The ids an order id a customer types may be stored as: as typed, and with or without the `#`
+-- that shops put before their order numbers (Shopify's `#1001`), so that either finds the order.
+create or replace function plaudit.order_id_forms(p_order_id text)
+returns text[]
+language sql
+immutable
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$
+  select array[btrim(p_order_id), '#' || ltrim(btrim(p_order_id), '#'), ltrim(btrim(p_order_id), '#')]
+$$;
+comment on function plaudit.order_id_forms(text) is 'An order id as typed, with and without a leading #: the forms purchase proof looks an order up by.';
+grant execute on function plaudit.order_id_forms(text) to plaudit_api;
+
 -- Why an order does not prove the purchase a review claims, or null when it does. The order must
 -- be the organization's and, when it carries an e-mail address, the reviewer's (case-insensitively).
 -- A review of a product also needs the order to hold that product or one of its group (by the
@@ -39,7 +53,7 @@ as $$
     else 'order_id: the order does not hold the reviewed product or a product of its group' end
   from (select) as one
   left join plaudit.orders o
-    on o.org_id = p_org_id and o.order_id = btrim(p_order_id)
+    on o.org_id = p_org_id and o.order_id = any (plaudit.order_id_forms(p_order_id))
    and (o.email is null or lower(o.email) = lower(p_email))
 $$;
 comment on function plaudit.purchase_proof_refusal(uuid,text,text,uuid) is 'Why an order does not prove a review''s purchase (not the organization''s, another reviewer''s, or without the reviewed product or its group), or null when it does.';

@@ -1,4 +1,5 @@
-// The worker: drains the webhook, e-mail and CDN purge outboxes, kicks export generation, and runs
+// The worker: drains the webhook, e-mail and CDN purge outboxes and the shop connections' inbound
+// events, kicks export generation, and runs
 // the scheduled maintenance where pg_cron is absent, one lane each (lanes/). This is the loop that
 // runs them: woken by NOTIFY plaudit_outbox, by a send that finished, and by the poll timer.
 // Runtime-neutral (Deno in production and with npm start, Node under vitest):
@@ -11,6 +12,7 @@ import { redact } from '../core/redact.ts';
 import type { WorkerConfig } from './config.ts';
 import type { Sleep } from './replicas.ts';
 import { CdnPurgeLane } from './lanes/cdn-purge.ts';
+import { ConnectionEventLane } from './lanes/connections.ts';
 import { EmailLane } from './lanes/email.ts';
 import { ExportLane } from './lanes/exports.ts';
 import type { LaneContext, WorkerLog, WorkerStats } from './lanes/lane.ts';
@@ -54,6 +56,7 @@ export class Worker {
   #exports: ExportLane;
   #maintenance: MaintenanceLane;
   #purges: CdnPurgeLane;
+  #connections: ConnectionEventLane;
   #running = false;
   #stopped = false;
   #wakeUp: (() => void) | null = null;
@@ -89,6 +92,7 @@ export class Worker {
     this.#exports = new ExportLane(lane);
     this.#maintenance = new MaintenanceLane(lane);
     this.#purges = new CdnPurgeLane(lane, deps.replicaSleep);
+    this.#connections = new ConnectionEventLane(lane);
   }
 
   get inFlight(): number {
@@ -105,6 +109,7 @@ export class Worker {
         if (payload === 'export' || payload === 'import') this.#exports.want();
         if (payload === 'email') this.#email.want();
         if (payload === 'purge') this.#purges.want();
+        if (payload === 'connection') this.#connections.want();
         this.wake();
       });
       this.#unlisten = () => sub.unlisten();
@@ -165,6 +170,7 @@ export class Worker {
         if (Date.now() - lastEmailPoll >= this.#config.pollMs) {
           this.#email.want();
           this.#purges.want();
+          this.#connections.want();
           lastEmailPoll = Date.now();
         }
         progressed = await this.tick();
@@ -185,6 +191,8 @@ export class Worker {
    * answers), kicks exports and maintenance. Answers whether anything was claimed.
    */
   async tick(): Promise<boolean> {
+    // Connection events first: the requests they make queue e-mails the e-mail lane then sends.
+    const events = await this.#connections.claim();
     const [hooks, mails, purges] = await Promise.all([
       this.#webhooks.claim(),
       this.#email.claim(),
@@ -192,7 +200,7 @@ export class Worker {
     ]);
     this.#exports.kick();
     await this.#maintenance.run();
-    return hooks + mails + purges > 0;
+    return hooks + mails + purges + events > 0;
   }
 
   /** Sends everything due now and waits for it: for the edge function and for tests. */
@@ -201,6 +209,7 @@ export class Worker {
     this.#exports.want();
     this.#email.want();
     this.#purges.want();
+    this.#connections.want();
     while (Date.now() < deadline) {
       const claimed = await this.tick();
       if (!claimed && this.#inFlight.size === 0 && !this.#exports.running) break;

@@ -1,0 +1,19 @@
+// What a platform's verifier answers of an inbound request: whether its signature holds, and the
+// delivery id and topic the platform gives (for Stripe and the `webhook` platform they are in the
+// body, read once the signature holds).
+export type Headers = (name: string) => string | undefined;
+
+export type Verdict =
+  | { ok: true; deliveryId: string | null; topic: string | null }
+  | { ok: false; reason: string };
+
+export interface VerifyInput {
+  secret: string;
+  body: Uint8Array;
+  header: Headers;
+  /** Unix seconds: the clock replay windows are measured with (tests inject it). */
+  nowSeconds: number;
+}
+
+/** How old a timestamped signature may be (Stripe, Standard Webhooks), in seconds. */
+export const REPLAY_WINDOW_SECONDS = 300;

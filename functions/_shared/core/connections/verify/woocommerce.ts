@@ -1,0 +1,27 @@
+// WooCommerce: `X-WC-Webhook-Signature` is the base64 HMAC-SHA256 of the raw body with the
+// webhook's secret (Shopify's scheme); topic `X-WC-Webhook-Topic`, delivery `X-WC-Webhook-Delivery-ID`.
+// When a webhook is saved, WooCommerce pings its URL with a form-encoded `webhook_id=…` body and
+// no signature: that ping is answered 200 and records nothing (isWooCommercePing).
+import { hmacBase64, timingSafeEqual } from './hmac.ts';
+import type { Headers, Verdict, VerifyInput } from './types.ts';
+
+export async function verifyWooCommerce({ secret, body, header }: VerifyInput): Promise<Verdict> {
+  const given = header('x-wc-webhook-signature');
+  if (!given) return { ok: false, reason: 'missing X-WC-Webhook-Signature' };
+  if (!timingSafeEqual(await hmacBase64(secret, body), given.trim())) {
+    return { ok: false, reason: 'wrong signature' };
+  }
+  return {
+    ok: true,
+    deliveryId: header('x-wc-webhook-delivery-id') ?? null,
+    topic: header('x-wc-webhook-topic') ?? null,
+  };
+}
+
+/** The unsigned form-encoded ping WooCommerce sends when a webhook is saved. */
+export function isWooCommercePing(header: Headers, body: Uint8Array): boolean {
+  if (header('x-wc-webhook-signature')) return false;
+  if (!(header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return false;
+  if (body.length > 200) return false;
+  return /^webhook_id=\d+$/.test(new TextDecoder().decode(body).trim());
+}

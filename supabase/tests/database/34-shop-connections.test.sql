@@ -1,0 +1,204 @@
+-- Shop connections: each order event of a connection updates the order and its timeline, and the
+-- order makes exactly one review request (whatever repeats or arrives out of order), due at the
+-- trigger's own time plus the delay, for its known products less the excluded and the refunded;
+-- cancellation and refunds undo what was not sent; skips say why. Secrets are never read back;
+-- tenants read only their own connections, events and orders.
+begin;
+select tests.lend_temporary_to_runtime_roles();
+select plan(44);
+
+insert into plaudit.organizations (id, name, slug) values
+  ('34000000-0000-4000-8000-000000000001', 'Shop Co', 'connections-shop'),
+  ('34000000-0000-4000-8000-000000000002', 'Stranger Co', 'connections-stranger');
+insert into plaudit.review_forms (id, org_id, name, verification_mode) values
+  ('34000000-0000-4000-8000-0000000000f1', '34000000-0000-4000-8000-000000000001', 'After purchase', 'none');
+insert into plaudit.products (org_id, external_id, name) values
+  ('34000000-0000-4000-8000-000000000001', '101', 'Mug'),
+  ('34000000-0000-4000-8000-000000000001', '102', 'Tee'),
+  ('34000000-0000-4000-8000-000000000001', '103', 'Gift card');
+insert into plaudit.connections (id, org_id, platform, name, secret) values
+  ('34000000-0000-4000-8000-0000000000c1', '34000000-0000-4000-8000-000000000001', 'shopify', 'Shop', 'shpss_1'),
+  ('34000000-0000-4000-8000-0000000000c2', '34000000-0000-4000-8000-000000000001', 'woocommerce', 'Woo', 'wc_1'),
+  ('34000000-0000-4000-8000-0000000000c9', '34000000-0000-4000-8000-000000000002', 'shopify', 'Theirs', 'shpss_9');
+insert into plaudit.review_request_automation (org_id, enabled, trigger, delay_days, form_id, exclude_products) values
+  ('34000000-0000-4000-8000-000000000001', true, 'fulfilled', 7, '34000000-0000-4000-8000-0000000000f1', '{103}');
+insert into plaudit.email_suppressions (org_id, email, reason) values
+  ('34000000-0000-4000-8000-000000000001', 'gone@example.com', 'manual');
+
+create function pg_temp.ev(p_conn text, p_type text, p_at text, p_order jsonb)
+returns text language sql as $$
+  select plaudit.apply_order_event(('34000000-0000-4000-8000-0000000000' || p_conn)::uuid, p_type,
+    p_at::timestamptz, p_order, 'https://reviews.example', null, '2026-11-28T12:00:00Z')
+$$;
+create function pg_temp.o(p_id text) returns jsonb language sql as $$
+  select plaudit.order_json('34000000-0000-4000-8000-000000000001', p_id)
+$$;
+
+-- ---- The worker: orders and their one request ----------------------------------------------------
+select tests.act_as_worker();
+select is(pg_temp.ev('c1', 'created', '2026-11-20T10:00:00Z',
+  '{"order_id":"#1001","email":"Ada@Example.com","name":"Ada","locale":"fr","country":"FR",
+    "items":[{"product_external_id":"101"},{"product_external_id":"102","quantity":2},{"product_external_id":"999"}]}'),
+  'created', 'an order event upserts the order');
+select is(pg_temp.ev('c1', 'paid', '2026-11-20T10:05:00Z', '{"order_id":"#1001"}'), 'paid',
+  'a later event moves the status forward');
+select is(pg_temp.ev('c1', 'fulfilled', '2026-11-21T09:00:00Z', '{"order_id":"#1001"}'), 'fulfilled',
+  'the trigger''s event is applied');
+select is(pg_temp.ev('c1', 'fulfilled', '2026-11-21T09:30:00Z', '{"order_id":"#1001"}'), 'fulfilled',
+  'a repeated trigger is applied too');
+select is(pg_temp.ev('c1', 'paid', '2026-11-20T10:06:00Z', '{"order_id":"#1001"}'), 'fulfilled',
+  'an event arriving late never moves the order back');
+select tests.clear_persona();
+
+select is((select count(*)::integer from plaudit.review_requests
+            where external_id = 'order:34000000-0000-4000-8000-0000000000c1:#1001'), 1,
+  'exactly one request for the order, keyed order:<connection>:<order>');
+select is((select send_at from plaudit.review_requests where order_id = '#1001'),
+  '2026-11-28T09:00:00Z'::timestamptz, 'send_at is the first fulfilment''s own time plus the delay');
+select is((select array_agg(p.external_id order by rp.position) from plaudit.review_request_products rp
+             join plaudit.products p on p.id = rp.product_id
+             join plaudit.review_requests q on q.id = rp.request_id where q.order_id = '#1001'),
+  array['101', '102'], 'the request names the items the catalog knows');
+select is((select array[email, locale, name] from plaudit.review_requests where order_id = '#1001'),
+  array['ada@example.com', 'fr', 'Ada'], 'the request goes to the order''s address, in its locale');
+select is((select jsonb_agg(e ->> 'type') from jsonb_array_elements(pg_temp.o('#1001') -> 'events') e),
+  '["created","paid","paid","fulfilled","fulfilled"]'::jsonb, 'the timeline is in the events'' own order');
+select is(pg_temp.o('#1001') -> 'review_request' ->> 'status', 'queued', 'the order answers its request');
+select is(pg_temp.o('#1001') -> 'skipped', 'null'::jsonb, 'and no skip');
+select is((select count(*)::integer from plaudit.email_outbox where to_address = 'ada@example.com'), 1,
+  'one e-mail is queued');
+
+-- Out of order: fulfilled before created.
+select tests.act_as_worker();
+select is(pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z',
+  '{"order_id":"#1002","email":"bo@example.com","items":[{"product_external_id":"101"}]}'), 'fulfilled',
+  'a fulfilment arriving before the creation makes the order');
+select is(pg_temp.ev('c1', 'created', '2026-11-22T07:00:00Z',
+  '{"order_id":"#1002","email":"bo@example.com","items":[{"product_external_id":"101"}]}'), 'fulfilled',
+  'the creation arriving after it keeps the order fulfilled');
+select tests.clear_persona();
+select is((select count(*)::integer from plaudit.review_requests where order_id = '#1002'), 1,
+  'out of order, still one request');
+
+-- Partial refund drops the refunded product; a cancellation cancels the request.
+select tests.act_as_worker();
+select pg_temp.ev('c1', 'partially_refunded', '2026-11-23T08:00:00Z', '{"order_id":"#1001","refunded_items":["102"]}');
+select tests.clear_persona();
+select is((select array_agg(p.external_id) from plaudit.review_request_products rp
+             join plaudit.products p on p.id = rp.product_id
+             join plaudit.review_requests q on q.id = rp.request_id where q.order_id = '#1001'),
+  array['101'], 'a partial refund drops the refunded product from the request');
+select is((select e.data -> 'product_names' from plaudit.email_outbox e where e.to_address = 'ada@example.com'),
+  '["Mug"]'::jsonb, 'and from its e-mail');
+select is((select jsonb_agg(i ->> 'refunded') from jsonb_array_elements(pg_temp.o('#1001') -> 'items') i),
+  '["false","true","false"]'::jsonb, 'the order''s item is marked refunded');
+select tests.act_as_worker();
+select is(pg_temp.ev('c1', 'cancelled', '2026-11-24T08:00:00Z', '{"order_id":"#1001"}'), 'cancelled',
+  'a cancellation');
+select tests.clear_persona();
+select is((select status || ' ' || (canceled_at is not null) from plaudit.review_requests where order_id = '#1001'),
+  'canceled true', 'cancels the request not sent yet');
+select is((select status from plaudit.email_outbox where to_address = 'ada@example.com'), 'failed',
+  'and withdraws its e-mail');
+select is((select count(*)::integer from plaudit.events where type = 'review_request.canceled'
+             and data ->> 'order_id' = '#1001'), 1, 'review_request.canceled is emitted');
+select tests.act_as_worker();
+select pg_temp.ev('c1', 'refunded', '2026-11-25T08:00:00Z', '{"order_id":"#1002"}');
+select tests.clear_persona();
+select is((select status from plaudit.review_requests where order_id = '#1002'), 'canceled',
+  'a full refund cancels the request too');
+
+-- Refunds name the order by the platform's id; refunds covering every item are a full refund.
+select tests.act_as_worker();
+select pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z',
+  '{"order_id":"#1003","platform_order_id":"5003","email":"di@example.com","items":[{"product_external_id":"101"}]}');
+select is(pg_temp.ev('c1', 'partially_refunded', '2026-11-23T08:00:00Z', '{"platform_order_id":"5003","refunded_items":["101"]}'),
+  'refunded', 'a refund of every item, naming the order by the platform''s id, refunds the order');
+select throws_ok($$select pg_temp.ev('c1', 'refunded', '2026-11-23T08:00:00Z', '{"platform_order_id":"nope"}')$$,
+  'P0002', 'order_id: no order of this connection has this platform id yet', 'an order not known yet is retried later');
+select tests.clear_persona();
+select is((select status from plaudit.review_requests where order_id = '#1003'), 'canceled', 'and cancels its request');
+
+-- Skips.
+select tests.act_as_worker();
+select pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z', '{"order_id":"#2001","items":[{"product_external_id":"101"}]}');
+select pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z',
+  '{"order_id":"#2002","email":"GONE@example.com","items":[{"product_external_id":"101"}]}');
+select pg_temp.ev('c1', 'created', '2026-08-01T08:00:00Z',
+  '{"order_id":"#2003","email":"old@example.com","items":[{"product_external_id":"101"}]}');
+select pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z',
+  '{"order_id":"#2004","email":"gift@example.com","items":[{"product_external_id":"103"}]}');
+select pg_temp.ev('c2', 'created', '2026-11-22T08:00:00Z',
+  '{"order_id":"3001","email":"cy@example.com","items":[{"product_external_id":"103"},{"product_external_id":"101"}]}');
+select pg_temp.ev('c2', 'fulfilled', '2026-11-23T08:00:00Z', '{"order_id":"3001"}');
+select tests.clear_persona();
+select is(array[pg_temp.o('#2001') -> 'skipped' ->> 'reason', pg_temp.o('#2002') -> 'skipped' ->> 'reason',
+                pg_temp.o('#2003') -> 'skipped' ->> 'reason', pg_temp.o('#2004') -> 'skipped' ->> 'reason'],
+  array['no_email', 'suppressed', 'too_old', 'excluded'],
+  'no e-mail, a suppressed address, an order over 90 days old on arrival (event time), only excluded products');
+select is((select count(*)::integer from plaudit.review_requests where order_id in ('#2001', '#2002', '#2003', '#2004')), 0,
+  'skipped orders make no request');
+select is((select count(*)::integer from plaudit.events where type = 'order.skipped'), 4, 'each emits order.skipped');
+select is((select array_agg(p.external_id) from plaudit.review_request_products rp
+             join plaudit.products p on p.id = rp.product_id
+             join plaudit.review_requests q on q.id = rp.request_id where q.order_id = '3001'),
+  array['101'], 'excluded products are left out of a request');
+update plaudit.review_request_automation set enabled = false;
+select tests.act_as_worker();
+select pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z', '{"order_id":"#2005","email":"dee@example.com"}');
+select tests.clear_persona();
+select is(pg_temp.o('#2005') -> 'skipped' ->> 'reason', 'automation_off', 'automation off');
+update plaudit.review_request_automation set enabled = true, trigger = 'delivered';
+select tests.act_as_worker();
+select pg_temp.ev('c1', 'fulfilled', '2026-11-22T08:00:00Z', '{"order_id":"#2006","email":"eve@example.com"}');
+select pg_temp.ev('c1', 'delivered', '2026-11-24T08:00:00Z', '{"order_id":"#2006"}');
+select pg_temp.ev('c2', 'fulfilled', '2026-11-22T08:00:00Z', '{"order_id":"3002","email":"fay@example.com"}');
+select tests.clear_persona();
+select is(pg_temp.o('#2006') -> 'review_request' ->> 'send_at', '2026-12-01T08:00:00.000Z',
+  'the delivered trigger waits for delivery');
+select is(pg_temp.o('3002') -> 'review_request' ->> 'send_at', '2026-11-29T08:00:00.000Z',
+  'and falls back to fulfilment on WooCommerce');
+
+-- Purchase proof takes Shopify's order name with or without #.
+select is(plaudit.purchase_proof_refusal('34000000-0000-4000-8000-000000000001', '2006', 'eve@example.com', null), null,
+  'purchase proof finds #2006 from 2006');
+
+-- ---- Tenants --------------------------------------------------------------------------------------
+select tests.act_as_tenant('34000000-0000-4000-8000-000000000002');
+select is((select count(*)::integer from plaudit.orders where org_id = '34000000-0000-4000-8000-000000000001') +
+          (select count(*)::integer from plaudit.connections where org_id = '34000000-0000-4000-8000-000000000001'), 0,
+  'a tenant reads none of another''s orders or connections');
+select throws_ok($$select secret from plaudit.connections$$, '42501', 'permission denied for table connections',
+  'a tenant never reads a connection''s secret');
+select tests.act_as_tenant('34000000-0000-4000-8000-000000000001');
+select is((select length(signing_secret) from plaudit.create_connection('webhook', 'Medusa', '{}', null, null)), 38,
+  'a webhook connection''s secret is made by the service (whsec_ + base64 of 24 bytes), answered once');
+
+-- ---- The public: inbound events ---------------------------------------------------------------------
+select tests.act_as_public();
+select is(array[plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-1', 'orders/create', '{}'),
+                plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-1', 'orders/create', '{}'),
+                plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-2', 'orders/create', null,
+                                                 'refused: line_items: at most 100 items'),
+                plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-3', 'carts/create', null,
+                                                 'ignored'),
+                plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c9', 'd-1', 'orders/create', '{}')],
+  array['accepted', 'duplicate', 'refused: line_items: at most 100 items', 'ignored', 'accepted'],
+  'a delivery id is stored once per connection; a repeat is a duplicate; events settled on arrival are recorded');
+select throws_ok($$select count(*) from plaudit.connection_events$$, '42501',
+  'permission denied for table connection_events', 'the public reads no stored event');
+select is((select count(*)::integer from plaudit.inbound_connection('34000000-0000-4000-8000-0000000000c9')
+            where org_id = '34000000-0000-4000-8000-000000000002'), 1,
+  'the inbound route finds a connection by its id alone, and the tenant with it');
+select tests.act_as_worker();
+select throws_ok($$select secret from plaudit.connections$$, '42501', 'permission denied for table connections',
+  'the worker reads no secret but through the functions that need it');
+select tests.clear_persona();
+select is((select count(*)::integer from plaudit.connection_events
+            where payload is not null and connection_id = '34000000-0000-4000-8000-0000000000c1'), 1,
+  'only the first delivery is kept for processing');
+select is((select org_id from plaudit.connection_events where connection_id = '34000000-0000-4000-8000-0000000000c9'),
+  '34000000-0000-4000-8000-000000000002'::uuid, 'the connection decides the tenant of its events');
+
+select * from finish();
+rollback;
