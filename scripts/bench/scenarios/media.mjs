@@ -152,7 +152,12 @@ const mediaServed = {
     await check.arrayBuffer();
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url: api, seconds: ctx.warmup });
-    return { api, static: `${server.url}photo.jpg`, streamed: `${server.url}stream/photo.jpg` };
+    return {
+      api,
+      static: `${server.url}photo.jpg`,
+      streamed: `${server.url}stream/photo.jpg`,
+      staticPid: server.child.pid,
+    };
   },
   measurements: [
     {
@@ -161,10 +166,17 @@ const mediaServed = {
       apiPid: (ctx) => ctx.stack.reviewPublicApi?.child.pid,
       run: (ctx, s) => ctx.http({ url: s.api }),
     },
-    { key: 'static', name: 'static file server, the same file', run: (ctx, s) => ctx.http({ url: s.static }) },
+    // Their server's CPU in the API's column: CPU a request, unlike req/s, does not move with the machine's load.
+    {
+      key: 'static',
+      name: 'static file server, the same file',
+      apiPid: (_ctx, s) => s.staticPid,
+      run: (ctx, s) => ctx.http({ url: s.static }),
+    },
     {
       key: 'streamed',
       name: 'static file server, the same file streamed',
+      apiPid: (_ctx, s) => s.staticPid,
       run: (ctx, s) => ctx.http({ url: s.streamed }),
     },
   ],
