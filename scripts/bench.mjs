@@ -17,7 +17,7 @@
 // where run answers { rps, p50, p99 } (ms) and throws when the figures would be meaningless
 // (error responses, failed transactions). A scenario whose figures are not separate load runs
 // (a sequence of calls, a queue drained) is { name, description, run(ctx) → { rows, ratios } }
-// instead, with each ratio's value computed; it runs once whatever BENCH_ROUNDS says.
+// instead, with each ratio's value computed; it is called once, and repeats itself (ctx.rounds) if it can.
 // Add it to SCENARIOS.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -11,6 +11,8 @@ import { redact } from '../core/redact.ts';
 import { type LogLine, requestLog, writeJsonLine } from './middleware/request-log/index.ts';
 import { textGuard } from './middleware/text-guard/index.ts';
 import { readYourWrites } from './middleware/read-your-writes/index.ts';
+import { mediaVisibility } from './middleware/media-visibility/index.ts';
+import { MediaVisibility } from '../core/media/visibility.ts';
 import type { ReplicaSet } from '../core/db/replicas.ts';
 import { explorer } from './openapi/explorer.ts';
 import { openApiDocument, registerDocumentParts } from './openapi/document.ts';
@@ -89,6 +91,12 @@ export function createApp(
       onFastPath: { kind: 'context' },
     },
     { path: '*', handler: readYourWrites(), onFastPath: { kind: 'read-after-write' } },
+    {
+      path: '/api/*',
+      handler: mediaVisibility(new MediaVisibility({ ttlMs: config.media.visibilityTtlMs })),
+      // It forgets after writes; the fast path answers reads only and serves no file.
+      onFastPath: { kind: 'writes-only' },
+    },
     { path: '/api/*', handler: wakeWorkerAfterWrites(), onFastPath: { kind: 'writes-only' } },
     {
       path: '*',

@@ -129,7 +129,8 @@ const mediaUploads = {
 /**
  * A stored photo served by the API (local storage: the row's visibility checked, the file read)
  * next to a static file server answering the same file from disk with the same headers
- * (scripts/bench/static.ts). Target: API ÷ static ≥ 0.8 (req/s).
+ * (scripts/bench/static.ts), read whole and streamed. Target: API ÷ static (read whole, the
+ * reference the target was set against) ≥ 0.8 (req/s); the streamed server is the stricter floor.
  */
 const mediaServed = {
   name: 'media-served',
@@ -151,7 +152,12 @@ const mediaServed = {
     await check.arrayBuffer();
     ctx.log(`warming up for ${ctx.warmup} s`);
     await ctx.http({ url: api, seconds: ctx.warmup });
-    return { api, static: `${server.url}photo.jpg` };
+    return {
+      api,
+      static: `${server.url}photo.jpg`,
+      streamed: `${server.url}stream/photo.jpg`,
+      staticPid: server.child.pid,
+    };
   },
   measurements: [
     {
@@ -160,9 +166,24 @@ const mediaServed = {
       apiPid: (ctx) => ctx.stack.reviewPublicApi?.child.pid,
       run: (ctx, s) => ctx.http({ url: s.api }),
     },
-    { key: 'static', name: 'static file server, the same file', run: (ctx, s) => ctx.http({ url: s.static }) },
+    // Their server's CPU in the API's column: CPU a request, unlike req/s, does not move with the machine's load.
+    {
+      key: 'static',
+      name: 'static file server, the same file',
+      apiPid: (_ctx, s) => s.staticPid,
+      run: (ctx, s) => ctx.http({ url: s.static }),
+    },
+    {
+      key: 'streamed',
+      name: 'static file server, the same file streamed',
+      apiPid: (_ctx, s) => s.staticPid,
+      run: (ctx, s) => ctx.http({ url: s.streamed }),
+    },
   ],
-  ratios: [{ name: 'API ÷ static file server', of: 'api', over: 'static', target: 0.8 }],
+  ratios: [
+    { name: 'API ÷ static file server', of: 'api', over: 'static', target: 0.8 },
+    { name: 'API ÷ static file server, streamed', of: 'api', over: 'streamed' },
+  ],
 };
 
 export default [mediaUploads, mediaServed];

@@ -32,6 +32,9 @@ const publicMedia = async () => {
 describe("moderating a review's media", () => {
   it('hides and shows an item: the Review, the public item, its file, the trail, the event and the CDN', async () => {
     expect(await publicMedia()).toHaveLength(1);
+    // Served once, so that the API holds it as visible: the hide must still take it away at once.
+    expect((await fetchFile(media.url)).status).toBe(200);
+    expect((await fetchFile(media.thumbnail_url)).status).toBe(200);
     await db`delete from plaudit.cdn_purges where org_id = ${t.org.id}`;
 
     const hidden = await moderate({ action: 'hide', reason: 'Shows a face' });
@@ -86,5 +89,22 @@ describe("moderating a review's media", () => {
     expect((await moderate({ action: 'hide' })).status).toBe(422);
     const [row] = await db`select is_hidden from plaudit.review_media where id = ${media.id}`;
     expect(row.is_hidden).toBe(false);
+  });
+
+  it("takes a photo's file away at once when its review is hidden, though the API served it a moment before", async () => {
+    const form = await api('POST', `/api/v1/organizations/${t.org.id}/review-forms`, {
+      key: t.keys.write,
+      body: { name: 'Hidden with its review' },
+    });
+    const sent = await api('POST', '/api/v1/reviews', { body: reviewBody(form.body.id) });
+    const item = (await upload(sent.body.id, await jpegWithGps(90, 60), { token: sent.body.media_upload.token })).body;
+    expect((await fetchFile(item.url)).status).toBe(200);
+    const hidden = await api('PATCH', `/api/v1/organizations/${t.org.id}/reviews/${sent.body.id}/moderate`, {
+      key: t.keys.write,
+      body: { action: 'hide', reason: 'Off topic' },
+    });
+    expect(hidden.status).toBe(200);
+    expect((await fetchFile(item.url)).status).toBe(404);
+    expect((await fetchFile(item.thumbnail_url)).status).toBe(404);
   });
 });

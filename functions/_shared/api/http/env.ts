@@ -2,6 +2,7 @@ import type { Config } from '../../core/config.ts';
 import type { TypedResponse } from 'hono';
 import type { Sql, Tx } from '../../core/db/client.ts';
 import type { ReplicaSet } from '../../core/db/replicas.ts';
+import type { MediaVisibility } from '../../core/media/visibility.ts';
 import type { errorBody } from '../../core/errors.ts';
 
 export type Scope = 'read' | 'write' | 'admin';
@@ -46,6 +47,8 @@ export interface AppEnv {
     requestId: string;
     /** Set by the credential middleware on the routes it guards (the log names the key). */
     caller?: Caller;
+    /** The media files known visible a few seconds (middleware/media-visibility); unset on the fast path. */
+    mediaVisibility?: MediaVisibility;
   };
   Bindings: {
     remoteAddr?: { hostname: string };

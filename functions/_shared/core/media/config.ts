@@ -21,6 +21,12 @@ export interface MediaConfig {
   uploadsPerAddress: number;
   /** Uploads one review may take a minute, refused ones included. */
   uploadsPerReview: number;
+  /**
+   * How long the API serves a file it found visible before asking the database again
+   * (MEDIA_VISIBILITY_SECONDS, default 10; 0 asks every time): the longest a hidden item's file
+   * is still served by an instance that did not hide it (core/media/visibility.ts).
+   */
+  visibilityTtlMs: number;
 }
 
 function required(name: string): string {
@@ -33,6 +39,15 @@ function count(name: string, fallback: number): number {
   const raw = env(name);
   const n = raw ? Number(raw) : fallback;
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+  return n;
+}
+
+function seconds(name: string, fallback: number): number {
+  const raw = env(name);
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(n) || n < 0 || n > 3600) {
+    throw new Error(`${name} must be a whole number of seconds, 0 to 3600`);
+  }
   return n;
 }
 
@@ -58,5 +73,6 @@ export function loadMediaConfig(publicUrl: string): MediaConfig {
     publicBase: publicBase.replace(/\/+$/, ''),
     uploadsPerAddress: count('MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE', 30),
     uploadsPerReview: 20,
+    visibilityTtlMs: seconds('MEDIA_VISIBILITY_SECONDS', 10) * 1000,
   };
 }

@@ -2,7 +2,7 @@
 // each request signed with AWS Signature Version 4 by WebCrypto: no SDK.
 import { toHex } from '../bytes.ts';
 import type { S3Settings } from './config.ts';
-import type { MediaStorage } from './storage.ts';
+import type { MediaStorage, StoredFile } from './storage.ts';
 
 const encoder = new TextEncoder();
 
@@ -93,6 +93,20 @@ export class S3Storage implements MediaStorage {
       throw new Error(`the media bucket answered ${res.status} to a GET`);
     }
     return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** The object as the bucket streams it, never held whole. */
+  async open(key: string): Promise<StoredFile | null> {
+    const res = await this.send('GET', key);
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return null;
+    }
+    if (!res.ok || !res.body) {
+      await res.body?.cancel();
+      throw new Error(`the media bucket answered ${res.status} to a GET`);
+    }
+    return { body: res.body, size: Number(res.headers.get('content-length') ?? NaN) };
   }
 
   async delete(key: string): Promise<void> {

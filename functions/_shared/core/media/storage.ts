@@ -8,8 +8,15 @@ export interface MediaStorage {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** The stored bytes, or null when there are none. */
   get(key: string): Promise<Uint8Array | null>;
+  /** The stored file as a stream and its length, or null when there is none: how it is served. */
+  open(key: string): Promise<StoredFile | null>;
   /** Removes the file; a key with no file is no error. */
   delete(key: string): Promise<void>;
+}
+
+export interface StoredFile {
+  body: ReadableStream<Uint8Array>;
+  size: number;
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -45,9 +52,36 @@ export class LocalStorage implements MediaStorage {
   async get(key: string): Promise<Uint8Array | null> {
     const fs = await import('node:fs/promises');
     try {
-      return new Uint8Array(await fs.readFile(`${this.dir}/${checked(key)}`));
+      const bytes = await fs.readFile(`${this.dir}/${checked(key)}`);
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (err) {
       if ((err as { code?: string }).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Under Deno, the open file's own stream: Deno.serve sends a file resource's bytes without
+   * passing them through JavaScript. Elsewhere (Node, the unit tests), the bytes read whole.
+   */
+  async open(key: string): Promise<StoredFile | null> {
+    const path = `${this.dir}/${checked(key)}`;
+    const deno = (globalThis as { Deno?: typeof Deno }).Deno;
+    if (!deno?.open) {
+      const bytes = await this.get(key);
+      return bytes && { body: new Blob([bytes as Uint8Array<ArrayBuffer>]).stream(), size: bytes.byteLength };
+    }
+    let file: Deno.FsFile;
+    try {
+      file = await deno.open(path);
+    } catch (err) {
+      if (err instanceof deno.errors.NotFound) return null;
+      throw err;
+    }
+    try {
+      return { body: file.readable, size: (await file.stat()).size };
+    } catch (err) {
+      file.close();
       throw err;
     }
   }

@@ -1,10 +1,12 @@
 // The files of local media storage, served by the API to the public: only while their item is
 // visible on a public review (else 404), with the content type that was stored, never sniffed by
-// the browser, and cached for good (a file's key never names other bytes).
+// the browser, and cached for good (a file's key never names other bytes). What the database
+// answered is kept a few seconds (middleware/media-visibility), and the file is streamed from the
+// storage as it is read, never held whole.
 import { z } from '@hono/zod-openapi';
 import { runAsPublic } from '../../../core/db/roles.ts';
 import type { MediaConfig } from '../../../core/media/config.ts';
-import { MEDIA_KEY, mediaStorage } from '../../../core/media/storage.ts';
+import { MEDIA_KEY, mediaStorage, type StoredFile } from '../../../core/media/storage.ts';
 import { ApiError } from '../../http/errors.ts';
 import { errorResponseSpec, Uuid } from '../../http/schemas.ts';
 import { publicRoute, router } from '../define.ts';
@@ -22,9 +24,9 @@ const MediaFileParams = z.object({
 
 const NOT_FOUND = 'Media not found';
 
-async function readFile(config: MediaConfig, key: string): Promise<Uint8Array | null> {
+async function openFile(config: MediaConfig, key: string): Promise<StoredFile | null> {
   try {
-    return await mediaStorage(config).get(key);
+    return await mediaStorage(config).open(key);
   } catch {
     throw new ApiError(503, 'The media storage is unavailable; try again later');
   }
@@ -58,16 +60,24 @@ export const mediaFiles = router().openapi(
     const { org, review, file } = c.req.valid('param');
     const key = `${org}/${review}/${file}`;
     if (!MEDIA_KEY.test(key)) throw new ApiError(404, NOT_FOUND);
-    const [row] = await runAsPublic(
-      c.var.sql,
-      (tx) => tx<{ type: string | null }[]>`select plaudit.public_media_file(${key}) as type`,
-    );
-    const bytes = row?.type ? await readFile(c.var.config.media, key) : null;
-    if (!row?.type || !bytes) throw new ApiError(404, NOT_FOUND);
-    c.header('Content-Type', row.type);
+    const known = c.var.mediaVisibility;
+    let type = known?.visible(key);
+    if (!type) {
+      const [row] = await runAsPublic(
+        c.var.sql,
+        (tx) => tx<{ type: string | null }[]>`select plaudit.public_media_file(${key}) as type`,
+      );
+      if (!row?.type) throw new ApiError(404, NOT_FOUND);
+      type = row.type;
+      known?.remember(key, type);
+    }
+    const stored = await openFile(c.var.config.media, key);
+    if (!stored) throw new ApiError(404, NOT_FOUND);
+    c.header('Content-Type', type);
+    if (Number.isFinite(stored.size)) c.header('Content-Length', String(stored.size));
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Content-Security-Policy', "default-src 'none'; sandbox");
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200);
+    return c.body(stored.body, 200);
   },
 );
