@@ -8362,7 +8362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The file is too large (bytes or megapixels) */
+            /** @description The file is too large (bytes, megapixels, or the memory its decoding would take) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8380,7 +8380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No file, a corrupt one, the review has 6 already, or an Idempotency-Key used for another file */
+            /** @description No file, a corrupt one, a JPEG of more than 32 scans, an image that does not decode within the deadline, the review has 6 already, or an Idempotency-Key used for another file */
             422: {
                 headers: {
                     [name: string]: unknown;

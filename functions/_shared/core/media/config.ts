@@ -1,5 +1,6 @@
 // Where media are stored and read, and how often one may upload (docs/media.md).
 import { env } from '../runtime.ts';
+import type { DecodeLimits } from './off-thread.ts';
 
 export interface S3Settings {
   endpoint: string;
@@ -21,6 +22,8 @@ export interface MediaConfig {
   uploadsPerAddress: number;
   /** Uploads one review may take a minute, refused ones included. */
   uploadsPerReview: number;
+  /** How long making one image may take in its worker (MEDIA_DECODE_TIMEOUT_MS, default 30 s), and how many are made at once (MEDIA_DECODES_AT_ONCE, default 1). */
+  decode: DecodeLimits;
 }
 
 function required(name: string): string {
@@ -58,5 +61,9 @@ export function loadMediaConfig(publicUrl: string): MediaConfig {
     publicBase: publicBase.replace(/\/+$/, ''),
     uploadsPerAddress: count('MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE', 30),
     uploadsPerReview: 20,
+    decode: {
+      timeoutMs: count('MEDIA_DECODE_TIMEOUT_MS', 30_000),
+      decodesAtOnce: count('MEDIA_DECODES_AT_ONCE', 1),
+    },
   };
 }

@@ -1,0 +1,62 @@
+// Where an image is made: in a Web Worker of its own, never on the API's event loop, so that a
+// costly photo does not hold up every other request (/health included). The worker is terminated
+// when the deadline passes, which frees all its memory (WebAssembly's memory never shrinks while
+// its module lives); at most `decodesAtOnce` run together, the rest wait their turn. Node (the unit
+// tests) has no Web Worker: there the image is made in place.
+import type { ImageAnswer, ImageJob } from './image-worker.ts';
+import { makeImage, type ProcessedImage } from './make-image.ts';
+import { MediaRefusal } from './refusal.ts';
+import type { ImageFormat } from './sniff.ts';
+
+export interface DecodeLimits {
+  /** How long one image may take once its worker starts, in milliseconds (MEDIA_DECODE_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** How many images are made at the same time (MEDIA_DECODES_AT_ONCE). */
+  decodesAtOnce: number;
+}
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function turn(limit: number): Promise<() => void> {
+  while (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  return () => {
+    running -= 1;
+    waiting.shift()?.();
+  };
+}
+
+/** Makes the image in a worker of its own; refusals (and an image past its deadline) throw MediaRefusal. */
+export async function makeImageOffThread(
+  bytes: Uint8Array,
+  format: ImageFormat,
+  limits: DecodeLimits,
+): Promise<ProcessedImage> {
+  if (typeof Worker === 'undefined') return await makeImage(bytes, format);
+  const done = await turn(limits.decodesAtOnce);
+  const worker = new Worker(new URL('./image-worker.ts', import.meta.url).href, { type: 'module' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const answer = await new Promise<ImageAnswer>((resolve, reject) => {
+      timer = setTimeout(() => {
+        reject(new MediaRefusal(422, `file: the image takes too long to decode (more than ${limits.timeoutMs} ms)`));
+      }, limits.timeoutMs);
+      worker.onmessage = (e: MessageEvent<ImageAnswer>) => resolve(e.data);
+      // An error the worker did not catch (its memory exhausted, say) is this image's, never the API's.
+      worker.onerror = (e: ErrorEvent) => {
+        e.preventDefault();
+        reject(new MediaRefusal(422, `file: the ${format.toUpperCase()} image is corrupt and does not decode`));
+      };
+      // The worker gets a copy, moved rather than copied again: the caller still needs its bytes.
+      const copy = bytes.slice();
+      worker.postMessage({ bytes: copy, format } satisfies ImageJob, [copy.buffer]);
+    });
+    if (!answer.ok) throw new MediaRefusal(answer.status, answer.message);
+    return { image: answer.image, thumbnail: answer.thumbnail, width: answer.width, height: answer.height };
+  } finally {
+    clearTimeout(timer);
+    worker.terminate();
+    done();
+  }
+}
