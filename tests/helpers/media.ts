@@ -2,8 +2,11 @@
 // uses, with an EXIF segment holding GPS coordinates spliced in by hand; PNGs written chunk by
 // chunk; MP4 and WebM containers box by box; and the multipart upload the API takes.
 import { deflateSync } from 'node:zlib';
+import { PNG_SIGNATURE, pngChunk, u16, u32 } from './image-files.ts';
 import { encodeJpeg } from '../../functions/_shared/core/media/codecs.ts';
 import { api, type ApiResponse } from './http.ts';
+
+export { blankPng, jpegWithScans } from './image-files.ts';
 
 /** A marker the EXIF segment carries: it must not survive into what the API stores. */
 export const GPS_MARKER = 'PLAUDIT-GPS-52.5200N-13.4050E';
@@ -22,9 +25,6 @@ function pixels(width: number, height: number, seed: number) {
   }
   return { data, width, height };
 }
-
-const u16 = (n: number) => [(n >> 8) & 255, n & 255];
-const u32 = (n: number) => [(n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
 
 /**
  * An APP1 segment: Exif, a TIFF whose IFD0 holds the orientation and points to a GPS IFD with a
@@ -72,22 +72,6 @@ export async function jpegWithGps(width: number, height: number, seed = 1, orien
   return new Uint8Array([...plain.subarray(0, 2), ...exifSegment(orientation), ...plain.subarray(2)]);
 }
 
-function pngChunk(type: string, data: Uint8Array): number[] {
-  const body = [...new TextEncoder().encode(type), ...data];
-  return [...u32(data.length), ...body, ...u32(crc32(new Uint8Array(body)))];
-}
-
-function crc32(bytes: Uint8Array): number {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
 /** A real RGBA PNG, half transparent, with a text chunk that must not survive. */
 export function png(width: number, height: number): Uint8Array {
   const rows: number[] = [];
@@ -110,32 +94,6 @@ export function pngClaiming(width: number, height: number): Uint8Array {
     ...PNG_SIGNATURE,
     ...pngChunk('IHDR', new Uint8Array([...u32(width), ...u32(height), 8, 6, 0, 0, 0])),
     ...pngChunk('IDAT', new Uint8Array(deflateSync(new Uint8Array(1000)))),
-    ...pngChunk('IEND', new Uint8Array()),
-  ]);
-}
-
-/**
- * A progressive JPEG's markers written by hand: a frame header claiming width × height in three
- * components, then `scans` start-of-scan segments of a few bytes each. A few kilobytes that would
- * cost a decoder `scans` passes over the whole image.
- */
-export function jpegWithScans(width: number, height: number, scans: number): Uint8Array {
-  const frame = [0xff, 0xc2, ...u16(17), 8, ...u16(height), ...u16(width), 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0];
-  const scan = [0xff, 0xda, ...u16(12), 3, 1, 0, 2, 0x11, 3, 0x11, 0, 0, 0, 0x12, 0x00, 0xff, 0x00, 0x34];
-  return new Uint8Array([0xff, 0xd8, ...frame, ...Array.from({ length: scans }, () => scan).flat(), 0xff, 0xd9]);
-}
-
-/**
- * A grey PNG of width × height whose rows are all black: a large image in a small file (36
- * megapixels in about 40 KB). With `cut`, its last row is missing, which the decoder finds only
- * once it has inflated all the others.
- */
-export function blankPng(width: number, height: number, { cut = false } = {}): Uint8Array {
-  const rows = new Uint8Array((height - (cut ? 1 : 0)) * (width + 1));
-  return new Uint8Array([
-    ...PNG_SIGNATURE,
-    ...pngChunk('IHDR', new Uint8Array([...u32(width), ...u32(height), 8, 0, 0, 0, 0])),
-    ...pngChunk('IDAT', new Uint8Array(deflateSync(rows, { level: 9 }))),
     ...pngChunk('IEND', new Uint8Array()),
   ]);
 }

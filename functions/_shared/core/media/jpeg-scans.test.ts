@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jpegWithScans } from '../../../../tests/helpers/media.ts';
+import { jpegWithScans } from '../../../../tests/helpers/image-files.ts';
 import { encodeJpeg } from './codecs.ts';
 import { jpegCost } from './jpeg-scans.ts';
 

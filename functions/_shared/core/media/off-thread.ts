@@ -1,8 +1,9 @@
-// Where an image is made: in a Web Worker of its own, never on the API's event loop, so that a
+// Where an image is made: in a Web Worker, never on the API's event loop, so that a
 // costly photo does not hold up every other request (/health included). The worker is terminated
-// when the deadline passes, which frees all its memory (WebAssembly's memory never shrinks while
-// its module lives); at most `decodesAtOnce` run together, the rest wait their turn. Node (the unit
-// tests) has no Web Worker: there the image is made in place.
+// when the deadline passes or its image is refused, and after 15 s without an image, which frees
+// all its memory (WebAssembly's memory never shrinks while its module lives); at most
+// `decodesAtOnce` images are made together, the rest wait their turn. Node (the unit tests) has no
+// Web Worker: there the image is made in place.
 import type { ImageAnswer, ImageJob } from './image-worker.ts';
 import { makeImage, type ProcessedImage } from './make-image.ts';
 import { MediaRefusal } from './refusal.ts';
@@ -27,7 +28,36 @@ async function turn(limit: number): Promise<() => void> {
   };
 }
 
-/** Makes the image in a worker of its own; refusals (and an image past its deadline) throw MediaRefusal. */
+/**
+ * How long a worker that made an image waits for the next before it is terminated (and its memory
+ * given back). Starting a worker holds the event loop up for 30 to 80 ms (Deno makes its isolate
+ * before `new Worker` returns, then loads its modules): a burst of uploads reuses one.
+ */
+const IDLE_WORKER_MS = 15_000;
+const idle: { worker: Worker; timer: ReturnType<typeof setTimeout> }[] = [];
+
+function takeWorker(): Worker {
+  const kept = idle.pop();
+  if (kept) {
+    clearTimeout(kept.timer);
+    return kept.worker;
+  }
+  return new Worker(new URL('./image-worker.ts', import.meta.url).href, { type: 'module' });
+}
+
+/** Keeps a worker whose image was made, for the next one; terminated when none comes in time. */
+function keepWorker(worker: Worker) {
+  const entry = {
+    worker,
+    timer: setTimeout(() => {
+      idle.splice(idle.indexOf(entry), 1);
+      worker.terminate();
+    }, IDLE_WORKER_MS),
+  };
+  idle.push(entry);
+}
+
+/** Makes the image in a worker; refusals (and an image past its deadline) throw MediaRefusal. */
 export async function makeImageOffThread(
   bytes: Uint8Array,
   format: ImageFormat,
@@ -35,8 +65,9 @@ export async function makeImageOffThread(
 ): Promise<ProcessedImage> {
   if (typeof Worker === 'undefined') return await makeImage(bytes, format);
   const done = await turn(limits.decodesAtOnce);
-  const worker = new Worker(new URL('./image-worker.ts', import.meta.url).href, { type: 'module' });
+  const worker = takeWorker();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let made = false;
   try {
     const answer = await new Promise<ImageAnswer>((resolve, reject) => {
       timer = setTimeout(() => {
@@ -53,10 +84,14 @@ export async function makeImageOffThread(
       worker.postMessage({ bytes: copy, format } satisfies ImageJob, [copy.buffer]);
     });
     if (!answer.ok) throw new MediaRefusal(answer.status, answer.message);
+    made = true;
     return { image: answer.image, thumbnail: answer.thumbnail, width: answer.width, height: answer.height };
   } finally {
     clearTimeout(timer);
-    worker.terminate();
+    // A worker past its deadline is stopped where it is; one whose codec failed may hold a codec in
+    // a broken state (a Rust panic poisons its module): only a worker that made its image is kept.
+    if (made) keepWorker(worker);
+    else worker.terminate();
     done();
   }
 }
