@@ -19,7 +19,7 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
 /**
  * A JPEG may have at most this many scans (start-of-scan markers), counted before decoding: each is
  * one more pass of the decoder over the whole image, and cameras and encoders write at most about
- * a dozen (MozJPEG's progressive JPEGs have 10).
+ * a dozen (the progressive JPEGs MozJPEG writes for this API have 7).
  */
 export const MAX_JPEG_SCANS = 32;
 
