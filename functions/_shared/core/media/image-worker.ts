@@ -15,15 +15,20 @@ interface WorkerScope {
   postMessage(message: ImageAnswer, transfer?: Transferable[]): void;
 }
 const scope = globalThis as unknown as WorkerScope;
+// off-thread.ts imports this module too, so that a bundler (an Edge Function's) takes it along:
+// only inside a worker does it answer messages.
+const inWorker = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === 'function';
 
-scope.onmessage = async ({ data }) => {
-  try {
-    const made = await makeImage(data.bytes, data.format);
-    scope.postMessage({ ok: true, ...made }, [made.image.buffer, made.thumbnail.buffer] as Transferable[]);
-  } catch (err) {
-    const refusal = err instanceof MediaRefusal
-      ? err
-      : new MediaRefusal(422, `file: the ${data.format.toUpperCase()} image is corrupt and does not decode`);
-    scope.postMessage({ ok: false, status: refusal.status, message: refusal.message });
-  }
-};
+if (inWorker) {
+  scope.onmessage = async ({ data }) => {
+    try {
+      const made = await makeImage(data.bytes, data.format);
+      scope.postMessage({ ok: true, ...made }, [made.image.buffer, made.thumbnail.buffer] as Transferable[]);
+    } catch (err) {
+      const refusal = err instanceof MediaRefusal
+        ? err
+        : new MediaRefusal(422, `file: the ${data.format.toUpperCase()} image is corrupt and does not decode`);
+      scope.postMessage({ ok: false, status: refusal.status, message: refusal.message });
+    }
+  };
+}

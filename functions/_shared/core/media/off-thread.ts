@@ -4,6 +4,9 @@
 // all its memory (WebAssembly's memory never shrinks while its module lives); at most
 // `decodesAtOnce` images are made together, the rest wait their turn. Node (the unit tests) has no
 // Web Worker: there the image is made in place.
+// Imported for its place in the module graph (bundlers take the worker's module along); it does
+// nothing outside a worker.
+import './image-worker.ts';
 import type { ImageAnswer, ImageJob } from './image-worker.ts';
 import { makeImage, type ProcessedImage } from './make-image.ts';
 import { MediaRefusal } from './refusal.ts';
