@@ -8398,7 +8398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The media storage did not take the file; nothing was stored */
+            /** @description The media storage did not take the file, or too many images are waiting to be processed (with `Retry-After`); nothing was stored */
             503: {
                 headers: {
                     [name: string]: unknown;

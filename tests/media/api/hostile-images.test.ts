@@ -6,7 +6,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { DECODE_BUDGET_BYTES, MAX_JPEG_SCANS } from '../../../functions/_shared/core/media/limits.ts';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
-import { api } from '../../helpers/http.ts';
+import { api, errorBody } from '../../helpers/http.ts';
 import { blankPng, jpegWithGps, jpegWithScans, upload } from '../../helpers/media.ts';
 import { ownApiServer, reviewBody } from '../../helpers/reviews.ts';
 
@@ -15,6 +15,8 @@ let formId: string;
 const MEDIA_DIR = path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'media');
 // A server whose images must be made within a millisecond: none is.
 const hurried = ownApiServer({ MEDIA_DECODE_TIMEOUT_MS: '1' });
+// A server that makes one image at a time and lets none wait.
+const single = ownApiServer({ MEDIA_DECODES_AT_ONCE: '1', MEDIA_DECODE_QUEUE: '0' });
 
 beforeAll(async () => {
   t = await createTenant();
@@ -43,7 +45,7 @@ async function storedFor(reviewId: string) {
  * An upload sent with node:http, to know when its whole body has left: `sent` resolves then, and
  * `answered` with the API's answer.
  */
-function uploadWatched(reviewId: string, token: string, bytes: Uint8Array) {
+function uploadWatched(reviewId: string, token: string, bytes: Uint8Array, baseUrl: string = inject('apiUrl')) {
   const boundary = `----plaudit${crypto.randomUUID()}`;
   const body = Buffer.concat([
     Buffer.from(
@@ -52,7 +54,7 @@ function uploadWatched(reviewId: string, token: string, bytes: Uint8Array) {
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const req = http.request(`${inject('apiUrl')}/api/v1/reviews/${reviewId}/media`, {
+  const req = http.request(`${baseUrl}/api/v1/reviews/${reviewId}/media`, {
     method: 'POST',
     headers: {
       'content-type': `multipart/form-data; boundary=${boundary}`,
@@ -133,5 +135,22 @@ describe('hostile images', () => {
     expect(await storedFor(review.id)).toEqual({ files: [], rows: 0 });
     // The server goes on answering, its worker gone.
     expect((await hurried.call('GET', '/api/v1/health')).status).toBe(200);
+  });
+
+  it('answers 503 with Retry-After when more images wait than the queue holds, storing nothing', async () => {
+    const [first, second] = [await submitted(single.url), await submitted(single.url)];
+    const decoding = uploadWatched(first.id, first.token, blankPng(6000, 6000, { cut: true }), single.url);
+    await decoding.sent;
+    const busy = await upload(second.id, await jpegWithGps(64, 48), { token: second.token, baseUrl: single.url });
+    expect(busy.status).toBe(503);
+    expect(busy.body).toEqual(
+      errorBody(503, 'Service Unavailable', /^The media processing is busy; try again shortly$/),
+    );
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await decoding.answered).status).toBe(422);
+    expect(await storedFor(second.id)).toEqual({ files: [], rows: 0 });
+    // Its turn come, the same file is taken.
+    expect((await upload(second.id, await jpegWithGps(64, 48), { token: second.token, baseUrl: single.url })).status)
+      .toBe(201);
   });
 });

@@ -22,7 +22,10 @@ export interface MediaConfig {
   uploadsPerAddress: number;
   /** Uploads one review may take a minute, refused ones included. */
   uploadsPerReview: number;
-  /** How long making one image may take in its worker (MEDIA_DECODE_TIMEOUT_MS, default 30 s), and how many are made at once (MEDIA_DECODES_AT_ONCE, default 1). */
+  /**
+   * How long making one image may take in its worker (MEDIA_DECODE_TIMEOUT_MS, default 30 s), how
+   * many are made at once (MEDIA_DECODES_AT_ONCE, default 1) and how many may wait (MEDIA_DECODE_QUEUE, default 8).
+   */
   decode: DecodeLimits;
 }
 
@@ -36,6 +39,13 @@ function count(name: string, fallback: number): number {
   const raw = env(name);
   const n = raw ? Number(raw) : fallback;
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+  return n;
+}
+
+function whole(name: string, fallback: number): number {
+  const raw = env(name);
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number`);
   return n;
 }
 
@@ -64,6 +74,7 @@ export function loadMediaConfig(publicUrl: string): MediaConfig {
     decode: {
       timeoutMs: count('MEDIA_DECODE_TIMEOUT_MS', 30_000),
       decodesAtOnce: count('MEDIA_DECODES_AT_ONCE', 1),
+      queue: whole('MEDIA_DECODE_QUEUE', 8),
     },
   };
 }

@@ -9,7 +9,7 @@
 import './image-worker.ts';
 import type { ImageAnswer, ImageJob } from './image-worker.ts';
 import { makeImage, type ProcessedImage } from './make-image.ts';
-import { MediaRefusal } from './refusal.ts';
+import { MediaBusy, MediaRefusal } from './refusal.ts';
 import type { ImageFormat } from './sniff.ts';
 
 export interface DecodeLimits {
@@ -17,12 +17,19 @@ export interface DecodeLimits {
   timeoutMs: number;
   /** How many images are made at the same time (MEDIA_DECODES_AT_ONCE). */
   decodesAtOnce: number;
+  /** How many may wait for their turn (MEDIA_DECODE_QUEUE); one more is refused (MediaBusy: 503). */
+  queue: number;
 }
 
 let running = 0;
 const waiting: (() => void)[] = [];
 
-async function turn(limit: number): Promise<() => void> {
+/**
+ * Waits for a free turn. The queue is bounded: each waiting upload holds its file (up to 15 MiB),
+ * and one that would wait longer than its client does is better refused now.
+ */
+async function turn({ decodesAtOnce: limit, queue, timeoutMs }: DecodeLimits): Promise<() => void> {
+  if (running >= limit && waiting.length >= queue) throw new MediaBusy(Math.max(1, Math.ceil(timeoutMs / 1000)));
   while (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
   running += 1;
   return () => {
@@ -67,7 +74,7 @@ export async function makeImageOffThread(
   limits: DecodeLimits,
 ): Promise<ProcessedImage> {
   if (typeof Worker === 'undefined') return await makeImage(bytes, format);
-  const done = await turn(limits.decodesAtOnce);
+  const done = await turn(limits);
   const worker = takeWorker();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let made = false;

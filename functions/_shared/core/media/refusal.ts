@@ -5,3 +5,10 @@ export class MediaRefusal extends Error {
     super(message);
   }
 }
+
+/** Too many images are waiting to be made: the upload is to be sent again shortly (503). */
+export class MediaBusy extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('The media processing is busy; try again shortly');
+  }
+}
