@@ -8,7 +8,8 @@ import type { ImageFormat } from './sniff.ts';
 export type ImageJob = { bytes: Uint8Array; format: ImageFormat };
 export type ImageAnswer =
   | { ok: true; image: Uint8Array; thumbnail: Uint8Array; width: number; height: number }
-  | { ok: false; status: 413 | 415 | 422; message: string };
+  /** `reusable`: the codec failed cleanly (an error it threw, not a trap or exhausted memory): the worker may go on. */
+  | { ok: false; status: 413 | 415 | 422; message: string; reusable: boolean };
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<ImageJob>) => void) | null;
@@ -28,7 +29,10 @@ if (inWorker) {
       const refusal = err instanceof MediaRefusal
         ? err
         : new MediaRefusal(422, `file: the ${data.format.toUpperCase()} image is corrupt and does not decode`);
-      scope.postMessage({ ok: false, status: refusal.status, message: refusal.message });
+      // A WebAssembly trap may leave a codec's module in a broken state, and a RangeError is memory
+      // that could not be had: that worker is not to make another image.
+      const reusable = !(err instanceof WebAssembly.RuntimeError) && !(err instanceof RangeError);
+      scope.postMessage({ ok: false, status: refusal.status, message: refusal.message, reusable });
     }
   };
 }

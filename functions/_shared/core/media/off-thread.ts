@@ -1,6 +1,6 @@
 // Where an image is made: in a Web Worker, never on the API's event loop, so that a
 // costly photo does not hold up every other request (/health included). The worker is terminated
-// when the deadline passes or its image is refused, and after 15 s without an image, which frees
+// when the deadline passes or its codec traps, and after 15 s without an image, which frees
 // all its memory (WebAssembly's memory never shrinks while its module lives); at most
 // `decodesAtOnce` images are made together, the rest wait their turn. Node (the unit tests) has no
 // Web Worker: there the image is made in place.
@@ -77,7 +77,7 @@ export async function makeImageOffThread(
   const done = await turn(limits);
   const worker = takeWorker();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let made = false;
+  let reusable = false;
   try {
     const answer = await new Promise<ImageAnswer>((resolve, reject) => {
       timer = setTimeout(() => {
@@ -93,14 +93,15 @@ export async function makeImageOffThread(
       const copy = bytes.slice();
       worker.postMessage({ bytes: copy, format } satisfies ImageJob, [copy.buffer]);
     });
+    reusable = answer.ok || answer.reusable;
     if (!answer.ok) throw new MediaRefusal(answer.status, answer.message);
-    made = true;
     return { image: answer.image, thumbnail: answer.thumbnail, width: answer.width, height: answer.height };
   } finally {
     clearTimeout(timer);
-    // A worker past its deadline is stopped where it is; one whose codec failed may hold a codec in
-    // a broken state (a Rust panic poisons its module): only a worker that made its image is kept.
-    if (made) keepWorker(worker);
+    // A worker past its deadline is stopped where it is, and so is one whose codec trapped or ran out
+    // of memory; one that made its image, or refused it cleanly, is kept: a corrupt file does not
+    // cost the event loop a new worker's start.
+    if (reusable) keepWorker(worker);
     else worker.terminate();
     done();
   }
