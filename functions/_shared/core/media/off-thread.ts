@@ -44,6 +44,8 @@ async function turn({ decodesAtOnce: limit, queue, timeoutMs }: DecodeLimits): P
  * before `new Worker` returns, then loads its modules): a burst of uploads reuses one.
  */
 const IDLE_WORKER_MS = 15_000;
+/** A worker is kept only after an image whose decoding took at most this (decodeCost): a 16-megapixel photo. */
+const KEEP_WORKER_UP_TO_BYTES = 64 * 1024 * 1024;
 const idle: { worker: Worker; timer: ReturnType<typeof setTimeout> }[] = [];
 
 function takeWorker(): Worker {
@@ -71,6 +73,7 @@ function keepWorker(worker: Worker) {
 export async function makeImageOffThread(
   bytes: Uint8Array,
   format: ImageFormat,
+  cost: number,
   limits: DecodeLimits,
 ): Promise<ProcessedImage> {
   if (typeof Worker === 'undefined') return await makeImage(bytes, format);
@@ -101,7 +104,9 @@ export async function makeImageOffThread(
     // A worker past its deadline is stopped where it is, and so is one whose codec trapped or ran out
     // of memory; one that made its image, or refused it cleanly, is kept: a corrupt file does not
     // cost the event loop a new worker's start.
-    if (reusable) keepWorker(worker);
+    // After a large image the worker goes too: its memory (the codec's, and garbage its heap has
+    // not collected yet) is given back at once rather than held for the next image.
+    if (reusable && cost <= KEEP_WORKER_UP_TO_BYTES) keepWorker(worker);
     else worker.terminate();
     done();
   }

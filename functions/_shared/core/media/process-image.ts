@@ -18,8 +18,8 @@ import { type ImageFormat, imageSize } from './sniff.ts';
 
 export { MediaRefusal, type ProcessedImage };
 
-/** Refuses, before decoding, an image whose decoding would cost too much time or memory. */
-export function checkDecodingCost(bytes: Uint8Array, format: ImageFormat): void {
+/** Refuses, before decoding, an image whose decoding would cost too much time or memory; answers the memory it will take. */
+export function checkDecodingCost(bytes: Uint8Array, format: ImageFormat): number {
   if (bytes.length > MAX_FILE_BYTES.image) {
     throw new MediaRefusal(413, `file: an image may be at most ${mebibytes(MAX_FILE_BYTES.image)} MiB`);
   }
@@ -41,7 +41,8 @@ export function checkDecodingCost(bytes: Uint8Array, format: ImageFormat): void 
       `file: a JPEG image may have at most ${MAX_JPEG_SCANS} scans (this one has ${jpeg.scans}); save it again as a baseline JPEG`,
     );
   }
-  if (decodeCost(width, height, jpeg) > DECODE_BUDGET_BYTES) {
+  const cost = decodeCost(width, height, jpeg);
+  if (cost > DECODE_BUDGET_BYTES) {
     throw new MediaRefusal(
       413,
       `file: this ${width} × ${height} ${
@@ -49,9 +50,10 @@ export function checkDecodingCost(bytes: Uint8Array, format: ImageFormat): void 
       } needs more memory to decode than an upload may take (${mebibytes(DECODE_BUDGET_BYTES)} MiB)`,
     );
   }
+  return cost;
 }
 
 export async function processImage(bytes: Uint8Array, format: ImageFormat, limits: DecodeLimits) {
-  checkDecodingCost(bytes, format);
-  return await makeImageOffThread(bytes, format, limits);
+  const cost = checkDecodingCost(bytes, format);
+  return await makeImageOffThread(bytes, format, cost, limits);
 }
