@@ -39,6 +39,7 @@ import privacyErasure from './bench/scenarios/privacy-erasure.mjs';
 import imports from './bench/scenarios/imports.mjs';
 import signals from './bench/scenarios/signals.mjs';
 import media from './bench/scenarios/media.mjs';
+import mediaHostile from './bench/scenarios/media-hostile.mjs';
 import transparency from './bench/scenarios/transparency.mjs';
 import mcp from './bench/scenarios/mcp.mjs';
 import { pgbench } from './bench/pgbench.mjs';
@@ -66,6 +67,7 @@ const SCENARIOS = [
   imports,
   ...signals,
   ...media,
+  mediaHostile,
   transparency,
   mcp,
 ];

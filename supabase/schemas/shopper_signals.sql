@@ -3,9 +3,10 @@
 -- client address; the business reads and resolves its reports as plaudit_api, bound by RLS.
 
 -- A visitor's hashes for a review: HMAC-SHA256 of the review's id and the visitor (the API's
--- SHA-256 of the client's address and browser), under the current 30-day period's key, then the
--- previous period's. The current key is made on first use; keys older than the previous one are
--- deleted then, so an old vote can no longer be tied to anyone. Called by the public writes only.
+-- SHA-256 of the client's network: its address, or an IPv6 address's /64), under the current
+-- 30-day period's key, then the previous period's. The current key is made on first use; keys
+-- older than the previous one are deleted then, so an old vote can no longer be tied to anyone.
+-- Called by the public writes only.
 create or replace function plaudit.visitor_hashes(p_review_id uuid, p_visitor bytea)
 returns bytea[]
 language plpgsql

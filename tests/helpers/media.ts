@@ -2,8 +2,11 @@
 // uses, with an EXIF segment holding GPS coordinates spliced in by hand; PNGs written chunk by
 // chunk; MP4 and WebM containers box by box; and the multipart upload the API takes.
 import { deflateSync } from 'node:zlib';
+import { PNG_SIGNATURE, pngChunk, u16, u32 } from './image-files.ts';
 import { encodeJpeg } from '../../functions/_shared/core/media/codecs.ts';
 import { api, type ApiResponse } from './http.ts';
+
+export { blankPng, jpegWithScans } from './image-files.ts';
 
 /** A marker the EXIF segment carries: it must not survive into what the API stores. */
 export const GPS_MARKER = 'PLAUDIT-GPS-52.5200N-13.4050E';
@@ -22,9 +25,6 @@ function pixels(width: number, height: number, seed: number) {
   }
   return { data, width, height };
 }
-
-const u16 = (n: number) => [(n >> 8) & 255, n & 255];
-const u32 = (n: number) => [(n >>> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255];
 
 /**
  * An APP1 segment: Exif, a TIFF whose IFD0 holds the orientation and points to a GPS IFD with a
@@ -71,22 +71,6 @@ export async function jpegWithGps(width: number, height: number, seed = 1, orien
   const plain = await encodeJpeg(pixels(width, height, seed), 80);
   return new Uint8Array([...plain.subarray(0, 2), ...exifSegment(orientation), ...plain.subarray(2)]);
 }
-
-function pngChunk(type: string, data: Uint8Array): number[] {
-  const body = [...new TextEncoder().encode(type), ...data];
-  return [...u32(data.length), ...body, ...u32(crc32(new Uint8Array(body)))];
-}
-
-function crc32(bytes: Uint8Array): number {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** A real RGBA PNG, half transparent, with a text chunk that must not survive. */
 export function png(width: number, height: number): Uint8Array {

@@ -63,6 +63,10 @@ export interface AppOptions {
 
 const KIB = 1024;
 
+/** The routes that take a file: a photo or video of a review, and a file of reviews to import. */
+const MEDIA_UPLOAD_PATH = /^\/api\/v1\/reviews\/[^/]+\/media$/;
+const IMPORTS_PATH = /\/organizations\/[^/]+\/imports$/;
+
 /** A middleware of every request (or of every path under `path`), and how the fast path honours it. */
 interface GlobalMiddleware {
   path: string;
@@ -112,14 +116,18 @@ export function createApp(
           // A shop's order with its many lines, as the platform sends it.
           { pattern: /^\/api\/v1\/connections\/[^/]+\/events$/, maxSize: 512 * KIB },
           // A file of reviews and the form around it.
-          { pattern: /\/organizations\/[^/]+\/imports$/, maxSize: MAX_IMPORT_BYTES + 64 * KIB },
+          { pattern: IMPORTS_PATH, maxSize: MAX_IMPORT_BYTES + 64 * KIB },
           // The largest video, and the multipart form around it.
-          { pattern: /^\/api\/v1\/reviews\/[^/]+\/media$/, maxSize: MAX_FILE_BYTES.video + 1024 * KIB },
+          { pattern: MEDIA_UPLOAD_PATH, maxSize: MAX_FILE_BYTES.video + 1024 * KIB },
         ],
       }),
       onFastPath: { kind: 'bodiless' },
     },
-    { path: '*', handler: textGuard(), onFastPath: { kind: 'plain-text' } },
+    {
+      path: '*',
+      handler: textGuard({ fileBodies: [MEDIA_UPLOAD_PATH, IMPORTS_PATH] }),
+      onFastPath: { kind: 'plain-text' },
+    },
   ];
   for (const m of middleware) app.use(m.path, accountedFor(m.onFastPath, m.handler));
 

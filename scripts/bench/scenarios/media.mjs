@@ -44,10 +44,9 @@ function rssMb(pid) {
 
 let uploaded = 0;
 
-/** A review of its own with an upload token, and the photo uploaded to it as a reviewer sends it; answers the item. */
-async function uploadPhoto(ctx, formId, bytes) {
-  const { stack } = ctx;
-  const sql = stack.sql;
+/** A review just submitted to `formId`, with its upload token: { id, token }. */
+export async function reviewWithToken(ctx, formId) {
+  const sql = ctx.stack.sql;
   uploaded += 1;
   const n = uploaded;
   const token = `mu_${'b'.repeat(40)}${String(n).padStart(3, '0')}`;
@@ -63,6 +62,13 @@ async function uploadPhoto(ctx, formId, bytes) {
               from plaudit.submit_review(jsonb_populate_record(null::plaudit.review_submission, ${sql.json(review)}),
                                          ${`bench-media-${n}`}, 1000000, 'http://127.0.0.1') s`;
   const [{ id }] = await sql`select review_id as id from plaudit.media_upload_tokens where token_hash = ${hash}`;
+  return { id, token };
+}
+
+/** A review of its own with an upload token, and the photo uploaded to it as a reviewer sends it; answers the item. */
+async function uploadPhoto(ctx, formId, bytes) {
+  const { stack } = ctx;
+  const { id, token } = await reviewWithToken(ctx, formId);
   const body = new FormData();
   body.append('file', new Blob([bytes]), 'photo.jpg');
   const res = await fetch(`${stack.api.url}/api/v1/reviews/${id}/media`, {

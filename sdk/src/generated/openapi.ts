@@ -1755,7 +1755,7 @@ export interface paths {
         put?: never;
         /**
          * Find a review helpful
-         * @description Public: no API key. One vote per visitor and review: a visitor is told apart by a keyed hash of its address, its browser's user agent and the review, never by a cookie, and a repeat changes nothing. Only published reviews take votes. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         * @description Public: no API key. One vote per review and network: a visitor is told apart by a keyed hash of its address (an IPv6 address's /64) and the review, never by a cookie or its user agent, and a repeat changes nothing. Only published reviews take votes. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
          */
         post: operations["public.voteHelpful"];
         delete?: never;
@@ -1775,7 +1775,7 @@ export interface paths {
         put?: never;
         /**
          * Report a review
-         * @description Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. A visitor's repeat while its report is open changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         * @description Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. One open report per review and network (its address, an IPv6 address's /64): a repeat while it is open answers 202 and changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
          */
         post: operations["public.reportReview"];
         delete?: never;
@@ -8989,7 +8989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The file is too large (bytes or megapixels) */
+            /** @description The file is too large (bytes, megapixels, or the memory its decoding would take) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9007,7 +9007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No file, a corrupt one, the review has 6 already, or an Idempotency-Key used for another file */
+            /** @description No file, a corrupt one, a JPEG of more than 32 scans, an image that does not decode within the deadline, the review has 6 already, or an Idempotency-Key used for another file */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9025,7 +9025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The media storage did not take the file; nothing was stored */
+            /** @description The media storage did not take the file, or too many images are waiting to be processed (with `Retry-After`); nothing was stored */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,4 @@
-// Shoppers' signals over HTTP: a helpful vote counts once per visitor (address and browser) and
+// Shoppers' signals over HTTP: a helpful vote counts once per visitor (its address, or an IPv6 /64) and
 // shows on public answers at once (ETag, CDN purge, sort=helpful); a report is taken (202), reaches
 // the business as an open report with its event, and hides nothing; both only on published reviews,
 // both limited per address; the address is stored nowhere.
@@ -58,7 +58,7 @@ const feed = (query = '', headers: Record<string, string> = {}) =>
   call('GET', `/api/v1/public/profiles/${t.org.slug}/reviews${query}`, { headers });
 
 describe('POST /api/v1/public/reviews/:slug/:reviewId/helpful', () => {
-  it('counts one vote per visitor: a repeat changes nothing, another browser is another visitor', async () => {
+  it('counts one vote per address: a repeat changes nothing, another address is another visitor', async () => {
     const me = visitor();
     const [before] = await db`select updated_at from plaudit.reviews where id = ${ids.mid}`;
     const first = await helpful(ids.mid, me);
@@ -67,13 +67,24 @@ describe('POST /api/v1/public/reviews/:slug/:reviewId/helpful', () => {
     expect(first.headers.get('x-ratelimit-limit')).toBe('20');
     expect(first.headers.get('x-ratelimit-remaining')).toBe('19');
     expect((await helpful(ids.mid, me)).body).toEqual({ helpful_count: 1 });
-    expect((await helpful(ids.mid, { ...me, 'user-agent': 'Mozilla/5.0 Chrome/129' })).body).toEqual({
-      helpful_count: 2,
-    });
-    expect((await helpful(ids.mid)).body).toEqual({ helpful_count: 3 });
+    expect((await helpful(ids.mid)).body).toEqual({ helpful_count: 2 });
     // The review itself did not change: its updated_at stays.
     const [row] = await db`select helpful_count, updated_at from plaudit.reviews where id = ${ids.mid}`;
-    expect(row).toEqual({ helpful_count: 3, updated_at: before.updated_at });
+    expect(row).toEqual({ helpful_count: 2, updated_at: before.updated_at });
+  });
+
+  it('counts one vote per address however often its user agent changes, and per IPv6 /64', async () => {
+    const [{ helpful_count: before }] = await db`select helpful_count from plaudit.reviews where id = ${ids.mid}`;
+    const ip = freshIp();
+    for (const browser of ['Firefox/130', 'Chrome/129', 'Safari/17', 'Edge/128', 'curl/8', '']) {
+      expect((await helpful(ids.mid, visitor(ip, browser))).body).toEqual({ helpful_count: before + 1 });
+    }
+    const prefix = `2001:db8:${((Math.random() * 0xffff) | 0).toString(16)}:7`;
+    for (const host of ['::1', ':1:2:3:4', ':ffff:0:0:9']) {
+      expect((await helpful(ids.mid, visitor(`${prefix}${host}`))).body).toEqual({ helpful_count: before + 2 });
+    }
+    const [{ n }] = await db`select count(*)::int as n from plaudit.review_votes where review_id = ${ids.mid}`;
+    expect(n).toBe(before + 2);
   });
 
   it('stores no address: only a keyed hash of the visitor, and a hashed rate bucket', async () => {
@@ -82,7 +93,7 @@ describe('POST /api/v1/public/reviews/:slug/:reviewId/helpful', () => {
     const votes =
       await db`select encode(visitor_hash, 'hex') as h from plaudit.review_votes where review_id = ${ids.old}`;
     expect(votes).toHaveLength(1);
-    const digest = createHash('sha256').update(`${ip}\nMozilla/5.0 Firefox/130`).digest('hex');
+    const digest = createHash('sha256').update(ip).digest('hex');
     expect(votes[0].h).toMatch(/^[0-9a-f]{64}$/);
     expect(votes[0].h).not.toBe(digest);
     const buckets = await db`select bucket from plaudit.rate_limit_counters where bucket like ${'%' + ip + '%'}
@@ -106,7 +117,7 @@ describe('POST /api/v1/public/reviews/:slug/:reviewId/helpful', () => {
     // Most helpful first, ties newest first.
     const sorted = await feed('?sort=helpful');
     const order = sorted.body.data.map((r: any) => [r.id, r.helpful_count]);
-    expect(order).toEqual([[ids.mid, 3], [ids.new, 1], [ids.old, 1]]);
+    expect(order).toEqual([[ids.mid, 4], [ids.new, 1], [ids.old, 1]]);
     const embed = await call('GET', `/api/v1/public/reviews/${t.org.slug}?sort=helpful&limit=1`);
     expect(embed.body.data.map((r: any) => r.id)).toEqual([ids.mid]);
   });
@@ -174,6 +185,22 @@ describe('POST /api/v1/public/reviews/:slug/:reviewId/reports', () => {
     expect(page.body.data.map((r: any) => r.id)).toContain(ids.old);
     const [review] = await db`select is_hidden from plaudit.reviews where id = ${ids.old}`;
     expect(review.is_hidden).toBe(false);
+  });
+
+  it('keeps one open report per address and review: another user agent, or twelve, answer 202 and add nothing', async () => {
+    const ip = freshIp();
+    const first = await report(ids.mid, { reason: 'spam', details: 'First' }, visitor(ip));
+    expect(first.status).toBe(202);
+    for (let i = 0; i < 11; i++) {
+      const again = await report(ids.mid, { reason: 'fake', details: `Again ${i}` }, visitor(ip, `Agent/${i}`));
+      expect(again.status).toBe(202);
+    }
+    const rows =
+      await db`select details from plaudit.review_reports where review_id = ${ids.mid} and details like 'First%'
+                           or review_id = ${ids.mid} and details like 'Again%'`;
+    expect(rows).toEqual([{ details: 'First' }]);
+    // Another address reports on its own.
+    expect((await report(ids.mid, { reason: 'spam', details: 'Again elsewhere' })).status).toBe(202);
   });
 
   it('refuses what is not a report (422, naming the field) and stores nothing', async () => {

@@ -1,10 +1,12 @@
 // A visitor's helpful vote and report on a published review, for the API's public routes and the
 // hosted pages' forms alike: one statement each, as plaudit_public, on the primary (they write).
-// The visitor reaches the database only as a digest of its address and browser, which the
-// database hashes again with the review under a key of its own (docs/trust.md).
+// The visitor reaches the database only as a digest of its network (its address, or an IPv6
+// address's /64), which the database hashes again with the review under a key of its own
+// (docs/trust.md).
 import { createHash } from 'node:crypto';
 import type { Sql } from './client.ts';
 import { runAsPublic } from './roles.ts';
+import { parseIPv6 } from '../net/ssrf.ts';
 
 /** The reasons a review may be reported for, as the database checks them. */
 export const REPORT_REASONS = ['spam', 'offensive', 'personal_data', 'fake', 'conflict_of_interest', 'other'] as const;
@@ -14,16 +16,33 @@ export const REPORT_DETAILS_MAX = 2000;
 
 /** Who is asking: the rate limit's bucket and window, and the visitor's digest. */
 export interface SignalCaller {
-  /** The database rate-limit bucket of the client's address (a hash of it). */
+  /** The database rate-limit bucket of the client's network (a hash of it). */
   bucket: string;
   limit: number;
-  /** SHA-256 of the client's address and user agent: visitorDigest. */
+  /** SHA-256 of the client's network: visitorDigest. */
   visitor: Uint8Array;
 }
 
-/** The digest a visitor is told apart by: its address and browser, never stored as they are. */
-export function visitorDigest(address: string, userAgent: string | undefined): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(`${address}\n${(userAgent ?? '').slice(0, 512)}`, 'utf8').digest());
+/**
+ * The network a visitor's address stands for: an IPv4 address as it is, an IPv6 address as its /64
+ * (the prefix one home or one phone is given, whose addresses its owner can walk through at will).
+ */
+export function visitorNetwork(address: string): string {
+  const v6 = parseIPv6(address);
+  if (!v6) return address;
+  const mapped = v6.slice(0, 10).every((b) => b === 0) && v6[10] === 0xff && v6[11] === 0xff;
+  if (mapped) return v6.slice(12).join('.');
+  const hextets = [0, 2, 4, 6].map((i) => ((v6[i] << 8) | v6[i + 1]).toString(16));
+  return `${hextets.join(':')}::/64`;
+}
+
+/**
+ * The digest a visitor is told apart by: its network (visitorNetwork), never stored as it is. Not its
+ * browser: a user agent is whatever the client says, and one address rotating it would vote once per
+ * agent. So one vote, and one open report, per review and network (docs/trust.md).
+ */
+export function visitorDigest(address: string): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(visitorNetwork(address), 'utf8').digest());
 }
 
 /** The rate limit's answer, and whether the review named is a published one of the slug. */
@@ -34,7 +53,7 @@ export interface SignalOutcome {
   published: boolean;
 }
 
-/** Counts the visitor's helpful vote (once per visitor and review); answers the review's count. */
+/** Counts the visitor's helpful vote (once per network and review); answers the review's count. */
 export async function voteHelpful(
   sql: Sql,
   caller: SignalCaller,
@@ -50,7 +69,7 @@ export async function voteHelpful(
   return row;
 }
 
-/** Stores the visitor's report of the review (one open per visitor and review). */
+/** Stores the visitor's report of the review (one open per network and review). */
 export async function reportReview(
   sql: Sql,
   caller: SignalCaller,

@@ -1,5 +1,6 @@
 // Where media are stored and read, and how often one may upload (docs/media.md).
 import { env } from '../runtime.ts';
+import type { DecodeLimits } from './off-thread.ts';
 
 export interface S3Settings {
   endpoint: string;
@@ -27,6 +28,11 @@ export interface MediaConfig {
    * is still served by an instance that did not hide it (core/media/visibility.ts).
    */
   visibilityTtlMs: number;
+  /**
+   * How long making one image may take in its worker (MEDIA_DECODE_TIMEOUT_MS, default 30 s), how
+   * many are made at once (MEDIA_DECODES_AT_ONCE, default 1) and how many may wait (MEDIA_DECODE_QUEUE, default 8).
+   */
+  decode: DecodeLimits;
 }
 
 function required(name: string): string {
@@ -48,6 +54,13 @@ function seconds(name: string, fallback: number): number {
   if (!Number.isInteger(n) || n < 0 || n > 3600) {
     throw new Error(`${name} must be a whole number of seconds, 0 to 3600`);
   }
+  return n;
+}
+
+function whole(name: string, fallback: number): number {
+  const raw = env(name);
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number`);
   return n;
 }
 
@@ -74,5 +87,10 @@ export function loadMediaConfig(publicUrl: string): MediaConfig {
     uploadsPerAddress: count('MEDIA_UPLOAD_RATE_LIMIT_PER_MINUTE', 30),
     uploadsPerReview: 20,
     visibilityTtlMs: seconds('MEDIA_VISIBILITY_SECONDS', 10) * 1000,
+    decode: {
+      timeoutMs: count('MEDIA_DECODE_TIMEOUT_MS', 30_000),
+      decodesAtOnce: count('MEDIA_DECODES_AT_ONCE', 1),
+      queue: whole('MEDIA_DECODE_QUEUE', 8),
+    },
   };
 }

@@ -16,6 +16,27 @@ export const mebibytes = (bytes: number) => bytes / 1024 / 1024;
 /** An image may hold at most this many pixels: checked from its header, before decoding it. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
+/**
+ * A JPEG may have at most this many scans (start-of-scan markers), counted before decoding: each is
+ * one more pass of the decoder over the whole image, and cameras and encoders write at most about
+ * a dozen (the progressive JPEGs MozJPEG writes for this API have 7).
+ */
+export const MAX_JPEG_SCANS = 32;
+
+/**
+ * What decoding an image may take in memory, reckoned from its header before decoding: its pixels
+ * as RGBA (4 bytes each), and for a progressive JPEG also the coefficients it keeps until its last
+ * scan (2 bytes a sample of each component). 160 MiB: a 40-megapixel photo, or a progressive JPEG
+ * of 16.7 megapixels (4,096 × 4,096).
+ */
+export const DECODE_BUDGET_BYTES = 160 * 1024 * 1024;
+
+/** The memory decoding `width × height` takes, as DECODE_BUDGET_BYTES reckons it. */
+export function decodeCost(width: number, height: number, jpeg?: { progressive: boolean; components: number }) {
+  const pixels = width * height;
+  return pixels * 4 + (jpeg?.progressive ? pixels * jpeg.components * 2 : 0);
+}
+
 /** The stored image's longest side, and its thumbnail's. */
 export const STORED_LONGEST_SIDE = 2048;
 export const THUMBNAIL_LONGEST_SIDE = 400;

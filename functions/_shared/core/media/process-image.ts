@@ -1,91 +1,59 @@
-// A reviewer's photo, made safe to publish: its type from its content, its size from its header
-// (before decoding), decoded, flattened onto white, scaled to at most 2,048 px and re-encoded as a
-// JPEG with nothing but the pixels (no EXIF, no GPS, no comment), with a thumbnail of at most 400 px.
-import { decode, encodeJpeg, type Pixels } from './codecs.ts';
-import { downscale } from './downscale.ts';
+// A reviewer's photo, made safe to publish: its type from its content, and what decoding it will
+// cost from its header (bytes, pixels, a JPEG's scans, the memory of its decoding), all checked
+// before anything decodes it; then made (make-image.ts) in a worker of its own with a deadline
+// (off-thread.ts), never on the API's event loop.
 import {
-  fitWithin,
+  DECODE_BUDGET_BYTES,
+  decodeCost,
   MAX_FILE_BYTES,
   MAX_IMAGE_PIXELS,
+  MAX_JPEG_SCANS,
   mebibytes,
-  STORED_LONGEST_SIDE,
-  THUMBNAIL_LONGEST_SIDE,
 } from './limits.ts';
+import { jpegCost } from './jpeg-scans.ts';
+import type { ProcessedImage } from './make-image.ts';
+import { type DecodeLimits, makeImageOffThread } from './off-thread.ts';
+import { MediaRefusal } from './refusal.ts';
 import { type ImageFormat, imageSize } from './sniff.ts';
 
-/** Why a file is refused, with the status the API answers. */
-export class MediaRefusal extends Error {
-  constructor(readonly status: 413 | 415 | 422, message: string) {
-    super(message);
-  }
-}
+export { MediaRefusal, type ProcessedImage };
 
-export interface ProcessedImage {
-  image: Uint8Array;
-  thumbnail: Uint8Array;
-  width: number;
-  height: number;
-}
-
-/** Composes translucent pixels over white, in place: a JPEG has no transparency. */
-function flattenOntoWhite(p: Pixels) {
-  const d = p.data;
-  for (let i = 3; i < d.length; i += 4) {
-    const a = d[i];
-    if (a === 255) continue;
-    const keep = a / 255;
-    const white = 255 * (1 - keep);
-    d[i - 3] = d[i - 3] * keep + white;
-    d[i - 2] = d[i - 2] * keep + white;
-    d[i - 1] = d[i - 1] * keep + white;
-    d[i] = 255;
-  }
-}
-
-function scaled(pixels: Pixels, longest: number): Pixels {
-  const size = fitWithin(pixels.width, pixels.height, longest);
-  if (size.width === pixels.width && size.height === pixels.height) return pixels;
-  return downscale(pixels, size.width, size.height);
-}
-
-async function decodeWithin(bytes: Uint8Array, format: ImageFormat): Promise<Pixels> {
-  let pixels: Pixels;
-  try {
-    pixels = await decode(bytes, format);
-  } catch {
-    throw new MediaRefusal(422, `file: the ${format.toUpperCase()} image is corrupt and does not decode`);
-  }
-  // A header that lied about its size would have dodged the pixel limit: what decoded is checked too.
-  if (pixels.width * pixels.height > MAX_IMAGE_PIXELS) {
-    throw new MediaRefusal(413, `file: an image may have at most ${MAX_IMAGE_PIXELS / 1e6} megapixels`);
-  }
-  return pixels;
-}
-
-export async function processImage(bytes: Uint8Array, format: ImageFormat): Promise<ProcessedImage> {
+/** Refuses, before decoding, an image whose decoding would cost too much time or memory; answers the memory it will take. */
+export function checkDecodingCost(bytes: Uint8Array, format: ImageFormat): number {
   if (bytes.length > MAX_FILE_BYTES.image) {
     throw new MediaRefusal(413, `file: an image may be at most ${mebibytes(MAX_FILE_BYTES.image)} MiB`);
   }
+  const corrupt = `file: the ${format.toUpperCase()} image is corrupt (no whole header)`;
   const header = imageSize(bytes, format);
-  if (!header) throw new MediaRefusal(422, `file: the ${format.toUpperCase()} image is corrupt (no whole header)`);
-  if (header.width * header.height > MAX_IMAGE_PIXELS) {
+  if (!header) throw new MediaRefusal(422, corrupt);
+  const { width, height } = header;
+  if (width * height > MAX_IMAGE_PIXELS) {
     throw new MediaRefusal(
       413,
-      `file: an image may have at most ${
-        MAX_IMAGE_PIXELS / 1e6
-      } megapixels (this one has ${header.width} × ${header.height})`,
+      `file: an image may have at most ${MAX_IMAGE_PIXELS / 1e6} megapixels (this one has ${width} × ${height})`,
     );
   }
-  // The full-size pixels live only until scaled: the largest allocation of the whole upload. They
-  // are flattened first, so that transparent pixels' colours do not bleed into the average.
-  const full = await decodeWithin(bytes, format);
-  if (format !== 'jpeg') flattenOntoWhite(full);
-  const stored = scaled(full, STORED_LONGEST_SIDE);
-  const thumbnail = scaled(stored, THUMBNAIL_LONGEST_SIDE);
-  return {
-    image: await encodeJpeg(stored, 82),
-    thumbnail: await encodeJpeg(thumbnail, 75),
-    width: stored.width,
-    height: stored.height,
-  };
+  const jpeg = format === 'jpeg' ? jpegCost(bytes) : undefined;
+  if (jpeg === null) throw new MediaRefusal(422, corrupt);
+  if (jpeg && jpeg.scans > MAX_JPEG_SCANS) {
+    throw new MediaRefusal(
+      422,
+      `file: a JPEG image may have at most ${MAX_JPEG_SCANS} scans (this one has ${jpeg.scans}); save it again as a baseline JPEG`,
+    );
+  }
+  const cost = decodeCost(width, height, jpeg);
+  if (cost > DECODE_BUDGET_BYTES) {
+    throw new MediaRefusal(
+      413,
+      `file: this ${width} × ${height} ${
+        jpeg?.progressive ? 'progressive JPEG' : 'image'
+      } needs more memory to decode than an upload may take (${mebibytes(DECODE_BUDGET_BYTES)} MiB)`,
+    );
+  }
+  return cost;
+}
+
+export async function processImage(bytes: Uint8Array, format: ImageFormat, limits: DecodeLimits) {
+  const cost = checkDecodingCost(bytes, format);
+  return await makeImageOffThread(bytes, format, cost, limits);
 }

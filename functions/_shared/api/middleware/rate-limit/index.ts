@@ -3,7 +3,7 @@ import { bearerToken, isWellFormedKey, sha256Hex } from '../../api-keys/format.t
 import { errorResponse } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { sessionTokenOf } from '../../http/session-cookie.ts';
-import { type SignalCaller, visitorDigest } from '../../../core/db/shopper-signals.ts';
+import { type SignalCaller, visitorDigest, visitorNetwork } from '../../../core/db/shopper-signals.ts';
 import type { SubmissionContext } from '../../../core/db/review-submission.ts';
 
 export interface RateLimitDecision {
@@ -144,11 +144,11 @@ export function submissionContext<E extends AppEnv>(c: Context<E>): SubmissionCo
  */
 export function signalCaller<E extends AppEnv>(kind: 'helpful' | 'report', c: Context<E>): SignalCaller {
   const { config } = c.var;
-  const address = clientIp(c, config.trustProxy);
+  const network = visitorNetwork(clientIp(c, config.trustProxy));
   return {
-    bucket: `${kind}:${sha256Hex(address)}`,
+    bucket: `${kind}:${sha256Hex(network)}`,
     limit: config.submitRateLimitPerMinute,
-    visitor: visitorDigest(address, c.req.header('user-agent')),
+    visitor: visitorDigest(network),
   };
 }
 

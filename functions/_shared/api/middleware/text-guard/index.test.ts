@@ -104,6 +104,52 @@ describe('textGuard', () => {
     expect(JSON.stringify((await ok.json()).body)).toBe(atLimit);
   });
 
+  it('answers 422 for a form field (urlencoded or multipart) holding NUL, naming it, before the route', async () => {
+    let reached = 0;
+    const a = new Hono();
+    a.use('*', textGuard({ fileBodies: [/^\/upload$/] }));
+    a.post('*', async (c) => {
+      reached += 1;
+      return c.json(await c.req.parseBody());
+    });
+    const urlencoded = await a.request('/report', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'reason=spam&details=%00',
+    });
+    expect(urlencoded.status).toBe(422);
+    expect(await urlencoded.json()).toEqual({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: 'details: must not contain NUL characters (U+0000)',
+      errors: [{ field: 'details', code: 'invalid', message: 'must not contain NUL characters (U+0000)' }],
+    });
+    const multipart = new FormData();
+    multipart.append('title', 'ok');
+    multipart.append('content', 'x\u0000y');
+    const mp = await a.request('/forms/x', { method: 'POST', body: multipart });
+    expect(mp.status).toBe(422);
+    expect((await mp.json()).message).toBe('content: must not contain NUL characters (U+0000)');
+    const key = await a.request('/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a%00=1',
+    });
+    expect((await key.json()).message).toBe('(a key): must not contain NUL characters (U+0000)');
+    expect(reached).toBe(0);
+    // A clean form reaches the route, which reads the parsed form again; a file route's body is left to it.
+    const clean = await a.request('/report', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'reason=spam&details=%F0%9F%98%80',
+    });
+    expect(await clean.json()).toEqual({ reason: 'spam', details: '😀' });
+    const upload = new FormData();
+    upload.append('note', 'a\u0000');
+    expect((await a.request('/upload', { method: 'POST', body: upload })).status).toBe(200);
+    expect(reached).toBe(2);
+  });
+
   it('lets clean requests and unparsable bodies through to the route', async () => {
     const ok = await app().request('/x', {
       method: 'POST',

@@ -56,13 +56,33 @@ export function findUnstorable(value: unknown): { field: string; problem: string
   return undefined;
 }
 
+/** A form's fields as findUnstorable walks them: text values only (a file's bytes are the route's to judge). */
+function formFields(form: FormData): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const [name, value] of form) if (typeof value === 'string') (fields[name] ??= []).push(value);
+  return fields;
+}
+
+/** The field a form's problem is in: its name (a repeated field's index is no help to the sender). */
+const formField = (field: string) => field.replace(/\.\d+$/, '');
+
+export interface TextGuardOptions {
+  /**
+   * Paths whose multipart body holds a file the route reads only after checks of its own (who may
+   * send it, the limits): the guard does not read their bodies, and their text fields are enums
+   * that the route's schema validates.
+   */
+  fileBodies?: RegExp[];
+}
+
 /**
  * Refuses a request whose path or query holds a NUL, or that is not valid UTF-8 (400), whose JSON
  * body nests deeper than MAX_JSON_DEPTH (400, measured on the text before anything parses it), or
- * whose JSON body holds a string PostgreSQL cannot store (422, the status of a body that parses but
- * does not validate). A body that does not parse is left to the route, which answers it.
+ * whose JSON body or form body (urlencoded or multipart: the hosted pages' forms) holds a string
+ * PostgreSQL cannot store (422, the status of a body that parses but does not validate). A body that
+ * does not parse is left to the route, which answers it.
  */
-export function textGuard(): MiddlewareHandler {
+export function textGuard({ fileBodies = [] }: TextGuardOptions = {}): MiddlewareHandler {
   return async (c, next) => {
     const url = new URL(c.req.url);
     let path: string;
@@ -96,6 +116,20 @@ export function textGuard(): MiddlewareHandler {
       }
       const found = findUnstorable(body);
       if (found) return errorResponse(c, 422, `${found.field}: ${found.problem}`);
+    }
+    const type = c.req.header('content-type') ?? '';
+    const form = /^application\/x-www-form-urlencoded\b/i.test(type) ||
+      (/^multipart\/form-data\b/i.test(type) && !fileBodies.some((p) => p.test(url.pathname)));
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && form) {
+      // Hono keeps the parsed form: the route's own reading of it parses nothing again.
+      let fields: Record<string, string[]>;
+      try {
+        fields = formFields(await c.req.formData());
+      } catch {
+        return next();
+      }
+      const found = findUnstorable(fields);
+      if (found) return errorResponse(c, 422, `${formField(found.field)}: ${found.problem}`);
     }
     return next();
   };

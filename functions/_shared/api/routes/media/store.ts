@@ -27,7 +27,7 @@ interface StoredFile {
 type AddRow = { refusal: string | null; created: boolean | null; item: string | null };
 
 /** The files an upload is stored as: an image and its thumbnail, or the video as sent. */
-async function filesOf(bytes: Uint8Array, base: string) {
+async function filesOf(bytes: Uint8Array, base: string, config: MediaConfig) {
   const kind = sniff(bytes);
   if (!kind) {
     throw new MediaRefusal(
@@ -41,7 +41,7 @@ async function filesOf(bytes: Uint8Array, base: string) {
     }
     return { kind, files: [{ key: `${base}.${kind.format}`, bytes, type: `video/${kind.format}` }] };
   }
-  const made = await processImage(bytes, kind.format);
+  const made = await processImage(bytes, kind.format, config.decode);
   return {
     kind,
     made,
@@ -70,7 +70,7 @@ export async function storeUpload(
 ): Promise<{ item: string; created: boolean }> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const id = crypto.randomUUID();
-  const { kind, made, files } = await filesOf(bytes, `${admitted.orgId}/${admitted.reviewId}/${id}`);
+  const { kind, made, files } = await filesOf(bytes, `${admitted.orgId}/${admitted.reviewId}/${id}`, config);
   const sha256 = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   const storage = mediaStorage(config);
   const url = (key: string) => `${config.publicBase}/${key}`;

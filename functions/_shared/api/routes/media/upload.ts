@@ -8,12 +8,13 @@ import { runAsPublic } from '../../../core/db/roles.ts';
 import {
   MAX_FILE_BYTES,
   MAX_IMAGE_PIXELS,
+  MAX_JPEG_SCANS,
   MAX_MEDIA_PER_REVIEW,
   mebibytes,
   STORED_LONGEST_SIDE,
   THUMBNAIL_LONGEST_SIDE,
 } from '../../../core/media/limits.ts';
-import { MediaRefusal } from '../../../core/media/process-image.ts';
+import { MediaBusy, MediaRefusal } from '../../../core/media/refusal.ts';
 import type { PublicOrTenantEnv, TenantEnv } from '../../http/env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { answerJsonText, jsonText } from '../../http/json-text.ts';
@@ -129,13 +130,15 @@ export const mediaUpload = router().openapi(
       401: errorResponseSpec('No upload token or key, or an unknown or expired one'),
       403: errorResponseSpec("The token is another review's, or the key's scope is too low"),
       404: errorResponseSpec('No such review (for this key)'),
-      413: errorResponseSpec('The file is too large (bytes or megapixels)'),
+      413: errorResponseSpec('The file is too large (bytes, megapixels, or the memory its decoding would take)'),
       415: errorResponseSpec('Not multipart/form-data, or the file is not a JPEG, PNG, WebP, MP4 or WebM'),
       422: errorResponseSpec(
-        `No file, a corrupt one, the review has ${MAX_MEDIA_PER_REVIEW} already, or an Idempotency-Key used for another file`,
+        `No file, a corrupt one, a JPEG of more than ${MAX_JPEG_SCANS} scans, an image that does not decode within the deadline, the review has ${MAX_MEDIA_PER_REVIEW} already, or an Idempotency-Key used for another file`,
       ),
       429: errorResponseSpec('Too many uploads from this address or to this review'),
-      503: errorResponseSpec('The media storage did not take the file; nothing was stored'),
+      503: errorResponseSpec(
+        'The media storage did not take the file, or too many images are waiting to be processed (with `Retry-After`); nothing was stored',
+      ),
     },
   }, { orCredential: { scope: 'write', unlessHeader: 'x-upload-token', comparableBody: fileAsSent } }),
   async (c) => {
@@ -149,6 +152,10 @@ export const mediaUpload = router().openapi(
       return answerJsonText(c, jsonText<z.infer<typeof ReviewMedia>>(stored.item), stored.created ? 201 : 200);
     } catch (err) {
       if (err instanceof MediaRefusal) throw new ApiError(err.status, err.message);
+      if (err instanceof MediaBusy) {
+        c.header('Retry-After', String(err.retryAfterSeconds));
+        throw new ApiError(503, err.message);
+      }
       if (err instanceof Error && err.message in REFUSALS) {
         const [status, message] = REFUSALS[err.message];
         throw new ApiError(status, message);

@@ -67,7 +67,7 @@ export const signalWrites = router()
       tags: ['Public data'],
       summary: 'Find a review helpful',
       description:
-        "Public: no API key. One vote per visitor and review: a visitor is told apart by a keyed hash of its address, its browser's user agent and the review, never by a cookie, and a repeat changes nothing. Only published reviews take votes. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).",
+        "Public: no API key. One vote per review and network: a visitor is told apart by a keyed hash of its address (an IPv6 address's /64) and the review, never by a cookie or its user agent, and a repeat changes nothing. Only published reviews take votes. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).",
       request: { params: ReviewSignalParams },
       responses: { 200: json(HelpfulCount, "The review's helpful votes"), ...refusals },
     }),
@@ -89,7 +89,7 @@ export const signalWrites = router()
       tags: ['Public data'],
       summary: 'Report a review',
       description:
-        "Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. A visitor's repeat while its report is open changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).",
+        "Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. One open report per review and network (its address, an IPv6 address's /64): a repeat while it is open answers 202 and changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).",
       request: { params: ReviewSignalParams, body: jsonBody(ReportInput) },
       responses: {
         202: { description: 'The report was taken' },
