@@ -74,6 +74,8 @@ export interface WorkerConfig {
   workerSecret: string | null;
   /** The CDNs purged when public answers change (none: purges wait, one per organization). */
   cdn: CdnConfig;
+  /** Replaces `https://<shop_domain>` in the Shopify write-back's calls (SHOPIFY_API_URL); null: the shop itself. */
+  shopifyApiUrl: string | null;
 }
 
 function num(name: string, fallback: number, { min = 0, integer = true } = {}): number {
@@ -133,6 +135,7 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     },
     workerSecret: env('WORKER_SECRET') ?? null,
     cdn: loadCdnConfig(),
+    shopifyApiUrl: env('SHOPIFY_API_URL') || null,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-// The worker: drains the webhook, e-mail and CDN purge outboxes, kicks export generation, and runs
+// The worker: drains the webhook, e-mail, CDN purge and Shopify write-back outboxes, kicks export generation, and runs
 // the scheduled maintenance where pg_cron is absent, one lane each (lanes/). This is the loop that
 // runs them: woken by NOTIFY plaudit_outbox, by a send that finished, and by the poll timer.
 // Runtime-neutral (Deno in production and with npm start, Node under vitest):
@@ -14,6 +14,7 @@ import { EmailLane } from './lanes/email.ts';
 import { ExportLane } from './lanes/exports.ts';
 import type { LaneContext, WorkerLog, WorkerStats } from './lanes/lane.ts';
 import { MaintenanceLane } from './lanes/maintenance.ts';
+import { ShopifyWriteBackLane } from './lanes/shopify-write-back.ts';
 import { WebhookLane } from './lanes/webhooks.ts';
 
 export type { WorkerLog, WorkerStats };
@@ -51,6 +52,7 @@ export class Worker {
   #exports: ExportLane;
   #maintenance: MaintenanceLane;
   #purges: CdnPurgeLane;
+  #writeBacks: ShopifyWriteBackLane;
   #running = false;
   #stopped = false;
   #wakeUp: (() => void) | null = null;
@@ -86,6 +88,7 @@ export class Worker {
     this.#exports = new ExportLane(lane);
     this.#maintenance = new MaintenanceLane(lane);
     this.#purges = new CdnPurgeLane(lane);
+    this.#writeBacks = new ShopifyWriteBackLane(lane);
   }
 
   get inFlight(): number {
@@ -102,6 +105,7 @@ export class Worker {
         if (payload === 'export' || payload === 'import') this.#exports.want();
         if (payload === 'email') this.#email.want();
         if (payload === 'purge') this.#purges.want();
+        if (payload === 'write_back') this.#writeBacks.want();
         this.wake();
       });
       this.#unlisten = () => sub.unlisten();
@@ -161,6 +165,7 @@ export class Worker {
         if (Date.now() - lastEmailPoll >= this.#config.pollMs) {
           this.#email.want();
           this.#purges.want();
+          this.#writeBacks.want();
           lastEmailPoll = Date.now();
         }
         progressed = await this.tick();
@@ -181,14 +186,15 @@ export class Worker {
    * answers), kicks exports and maintenance. Answers whether anything was claimed.
    */
   async tick(): Promise<boolean> {
-    const [hooks, mails, purges] = await Promise.all([
+    const [hooks, mails, purges, writeBacks] = await Promise.all([
       this.#webhooks.claim(),
       this.#email.claim(),
       this.#purges.claim(),
+      this.#writeBacks.claim(),
     ]);
     this.#exports.kick();
     await this.#maintenance.run();
-    return hooks + mails + purges > 0;
+    return hooks + mails + purges + writeBacks > 0;
   }
 
   /** Sends everything due now and waits for it: for the edge function and for tests. */
@@ -197,6 +203,7 @@ export class Worker {
     this.#exports.want();
     this.#email.want();
     this.#purges.want();
+    this.#writeBacks.want();
     while (Date.now() < deadline) {
       const claimed = await this.tick();
       if (!claimed && this.#inFlight.size === 0 && !this.#exports.running) break;
