@@ -446,9 +446,9 @@ COMMENT ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean
 COMMENT ON FUNCTION plaudit.enqueue_email(p_org_id uuid, p_to text, p_template text, p_data jsonb, p_locale text, p_idempotency_key text) IS 'Queues an e-mail, once per idempotency key, and wakes the worker; answers its id, or null for a repeated key.';
 
 -- FUNCTION plaudit.erase_connection_customers (supabase/schemas/shop_connections.sql)
---   (p_connection_id uuid, p_email text) RETURNS integer
+--   (p_connection_id uuid, p_email text) RETURNS jsonb
 
-COMMENT ON FUNCTION plaudit.erase_connection_customers(p_connection_id uuid, p_email text) IS 'Erases a customer''s address as POST …/privacy/erasures does, or (no address) every address that came through the connection; answers how many.';
+COMMENT ON FUNCTION plaudit.erase_connection_customers(p_connection_id uuid, p_email text) IS 'Erases a customer''s address as POST …/privacy/erasures does, or (no address) every address that came through the connection; answers the media files to delete.';
 
 -- FUNCTION plaudit.erase_reviewer (supabase/schemas/privacy.sql)
 --   (p_email text, p_redact_content boolean, p_actor text) RETURNS json
@@ -1018,9 +1018,9 @@ COMMENT ON FUNCTION plaudit.rebuild_product_review_statistics(p_org_id uuid) IS 
 COMMENT ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) IS 'Recounts an organization''s review statistics from its reviews, into one slot with a version past every earlier one.';
 
 -- FUNCTION plaudit.receive_connection_event (supabase/schemas/shop_connections.sql)
---   (p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_refusal text DEFAULT NULL::text) RETURNS text
+--   (p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text DEFAULT NULL::text) RETURNS text
 
-COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_refusal text) IS 'Stores a signed event of an active connection once per delivery id (a repeat is recorded as duplicate) and wakes the worker; answers the outcome.';
+COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of an active connection once per delivery id (a repeat is recorded as duplicate, an event settled on arrival without its payload) and wakes the worker; answers the outcome.';
 
 -- FUNCTION plaudit.record_cdn_purge (supabase/schemas/cdn_purges.sql)
 --   (p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) RETURNS text
@@ -2967,7 +2967,7 @@ GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_refusal text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_connection_data_request(p_connection_id uuid, p_email text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;

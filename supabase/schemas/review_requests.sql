@@ -381,8 +381,8 @@ end
 $$;
 comment on function plaudit.queue_due_reminders(timestamp with time zone,integer,uuid[]) is 'Queues the reminder e-mails that are due under each organization''s settings; answers how many.';
 
--- What runs every minute for review requests: due reminders, and idempotency keys past their
--- 24 hours. pg_cron schedules it where it is loaded; elsewhere the worker calls it.
+-- What runs every minute for review requests: due reminders, idempotency keys past their 24
+-- hours, and the old events of shop connections (which make requests). pg_cron schedules it where it is loaded; elsewhere the worker calls it.
 create or replace function plaudit.run_review_request_maintenance()
 returns void
 language plpgsql
@@ -393,6 +393,7 @@ as $$
 begin
   perform plaudit.queue_due_reminders();
   delete from plaudit.idempotency_keys where created_at < now() - interval '24 hours';
+  perform plaudit.run_connection_maintenance();
 end
 $$;
 comment on function plaudit.run_review_request_maintenance() is 'What runs every minute for review requests: due reminders, and idempotency keys past their 24 hours.';

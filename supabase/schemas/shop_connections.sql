@@ -77,11 +77,13 @@ comment on function plaudit.inbound_connection(uuid) is 'A connection''s platfor
 grant execute on function plaudit.inbound_connection(uuid) to plaudit_public;
 
 -- Stores a signed event of a connection, once per delivery id, and wakes the worker; the tenant
--- is the connection's. A delivery id seen before is recorded as `duplicate` and changes nothing;
--- an event refused on arrival (p_refusal: its malformed body) is recorded without its payload.
--- Answers the outcome: accepted | duplicate | refused: <why> | not_found (no such active connection).
+-- is the connection's. A delivery id seen before is recorded as `duplicate` and changes nothing.
+-- An event whose outcome is known on arrival (p_settled: `ignored`, a topic not understood, or
+-- `refused: <why>`, a body that cannot be read) is recorded without its payload, for nobody to
+-- process. Answers the outcome: accepted | duplicate | ignored | refused: <why> | not_found (no
+-- such active connection).
 create or replace function plaudit.receive_connection_event(
-  p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_refusal text default null
+  p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
 )
 returns text
 language plpgsql
@@ -92,6 +94,7 @@ as $$
 declare
   c plaudit.connections;
   stored bigint;
+  settled text := case when p_settled like 'refused: %' then left(p_settled, 309) else p_settled end;
 begin
   select * into c from plaudit.connections x
    where x.id = p_connection_id and x.deleted_at is null and x.status = 'active';
@@ -99,25 +102,23 @@ begin
     return 'not_found';
   end if;
   update plaudit.connections x set last_event_at = now() where x.id = c.id;
-  if p_refusal is not null then
-    insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, outcome, processed_at)
-    values (c.org_id, c.id, left(p_delivery_id, 200), left(p_topic, 200), 'refused: ' || left(p_refusal, 300), now());
-    return 'refused: ' || left(p_refusal, 300);
+  if settled is null then
+    insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, payload)
+    values (c.org_id, c.id, left(p_delivery_id, 200), left(p_topic, 200), p_payload)
+    on conflict (connection_id, delivery_id) where payload is not null do nothing
+    returning id into stored;
+    if stored is not null then
+      perform pg_notify('plaudit_outbox', 'connection');
+      return 'accepted';
+    end if;
+    settled := 'duplicate';
   end if;
-  insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, payload)
-  values (c.org_id, c.id, p_delivery_id, p_topic, p_payload)
-  on conflict (connection_id, delivery_id) where payload is not null do nothing
-  returning id into stored;
-  if stored is null then
-    insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, outcome, processed_at)
-    values (c.org_id, c.id, p_delivery_id, p_topic, 'duplicate', now());
-    return 'duplicate';
-  end if;
-  perform pg_notify('plaudit_outbox', 'connection');
-  return 'accepted';
+  insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, outcome, processed_at)
+  values (c.org_id, c.id, left(p_delivery_id, 200), left(p_topic, 200), settled, now());
+  return settled;
 end
 $$;
-comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores a signed event of an active connection once per delivery id (a repeat is recorded as duplicate) and wakes the worker; answers the outcome.';
+comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores a signed event of an active connection once per delivery id (a repeat is recorded as duplicate, an event settled on arrival without its payload) and wakes the worker; answers the outcome.';
 grant execute on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) to plaudit_public;
 
 -- The worker claims stored events not yet processed, oldest first, with a lease; an event whose
@@ -235,9 +236,10 @@ grant execute on function plaudit.sync_connection_product(uuid,jsonb,boolean) to
 
 -- A shop's request to forget a customer (Shopify customers/redact, webhook customer.redact): the
 -- erasure POST …/privacy/erasures makes. shop/redact (p_email null): every address that came
--- through the connection.
+-- through the connection. Answers the storage keys of the erased photos' and videos' files, for
+-- the worker to delete as the API does.
 create or replace function plaudit.erase_connection_customers(p_connection_id uuid, p_email text)
-returns integer
+returns jsonb
 language plpgsql
 volatile
 security definer
@@ -246,21 +248,20 @@ as $$
 declare
   tenant uuid := plaudit.connection_tenant(p_connection_id);
   address text;
-  n integer := 0;
+  files jsonb := '[]';
 begin
   for address in
-    select p_email where p_email is not null
+    select lower(btrim(p_email)) where p_email is not null
     union
     select distinct lower(o.email) from plaudit.orders o
      where p_email is null and o.org_id = tenant and o.connection_id = p_connection_id and o.email is not null
   loop
-    perform plaudit.erase_reviewer(address, false, 'connection:' || p_connection_id);
-    n := n + 1;
+    files := files || (plaudit.erase_reviewer(address, false, 'connection:' || p_connection_id)::jsonb -> 'files');
   end loop;
-  return n;
+  return files;
 end
 $$;
-comment on function plaudit.erase_connection_customers(uuid,text) is 'Erases a customer''s address as POST …/privacy/erasures does, or (no address) every address that came through the connection; answers how many.';
+comment on function plaudit.erase_connection_customers(uuid,text) is 'Erases a customer''s address as POST …/privacy/erasures does, or (no address) every address that came through the connection; answers the media files to delete.';
 grant execute on function plaudit.erase_connection_customers(uuid,text) to plaudit_worker;
 
 -- Shopify customers/data_request: recorded by the address's key, for the admins to answer with

@@ -29,6 +29,7 @@ import { reports } from './routes/reports.ts';
 import { media } from './routes/media/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
 import { emailEvents } from './routes/email-events.ts';
+import { shopConnections } from './routes/connections/index.ts';
 import { privacy } from './routes/privacy.ts';
 import { imports } from './routes/imports.ts';
 import { MAX_IMPORT_BYTES } from '../core/imports/read.ts';
@@ -98,6 +99,8 @@ export function createApp(
         maxSize: 64 * KIB,
         overrides: [
           { pattern: /\/(orders|products|review-requests\/bulk)$/, maxSize: 1024 * KIB },
+          // A shop's order with its many lines, as the platform sends it.
+          { pattern: /^\/api\/v1\/connections\/[^/]+\/events$/, maxSize: 512 * KIB },
           // A file of reviews and the form around it.
           { pattern: /\/organizations\/[^/]+\/imports$/, maxSize: MAX_IMPORT_BYTES + 64 * KIB },
           // The largest video, and the multipart form around it.
@@ -122,6 +125,7 @@ export function createApp(
   v1.route('/', reviews);
   v1.route('/', reports);
   v1.route('/', media);
+  v1.route('/', shopConnections);
   v1.route('/', reviewRequests);
   v1.route('/', emailEvents);
   v1.route('/', privacy);

@@ -12,6 +12,8 @@ export interface Config {
   rateLimitPerMinute: number;
   publicRateLimitPerMinute: number;
   submitRateLimitPerMinute: number;
+  /** Events a shop connection may send a minute (per API instance); more answer 429, and the platform retries. */
+  connectionEventsPerMinute: number;
   /** Sign-in (and sign-up) mails a client address may ask for a minute. */
   signInRateLimitPerMinute: number;
   /**
@@ -71,6 +73,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     rateLimitPerMinute: positiveInt('RATE_LIMIT_PER_MINUTE', 600),
     publicRateLimitPerMinute: positiveInt('PUBLIC_RATE_LIMIT_PER_MINUTE', 600),
     submitRateLimitPerMinute: positiveInt('SUBMIT_RATE_LIMIT_PER_MINUTE', 20),
+    connectionEventsPerMinute: positiveInt('CONNECTION_EVENTS_PER_MINUTE', 600),
     signInRateLimitPerMinute: positiveInt('SIGN_IN_RATE_LIMIT_PER_MINUTE', 10),
     trustProxy: proxyHops(env('TRUST_PROXY'), hosted),
     // An Edge Function's isolate is a process of its own, and there are many: Supabase's guidance

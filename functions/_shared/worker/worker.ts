@@ -1,4 +1,5 @@
-// The worker: drains the webhook, e-mail, CDN purge and Shopify write-back outboxes, kicks export generation, and runs
+// The worker: drains the webhook, e-mail, CDN purge and Shopify write-back outboxes and the shop
+// connections' inbound events, kicks export generation, and runs
 // the scheduled maintenance where pg_cron is absent, one lane each (lanes/). This is the loop that
 // runs them: woken by NOTIFY plaudit_outbox, by a send that finished, and by the poll timer.
 // Runtime-neutral (Deno in production and with npm start, Node under vitest):
@@ -10,6 +11,7 @@ import type { Resolver } from '../core/net/ssrf.ts';
 import { redact } from '../core/redact.ts';
 import type { WorkerConfig } from './config.ts';
 import { CdnPurgeLane } from './lanes/cdn-purge.ts';
+import { ConnectionEventLane } from './lanes/connections.ts';
 import { EmailLane } from './lanes/email.ts';
 import { ExportLane } from './lanes/exports.ts';
 import type { LaneContext, WorkerLog, WorkerStats } from './lanes/lane.ts';
@@ -52,6 +54,7 @@ export class Worker {
   #exports: ExportLane;
   #maintenance: MaintenanceLane;
   #purges: CdnPurgeLane;
+  #connections: ConnectionEventLane;
   #writeBacks: ShopifyWriteBackLane;
   #running = false;
   #stopped = false;
@@ -88,6 +91,7 @@ export class Worker {
     this.#exports = new ExportLane(lane);
     this.#maintenance = new MaintenanceLane(lane);
     this.#purges = new CdnPurgeLane(lane);
+    this.#connections = new ConnectionEventLane(lane);
     this.#writeBacks = new ShopifyWriteBackLane(lane);
   }
 
@@ -105,6 +109,7 @@ export class Worker {
         if (payload === 'export' || payload === 'import') this.#exports.want();
         if (payload === 'email') this.#email.want();
         if (payload === 'purge') this.#purges.want();
+        if (payload === 'connection') this.#connections.want();
         if (payload === 'write_back') this.#writeBacks.want();
         this.wake();
       });
@@ -165,6 +170,7 @@ export class Worker {
         if (Date.now() - lastEmailPoll >= this.#config.pollMs) {
           this.#email.want();
           this.#purges.want();
+          this.#connections.want();
           this.#writeBacks.want();
           lastEmailPoll = Date.now();
         }
@@ -186,6 +192,8 @@ export class Worker {
    * answers), kicks exports and maintenance. Answers whether anything was claimed.
    */
   async tick(): Promise<boolean> {
+    // Connection events first: the requests they make queue e-mails the e-mail lane then sends.
+    const events = await this.#connections.claim();
     const [hooks, mails, purges, writeBacks] = await Promise.all([
       this.#webhooks.claim(),
       this.#email.claim(),
@@ -194,7 +202,7 @@ export class Worker {
     ]);
     this.#exports.kick();
     await this.#maintenance.run();
-    return hooks + mails + purges + writeBacks > 0;
+    return hooks + mails + purges + events + writeBacks > 0;
   }
 
   /** Sends everything due now and waits for it: for the edge function and for tests. */
@@ -203,6 +211,7 @@ export class Worker {
     this.#exports.want();
     this.#email.want();
     this.#purges.want();
+    this.#connections.want();
     this.#writeBacks.want();
     while (Date.now() < deadline) {
       const claimed = await this.tick();

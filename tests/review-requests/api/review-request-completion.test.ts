@@ -87,6 +87,7 @@ describe('landing page, completion and statistics', () => {
         complained: 0,
         unsubscribed: 0,
         failed: 0,
+        canceled: 0,
       },
       delivery_rate: 0.3333,
       open_rate: 0.3333,

@@ -35,6 +35,11 @@ const TAGS = [
     description: 'Invite customers to write a review by e-mail, one or in bulk; statuses, reminders, statistics.',
   },
   {
+    name: 'Connections',
+    description:
+      'Shops connected to the organization (Shopify, WooCommerce, Stripe, any shop by signed webhooks): their events, the orders they make, and the review request each order makes.',
+  },
+  {
     name: 'Public data',
     description: 'What a business publishes: no key needed; cached and rate-limited per address.',
   },
@@ -92,6 +97,8 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'review.reported': 'A visitor reported a published review',
   'export.completed': 'An export file is ready',
   'import.completed': 'An import of reviews finished',
+  'order.skipped': "An order of a connection makes no review request, and why",
+  'review_request.canceled': 'A review request was canceled before it was sent: its order was cancelled or refunded',
   'webhook.test': 'A test delivery',
 };
 

@@ -19,11 +19,12 @@ export const REVIEW_REQUEST_STATUSES = [
   'complained',
   'unsubscribed',
   'failed',
+  'canceled',
 ] as const;
 
 export const Status = z.enum(REVIEW_REQUEST_STATUSES).openapi({
   description:
-    'Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards.',
+    'Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed), `canceled` (not sent: the order it was made for was cancelled or refunded first). Never moves backwards.',
 });
 
 export const MAX_SEND_AHEAD_DAYS = 90;

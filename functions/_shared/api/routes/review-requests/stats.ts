@@ -47,7 +47,8 @@ export const reviewRequestStats = router()
           cross join lateral (values ('requested', q.created_at), ('sent', q.sent_at), ('delivered', q.delivered_at),
                                      ('opened', q.opened_at), ('clicked', q.clicked_at), ('completed', q.completed_at),
                                      ('bounced', q.bounced_at), ('complained', q.complained_at),
-                                     ('unsubscribed', q.unsubscribed_at), ('failed', q.failed_at)) k(stage, at)
+                                     ('unsubscribed', q.unsubscribed_at), ('failed', q.failed_at),
+                                     ('canceled', q.canceled_at)) k(stage, at)
           where q.created_at >= ${start} and q.created_at < ${end}
             and k.at is not null and k.at >= ${start} and k.at < ${end}
           group by 1, 2`,

@@ -122,6 +122,24 @@ export const EVENT_DATA = {
     description:
       'An import finished: the one event it sends, whatever the number of reviews it brought (no `review.created` for them).',
   }),
+  'order.skipped': z.object({
+    order_id: z.string(),
+    connection_id: Id.nullable(),
+    platform: z.enum(['shopify', 'woocommerce', 'stripe', 'webhook']).nullable(),
+    reason: z.enum(['no_email', 'suppressed', 'too_old', 'automation_off', 'excluded']),
+    at: Timestamp,
+  }).openapi('OrderSkippedData', {
+    description: "An order of a connection reached the automation's trigger (or arrived over 90 days old) and makes no review request; `reason` says why.",
+  }),
+  'review_request.canceled': z.object({
+    id: Id,
+    order_id: z.string(),
+    connection_id: Id.nullable(),
+    external_id: z.string().nullable(),
+    canceled_at: Timestamp,
+  }).openapi('ReviewRequestCanceledData', {
+    description: 'The order a review request was made for was cancelled or fully refunded before the request was sent: it never will be.',
+  }),
   'webhook.test': z.object({
     webhook_id: Id,
     message: z.string(),
@@ -146,6 +164,8 @@ export const WEBHOOK_EVENTS = {
   'review.reported': envelope('review.reported', 'ReviewReportedEvent'),
   'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
   'import.completed': envelope('import.completed', 'ImportCompletedEvent'),
+  'order.skipped': envelope('order.skipped', 'OrderSkippedEvent'),
+  'review_request.canceled': envelope('review_request.canceled', 'ReviewRequestCanceledEvent'),
   'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
 } as const;
 
@@ -159,6 +179,8 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['review.reported'],
   WEBHOOK_EVENTS['export.completed'],
   WEBHOOK_EVENTS['import.completed'],
+  WEBHOOK_EVENTS['order.skipped'],
+  WEBHOOK_EVENTS['review_request.canceled'],
   WEBHOOK_EVENTS['webhook.test'],
 ]);
 
@@ -261,6 +283,22 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         completed_at: now,
         expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
         download_url: `https://plaudit.example/api/v1/organizations/${orgId}/exports/${exportId}/download`,
+      };
+    case 'order.skipped':
+      return {
+        order_id: '#1001',
+        connection_id: '00000000-0000-4000-8000-000000000007',
+        platform: 'shopify',
+        reason: 'no_email',
+        at: now,
+      };
+    case 'review_request.canceled':
+      return {
+        id: '00000000-0000-4000-8000-000000000008',
+        order_id: '#1001',
+        connection_id: '00000000-0000-4000-8000-000000000007',
+        external_id: 'order:00000000-0000-4000-8000-000000000007:#1001',
+        canceled_at: now,
       };
     case 'webhook.test':
       return {

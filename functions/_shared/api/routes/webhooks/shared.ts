@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   'review.reported',
   'export.completed',
   'import.completed',
+  'order.skipped',
+  'review_request.canceled',
 ] as const;
 export const TEST_EVENT = 'webhook.test' as const;
 

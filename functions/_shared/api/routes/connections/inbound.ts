@@ -1,0 +1,129 @@
+// The inbound door of shop connections: POST /connections/:id/events, for the platforms, not for
+// API clients. No API key: the platform's signature over the raw body is the credential, checked
+// by the connection's platform's verifier (core/connections/verify), and the connection decides
+// the tenant. Unknown ids answer 404; a disconnected connection, a missing, wrong or stale
+// signature 401; none of them stores anything. A signed event is read at once with its platform's
+// normalizer (what cannot be read answers 4xx, recorded as refused), stored once per delivery id
+// and answered 200: the worker applies it (worker/lanes/connections.ts). Each connection has a
+// rate limit of its own, answered 429 with Retry-After so the platform delivers again later.
+import { z } from '@hono/zod-openapi';
+import { runAsPublic } from '../../../core/db/roles.ts';
+import { asJson } from '../../../core/db/client.ts';
+import { isUuid } from '../../../core/uuid.ts';
+import { isWooCommercePing, VERIFIERS } from '../../../core/connections/verify/index.ts';
+import { idsInBody, NORMALIZERS, Refusal } from '../../../core/connections/normalize/index.ts';
+import type { Platform } from '../../../core/connections/platforms.ts';
+import { errorBody } from '../../http/errors.ts';
+import { errorResponseSpec, json } from '../../http/schemas.ts';
+import { MemoryRateLimiter, retryAfter, setRateLimitHeaders } from '../../middleware/rate-limit/index.ts';
+import { publicRoute, router } from '../define.ts';
+import { payloadProblem } from './bounds.ts';
+
+const Receipt = z.object({
+  received: z.boolean(),
+  outcome: z.string().openapi({
+    description:
+      '`accepted` (stored; the worker applies it), `duplicate` (a delivery id seen before: nothing changes), `ignored` (a topic not understood) or `ping` (WooCommerce\'s unsigned ping: nothing is recorded).',
+  }),
+}).openapi('ConnectionEventReceipt');
+
+const Params = z.object({ id: z.string().openapi({ description: 'The connection’s id.' }) });
+
+/** Per connection, in this instance's memory: platforms retry a 429, so nothing is lost. */
+const limiter = new MemoryRateLimiter();
+
+/** The inbound route's clock in Unix seconds; tests of the replay window may replace it. */
+let clock = () => Math.floor(Date.now() / 1000);
+export function setInboundClock(next: (() => number) | null) {
+  clock = next ?? (() => Math.floor(Date.now() / 1000));
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export const connectionInbound = router().openapi(
+  publicRoute({
+    method: 'post',
+    path: '/connections/{id}/events',
+    operationId: 'connections.receiveEvent',
+    tags: ['Connections'],
+    summary: 'Receive a shop platform’s event',
+    description:
+      'For the shop platforms, not for API clients: the connection’s `inbound_url`. Signed the platform’s way over the raw body (Shopify `X-Shopify-Hmac-Sha256`, WooCommerce `X-WC-Webhook-Signature`, Stripe `Stripe-Signature`, the `webhook` platform Standard Webhooks), Stripe and Standard Webhooks signatures at most 300 s old. A delivery id seen before answers 200 and changes nothing; topics not understood answer 200 and are ignored.',
+    request: { params: Params },
+    responses: {
+      200: json(Receipt, 'The event was taken'),
+      400: errorResponseSpec('The body is not JSON, or the platform’s delivery id or topic is missing (recorded as refused)'),
+      401: errorResponseSpec('Missing, wrong or stale signature, or the connection is disconnected (nothing is stored)'),
+      404: errorResponseSpec('No such connection'),
+      413: errorResponseSpec('The body is too large'),
+      422: errorResponseSpec('A signed event that cannot be read: a field of the wrong kind or out of bounds (recorded as refused)'),
+      429: errorResponseSpec('Too many events for this connection this minute: deliver again after Retry-After'),
+    },
+  }),
+  async (c) => {
+    const { id } = c.req.valid('param');
+    if (!isUuid(id)) return c.json(errorBody(404, 'Connection not found'), 404);
+    const decision = limiter.hit(`connection:${id}`, c.var.config.connectionEventsPerMinute);
+    setRateLimitHeaders(c, decision);
+    if (!decision.allowed) {
+      c.header('Retry-After', retryAfter(decision));
+      return c.json(errorBody(429, 'Too many events for this connection; deliver again later'), 429);
+    }
+    const sql = c.var.sql;
+    const [conn] = await runAsPublic(sql, (tx) =>
+      tx<{ platform: Platform; status: string; secret: string }[]>`
+        select platform, status, secret from plaudit.inbound_connection(${id})`, { onPrimary: true });
+    if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const header = (name: string) => c.req.header(name);
+    if (conn.platform === 'woocommerce' && isWooCommercePing(header, body)) {
+      return c.json({ received: true, outcome: 'ping' }, 200);
+    }
+    if (conn.status !== 'active') return c.json(errorBody(401, 'The connection is disconnected'), 401);
+    const verdict = await VERIFIERS[conn.platform]({ secret: conn.secret, body, header, nowSeconds: clock() });
+    if (!verdict.ok) return c.json(errorBody(401, `Invalid webhook signature: ${verdict.reason}`), 401);
+
+    // Signed: from here on, what is wrong with the event is recorded as its refusal.
+    let payload: unknown;
+    let problem: string | undefined;
+    try {
+      payload = JSON.parse(decoder.decode(body));
+    } catch {
+      problem = 'body: malformed JSON';
+    }
+    const inBody = problem ? {} : idsInBody(conn.platform, payload);
+    const deliveryId = verdict.deliveryId ?? inBody.deliveryId;
+    const topic = verdict.topic ?? inBody.topic;
+    if (!problem && !deliveryId) problem = 'the delivery id is missing';
+    if (!problem && !topic) problem = 'the topic is missing';
+    let status: 400 | 422 = 400;
+    let settled: string | null = null;
+    if (!problem) {
+      status = 422;
+      problem = payloadProblem(payload);
+    }
+    if (!problem) {
+      try {
+        const actions = NORMALIZERS[conn.platform](payload, {
+          topic: topic!,
+          receivedAt: new Date().toISOString(),
+          settings: {},
+        });
+        if (actions.every((a) => a.kind === 'ignored')) settled = 'ignored';
+      } catch (err) {
+        if (!(err instanceof Refusal)) throw err;
+        problem = err.message;
+      }
+    }
+    if (problem) settled = `refused: ${problem}`;
+    const [row] = await runAsPublic(sql, (tx) =>
+      tx<{ outcome: string }[]>`
+        select plaudit.receive_connection_event(${id}, ${deliveryId ?? `unnamed:${crypto.randomUUID()}`},
+          ${topic ?? 'unknown'}, ${settled ? null : tx.json(asJson(payload))}, ${settled}) as outcome`, {
+      onPrimary: true,
+    });
+    if (row.outcome === 'not_found') return c.json(errorBody(404, 'Connection not found'), 404);
+    if (problem) return c.json(errorBody(status, `The event cannot be read: ${problem}`), status);
+    return c.json({ received: true, outcome: row.outcome }, 200);
+  },
+);
