@@ -1012,6 +1012,186 @@ export interface paths {
         patch: operations["reviews.moderateMedia"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/review-requests/automation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the review-request automation
+         * @description Off by default; trigger `fulfilled`, 7 days after it. When an order of a connection reaches the trigger, one review request is made for it.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        get: operations["reviewRequestAutomation.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the review-request automation
+         * @description Fields left out stay as they are. Enabling it needs a form (`form_id`).
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        patch: operations["reviewRequestAutomation.update"];
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connections
+         * @description Newest first. Secrets are never shown.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        get: operations["connections.list"];
+        put?: never;
+        /**
+         * Connect a shop
+         * @description Ties the organization to the system where its orders happen: `shopify` (`shop_domain`, `webhook_secret`, `access_token`?), `woocommerce` (`store_url`, `webhook_secret`), `stripe` (`webhook_secret`), or `webhook` (any shop; the service makes the secret and answers it once, as `signing_secret`). Point the platform's webhooks at `inbound_url`. Secrets are never shown again. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        post: operations["connections.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a connection
+         * @description Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        get: operations["connections.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connection
+         * @description Its secrets are forgotten and its events answer 404 from then on; the orders and review requests it brought stay.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        delete: operations["connections.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, disconnect or reconnect a connection
+         * @description Fields left out stay as they are. `status: "disconnected"` makes its events answer 401 until it is `active` again. A `webhook` connection keeps the secret the service made.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        patch: operations["connections.update"];
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show a connection's last events
+         * @description Sends nothing to the platform: answers the last 20 events the connection received, newest first, with their outcome (`accepted`, `duplicate`, `ignored`, `refused: <why>`). Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        post: operations["connections.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a shop platform’s event
+         * @description For the shop platforms, not for API clients: the connection’s `inbound_url`. Signed the platform’s way over the raw body (Shopify `X-Shopify-Hmac-Sha256`, WooCommerce `X-WC-Webhook-Signature`, Stripe `Stripe-Signature`, the `webhook` platform Standard Webhooks), Stripe and Standard Webhooks signatures at most 300 s old. A delivery id seen before answers 200 and changes nothing; topics not understood answer 200 and are ignored.
+         */
+        post: operations["connections.receiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Newest first; filter by `status`, `email` (case-insensitive) and `connection_id`.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["orders.list"];
+        put?: never;
+        /**
+         * Load orders for purchase proof
+         * @description Bulk upsert of 1 to 1,000 orders (body up to 1 MiB), each with up to 100 `items`. An existing order id takes the new `email`, `purchased_at` and `items` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders: a review of a product also needs an order that holds the product or one of its group, unless the order was loaded without items. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        post: operations["orders.load"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description Its items, its timeline, its review request, or why it made none (`skipped.reason`).
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["orders.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/review-requests/stats": {
         parameters: {
             query?: never;
@@ -1354,28 +1534,6 @@ export interface paths {
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         post: operations["verification.reject"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/organizations/{orgId}/orders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Load orders for purchase proof
-         * @description Bulk upsert of 1 to 1,000 orders (body up to 1 MiB), each with up to 100 `items`. An existing order id takes the new `email`, `purchased_at` and `items` (left out → none); an order id repeated in one request keeps its last occurrence. Purchase-proof submissions and `verify` with `order_id` check against these orders: a review of a product also needs an order that holds the product or one of its group, unless the order was loaded without items. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
-         *
-         *     Requires an API key (or a member's session) with scope `write` or higher.
-         */
-        post: operations["orders.load"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1836,6 +1994,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.skipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order of a connection makes no review request, and why
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.order_skipped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review_request.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A review request was canceled before it was sent: its order was cancelled or refunded
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.review_request_canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2190,6 +2388,57 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             completed_at: string;
+        };
+        OrderSkippedEvent: {
+            /** @enum {string} */
+            event: "order.skipped";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderSkippedData"];
+        };
+        /** @description An order of a connection reached the automation's trigger (or arrived over 90 days old) and makes no review request; `reason` says why. */
+        OrderSkippedData: {
+            order_id: string;
+            /** Format: uuid */
+            connection_id: string | null;
+            /** @enum {string|null} */
+            platform: "shopify" | "woocommerce" | "stripe" | "webhook" | null;
+            /** @enum {string} */
+            reason: "no_email" | "suppressed" | "too_old" | "automation_off" | "excluded";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            at: string;
+        };
+        ReviewRequestCanceledEvent: {
+            /** @enum {string} */
+            event: "review_request.canceled";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["ReviewRequestCanceledData"];
+        };
+        /** @description The order a review request was made for was cancelled or fully refunded before the request was sent: it never will be. */
+        ReviewRequestCanceledData: {
+            /** Format: uuid */
+            id: string;
+            order_id: string;
+            /** Format: uuid */
+            connection_id: string | null;
+            external_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            canceled_at: string;
         };
         WebhookTestEvent: {
             /** @enum {string} */
@@ -2584,7 +2833,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "*")[];
+            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "*")[];
             description?: string;
         };
         /**
@@ -2608,7 +2857,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "*")[];
+            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "*")[];
             description?: string | null;
             /** @description false stops deliveries (queued ones are cancelled); true resumes with new events. */
             enabled?: boolean;
@@ -2669,7 +2918,7 @@ export interface components {
              * @description Send a sample of this event instead of `webhook.test`.
              * @enum {string}
              */
-            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed";
+            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled";
         };
         RotatedWebhookSecret: {
             /** Format: uuid */
@@ -3230,6 +3479,194 @@ export interface components {
              */
             file: string;
         };
+        ReviewRequestAutomation: {
+            enabled: boolean;
+            /** @enum {string} */
+            trigger: "fulfilled" | "delivered" | "paid";
+            delay_days: number;
+            /** Format: uuid */
+            form_id: string | null;
+            exclude_products: string[];
+        };
+        ReviewRequestAutomationPatch: {
+            enabled?: boolean;
+            /**
+             * @description `fulfilled`: the first fulfilment of any item; `delivered`: Shopify's delivered shipment status or the webhook `order.delivered` (platforms without it fall back to `fulfilled`); `paid`.
+             * @enum {string}
+             */
+            trigger?: "fulfilled" | "delivered" | "paid";
+            delay_days?: number;
+            /** Format: uuid */
+            form_id?: string | null;
+            /** @description External ids of products never asked about. */
+            exclude_products?: string[];
+        };
+        NewConnection: components["schemas"]["Connection"] & {
+            /** @description `webhook` connections: the secret (`whsec_…`) to sign events with, shown this once. */
+            signing_secret?: string;
+        };
+        Connection: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            platform: "shopify" | "woocommerce" | "stripe" | "webhook";
+            name: string;
+            /** @enum {string} */
+            status: "active" | "disconnected";
+            /** @description Where the platform sends its events. */
+            inbound_url: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_event_at: string | null;
+            /** @description Shopify `{"shop_domain","write_back"}` (write_back: an access token is set), WooCommerce `{"store_url"}`; never a secret. */
+            settings: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "platform": "shopify",
+         *       "shop_domain": "acme.myshopify.com",
+         *       "webhook_secret": "shpss_…"
+         *     }
+         */
+        ConnectionInput: {
+            /** @enum {string} */
+            platform: "shopify";
+            /** @description What the dashboard calls it. */
+            name?: string;
+            /** @example acme.myshopify.com */
+            shop_domain: string;
+            /** @description The custom app's API secret key, which signs its webhooks. */
+            webhook_secret: string;
+            /** @description The custom app's Admin API access token: enables writing ratings back to the products. */
+            access_token?: string;
+        } | {
+            /** @enum {string} */
+            platform: "woocommerce";
+            /** @description What the dashboard calls it. */
+            name?: string;
+            /** @example https://shop.example.com */
+            store_url: string;
+            /** @description The secret set on the WooCommerce webhooks. */
+            webhook_secret: string;
+        } | {
+            /** @enum {string} */
+            platform: "stripe";
+            /** @description What the dashboard calls it. */
+            name?: string;
+            /** @description The webhook endpoint's signing secret. */
+            webhook_secret: string;
+        } | {
+            /** @enum {string} */
+            platform: "webhook";
+            /** @description What the dashboard calls it. */
+            name?: string;
+        };
+        ConnectionPatch: {
+            /** @description What the dashboard calls it. */
+            name?: string;
+            /**
+             * @description `disconnected`: its events answer 401 until it is active again.
+             * @enum {string}
+             */
+            status?: "active" | "disconnected";
+            /** @description A new secret (Shopify, WooCommerce, Stripe). */
+            webhook_secret?: string;
+            /** @description Shopify: a new access token, or null. */
+            access_token?: string | null;
+            /** @example acme.myshopify.com */
+            shop_domain?: string;
+            /** @example https://shop.example.com */
+            store_url?: string;
+        };
+        ConnectionTest: {
+            /** @description The last 20 events, newest first. */
+            events: components["schemas"]["ConnectionEvent"][];
+        };
+        ConnectionEvent: {
+            delivery_id: string;
+            topic: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            received_at: string;
+            /** @description `accepted`, `duplicate`, `ignored` or `refused: <why>`. */
+            outcome: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            processed_at: string | null;
+        };
+        ConnectionEventReceipt: {
+            received: boolean;
+            /** @description `accepted` (stored; the worker applies it), `duplicate` (a delivery id seen before: nothing changes), `ignored` (a topic not understood) or `ping` (WooCommerce's unsigned ping: nothing is recorded). */
+            outcome: string;
+        };
+        Order: {
+            /** @description What the customer sees (Shopify `#1001`, WooCommerce `number`, …). */
+            order_id: string;
+            /** Format: uuid */
+            connection_id: string | null;
+            /** @enum {string|null} */
+            platform: "shopify" | "woocommerce" | "stripe" | "webhook" | null;
+            email: string | null;
+            name: string | null;
+            /**
+             * @description Null for an order loaded through the API.
+             * @enum {string|null}
+             */
+            status: "created" | "paid" | "fulfilled" | "delivered" | "cancelled" | "refunded" | null;
+            items: {
+                product_external_id: string;
+                quantity: number;
+                refunded: boolean;
+            }[];
+            /** @description The timeline, by the events’ own time. */
+            events: {
+                /** @description An order status, or `partially_refunded`. */
+                type: string;
+                /**
+                 * Format: date-time
+                 * @description The event's own time, as the shop gave it.
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                occurred_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                received_at: string;
+            }[];
+            review_request: {
+                /** Format: uuid */
+                id: string;
+                status: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                send_at: string;
+            } | null;
+            skipped: {
+                /** @enum {string} */
+                reason: "no_email" | "suppressed" | "too_old" | "automation_off" | "excluded";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                at: string;
+            } | null;
+        };
         ReviewRequestStats: {
             startDate: string;
             endDate: string;
@@ -3246,6 +3683,7 @@ export interface components {
                 complained: number;
                 unsubscribed: number;
                 failed: number;
+                canceled: number;
             };
             /** @description Requests whose e-mail was sent (the denominator of the rates). */
             sent: number;
@@ -3266,6 +3704,7 @@ export interface components {
                 complained: number;
                 unsubscribed: number;
                 failed: number;
+                canceled: number;
             }[];
         };
         ReviewRequestSettings: {
@@ -3302,10 +3741,10 @@ export interface components {
             locale: string;
             incentive: components["schemas"]["Incentive"] & unknown;
             /**
-             * @description Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards.
+             * @description Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed), `canceled` (not sent: the order it was made for was cancelled or refunded first). Never moves backwards.
              * @enum {string}
              */
-            status: "queued" | "sent" | "delivered" | "opened" | "clicked" | "completed" | "bounced" | "complained" | "unsubscribed" | "failed";
+            status: "queued" | "sent" | "delivered" | "opened" | "clicked" | "completed" | "bounced" | "complained" | "unsubscribed" | "failed" | "canceled";
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -8559,6 +8998,911 @@ export interface operations {
             };
         };
     };
+    "reviewRequestAutomation.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The automation settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewRequestAutomation"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviewRequestAutomation.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequestAutomationPatch"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewRequestAutomation"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of connections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Connection"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description The connection (with its signing secret, for a `webhook` connection) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewConnection"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was carried out already, and its answer showed a secret that is not kept */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionPatch"];
+            };
+        };
+        responses: {
+            /** @description The connection after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation, or does not apply to its platform */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionTest"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was carried out already, and its answer showed a secret that is not kept */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request, or a field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.receiveEvent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event was taken */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEventReceipt"];
+                };
+            };
+            /** @description The body is not JSON, or the platform’s delivery id or topic is missing (recorded as refused) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, wrong or stale signature, or the connection is disconnected (nothing is stored) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A signed event that cannot be read: a field of the wrong kind or out of bounds (recorded as refused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many events for this connection this minute: deliver again after Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                status?: "created" | "paid" | "fulfilled" | "delivered" | "cancelled" | "refunded";
+                email?: string;
+                connection_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders.load": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrdersInput"];
+            };
+        };
+        responses: {
+            /** @description How many orders were new and how many were updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrdersResult"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was carried out already, and its answer showed a secret that is not kept */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "orders.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The order id, URL-encoded (`%231001` for `#1001`). */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such order */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "reviewRequests.stats": {
         parameters: {
             query?: {
@@ -8761,8 +10105,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
-                /** @description Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed). Never moves backwards. */
-                status?: "queued" | "sent" | "delivered" | "opened" | "clicked" | "completed" | "bounced" | "complained" | "unsubscribed" | "failed";
+                /** @description Lifecycle: `queued` → `sent` (the transport accepted it) → `delivered` → `opened` → `clicked` → `completed` (a review was written), or `bounced`, `complained`, `unsubscribed`, `failed` (not sent: a permanent send failure, or the address is suppressed), `canceled` (not sent: the order it was made for was cancelled or refunded first). Never moves backwards. */
+                status?: "queued" | "sent" | "delivered" | "opened" | "clicked" | "completed" | "bounced" | "complained" | "unsubscribed" | "failed" | "canceled";
                 /** @description Exactly this address (any case); an erased address is found by it too. */
                 email?: string;
                 /** @description Only requests for this form. */
@@ -10027,90 +11371,6 @@ export interface operations {
             };
         };
     };
-    "orders.load": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
-                "idempotency-key"?: string;
-            };
-            path: {
-                /** @description Organization id */
-                orgId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OrdersInput"];
-            };
-        };
-        responses: {
-            /** @description How many orders were new and how many were updated */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrdersResult"];
-                };
-            };
-            /** @description Invalid path or query parameters */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed, unknown, revoked or rotated API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key belongs to another organization or its scope is too low */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request was carried out already, and its answer showed a secret that is not kept */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A field failed validation */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     "public.embed": {
         parameters: {
             query?: never;
@@ -11260,6 +12520,76 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ImportCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.order_skipped": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderSkippedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.review_request_canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRequestCanceledEvent"];
             };
         };
         responses: {
