@@ -19,6 +19,7 @@ export const STATUS_LABEL: Record<RequestStatus, string> = {
   complained: 'Marked as spam',
   unsubscribed: 'Unsubscribed',
   failed: 'Not sent',
+  canceled: 'Canceled (order cancelled or refunded)',
 };
 
 export const STATUS_TONE: Record<RequestStatus, string> = {
@@ -32,6 +33,7 @@ export const STATUS_TONE: Record<RequestStatus, string> = {
   complained: 'bad',
   unsubscribed: 'bad',
   failed: 'bad',
+  canceled: 'plain',
 };
 
 export const SUPPRESSION_REASON: Record<Suppression['reason'], string> = {
