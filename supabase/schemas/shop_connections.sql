@@ -247,16 +247,19 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   tenant uuid := plaudit.connection_tenant(p_connection_id);
+  addresses text[];
   address text;
-  files jsonb := '[]';
+  files jsonb := '[]'::jsonb;
 begin
-  for address in
-    select lower(btrim(p_email)) where p_email is not null
-    union
-    select distinct lower(o.email) from plaudit.orders o
-     where p_email is null and o.org_id = tenant and o.connection_id = p_connection_id and o.email is not null
-  loop
-    files := files || (plaudit.erase_reviewer(address, false, 'connection:' || p_connection_id)::jsonb -> 'files');
+  if p_email is not null then
+    addresses := array[lower(btrim(p_email))];
+  else
+    select coalesce(array_agg(distinct lower(o.email)), '{}'::text[]) into addresses from plaudit.orders o
+     where o.org_id = tenant and o.connection_id = p_connection_id and o.email is not null;
+  end if;
+  foreach address in array addresses loop
+    files := files || coalesce((plaudit.erase_reviewer(address, false, 'connection:' || p_connection_id))::jsonb -> 'files',
+                               '[]'::jsonb);
   end loop;
   return files;
 end
@@ -293,7 +296,7 @@ as $$
   select coalesce(jsonb_agg(jsonb_build_object(
            'delivery_id', e.delivery_id, 'topic', e.topic, 'received_at', plaudit.iso_utc(e.received_at),
            'outcome', e.outcome, 'processed_at', plaudit.iso_utc(e.processed_at)) order by e.id desc), '[]')
-    from (select * from plaudit.connection_events x
+    from (select x.id, x.delivery_id, x.topic, x.received_at, x.outcome, x.processed_at from plaudit.connection_events x
            where x.connection_id = p_connection_id and x.org_id = plaudit.current_org_id()
            order by x.id desc limit 20) e
 $$;

@@ -33,7 +33,11 @@ const SECRETS: Record<string, () => string> = {
 };
 
 /** Connects a shop of the platform to the tenant; answers it with the secret that signs its events. */
-export async function connect(t: Tenant, platform: string, fields: Record<string, unknown> = {}): Promise<TestConnection> {
+export async function connect(
+  t: Tenant,
+  platform: string,
+  fields: Record<string, unknown> = {},
+): Promise<TestConnection> {
   const secret = SECRETS[platform]?.();
   const body = {
     platform,
@@ -99,7 +103,10 @@ export function signed(c: TestConnection, body: string, d: Delivery = {}): Recor
         'x-wc-webhook-source': 'https://shop.example.com/',
       };
     case 'stripe':
-      return { ...json, 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: at }) };
+      return {
+        ...json,
+        'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: at }),
+      };
     default: {
       const signature = new Webhook(secret).sign(id, new Date(at * 1000), body);
       return { ...json, 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signature };
@@ -129,10 +136,14 @@ export async function lastEvents(t: Tenant, c: TestConnection): Promise<any[]> {
 
 /** Waits until the worker has processed the delivery; answers its outcome. */
 export async function processed(t: Tenant, c: TestConnection, deliveryId: string): Promise<string> {
-  return await eventually(async () => {
-    const event = (await lastEvents(t, c)).find((e) => e.delivery_id === deliveryId && e.processed_at);
-    return event?.outcome;
-  }, 15_000, `delivery ${deliveryId} processed`);
+  return await eventually(
+    async () => {
+      const event = (await lastEvents(t, c)).find((e) => e.delivery_id === deliveryId && e.processed_at);
+      return event?.outcome;
+    },
+    15_000,
+    `delivery ${deliveryId} processed`,
+  );
 }
 
 /** Sends an event and waits for the worker to have processed it; answers the outcome. */

@@ -5,7 +5,7 @@
 -- tenants read only their own connections, events and orders.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(40);
+select plan(41);
 
 insert into plaudit.organizations (id, name, slug) values
   ('34000000-0000-4000-8000-000000000001', 'Shop Co', 'connections-shop'),
@@ -179,11 +179,18 @@ select tests.act_as_public();
 select is(array[plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-1', 'orders/create', '{}'),
                 plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-1', 'orders/create', '{}'),
                 plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-2', 'orders/create', null,
-                                                 'items: at most 100')],
-  array['accepted', 'duplicate', 'refused: items: at most 100'], 'a delivery id is stored once; a repeat is a duplicate');
+                                                 'refused: line_items: at most 100 items'),
+                plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-3', 'carts/create', null,
+                                                 'ignored'),
+                plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c9', 'd-1', 'orders/create', '{}')],
+  array['accepted', 'duplicate', 'refused: line_items: at most 100 items', 'ignored', 'accepted'],
+  'a delivery id is stored once per connection; a repeat is a duplicate; events settled on arrival are recorded');
 select tests.clear_persona();
-select is((select count(*)::integer from plaudit.connection_events where payload is not null), 1,
+select is((select count(*)::integer from plaudit.connection_events
+            where payload is not null and connection_id = '34000000-0000-4000-8000-0000000000c1'), 1,
   'only the first delivery is kept for processing');
+select is((select org_id from plaudit.connection_events where connection_id = '34000000-0000-4000-8000-0000000000c9'),
+  '34000000-0000-4000-8000-000000000002'::uuid, 'the connection decides the tenant of its events');
 
 select * from finish();
 rollback;

@@ -97,7 +97,7 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'review.reported': 'A visitor reported a published review',
   'export.completed': 'An export file is ready',
   'import.completed': 'An import of reviews finished',
-  'order.skipped': "An order of a connection makes no review request, and why",
+  'order.skipped': 'An order of a connection makes no review request, and why',
   'review_request.canceled': 'A review request was canceled before it was sent: its order was cancelled or refunded',
   'webhook.test': 'A test delivery',
 };

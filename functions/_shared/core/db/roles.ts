@@ -138,3 +138,16 @@ export async function asWorker<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promis
   const results = await sql.begin((tx) => [tx.unsafe(`set local role ${role}`), fn(tx as unknown as Sql)] as never);
   return (results as unknown as [unknown, T])[1];
 }
+
+/**
+ * A transaction as plaudit_worker for work of several statements, each awaited in turn (asWorker
+ * pipelines the role with one lazy statement; an async callback would send its first statement
+ * before the role). The role is set first, one round trip more.
+ */
+export async function inWorkerTransaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  const role: TenantRole = 'plaudit_worker';
+  return await sql.begin(async (tx) => {
+    await tx.unsafe(`set local role ${role}`);
+    return await fn(tx as unknown as Sql);
+  }) as T;
+}

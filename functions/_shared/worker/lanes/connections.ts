@@ -5,7 +5,7 @@
 // outcome: accepted, ignored (a topic not understood) or refused (a payload it cannot read). An
 // event whose processing fails (its order not known yet, say) is retried after the lease, and
 // refused after 5 attempts (plaudit.claim_connection_events). One batch at a time, in order.
-import { asWorker } from '../../core/db/roles.ts';
+import { asWorker, inWorkerTransaction } from '../../core/db/roles.ts';
 import { applyActions } from '../../core/connections/apply.ts';
 import { NORMALIZERS, Refusal } from '../../core/connections/normalize/index.ts';
 import type { Platform } from '../../core/connections/platforms.ts';
@@ -50,8 +50,7 @@ export class ConnectionEventLane {
     const rows = await asWorker(sql, (tx) =>
       tx<EventRow[]>`
         select id::text, org_id, connection_id, platform, topic, payload, received_at, settings
-          from plaudit.claim_connection_events(${BATCH}, ${LEASE_SECONDS}, ${orgIdsLiteral(config.orgIds)}::uuid[])`
-    );
+          from plaudit.claim_connection_events(${BATCH}, ${LEASE_SECONDS}, ${orgIdsLiteral(config.orgIds)}::uuid[])`);
     if (rows.length === 0) return 0;
     this.#wanted = true; // there may be more
     this.running = this.#process(rows).finally(() => {
@@ -81,10 +80,13 @@ export class ConnectionEventLane {
         });
       } catch (err) {
         if (!(err instanceof Refusal)) throw err;
-        await asWorker(sql, (tx) => tx`select plaudit.finish_connection_event(${row.id}, ${'refused: ' + err.message})`);
+        await asWorker(
+          sql,
+          (tx) => tx`select plaudit.finish_connection_event(${row.id}, ${'refused: ' + err.message})`,
+        );
         return;
       }
-      await asWorker(sql, async (tx) => {
+      await inWorkerTransaction(sql, async (tx) => {
         const outcome = await applyActions(tx, row, actions, config.publicUrl, files);
         await tx`select plaudit.finish_connection_event(${row.id}, ${outcome})`;
       });

@@ -24,7 +24,7 @@ const AutomationPatch = z.object({
   enabled: z.boolean().optional(),
   trigger: z.enum(['fulfilled', 'delivered', 'paid']).optional().openapi({
     description:
-      '`fulfilled`: the first fulfilment of any item; `delivered`: Shopify\'s delivered shipment status or the webhook `order.delivered` (platforms without it fall back to `fulfilled`); `paid`.',
+      "`fulfilled`: the first fulfilment of any item; `delivered`: Shopify's delivered shipment status or the webhook `order.delivered` (platforms without it fall back to `fulfilled`); `paid`.",
   }),
   delay_days: z.number().int().min(0).max(90).optional(),
   form_id: z.string().uuid().nullable().optional(),
@@ -63,7 +63,10 @@ export const automation = router()
       summary: 'Change the review-request automation',
       description: 'Fields left out stay as they are. Enabling it needs a form (`form_id`).',
       request: { params: OrgParams, body: jsonBody(AutomationPatch) },
-      responses: { 200: json(Automation, 'The settings after the change'), 422: errorResponseSpec('A field failed validation') },
+      responses: {
+        200: json(Automation, 'The settings after the change'),
+        422: errorResponseSpec('A field failed validation'),
+      },
     }),
     async (c) => {
       const { orgId } = c.req.valid('param');
@@ -74,7 +77,9 @@ export const automation = router()
         if (!form) throw new ApiError(422, 'form_id: no review form with this id in this organization');
       }
       const current = await readAutomation(db);
-      if ((patch.enabled ?? current.enabled) && (patch.form_id === undefined ? current.form_id : patch.form_id) === null) {
+      if (
+        (patch.enabled ?? current.enabled) && (patch.form_id === undefined ? current.form_id : patch.form_id) === null
+      ) {
         throw new ApiError(422, 'form_id: the automation needs a form to be enabled');
       }
       const changes = fieldsGiven(patch, ['enabled', 'trigger', 'delay_days', 'form_id']);

@@ -45,13 +45,18 @@ export const connections = router()
       const db = c.var.db;
       const secret = input.platform === 'webhook' ? null : input.webhook_secret;
       const token = input.platform === 'shopify' ? input.access_token ?? null : null;
-      const settings = settingsOf(input.platform, {
-        ...input,
-        access_token: input.platform === 'shopify' ? input.access_token ?? null : undefined,
-      } as Parameters<typeof settingsOf>[1]);
+      const settings = settingsOf(
+        input.platform,
+        {
+          ...input,
+          access_token: input.platform === 'shopify' ? input.access_token ?? null : undefined,
+        } as Parameters<typeof settingsOf>[1],
+      );
       const [made] = await translateDbErrors(() =>
         db<{ id: string; signing_secret: string | null }[]>`
-          select id, signing_secret from plaudit.create_connection(${input.platform}, ${input.name ?? defaultName(input)},
+          select id, signing_secret from plaudit.create_connection(${input.platform}, ${
+          input.name ?? defaultName(input)
+        },
             ${db.json(asJson(settings))}, ${secret}, ${token})`
       );
       const connection = toConnection(await loadConnection(db, made.id), c.var.config.publicUrl);

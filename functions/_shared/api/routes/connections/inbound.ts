@@ -23,7 +23,7 @@ const Receipt = z.object({
   received: z.boolean(),
   outcome: z.string().openapi({
     description:
-      '`accepted` (stored; the worker applies it), `duplicate` (a delivery id seen before: nothing changes), `ignored` (a topic not understood) or `ping` (WooCommerce\'s unsigned ping: nothing is recorded).',
+      "`accepted` (stored; the worker applies it), `duplicate` (a delivery id seen before: nothing changes), `ignored` (a topic not understood) or `ping` (WooCommerce's unsigned ping: nothing is recorded).",
   }),
 }).openapi('ConnectionEventReceipt');
 
@@ -52,11 +52,17 @@ export const connectionInbound = router().openapi(
     request: { params: Params },
     responses: {
       200: json(Receipt, 'The event was taken'),
-      400: errorResponseSpec('The body is not JSON, or the platform’s delivery id or topic is missing (recorded as refused)'),
-      401: errorResponseSpec('Missing, wrong or stale signature, or the connection is disconnected (nothing is stored)'),
+      400: errorResponseSpec(
+        'The body is not JSON, or the platform’s delivery id or topic is missing (recorded as refused)',
+      ),
+      401: errorResponseSpec(
+        'Missing, wrong or stale signature, or the connection is disconnected (nothing is stored)',
+      ),
       404: errorResponseSpec('No such connection'),
       413: errorResponseSpec('The body is too large'),
-      422: errorResponseSpec('A signed event that cannot be read: a field of the wrong kind or out of bounds (recorded as refused)'),
+      422: errorResponseSpec(
+        'A signed event that cannot be read: a field of the wrong kind or out of bounds (recorded as refused)',
+      ),
       429: errorResponseSpec('Too many events for this connection this minute: deliver again after Retry-After'),
     },
   }),

@@ -125,7 +125,9 @@ export function settingsOf(
       write_back: fields.access_token === undefined ? current.write_back ?? false : fields.access_token !== null,
     };
   }
-  if (platform === 'woocommerce') return { store_url: (fields.store_url ?? current.store_url as string)?.replace(/\/+$/, '') };
+  if (platform === 'woocommerce') {
+    return { store_url: (fields.store_url ?? current.store_url as string)?.replace(/\/+$/, '') };
+  }
   return {};
 }
 

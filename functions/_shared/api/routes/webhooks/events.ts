@@ -129,7 +129,8 @@ export const EVENT_DATA = {
     reason: z.enum(['no_email', 'suppressed', 'too_old', 'automation_off', 'excluded']),
     at: Timestamp,
   }).openapi('OrderSkippedData', {
-    description: "An order of a connection reached the automation's trigger (or arrived over 90 days old) and makes no review request; `reason` says why.",
+    description:
+      "An order of a connection reached the automation's trigger (or arrived over 90 days old) and makes no review request; `reason` says why.",
   }),
   'review_request.canceled': z.object({
     id: Id,
@@ -138,7 +139,8 @@ export const EVENT_DATA = {
     external_id: z.string().nullable(),
     canceled_at: Timestamp,
   }).openapi('ReviewRequestCanceledData', {
-    description: 'The order a review request was made for was cancelled or fully refunded before the request was sent: it never will be.',
+    description:
+      'The order a review request was made for was cancelled or fully refunded before the request was sent: it never will be.',
   }),
   'webhook.test': z.object({
     webhook_id: Id,

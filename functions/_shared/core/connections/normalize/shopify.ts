@@ -117,10 +117,12 @@ export function normalizeShopify(body: unknown, ctx: EventContext): Action[] {
     case 'customers/data_request': {
       const address = email(obj(o.customer)?.email);
       if (!address) return [{ kind: 'ignored' }];
-      return [ctx.topic === 'customers/redact' ? { kind: 'erase', email: address } : {
-        kind: 'data_request',
-        email: address,
-      }];
+      return [
+        ctx.topic === 'customers/redact' ? { kind: 'erase', email: address } : {
+          kind: 'data_request',
+          email: address,
+        },
+      ];
     }
     case 'shop/redact':
       return [{ kind: 'erase', email: null }];

@@ -18,7 +18,9 @@ export function normalizeStripe(body: unknown, ctx: EventContext): Action[] {
       const listed = text(obj(object.metadata)?.plaudit_products, 5000);
       const products = listed ? [...new Set(listed.split(',').map((s) => s.trim()).filter(Boolean))] : [];
       if (products.length > 100) throw new Refusal('metadata.plaudit_products: at most 100 products');
-      if (products.some((p) => p.length > 200)) throw new Refusal('metadata.plaudit_products: ids of at most 200 characters');
+      if (products.some((p) => p.length > 200)) {
+        throw new Refusal('metadata.plaudit_products: ids of at most 200 characters');
+      }
       return [{
         kind: 'order',
         type: 'paid',

@@ -40,7 +40,7 @@ describe('WooCommerce', () => {
   const secret = 'wc_secret';
   const body = '{"id":727,"number":"727","status":"processing"}';
   const sign = (b: string) => createHmac('sha256', secret).update(b, 'utf8').digest('base64');
-  it('uses Shopify\'s scheme with its own headers', async () => {
+  it("uses Shopify's scheme with its own headers", async () => {
     const v = await VERIFIERS.woocommerce({
       secret,
       body: enc.encode(body),
@@ -81,7 +81,7 @@ describe('Stripe', () => {
       nowSeconds,
     });
 
-  it('takes a header made by Stripe\'s library, within 300 seconds', async () => {
+  it("takes a header made by Stripe's library, within 300 seconds", async () => {
     const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: NOW - 299 });
     expect((await verify(header)).ok).toBe(true);
   });
@@ -101,8 +101,7 @@ describe('Stripe', () => {
 describe('Standard Webhooks (the webhook platform)', () => {
   const secret = 'whsec_' + Buffer.from('0123456789abcdef01234567').toString('base64');
   const body = JSON.stringify({ type: 'order.created', timestamp: '2026-11-28T10:00:00Z', data: {} });
-  const sign = (at: number, id = 'msg_1') =>
-    new Webhook(secret).sign(id, new Date(at * 1000), body).toString();
+  const sign = (at: number, id = 'msg_1') => new Webhook(secret).sign(id, new Date(at * 1000), body).toString();
   const verify = (h: Record<string, string>) =>
     VERIFIERS.webhook({ secret, body: enc.encode(body), header: headers(h), nowSeconds: NOW });
 
