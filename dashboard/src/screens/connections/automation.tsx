@@ -70,7 +70,9 @@ export function AutomationSettings() {
       {draft && (
         <>
           {saved && <Notice tone='success'>Saved.</Notice>}
-          {save.error && <ErrorNotice error={save.error} />}
+          {save.error && !save.error.field('form_id') && !save.error.field('delay_days') && (
+            <ErrorNotice error={save.error} />
+          )}
           <CheckboxField
             id='automation-enabled'
             label='Send a review request for every order from my connected shops'
@@ -101,8 +103,9 @@ export function AutomationSettings() {
             error={save.error}
             value={draft.form_id ?? ''}
             onValue={(v) => edit({ form_id: v || null })}
+            hint='The form customers write their review on.'
             options={[
-              ['', 'Your first form'],
+              ...(draft.form_id ? [] : [['', 'Choose a form'] as const]),
               ...(forms.data?.data ?? []).map((f) => [f.id, f.name] as const),
             ]}
           />
