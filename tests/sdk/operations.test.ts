@@ -82,6 +82,16 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'orders.load': ['verification.loadOrders', { orders: [] }],
   'reports.list': ['reports.list'],
   'reports.resolve': ['reports.resolve', ID, 'Kept'],
+  'connections.create': ['connections.create', { platform: 'webhook' }],
+  'connections.list': ['connections.list'],
+  'connections.get': ['connections.get', ID],
+  'connections.update': ['connections.update', ID, { name: 'Shop' }],
+  'connections.delete': ['connections.delete', ID],
+  'connections.test': ['connections.test', ID],
+  'orders.list': ['orders.list'],
+  'orders.get': ['orders.get', '#1001'],
+  'reviewRequestAutomation.get': ['automation.get'],
+  'reviewRequestAutomation.update': ['automation.update', { enabled: true }],
   'publicProfile.get': ['publicProfile.get'],
   'publicProfile.update': ['publicProfile.update', { description: 'x' }],
   // Public operations the SDK offers too (no key is sent).
@@ -121,6 +131,8 @@ const NOT_IN_SDK: Record<string, string> = {
   'emailEvents.receive': "the e-mail provider's webhook into the service",
   'public.openVerificationLink': 'the link a reviewer opens in a browser: a redirect to an HTML page',
   'public.mediaFile': "a review's photo or video, fetched by the `url` its media item names",
+  'connections.receiveEvent':
+    "a shop's signed event into the service, signed by the shop's platform (sdk/examples/medusa-order-subscriber.mjs)",
   'public.googleProductFeed': "an XML feed that Google Merchant Center fetches by its address, not a program's call",
 };
 
