@@ -176,8 +176,11 @@ begin
        and (select f.verification_mode from plaudit.review_forms f where f.id = q.form_id) <> 'manual'
     then
       perform set_config('plaudit.actor', 'reviewer:invitation', true);
+      -- A request made for an order (shop connections) leaves the order's provenance on the review,
+      -- as purchase proof does.
       update plaudit.reviews r
-         set verification_status = 'verified', verification_method = 'invitation', verification_at = now()
+         set verification_status = 'verified', verification_method = 'invitation', verification_at = now(),
+             verification_order_hash = case when q.order_id is not null then plaudit.order_hash(q.org_id, q.order_id) end
        where r.id = s.id;
       perform set_config('plaudit.actor', '', true);
       update plaudit.email_outbox e

@@ -129,10 +129,9 @@ const NOT_IN_SDK: Record<string, string> = {
   'auth.signOutEverywhere': "the dashboard's sign-in, by member session",
   'auth.signUp': "the dashboard's sign-in, by member session",
   'emailEvents.receive': "the e-mail provider's webhook into the service",
+  'connections.receiveEvent': "a shop platform's signed webhook into the service",
   'public.openVerificationLink': 'the link a reviewer opens in a browser: a redirect to an HTML page',
   'public.mediaFile': "a review's photo or video, fetched by the `url` its media item names",
-  'connections.receiveEvent':
-    "a shop's signed event into the service, signed by the shop's platform (sdk/examples/medusa-order-subscriber.mjs)",
   'public.googleProductFeed': "an XML feed that Google Merchant Center fetches by its address, not a program's call",
 };
 

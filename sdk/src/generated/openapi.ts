@@ -3488,6 +3488,15 @@ export interface components {
             form_id: string | null;
             exclude_products: string[];
         };
+        /**
+         * @example {
+         *       "trigger": "fulfilled",
+         *       "delay_days": 7,
+         *       "exclude_products": [
+         *         "GIFT-CARD"
+         *       ]
+         *     }
+         */
         ReviewRequestAutomationPatch: {
             enabled?: boolean;
             /**
@@ -3525,9 +3534,14 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             last_event_at: string | null;
-            /** @description Shopify `{"shop_domain","write_back"}` (write_back: an access token is set), WooCommerce `{"store_url"}`; never a secret. */
+            /** @description The platform's fields, never a secret; Stripe and webhook connections have none. */
             settings: {
-                [key: string]: unknown;
+                /** @description Shopify: the shop. */
+                shop_domain?: string;
+                /** @description Shopify: an access token is set, so ratings are written back to the products. */
+                write_back?: boolean;
+                /** @description WooCommerce: the store. */
+                store_url?: string;
             };
         };
         /**
@@ -3570,6 +3584,12 @@ export interface components {
             /** @description What the dashboard calls it. */
             name?: string;
         };
+        /**
+         * @example {
+         *       "name": "Main shop",
+         *       "status": "active"
+         *     }
+         */
         ConnectionPatch: {
             /** @description What the dashboard calls it. */
             name?: string;
@@ -9681,8 +9701,11 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100. */
                 limit?: number;
+                /** @description Only orders with this status. */
                 status?: "created" | "paid" | "fulfilled" | "delivered" | "cancelled" | "refunded";
+                /** @description Only this customer's orders (any case). */
                 email?: string;
+                /** @description Only the orders this connection made. */
                 connection_id?: string;
             };
             header?: never;

@@ -1,9 +1,9 @@
 // WooCommerce, Stripe and any shop (the `webhook` platform) end to end: each platform's signed
 // events make the order and its one request at the trigger's own time plus the delay; cancellations
 // and refunds cancel it; skips say why; catalog and privacy events reach the catalog and erasure.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, db } from '../../helpers/db.ts';
-import { createForm } from '../../helpers/review-requests.ts';
+import { createForm, postForm } from '../../helpers/review-requests.ts';
 import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 import { automate, connect, deliver, fixture, getOrder, send, stripeEvent } from '../../helpers/connections.ts';
 
@@ -195,5 +195,32 @@ describe('Any shop (webhook)', () => {
     expect(res.body.review_request.status).toBe('sent');
     const resend = await send(c, { ...base, type: 'order.fulfilled', timestamp: ago(0) });
     expect(resend.status).toBe(200);
+  });
+
+  it("a review written through the order's request is verified by the invitation and carries the order", async () => {
+    const { t, c, domain } = await tenant('webhook', []);
+    const base = fixture('webhook-order');
+    base.data.email = `cy@${domain}`;
+    base.data.order_id = 'M-3';
+    await deliver(t, c, { ...base, type: 'order.fulfilled', timestamp: ago(1) });
+    const [{ token }] = await db`select plaudit.review_request_token(id) as token from plaudit.review_requests
+                                 where org_id = ${t.org.id} and order_id = 'M-3'`;
+    const res = await postForm(`${inject('apiUrl')}/r/${token}`, {
+      rating: '5',
+      content: 'Arrived quickly, as described.',
+      reviewer_name: 'Cy',
+      reviewer_email: `cy@${domain}`,
+    });
+    expect(res.status).toBe(201);
+    const [review] = await db`select verification_status, verification_method, source,
+                                     verification_order_hash = plaudit.order_hash(org_id, 'M-3') as carries_order
+                                from plaudit.reviews where org_id = ${t.org.id}`;
+    expect(review).toEqual({
+      verification_status: 'verified',
+      verification_method: 'invitation',
+      source: 'invitation',
+      carries_order: true,
+    });
+    expect((await getOrder(t, 'M-3')).body.review_request.status).toBe('completed');
   });
 });

@@ -7,6 +7,7 @@ import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api } from '../../helpers/http.ts';
 import { createForm } from '../../helpers/review-requests.ts';
 import { startWorker, type TestWorker } from '../../helpers/worker.ts';
+import { EVENT_DATA } from '../../../functions/_shared/api/routes/webhooks/events.ts';
 import { automate, connect, deliver, fixture, getOrder, lastEvents, send } from '../../helpers/connections.ts';
 
 const DAY = 86_400_000;
@@ -179,6 +180,7 @@ describe('Shopify refunds and cancellations', () => {
     const [event] =
       await db`select data from plaudit.events where org_id = ${t.org.id} and type = 'review_request.canceled'`;
     expect(event.data).toMatchObject({ id: request.id, order_id: '#1005', connection_id: c.id });
+    expect(EVENT_DATA['review_request.canceled'].strict().safeParse(event.data).success).toBe(true);
   });
 
   it('refunds of every item refund the order and cancel its request', async () => {
@@ -216,9 +218,10 @@ describe('Shopify skips', () => {
       { reason: 'too_old', at: expect.any(String) },
       { reason: 'excluded', at: expect.any(String) },
     ]);
-    const skipped = await db`select data ->> 'order_id' as id from plaudit.events
+    const skipped = await db`select data from plaudit.events
                              where org_id = ${t.org.id} and type = 'order.skipped' order by created_at`;
-    expect(skipped.map((e) => e.id)).toEqual(['#1101', '#1102', '#1103']);
+    expect(skipped.map((e) => e.data.order_id)).toEqual(['#1101', '#1102', '#1103']);
+    for (const e of skipped) expect(EVENT_DATA['order.skipped'].strict().safeParse(e.data).success).toBe(true);
   });
 });
 

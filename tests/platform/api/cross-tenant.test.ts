@@ -104,6 +104,15 @@ beforeAll(async () => {
     insert into plaudit.members (org_id, email, name, role) values (${victim.org.id}, 'owner@example.com', 'Olga', 'owner')
     returning id`;
   victimIds.members = member.id;
+  // A shop connection, and an order it made (orders are named by the shop's own id).
+  victimIds.connections = await created(victim, '/connections', {
+    platform: 'shopify',
+    shop_domain: `${victim.org.slug}.myshopify.com`,
+    webhook_secret: 'shpss_victim',
+  });
+  await db`insert into plaudit.orders (org_id, order_id, email, connection_id, platform, status)
+           values (${victim.org.id}, '#9001', 'buyer@example.com', ${victimIds.connections}, 'shopify', 'paid')`;
+  victimIds.orders = '#9001';
   const doc = await api('GET', '/api/v1/openapi.json');
   orgOps = operations(doc.body).filter((o) => o.path.includes('{orgId}'));
 });
@@ -147,7 +156,18 @@ describe("an organization's admin key against another organization", () => {
   });
 
   it("finds none of the other organization's records in its own lists", async () => {
-    for (const collection of ['products', 'reviews', 'review-forms', 'webhooks', 'exports', 'review-requests']) {
+    for (
+      const collection of [
+        'products',
+        'reviews',
+        'review-forms',
+        'webhooks',
+        'exports',
+        'review-requests',
+        'connections',
+        'orders',
+      ]
+    ) {
       const res = await api('GET', `/api/v1/organizations/${attacker.org.id}/${collection}`, {
         key: attacker.keys.admin,
       });

@@ -104,12 +104,14 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'export.completed',
       'import.completed',
+      'order.skipped',
       'review.anonymized',
       'review.created',
       'review.moderated',
       'review.replied',
       'review.reported',
       'review.verified',
+      'review_request.canceled',
       'webhook.test',
     ]);
     const body = doc.webhooks['review.created'].post.requestBody.content['application/json'].schema;

@@ -30,7 +30,9 @@ const AutomationPatch = z.object({
   form_id: z.string().uuid().nullable().optional(),
   exclude_products: z.array(z.string().trim().min(1).max(200)).max(1000).optional()
     .openapi({ description: 'External ids of products never asked about.' }),
-}).openapi('ReviewRequestAutomationPatch');
+}).openapi('ReviewRequestAutomationPatch', {
+  example: { trigger: 'fulfilled', delay_days: 7, exclude_products: ['GIFT-CARD'] },
+});
 
 async function readAutomation(db: Tx): Promise<z.infer<typeof Automation>> {
   const [row] = await db<z.infer<typeof Automation>[]>`

@@ -98,8 +98,9 @@ export const connectionInbound = router().openapi(
       problem = 'body: malformed JSON';
     }
     const inBody = problem ? {} : idsInBody(conn.platform, payload);
-    const deliveryId = verdict.deliveryId ?? inBody.deliveryId;
-    const topic = verdict.topic ?? inBody.topic;
+    // An empty header is no header.
+    const deliveryId = verdict.deliveryId?.trim() || inBody.deliveryId;
+    const topic = verdict.topic?.trim() || inBody.topic;
     if (!problem && !deliveryId) problem = 'the delivery id is missing';
     if (!problem && !topic) problem = 'the topic is missing';
     let status: 400 | 422 = 400;
@@ -124,8 +125,8 @@ export const connectionInbound = router().openapi(
     if (problem) settled = `refused: ${problem}`;
     const [row] = await runAsPublic(sql, (tx) =>
       tx<{ outcome: string }[]>`
-        select plaudit.receive_connection_event(${id}, ${deliveryId ?? `unnamed:${crypto.randomUUID()}`},
-          ${topic ?? 'unknown'}, ${settled ? null : tx.json(asJson(payload))}, ${settled}) as outcome`, {
+        select plaudit.receive_connection_event(${id}, ${deliveryId || `unnamed:${crypto.randomUUID()}`},
+          ${topic || 'unknown'}, ${settled ? null : tx.json(asJson(payload))}, ${settled}) as outcome`, {
       onPrimary: true,
     });
     if (row.outcome === 'not_found') return c.json(errorBody(404, 'Connection not found'), 404);

@@ -29,9 +29,9 @@ export const Order = z.object({
 }).openapi('Order');
 
 const OrdersQuery = PaginationQuery.extend({
-  status: z.enum(ORDER_STATUSES).optional(),
-  email: z.string().trim().max(320).optional(),
-  connection_id: z.string().uuid().optional(),
+  status: z.enum(ORDER_STATUSES).optional().openapi({ description: 'Only orders with this status.' }),
+  email: z.string().trim().max(320).optional().openapi({ description: "Only this customer's orders (any case)." }),
+  connection_id: z.string().uuid().optional().openapi({ description: 'Only the orders this connection made.' }),
 });
 
 const OrderParams = OrgParams.extend({

@@ -49,7 +49,7 @@ export const ConnectionPatch = z.object({
   access_token: Secret.nullable().optional().openapi({ description: 'Shopify: a new access token, or null.' }),
   shop_domain: ShopDomain.optional(),
   store_url: StoreUrl.optional(),
-}).openapi('ConnectionPatch');
+}).openapi('ConnectionPatch', { example: { name: 'Main shop', status: 'active' } });
 
 export const Connection = z.object({
   id: z.string().uuid(),
@@ -59,10 +59,13 @@ export const Connection = z.object({
   inbound_url: z.string().openapi({ description: 'Where the platform sends its events.' }),
   created_at: Timestamp,
   last_event_at: Timestamp.nullable(),
-  settings: z.record(z.string(), z.unknown()).openapi({
-    description:
-      'Shopify `{"shop_domain","write_back"}` (write_back: an access token is set), WooCommerce `{"store_url"}`; never a secret.',
-  }),
+  settings: z.object({
+    shop_domain: z.string().optional().openapi({ description: 'Shopify: the shop.' }),
+    write_back: z.boolean().optional().openapi({
+      description: 'Shopify: an access token is set, so ratings are written back to the products.',
+    }),
+    store_url: z.string().optional().openapi({ description: 'WooCommerce: the store.' }),
+  }).openapi({ description: "The platform's fields, never a secret; Stripe and webhook connections have none." }),
 }).openapi('Connection');
 
 export const NewConnection = Connection.extend({
