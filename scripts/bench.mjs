@@ -40,6 +40,7 @@ import imports from './bench/scenarios/imports.mjs';
 import signals from './bench/scenarios/signals.mjs';
 import media from './bench/scenarios/media.mjs';
 import transparency from './bench/scenarios/transparency.mjs';
+import connections from './bench/scenarios/connections.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -66,6 +67,7 @@ const SCENARIOS = [
   ...signals,
   ...media,
   transparency,
+  ...connections,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);
