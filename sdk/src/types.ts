@@ -77,6 +77,7 @@ export type NewConnection = ResponseOf<`${Org}/connections`, 'post'>;
 export type ConnectionInput = BodyOf<`${Org}/connections`, 'post'>;
 export type ConnectionPatch = BodyOf<`${Org}/connections/{id}`, 'patch'>;
 export type ConnectionEvent = ResponseOf<`${Org}/connections/{id}/test`, 'post'>['events'][number];
+export type ShopifyWriteBack = ItemOf<`${Org}/connections/{id}/write-backs`>;
 export type Order = ResponseOf<`${Org}/orders/{orderId}`, 'get'>;
 export type Automation = ResponseOf<`${Org}/review-requests/automation`, 'get'>;
 export type AutomationPatch = BodyOf<`${Org}/review-requests/automation`, 'patch'>;

@@ -88,6 +88,7 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'connections.update': ['connections.update', ID, { name: 'Shop' }],
   'connections.delete': ['connections.delete', ID],
   'connections.test': ['connections.test', ID],
+  'connections.writeBacks': ['connections.writeBacks', ID],
   'orders.list': ['orders.list'],
   'orders.get': ['orders.get', '#1001'],
   'reviewRequestAutomation.get': ['automation.get'],

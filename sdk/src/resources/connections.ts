@@ -9,11 +9,13 @@ import type {
   ConnectionPatch,
   NewConnection,
   QueryOf,
+  ShopifyWriteBack,
 } from '../types.ts';
 
 const CONNECTIONS = '/api/v1/organizations/{orgId}/connections';
 const CONNECTION = '/api/v1/organizations/{orgId}/connections/{id}';
 const TEST = '/api/v1/organizations/{orgId}/connections/{id}/test';
+const WRITE_BACKS = '/api/v1/organizations/{orgId}/connections/{id}/write-backs';
 
 /** Shop connections (admin key): where the organization's orders happen. */
 export class Connections extends Resource {
@@ -46,5 +48,10 @@ export class Connections extends Resource {
   /** The last 20 events it received, newest first, with their outcome; sends nothing to the shop. */
   test(id: string, opts?: RequestOptions): ApiPromise<{ events: ConnectionEvent[] }> {
     return this.call('post', TEST, { id }, {}, opts);
+  }
+
+  /** A Shopify connection's ratings written to its products' metafields, newest first, with each outcome. */
+  writeBacks(id: string, query?: QueryOf<typeof WRITE_BACKS>, opts?: RequestOptions): PageRequest<ShopifyWriteBack> {
+    return this.paged(WRITE_BACKS, { id }, query, opts);
   }
 }

@@ -80,6 +80,7 @@ describe('connecting a shop', () => {
       }
       await page.getByLabel('Shop domain').fill(`${owner.tenant.org.slug}.myshopify.com`);
       await page.getByLabel('Webhook signing secret').fill(secret);
+      await page.getByLabel('Admin API access token (optional)').fill('shpat_browser-token');
       await looksRight(page, DESKTOP, 'connections-connect-shopify');
       await page.getByRole('button', { name: 'Connect', exact: true }).click();
 
@@ -91,6 +92,11 @@ describe('connecting a shop', () => {
 
     // The shop sends its first order.
     expect(await deliver(owner.tenant, c!, shopifyOrder('#2001'), { topic: 'orders/create' })).toBe('accepted');
+    // A rating the worker sent to the shop, as its write-back log holds it.
+    await db`insert into plaudit.shopify_write_backs (org_id, connection_id, product_id, status, attempts, rating,
+                                                      rating_count, sent_at)
+             select ${owner.tenant.org.id}, ${c!.id}, p.id, 'sent', 1, '4.5', 2, now()
+               from plaudit.products p where p.org_id = ${owner.tenant.org.id} and p.external_id = '632910392'`;
 
     for (const viewport of [PHONE, DESKTOP]) {
       await withPage(appPath(`/connections/${c!.id}`), async (page) => {
@@ -99,6 +105,9 @@ describe('connecting a shop', () => {
         const events = page.getByRole('region', { name: 'Last events' });
         await events.getByText('orders/create').waitFor();
         await events.getByText('Accepted').waitFor();
+        const ratings = page.getByRole('region', { name: 'Ratings in Shopify' });
+        await ratings.getByText('4.5 ★ from 2 reviews').waitFor();
+        await ratings.getByText('Sent', { exact: true }).waitFor();
         await looksRight(page, viewport, 'connections-shopify');
       }, viewport);
     }

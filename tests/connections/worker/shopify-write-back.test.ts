@@ -111,7 +111,7 @@ const count = (externalId: string, n: number) => ({
 describe('published reviews of a Shopify product set its rating metafields', () => {
   it('coalesces a burst of reviews into one metafieldsSet call naming every product, and logs it sent', async () => {
     const { t, form, a, b, other } = await business();
-    await connection(t);
+    const shopId = await connection(t);
     await connection(t, { token: null }); // without a token: nothing to write with
     await postReviews(form.id, `wb-a-${a}`, [[5, null, 'Great bike.', 'Ann'], [4, null, 'Good bike.', 'Bob']], a);
     await postReviews(form.id, `wb-a2-${a}`, [[4, null, 'Fine bike.', 'Cy']], a);
@@ -137,6 +137,34 @@ describe('published reviews of a Shopify product set its rating metafields', () 
       (await writeBacks(t)).map((w) => [w.external_id, w.status, w.attempts, w.rating, w.rating_count, w.last_error]),
     )
       .toEqual([[a, 'sent', 1, '4.3', 3, null], [b, 'sent', 1, '3.0', 1, null]]);
+
+    // The connection's write-back log, as the dashboard reads it (admin), newest first.
+    const logPath = `/api/v1/organizations/${t.org.id}/connections/${shopId}/write-backs`;
+    const log = await api('GET', logPath, { key: t.keys.admin });
+    expect(log.status).toBe(200);
+    expect(log.body.meta.total).toBe(2);
+    expect(
+      log.body.data.map((w: any) => [w.product_external_id, w.status, w.rating, w.rating_count, w.last_error]).sort(),
+    )
+      .toEqual([[a, 'sent', '4.3', 3, null], [b, 'sent', '3.0', 1, null]]);
+    expect(Object.keys(log.body.data[0]).sort()).toEqual([
+      'attempts',
+      'created_at',
+      'id',
+      'last_error',
+      'next_attempt_at',
+      'product_external_id',
+      'rating',
+      'rating_count',
+      'sent_at',
+      'status',
+    ]);
+    expect((await api('GET', logPath, { key: t.keys.read })).status).toBe(403);
+    const stranger = await createTenant();
+    const foreign = await api('GET', `/api/v1/organizations/${stranger.org.id}/connections/${shopId}/write-backs`, {
+      key: stranger.keys.admin,
+    });
+    expect(foreign.status).toBe(404);
   });
 
   it('removes the rating of a product whose last published review is hidden, and keeps its count at 0', async () => {

@@ -7,7 +7,7 @@ import { ErrorNotice, Loading, Notice } from '../../ui/components.tsx';
 import { CheckboxField, ChoiceGroup, NumberField, SelectField } from '../../ui/fields.tsx';
 import { useAction, useLoad } from '../../ui/hooks.ts';
 import { ProductPicker } from '../../ui/product-picker.tsx';
-import { useForms } from '../requests/use-forms.ts';
+import { useForms } from '../../ui/use-forms.ts';
 import { TRIGGERS } from './words.ts';
 
 type Automation = Schemas['ReviewRequestAutomation'];

@@ -10,6 +10,7 @@ import { Confirm } from '../../ui/confirm.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useAction, useLoad } from '../../ui/hooks.ts';
 import { SetupSteps } from './setup-steps.tsx';
+import { WriteBackLog } from './write-back-log.tsx';
 import { outcomeText, outcomeTone, type Platform, platformName } from './words.ts';
 
 type ConnectionTest = Schemas['ConnectionTest'];
@@ -53,6 +54,7 @@ export function ConnectionPage({ params }: { params: Record<string, string> }) {
       <div class='review-grid'>
         <div>
           <LastEvents ids={ids} />
+          {c.platform === 'shopify' && <WriteBackLog ids={ids} on={writeBack} />}
           <section class='card' aria-labelledby='setup-title'>
             <h2 id='setup-title'>Setup on {platformName(c.platform)}</h2>
             <SetupSteps platform={c.platform as Platform} inboundUrl={c.inbound_url} />

@@ -8,7 +8,7 @@ import { useAppPath, useOrgId } from '../../session.ts';
 import { Badge, CopyField, Empty, ErrorNotice, Loading, Notice, PageHeader } from '../../ui/components.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
-import { OnceSecret } from '../webhooks/once-secret.tsx';
+import { OnceSecret } from '../../ui/once-secret.tsx';
 import { AutomationSettings } from './automation.tsx';
 import { ConnectForm } from './connect-form.tsx';
 import { platformName } from './words.ts';
@@ -47,6 +47,7 @@ export function Connections(_: { params: Record<string, string> }) {
               label='Signing secret'
               secret={created.signing_secret}
               done={() => setCreated(undefined)}
+              ifLost='remove the connection and connect the shop again'
             >
               <CopyField label='Inbound URL' value={created.inbound_url} />
               <p class='small'>

@@ -1,7 +1,7 @@
 // The Connections screens' words: platforms by name, what each event's outcome and each skipped
 // order's reason mean in plain words, and an order's events as a shop owner says them.
 
-import { type RequestStatus, STATUS_LABEL } from '../requests/words.ts';
+import { type RequestStatus, STATUS_LABEL } from '../../ui/request-status.ts';
 
 export type Platform = 'shopify' | 'woocommerce' | 'stripe' | 'webhook';
 

@@ -7,7 +7,7 @@ import { formatDate, formatDateTime, formatNumber } from '../../ui/format.ts';
 import { useAction, useLoad } from '../../ui/hooks.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { RequestTabs } from './tabs.tsx';
-import { useForms } from './use-forms.ts';
+import { useForms } from '../../ui/use-forms.ts';
 import { eventWords, SUPPRESSION_REASON } from './words.ts';
 
 export function RequestPage({ params }: { params: Record<string, string> }) {
