@@ -1020,7 +1020,7 @@ COMMENT ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) IS 'Recount
 -- FUNCTION plaudit.receive_connection_event (supabase/schemas/shop_connections.sql)
 --   (p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text DEFAULT NULL::text) RETURNS text
 
-COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of an active connection once per delivery id (a repeat is recorded as duplicate, an event settled on arrival without its payload) and wakes the worker; answers the outcome.';
+COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
 
 -- FUNCTION plaudit.record_cdn_purge (supabase/schemas/cdn_purges.sql)
 --   (p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) RETURNS text
@@ -1819,7 +1819,7 @@ CREATE TABLE plaudit.privacy_data_requests (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
     connection_id uuid,
-    email_key text NOT NULL,
+    email_key bytea NOT NULL,
     received_at timestamp with time zone DEFAULT now() NOT NULL
 );
 

@@ -98,7 +98,7 @@ create table plaudit.privacy_data_requests (
   id uuid primary key default gen_random_uuid(),
   org_id uuid not null references plaudit.organizations (id) on delete cascade,
   connection_id uuid references plaudit.connections (id) on delete set null,
-  email_key text not null,
+  email_key bytea not null,
   received_at timestamptz not null default now()
 );
 comment on table plaudit.privacy_data_requests is 'Requests for a customer''s data that a shop passed on (Shopify customers/data_request), by the address''s key, for the admins to answer with the data report.';

@@ -246,6 +246,10 @@ declare
   clock timestamptz := coalesce(p_now, now());
   a plaudit.review_request_automation;
   reason text;
+  refunded_before text[];
+  -- A partial refund, or items given with some refunded (the webhook platform says refunds so).
+  refunds_given boolean := p_type = 'partially_refunded'
+    or coalesce(jsonb_path_exists(p_order -> 'items', '$[*] ? (@.refunded == true)'), false);
 begin
   select * into c from plaudit.connections x where x.id = p_connection_id;
   if not found then
@@ -280,14 +284,13 @@ begin
     platform_order_id = coalesce(excluded.platform_order_id, x.platform_order_id);
 
   if given_items is not null then
-    with kept as (
-      delete from plaudit.order_items i where i.org_id = c.org_id and i.order_id = id
-      returning i.product_external_id, i.refunded
-    )
+    -- Statements of their own: the old items go before the new ones come, keeping what was refunded.
+    select coalesce(array_agg(i.product_external_id), '{}') into refunded_before
+      from plaudit.order_items i where i.org_id = c.org_id and i.order_id = id and i.refunded;
+    delete from plaudit.order_items i where i.org_id = c.org_id and i.order_id = id;
     insert into plaudit.order_items (org_id, order_id, position, product_external_id, quantity, refunded)
     select c.org_id, id, (x.n - 1)::smallint, btrim(x.product_external_id), greatest(coalesce(x.quantity, 1), 1),
-           coalesce(x.refunded, false)
-             or exists (select from kept k where k.product_external_id = btrim(x.product_external_id) and k.refunded)
+           coalesce(x.refunded, false) or btrim(x.product_external_id) = any (refunded_before)
       from rows from (jsonb_to_recordset(given_items) as (product_external_id text, quantity integer, refunded boolean))
            with ordinality as x(product_external_id, quantity, refunded, n)
      where x.n <= 100;
@@ -298,6 +301,8 @@ begin
     update plaudit.order_items i set refunded = true
      where i.org_id = c.org_id and i.order_id = id
        and i.product_external_id in (select jsonb_array_elements_text(coalesce(p_order -> 'refunded_items', '[]')));
+  end if;
+  if refunds_given then
     -- Refunds that together cover every item are a full refund.
     if exists (select from plaudit.order_items i where i.org_id = c.org_id and i.order_id = id)
        and not exists (select from plaudit.order_items i where i.org_id = c.org_id and i.order_id = id and not i.refunded)
@@ -316,7 +321,7 @@ begin
   if o.review_request_id is not null then
     if o.status in ('cancelled', 'refunded') then
       perform plaudit.cancel_order_request(o, timeline_id);
-    elsif p_type = 'partially_refunded' then
+    elsif refunds_given then
       perform plaudit.drop_refunded_request_products(o, timeline_id);
     end if;
   elsif o.skipped_reason is null and o.status not in ('cancelled', 'refunded') then

@@ -236,7 +236,11 @@ begin
       select json_agg(json_build_object('reviews', e.reviews, 'review_requests', e.review_requests,
                                           'media', e.media, 'redact_content', e.redact_content,
                                           'created_at', plaudit.iso_utc(e.created_at)) order by e.created_at, e.id)
-        from plaudit.privacy_erasures e where e.org_id = tenant and e.email_key = key), '[]'));
+        from plaudit.privacy_erasures e where e.org_id = tenant and e.email_key = key), '[]'),
+    'data_requests', coalesce((
+      select json_agg(json_build_object('connection_id', d.connection_id, 'received_at', plaudit.iso_utc(d.received_at))
+                      order by d.received_at, d.id)
+        from plaudit.privacy_data_requests d where d.org_id = tenant and d.email_key = key), '[]'));
 end
 $$;
 comment on function plaudit.reviewer_data(text) is 'Everything the transaction''s tenant holds about an address, as JSON, and nothing about anyone else.';

@@ -118,7 +118,7 @@ begin
   return settled;
 end
 $$;
-comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores a signed event of an active connection once per delivery id (a repeat is recorded as duplicate, an event settled on arrival without its payload) and wakes the worker; answers the outcome.';
+comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
 grant execute on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) to plaudit_public;
 
 -- The worker claims stored events not yet processed, oldest first, with a lease; an event whose

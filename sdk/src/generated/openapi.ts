@@ -4146,6 +4146,16 @@ export interface components {
                  */
                 created_at: string;
             }[];
+            /** @description Requests for this address's data that a connected shop passed on (Shopify `customers/data_request`), oldest first. */
+            data_requests: {
+                /** Format: uuid */
+                connection_id: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                received_at: string;
+            }[];
         };
         Import: {
             /** Format: uuid */

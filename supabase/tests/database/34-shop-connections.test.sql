@@ -5,7 +5,7 @@
 -- tenants read only their own connections, events and orders.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(41);
+select plan(44);
 
 insert into plaudit.organizations (id, name, slug) values
   ('34000000-0000-4000-8000-000000000001', 'Shop Co', 'connections-shop'),
@@ -185,6 +185,14 @@ select is(array[plaudit.receive_connection_event('34000000-0000-4000-8000-000000
                 plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c9', 'd-1', 'orders/create', '{}')],
   array['accepted', 'duplicate', 'refused: line_items: at most 100 items', 'ignored', 'accepted'],
   'a delivery id is stored once per connection; a repeat is a duplicate; events settled on arrival are recorded');
+select throws_ok($$select count(*) from plaudit.connection_events$$, '42501',
+  'permission denied for table connection_events', 'the public reads no stored event');
+select is((select count(*)::integer from plaudit.inbound_connection('34000000-0000-4000-8000-0000000000c9')
+            where org_id = '34000000-0000-4000-8000-000000000002'), 1,
+  'the inbound route finds a connection by its id alone, and the tenant with it');
+select tests.act_as_worker();
+select throws_ok($$select secret from plaudit.connections$$, '42501', 'permission denied for table connections',
+  'the worker reads no secret but through the functions that need it');
 select tests.clear_persona();
 select is((select count(*)::integer from plaudit.connection_events
             where payload is not null and connection_id = '34000000-0000-4000-8000-0000000000c1'), 1,

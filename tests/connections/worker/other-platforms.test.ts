@@ -222,5 +222,33 @@ describe('Any shop (webhook)', () => {
       carries_order: true,
     });
     expect((await getOrder(t, 'M-3')).body.review_request.status).toBe('completed');
+    // customer.redact forgets the reviewer as the erasure route does: the review stays, anonymous.
+    await deliver(t, c, { type: 'customer.redact', timestamp: ago(0), data: { email: `cy@${domain}` } });
+    const [erased] = await db`select reviewer_name, reviewer_email from plaudit.reviews where org_id = ${t.org.id}`;
+    expect(erased).toEqual({ reviewer_name: 'Anonymous', reviewer_email: null });
+    const [trail] =
+      await db`select actor from plaudit.moderation_trail where org_id = ${t.org.id} and action = 'anonymize'`;
+    expect(trail.actor).toBe(`connection:${c.id}`);
+  });
+
+  it('items given with refunded: true drop those products from the request; all refunded cancels it', async () => {
+    const { t, c, domain } = await tenant('webhook', ['MUG-1', 'TEE-1']);
+    const base = fixture('webhook-order');
+    base.data.email = `di@${domain}`;
+    base.data.order_id = 'M-4';
+    await deliver(t, c, { ...base, type: 'order.fulfilled', timestamp: ago(2) });
+    const named = () =>
+      db`select p.external_id from plaudit.review_request_products rp join plaudit.products p on p.id = rp.product_id
+         join plaudit.review_requests q on q.id = rp.request_id where q.org_id = ${t.org.id} order by rp.position`;
+    expect((await named()).map((r) => r.external_id)).toEqual(['MUG-1', 'TEE-1']);
+    const partly = structuredClone(base);
+    partly.data.items[1].refunded = true;
+    await deliver(t, c, { ...partly, type: 'order.paid', timestamp: ago(1) });
+    expect((await named()).map((r) => r.external_id)).toEqual(['MUG-1']);
+    partly.data.items[0].refunded = true;
+    await deliver(t, c, { ...partly, type: 'order.paid', timestamp: ago(0.5) });
+    const res = await getOrder(t, 'M-4');
+    expect(res.body.status).toBe('refunded');
+    expect(res.body.review_request.status).toBe('canceled');
   });
 });

@@ -70,6 +70,10 @@ const ReviewerData = z.object({
     redact_content: z.boolean(),
     created_at: Timestamp,
   })).openapi({ description: 'The erasures of this address, oldest first.' }),
+  data_requests: z.array(z.object({ connection_id: z.string().uuid().nullable(), received_at: Timestamp })).openapi({
+    description:
+      "Requests for this address's data that a connected shop passed on (Shopify `customers/data_request`), oldest first.",
+  }),
 }).openapi('ReviewerData');
 
 export const privacy = router()

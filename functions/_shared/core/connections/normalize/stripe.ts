@@ -21,9 +21,11 @@ export function normalizeStripe(body: unknown, ctx: EventContext): Action[] {
       if (products.some((p) => p.length > 200)) {
         throw new Refusal('metadata.plaudit_products: ids of at most 200 characters');
       }
+      // A delayed payment method completes the session unpaid: the order exists, not yet paid.
+      const paid = object.payment_status === undefined || object.payment_status !== 'unpaid';
       return [{
         kind: 'order',
-        type: 'paid',
+        type: paid ? 'paid' : 'created',
         occurredAt: at,
         order: defined({
           order_id: idText(object.client_reference_id, 'data.object.client_reference_id') ?? sessionId,
