@@ -42,6 +42,7 @@ import media from './bench/scenarios/media.mjs';
 import mediaHostile from './bench/scenarios/media-hostile.mjs';
 import transparency from './bench/scenarios/transparency.mjs';
 import mcp from './bench/scenarios/mcp.mjs';
+import connections from './bench/scenarios/connections.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -70,6 +71,7 @@ const SCENARIOS = [
   mediaHostile,
   transparency,
   mcp,
+  ...connections,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

@@ -296,6 +296,12 @@ COMMENT ON FUNCTION plaudit.claim_connection_events(p_limit integer, p_lease_sec
 
 COMMENT ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) IS 'Claims up to p_limit due e-mails under a lease, with their data and brand, failing those withdrawn meanwhile.';
 
+-- FUNCTION plaudit.claim_shopify_write_backs (supabase/schemas/shopify_write_back.sql)
+--   (p_limit integer DEFAULT 50, p_lease_seconds integer DEFAULT 60, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(id uuid, claim_token uuid,
+--     org_id uuid, connection_id uuid, shop_domain text, access_token text, external_id text, public_count bigint, rating_sum bigint, attempt integer)
+
+COMMENT ON FUNCTION plaudit.claim_shopify_write_backs(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) IS 'Claims up to p_limit due Shopify write-backs under a lease, with the shop, its token and the product''s current figures.';
+
 -- FUNCTION plaudit.claim_webhook_deliveries (supabase/schemas/webhook_delivery.sql)
 --   (p_limit integer DEFAULT 50, p_lease_seconds integer DEFAULT 60, p_per_endpoint integer DEFAULT 4, p_org_ids uuid[] DEFAULT NULL::uuid[],
 --     p_per_org integer DEFAULT NULL::integer, p_org_busy jsonb DEFAULT NULL::jsonb, p_suspect_room integer DEFAULT NULL::integer) RETURNS TABLE(id uuid,
@@ -617,6 +623,11 @@ COMMENT ON FUNCTION plaudit.invitation_for_token(p_token text) IS 'The accept pa
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.invitations_cancel_queued_email() IS 'Withdrawing an invitation withdraws its e-mail while that still waits in the outbox.';
+
+-- FUNCTION plaudit.is_shopify_product_id (supabase/schemas/shopify_write_back.sql)
+--   (p_external_id text) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.is_shopify_product_id(p_external_id text) IS 'True when an external id can be a Shopify product''s id (a number).';
 
 -- FUNCTION plaudit.iso_utc (supabase/schemas/webhooks.sql)
 --   (t timestamp with time zone) RETURNS text
@@ -1091,6 +1102,11 @@ COMMENT ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id te
 
 COMMENT ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) IS 'Records a claimed e-mail''s send: sent, queued again for a retry, or failed for good; answers its status.';
 
+-- FUNCTION plaudit.record_shopify_write_back (supabase/schemas/shopify_write_back.sql)
+--   (p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) RETURNS text
+
+COMMENT ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) IS 'Records an attempt of claimed Shopify write-backs: sent, retrying or failed; answers the status.';
+
 -- FUNCTION plaudit.record_test_delivery (supabase/schemas/webhooks.sql)
 --   (p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) RETURNS text
 
@@ -1391,6 +1407,11 @@ COMMENT ON FUNCTION plaudit.session_idle_timeout() IS 'How long a session may si
 --   (p_token_hash bytea) RETURNS json
 
 COMMENT ON FUNCTION plaudit.session_summary(p_token_hash bytea) IS 'What the dashboard knows of its session: the person and every organization they belong to.';
+
+-- FUNCTION plaudit.shopify_write_back_on_rating_change (supabase/schemas/shopify_write_back.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.shopify_write_back_on_rating_change() IS 'Asks for a product''s rating metafields to be written to each Shopify connection with an access token, once while one is pending.';
 
 -- FUNCTION plaudit.sign_in_code_hash (supabase/schemas/members_sign_in.sql)
 --   (p_challenge_id uuid, p_code text) RETURNS bytea
@@ -2193,6 +2214,29 @@ CREATE TABLE plaudit.review_votes (
 
 COMMENT ON TABLE plaudit.review_votes IS 'Helpful votes: one per visitor and review, the visitor kept only as a keyed hash.';
 
+CREATE TABLE plaudit.shopify_write_backs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    connection_id uuid NOT NULL,
+    product_id uuid NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_until timestamp with time zone,
+    claim_token uuid,
+    rating text,
+    rating_count integer,
+    last_error text,
+    sent_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT shopify_write_backs_last_error_check CHECK ((char_length(last_error) <= 1000)),
+    CONSTRAINT shopify_write_backs_rating_check CHECK ((rating ~ '^[0-5]\.[0-9]$'::text)),
+    CONSTRAINT shopify_write_backs_rating_count_check CHECK ((rating_count >= 0)),
+    CONSTRAINT shopify_write_backs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'retrying'::text, 'sent'::text, 'failed'::text])))
+);
+
+COMMENT ON TABLE plaudit.shopify_write_backs IS 'Products'' ratings to set, or set, as metafields of their Shopify product: the outbox and the connection''s write-back log.';
+
 CREATE TABLE plaudit.sign_in_challenges (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     email text NOT NULL,
@@ -2372,6 +2416,7 @@ ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_pkey PRIMARY K
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sessions ADD CONSTRAINT sessions_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.shopify_write_backs ADD CONSTRAINT shopify_write_backs_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.signing_secrets ADD CONSTRAINT signing_secrets_pkey PRIMARY KEY (purpose);
@@ -2491,6 +2536,16 @@ CREATE INDEX reviews_search ON plaudit.reviews USING gin (search);
 CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verification_key_id) WHERE (verification_key_id IS NOT NULL);
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
 CREATE INDEX sessions_email ON plaudit.sessions USING btree (lower(email)) WHERE (ended_at IS NULL);
+
+CREATE INDEX shopify_write_backs_due ON plaudit.shopify_write_backs USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['pending'::text,
+    'sending'::text, 'retrying'::text]));
+
+CREATE INDEX shopify_write_backs_log ON plaudit.shopify_write_backs USING btree (connection_id, created_at DESC);
+CREATE INDEX shopify_write_backs_org_id ON plaudit.shopify_write_backs USING btree (org_id);
+
+CREATE UNIQUE INDEX shopify_write_backs_pending ON plaudit.shopify_write_backs USING btree (connection_id, product_id) WHERE (status = 'pending'::text);
+
+CREATE INDEX shopify_write_backs_product_id ON plaudit.shopify_write_backs USING btree (product_id);
 CREATE INDEX sign_in_challenges_email ON plaudit.sign_in_challenges USING btree (lower(email), created_at DESC);
 CREATE INDEX webhook_deliveries_due ON plaudit.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_endpoint_due ON plaudit.webhook_deliveries USING btree (endpoint_id, next_attempt_at) WHERE (status = 'pending'::text);
@@ -2525,6 +2580,7 @@ CREATE TRIGGER organizations_purge_cdn_on_delete AFTER DELETE ON plaudit.organiz
 CREATE TRIGGER organizations_purge_cdn_on_insert AFTER INSERT ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER organizations_purge_cdn_on_update AFTER UPDATE ON plaudit.organizations FOR EACH ROW WHEN ((((old.name IS DISTINCT FROM new.name) OR (old.slug IS DISTINCT FROM new.slug)) OR (old.website IS DISTINCT FROM new.website))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER organizations_touch_updated_at BEFORE UPDATE ON plaudit.organizations FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER product_review_statistics_write_back AFTER INSERT OR UPDATE ON plaudit.product_review_statistics FOR EACH ROW EXECUTE FUNCTION plaudit.shopify_write_back_on_rating_change();
 CREATE TRIGGER products_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER products_signal_changes_delete AFTER DELETE ON plaudit.products REFERENCING OLD TABLE AS old_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
 CREATE TRIGGER products_signal_changes_insert AFTER INSERT ON plaudit.products REFERENCING NEW TABLE AS new_products FOR EACH STATEMENT EXECUTE FUNCTION plaudit.products_signal_changes();
@@ -2640,6 +2696,9 @@ ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_org_id_fkey FOREIGN KEY 
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_product_id_fkey FOREIGN KEY (product_id, org_id) REFERENCES plaudit.products(id, org_id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_verification_key_id_fkey FOREIGN KEY (verification_key_id) REFERENCES plaudit.api_keys(id);
 ALTER TABLE ONLY plaudit.reviews ADD CONSTRAINT reviews_verification_token_id_fkey FOREIGN KEY (verification_token_id) REFERENCES plaudit.review_verification_tokens(id);
+ALTER TABLE ONLY plaudit.shopify_write_backs ADD CONSTRAINT shopify_write_backs_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES plaudit.connections(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.shopify_write_backs ADD CONSTRAINT shopify_write_backs_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.shopify_write_backs ADD CONSTRAINT shopify_write_backs_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES plaudit.webhook_endpoints(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES plaudit.events(id) ON DELETE SET NULL;
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -2676,6 +2735,7 @@ CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.rev
 CREATE POLICY "Tenants can read the timelines of their own orders" ON plaudit.order_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own Shopify write-backs" ON plaudit.shopify_write_backs FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own connections" ON plaudit.connections FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2773,6 +2833,7 @@ ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.sessions ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.shopify_write_backs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.sign_in_challenges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.signing_secrets ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.visitor_hash_keys ENABLE ROW LEVEL SECURITY;
@@ -2840,6 +2901,7 @@ GRANT ALL ON FUNCTION plaudit.check_review_media_upload(p_review_id uuid, p_toke
 GRANT ALL ON FUNCTION plaudit.claim_cdn_purges(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.claim_connection_events(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.claim_emails(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.claim_shopify_write_backs(p_limit integer, p_lease_seconds integer, p_org_ids uuid[]) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[],
     p_per_org integer, p_org_busy jsonb, p_suspect_room integer) TO plaudit_worker;
@@ -3005,6 +3067,7 @@ GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid
 GRANT ALL ON FUNCTION plaudit.record_connection_data_request(p_connection_id uuid, p_email text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
     p_response_snippet text, p_succeeded boolean) TO plaudit_api;
@@ -3327,6 +3390,30 @@ GRANT SELECT(expires_at) ON TABLE plaudit.review_verification_tokens TO plaudit_
 GRANT SELECT(used_at) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
 
 GRANT SELECT(created_at) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
+
+GRANT SELECT(id) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(connection_id) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(product_id) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(status) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(attempts) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(next_attempt_at) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(rating) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(rating_count) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(last_error) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(sent_at) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 

@@ -3,9 +3,12 @@ import { ApiPromise } from './api-promise.ts';
 import { Http, type HttpOptions, type RequestOptions, type ResponseInfo } from './http.ts';
 import type { Core } from './resource.ts';
 import { ApiKeys } from './resources/api-keys.ts';
+import { AutomationResource } from './resources/automation.ts';
+import { Connections } from './resources/connections.ts';
 import { Exports } from './resources/exports.ts';
 import { OrganizationResource } from './resources/organization.ts';
 import { Imports } from './resources/imports.ts';
+import { Orders } from './resources/orders.ts';
 import { Privacy } from './resources/privacy.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
@@ -42,6 +45,12 @@ export class Plaudit implements Core {
   readonly reports: Reports;
   /** Public data by slug; needs no key. */
   readonly public: Public;
+  /** Shop connections: Shopify, WooCommerce, Stripe or any shop by signed webhooks (admin keys). */
+  readonly connections: Connections;
+  /** Orders the connections reported, with their timeline and review request. */
+  readonly orders: Orders;
+  /** When orders make review requests (admin keys). */
+  readonly automation: AutomationResource;
   #organizationId: Promise<string> | undefined;
 
   constructor(options: PlauditOptions = {}) {
@@ -61,6 +70,9 @@ export class Plaudit implements Core {
     this.imports = new Imports(this);
     this.reports = new Reports(this);
     this.public = new Public(this);
+    this.connections = new Connections(this);
+    this.orders = new Orders(this);
+    this.automation = new AutomationResource(this);
   }
 
   /**

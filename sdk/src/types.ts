@@ -71,6 +71,16 @@ export type ApiKeyInput = BodyOf<`${Org}/api-keys`, 'post'>;
 export type ReviewRequest = ResponseOf<`${Org}/review-requests/{id}`, 'get'>;
 export type ReviewRequestInput = BodyOf<`${Org}/review-requests`, 'post'>;
 export type ReviewRequestStats = ResponseOf<`${Org}/review-requests/stats`, 'get'>;
+export type Connection = ResponseOf<`${Org}/connections/{id}`, 'get'>;
+/** A new connection: a `webhook` connection's `signing_secret` is in it, this once. */
+export type NewConnection = ResponseOf<`${Org}/connections`, 'post'>;
+export type ConnectionInput = BodyOf<`${Org}/connections`, 'post'>;
+export type ConnectionPatch = BodyOf<`${Org}/connections/{id}`, 'patch'>;
+export type ConnectionEvent = ResponseOf<`${Org}/connections/{id}/test`, 'post'>['events'][number];
+export type ShopifyWriteBack = ItemOf<`${Org}/connections/{id}/write-backs`>;
+export type Order = ResponseOf<`${Org}/orders/{orderId}`, 'get'>;
+export type Automation = ResponseOf<`${Org}/review-requests/automation`, 'get'>;
+export type AutomationPatch = BodyOf<`${Org}/review-requests/automation`, 'patch'>;
 export type Report = ItemOf<`${Org}/reports`>;
 export type ReportResolution = BodyOf<`${Org}/reports/{id}`, 'patch'>;
 export type ReportInput = BodyOf<'/api/v1/public/reviews/{slug}/{reviewId}/reports', 'post'>;

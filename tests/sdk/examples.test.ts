@@ -1,13 +1,15 @@
-// The two examples of sdk/examples, run as a user runs them, against the test server.
+// The examples of sdk/examples, run as a user runs them, against the test server.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/db.ts';
 import { eventually } from '../helpers/receiver.ts';
 import { postReviews } from '../helpers/reviews.ts';
 import { freePort } from '../../scripts/lib/postgres.mjs';
+import { startWorker } from '../helpers/worker.ts';
 import { client } from './helpers.ts';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -86,5 +88,72 @@ describe('examples/webhook-server.mjs', () => {
     });
     expect(forged.status).toBe(400);
     await eventually(async () => output.includes('refused a delivery: No signature matches'), 5000, 'the refusal');
+  });
+});
+
+describe('examples/medusa-order-subscriber.mjs', () => {
+  /** A Medusa order as query.graph answers it. */
+  const medusaOrder = (displayId: number) => ({
+    id: `order_01J${displayId}`,
+    display_id: displayId,
+    email: `ada-${displayId}@example.com`,
+    created_at: new Date().toISOString(),
+    shipping_address: { first_name: 'Ada', last_name: 'Lovelace', country_code: 'gb' },
+    items: [{ product_id: 'prod_01MUG', quantity: 2 }, { product_id: null, quantity: 1 }],
+  });
+
+  it('posts an order, signed with Standard Webhooks, to a webhook connection: run from a file and as a subscriber', async () => {
+    const plaudit = client(t, 'admin');
+    const worker = await startWorker([t.org.id]);
+    try {
+      const shop = await plaudit.connections.create({ platform: 'webhook', name: 'Medusa store' });
+      const env = { PLAUDIT_INBOUND_URL: shop.inbound_url, PLAUDIT_SIGNING_SECRET: shop.signing_secret! };
+      const file = path.join(dir, 'order.json');
+      fs.writeFileSync(file, JSON.stringify(medusaOrder(1001)));
+      const script = path.join(examples, 'medusa-order-subscriber.mjs');
+      const run = () =>
+        execFileSync(process.execPath, [script, file, 'order.placed'], {
+          cwd: root,
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        });
+      expect(run()).toBe('order.placed of order 1001: accepted\n');
+      // The same Medusa event again (the event bus retried): the same webhook-id, nothing changes.
+      expect(run()).toBe('order.placed of order 1001: duplicate\n');
+
+      // As Medusa calls it: the event names the order, the container's query reads it.
+      const subscriber = await import(pathToFileURL(script).href);
+      expect(subscriber.config.event).toEqual(['order.placed', 'order.fulfillment_created', 'order.canceled']);
+      const order = medusaOrder(1002);
+      const asked: unknown[] = [];
+      const container = {
+        resolve: (name: string) => {
+          expect(name).toBe('query');
+          return { graph: async (q: unknown) => (asked.push(q), { data: [order] }) };
+        },
+      };
+      Object.assign(process.env, env);
+      await subscriber.default({ event: { name: 'order.fulfillment_created', data: { id: 'ful_01' } }, container });
+      expect(asked).toMatchObject([{ entity: 'order', filters: { id: 'ful_01' } }]);
+
+      await eventually(
+        async () => (await plaudit.orders.list({ connection_id: shop.id })).data.length === 2,
+        15_000,
+        'both orders',
+      );
+      expect(await plaudit.orders.get('1001')).toMatchObject({
+        order_id: '1001',
+        platform: 'webhook',
+        email: 'ada-1001@example.com',
+        name: 'Ada Lovelace',
+        status: 'created',
+        items: [{ product_external_id: 'prod_01MUG', quantity: 2, refunded: false }],
+      });
+      expect((await plaudit.orders.get('1002')).status).toBe('fulfilled');
+    } finally {
+      delete process.env.PLAUDIT_INBOUND_URL;
+      delete process.env.PLAUDIT_SIGNING_SECRET;
+      await worker.stop();
+    }
   });
 });

@@ -98,6 +98,14 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
                 )
                 : 'Your business'}
             </dd>
+            {orderOf(r) && (
+              <>
+                <dt>Order</dt>
+                <dd>
+                  <a href={appPath(`/orders/${encodeURIComponent(orderOf(r)!)}`)}>{orderOf(r)}</a>
+                </dd>
+              </>
+            )}
             {Object.entries(r.custom_fields).map(([k, v]) => (
               <>
                 <dt key={`k-${k}`}>{k}</dt>
@@ -295,3 +303,6 @@ function Reply({ review, ids, onChange }: { review: Review; ids: ItemIds; onChan
     </form>
   );
 }
+
+/** The order a review was written for (through an order's review request), when the API names one. */
+const orderOf = (r: Review): string | null => (r as Review & { order_id?: string | null }).order_id ?? null;

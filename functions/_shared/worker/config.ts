@@ -80,6 +80,8 @@ export interface WorkerConfig {
   replicaMaxLagMs: number;
   /** How long a purge waits for the standbys that serve reads before taking the late ones out of them. */
   purgeReplicaWaitMs: number;
+  /** Replaces `https://<shop_domain>` in the Shopify write-back's calls (SHOPIFY_API_URL); null: the shop itself. */
+  shopifyApiUrl: string | null;
 }
 
 function num(name: string, fallback: number, { min = 0, integer = true } = {}): number {
@@ -142,6 +144,7 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     replicaUrls: replicaUrls(env('API_DATABASE_REPLICA_URLS') ?? env('DATABASE_REPLICA_URLS')),
     replicaMaxLagMs: num('REPLICA_MAX_LAG_MS', 5000, { min: 1 }),
     purgeReplicaWaitMs: num('PURGE_REPLICA_WAIT_MS', 2000),
+    shopifyApiUrl: env('SHOPIFY_API_URL') || null,
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
-// The worker: drains the webhook, e-mail and CDN purge outboxes and the shop connections' inbound
-// events, kicks export generation, and runs
+// The worker: drains the webhook, e-mail, CDN purge and Shopify write-back outboxes and the shop
+// connections' inbound events, kicks export generation, and runs
 // the scheduled maintenance where pg_cron is absent, one lane each (lanes/). This is the loop that
 // runs them: woken by NOTIFY plaudit_outbox, by a send that finished, and by the poll timer.
 // Runtime-neutral (Deno in production and with npm start, Node under vitest):
@@ -17,6 +17,7 @@ import { EmailLane } from './lanes/email.ts';
 import { ExportLane } from './lanes/exports.ts';
 import type { LaneContext, WorkerLog, WorkerStats } from './lanes/lane.ts';
 import { MaintenanceLane } from './lanes/maintenance.ts';
+import { ShopifyWriteBackLane } from './lanes/shopify-write-back.ts';
 import { WebhookLane } from './lanes/webhooks.ts';
 
 export type { WorkerLog, WorkerStats };
@@ -57,6 +58,7 @@ export class Worker {
   #maintenance: MaintenanceLane;
   #purges: CdnPurgeLane;
   #connections: ConnectionEventLane;
+  #writeBacks: ShopifyWriteBackLane;
   #running = false;
   #stopped = false;
   #wakeUp: (() => void) | null = null;
@@ -93,6 +95,7 @@ export class Worker {
     this.#maintenance = new MaintenanceLane(lane);
     this.#purges = new CdnPurgeLane(lane, deps.replicaSleep);
     this.#connections = new ConnectionEventLane(lane);
+    this.#writeBacks = new ShopifyWriteBackLane(lane);
   }
 
   get inFlight(): number {
@@ -110,6 +113,7 @@ export class Worker {
         if (payload === 'email') this.#email.want();
         if (payload === 'purge') this.#purges.want();
         if (payload === 'connection') this.#connections.want();
+        if (payload === 'write_back') this.#writeBacks.want();
         this.wake();
       });
       this.#unlisten = () => sub.unlisten();
@@ -171,6 +175,7 @@ export class Worker {
           this.#email.want();
           this.#purges.want();
           this.#connections.want();
+          this.#writeBacks.want();
           lastEmailPoll = Date.now();
         }
         progressed = await this.tick();
@@ -193,14 +198,15 @@ export class Worker {
   async tick(): Promise<boolean> {
     // Connection events first: the requests they make queue e-mails the e-mail lane then sends.
     const events = await this.#connections.claim();
-    const [hooks, mails, purges] = await Promise.all([
+    const [hooks, mails, purges, writeBacks] = await Promise.all([
       this.#webhooks.claim(),
       this.#email.claim(),
       this.#purges.claim(),
+      this.#writeBacks.claim(),
     ]);
     this.#exports.kick();
     await this.#maintenance.run();
-    return hooks + mails + purges + events > 0;
+    return hooks + mails + purges + events + writeBacks > 0;
   }
 
   /** Sends everything due now and waits for it: for the edge function and for tests. */
@@ -210,6 +216,7 @@ export class Worker {
     this.#email.want();
     this.#purges.want();
     this.#connections.want();
+    this.#writeBacks.want();
     while (Date.now() < deadline) {
       const claimed = await this.tick();
       if (!claimed && this.#inFlight.size === 0 && !this.#exports.running) break;

@@ -11,7 +11,7 @@ import { startDevMail } from '../../lib/dev-mail.mjs';
 import { startWorkerProcess } from '../../lib/worker-process.mjs';
 import { percentile, positive } from '../stats.mjs';
 
-async function tenant(sql, slug) {
+export async function tenant(sql, slug) {
   const [org] = await sql`insert into plaudit.organizations (name, slug) values (${
     'Bench ' + slug
   }, ${slug}) returning id`;
@@ -22,7 +22,7 @@ async function tenant(sql, slug) {
   return { orgId: org.id, formId: form.id, key: key.key };
 }
 
-async function bulk(apiUrl, t, call, rows = 1000) {
+export async function bulk(apiUrl, t, call, rows = 1000) {
   const body = JSON.stringify({
     requests: Array.from({ length: rows }, (_, i) => ({
       email: `c${call}-${i}@bench.example`,

@@ -1192,6 +1192,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/connections/{id}/write-backs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Shopify connection's rating write-backs
+         * @description Newest first: each product whose published reviews changed, and what was set on its `reviews.rating` and `reviews.rating_count` metafields, or why not. Empty for other platforms and without an access token.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        get: operations["connections.writeBacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/review-requests/stats": {
         parameters: {
             query?: never;
@@ -3737,6 +3759,35 @@ export interface components {
                  */
                 at: string;
             } | null;
+        };
+        ShopifyWriteBack: {
+            /** Format: uuid */
+            id: string;
+            product_external_id: string;
+            /** @enum {string} */
+            status: "pending" | "sending" | "retrying" | "sent" | "failed";
+            attempts: number;
+            /** @description The `reviews.rating` value set (`4.5`); null: removed. */
+            rating: string | null;
+            rating_count: number | null;
+            /** @description Why the last attempt failed, in Shopify’s words. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When a retry is due (`retrying`).
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            sent_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
         };
         ReviewRequestStats: {
             startDate: string;
@@ -10075,6 +10126,89 @@ export interface operations {
                 };
             };
             /** @description No such order */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "connections.writeBacks": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of write-backs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShopifyWriteBack"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such connection */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -24,7 +24,7 @@ import {
   type Upload,
 } from './bulk-rows.ts';
 import { RequestTabs } from './tabs.tsx';
-import { useForms } from './use-forms.ts';
+import { useForms } from '../../ui/use-forms.ts';
 
 export function BulkRequests(_: { params: Record<string, string> }) {
   const orgId = useOrgId();

@@ -7,7 +7,7 @@ import { formatDate, formatDateTime, formatNumber } from '../../ui/format.ts';
 import { useAction, useLoad } from '../../ui/hooks.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { RequestTabs } from './tabs.tsx';
-import { useForms } from './use-forms.ts';
+import { useForms } from '../../ui/use-forms.ts';
 import { eventWords, SUPPRESSION_REASON } from './words.ts';
 
 export function RequestPage({ params }: { params: Record<string, string> }) {
@@ -61,7 +61,11 @@ export function RequestPage({ params }: { params: Record<string, string> }) {
             <dt>Review form</dt>
             <dd>{form ? <a href={appPath(`/forms/${form.id}`)}>{form.name}</a> : 'A deleted form'}</dd>
             <dt>Order reference</dt>
-            <dd>{r.order_id ?? <span class='muted'>None</span>}</dd>
+            <dd>
+              {r.order_id
+                ? <a href={appPath(`/orders/${encodeURIComponent(r.order_id)}`)}>{r.order_id}</a>
+                : <span class='muted'>None</span>}
+            </dd>
             <dt>Your reference</dt>
             <dd>{r.external_id ?? <span class='muted'>None</span>}</dd>
             <dt>Language</dt>

@@ -9,7 +9,7 @@ import { formatDateTime } from '../../ui/format.ts';
 import { RequestList } from './request-list.tsx';
 import { SendOne } from './send-one.tsx';
 import { RequestTabs } from './tabs.tsx';
-import { useForms } from './use-forms.ts';
+import { useForms } from '../../ui/use-forms.ts';
 
 type ReviewRequest = Schemas['ReviewRequest'];
 

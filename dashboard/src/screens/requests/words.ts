@@ -4,35 +4,11 @@ import type { Schemas } from '../../api.ts';
 import { formatDateTime } from '../../ui/format.ts';
 
 export type ReviewRequest = Schemas['ReviewRequest'];
-export type RequestStatus = ReviewRequest['status'];
+export type { RequestStatus } from '../../ui/request-status.ts';
 type RequestEvent = Schemas['ReviewRequestEvent'];
 type Suppression = Schemas['Suppression'];
 
-export const STATUS_LABEL: Record<RequestStatus, string> = {
-  queued: 'Queued',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  opened: 'Opened',
-  clicked: 'Clicked',
-  completed: 'Reviewed',
-  bounced: 'Bounced',
-  complained: 'Marked as spam',
-  unsubscribed: 'Unsubscribed',
-  failed: 'Not sent',
-};
-
-export const STATUS_TONE: Record<RequestStatus, string> = {
-  queued: 'warn',
-  sent: 'plain',
-  delivered: 'plain',
-  opened: 'plain',
-  clicked: 'plain',
-  completed: 'good',
-  bounced: 'bad',
-  complained: 'bad',
-  unsubscribed: 'bad',
-  failed: 'bad',
-};
+export { STATUS_LABEL, STATUS_TONE } from '../../ui/request-status.ts';
 
 export const SUPPRESSION_REASON: Record<Suppression['reason'], string> = {
   unsubscribed: 'Unsubscribed',

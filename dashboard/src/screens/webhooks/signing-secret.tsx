@@ -5,7 +5,7 @@ import { ErrorNotice } from '../../ui/components.tsx';
 import { ConfirmStep } from '../../ui/confirm.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useAction } from '../../ui/hooks.ts';
-import { OnceSecret } from './once-secret.tsx';
+import { OnceSecret } from '../../ui/once-secret.tsx';
 
 type Webhook = Schemas['Webhook'];
 type RotatedSecret = Schemas['RotatedWebhookSecret'];

@@ -9,7 +9,7 @@ import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
 import { DeliveryBadge, Health } from './badges.tsx';
 import { EndpointForm } from './endpoint-form.tsx';
-import { OnceSecret } from './once-secret.tsx';
+import { OnceSecret } from '../../ui/once-secret.tsx';
 import { disabledWhy, eventsText } from './words.ts';
 
 type Webhook = Schemas['Webhook'];

@@ -1,11 +1,12 @@
 // Shop connections (docs/connections.md): the connections (connections.ts), the platforms' inbound
 // door (inbound.ts), the orders they make (orders.ts) and the review-request automation
-// (automation.ts). The rules live in the database (shop_connections.sql, orders_timeline.sql).
+// (automation.ts), and a Shopify connection's write-back log (write-backs.ts). The rules live in the database (shop_connections.sql, orders_timeline.sql).
 import { router } from '../define.ts';
 import { automation } from './automation.ts';
 import { connections } from './connections.ts';
 import { connectionInbound } from './inbound.ts';
 import { orders } from './orders.ts';
+import { writeBacks } from './write-backs.ts';
 
 export { setInboundClock } from './inbound.ts';
 
@@ -14,4 +15,5 @@ export const shopConnections = router()
   .route('/', automation)
   .route('/', connections)
   .route('/', connectionInbound)
-  .route('/', orders);
+  .route('/', orders)
+  .route('/', writeBacks);

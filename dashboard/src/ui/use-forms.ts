@@ -1,7 +1,7 @@
-// The organization's review forms, which every screen of the section offers or names.
-import { api, type Schemas } from '../../api.ts';
-import { useOrgId } from '../../session.ts';
-import { useLoad } from '../../ui/hooks.ts';
+// The organization's review forms, which the screens that send requests offer or name.
+import { api, type Schemas } from '../api.ts';
+import { useOrgId } from '../session.ts';
+import { useLoad } from './hooks.ts';
 
 type ReviewForm = Schemas['ReviewForm'];
 
