@@ -101,7 +101,10 @@ begin
   if not found then
     return 'not_found';
   end if;
-  update plaudit.connections x set last_event_at = now() where x.id = c.id;
+  -- Stamped at most once a second: a burst of one shop's events would otherwise queue on this
+  -- one row, each event's transaction waiting for the previous one's.
+  update plaudit.connections x set last_event_at = now()
+   where x.id = c.id and (x.last_event_at is null or x.last_event_at < now() - interval '1 second');
   if settled is null then
     insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, payload)
     values (c.org_id, c.id, left(p_delivery_id, 200), left(p_topic, 200), p_payload)

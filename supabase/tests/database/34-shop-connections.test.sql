@@ -5,7 +5,7 @@
 -- tenants read only their own connections, events and orders.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(44);
+select plan(46);
 
 insert into plaudit.organizations (id, name, slug) values
   ('34000000-0000-4000-8000-000000000001', 'Shop Co', 'connections-shop'),
@@ -199,6 +199,22 @@ select is((select count(*)::integer from plaudit.connection_events
   'only the first delivery is kept for processing');
 select is((select org_id from plaudit.connection_events where connection_id = '34000000-0000-4000-8000-0000000000c9'),
   '34000000-0000-4000-8000-000000000002'::uuid, 'the connection decides the tenant of its events');
+
+-- last_event_at is stamped at most once a second, so that a burst does not queue on the connection's row.
+update plaudit.connections set last_event_at = now() - interval '500 milliseconds'
+ where id = '34000000-0000-4000-8000-0000000000c1';
+select tests.act_as_public();
+select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-4', 'orders/create', '{}');
+select tests.clear_persona();
+select is((select last_event_at from plaudit.connections where id = '34000000-0000-4000-8000-0000000000c1'),
+  now() - interval '500 milliseconds', 'an event within a second of the last stamp leaves last_event_at as it is');
+update plaudit.connections set last_event_at = now() - interval '2 seconds'
+ where id = '34000000-0000-4000-8000-0000000000c1';
+select tests.act_as_public();
+select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-5', 'orders/create', '{}');
+select tests.clear_persona();
+select is((select last_event_at from plaudit.connections where id = '34000000-0000-4000-8000-0000000000c1'),
+  now(), 'an event a second or more after the last stamp stamps it');
 
 select * from finish();
 rollback;
