@@ -9,15 +9,12 @@ import { ChoiceGroup, NumberField, SelectField, TextAreaField, TextField } from 
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { type MediaModeration, MediaModerationSetting } from '../ui/media-moderation-setting.tsx';
 import { ProductSnippets } from '../ui/product-snippets.tsx';
+import { plaudit, useWidgetScript } from '../ui/widget-script.ts';
 
 type Settings = Schemas['PublicProfileSettings'];
 type Embed = Schemas['PublicEmbed'];
 type Layout = Settings['embed']['layout'];
 type Theme = Settings['embed']['theme'];
-
-/** The widget script's API (widget/src/main.tsx), once the script has run. */
-type PlauditApi = { mount(el: Element): void; unmount(el: Element): void; refresh(el?: Element): void };
-const plaudit = () => (globalThis as { Plaudit?: PlauditApi }).Plaudit;
 
 const LAYOUTS: [Layout, string, string][] = [
   ['list', 'List', 'Reviews one under another.'],
@@ -407,34 +404,6 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
       </fieldset>
     </form>
   );
-}
-
-/** Loads the widget's script once for the whole app (the CSP allows only this origin's scripts). */
-function useWidgetScript(): 'loading' | 'ready' | 'failed' {
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>(plaudit() ? 'ready' : 'loading');
-  useEffect(() => {
-    if (plaudit()) return;
-    let script = document.querySelector<HTMLScriptElement>('script[data-widget-preview]');
-    if (!script) {
-      script = document.createElement('script');
-      script.src = '/embed/v1/widget.js';
-      script.async = true;
-      script.dataset.widgetPreview = '';
-      document.head.append(script);
-    }
-    const ready = () => setState(plaudit() ? 'ready' : 'failed');
-    const failed = () => {
-      script!.remove();
-      setState('failed');
-    };
-    script.addEventListener('load', ready);
-    script.addEventListener('error', failed);
-    return () => {
-      script!.removeEventListener('load', ready);
-      script!.removeEventListener('error', failed);
-    };
-  }, []);
-  return state;
 }
 
 /**
