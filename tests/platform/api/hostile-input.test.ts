@@ -125,7 +125,12 @@ describe('hostile input to every route', () => {
         const where = `${op.method} ${path}?${search} ${JSON.stringify(json)}`;
         expect(res.status, where).toBeLessThan(500);
         if (res.status >= 400 && res.headers.get('content-type')?.includes('json')) {
-          expect(res.body, where).toEqual(errorBody(res.status, String(res.body?.error)));
+          if (op.path === '/api/v1/mcp' && res.body?.jsonrpc === '2.0') {
+            // The MCP endpoint speaks JSON-RPC: its refusals are JSON-RPC errors, as the protocol has them.
+            expect(res.body, where).toMatchObject({ error: { code: expect.any(Number), message: expect.any(String) } });
+          } else {
+            expect(res.body, where).toEqual(errorBody(res.status, String(res.body?.error)));
+          }
         }
       }),
       { numRuns: 2000 },
