@@ -1,0 +1,21 @@
+// How the widget writes a rating and a date, shared with the fragments the API draws of its first
+// view (api/pages/fragment.ts), so that both write them alike.
+import type { Strings } from './strings.ts';
+
+/** The rounded rating as glyphs: the stars' text, for copying. */
+export const starGlyphs = (rating: number) => '★'.repeat(Math.round(rating)) + '☆'.repeat(5 - Math.round(rating));
+export const oneDecimal = (n: number) => n.toFixed(1);
+/** A rating as said aloud, to its second decimal (4.75), with at least `min` decimals. */
+export const figure = (n: number, t: Strings, min = 0) =>
+  n.toLocaleString(t.lang, { minimumFractionDigits: min, maximumFractionDigits: 2 });
+/** The gold stars' width: the rating's fraction of five (styles.ts clips them to it). */
+export const starFraction = (rating: number) => `${rating * 20}%`;
+
+/** A review's date in the reader's locale (UTC, so that server and browser agree); an unknown locale keeps the ISO date. */
+export function reviewDate(iso: string, locale: string): string {
+  try {
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+  } catch {
+    return iso.slice(0, 10);
+  }
+}
