@@ -7,6 +7,7 @@ import { Exports } from './resources/exports.ts';
 import { OrganizationResource } from './resources/organization.ts';
 import { Imports } from './resources/imports.ts';
 import { Privacy } from './resources/privacy.ts';
+import { Fragments } from './resources/fragments.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
@@ -42,6 +43,8 @@ export class Plaudit implements Core {
   readonly reports: Reports;
   /** Public data by slug; needs no key. */
   readonly public: Public;
+  /** The widget's first view as HTML for a shop's server to include; needs no key. */
+  readonly fragments: Fragments;
   #organizationId: Promise<string> | undefined;
 
   constructor(options: PlauditOptions = {}) {
@@ -61,6 +64,7 @@ export class Plaudit implements Core {
     this.imports = new Imports(this);
     this.reports = new Reports(this);
     this.public = new Public(this);
+    this.fragments = new Fragments(this);
   }
 
   /**
