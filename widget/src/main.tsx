@@ -6,7 +6,7 @@
 // (product.tsx), or with `data-mode="stars"` only its stars (stars.tsx). An unknown slug or
 // product, a switched-off profile or a network error leave the container as it was and throw
 // nothing into the page. A container that holds a fragment the API drew of the first view
-// (`/api/v1/public/fragments/…`, api/pages/fragment.ts) is adopted: the widget renders over the
+// (`/api/v1/public/fragments/…`, core/widget/fragment.ts) is adopted: the widget renders over the
 // fragment's own elements from the state it carries, reading nothing, and only adds what reacts.
 import { type ComponentChild, render } from 'preact';
 import { getJson, productPath, type PublicProduct } from './data.ts';
@@ -125,7 +125,7 @@ function load(el: HTMLElement, m: Mounted): void {
 }
 
 /**
- * A fragment's view: Preact renders over its elements (the same ones, api/pages/fragment.ts), so
+ * A fragment's view: Preact renders over its elements (the same ones, core/widget/fragment.ts), so
  * nothing is read and nothing moves. Its root holds the slug and the API's base, whether it is the
  * container itself or inside one. A state that does not parse leaves the fragment as it is.
  */

@@ -38,7 +38,7 @@ export function ProductWidget(
     theme: string;
     t: Strings;
     locale: string;
-    /** A fragment's first page (api/pages/fragment.ts): its order and size, which the later pages keep. */
+    /** A fragment's first page (core/widget/fragment.ts): its order and size, which the later pages keep. */
     sort?: string;
     perPage?: number;
   },

@@ -1,5 +1,5 @@
 // How the widget writes a rating and a date, shared with the fragments the API draws of its first
-// view (api/pages/fragment.ts), so that both write them alike.
+// view (core/widget/fragment.ts), so that both write them alike.
 import type { Strings } from './strings.ts';
 
 /** The rounded rating as glyphs: the stars' text, for copying. */

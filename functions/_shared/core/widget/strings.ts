@@ -1,5 +1,5 @@
 // The widget's words, in English and German; other locales fall back to English. The widget and the
-// fragments the API draws of its first view (api/pages/fragment.ts) share them.
+// fragments the API draws of its first view (core/widget/fragment.ts) share them.
 export interface Strings {
   /** The language of these words, for numbers. */
   lang: string;

@@ -1,4 +1,4 @@
-// The widget's first view as HTML a shop's server includes (pages/fragment.ts draws it): the
+// The widget's first view as HTML a shop's server includes (core/widget/fragment.ts draws it): the
 // business's and a product's. Read like every public answer (ETag revalidation on the public
 // version, the cache keys of the organization and the product), in the widget's words for `language`.
 import { z } from '@hono/zod-openapi';
@@ -18,7 +18,7 @@ import {
   type FragmentReview,
   productFragment,
   type ProductView,
-} from '../../pages/fragment.ts';
+} from '../../../core/widget/fragment.ts';
 import { Layout } from './embed.ts';
 import { PRODUCT_NOT_FOUND } from './products.ts';
 import {

@@ -5,12 +5,11 @@
 // from (`data-plaudit-state`, JSON in an attribute) and the container's own data attributes; its
 // styles are the widget's, scoped to the root class (fragment-styles.ts). Every value is escaped
 // (markup``); the JSON-LD cannot close its script element (jsonForScript).
-import { foldedText } from '../../core/review-fold.ts';
-import { figure, oneDecimal, reviewDate, starFraction, starGlyphs } from '../../core/widget/figures.ts';
-import { PLATFORMS, type Strings, stringsFor } from '../../core/widget/strings.ts';
+import { jsonForScript, markup, raw, type SafeHtml } from '../html.ts';
+import { foldedText } from '../review-fold.ts';
+import { figure, oneDecimal, reviewDate, starFraction, starGlyphs } from './figures.ts';
+import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
 import { FRAGMENT_CLASS, FRAGMENT_STYLES } from './fragment-styles.ts';
-import { markup, raw, type SafeHtml } from './html.ts';
-import { jsonForScript } from './review-list.ts';
 
 /** A public review item, as the public routes answer it (the fields the widget shows). */
 export interface FragmentReview {

@@ -1,7 +1,7 @@
 // The widget's styles for a fragment in the shop's own page: no shadow root holds them there, so
 // every selector is put under the fragment's root class, and none reaches the page around it. The
 // shadow root's own selectors become the root's (`:host`) or are left out (`::slotted`).
-import { STYLES } from '../../core/widget/styles.ts';
+import { STYLES } from './styles.ts';
 
 /** The class of a fragment's root element: every one of its style rules starts with it. */
 export const FRAGMENT_CLASS = 'plaudit-fragment';
