@@ -37,6 +37,10 @@ export interface Strings {
   variant: (name: string) => string;
 }
 
+const counts: Record<string, Intl.NumberFormat> = {};
+/** A count in the language's digits, its format made once (making one costs far more than using it). */
+const count = (n: number, lang: string) => (counts[lang] ??= new Intl.NumberFormat(lang)).format(n);
+
 /** The platforms reviews are imported from, by their import format. */
 export const PLATFORMS: Record<string, string> = {
   judgeme: 'Judge.me',
@@ -50,8 +54,8 @@ export const PLATFORMS: Record<string, string> = {
 const en: Strings = {
   lang: 'en',
   rated: (n) => `Rated ${n} out of 5`,
-  reviews: (n) => `${n.toLocaleString('en')} review${n === 1 ? '' : 's'}`,
-  seeAll: (n) => `See all ${n.toLocaleString('en')} reviews`,
+  reviews: (n) => `${count(n, 'en')} review${n === 1 ? '' : 's'}`,
+  seeAll: (n) => `See all ${count(n, 'en')} reviews`,
   verified: (m) =>
     m === 'email'
       ? 'Verified by e-mail'
@@ -75,7 +79,7 @@ const en: Strings = {
   incentivized: 'Received an incentive for this review',
   transparency: 'How reviews are collected',
   imported: (p) => `Imported from ${p}`,
-  helpful: (n) => `Helpful (${n.toLocaleString('en')})`,
+  helpful: (n) => `Helpful (${count(n, 'en')})`,
   report: 'Report',
   photo: (n, k) => `Photo ${n} of ${k}`,
   video: 'Video',
@@ -87,8 +91,8 @@ const en: Strings = {
 const de: Strings = {
   lang: 'de',
   rated: (n) => `Bewertet mit ${n} von 5`,
-  reviews: (n) => `${n.toLocaleString('de')} Bewertung${n === 1 ? '' : 'en'}`,
-  seeAll: (n) => `Alle ${n.toLocaleString('de')} Bewertungen ansehen`,
+  reviews: (n) => `${count(n, 'de')} Bewertung${n === 1 ? '' : 'en'}`,
+  seeAll: (n) => `Alle ${count(n, 'de')} Bewertungen ansehen`,
   verified: (m) =>
     m === 'email'
       ? 'Per E-Mail bestätigt'
@@ -112,7 +116,7 @@ const de: Strings = {
   incentivized: 'Für diese Bewertung gab es eine Gegenleistung',
   transparency: 'So werden Bewertungen gesammelt',
   imported: (p) => `Importiert von ${p}`,
-  helpful: (n) => `Hilfreich (${n.toLocaleString('de')})`,
+  helpful: (n) => `Hilfreich (${count(n, 'de')})`,
   report: 'Melden',
   photo: (n, k) => `Foto ${n} von ${k}`,
   video: 'Video',

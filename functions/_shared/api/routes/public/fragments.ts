@@ -112,15 +112,19 @@ async function businessAnswer(c: Context<AppEnv>, slug: string, q: FragmentOptio
     `${variantOf('business', q)}:${slug}`,
     () => publicProfileVersion(c.var.sql, slug),
     async () => {
-      const profile = await loadPublicProfile(c.var.sql, slug);
+      // The profile and the widget's reviews (rated at least the embed's minimum, in the order
+      // asked) side by side on two connections; without a limit, the widget's number (up to 20)
+      // of the reviews read at most.
+      const [profile, [page]] = await Promise.all([
+        loadPublicProfile(c.var.sql, slug),
+        c.var.sql<{ body: { data: FragmentReview[] } | null }[]>`
+          select body::jsonb as body
+          from plaudit.public_read_review_page(${slug}, 'embed', 1, ${q.limit ?? MAX_LIMIT}, ${q.sort}, null, false)`,
+      ]);
       if (!profile) return null;
       if (!profile.enabled) return { version: profile.version, absent: true as const };
       const limit = q.limit ?? Math.min(profile.embed.max_reviews, MAX_LIMIT);
-      // The widget's reviews (rated at least the embed's minimum), in the order asked.
-      const [page] = await c.var.sql<{ body: { data: FragmentReview[] } | null }[]>`
-        select body::jsonb as body
-        from plaudit.public_read_review_page(${slug}, 'embed', 1, ${limit}, ${q.sort}, null, false)`;
-      return { version: profile.version, profile, limit, reviews: page?.body?.data ?? [] };
+      return { version: profile.version, profile, limit, reviews: (page?.body?.data ?? []).slice(0, limit) };
     },
   );
   if ('notModified' in out) return notModifiedAnswer(out.notModified);
