@@ -9,7 +9,8 @@ import { fieldErrorsOfIssues, messageOf } from '../../http/validation.ts';
 import { errorResponseSpec } from '../../http/schemas.ts';
 import { conditionalPublicRead } from '../../middleware/public-access/index.ts';
 import { publicRoute, router } from '../define.ts';
-import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../../core/db/public-profile.ts';
+import { type PublicProfileRow, publicProfileVersion } from '../../../core/db/public-profile.ts';
+import { readOnReplica } from '../../../core/db/routing.ts';
 import { loadPublicProduct, loadPublicProductReviews, NEWEST_FOR_JSONLD } from '../../../core/db/public-product.ts';
 import { productJsonLd, type ReviewForJsonLd } from '../../../core/product-jsonld.ts';
 import {
@@ -112,19 +113,20 @@ async function businessAnswer(c: Context<AppEnv>, slug: string, q: FragmentOptio
     `${variantOf('business', q)}:${slug}`,
     () => publicProfileVersion(c.var.sql, slug),
     async () => {
-      // The profile and the widget's reviews (rated at least the embed's minimum, in the order
-      // asked) side by side on two connections; without a limit, the widget's number (up to 20)
-      // of the reviews read at most.
-      const [profile, [page]] = await Promise.all([
-        loadPublicProfile(c.var.sql, slug),
-        c.var.sql<{ body: { data: FragmentReview[] } | null }[]>`
-          select body::jsonb as body
-          from plaudit.public_read_review_page(${slug}, 'embed', 1, ${q.limit ?? MAX_LIMIT}, ${q.sort}, null, false)`,
-      ]);
-      if (!profile) return null;
-      if (!profile.enabled) return { version: profile.version, absent: true as const };
-      const limit = q.limit ?? Math.min(profile.embed.max_reviews, MAX_LIMIT);
-      return { version: profile.version, profile, limit, reviews: (page?.body?.data ?? []).slice(0, limit) };
+      // The profile and the widget's first reviews (rated at least the embed's minimum, in the
+      // order asked) in one statement (plaudit.public_read_fragment), as plaudit_public.
+      const [row] = await readOnReplica(
+        c.var.sql,
+        (db) =>
+          db<{ version: string | null; profile: PublicProfileRow | null; items: FragmentReview[] | null }[]>`
+          select version, profile, items from plaudit.public_read_fragment(${slug}, ${
+            q.limit ?? null
+          }::integer, ${q.sort})`,
+      );
+      if (row.version === null) return null;
+      if (!row.profile) return { version: row.version, absent: true as const };
+      const limit = q.limit ?? Math.min(row.profile.embed.max_reviews, MAX_LIMIT);
+      return { version: row.version, profile: row.profile, limit, reviews: row.items ?? [] };
     },
   );
   if ('notModified' in out) return notModifiedAnswer(out.notModified);
