@@ -79,6 +79,8 @@ const REPORT = `<script>
   function painted() { requestAnimationFrame(() => requestAnimationFrame(() => { window.__painted = performance.now(); })); }
 </script>`;
 
+const FONT = 'system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif';
+
 const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
@@ -109,6 +111,8 @@ export const fragmentPaint = {
         `${start}<div><p>Fjord Coffee — ${embed.average_rating} (${embed.review_count} reviews)</p><ul>${staticReviews}</ul></div>
 <script>painted();</script></body></html>`,
     };
+    // The same static page in the widget's system font: how much of the difference is the font's.
+    pages['/static-font'] = pages['/static'].replace('<body>', `<body style='font:15px/1.5 ${FONT}'>`);
     const host = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(pages[req.url] ?? '');
@@ -135,7 +139,9 @@ export const fragmentPaint = {
       await browser.close();
       await new Promise((resolve) => host.close(resolve));
     }
-    const [fragmentMs, adoptedMs, staticMs] = ['/fragment', '/adopted', '/static'].map((p) => median(times[p]));
+    const [fragmentMs, adoptedMs, staticMs, fontMs] = ['/fragment', '/adopted', '/static', '/static-font'].map((p) =>
+      median(times[p])
+    );
     const spread = (p) => `${Math.min(...times[p]).toFixed(0)}–${Math.max(...times[p]).toFixed(0)}`;
     ctx.log(Object.entries(times).map(([p, ts]) => `${p} ${ts.map((t) => t.toFixed(0)).join(' ')} ms`).join('; '));
     return {
@@ -143,6 +149,7 @@ export const fragmentPaint = {
         { name: `page load → included fragment painted, 4× CPU (ms; ${spread('/fragment')})`, rps: fragmentMs },
         { name: `page load → widget adopting it, interactive, 4× CPU (ms; ${spread('/adopted')})`, rps: adoptedMs },
         { name: `page load → same reviews in static HTML painted, 4× CPU (ms; ${spread('/static')})`, rps: staticMs },
+        { name: `the same static page in the widget's system font (ms; ${spread('/static-font')})`, rps: fontMs },
       ],
       ratios: [
         { name: 'fragment ms − static ms (target ≤ 10)', value: fragmentMs - staticMs },
