@@ -111,6 +111,29 @@ describe("the business's fragment in a shop's page", () => {
   });
 });
 
+describe("the business's carousel fragment in a container of the snippet's height", () => {
+  it('is adopted without a read or a shift, and its arrows move the cards', async () => {
+    const fragment = (await api('GET', `/api/v1/public/fragments/${t.org.slug}.html?layout=carousel`)).body as string;
+    const url = site.page('/carousel', shopPage(`<div style="height:320px">${fragment}</div>`));
+    const { page, errors, close } = await openPage(browser(), url, 390);
+    try {
+      const requests = apiRequests(page);
+      await page.reload();
+      await adopted(page);
+      expect(requests).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+      await page.screenshot({ path: path.join(screenshotDir(), 'fragment-carousel-390.png'), fullPage: true });
+      expect(await axeViolations(page, ['.plaudit-fragment'])).toEqual([]);
+      await page.locator('.plaudit-fragment').getByRole('button', { name: 'Next reviews' }).click();
+      await expect.poll(() => page.evaluate(() => document.querySelector('.plaudit-fragment .items')!.scrollLeft))
+        .toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("a product's fragment in a shop's page", () => {
   it("is adopted with its page size and order: more and the sort read the next pages; the JSON-LD is the fragment's", async () => {
     const fragment =
