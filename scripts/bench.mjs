@@ -30,6 +30,7 @@ import reviewRequests from './bench/scenarios/review-requests.mjs';
 import productSync from './bench/scenarios/product-sync.mjs';
 import productReads from './bench/scenarios/products.mjs';
 import widget from './bench/scenarios/widget.mjs';
+import fragments from './bench/scenarios/fragments.mjs';
 import cdn from './bench/scenarios/cdn.mjs';
 import dashboard from './bench/scenarios/dashboard.mjs';
 import dashboardFirstLoad from './bench/scenarios/dashboard-first-load.mjs';
@@ -59,6 +60,7 @@ const SCENARIOS = [
   productSync,
   ...productReads,
   widget,
+  ...fragments,
   cdn,
   dashboard,
   dashboardFirstLoad,

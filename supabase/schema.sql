@@ -914,6 +914,11 @@ COMMENT ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer
 
 COMMENT ON FUNCTION plaudit.public_profile_version(p_slug text) IS 'public_version with the moderation chain head''s entry count: the version of profile and embed answers, which carry the head.';
 
+-- FUNCTION plaudit.public_read_fragment (supabase/schemas/one_statement_reads.sql)
+--   (p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) RETURNS record
+
+COMMENT ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) IS 'The business''s server-side fragment''s read in one statement: its public profile and its widget''s first reviews (p_limit of them, else the embed''s max_reviews up to 20, in p_sort''s order), with the version; a switched-off profile answers its version alone.';
+
 -- FUNCTION plaudit.public_read_product_reviews (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, OUT version text, OUT body text) RETURNS record
 
@@ -3024,6 +3029,7 @@ GRANT ALL ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id 
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;

@@ -10,6 +10,7 @@ import { OrganizationResource } from './resources/organization.ts';
 import { Imports } from './resources/imports.ts';
 import { Orders } from './resources/orders.ts';
 import { Privacy } from './resources/privacy.ts';
+import { Fragments } from './resources/fragments.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
@@ -51,6 +52,8 @@ export class Plaudit implements Core {
   readonly orders: Orders;
   /** When orders make review requests (admin keys). */
   readonly automation: AutomationResource;
+  /** The widget's first view as HTML for a shop's server to include; needs no key. */
+  readonly fragments: Fragments;
   #organizationId: Promise<string> | undefined;
 
   constructor(options: PlauditOptions = {}) {
@@ -73,6 +76,7 @@ export class Plaudit implements Core {
     this.connections = new Connections(this);
     this.orders = new Orders(this);
     this.automation = new AutomationResource(this);
+    this.fragments = new Fragments(this);
   }
 
   /**

@@ -15,6 +15,7 @@ export {
 export { DEFAULT_BASE_URL, type RateLimit, type RequestOptions, type ResponseInfo } from './http.ts';
 export { type Page, PageRequest, TO_ARRAY_LIMIT, type ToArrayOptions } from './pagination.ts';
 export type { WaitOptions } from './resources/exports.ts';
+export type { FragmentOptions } from './resources/fragments.ts';
 export type { MediaFile } from './media-file.ts';
 export type { RotateInput } from './resources/api-keys.ts';
 export {

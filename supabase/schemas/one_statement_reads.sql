@@ -292,3 +292,28 @@ end
 $$;
 comment on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean) is 'A page of public reviews, sorted and filtered, as the response body, with its version.';
 grant execute on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean) to plaudit_authenticator;
+
+create or replace function plaudit.public_read_fragment(
+  p_slug text, p_limit integer, p_sort text,
+  out version text, out profile json, out items json
+)
+language plpgsql
+volatile
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  perform set_config('role', 'plaudit_public', true);
+  profile := plaudit.public_profile(p_slug);
+  version := profile ->> 'version';
+  if version is null or not (profile ->> 'enabled')::boolean then
+    profile := null;
+    return;
+  end if;
+  -- Without a limit, the widget's number of reviews, at most 20 (the fragment's most).
+  items := plaudit.public_review_page(
+    p_slug, 'embed', 1, coalesce(p_limit, least((profile -> 'embed' ->> 'max_reviews')::integer, 20)), p_sort, null, false
+  ) -> 'items';
+end
+$$;
+comment on function plaudit.public_read_fragment(text,integer,text) is 'The business''s server-side fragment''s read in one statement: its public profile and its widget''s first reviews (p_limit of them, else the embed''s max_reviews up to 20, in p_sort''s order), with the version; a switched-off profile answers its version alone.';
+grant execute on function plaudit.public_read_fragment(text,integer,text) to plaudit_authenticator;

@@ -117,6 +117,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'public.voteHelpful': ['public.voteHelpful', 'acme', ID],
   'public.reportReview': ['public.report', 'acme', ID, { reason: 'spam' }],
   'public.transparency': ['public.transparency', 'acme'],
+  'public.fragment': ['fragments.get', 'acme'],
+  'public.productFragment': ['fragments.get', 'acme', { product: 'MUG-1' }],
 };
 
 /** Operations without a key that are not the SDK's business, and why. */

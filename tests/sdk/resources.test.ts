@@ -198,6 +198,23 @@ describe('public profile and public data', () => {
   });
 });
 
+describe('fragments', () => {
+  it("answers the business's and a product's fragment as HTML, as asked, without a key", async () => {
+    await plaudit.products.create({ external_id: 'FRAG-1', name: 'Fragment mug' });
+    const pub = publicClient();
+    const business = await pub.fragments.get(t.org.slug, { language: 'de', limit: 2, layout: 'grid' });
+    expect(business).toMatch(/^<div class="plaudit-fragment" data-plaudit-widget data-slug="/);
+    expect(business).toContain('class="w grid ');
+    expect(business).toContain('Bewertungen');
+    const product = await pub.fragments.get(t.org.slug, { product: 'FRAG-1', theme: 'dark' });
+    expect(product).toContain('data-product="FRAG-1"');
+    expect(product).toContain('class="w list dark"');
+    expect(product).toContain('<script type="application/ld+json">');
+    await expect(pub.fragments.get(t.org.slug, { product: 'NO-SUCH' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(pub.fragments.get(t.org.slug, { limit: 21 })).rejects.toMatchObject({ status: 400 });
+  });
+});
+
 describe('api keys', () => {
   it('creates, lists, rotates and revokes', async () => {
     const created = await plaudit.apiKeys.create({ name: 'CI', scope: 'read', rate_limit_per_minute: 100 });

@@ -5,7 +5,9 @@
 // a shadow root, from one request for its data. With `data-product` it shows that product
 // (product.tsx), or with `data-mode="stars"` only its stars (stars.tsx). An unknown slug or
 // product, a switched-off profile or a network error leave the container as it was and throw
-// nothing into the page.
+// nothing into the page. A container that holds a fragment the API drew of the first view
+// (`/api/v1/public/fragments/…`, core/widget/fragment.ts) is adopted: the widget renders over the
+// fragment's own elements from the state it carries, reading nothing, and only adds what reacts.
 import { type ComponentChild, render } from 'preact';
 import { getJson, productPath, type PublicProduct } from './data.ts';
 import { putJsonLd } from './jsonld.ts';
@@ -19,7 +21,8 @@ const SELECTOR = '#service-widget[data-slug], [data-plaudit-widget][data-slug]';
 const script = document.currentScript as HTMLScriptElement | null;
 const scriptBase = script?.src ? script.src.slice(0, script.src.indexOf('/embed/v1/')) : '';
 
-type Mounted = { root: ShadowRoot; slot: HTMLElement };
+/** Where a mount draws: its shadow root's slot, or an adopted fragment's view (no shadow root). */
+type Mounted = { root: ShadowRoot | null; slot: HTMLElement };
 const mounted = new WeakMap<Element, Mounted>();
 
 function number(value: string | undefined): number | undefined {
@@ -33,7 +36,7 @@ function show(el: HTMLElement, m: Mounted, content: ComponentChild): void {
   if (mounted.get(el) !== m) return;
   render(content, m.slot);
   // The container's fallback link (for readers without scripts) gives way to the widget.
-  m.root.querySelector('slot')?.remove();
+  m.root?.querySelector('slot')?.remove();
   el.dispatchEvent(
     new CustomEvent('plaudit:ready', { bubbles: true, detail: { slug: el.dataset.slug, product: el.dataset.product } }),
   );
@@ -121,8 +124,49 @@ function load(el: HTMLElement, m: Mounted): void {
   }
 }
 
+/**
+ * A fragment's view: Preact renders over its elements (the same ones, core/widget/fragment.ts), so
+ * nothing is read and nothing moves. Its root holds the slug and the API's base, whether it is the
+ * container itself or inside one. A state that does not parse leaves the fragment as it is.
+ */
+function adopt(el: HTMLElement, view: HTMLElement): void {
+  const m = mounted.get(view) ?? { root: null, slot: view };
+  const first = !mounted.has(view);
+  mounted.set(el, m).set(view, m);
+  if (!first) return;
+  try {
+    const s = JSON.parse(view.dataset.plauditState!);
+    const d = view.parentElement!.dataset;
+    const base = d.api ?? scriptBase;
+    const signals = signalUrls(base, d.slug!);
+    const p = s.product;
+    const id = p?.product.external_id;
+    show(
+      el,
+      m,
+      p
+        ? (
+          <ProductWidget
+            {...p}
+            reviewsUrl={`${productPath(base, d.slug!, id)}/reviews`}
+            pageUrl={`${base}/p/${encodeURIComponent(d.slug!)}/products/${encodeURIComponent(id)}`}
+            signals={signals}
+            t={stringsFor(s.locale)}
+            locale={s.locale}
+            perPage={p.limit}
+          />
+        )
+        : <Widget data={s.business} options={{ signals, locale: s.locale }} />,
+    );
+  } catch {
+    // the fragment stays as the server drew it
+  }
+}
+
 function mount(el: Element): void {
   if (!(el instanceof HTMLElement) || mounted.has(el) || !el.dataset.slug) return;
+  const view = el.querySelector<HTMLElement>('[data-plaudit-state]');
+  if (view) return adopt(el, view);
   const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
   const style = document.createElement('style');
   style.textContent = STYLES;
@@ -141,8 +185,9 @@ function unmount(el: Element): void {
   const m = mounted.get(el);
   if (!m) return;
   render(null, m.slot);
-  m.root.replaceChildren(document.createElement('slot'));
+  m.root?.replaceChildren(document.createElement('slot'));
   mounted.delete(el);
+  mounted.delete(m.slot);
   unmounted.add(el);
 }
 

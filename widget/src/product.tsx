@@ -13,15 +13,22 @@ const PER_PAGE = 10;
 export type ReviewPage = { data: PublicReview[]; meta: { page: number; totalPages: number } };
 
 /** One page of the product's reviews: `reviewsUrl` is the route's address without its query. */
-export const readPage = (reviewsUrl: string, page: number, sort: string, rating: number, media?: boolean) =>
+export const readPage = (
+  reviewsUrl: string,
+  page: number,
+  sort: string,
+  rating: number,
+  media?: boolean,
+  limit = PER_PAGE,
+) =>
   getJson<ReviewPage>(
-    `${reviewsUrl}?limit=${PER_PAGE}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}${
+    `${reviewsUrl}?limit=${limit}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}${
       media ? '&has_media=true' : ''
     }`,
   );
 
 export function ProductWidget(
-  { product, first, reviewsUrl, pageUrl, signals, theme, t, locale }: {
+  { product, first, reviewsUrl, pageUrl, signals, theme, t, locale, sort: firstSort = SORTS[0], perPage }: {
     product: PublicProduct;
     signals: SignalUrls;
     first: ReviewPage;
@@ -31,9 +38,12 @@ export function ProductWidget(
     theme: string;
     t: Strings;
     locale: string;
+    /** A fragment's first page (core/widget/fragment.ts): its order and size, which the later pages keep. */
+    sort?: string;
+    perPage?: number;
   },
 ) {
-  const [sort, setSort] = useState<string>(SORTS[0]);
+  const [sort, setSort] = useState<string>(firstSort);
   const [rating, setRating] = useState(0);
   const [media, setMedia] = useState(false);
   const [list, setList] = useState(first);
@@ -41,7 +51,7 @@ export function ProductWidget(
   const count = product.review_count;
 
   const show = async (nextSort: string, nextRating: number, page = 1, nextMedia = media) => {
-    const next = await readPage(reviewsUrl, page, nextSort, nextRating, nextMedia);
+    const next = await readPage(reviewsUrl, page, nextSort, nextRating, nextMedia, perPage);
     if (!next) return; // a failed read keeps what is shown
     setSort(nextSort);
     setRating(nextRating);

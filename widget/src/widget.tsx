@@ -6,6 +6,13 @@ import type { PublicReview } from './data.ts';
 import { Gallery } from './gallery.tsx';
 import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
 import { foldedText } from '../../functions/_shared/core/review-fold.ts';
+import {
+  figure,
+  oneDecimal,
+  reviewDate,
+  starFraction,
+  starGlyphs,
+} from '../../functions/_shared/core/widget/figures.ts';
 
 /** What GET /api/v1/public/embed/:slug answers, as the API's OpenAPI document declares it. */
 export type EmbedData = components['schemas']['PublicEmbed'];
@@ -31,16 +38,12 @@ export interface Options {
   locale: string;
 }
 
-export const starGlyphs = (rating: number) => '★'.repeat(Math.round(rating)) + '☆'.repeat(5 - Math.round(rating));
-export const oneDecimal = (n: number) => n.toFixed(1);
-/** A rating as said aloud, to its second decimal (4.75), with at least `min` decimals. */
-export const figure = (n: number, t: Strings, min = 0) =>
-  n.toLocaleString(t.lang, { minimumFractionDigits: min, maximumFractionDigits: 2 });
+export { figure, oneDecimal, starGlyphs };
 /**
  * Drawn stars: five grey ones, and five gold ones clipped to the rating's fraction (4.75: four
  * and three quarters; styles.ts). The rounded glyphs stay the element's text, for copying.
  */
-export const drawn = (rating: number) => ({ class: 'st', style: { '--f': `${rating * 20}%` } });
+export const drawn = (rating: number) => ({ class: 'st', style: { '--f': starFraction(rating) } });
 
 export function Stars({ rating, t }: { rating: number; t: Strings }) {
   return (
@@ -122,12 +125,7 @@ export function Review(props: ReviewProps) {
       .then((b) => b && setHelpful(remember(r.id, b.helpful_count)), () => {});
   // A card does not fold by characters (it shows the lines that fit), nor its dialog.
   const folded = !card && !props.votes && foldedText(r.content);
-  let date = r.created_at.slice(0, 10);
-  try {
-    date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(r.created_at));
-  } catch {
-    // an unknown locale keeps the ISO date
-  }
+  const date = reviewDate(r.created_at, locale);
   return (
     <li class='r'>
       <Stars rating={r.rating} t={t} />

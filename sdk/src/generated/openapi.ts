@@ -1602,6 +1602,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/fragments/{slug}/products/{externalId}.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product's reviews as an HTML fragment
+         * @description A self-contained fragment of HTML (no `<html>` or `<body>`, no script but the JSON-LD): the widget's first view as it draws it (the summary with its stars, the first reviews), with the widget's styles scoped to its root class `plaudit-fragment`. A page that includes it, with the widget's script, gets the widget over it without a second read. Review text is escaped. The product widget's view: the summary over the product's group, the distribution, the sort, the first reviews; and the product's JSON-LD (as the `jsonld` route answers it). Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.productFragment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/fragments/{slug}.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the business's reviews as an HTML fragment
+         * @description A self-contained fragment of HTML (no `<html>` or `<body>`, no script but the JSON-LD): the widget's first view as it draws it (the summary with its stars, the first reviews), with the widget's styles scoped to its root class `plaudit-fragment`. A page that includes it, with the widget's script, gets the widget over it without a second read. Review text is escaped. The business widget's view: the name, the rating, the first reviews (rated at least the embed's `min_rating`) and the links to all of them. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.fragment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/profiles/{slug}": {
         parameters: {
             query?: never;
@@ -11799,6 +11839,142 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.productFragment": {
+        parameters: {
+            query?: {
+                /** @description The business's reviews as a `list`, `grid` or `carousel`; the saved one without it. A product's are a list. */
+                layout?: "list" | "grid" | "carousel";
+                /** @description `light`, `dark` or `auto` (the reader's preference); the saved one (a product's: light) without it. */
+                theme?: "light" | "dark" | "auto";
+                /** @description How many reviews, 1 to 20: without it the widget's own (the business's `max_reviews`, at most 20; a product's 10). */
+                limit?: number;
+                /** @description The order of the reviews, as in the lists. */
+                sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
+                /** @description The reader's language (a BCP 47 tag such as `de-DE`): the widget's words and dates; English where it has none. */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The product's external id, URL-encoded */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fragment: `text/html; charset=utf-8` */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter out of its range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown slug or product, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.fragment": {
+        parameters: {
+            query?: {
+                /** @description The business's reviews as a `list`, `grid` or `carousel`; the saved one without it. A product's are a list. */
+                layout?: "list" | "grid" | "carousel";
+                /** @description `light`, `dark` or `auto` (the reader's preference); the saved one (a product's: light) without it. */
+                theme?: "light" | "dark" | "auto";
+                /** @description How many reviews, 1 to 20: without it the widget's own (the business's `max_reviews`, at most 20; a product's 10). */
+                limit?: number;
+                /** @description The order of the reviews, as in the lists. */
+                sort?: "newest" | "oldest" | "highest" | "lowest" | "helpful";
+                /** @description The reader's language (a BCP 47 tag such as `de-DE`): the widget's words and dates; English where it has none. */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fragment: `text/html; charset=utf-8` */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter out of its range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown slug, or the profile is disabled */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -339,6 +339,7 @@ select results_eq(
             ('plaudit.begin_api_read(bytea,uuid,integer,text)'),
             ('plaudit.current_replica_read_floor()'),
             ('plaudit.end_session(bytea,boolean)'),
+            ('plaudit.public_read_fragment(text,integer,text)'),
             ('plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean)'),
             ('plaudit.public_read_product_version(text,text)'),
             ('plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean)'),

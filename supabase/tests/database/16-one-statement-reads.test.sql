@@ -4,7 +4,7 @@
 -- as JSON text beside the key's row.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(18);
+select plan(21);
 
 insert into plaudit.organizations (id, name, slug, website, created_at) values
   ('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'Acme "Coffee"', 'acme', null, '2026-01-02T03:04:05.678Z'),
@@ -121,6 +121,27 @@ select is(
   (select body::jsonb -> 'meta' from plaudit.public_read_review_page('acme', 'embed', 1, 10, 'newest', null, false)),
   '{"total": 2, "page": 1, "limit": 10, "totalPages": 1}'::jsonb,
   'authenticator: a public page of reviews, with its meta'
+);
+select tests.clear_persona();
+
+select is(
+  (select json_build_array(profile ->> 'name', profile -> 'embed' ->> 'max_reviews',
+                           (select json_agg(i ->> 'reviewer_name') from json_array_elements(items) i))::jsonb
+     from plaudit.public_read_fragment('acme', 1, 'lowest')),
+  '["Acme \"Coffee\"", "10", ["Bo"]]'::jsonb,
+  'authenticator: a fragment''s read, the profile and the first reviews in the order and number asked'
+);
+select tests.clear_persona();
+select is(
+  (select json_array_length(items) from plaudit.public_read_fragment('acme', null, 'newest')),
+  2,
+  'authenticator: without a limit, a fragment reads the widget''s number of reviews'
+);
+select tests.clear_persona();
+select results_eq(
+  $$ select version is null, profile is null, items is null from plaudit.public_read_fragment('nobody', 5, 'newest') $$,
+  $$ values (true, true, true) $$,
+  'authenticator: an unknown business''s fragment reads nothing'
 );
 select tests.clear_persona();
 

@@ -71,6 +71,8 @@ const PUBLIC_ANSWERS = [
   ],
   ["a product's JSON-LD", (slug: string) => `/api/v1/public/products/${slug}/MUG/jsonld`, true],
   ["a product's page", (slug: string) => `/p/${slug}/products/MUG`, true],
+  ["the business's fragment", (slug: string) => `/api/v1/public/fragments/${slug}.html`, false],
+  ["a product's fragment", (slug: string) => `/api/v1/public/fragments/${slug}/products/MUG.html?limit=3`, true],
   ['the ratings of products', (slug: string) => `/api/v1/public/products/${slug}/ratings?ids=MUG`, false],
   ['the catalog page', (slug: string) => `/p/${slug}/products`, false],
   ['the Google product feed', (slug: string) => `/api/v1/public/feeds/${slug}/google-product-reviews.xml`, false],

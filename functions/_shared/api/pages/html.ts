@@ -1,34 +1,8 @@
-// Server-rendered HTML for the hosted pages. One rule: every interpolated value is escaped, by
-// the markup`` tagged template, unless it is itself the result of markup`` (or of raw(), for the few
-// constant fragments that need it). Arrays are rendered item by item under the same rule. (Not
-// named `html`: the formatter re-indents templates with that tag, which would change the pages.)
+// Server-rendered HTML for the hosted pages, written with the markup`` template (core/html.ts).
 
-import { escapeHtml } from '../../core/html.ts';
+import { markup, raw, type SafeHtml } from '../../core/html.ts';
 
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-function render(value: unknown): string {
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
-}
-
-export function markup(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
-  return new SafeHtml(out);
-}
-
-/** A constant fragment written in this code base (never data). */
-export function raw(fragment: string): SafeHtml {
-  return new SafeHtml(fragment);
-}
+export { markup, raw, SafeHtml } from '../../core/html.ts';
 
 // Mobile first: one column, large touch targets, system fonts, visible focus, high contrast.
 const STYLE = raw(`

@@ -148,10 +148,7 @@ function formatDate(iso: string): string {
 
 export const reviewsWord = (n: number) => `${COUNT.format(n)} review${n === 1 ? '' : 's'}`;
 
-/** JSON inside a script element: no `</script>`, no HTML comment opener can end it early. */
-export function jsonForScript(value: unknown): SafeHtml {
-  return raw(JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'));
-}
+export { jsonForScript } from '../../core/html.ts';
 
 /** ?page=, 1 without it, or the message of a 400. */
 export function readPageNumber(c: Context<AppEnv>): number | string {

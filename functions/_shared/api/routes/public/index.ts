@@ -2,6 +2,7 @@
 import { publicCors } from '../../middleware/public-access/index.ts';
 import { router } from '../define.ts';
 import { embedReads } from './embed.ts';
+import { fragmentReads } from './fragments.ts';
 import { productReads } from './products.ts';
 import { profileReads } from './profiles.ts';
 import { transparencyReads } from './transparency.ts';
@@ -16,6 +17,7 @@ publicData.use('/public/*', publicCors({ methods: ['GET', 'HEAD'] }));
 // A visitor's helpful vote and report come from the widget, on any site.
 publicData.use('/public/reviews/*', publicCors({ methods: ['POST'] }));
 publicData.route('/', embedReads);
+publicData.route('/', fragmentReads);
 publicData.route('/', profileReads);
 publicData.route('/', productReads);
 publicData.route('/', verificationReads);
