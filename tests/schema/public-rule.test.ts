@@ -36,11 +36,14 @@ describe('which reviews are public', () => {
       .sort();
     expect(callers).toEqual([
       'function plaudit.google_product_feed_page',
+      'function plaudit.meta_review_feed_page',
       'function plaudit.public_feed_page_ids',
       'function plaudit.public_feed_total',
+      'function plaudit.public_search_reviews',
       'function plaudit.public_transparency',
       'function plaudit.rebuild_product_review_statistics',
       'function plaudit.rebuild_review_statistics',
+      'function plaudit.review_feeds_report',
       'function plaudit.reviews_count_inserted',
       'function plaudit.reviews_count_updated',
       'function plaudit.signal_target',
