@@ -974,11 +974,58 @@ COMMENT ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) IS 'A revie
 
 COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
 
--- FUNCTION plaudit.report_review (supabase/schemas/shopper_signals.sql)
---   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
---     p_details text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean)
+CREATE TABLE plaudit.review_reports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    reason text NOT NULL,
+    details text,
+    reporter_hash bytea NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    resolution text,
+    resolved_at timestamp with time zone,
+    resolved_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    kind text DEFAULT 'policy'::text NOT NULL,
+    legal_ground text,
+    reporter_email text,
+    good_faith boolean,
+    decision text,
+    CONSTRAINT review_reports_check CHECK ((((status = 'open'::text) = (resolved_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (resolved_by IS NULL)))),
+    CONSTRAINT review_reports_decided_when_resolved CHECK (((decision IS NULL) OR (status = 'resolved'::text))),
+    CONSTRAINT review_reports_decision_check CHECK ((decision = ANY (ARRAY['hidden'::text, 'kept'::text]))),
+    CONSTRAINT review_reports_details_check CHECK (((char_length(details) >= 1) AND (char_length(details) <= 2000))),
+    CONSTRAINT review_reports_illegal_names_its_ground CHECK (((kind <> 'illegal'::text) OR (legal_ground IS NOT NULL))),
+    CONSTRAINT review_reports_kind_check CHECK ((kind = ANY (ARRAY['illegal'::text, 'policy'::text]))),
+    CONSTRAINT review_reports_legal_ground_check CHECK (((char_length(legal_ground) >= 1) AND (char_length(legal_ground) <= 500))),
+    CONSTRAINT review_reports_reason_check CHECK ((reason = ANY (ARRAY['spam'::text, 'offensive'::text, 'personal_data'::text, 'fake'::text,
+        'conflict_of_interest'::text, 'other'::text]))),
+    CONSTRAINT review_reports_reporter_email_check CHECK ((char_length(reporter_email) <= 320)),
+    CONSTRAINT review_reports_reporter_hash_check CHECK ((octet_length(reporter_hash) = 32)),
+    CONSTRAINT review_reports_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
+    CONSTRAINT review_reports_resolved_by_check CHECK ((char_length(resolved_by) <= 200)),
+    CONSTRAINT review_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'resolved'::text])))
+);
 
-COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) IS 'Stores a visitor''s report of a published review (one open per visitor), limited per address, with its event.';
+COMMENT ON TABLE plaudit.review_reports IS 'Visitors'' reports of published reviews, open until the business resolves them; a report never hides a review.';
+COMMENT ON COLUMN plaudit.review_reports.kind IS 'illegal (a notice of illegal content, DSA Art. 16) or policy (against the business''s review policy).';
+COMMENT ON COLUMN plaudit.review_reports.legal_ground IS 'The law the reporter names for an illegal review; required for kind illegal.';
+COMMENT ON COLUMN plaudit.review_reports.reporter_email IS 'Where the acknowledgement and the decision go: personal data, never public, erased with the address.';
+COMMENT ON COLUMN plaudit.review_reports.good_faith IS 'The reporter stated that the notice is accurate and made in good faith; null for reports made before it was asked.';
+COMMENT ON COLUMN plaudit.review_reports.decision IS 'What the resolution did to the review: hidden or kept; null while open and for reports resolved before decisions were recorded.';
+
+-- FUNCTION plaudit.report_mail_data (supabase/schemas/shopper_signals.sql)
+--   (p_report plaudit.review_reports) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.report_mail_data(p_report plaudit.review_reports) IS 'What the reporter''s acknowledgement and decision mails say of their report and the review, never an address.';
+
+-- FUNCTION plaudit.report_review (supabase/schemas/shopper_signals.sql)
+--   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text,
+--     p_kind text DEFAULT 'policy'::text, p_legal_ground text DEFAULT NULL::text, p_email text DEFAULT NULL::text,
+--     p_good_faith boolean DEFAULT NULL::boolean) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean)
+
+COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
+    p_details text, p_kind text, p_legal_ground text, p_email text, p_good_faith boolean) IS 'Stores a visitor''s report (a notice: its kind, ground, good faith and address) of a published review, one open per visitor, limited per address, with its event and acknowledgement mail.';
 
 -- FUNCTION plaudit.request_cdn_purge (supabase/schemas/cdn_purges.sql)
 --   (p_org_id uuid, p_include_sitemap boolean DEFAULT false) RETURNS void
@@ -991,9 +1038,9 @@ COMMENT ON FUNCTION plaudit.request_cdn_purge(p_org_id uuid, p_include_sitemap b
 COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) IS 'Asks for a sign-in mail to a member''s address, rate-limited; answers rate_limited, unknown, throttled or sent.';
 
 -- FUNCTION plaudit.resolve_review_report (supabase/schemas/shopper_signals.sql)
---   (p_id uuid, p_resolution text, p_actor text) RETURNS uuid
+--   (p_id uuid, p_resolution text, p_actor text, p_decision text DEFAULT 'kept'::text) RETURNS uuid
 
-COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) IS 'Resolves one of the tenant''s review reports with its resolution and actor; answers its id, or null.';
+COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) IS 'Resolves one of the tenant''s review reports with its decision (hidden hides the review, in the trail), resolution and actor, and mails the reporter the decision; answers its id, or null.';
 
 -- FUNCTION plaudit.review_event_forgotten (supabase/schemas/privacy.sql)
 --   (p_data jsonb, p_redact boolean) RETURNS jsonb
@@ -1736,30 +1783,6 @@ CREATE TABLE plaudit.review_media (
 
 COMMENT ON TABLE plaudit.review_media IS 'The photos and videos of reviews, in upload order: where their files are stored, their size and whether they are hidden.';
 
-CREATE TABLE plaudit.review_reports (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    review_id uuid NOT NULL,
-    reason text NOT NULL,
-    details text,
-    reporter_hash bytea NOT NULL,
-    status text DEFAULT 'open'::text NOT NULL,
-    resolution text,
-    resolved_at timestamp with time zone,
-    resolved_by text,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT review_reports_check CHECK ((((status = 'open'::text) = (resolved_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (resolved_by IS NULL)))),
-    CONSTRAINT review_reports_details_check CHECK (((char_length(details) >= 1) AND (char_length(details) <= 2000))),
-    CONSTRAINT review_reports_reason_check CHECK ((reason = ANY (ARRAY['spam'::text, 'offensive'::text, 'personal_data'::text, 'fake'::text,
-        'conflict_of_interest'::text, 'other'::text]))),
-    CONSTRAINT review_reports_reporter_hash_check CHECK ((octet_length(reporter_hash) = 32)),
-    CONSTRAINT review_reports_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
-    CONSTRAINT review_reports_resolved_by_check CHECK ((char_length(resolved_by) <= 200)),
-    CONSTRAINT review_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'resolved'::text])))
-);
-
-COMMENT ON TABLE plaudit.review_reports IS 'Visitors'' reports of published reviews, open until the business resolves them; a report never hides a review.';
-
 CREATE TABLE plaudit.review_request_events (
     id bigint NOT NULL,
     org_id uuid NOT NULL,
@@ -2151,6 +2174,7 @@ CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id
 CREATE UNIQUE INDEX review_reports_one_open_per_reporter ON plaudit.review_reports USING btree (review_id, reporter_hash) WHERE (status = 'open'::text);
 
 CREATE INDEX review_reports_org_id_status ON plaudit.review_reports USING btree (org_id, status, created_at, id);
+CREATE INDEX review_reports_reporter_email ON plaudit.review_reports USING btree (org_id, lower(reporter_email)) WHERE (reporter_email IS NOT NULL);
 CREATE INDEX review_reports_review_id ON plaudit.review_reports USING btree (review_id);
 
 CREATE UNIQUE INDEX review_request_events_dedupe ON plaudit.review_request_events USING btree (org_id, request_id, dedupe_key);
@@ -2659,9 +2683,40 @@ GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) TO plaudit_public;
+
+GRANT SELECT(id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(reason) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(details) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolution),UPDATE(resolution) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_at),UPDATE(resolved_at) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_by),UPDATE(resolved_by) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(kind) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(legal_ground) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(good_faith) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(decision) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
+    p_details text, p_kind text, p_legal_ground text, p_email text, p_good_faith boolean) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
-GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
@@ -2862,27 +2917,6 @@ GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_media TO plaudit_api;
-
-GRANT SELECT(id) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(org_id) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(review_id) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(reason) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(details) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(resolution),UPDATE(resolution) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(resolved_at),UPDATE(resolved_at) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(resolved_by),UPDATE(resolved_by) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(created_at) ON TABLE plaudit.review_reports TO plaudit_api;
-
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_reviews TO plaudit_api;

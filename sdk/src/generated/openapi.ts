@@ -915,7 +915,7 @@ export interface paths {
         };
         /**
          * List visitors' reports of reviews
-         * @description Newest first, each with the review it is about. A report never hides a review by itself: hide one through moderation (`PATCH …/reviews/{id}/moderate`). The reporter's address is never stored.
+         * @description Newest first, each with the review it is about, its kind (`illegal` or `policy`) and age. A report never hides a review by itself: its resolution's `decision` does. The reporter's network address is never stored; an e-mail address they left is never shown.
          *
          *     Requires an API key (or a member's session) with scope `read`.
          */
@@ -943,7 +943,7 @@ export interface paths {
         head?: never;
         /**
          * Resolve a report
-         * @description Records the resolution, when and by whom. Resolving a resolved report replaces its resolution. The review itself does not change.
+         * @description Records the decision and the resolution, when and by whom. `hidden` hides the review if it is not hidden yet (in its moderation history, naming the report; `review.moderated`). A reporter who left an e-mail address is mailed the decision. Resolving a resolved report replaces its decision and resolution (hiding again only a visible review).
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -1617,7 +1617,7 @@ export interface paths {
         put?: never;
         /**
          * Report a review
-         * @description Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. A visitor's repeat while its report is open changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         * @description Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. A visitor's repeat while its report is open changes nothing. The reporter's network address is never stored. A report is a notice under the EU's Digital Services Act (Art. 16) when `kind` is `illegal`; with an `email`, the reporter is mailed an acknowledgement at once and the decision when the business resolves it. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
          */
         post: operations["public.reportReview"];
         delete?: never;
@@ -2076,7 +2076,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["ReviewReportedData"];
         };
-        /** @description A visitor reported a published review. The review stays as it was; the reporter's address is never sent. */
+        /** @description A visitor reported a published review. The review stays as it was; the reporter's network and e-mail addresses are never sent. */
         ReviewReportedData: {
             /** Format: uuid */
             id: string;
@@ -2091,6 +2091,13 @@ export interface components {
             /** @enum {string} */
             reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
             details: string | null;
+            /**
+             * @description `illegal` (a notice under EU DSA Art. 16) or `policy`.
+             * @enum {string}
+             */
+            kind: "illegal" | "policy";
+            /** @description The law the reporter names for an illegal review. */
+            legal_ground: string | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -3185,8 +3192,20 @@ export interface components {
             reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
             /** @description The visitor's words, or null. */
             details: string | null;
+            /**
+             * @description `illegal` (a notice under EU DSA Art. 16) or `policy` (against your review policy).
+             * @enum {string}
+             */
+            kind: "illegal" | "policy";
+            /** @description The law the reporter names for an illegal review. */
+            legal_ground: string | null;
             /** @enum {string} */
             status: "open" | "resolved";
+            /**
+             * @description What the resolution did to the review: `hidden` or `kept`; null while open.
+             * @enum {string|null}
+             */
+            decision: "hidden" | "kept" | null;
             /** @description What was done about it, once resolved. */
             resolution: string | null;
             /**
@@ -3205,12 +3224,18 @@ export interface components {
         /**
          * @example {
          *       "status": "resolved",
-         *       "resolution": "Checked the order: a real customer. Kept."
+         *       "decision": "kept",
+         *       "resolution": "Checked the order: a real customer."
          *     }
          */
         ReportResolution: {
             /** @enum {string} */
             status: "resolved";
+            /**
+             * @description `hidden` hides the review (recorded in its moderation history with this report and the resolution); `kept` (the default) leaves it as it is. Defaults to `"kept"`.
+             * @enum {string}
+             */
+            decision?: "hidden" | "kept";
             /** @description What was done about the report (kept, hidden through moderation, …), up to 2000 characters. */
             resolution: string;
         };
@@ -3583,6 +3608,28 @@ export interface components {
                     product_external_id: string;
                     quantity: number;
                 }[];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
+            /** @description The reports (notices) the address made of reviews, oldest first. */
+            reports: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                review_id: string;
+                /** @enum {string} */
+                kind: "illegal" | "policy";
+                /** @enum {string} */
+                reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
+                legal_ground: string | null;
+                details: string | null;
+                /** @enum {string} */
+                status: "open" | "resolved";
+                /** @enum {string|null} */
+                decision: "hidden" | "kept" | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-22T10:00:00.000Z
@@ -4066,8 +4113,12 @@ export interface components {
         };
         /**
          * @example {
-         *       "reason": "spam",
-         *       "details": "The same text is on every product."
+         *       "reason": "personal_data",
+         *       "details": "It names my neighbour and her address.",
+         *       "kind": "illegal",
+         *       "legal_ground": "GDPR Art. 6: personal data published without consent",
+         *       "email": "reporter@example.com",
+         *       "good_faith": true
          *     }
          */
         ReportInput: {
@@ -4078,6 +4129,23 @@ export interface components {
             reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
             /** @description What the business should know, up to 2000 characters. */
             details?: string | null;
+            /**
+             * @description `illegal`: a notice of illegal content (EU DSA Art. 16), naming the law in `legal_ground`; `policy` (the default): against the business's review policy. Defaults to `"policy"`.
+             * @enum {string}
+             */
+            kind?: "illegal" | "policy";
+            /** @description The law the review breaks, and why (required for `illegal`), up to 500 characters. */
+            legal_ground?: string | null;
+            /**
+             * Format: email
+             * @description Where to send the acknowledgement (at once) and the decision (when the report is resolved). Never shown to the business's API, the reviewer or the public.
+             */
+            email?: string | null;
+            /**
+             * @description The reporter states that the report is accurate and complete and made in good faith; required for `illegal`.
+             * @enum {boolean}
+             */
+            good_faith?: true;
         };
         PublicProfileSettings: {
             /** @description With false, the public profile routes answer 404. */

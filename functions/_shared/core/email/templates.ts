@@ -5,6 +5,7 @@
 import { escapeHtml, safeLink } from '../html.ts';
 import { button, fallbackLink, layout, pick, plainText, smallPrint } from './layout.ts';
 import type { RenderedEmail, TemplateInput } from './layout.ts';
+import { REPORT_TEMPLATES } from './report-templates.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 import { signInEmail } from './sign-in-template.ts';
 
@@ -69,6 +70,7 @@ ${smallPrint(t.ignore)}`,
 export const TEMPLATES: Record<string, (input: TemplateInput) => RenderedEmail> = {
   review_verification: reviewVerification,
   ...REVIEW_REQUEST_TEMPLATES,
+  ...REPORT_TEMPLATES,
   sign_in: signInEmail,
 };
 
