@@ -28,7 +28,7 @@ export function ReportCard({ report, members, onResolved }: {
         <Badge tone={report.kind === 'illegal' ? 'bad' : 'plain'}>{KIND_LABEL[report.kind] ?? report.kind}</Badge>
         <span class='muted small'>
           reported {formatDateTime(report.created_at)}
-          {report.status === 'open' && <>· waiting {ageLabel(report.created_at, Date.now())}</>}
+          {report.status === 'open' && <>{' '}· waiting {ageLabel(report.created_at, Date.now())}</>}
         </span>
       </h2>
       {report.legal_ground && (

@@ -191,7 +191,7 @@ ${quotedReview(review)}
 ${kinds}
 </fieldset>
 <div class="field"><label for="legal_ground">Which law does it break, and how? <span class="hint">(required if illegal, up to ${LEGAL_GROUND_MAX} characters)</span></label>
-<input id="legal_ground" name="legal_ground" maxlength="${LEGAL_GROUND_MAX}" value="${
+<input id="legal_ground" name="legal_ground" type="text" maxlength="${LEGAL_GROUND_MAX}" value="${
       legal_ground ?? ''
     }"${ground.attrs}>${ground.note}</div>
 <fieldset class="field"><legend>What is wrong with it?</legend>
@@ -207,7 +207,7 @@ ${errors.reason ? markup`<p class="error" id="reason-error">${errors.reason}</p>
     }"${mail.attrs}>${mail.note}</div>
 <div class="field"><label class="check"><input type="checkbox" name="good_faith" value="yes"${
       good_faith ? markup` checked` : ''
-    }${faith.attrs}> I confirm that what I report is accurate and complete to the best of my knowledge, and that I report it in good faith. <span class="hint">(required if illegal)</span></label>${faith.note}</div>
+    }${faith.attrs}> I confirm that what I report is accurate and complete to the best of my knowledge, and that I report it in good faith (required if illegal).</label>${faith.note}</div>
 <button type="submit">Send report</button>
 </form>
 <p><a href="${back}">← Back to the reviews</a></p>`,
