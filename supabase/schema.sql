@@ -691,6 +691,11 @@ COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[
 
 COMMENT ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) IS 'The product of a hosted form''s organization with this external id (archived or not), while the form takes reviews.';
 
+-- FUNCTION plaudit.public_hidden_review_ground (supabase/schemas/statements_of_reasons.sql)
+--   (p_slug text, p_review_id uuid) RETURNS TABLE(ground_type text, ground text, hidden_at timestamp with time zone)
+
+COMMENT ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) IS 'The ground of a hidden review of the slug, for its public address''s 410; no row when it is not hidden.';
+
 CREATE TABLE plaudit.products (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -1148,6 +1153,11 @@ COMMENT ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) IS 'Th
 
 COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request keeps its recipient, form and organization, and its status never moves backwards.';
 
+-- FUNCTION plaudit.review_statements_json (supabase/schemas/statements_of_reasons.sql)
+--   (p_review_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.review_statements_json(p_review_id uuid) IS 'The statements of reasons of a review of the caller''s tenant, newest first; null when it is not the tenant''s.';
+
 -- FUNCTION plaudit.reviewer_data (supabase/schemas/privacy.sql)
 --   (p_email text) RETURNS json
 
@@ -1192,6 +1202,11 @@ COMMENT ON FUNCTION plaudit.reviews_record_moderation() IS 'Every hide, unhide a
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.reviews_refuse_delete() IS 'Reviews are never deleted or truncated, whoever asks: moderation hides them instead.';
+
+-- FUNCTION plaudit.reviews_state_reasons (supabase/schemas/statements_of_reasons.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.reviews_state_reasons() IS 'Every hide of a review writes its statement of reasons and mails it, with an appeal link, to a reviewer with an address.';
 
 -- FUNCTION plaudit.ring_worker (supabase/schemas/schedules.sql)
 --   () RETURNS bigint
@@ -1249,6 +1264,11 @@ COMMENT ON FUNCTION plaudit.session_idle_timeout() IS 'How long a session may si
 
 COMMENT ON FUNCTION plaudit.session_summary(p_token_hash bytea) IS 'What the dashboard knows of its session: the person and every organization they belong to.';
 
+-- FUNCTION plaudit.set_restriction (supabase/schemas/statements_of_reasons.sql)
+--   (p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid DEFAULT NULL::uuid) RETURNS void
+
+COMMENT ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) IS 'Sets, for the transaction, where the next hide''s statement of reasons comes from and on what ground; nulls clear it.';
+
 -- FUNCTION plaudit.sign_in_code_hash (supabase/schemas/members_sign_in.sql)
 --   (p_challenge_id uuid, p_code text) RETURNS bytea
 
@@ -1264,6 +1284,37 @@ COMMENT ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, 
 --     rate_reset bigint, id uuid, org_id uuid, form_id uuid, product_id uuid)
 
 COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid) IS 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
+
+CREATE TABLE plaudit.review_statements (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    restriction text DEFAULT 'hidden'::text NOT NULL,
+    facts text NOT NULL,
+    automated boolean DEFAULT false NOT NULL,
+    ground_type text NOT NULL,
+    ground text NOT NULL,
+    source text NOT NULL,
+    report_id uuid,
+    actor text NOT NULL,
+    appeal_token_hash bytea NOT NULL,
+    mailed boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_statements_actor_check CHECK ((char_length(actor) <= 200)),
+    CONSTRAINT review_statements_appeal_token_hash_check CHECK ((octet_length(appeal_token_hash) = 32)),
+    CONSTRAINT review_statements_facts_check CHECK (((char_length(facts) >= 1) AND (char_length(facts) <= 2000))),
+    CONSTRAINT review_statements_ground_check CHECK (((char_length(ground) >= 1) AND (char_length(ground) <= 500))),
+    CONSTRAINT review_statements_ground_type_check CHECK ((ground_type = ANY (ARRAY['policy'::text, 'law'::text]))),
+    CONSTRAINT review_statements_restriction_check CHECK ((restriction = 'hidden'::text)),
+    CONSTRAINT review_statements_source_check CHECK ((source = ANY (ARRAY['moderation'::text, 'report'::text, 'automatic'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art. 17): why a review was hidden, on what ground, whether automatically, and the appeal token''s hash.';
+
+-- FUNCTION plaudit.statement_json (supabase/schemas/statements_of_reasons.sql)
+--   (p_statement plaudit.review_statements) RETURNS json
+
+COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements) IS 'A statement of reasons as the API answers it.';
 
 -- FUNCTION plaudit.submit_requested_review (supabase/schemas/hosted_review_pages.sql)
 --   (p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer,
@@ -2104,6 +2155,8 @@ ALTER TABLE ONLY plaudit.review_request_settings ADD CONSTRAINT review_request_s
 ALTER TABLE ONLY plaudit.review_request_usage ADD CONSTRAINT review_request_usage_pkey PRIMARY KEY (org_id, day);
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_appeal_token_hash_key UNIQUE (appeal_token_hash);
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey PRIMARY KEY (org_id, slot);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
@@ -2195,6 +2248,9 @@ CREATE UNIQUE INDEX review_requests_org_id_external_id ON plaudit.review_request
 CREATE INDEX review_requests_org_id_open ON plaudit.review_requests USING btree (org_id, form_id, lower(email)) WHERE (completed_at IS NULL);
 CREATE INDEX review_requests_org_id_status ON plaudit.review_requests USING btree (org_id, status, created_at, id);
 CREATE INDEX review_requests_review_id ON plaudit.review_requests USING btree (review_id) WHERE (review_id IS NOT NULL);
+CREATE INDEX review_statements_org_id ON plaudit.review_statements USING btree (org_id, created_at);
+CREATE INDEX review_statements_report_id ON plaudit.review_statements USING btree (report_id);
+CREATE INDEX review_statements_review_id ON plaudit.review_statements USING btree (review_id, created_at);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
 CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
@@ -2278,6 +2334,7 @@ CREATE TRIGGER reviews_record_moderation AFTER UPDATE OF is_hidden, verification
 CREATE TRIGGER reviews_refuse_delete BEFORE DELETE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_refuse_delete();
 CREATE TRIGGER reviews_refuse_truncate BEFORE TRUNCATE ON plaudit.reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_refuse_delete();
 CREATE TRIGGER reviews_signal_changes AFTER UPDATE OF is_hidden, verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.is_hidden IS DISTINCT FROM new.is_hidden) OR (old.verification_status IS DISTINCT FROM new.verification_status))) EXECUTE FUNCTION plaudit.reviews_emit_changes();
+CREATE TRIGGER reviews_state_reasons AFTER UPDATE OF is_hidden ON plaudit.reviews FOR EACH ROW WHEN ((new.is_hidden AND (NOT old.is_hidden))) EXECUTE FUNCTION plaudit.reviews_state_reasons();
 CREATE TRIGGER sessions_guard_end BEFORE UPDATE ON plaudit.sessions FOR EACH ROW WHEN ((old.ended_at IS NOT NULL)) EXECUTE FUNCTION plaudit.refuse_changes_once_set('ended_at', 'a session''s end is permanent');
 CREATE TRIGGER webhook_endpoints_cancel_on_disable BEFORE UPDATE OF enabled ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint();
 CREATE TRIGGER webhook_endpoints_touch_updated_at BEFORE UPDATE ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
@@ -2345,6 +2402,9 @@ ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_form_id_
 
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_report_id_fkey FOREIGN KEY (report_id) REFERENCES plaudit.review_reports(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
@@ -2407,6 +2467,7 @@ CREATE POLICY "Tenants can read their own review request usage" ON plaudit.revie
 CREATE POLICY "Tenants can read their own review requests" ON plaudit.review_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review statistics" ON plaudit.review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own reviews" ON plaudit.reviews FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own statements of reasons" ON plaudit.review_statements FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own suppression list" ON plaudit.email_suppressions FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own verification tokens" ON plaudit.review_verification_tokens FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own webhook deliveries" ON plaudit.webhook_deliveries FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2469,6 +2530,7 @@ ALTER TABLE plaudit.review_request_reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_statements ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_votes ENABLE ROW LEVEL SECURITY;
@@ -2603,6 +2665,7 @@ GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plau
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) TO plaudit_public;
 
 GRANT SELECT,DELETE ON TABLE plaudit.products TO plaudit_api;
 
@@ -2725,6 +2788,7 @@ GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_pu
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_statements_json(p_review_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.reviewer_data(p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
@@ -2736,6 +2800,33 @@ GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
+
+GRANT SELECT(id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(restriction) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(facts) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(automated) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground_type) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(source) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(report_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(actor) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;

@@ -43,6 +43,7 @@ export type ReviewMedia = ResponseOf<'/api/v1/reviews/{id}/media', 'post'>;
 export type ModerationInput = BodyOf<`${Org}/reviews/{id}/moderate`, 'patch'>;
 export type ReplyInput = BodyOf<`${Org}/reviews/{id}/reply`, 'put'>;
 export type ModerationEntry = ItemOf<`${Org}/reviews/{id}/moderation-history`>;
+export type Statement = ItemOf<`${Org}/reviews/{id}/statements`>;
 export type ReviewForm = ResponseOf<`${Org}/review-forms/{id}`, 'get'>;
 export type ReviewFormInput = BodyOf<`${Org}/review-forms`, 'post'>;
 export type ReviewFormPatch = BodyOf<`${Org}/review-forms/{id}`, 'patch'>;

@@ -65,6 +65,7 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'reviews.reply': ['reviews.reply', ID, { content: 'Thanks' }],
   'reviews.withdrawReply': ['reviews.withdrawReply', ID],
   'reviews.moderationHistory': ['reviews.moderationHistory', ID],
+  'reviews.statements': ['reviews.statements', ID],
   'moderationChain.check': ['reviews.moderationChain'],
   'reviewRequests.stats': ['reviewRequests.stats'],
   'reviewRequestSettings.get': ['reviewRequests.settings'],

@@ -906,6 +906,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/reviews/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A review's statements of reasons
+         * @description Every statement of reasons (EU DSA Art. 17) the review's hides wrote, newest first: what was restricted, the facts, the ground (your policy or the law named), whether automated means decided, and whether the reviewer was mailed it with a link to appeal.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["reviews.statements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/reports": {
         parameters: {
             query?: never;
@@ -3172,6 +3194,52 @@ export interface components {
                 matches: boolean;
                 problem: string | null;
             } | null;
+        };
+        StatementList: {
+            data: components["schemas"]["Statement"][];
+        };
+        Statement: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            review_id: string;
+            /**
+             * @description What was restricted: the review is hidden from everyone.
+             * @enum {string}
+             */
+            restriction: "hidden";
+            /** @description The facts and circumstances the decision rests on: the reason given. */
+            facts: string;
+            /** @description Whether automated means took the decision. */
+            automated: boolean;
+            ground: {
+                /**
+                 * @description `policy`: the business's review policy; `law`: a law.
+                 * @enum {string}
+                 */
+                type: "policy" | "law";
+                /** @description The clause of the policy, or the law named. */
+                text: string;
+            };
+            /**
+             * @description What hid it: moderation, the decision on a report, or an automatic hold.
+             * @enum {string}
+             */
+            source: "moderation" | "report" | "automatic";
+            /**
+             * Format: uuid
+             * @description The report decided, for `report`.
+             */
+            report_id: string | null;
+            /** @description Who hid it: `api_key:<id>`, `member:<id>`, or the system. */
+            actor: string;
+            /** @description Whether it was mailed to the reviewer (with a link to appeal): only a review with an address is. */
+            mailed: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
         };
         Report: {
             /** Format: uuid */
@@ -8180,6 +8248,76 @@ export interface operations {
             };
             /** @description The key belongs to another organization or its scope is too low */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review's statements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementList"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No review with this id in this organization */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

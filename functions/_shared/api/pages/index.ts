@@ -9,6 +9,7 @@ import { hostedFormPages } from './hosted-form.ts';
 import { invitationPages } from './invitation.ts';
 import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
+import { reviewAddressPages } from './review-address.ts';
 import { reviewRequestPages } from './review-request.ts';
 import { reviewSignalPages } from './review-signals.ts';
 import { sitemapPages } from './sitemap.ts';
@@ -25,6 +26,7 @@ const FAMILIES = [
   productPages, // /p/:slug/products, /p/:slug/products/:externalId
   transparencyPages, // /p/:slug/transparency
   reviewSignalPages, // /p/:slug/reviews/:reviewId/helpful, /p/:slug/reviews/:reviewId/report
+  reviewAddressPages, // /p/:slug/reviews/:reviewId
   sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt
   faviconPage, // /favicon.ico
   embedScript, // /embed/v1/widget.js, /embed/v1/widget.<hash>.js

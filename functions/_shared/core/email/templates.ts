@@ -8,6 +8,7 @@ import type { RenderedEmail, TemplateInput } from './layout.ts';
 import { REPORT_TEMPLATES } from './report-templates.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 import { signInEmail } from './sign-in-template.ts';
+import { statementOfReasonsEmail } from './statement-template.ts';
 
 export type { RenderedEmail, TemplateInput } from './layout.ts';
 
@@ -71,6 +72,7 @@ export const TEMPLATES: Record<string, (input: TemplateInput) => RenderedEmail> 
   review_verification: reviewVerification,
   ...REVIEW_REQUEST_TEMPLATES,
   ...REPORT_TEMPLATES,
+  statement_of_reasons: statementOfReasonsEmail,
   sign_in: signInEmail,
 };
 
