@@ -90,6 +90,37 @@ COMMENT ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_l
 
 COMMENT ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) IS 'Answers the review list''s first page, 20 newest, in one statement.';
 
+-- FUNCTION plaudit.appeal_form (supabase/schemas/appeals.sql)
+--   (p_token text) RETURNS TABLE(org_name text, statement_id uuid, ground_type text, ground text, facts text, hidden_at timestamp with time zone,
+--     appeal_status text, still_hidden boolean)
+
+COMMENT ON FUNCTION plaudit.appeal_form(p_token text) IS 'What an appeal link''s form shows: the statement it answers and any appeal made; no row for an unknown token.';
+
+CREATE TABLE plaudit.review_appeals (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    statement_id uuid NOT NULL,
+    text text NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    resolution text,
+    decided_at timestamp with time zone,
+    decided_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_appeals_decided_by_check CHECK ((char_length(decided_by) <= 200)),
+    CONSTRAINT review_appeals_decided_check CHECK ((((status = 'open'::text) = (decided_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (decided_by IS NULL)))),
+    CONSTRAINT review_appeals_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
+    CONSTRAINT review_appeals_status_check CHECK ((status = ANY (ARRAY['open'::text, 'upheld'::text, 'reversed'::text]))),
+    CONSTRAINT review_appeals_text_check CHECK (((char_length(text) >= 1) AND (char_length(text) <= 5000)))
+);
+
+COMMENT ON TABLE plaudit.review_appeals IS 'Reviewers'' appeals against a hide (EU DSA Art. 20), one per statement of reasons, decided by a member.';
+
+-- FUNCTION plaudit.appeal_mail_data (supabase/schemas/appeals.sql)
+--   (p_appeal plaudit.review_appeals) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement.';
+
 -- FUNCTION plaudit.append_moderation_entry (supabase/schemas/moderation_trail.sql)
 --   (p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
 
@@ -348,6 +379,11 @@ COMMENT ON FUNCTION plaudit.current_replica_read_floor() IS 'The WAL position re
 --   (fields jsonb) RETURNS boolean
 
 COMMENT ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) IS 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
+
+-- FUNCTION plaudit.decide_appeal (supabase/schemas/appeals.sql)
+--   (p_id uuid, p_status text, p_resolution text, p_actor text) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution text, p_actor text) IS 'A member upholds or reverses an open appeal of the caller''s tenant (reversing shows the review again), in the trail and mailed to the reviewer.';
 
 -- FUNCTION plaudit.email_key (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS bytea
@@ -1047,6 +1083,11 @@ COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_
 
 COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) IS 'Resolves one of the tenant''s review reports with its decision (hidden hides the review, in the trail), resolution and actor, and mails the reporter the decision; answers its id, or null.';
 
+-- FUNCTION plaudit.review_appeal_json (supabase/schemas/appeals.sql)
+--   (p_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.review_appeal_json(p_id uuid) IS 'An appeal of the caller''s tenant as the API answers it, with its review and statement; null when there is none.';
+
 -- FUNCTION plaudit.review_event_forgotten (supabase/schemas/privacy.sql)
 --   (p_data jsonb, p_redact boolean) RETURNS jsonb
 
@@ -1315,6 +1356,11 @@ COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art
 --   (p_statement plaudit.review_statements) RETURNS json
 
 COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements) IS 'A statement of reasons as the API answers it.';
+
+-- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
+--   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
+
+COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores the reviewer''s appeal through its statement''s token, once, in the trail, with its acknowledgement mail.';
 
 -- FUNCTION plaudit.submit_requested_review (supabase/schemas/hosted_review_pages.sql)
 --   (p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer,
@@ -1647,7 +1693,8 @@ CREATE TABLE plaudit.moderation_trail (
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
-        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text]))),
+        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text, 'appeal'::text,
+        'uphold_appeal'::text, 'reverse_appeal'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -2137,6 +2184,8 @@ ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
 ALTER TABLE ONLY plaudit.replica_read_floor ADD CONSTRAINT replica_read_floor_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_key UNIQUE (statement_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_pkey PRIMARY KEY (id);
@@ -2220,6 +2269,8 @@ CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id,
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
 CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name, id);
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
+CREATE INDEX review_appeals_org_id ON plaudit.review_appeals USING btree (org_id, status, created_at, id);
+CREATE INDEX review_appeals_review_id ON plaudit.review_appeals USING btree (review_id);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_media_org_id ON plaudit.review_media USING btree (org_id);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
@@ -2368,6 +2419,9 @@ ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_fkey FOREIGN KEY (statement_id) REFERENCES plaudit.review_statements(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
@@ -2445,6 +2499,7 @@ CREATE POLICY "Tenants can read the products named in their own review request" 
 CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own appeals" ON plaudit.review_appeals FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own exports" ON plaudit.exports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2520,6 +2575,7 @@ ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.replica_read_floor ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_appeals ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_media ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
@@ -2557,7 +2613,9 @@ GRANT ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit in
 GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.appeal_form(p_token text) TO plaudit_public;
 
+GRANT SELECT ON TABLE plaudit.review_appeals TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.reviews TO plaudit_api;
 
 GRANT UPDATE(verification_status) ON TABLE plaudit.reviews TO plaudit_api;
@@ -2606,6 +2664,7 @@ GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.current_replica_read_floor() TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.erase_reviewer(p_email text, p_redact_content boolean, p_actor text) TO plaudit_api;
@@ -2780,6 +2839,7 @@ GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit int
 
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_appeal_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
@@ -2827,6 +2887,7 @@ GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
 
 GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
 
+GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;

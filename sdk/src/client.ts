@@ -10,6 +10,7 @@ import { Privacy } from './resources/privacy.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
+import { Appeals } from './resources/appeals.ts';
 import { Reports } from './resources/reports.ts';
 import { ReviewForms } from './resources/review-forms.ts';
 import { ReviewRequests } from './resources/review-requests.ts';
@@ -40,6 +41,7 @@ export class Plaudit implements Core {
   /** Erasure and access for a reviewer's address (admin keys). */
   readonly privacy: Privacy;
   readonly reports: Reports;
+  readonly appeals: Appeals;
   /** Public data by slug; needs no key. */
   readonly public: Public;
   #organizationId: Promise<string> | undefined;
@@ -60,6 +62,7 @@ export class Plaudit implements Core {
     this.privacy = new Privacy(this);
     this.imports = new Imports(this);
     this.reports = new Reports(this);
+    this.appeals = new Appeals(this);
     this.public = new Public(this);
   }
 

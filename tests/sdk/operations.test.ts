@@ -83,6 +83,9 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'orders.load': ['verification.loadOrders', { orders: [] }],
   'reports.list': ['reports.list'],
   'reports.resolve': ['reports.resolve', ID, 'Kept'],
+  'appeals.list': ['appeals.list'],
+  'appeals.get': ['appeals.get', ID],
+  'appeals.decide': ['appeals.decide', ID, { status: 'upheld', resolution: 'Fair' }],
   'publicProfile.get': ['publicProfile.get'],
   'publicProfile.update': ['publicProfile.update', { description: 'x' }],
   // Public operations the SDK offers too (no key is sent).

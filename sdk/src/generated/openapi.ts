@@ -972,6 +972,54 @@ export interface paths {
         patch: operations["reports.resolve"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/appeals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reviewers' appeals
+         * @description Newest first, each with its review and the statement of reasons it answers.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["appeals.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/appeals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an appeal
+         * @description Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["appeals.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Decide an appeal
+         * @description A member of the team, signed in to the dashboard, upholds the hide or reverses it (the review is shown again); an API key gets 403, as appeals are decided by a person. The decision is in the review's moderation history and mailed to the reviewer. A decided appeal answers 409.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["appeals.decide"];
+        trace?: never;
+    };
     "/api/v1/reviews/{id}/media": {
         parameters: {
             query?: never;
@@ -3168,8 +3216,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply" | "hide_media" | "unhide_media";
-            /** @description The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`. */
+            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply" | "hide_media" | "unhide_media" | "appeal" | "uphold_appeal" | "reverse_appeal";
+            /** @description The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`; for an appeal's steps, `appeal <id>: <text or reasons>`. */
             reason: string | null;
             /**
              * @description Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.
@@ -3305,6 +3353,60 @@ export interface components {
              */
             decision?: "hidden" | "kept";
             /** @description What was done about the report (kept, hidden through moderation, …), up to 2000 characters. */
+            resolution: string;
+        };
+        Appeal: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            review_id: string;
+            /**
+             * Format: uuid
+             * @description The statement of reasons appealed against.
+             */
+            statement_id: string;
+            /** @description The reviewer's appeal, as written. */
+            text: string;
+            /** @enum {string} */
+            status: "open" | "upheld" | "reversed";
+            /** @description The reasons of the decision, once decided. */
+            resolution: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            decided_at: string | null;
+            /** @description The member who decided it: `member:<member id>`. */
+            decided_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            review: {
+                /** Format: uuid */
+                id: string;
+                rating: number;
+                title: string | null;
+                content: string;
+                reviewer_name: string;
+                is_hidden: boolean;
+            };
+            statement: components["schemas"]["Statement"];
+        };
+        /**
+         * @example {
+         *       "status": "reversed",
+         *       "resolution": "The order was real; the words are fair."
+         *     }
+         */
+        AppealDecision: {
+            /**
+             * @description `upheld`: the review stays hidden; `reversed`: it is shown again.
+             * @enum {string}
+             */
+            status: "upheld" | "reversed";
+            /** @description The reasons, mailed to the reviewer. */
             resolution: string;
         };
         MediaFile: {
@@ -8466,6 +8568,242 @@ export interface operations {
             };
             /** @description No report with this id in this organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "appeals.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description `open`, `upheld` or `reversed`; all when left out. */
+                status?: "open" | "upheld" | "reversed";
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of appeals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Appeal"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "appeals.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appeal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No appeal with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "appeals.decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealDecision"];
+            };
+        };
+        responses: {
+            /** @description The appeal, decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member signed in, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No appeal with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The appeal is already decided */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,6 +2,7 @@
 // routes: they are not operations of the OpenAPI document.
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env.ts';
+import { appealPages } from './appeal.ts';
 import { dashboardPages } from './dashboard.ts';
 import { embedScript } from './embed.ts';
 import { faviconPage } from './favicon.ts';
@@ -22,6 +23,7 @@ const FAMILIES = [
   reviewRequestPages, // /r/:token, /t/o/:token.gif, /t/c/:token, /unsubscribe/:token
   verificationPages, // /verify/:token
   invitationPages, // /invitations/:token
+  appealPages, // /appeals/:token
   profilePages, // /p/:slug
   productPages, // /p/:slug/products, /p/:slug/products/:externalId
   transparencyPages, // /p/:slug/transparency
