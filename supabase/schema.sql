@@ -2859,6 +2859,7 @@ GRANT ALL ON FUNCTION plaudit.run_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
 
 GRANT SELECT(id) ON TABLE plaudit.review_statements TO plaudit_api;

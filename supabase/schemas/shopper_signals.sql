@@ -256,7 +256,8 @@ begin
     perform set_config('plaudit.moderation_reason', 'report ' || report.id || ': ' || report.resolution, true);
     -- Its statement of reasons: the law the notice named, or the policy the report invoked.
     perform plaudit.set_restriction('report', case when report.kind = 'illegal' then 'law' else 'policy' end,
-      coalesce(report.legal_ground, 'The business''s review policy (reported as ' || replace(report.reason, '_', ' ') || ')'),
+      coalesce(report.legal_ground,
+               plaudit.brand_name(report.org_id) || '''s review policy (reported as ' || replace(report.reason, '_', ' ') || ')'),
       false, report.id);
     update plaudit.reviews r set is_hidden = true where r.id = report.review_id and not r.is_hidden;
     perform plaudit.set_restriction(null, null, null, null);

@@ -3,7 +3,7 @@
 -- reviewer when the review has an address, with a link to appeal (a single-purpose token, kept as
 -- its hash). Who hides sets the statement's ground, source and whether automated means decided
 -- through transaction-local settings (plaudit.restriction_*), as the trail takes its reason from
--- plaudit.moderation_reason; without them it is moderation on the business's review policy.
+-- plaudit.moderation_reason; without them it is moderation on "<the business>'s review policy".
 
 -- The settings a hide takes its statement from, in the hiding transaction; cleared by the caller.
 create or replace function plaudit.set_restriction(
@@ -21,6 +21,7 @@ as $$
          set_config('plaudit.restriction_report', coalesce(p_report_id::text, ''), true)
 $$;
 comment on function plaudit.set_restriction(text,text,text,boolean,uuid) is 'Sets, for the transaction, where the next hide''s statement of reasons comes from and on what ground; nulls clear it.';
+grant execute on function plaudit.set_restriction(text,text,text,boolean,uuid) to plaudit_api;
 
 -- The statement a review's hide writes, and its mail to the reviewer with the appeal link's token.
 create or replace function plaudit.reviews_state_reasons()
@@ -42,7 +43,8 @@ begin
     coalesce(current_setting('plaudit.restriction_automated', true), '') = 'true',
     ground_type,
     left(coalesce(nullif(current_setting('plaudit.restriction_ground', true), ''),
-                  case when ground_type = 'law' then 'The applicable law' else 'The business''s review policy' end), 500),
+                  case when ground_type = 'law' then 'The applicable law'
+                       else plaudit.brand_name(new.org_id) || '''s review policy' end), 500),
     coalesce(nullif(current_setting('plaudit.restriction_source', true), ''), 'moderation'),
     nullif(current_setting('plaudit.restriction_report', true), '')::uuid,
     left(plaudit.current_actor(), 200),

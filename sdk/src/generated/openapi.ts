@@ -3196,13 +3196,23 @@ export interface components {
         /**
          * @example {
          *       "action": "hide",
-         *       "reason": "Contains a phone number"
+         *       "reason": "Contains a phone number",
+         *       "ground": {
+         *         "type": "policy",
+         *         "text": "Review policy §3: no personal data"
+         *       }
          *     }
          */
         ModerationInput: {
             /** @enum {string} */
             action: "hide" | "unhide";
             reason: string;
+            /** @description A hide's ground for the statement of reasons mailed to the reviewer (EU DSA Art. 17): the clause of your review policy, or the law; `<your name>'s review policy` when left out. */
+            ground?: {
+                /** @enum {string} */
+                type: "policy" | "law";
+                text: string;
+            };
         };
         /**
          * @example {

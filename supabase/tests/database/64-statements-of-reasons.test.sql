@@ -32,7 +32,7 @@ select lives_ok($$select * from plaudit.moderate_review('64000000-0000-4000-8000
 select results_eq($$select (s ->> 'facts'), (s -> 'ground' ->> 'type'), (s -> 'ground' ->> 'text'), (s ->> 'automated')::boolean,
                           (s ->> 'source'), (s ->> 'actor'), (s ->> 'mailed')::boolean
                      from json_array_elements(plaudit.review_statements_json('64000000-0000-4000-8000-0000000000a1')) s$$,
-  $$values ('Insults staff'::text, 'policy'::text, 'The business''s review policy'::text, false, 'moderation'::text,
+  $$values ('Insults staff'::text, 'policy'::text, 'Reasons Co''s review policy'::text, false, 'moderation'::text,
             'api_key:a'::text, true)$$, 'tenant A: the moderation''s statement, on the policy, by a person, mailed');
 select is(json_array_length(plaudit.review_statements_json('64000000-0000-4000-8000-0000000000a2')), 1,
   'tenant A: the unhide wrote no statement');
@@ -63,7 +63,7 @@ select results_eq($$select to_address, octet_length(data ->> 'appeal_token') fro
 select tests.act_as_public();
 select results_eq($$select ground_type, ground from plaudit.public_hidden_review_ground('reasons-co',
                      '64000000-0000-4000-8000-0000000000a1')$$,
-  $$values ('policy'::text, 'The business''s review policy'::text)$$, 'public: a hidden review''s ground');
+  $$values ('policy'::text, 'Reasons Co''s review policy'::text)$$, 'public: a hidden review''s ground');
 select is_empty($$select * from plaudit.public_hidden_review_ground('reasons-co', '64000000-0000-4000-8000-0000000000a2')
                   union all select * from plaudit.public_hidden_review_ground('reasons-other', '64000000-0000-4000-8000-0000000000a1')$$,
   'public: nothing for a shown review, nor under another slug');

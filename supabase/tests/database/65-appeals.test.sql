@@ -24,7 +24,7 @@ grant select on link to public;
 -- The public: the reviewer's link ------------------------------------------------------------------
 select tests.act_as_public();
 select results_eq($$select ground, facts, appeal_status, still_hidden from plaudit.appeal_form((select token from link))$$,
-  $$values ('The business''s review policy'::text, 'Insults'::text, null::text, true)$$,
+  $$values ('Appeals Co''s review policy'::text, 'Insults'::text, null::text, true)$$,
   'public: the link''s form shows the statement');
 select is_empty($$select * from plaudit.appeal_form('not-a-token')$$, 'public: an unknown token shows nothing');
 select results_eq($$select outcome from plaudit.submit_appeal('not-a-token', 'Hi')$$, $$values ('invalid'::text)$$,

@@ -53,7 +53,7 @@ describe('the appeal form', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     const html = await page.text();
-    expect(html).toContain(`${t.org.name}'s review policy: The business&#39;s review policy`);
+    expect(html).toContain(`on the ground of ${t.org.name}&#39;s review policy.`);
     expect(html).toContain('The facts given: Names a member of staff');
     for (const text of ['   ', 'x'.repeat(5001)]) {
       const refused = await postForm(appealUrl, { text });

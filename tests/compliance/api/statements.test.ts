@@ -52,7 +52,7 @@ describe('a hide writes a statement of reasons and mails it to the reviewer', ()
         restriction: 'hidden',
         facts: 'Insults a member of staff and shares <his> phone number',
         automated: false,
-        ground: { type: 'policy', text: "The business's review policy" },
+        ground: { type: 'policy', text: `${t.org.name}'s review policy` },
         source: 'moderation',
         report_id: null,
         actor: `api_key:${t.keyIds.write}`,
@@ -104,6 +104,32 @@ describe('a hide writes a statement of reasons and mails it to the reviewer', ()
     const [mail] = await waitForMail((to) => to === reviewerOf(1), 1);
     expect(mail.text).toContain('Ground: the law — Defamation (Criminal Code §186)');
     expect(mail.text).not.toContain(reporter);
+  });
+
+  it('by moderation naming its ground: the clause or the law given', async () => {
+    const [id] = await postReviews((await createForm(call, t)).id, `statements-ground-${t.org.id}`, [
+      [1, null, 'Phone me on 555 0100', 'Eve'],
+    ]);
+    const hidden = await call('PATCH', orgPath(t, `/reviews/${id}/moderate`), {
+      key: t.keys.write,
+      body: {
+        action: 'hide',
+        reason: 'A phone number',
+        ground: { type: 'policy', text: 'Review policy §3: no personal data' },
+      },
+    });
+    expect(hidden.status).toBe(200);
+    const res = await call('GET', orgPath(t, `/reviews/${id}/statements`), { key: t.keys.read });
+    expect(res.body.data).toEqual([expect.objectContaining({
+      facts: 'A phone number',
+      ground: { type: 'policy', text: 'Review policy §3: no personal data' },
+      source: 'moderation',
+    })]);
+    const refused = await call('PATCH', orgPath(t, `/reviews/${id}/moderate`), {
+      key: t.keys.write,
+      body: { action: 'unhide', reason: 'x', ground: { type: 'treaty', text: 'x' } },
+    });
+    expect(refused.status).toBe(422);
   });
 
   it('an automatic hold says so: automated means decided', async () => {

@@ -95,10 +95,10 @@ function AppealCard({ appeal, onDecided }: { appeal: Appeal; onDecided: (a: Appe
       </h2>
       <p class='report-details'>“{appeal.text}”</p>
       <p class='report-ground'>
-        <strong>Hidden on the ground of</strong> {statement.ground.type === 'law' ? 'the law' : 'your review policy'}:
-        {' '}
-        {statement.ground.text}. <strong>Facts:</strong> {statement.facts}
-        {statement.automated && <>(decided automatically)</>}
+        <strong>Hidden on the ground of</strong>{' '}
+        {statement.ground.type === 'law' ? `the law: ${statement.ground.text}` : statement.ground.text}.{' '}
+        <strong>Facts:</strong> {statement.facts}
+        {statement.automated && <>{' '}(decided automatically)</>}
       </p>
       <blockquote class='report-review'>
         <p>

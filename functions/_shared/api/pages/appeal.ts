@@ -15,9 +15,7 @@ const DAY = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day:
 const notText = (s: string) => s.includes('\0') || !s.isWellFormed();
 
 function form(c: Context<AppEnv>, status: ContentfulStatusCode, token: string, f: AppealForm, text = '', error = '') {
-  const ground = f.ground_type === 'law'
-    ? markup`the law: ${f.ground}`
-    : markup`${f.org_name}'s review policy: ${f.ground}`;
+  const ground = f.ground_type === 'law' ? markup`the law: ${f.ground}` : markup`${f.ground}`;
   return privatePage(
     c,
     status,

@@ -30,7 +30,7 @@ export function reviewAddressPages() {
     if (hidden) {
       const ground = hidden.ground_type === 'law'
         ? markup`under the law: ${hidden.ground}`
-        : markup`under the business's review policy: ${hidden.ground}`;
+        : markup`under ${hidden.ground}`;
       return privatePage(
         c,
         410,

@@ -19,9 +19,7 @@ export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateIn
   const name = text(data.reviewer_name).trim();
   const link = safeLink(appealUrl(publicUrl, text(data.appeal_token)));
   const subject = `Your review on ${orgName} has been hidden: the reasons`;
-  const groundLine = ground.type === 'law'
-    ? `Ground: the law — ${text(ground.text)}`
-    : `Ground: ${orgName}'s review policy — ${text(ground.text)}`;
+  const groundLine = ground.type === 'law' ? `Ground: the law — ${text(ground.text)}` : `Ground: ${text(ground.text)}`;
   const facts = [
     `What was restricted: your review${text(review.title) ? ` “${text(review.title)}”` : ''} (${
       Number(review.rating) || '?'
