@@ -90,6 +90,37 @@ COMMENT ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_l
 
 COMMENT ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) IS 'Answers the review list''s first page, 20 newest, in one statement.';
 
+-- FUNCTION plaudit.appeal_form (supabase/schemas/appeals.sql)
+--   (p_token text) RETURNS TABLE(org_name text, statement_id uuid, ground_type text, ground text, facts text, hidden_at timestamp with time zone,
+--     appeal_status text, still_hidden boolean)
+
+COMMENT ON FUNCTION plaudit.appeal_form(p_token text) IS 'What an appeal link''s form shows: the statement it answers and any appeal made; no row for an unknown token.';
+
+CREATE TABLE plaudit.review_appeals (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    statement_id uuid NOT NULL,
+    text text NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    resolution text,
+    decided_at timestamp with time zone,
+    decided_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_appeals_decided_by_check CHECK ((char_length(decided_by) <= 200)),
+    CONSTRAINT review_appeals_decided_check CHECK ((((status = 'open'::text) = (decided_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (decided_by IS NULL)))),
+    CONSTRAINT review_appeals_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
+    CONSTRAINT review_appeals_status_check CHECK ((status = ANY (ARRAY['open'::text, 'upheld'::text, 'reversed'::text]))),
+    CONSTRAINT review_appeals_text_check CHECK (((char_length(text) >= 1) AND (char_length(text) <= 5000)))
+);
+
+COMMENT ON TABLE plaudit.review_appeals IS 'Reviewers'' appeals against a hide (EU DSA Art. 20), one per statement of reasons, decided by a member.';
+
+-- FUNCTION plaudit.appeal_mail_data (supabase/schemas/appeals.sql)
+--   (p_appeal plaudit.review_appeals) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement.';
+
 -- FUNCTION plaudit.append_moderation_entry (supabase/schemas/moderation_trail.sql)
 --   (p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
 
@@ -417,6 +448,11 @@ COMMENT ON FUNCTION plaudit.current_replica_read_floor() IS 'The WAL position re
 --   (fields jsonb) RETURNS boolean
 
 COMMENT ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) IS 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
+
+-- FUNCTION plaudit.decide_appeal (supabase/schemas/appeals.sql)
+--   (p_id uuid, p_status text, p_resolution text, p_actor text) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution text, p_actor text) IS 'A member upholds or reverses an open appeal of the caller''s tenant (reversing shows the review again), in the trail and mailed to the reviewer.';
 
 -- FUNCTION plaudit.delete_connection (supabase/schemas/shop_connections.sql)
 --   (p_id uuid) RETURNS boolean
@@ -831,6 +867,11 @@ COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[
 
 COMMENT ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) IS 'The product of a hosted form''s organization with this external id (archived or not), while the form takes reviews.';
 
+-- FUNCTION plaudit.public_hidden_review_ground (supabase/schemas/statements_of_reasons.sql)
+--   (p_slug text, p_review_id uuid) RETURNS TABLE(ground_type text, ground text, hidden_at timestamp with time zone)
+
+COMMENT ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) IS 'The ground of a hidden review of the slug, for its public address''s 410; no row when it is not hidden.';
+
 CREATE TABLE plaudit.products (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -1145,11 +1186,58 @@ COMMENT ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) IS 'A revie
 
 COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
 
--- FUNCTION plaudit.report_review (supabase/schemas/shopper_signals.sql)
---   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
---     p_details text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean)
+CREATE TABLE plaudit.review_reports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    reason text NOT NULL,
+    details text,
+    reporter_hash bytea NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    resolution text,
+    resolved_at timestamp with time zone,
+    resolved_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    kind text DEFAULT 'policy'::text NOT NULL,
+    legal_ground text,
+    reporter_email text,
+    good_faith boolean,
+    decision text,
+    CONSTRAINT review_reports_check CHECK ((((status = 'open'::text) = (resolved_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (resolved_by IS NULL)))),
+    CONSTRAINT review_reports_decided_when_resolved CHECK (((decision IS NULL) OR (status = 'resolved'::text))),
+    CONSTRAINT review_reports_decision_check CHECK ((decision = ANY (ARRAY['hidden'::text, 'kept'::text]))),
+    CONSTRAINT review_reports_details_check CHECK (((char_length(details) >= 1) AND (char_length(details) <= 2000))),
+    CONSTRAINT review_reports_illegal_names_its_ground CHECK (((kind <> 'illegal'::text) OR (legal_ground IS NOT NULL))),
+    CONSTRAINT review_reports_kind_check CHECK ((kind = ANY (ARRAY['illegal'::text, 'policy'::text]))),
+    CONSTRAINT review_reports_legal_ground_check CHECK (((char_length(legal_ground) >= 1) AND (char_length(legal_ground) <= 500))),
+    CONSTRAINT review_reports_reason_check CHECK ((reason = ANY (ARRAY['spam'::text, 'offensive'::text, 'personal_data'::text, 'fake'::text,
+        'conflict_of_interest'::text, 'other'::text]))),
+    CONSTRAINT review_reports_reporter_email_check CHECK ((char_length(reporter_email) <= 320)),
+    CONSTRAINT review_reports_reporter_hash_check CHECK ((octet_length(reporter_hash) = 32)),
+    CONSTRAINT review_reports_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
+    CONSTRAINT review_reports_resolved_by_check CHECK ((char_length(resolved_by) <= 200)),
+    CONSTRAINT review_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'resolved'::text])))
+);
 
-COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) IS 'Stores a visitor''s report of a published review (one open per visitor), limited per address, with its event.';
+COMMENT ON TABLE plaudit.review_reports IS 'Visitors'' reports of published reviews, open until the business resolves them; a report never hides a review.';
+COMMENT ON COLUMN plaudit.review_reports.kind IS 'illegal (a notice of illegal content, DSA Art. 16) or policy (against the business''s review policy).';
+COMMENT ON COLUMN plaudit.review_reports.legal_ground IS 'The law the reporter names for an illegal review; required for kind illegal.';
+COMMENT ON COLUMN plaudit.review_reports.reporter_email IS 'Where the acknowledgement and the decision go: personal data, never public, erased with the address.';
+COMMENT ON COLUMN plaudit.review_reports.good_faith IS 'The reporter stated that the notice is accurate and made in good faith; null for reports made before it was asked.';
+COMMENT ON COLUMN plaudit.review_reports.decision IS 'What the resolution did to the review: hidden or kept; null while open and for reports resolved before decisions were recorded.';
+
+-- FUNCTION plaudit.report_mail_data (supabase/schemas/shopper_signals.sql)
+--   (p_report plaudit.review_reports) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.report_mail_data(p_report plaudit.review_reports) IS 'What the reporter''s acknowledgement and decision mails say of their report and the review, never an address.';
+
+-- FUNCTION plaudit.report_review (supabase/schemas/shopper_signals.sql)
+--   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text,
+--     p_kind text DEFAULT 'policy'::text, p_legal_ground text DEFAULT NULL::text, p_email text DEFAULT NULL::text,
+--     p_good_faith boolean DEFAULT NULL::boolean) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean)
+
+COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
+    p_details text, p_kind text, p_legal_ground text, p_email text, p_good_faith boolean) IS 'Stores a visitor''s report (a notice: its kind, ground, good faith and address) of a published review, one open per visitor, limited per address, with its event and acknowledgement mail.';
 
 -- FUNCTION plaudit.request_cdn_purge (supabase/schemas/cdn_purges.sql)
 --   (p_org_id uuid, p_include_sitemap boolean DEFAULT false) RETURNS void
@@ -1167,9 +1255,14 @@ COMMENT ON FUNCTION plaudit.request_for_order(o plaudit.orders, p_trigger_at tim
 COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) IS 'Asks for a sign-in mail to a member''s address, rate-limited; answers rate_limited, unknown, throttled or sent.';
 
 -- FUNCTION plaudit.resolve_review_report (supabase/schemas/shopper_signals.sql)
---   (p_id uuid, p_resolution text, p_actor text) RETURNS uuid
+--   (p_id uuid, p_resolution text, p_actor text, p_decision text DEFAULT 'kept'::text) RETURNS uuid
 
-COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) IS 'Resolves one of the tenant''s review reports with its resolution and actor; answers its id, or null.';
+COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) IS 'Resolves one of the tenant''s review reports with its decision (hidden hides the review, in the trail), resolution and actor, and mails the reporter the decision; answers its id, or null.';
+
+-- FUNCTION plaudit.review_appeal_json (supabase/schemas/appeals.sql)
+--   (p_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.review_appeal_json(p_id uuid) IS 'An appeal of the caller''s tenant as the API answers it, with its review and statement; null when there is none.';
 
 -- FUNCTION plaudit.review_event_forgotten (supabase/schemas/privacy.sql)
 --   (p_data jsonb, p_redact boolean) RETURNS jsonb
@@ -1307,6 +1400,11 @@ COMMENT ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) IS 'Th
 
 COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request keeps its recipient, form and organization, and its status never moves backwards.';
 
+-- FUNCTION plaudit.review_statements_json (supabase/schemas/statements_of_reasons.sql)
+--   (p_review_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.review_statements_json(p_review_id uuid) IS 'The statements of reasons of a review of the caller''s tenant, newest first; null when it is not the tenant''s.';
+
 -- FUNCTION plaudit.reviewer_data (supabase/schemas/privacy.sql)
 --   (p_email text) RETURNS json
 
@@ -1351,6 +1449,11 @@ COMMENT ON FUNCTION plaudit.reviews_record_moderation() IS 'Every hide, unhide a
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.reviews_refuse_delete() IS 'Reviews are never deleted or truncated, whoever asks: moderation hides them instead.';
+
+-- FUNCTION plaudit.reviews_state_reasons (supabase/schemas/statements_of_reasons.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.reviews_state_reasons() IS 'Every hide of a review writes its statement of reasons and mails it, with an appeal link, to a reviewer with an address.';
 
 -- FUNCTION plaudit.ring_worker (supabase/schemas/schedules.sql)
 --   () RETURNS bigint
@@ -1413,6 +1516,11 @@ COMMENT ON FUNCTION plaudit.session_idle_timeout() IS 'How long a session may si
 
 COMMENT ON FUNCTION plaudit.session_summary(p_token_hash bytea) IS 'What the dashboard knows of its session: the person and every organization they belong to.';
 
+-- FUNCTION plaudit.set_restriction (supabase/schemas/statements_of_reasons.sql)
+--   (p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid DEFAULT NULL::uuid) RETURNS void
+
+COMMENT ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) IS 'Sets, for the transaction, where the next hide''s statement of reasons comes from and on what ground; nulls clear it.';
+
 -- FUNCTION plaudit.shopify_write_back_on_rating_change (supabase/schemas/shopify_write_back.sql)
 --   () RETURNS trigger
 
@@ -1438,6 +1546,42 @@ COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integ
 --   (o plaudit.orders, p_reason text, p_event_id bigint) RETURNS void
 
 COMMENT ON FUNCTION plaudit.skip_order(o plaudit.orders, p_reason text, p_event_id bigint) IS 'Records why an order makes no review request, once, and emits order.skipped.';
+
+CREATE TABLE plaudit.review_statements (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    restriction text DEFAULT 'hidden'::text NOT NULL,
+    facts text NOT NULL,
+    automated boolean DEFAULT false NOT NULL,
+    ground_type text NOT NULL,
+    ground text NOT NULL,
+    source text NOT NULL,
+    report_id uuid,
+    actor text NOT NULL,
+    appeal_token_hash bytea NOT NULL,
+    mailed boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_statements_actor_check CHECK ((char_length(actor) <= 200)),
+    CONSTRAINT review_statements_appeal_token_hash_check CHECK ((octet_length(appeal_token_hash) = 32)),
+    CONSTRAINT review_statements_facts_check CHECK (((char_length(facts) >= 1) AND (char_length(facts) <= 2000))),
+    CONSTRAINT review_statements_ground_check CHECK (((char_length(ground) >= 1) AND (char_length(ground) <= 500))),
+    CONSTRAINT review_statements_ground_type_check CHECK ((ground_type = ANY (ARRAY['policy'::text, 'law'::text]))),
+    CONSTRAINT review_statements_restriction_check CHECK ((restriction = 'hidden'::text)),
+    CONSTRAINT review_statements_source_check CHECK ((source = ANY (ARRAY['moderation'::text, 'report'::text, 'automatic'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art. 17): why a review was hidden, on what ground, whether automatically, and the appeal token''s hash.';
+
+-- FUNCTION plaudit.statement_json (supabase/schemas/statements_of_reasons.sql)
+--   (p_statement plaudit.review_statements) RETURNS json
+
+COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements) IS 'A statement of reasons as the API answers it.';
+
+-- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
+--   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
+
+COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores the reviewer''s appeal through its statement''s token, once, in the trail, with its acknowledgement mail.';
 
 -- FUNCTION plaudit.submit_requested_review (supabase/schemas/hosted_review_pages.sql)
 --   (p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer,
@@ -1827,7 +1971,8 @@ CREATE TABLE plaudit.moderation_trail (
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
-        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text]))),
+        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text, 'appeal'::text,
+        'uphold_appeal'::text, 'reverse_appeal'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -2038,30 +2183,6 @@ CREATE TABLE plaudit.review_media (
 );
 
 COMMENT ON TABLE plaudit.review_media IS 'The photos and videos of reviews, in upload order: where their files are stored, their size and whether they are hidden.';
-
-CREATE TABLE plaudit.review_reports (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    review_id uuid NOT NULL,
-    reason text NOT NULL,
-    details text,
-    reporter_hash bytea NOT NULL,
-    status text DEFAULT 'open'::text NOT NULL,
-    resolution text,
-    resolved_at timestamp with time zone,
-    resolved_by text,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT review_reports_check CHECK ((((status = 'open'::text) = (resolved_at IS NULL)) AND ((status = 'open'::text) = (resolution IS NULL)) AND ((status = 'open'::text) = (resolved_by IS NULL)))),
-    CONSTRAINT review_reports_details_check CHECK (((char_length(details) >= 1) AND (char_length(details) <= 2000))),
-    CONSTRAINT review_reports_reason_check CHECK ((reason = ANY (ARRAY['spam'::text, 'offensive'::text, 'personal_data'::text, 'fake'::text,
-        'conflict_of_interest'::text, 'other'::text]))),
-    CONSTRAINT review_reports_reporter_hash_check CHECK ((octet_length(reporter_hash) = 32)),
-    CONSTRAINT review_reports_resolution_check CHECK (((char_length(resolution) >= 1) AND (char_length(resolution) <= 2000))),
-    CONSTRAINT review_reports_resolved_by_check CHECK ((char_length(resolved_by) <= 200)),
-    CONSTRAINT review_reports_status_check CHECK ((status = ANY (ARRAY['open'::text, 'resolved'::text])))
-);
-
-COMMENT ON TABLE plaudit.review_reports IS 'Visitors'' reports of published reviews, open until the business resolves them; a report never hides a review.';
 
 CREATE TABLE plaudit.review_request_events (
     id bigint NOT NULL,
@@ -2394,6 +2515,8 @@ ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
 ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
 ALTER TABLE ONLY plaudit.replica_read_floor ADD CONSTRAINT replica_read_floor_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_key UNIQUE (statement_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_pkey PRIMARY KEY (id);
@@ -2413,6 +2536,8 @@ ALTER TABLE ONLY plaudit.review_request_settings ADD CONSTRAINT review_request_s
 ALTER TABLE ONLY plaudit.review_request_usage ADD CONSTRAINT review_request_usage_pkey PRIMARY KEY (org_id, day);
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_appeal_token_hash_key UNIQUE (appeal_token_hash);
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey PRIMARY KEY (org_id, slot);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
@@ -2490,6 +2615,8 @@ CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id,
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
 CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name, id);
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
+CREATE INDEX review_appeals_org_id ON plaudit.review_appeals USING btree (org_id, status, created_at, id);
+CREATE INDEX review_appeals_review_id ON plaudit.review_appeals USING btree (review_id);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_media_org_id ON plaudit.review_media USING btree (org_id);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
@@ -2497,6 +2624,7 @@ CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id
 CREATE UNIQUE INDEX review_reports_one_open_per_reporter ON plaudit.review_reports USING btree (review_id, reporter_hash) WHERE (status = 'open'::text);
 
 CREATE INDEX review_reports_org_id_status ON plaudit.review_reports USING btree (org_id, status, created_at, id);
+CREATE INDEX review_reports_reporter_email ON plaudit.review_reports USING btree (org_id, lower(reporter_email)) WHERE (reporter_email IS NOT NULL);
 CREATE INDEX review_reports_review_id ON plaudit.review_reports USING btree (review_id);
 CREATE INDEX review_request_automation_form_id ON plaudit.review_request_automation USING btree (form_id);
 
@@ -2518,6 +2646,9 @@ CREATE UNIQUE INDEX review_requests_org_id_external_id ON plaudit.review_request
 CREATE INDEX review_requests_org_id_open ON plaudit.review_requests USING btree (org_id, form_id, lower(email)) WHERE (completed_at IS NULL);
 CREATE INDEX review_requests_org_id_status ON plaudit.review_requests USING btree (org_id, status, created_at, id);
 CREATE INDEX review_requests_review_id ON plaudit.review_requests USING btree (review_id) WHERE (review_id IS NOT NULL);
+CREATE INDEX review_statements_org_id ON plaudit.review_statements USING btree (org_id, created_at);
+CREATE INDEX review_statements_report_id ON plaudit.review_statements USING btree (report_id);
+CREATE INDEX review_statements_review_id ON plaudit.review_statements USING btree (review_id, created_at);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
 CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
@@ -2613,6 +2744,7 @@ CREATE TRIGGER reviews_record_moderation AFTER UPDATE OF is_hidden, verification
 CREATE TRIGGER reviews_refuse_delete BEFORE DELETE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_refuse_delete();
 CREATE TRIGGER reviews_refuse_truncate BEFORE TRUNCATE ON plaudit.reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_refuse_delete();
 CREATE TRIGGER reviews_signal_changes AFTER UPDATE OF is_hidden, verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.is_hidden IS DISTINCT FROM new.is_hidden) OR (old.verification_status IS DISTINCT FROM new.verification_status))) EXECUTE FUNCTION plaudit.reviews_emit_changes();
+CREATE TRIGGER reviews_state_reasons AFTER UPDATE OF is_hidden ON plaudit.reviews FOR EACH ROW WHEN ((new.is_hidden AND (NOT old.is_hidden))) EXECUTE FUNCTION plaudit.reviews_state_reasons();
 CREATE TRIGGER sessions_guard_end BEFORE UPDATE ON plaudit.sessions FOR EACH ROW WHEN ((old.ended_at IS NOT NULL)) EXECUTE FUNCTION plaudit.refuse_changes_once_set('ended_at', 'a session''s end is permanent');
 CREATE TRIGGER webhook_endpoints_cancel_on_disable BEFORE UPDATE OF enabled ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint();
 CREATE TRIGGER webhook_endpoints_touch_updated_at BEFORE UPDATE ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
@@ -2655,6 +2787,9 @@ ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_fkey FOREIGN KEY (statement_id) REFERENCES plaudit.review_statements(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
@@ -2691,6 +2826,9 @@ ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_form_id_
 
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_report_id_fkey FOREIGN KEY (report_id) REFERENCES plaudit.review_reports(id) ON DELETE SET NULL;
+ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
@@ -2741,6 +2879,7 @@ CREATE POLICY "Tenants can read the timelines of their own orders" ON plaudit.or
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own Shopify write-backs" ON plaudit.shopify_write_backs FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own appeals" ON plaudit.review_appeals FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own connections" ON plaudit.connections FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2765,6 +2904,7 @@ CREATE POLICY "Tenants can read their own review request usage" ON plaudit.revie
 CREATE POLICY "Tenants can read their own review requests" ON plaudit.review_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review statistics" ON plaudit.review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own reviews" ON plaudit.reviews FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own statements of reasons" ON plaudit.review_statements FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own suppression list" ON plaudit.email_suppressions FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own verification tokens" ON plaudit.review_verification_tokens FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own webhook deliveries" ON plaudit.webhook_deliveries FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2822,6 +2962,7 @@ ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.replica_read_floor ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_appeals ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_media ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
@@ -2833,6 +2974,7 @@ ALTER TABLE plaudit.review_request_reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_statements ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_votes ENABLE ROW LEVEL SECURITY;
@@ -2860,6 +3002,9 @@ GRANT ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit in
 GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_limit integer, p_review_id uuid) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.appeal_form(p_token text) TO plaudit_public;
+
+GRANT SELECT ON TABLE plaudit.review_appeals TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.apply_order_event(p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text,
     p_event_id bigint, p_now timestamp with time zone) TO plaudit_worker;
@@ -2928,6 +3073,7 @@ GRANT ALL ON FUNCTION plaudit.csv_guard(v text) TO plaudit_api, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.current_org_id() TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.current_replica_read_floor() TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.delete_connection(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
@@ -2995,6 +3141,7 @@ GRANT ALL ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) TO plau
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) TO plaudit_public;
 
 GRANT SELECT,DELETE ON TABLE plaudit.products TO plaudit_api;
 
@@ -3084,9 +3231,41 @@ GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text, p_details text) TO plaudit_public;
+
+GRANT SELECT(id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(reason) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(details) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolution),UPDATE(resolution) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_at),UPDATE(resolved_at) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(resolved_by),UPDATE(resolved_by) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(kind) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(legal_ground) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(good_faith) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT SELECT(decision) ON TABLE plaudit.review_reports TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea, p_reason text,
+    p_details text, p_kind text, p_legal_ground text, p_email text, p_good_faith boolean) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
-GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_appeal_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_feeds_report(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
@@ -3115,6 +3294,7 @@ GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_pu
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_statements_json(p_review_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.reviewer_data(p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
@@ -3126,7 +3306,36 @@ GRANT ALL ON FUNCTION plaudit.run_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
+
+GRANT SELECT(id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(restriction) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(facts) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(automated) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground_type) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(source) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(report_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(actor) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_product jsonb, p_deleted boolean) TO plaudit_worker;
@@ -3343,27 +3552,6 @@ GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_media TO plaudit_api;
-
-GRANT SELECT(id) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(org_id) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(review_id) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(reason) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(details) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(resolution),UPDATE(resolution) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(resolved_at),UPDATE(resolved_at) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(resolved_by),UPDATE(resolved_by) ON TABLE plaudit.review_reports TO plaudit_api;
-
-GRANT SELECT(created_at) ON TABLE plaudit.review_reports TO plaudit_api;
-
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_reviews TO plaudit_api;

@@ -14,6 +14,7 @@ import { Fragments } from './resources/fragments.ts';
 import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
+import { Appeals } from './resources/appeals.ts';
 import { Reports } from './resources/reports.ts';
 import { ReviewForms } from './resources/review-forms.ts';
 import { ReviewRequests } from './resources/review-requests.ts';
@@ -44,6 +45,7 @@ export class Plaudit implements Core {
   /** Erasure and access for a reviewer's address (admin keys). */
   readonly privacy: Privacy;
   readonly reports: Reports;
+  readonly appeals: Appeals;
   /** Public data by slug; needs no key. */
   readonly public: Public;
   /** Shop connections: Shopify, WooCommerce, Stripe or any shop by signed webhooks (admin keys). */
@@ -72,6 +74,7 @@ export class Plaudit implements Core {
     this.privacy = new Privacy(this);
     this.imports = new Imports(this);
     this.reports = new Reports(this);
+    this.appeals = new Appeals(this);
     this.public = new Public(this);
     this.connections = new Connections(this);
     this.orders = new Orders(this);

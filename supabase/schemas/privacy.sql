@@ -149,6 +149,9 @@ begin
   )
   select count(*)::integer into requests from gone;
   delete from plaudit.email_outbox m where m.org_id = tenant and lower(m.to_address) = address;
+  -- The reports it made keep their content for the business's record, without the address.
+  update plaudit.review_reports x set reporter_email = null
+   where x.org_id = tenant and lower(x.reporter_email) = address;
   update plaudit.orders o set email = null where o.org_id = tenant and lower(o.email) = address;
   delete from plaudit.idempotency_keys k where k.org_id = tenant and strpos(lower(k.response), address) > 0;
 
@@ -209,7 +212,7 @@ grant execute on function plaudit.erase_reviewer(text,boolean,text) to plaudit_a
 
 -- GET /organizations/:orgId/privacy/data?email=: everything the transaction's tenant holds about
 -- an address, and nothing about anyone else: its reviews (as the Review, the business's replies
--- included: they answer this person), its review requests, orders, e-mails and suppression. An
+-- included: they answer this person), its review requests, orders, the reports it made, e-mails and suppression. An
 -- erased address holds only its suppression and its erasures.
 create or replace function plaudit.reviewer_data(p_email text)
 returns json
@@ -255,6 +258,12 @@ begin
                                    where i.org_id = o.org_id and i.order_id = o.order_id), '[]'),
                'created_at', plaudit.iso_utc(o.created_at)) order by o.created_at, o.order_id)
         from plaudit.orders o where o.org_id = tenant and lower(o.email) = address), '[]'),
+    'reports', coalesce((
+      select json_agg(json_build_object(
+               'id', x.id, 'review_id', x.review_id, 'kind', x.kind, 'reason', x.reason,
+               'legal_ground', x.legal_ground, 'details', x.details, 'status', x.status, 'decision', x.decision,
+               'created_at', plaudit.iso_utc(x.created_at)) order by x.created_at, x.id)
+        from plaudit.review_reports x where x.org_id = tenant and lower(x.reporter_email) = address), '[]'),
     'emails', coalesce((
       select json_agg(json_build_object('id', m.id, 'template', m.template, 'status', m.status,
                                           'created_at', plaudit.iso_utc(m.created_at),

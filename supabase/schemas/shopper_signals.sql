@@ -103,10 +103,15 @@ grant execute on function plaudit.vote_helpful(text,integer,text,uuid,bytea) to 
 
 -- A visitor reports a published review: stored open, with the `review.reported` event, for the
 -- business to resolve; a report never hides the review. One open report per visitor and review: a
--- repeat while it is open changes nothing. `published` false: no such published review (404).
+-- repeat while it is open changes nothing. The report is a notice (DSA Art. 16): its kind (illegal,
+-- naming the law, or against the policy), the reporter's good-faith statement, and an address the
+-- acknowledgement is mailed to at once (the decision follows on resolution). The address never
+-- reaches the event, the business's API answers or the public. `published` false: no such
+-- published review (404).
 create or replace function plaudit.report_review(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea,
-  p_reason text, p_details text
+  p_reason text, p_details text, p_kind text default 'policy', p_legal_ground text default null,
+  p_email text default null, p_good_faith boolean default null
 )
 returns table (rate_allowed boolean, rate_remaining integer, rate_reset bigint, published boolean)
 language plpgsql
@@ -132,8 +137,10 @@ begin
   hashes := plaudit.visitor_hashes(target.id, p_visitor);
   if not exists (select from plaudit.review_reports x
                   where x.review_id = target.id and x.reporter_hash = any (hashes) and x.status = 'open') then
-    insert into plaudit.review_reports (org_id, review_id, reason, details, reporter_hash)
-    values (target.org_id, target.id, p_reason, nullif(btrim(p_details), ''), hashes[1])
+    insert into plaudit.review_reports
+      (org_id, review_id, reason, details, reporter_hash, kind, legal_ground, reporter_email, good_faith)
+    values (target.org_id, target.id, p_reason, nullif(btrim(p_details), ''), hashes[1],
+            coalesce(p_kind, 'policy'), nullif(btrim(p_legal_ground), ''), nullif(btrim(p_email), ''), p_good_faith)
     on conflict (review_id, reporter_hash) where status = 'open' do nothing
     returning * into report;
     if report.id is not null then
@@ -141,14 +148,38 @@ begin
         'id', target.id, 'form_id', target.form_id,
         'product', plaudit.review_product_json(target.product_id)::jsonb,
         'report_id', report.id, 'reason', report.reason, 'details', report.details,
+        'kind', report.kind, 'legal_ground', report.legal_ground,
         'reported_at', plaudit.iso_utc(report.created_at)));
+      if report.reporter_email is not null then
+        perform plaudit.enqueue_email(target.org_id, report.reporter_email, 'report_received',
+          plaudit.report_mail_data(report), 'en', 'report_received:' || report.id);
+      end if;
     end if;
   end if;
   return next;
 end
 $$;
-comment on function plaudit.report_review(text,integer,text,uuid,bytea,text,text) is 'Stores a visitor''s report of a published review (one open per visitor), limited per address, with its event.';
-grant execute on function plaudit.report_review(text,integer,text,uuid,bytea,text,text) to plaudit_public;
+comment on function plaudit.report_review(text,integer,text,uuid,bytea,text,text,text,text,text,boolean) is 'Stores a visitor''s report (a notice: its kind, ground, good faith and address) of a published review, one open per visitor, limited per address, with its event and acknowledgement mail.';
+grant execute on function plaudit.report_review(text,integer,text,uuid,bytea,text,text,text,text,text,boolean) to plaudit_public;
+
+-- What the reporter's mails say of their report: the review as it was published (its stars, title
+-- and the start of its text, never its author's address), the kind, ground and reason, and the
+-- decision once there is one. Called by the definer functions that queue those mails.
+create or replace function plaudit.report_mail_data(p_report plaudit.review_reports)
+returns jsonb
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select jsonb_build_object(
+    'report_id', p_report.id, 'kind', p_report.kind, 'reason', p_report.reason,
+    'legal_ground', p_report.legal_ground, 'received_at', plaudit.iso_utc(p_report.created_at),
+    'review', jsonb_build_object('rating', r.rating, 'title', r.title, 'excerpt', left(r.content, 200)),
+    'decision', p_report.decision, 'resolution', p_report.resolution,
+    'decided_at', plaudit.iso_utc(p_report.resolved_at))
+    from plaudit.reviews r where r.id = p_report.review_id
+$$;
+comment on function plaudit.report_mail_data(plaudit.review_reports) is 'What the reporter''s acknowledgement and decision mails say of their report and the review, never an address.';
 
 -- The published review a visitor's report form is about, so that the form shows what is reported:
 -- its stars, title, text, reviewer and date, as the slug's public pages show them (the public
@@ -183,7 +214,8 @@ as $$
     'id', x.id, 'review_id', x.review_id,
     'review', json_build_object('id', r.id, 'rating', r.rating, 'title', r.title, 'content', r.content,
                                 'reviewer_name', r.reviewer_name, 'is_hidden', r.is_hidden),
-    'reason', x.reason, 'details', x.details, 'status', x.status, 'resolution', x.resolution,
+    'reason', x.reason, 'details', x.details, 'kind', x.kind, 'legal_ground', x.legal_ground,
+    'status', x.status, 'decision', x.decision, 'resolution', x.resolution,
     'resolved_at', plaudit.iso_utc(x.resolved_at), 'resolved_by', x.resolved_by,
     'created_at', plaudit.iso_utc(x.created_at))
     from plaudit.review_reports x join plaudit.reviews r on r.id = x.review_id
@@ -192,21 +224,57 @@ $$;
 comment on function plaudit.review_report_json(uuid) is 'A review report of the caller''s tenant as the API answers it, with the review it is about.';
 grant execute on function plaudit.review_report_json(uuid) to plaudit_api;
 
--- Resolves a report of the caller's tenant (RLS): resolved, with the resolution, when and by whom;
--- resolving it again replaces the resolution. No row: no such report of the tenant.
-create or replace function plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text)
+-- Resolves a report of the caller's tenant: resolved, with the decision and the resolution, when
+-- and by whom; resolving it again replaces them. `hidden` hides the review (if it is not hidden
+-- yet) as moderation does, in the trail with the report named and the resolution as the reason.
+-- A reporter who left an address is mailed the decision. No row: no such report of the tenant.
+create or replace function plaudit.resolve_review_report(
+  p_id uuid, p_resolution text, p_actor text, p_decision text default 'kept'
+)
 returns uuid
-language sql
+language plpgsql
 volatile
+security definer
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+  tenant uuid := plaudit.current_org_id();
+  report plaudit.review_reports;
+begin
+  if p_decision is null or p_decision not in ('hidden', 'kept') then
+    raise exception 'decision: must be hidden or kept' using errcode = 'invalid_parameter_value';
+  end if;
   update plaudit.review_reports x
-     set status = 'resolved', resolution = btrim(p_resolution), resolved_at = now(), resolved_by = p_actor
-   where x.id = p_id
-  returning x.id
+     set status = 'resolved', decision = p_decision, resolution = btrim(p_resolution), resolved_at = now(),
+         resolved_by = p_actor
+   where x.id = p_id and x.org_id = tenant
+  returning x.* into report;
+  if report.id is null then
+    return null;
+  end if;
+  if p_decision = 'hidden' then
+    perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
+    perform set_config('plaudit.moderation_reason', 'report ' || report.id || ': ' || report.resolution, true);
+    -- Its statement of reasons: the law the notice named, or the policy the report invoked.
+    perform plaudit.set_restriction('report', case when report.kind = 'illegal' then 'law' else 'policy' end,
+      coalesce(report.legal_ground,
+               plaudit.brand_name(report.org_id) || '''s review policy (reported as ' || replace(report.reason, '_', ' ') || ')'),
+      false, report.id);
+    update plaudit.reviews r set is_hidden = true where r.id = report.review_id and not r.is_hidden;
+    perform plaudit.set_restriction(null, null, null, null);
+    perform set_config('plaudit.moderation_reason', '', true);
+    perform set_config('plaudit.actor', '', true);
+  end if;
+  if report.reporter_email is not null then
+    perform plaudit.enqueue_email(tenant, report.reporter_email, 'report_decided', plaudit.report_mail_data(report),
+      'en', 'report_decided:' || report.id || ':'
+              || md5(report.decision || report.resolution || plaudit.iso_utc(report.resolved_at)));
+  end if;
+  return report.id;
+end
 $$;
-comment on function plaudit.resolve_review_report(uuid,text,text) is 'Resolves one of the tenant''s review reports with its resolution and actor; answers its id, or null.';
-grant execute on function plaudit.resolve_review_report(uuid,text,text) to plaudit_api;
+comment on function plaudit.resolve_review_report(uuid,text,text,text) is 'Resolves one of the tenant''s review reports with its decision (hidden hides the review, in the trail), resolution and actor, and mails the reporter the decision; answers its id, or null.';
+grant execute on function plaudit.resolve_review_report(uuid,text,text,text) to plaudit_api;
 
 -- ============================================================================================
 -- row-level security policies
@@ -220,5 +288,5 @@ create policy "Tenants can resolve their own reports" on plaudit.review_reports 
 -- ============================================================================================
 -- table privileges
 -- ============================================================================================
-grant select (id, org_id, review_id, reason, details, status, resolution, resolved_at, resolved_by, created_at) on plaudit.review_reports to plaudit_api;
+grant select (id, org_id, review_id, reason, details, kind, legal_ground, good_faith, status, decision, resolution, resolved_at, resolved_by, created_at) on plaudit.review_reports to plaudit_api;
 grant update (status, resolution, resolved_at, resolved_by) on plaudit.review_reports to plaudit_api;

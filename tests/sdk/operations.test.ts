@@ -65,6 +65,7 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'reviews.reply': ['reviews.reply', ID, { content: 'Thanks' }],
   'reviews.withdrawReply': ['reviews.withdrawReply', ID],
   'reviews.moderationHistory': ['reviews.moderationHistory', ID],
+  'reviews.statements': ['reviews.statements', ID],
   'moderationChain.check': ['reviews.moderationChain'],
   'reviewRequests.stats': ['reviewRequests.stats'],
   'reviewRequestSettings.get': ['reviewRequests.settings'],
@@ -93,6 +94,9 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'orders.get': ['orders.get', '#1001'],
   'reviewRequestAutomation.get': ['automation.get'],
   'reviewRequestAutomation.update': ['automation.update', { enabled: true }],
+  'appeals.list': ['appeals.list'],
+  'appeals.get': ['appeals.get', ID],
+  'appeals.decide': ['appeals.decide', ID, { status: 'upheld', resolution: 'Fair' }],
   'publicProfile.get': ['publicProfile.get'],
   'publicProfile.update': ['publicProfile.update', { description: 'x' }],
   // Public operations the SDK offers too (no key is sent).

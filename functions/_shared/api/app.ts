@@ -27,6 +27,7 @@ import { exports } from './routes/exports.ts';
 import { reviewForms } from './routes/review-forms.ts';
 import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
+import { appeals } from './routes/appeals.ts';
 import { reports } from './routes/reports.ts';
 import { media } from './routes/media/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
@@ -142,6 +143,7 @@ export function createApp(
   v1.route('/', products);
   v1.route('/', reviews);
   v1.route('/', reports);
+  v1.route('/', appeals);
   v1.route('/', media);
   v1.route('/', shopConnections);
   v1.route('/', reviewRequests);

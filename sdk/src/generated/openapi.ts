@@ -906,6 +906,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/reviews/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A review's statements of reasons
+         * @description Every statement of reasons (EU DSA Art. 17) the review's hides wrote, newest first: what was restricted, the facts, the ground (your policy or the law named), whether automated means decided, and whether the reviewer was mailed it with a link to appeal.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["reviews.statements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/reports": {
         parameters: {
             query?: never;
@@ -915,7 +937,7 @@ export interface paths {
         };
         /**
          * List visitors' reports of reviews
-         * @description Newest first, each with the review it is about. A report never hides a review by itself: hide one through moderation (`PATCH …/reviews/{id}/moderate`). The reporter's address is never stored.
+         * @description Newest first, each with the review it is about, its kind (`illegal` or `policy`) and age. A report never hides a review by itself: its resolution's `decision` does. The reporter's network address is never stored; an e-mail address they left is never shown.
          *
          *     Requires an API key (or a member's session) with scope `read`.
          */
@@ -943,11 +965,59 @@ export interface paths {
         head?: never;
         /**
          * Resolve a report
-         * @description Records the resolution, when and by whom. Resolving a resolved report replaces its resolution. The review itself does not change.
+         * @description Records the decision and the resolution, when and by whom. `hidden` hides the review if it is not hidden yet (in its moderation history, naming the report; `review.moderated`). A reporter who left an e-mail address is mailed the decision. Resolving a resolved report replaces its decision and resolution (hiding again only a visible review).
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
         patch: operations["reports.resolve"];
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/appeals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reviewers' appeals
+         * @description Newest first, each with its review and the statement of reasons it answers.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["appeals.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/appeals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an appeal
+         * @description Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["appeals.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Decide an appeal
+         * @description A member of the team, signed in to the dashboard, upholds the hide or reverses it (the review is shown again); an API key gets 403, as appeals are decided by a person. The decision is in the review's moderation history and mailed to the reviewer. A decided appeal answers 409.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["appeals.decide"];
         trace?: never;
     };
     "/api/v1/reviews/{id}/media": {
@@ -1837,7 +1907,7 @@ export interface paths {
         put?: never;
         /**
          * Report a review
-         * @description Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. One open report per review and network (its address, an IPv6 address's /64): a repeat while it is open answers 202 and changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         * @description Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. One open report per review and network (its address, an IPv6 address's /64): a repeat while it is open answers 202 and changes nothing. The reporter's network address is never stored. A report is a notice under the EU's Digital Services Act (Art. 16) when `kind` is `illegal`; with an `email`, the reporter is mailed an acknowledgement at once and the decision when the business resolves it. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
          */
         post: operations["public.reportReview"];
         delete?: never;
@@ -2396,7 +2466,7 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["ReviewReportedData"];
         };
-        /** @description A visitor reported a published review. The review stays as it was; the reporter's address is never sent. */
+        /** @description A visitor reported a published review. The review stays as it was; the reporter's network and e-mail addresses are never sent. */
         ReviewReportedData: {
             /** Format: uuid */
             id: string;
@@ -2411,6 +2481,13 @@ export interface components {
             /** @enum {string} */
             reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
             details: string | null;
+            /**
+             * @description `illegal` (a notice under EU DSA Art. 16) or `policy`.
+             * @enum {string}
+             */
+            kind: "illegal" | "policy";
+            /** @description The law the reporter names for an illegal review. */
+            legal_ground: string | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -3490,13 +3567,23 @@ export interface components {
         /**
          * @example {
          *       "action": "hide",
-         *       "reason": "Contains a phone number"
+         *       "reason": "Contains a phone number",
+         *       "ground": {
+         *         "type": "policy",
+         *         "text": "Review policy §3: no personal data"
+         *       }
          *     }
          */
         ModerationInput: {
             /** @enum {string} */
             action: "hide" | "unhide";
             reason: string;
+            /** @description A hide's ground for the statement of reasons mailed to the reviewer (EU DSA Art. 17): the clause of your review policy, or the law; `<your name>'s review policy` when left out. */
+            ground?: {
+                /** @enum {string} */
+                type: "policy" | "law";
+                text: string;
+            };
         };
         /**
          * @example {
@@ -3510,8 +3597,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply" | "hide_media" | "unhide_media";
-            /** @description The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`. */
+            action: "hide" | "unhide" | "verify" | "approve" | "reject" | "reply" | "edit_reply" | "withdraw_reply" | "hide_media" | "unhide_media" | "appeal" | "uphold_appeal" | "reverse_appeal";
+            /** @description The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`; for an appeal's steps, `appeal <id>: <text or reasons>`. */
             reason: string | null;
             /**
              * @description Who made the change: `api_key:<key id>`, `reviewer:email_link`, or `database:<user>` for a change made in the database directly.
@@ -3537,6 +3624,52 @@ export interface components {
                 problem: string | null;
             } | null;
         };
+        StatementList: {
+            data: components["schemas"]["Statement"][];
+        };
+        Statement: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            review_id: string;
+            /**
+             * @description What was restricted: the review is hidden from everyone.
+             * @enum {string}
+             */
+            restriction: "hidden";
+            /** @description The facts and circumstances the decision rests on: the reason given. */
+            facts: string;
+            /** @description Whether automated means took the decision. */
+            automated: boolean;
+            ground: {
+                /**
+                 * @description `policy`: the business's review policy; `law`: a law.
+                 * @enum {string}
+                 */
+                type: "policy" | "law";
+                /** @description The clause of the policy, or the law named. */
+                text: string;
+            };
+            /**
+             * @description What hid it: moderation, the decision on a report, or an automatic hold.
+             * @enum {string}
+             */
+            source: "moderation" | "report" | "automatic";
+            /**
+             * Format: uuid
+             * @description The report decided, for `report`.
+             */
+            report_id: string | null;
+            /** @description Who hid it: `api_key:<id>`, `member:<id>`, or the system. */
+            actor: string;
+            /** @description Whether it was mailed to the reviewer (with a link to appeal): only a review with an address is. */
+            mailed: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+        };
         Report: {
             /** Format: uuid */
             id: string;
@@ -3556,8 +3689,20 @@ export interface components {
             reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
             /** @description The visitor's words, or null. */
             details: string | null;
+            /**
+             * @description `illegal` (a notice under EU DSA Art. 16) or `policy` (against your review policy).
+             * @enum {string}
+             */
+            kind: "illegal" | "policy";
+            /** @description The law the reporter names for an illegal review. */
+            legal_ground: string | null;
             /** @enum {string} */
             status: "open" | "resolved";
+            /**
+             * @description What the resolution did to the review: `hidden` or `kept`; null while open.
+             * @enum {string|null}
+             */
+            decision: "hidden" | "kept" | null;
             /** @description What was done about it, once resolved. */
             resolution: string | null;
             /**
@@ -3576,13 +3721,73 @@ export interface components {
         /**
          * @example {
          *       "status": "resolved",
-         *       "resolution": "Checked the order: a real customer. Kept."
+         *       "decision": "kept",
+         *       "resolution": "Checked the order: a real customer."
          *     }
          */
         ReportResolution: {
             /** @enum {string} */
             status: "resolved";
+            /**
+             * @description `hidden` hides the review (recorded in its moderation history with this report and the resolution); `kept` (the default) leaves it as it is. Defaults to `"kept"`.
+             * @enum {string}
+             */
+            decision?: "hidden" | "kept";
             /** @description What was done about the report (kept, hidden through moderation, …), up to 2000 characters. */
+            resolution: string;
+        };
+        Appeal: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            review_id: string;
+            /**
+             * Format: uuid
+             * @description The statement of reasons appealed against.
+             */
+            statement_id: string;
+            /** @description The reviewer's appeal, as written. */
+            text: string;
+            /** @enum {string} */
+            status: "open" | "upheld" | "reversed";
+            /** @description The reasons of the decision, once decided. */
+            resolution: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            decided_at: string | null;
+            /** @description The member who decided it: `member:<member id>`. */
+            decided_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            review: {
+                /** Format: uuid */
+                id: string;
+                rating: number;
+                title: string | null;
+                content: string;
+                reviewer_name: string;
+                is_hidden: boolean;
+            };
+            statement: components["schemas"]["Statement"];
+        };
+        /**
+         * @example {
+         *       "status": "reversed",
+         *       "resolution": "The order was real; the words are fair."
+         *     }
+         */
+        AppealDecision: {
+            /**
+             * @description `upheld`: the review stays hidden; `reversed`: it is shown again.
+             * @enum {string}
+             */
+            status: "upheld" | "reversed";
+            /** @description The reasons, mailed to the reviewer. */
             resolution: string;
         };
         MediaFile: {
@@ -4199,6 +4404,28 @@ export interface components {
                  */
                 created_at: string;
             }[];
+            /** @description The reports (notices) the address made of reviews, oldest first. */
+            reports: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                review_id: string;
+                /** @enum {string} */
+                kind: "illegal" | "policy";
+                /** @enum {string} */
+                reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
+                legal_ground: string | null;
+                details: string | null;
+                /** @enum {string} */
+                status: "open" | "resolved";
+                /** @enum {string|null} */
+                decision: "hidden" | "kept" | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
             /** @description E-mails to the address, queued or sent (their template, not their text). */
             emails: {
                 /** Format: uuid */
@@ -4753,8 +4980,12 @@ export interface components {
         };
         /**
          * @example {
-         *       "reason": "spam",
-         *       "details": "The same text is on every product."
+         *       "reason": "personal_data",
+         *       "details": "It names my neighbour and her address.",
+         *       "kind": "illegal",
+         *       "legal_ground": "GDPR Art. 6: personal data published without consent",
+         *       "email": "reporter@example.com",
+         *       "good_faith": true
          *     }
          */
         ReportInput: {
@@ -4765,6 +4996,23 @@ export interface components {
             reason: "spam" | "offensive" | "personal_data" | "fake" | "conflict_of_interest" | "other";
             /** @description What the business should know, up to 2000 characters. */
             details?: string | null;
+            /**
+             * @description `illegal`: a notice of illegal content (EU DSA Art. 16), naming the law in `legal_ground`; `policy` (the default): against the business's review policy. Defaults to `"policy"`.
+             * @enum {string}
+             */
+            kind?: "illegal" | "policy";
+            /** @description The law the review breaks, and why (required for `illegal`), up to 500 characters. */
+            legal_ground?: string | null;
+            /**
+             * Format: email
+             * @description Where to send the acknowledgement (at once) and the decision (when the report is resolved). Never shown to the business's API, the reviewer or the public.
+             */
+            email?: string | null;
+            /**
+             * @description The reporter states that the report is accurate and complete and made in good faith; required for `illegal`.
+             * @enum {boolean}
+             */
+            good_faith?: true;
         };
         ReviewFeedsReport: {
             google: {
@@ -8850,6 +9098,76 @@ export interface operations {
             };
         };
     };
+    "reviews.statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review's statements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementList"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No review with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "reports.list": {
         parameters: {
             query?: {
@@ -8980,6 +9298,242 @@ export interface operations {
             };
             /** @description No report with this id in this organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "appeals.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description `open`, `upheld` or `reversed`; all when left out. */
+                status?: "open" | "upheld" | "reversed";
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of appeals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Appeal"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "appeals.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appeal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No appeal with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "appeals.decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealDecision"];
+            };
+        };
+        responses: {
+            /** @description The appeal, decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member signed in, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No appeal with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The appeal is already decided */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

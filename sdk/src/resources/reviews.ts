@@ -13,6 +13,7 @@ import type {
   ReviewListQuery,
   ReviewMedia,
   ReviewSubmission,
+  Statement,
   SubmittedReview,
 } from '../types.ts';
 
@@ -63,6 +64,11 @@ export class Reviews extends Resource {
   /** The review's moderation trail, newest first. */
   moderationHistory(id: string, query?: QueryOf<typeof HISTORY>, opts?: RequestOptions): PageRequest<ModerationEntry> {
     return this.paged(HISTORY, { id }, query, opts);
+  }
+
+  /** The review's statements of reasons (EU DSA Art. 17), one per hide, newest first. */
+  statements(id: string, opts?: RequestOptions): ApiPromise<{ data: Statement[] }> {
+    return this.call('get', `${REVIEW}/statements`, { id }, {}, opts);
   }
 
   /** The moderation trail's head, and whether the trail verifies (optionally against a head kept earlier). */

@@ -149,6 +149,8 @@ describe('webhook events', () => {
       product: null,
       reason: 'spam',
       details: 'A link to buy followers',
+      kind: 'policy',
+      legal_ground: null,
     });
   });
 

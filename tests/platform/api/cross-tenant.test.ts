@@ -99,6 +99,14 @@ beforeAll(async () => {
   expect(reported.status).toBe(202);
   [{ id: victimIds.reports }] = await db<{ id: string }[]>`
     select id from plaudit.review_reports where org_id = ${victim.org.id}`;
+  // A reviewer's appeal against the hide of another of the victim's reviews, through its statement's token.
+  const [appealed] = await postReviews(form.id, `victim-appeal-${victim.org.slug}`, [[1, null, 'Rude', 'Ann']]);
+  await db`update plaudit.reviews set is_hidden = true where id = ${appealed}`;
+  const [{ appeal_id }] = await db<{ appeal_id: string }[]>`
+    select appeal_id from plaudit.submit_appeal(
+      (select data ->> 'appeal_token' from plaudit.email_outbox
+        where org_id = ${victim.org.id} and template = 'statement_of_reasons'), 'I was fair')`;
+  victimIds.appeals = appeal_id;
   // Members join by signing in (tests/helpers/sessions.ts makes them the same way).
   const [member] = await db<{ id: string }[]>`
     insert into plaudit.members (org_id, email, name, role) values (${victim.org.id}, 'owner@example.com', 'Olga', 'owner')

@@ -60,7 +60,10 @@ describe('GET /api/v1/organizations/:orgId/reports', () => {
       },
       reason: 'personal_data',
       details: 'A phone number',
+      kind: 'policy',
+      legal_ground: null,
       status: 'open',
+      decision: null,
       resolution: null,
       resolved_at: null,
       resolved_by: null,
@@ -95,6 +98,7 @@ describe('PATCH /api/v1/organizations/:orgId/reports/:id', () => {
     expect(res.body).toEqual({
       ...target,
       status: 'resolved',
+      decision: 'kept',
       resolution: 'A real customer: kept.',
       resolved_at: expect.stringMatching(/Z$/),
       resolved_by: `api_key:${t.keyIds.write}`,
@@ -122,6 +126,8 @@ describe('PATCH /api/v1/organizations/:orgId/reports/:id', () => {
       [{ status: 'resolved', resolution: '   ' }, /^resolution: /],
       [{ status: 'resolved', resolution: 'x'.repeat(2001) }, /^resolution: /],
       [{ status: 'open', resolution: 'Reopened' }, /^status: /],
+      [{ status: 'resolved', decision: 'deleted', resolution: 'Gone' }, /^decision: /],
+      [{ status: 'resolved', decision: null, resolution: 'Gone' }, /^decision: /],
     ];
     for (const [body, message] of cases) {
       const res = await call('PATCH', `${reportsOf(t)}/${id}`, { key: t.keys.write, body });

@@ -179,6 +179,8 @@ describe('POST /api/v1/public/reviews/:slug/:reviewId/reports', () => {
       report_id: expect.any(String),
       reason: 'fake',
       details: 'Never sold here.',
+      kind: 'policy',
+      legal_ground: null,
       reported_at: expect.stringMatching(/Z$/),
     }]);
     const page = await feed();

@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 // Visitors' reports in the dashboard, as a shop owner reads them: the open ones with the review
-// each is about, its reason and details; one resolved with a resolution (checked through the API:
-// resolved, by this member, the review untouched), then found under Resolved with what was done; a
-// resolution left empty is refused in the field's words. axe-core finds no violation; screenshots
-// at 375 and 1,280 px.
+// each is about, its kind (a notice of illegal content names its law) and age, reason and details;
+// one decided in one step, kept with the reasons (checked through the API: resolved, kept, by this
+// member, the review untouched), another hidden (the review hidden), then found under Resolved
+// with the decision; reasons left empty are refused by the field. axe-core finds no violation;
+// screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, useBrowser } from '../../helpers/browser.ts';
@@ -43,9 +44,16 @@ beforeAll(async () => {
     [5, 'Best mugs', 'Buy the best mugs at example.net, use code SAVE50!', 'Bob Bot'],
   ]);
   const reports: [string, unknown][] = [
-    [reviewIds[0], { reason: 'personal_data', details: 'It names a member of staff and his phone number.' }],
+    [reviewIds[0], {
+      reason: 'personal_data',
+      details: 'It names a member of staff and his phone number.',
+      kind: 'illegal',
+      legal_ground: 'GDPR Art. 6: a person named without consent',
+      good_faith: true,
+    }],
     [reviewIds[1], { reason: 'spam' }],
   ];
+
   for (const [id, body] of reports) {
     const res = await api('POST', `/api/v1/public/reviews/${owner.tenant.org.slug}/${id}/reports`, { body });
     expect(res.status).toBe(202);
@@ -53,41 +61,55 @@ beforeAll(async () => {
 }, SLOW);
 
 describe('the reports screen', () => {
-  it('lists the open reports with their reviews, and resolves one with a resolution', { timeout: SLOW }, async () => {
+  it('lists the open reports with their kind and age, and decides each in one step', { timeout: SLOW }, async () => {
     await withPage(appPath('/reports'), async (page) => {
       await page.getByRole('heading', { name: /Personal data/ }).waitFor();
       await page.getByRole('heading', { name: /Spam or advertising/ }).waitFor();
       expect(await page.getByText('It names a member of staff and his phone number.').count()).toBe(1);
       expect(await page.getByText('Call the manager on 555 0100', { exact: false }).count()).toBe(1);
       expect(await page.getByRole('link', { name: 'Reports' }).first().getAttribute('aria-current')).toBe('page');
+      const notice = page.getByRole('article', { name: /Personal data/ });
+      expect(await notice.getByText('Illegal content (DSA notice)').count()).toBe(1);
+      expect(await notice.getByText('GDPR Art. 6: a person named without consent', { exact: false }).count()).toBe(1);
+      expect(await notice.getByText(/waiting \d+ minutes?/).count()).toBe(1);
+      const spamCard = page.getByRole('article', { name: /Spam or advertising/ });
+      expect(await spamCard.getByText('Against your policy').count()).toBe(1);
       await checkAndShoot(page, 'reports-open');
 
-      const card = page.getByRole('article', { name: /Spam or advertising/ });
-      // An empty resolution is refused by the browser's own check, before any request.
-      await card.getByRole('button', { name: 'Resolve' }).click();
-      expect(await card.getByLabel('Resolution').evaluate((el) => (el as HTMLTextAreaElement).validity.valueMissing))
-        .toBe(true);
-      await card.getByLabel('Resolution').fill('Advertising: hidden on the review page.');
-      await card.getByRole('button', { name: 'Resolve' }).click();
+      // Reasons left empty are refused by the browser's own check, before any request.
+      await spamCard.getByRole('button', { name: 'Keep the review' }).click();
+      const reasons = spamCard.getByLabel('Reasons for your decision');
+      expect(await reasons.evaluate((el) => (el as HTMLTextAreaElement).validity.valueMissing)).toBe(true);
+      await reasons.fill('An enthusiastic customer, not an advertisement.');
+      await spamCard.getByRole('button', { name: 'Keep the review' }).click();
       await page.getByRole('status').filter({ hasText: 'The report is resolved' }).waitFor();
       await page.getByRole('heading', { name: /Spam or advertising/ }).waitFor({ state: 'detached' });
 
+      await notice.getByLabel('Reasons for your decision').fill('It names a member of staff and his phone number.');
+      await notice.getByRole('button', { name: 'Hide the review' }).click();
+      await page.getByRole('heading', { name: /Personal data/ }).waitFor({ state: 'detached' });
+
       await page.getByRole('link', { name: 'Resolved' }).click();
-      await page.getByText('Advertising: hidden on the review page.', { exact: false }).waitFor();
+      await page.getByText('An enthusiastic customer, not an advertisement.', { exact: false }).waitFor();
       expect(new URL(page.url()).searchParams.get('status')).toBe('resolved');
-      expect(await page.getByText('by Olga Owner', { exact: false }).count()).toBe(1);
+      expect(await page.getByText('by Olga Owner', { exact: false }).count()).toBe(2);
+      expect(await page.getByText('Hidden', { exact: true }).count()).toBe(1);
+      expect(await page.getByText('Kept', { exact: true }).count()).toBe(1);
       await checkAndShoot(page, 'reports-resolved');
     });
     const resolved = await api('GET', orgPath('/reports?status=resolved'), { key: owner.tenant.keys.read });
-    expect(resolved.body.data).toHaveLength(1);
-    expect(resolved.body.data[0]).toMatchObject({
-      review_id: reviewIds[1],
+    expect(resolved.body.data).toHaveLength(2);
+    expect(resolved.body.data.find((r: any) => r.review_id === reviewIds[1])).toMatchObject({
       status: 'resolved',
-      resolution: 'Advertising: hidden on the review page.',
+      decision: 'kept',
+      resolution: 'An enthusiastic customer, not an advertisement.',
       resolved_by: expect.stringMatching(/^member:/),
     });
-    const [review] = await db`select is_hidden from plaudit.reviews where id = ${reviewIds[1]}`;
-    expect(review.is_hidden).toBe(false);
+    const reviews = await db`select id, is_hidden from plaudit.reviews where id in ${db(reviewIds)} order by id`;
+    expect(Object.fromEntries(reviews.map((r) => [r.id, r.is_hidden]))).toEqual({
+      [reviewIds[0]]: true,
+      [reviewIds[1]]: false,
+    });
   });
 
   it('says when nothing is open', { timeout: SLOW }, async () => {

@@ -1,5 +1,6 @@
-// One report: the review it is about, why it was reported, and its resolution or the form that
-// records one. Resolving changes nothing of the review: hiding it is done on the review's page.
+// One report: its kind (a notice of illegal content, or against the policy) and age, the review it
+// is about, why it was reported, and its decision or the one-step form that records one: hide the
+// review or keep it, with the reasons (mailed to a reporter who left an address).
 import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
 import { useAppPath, useOrgId } from '../../session.ts';
@@ -8,7 +9,7 @@ import { TextAreaField } from '../../ui/fields.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useAction } from '../../ui/hooks.ts';
 import { actorLabel } from '../../ui/words.ts';
-import { reasonLabel } from './words.ts';
+import { ageLabel, KIND_LABEL, reasonLabel } from './words.ts';
 
 type Report = Schemas['Report'];
 
@@ -24,8 +25,17 @@ export function ReportCard({ report, members, onResolved }: {
     <article class='card report' aria-labelledby={heading}>
       <h2 id={heading} class='report-reason'>
         {reasonLabel(report.reason)}
-        <span class='muted small'>reported {formatDateTime(report.created_at)}</span>
+        <Badge tone={report.kind === 'illegal' ? 'bad' : 'plain'}>{KIND_LABEL[report.kind] ?? report.kind}</Badge>
+        <span class='muted small'>
+          reported {formatDateTime(report.created_at)}
+          {report.status === 'open' && <>{' '}· waiting {ageLabel(report.created_at, Date.now())}</>}
+        </span>
       </h2>
+      {report.legal_ground && (
+        <p class='report-ground'>
+          <strong>Legal ground named:</strong> {report.legal_ground}
+        </p>
+      )}
       {report.details ? <p class='report-details'>“{report.details}”</p> : <p class='muted small'>No details given.</p>}
       <blockquote class='report-review'>
         <p>
@@ -34,14 +44,16 @@ export function ReportCard({ report, members, onResolved }: {
         </p>
         <p class='report-content'>{review.content}</p>
         <footer class='muted small'>
-          {review.reviewer_name} · <a href={appPath(`/reviews/${review.id}`)}>Open the review to hide it or reply</a>
+          {review.reviewer_name} · <a href={appPath(`/reviews/${review.id}`)}>Open the review</a>
         </footer>
       </blockquote>
       {report.status === 'resolved'
         ? (
           <p class='report-resolution'>
-            <strong>Resolved</strong> {formatDateTime(report.resolved_at)} by{' '}
-            {actorLabel(report.resolved_by ?? '', members)}: {report.resolution}
+            <strong>
+              {report.decision === 'hidden' ? 'Hidden' : report.decision === 'kept' ? 'Kept' : 'Resolved'}
+            </strong>{' '}
+            {formatDateTime(report.resolved_at)} by {actorLabel(report.resolved_by ?? '', members)}: {report.resolution}
           </p>
         )
         : <ResolveForm report={report} onResolved={onResolved} />}
@@ -52,10 +64,10 @@ export function ReportCard({ report, members, onResolved }: {
 function ResolveForm({ report, onResolved }: { report: Report; onResolved: (r: Report) => void }) {
   const orgId = useOrgId();
   const [resolution, setResolution] = useState('');
-  const resolve = useAction(async () => {
+  const resolve = useAction(async (chosen: 'hidden' | 'kept') => {
     const r = await api.patch('/organizations/{orgId}/reports/{id}', {
       params: { orgId, id: report.id },
-      body: { status: 'resolved', resolution: resolution.trim() },
+      body: { status: 'resolved', decision: chosen, resolution: resolution.trim() },
     });
     onResolved(r);
   });
@@ -64,22 +76,31 @@ function ResolveForm({ report, onResolved }: { report: Report; onResolved: (r: R
       class='report-resolve'
       onSubmit={(e) => {
         e.preventDefault();
-        void resolve.run();
+        // The button pressed is the decision: one step, with the reasons typed above it.
+        const pressed = (e as SubmitEvent).submitter?.getAttribute('value');
+        void resolve.run(pressed === 'hidden' ? 'hidden' : 'kept');
       }}
     >
       {resolve.error && !resolve.error.field('resolution') && <ErrorNotice error={resolve.error} />}
       <TextAreaField
-        label='Resolution'
+        label='Reasons for your decision'
         name={`resolution-${report.id}`}
         error={resolve.error}
-        hint='What you did about it: kept, hidden, asked the reviewer… The visitor is not told.'
+        hint='Recorded with the decision and mailed to the visitor if they left an address; if you hide the review, they are its ground.'
         required
         maxLength={2000}
         rows={2}
         value={resolution}
         onValue={setResolution}
       />
-      <button type='submit' class='button primary' disabled={resolve.pending}>Resolve</button>
+      <div class='actions'>
+        <button type='submit' name='decision' value='hidden' class='button danger' disabled={resolve.pending}>
+          Hide the review
+        </button>
+        <button type='submit' name='decision' value='kept' class='button' disabled={resolve.pending}>
+          Keep the review
+        </button>
+      </div>
     </form>
   );
 }

@@ -1,5 +1,5 @@
-// Visitors' reports of published reviews: the open ones to look at, the resolved ones with what
-// was done. The tab is the URL's `status`, so a view can be bookmarked. A report hides nothing.
+// Visitors' reports of published reviews: the open ones to decide, each with its kind and age, the
+// resolved ones with the decision. The tab is the URL's `status`, so a view can be bookmarked.
 import { useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { setQuery } from '../../router.ts';
@@ -36,8 +36,9 @@ export function Reports(_: { params: Record<string, string> }) {
     <>
       <PageHeader title='Reports' />
       <p class='muted section-intro'>
-        Visitors can report a published review from your pages and widget. A report never hides a review: read it, open
-        the review to hide it or reply if it needs it, then resolve the report with what you did.
+        Visitors can report a published review from your pages and widget, as against your policy or as illegal (a
+        notice under the EU Digital Services Act, which asks you to decide in good time). Oldest open ones first deserve
+        a look: decide each in one step, hiding the review or keeping it, with your reasons.
       </p>
       <nav class='tabs' aria-label='Reports by status'>
         <ul>

@@ -19,7 +19,12 @@ const TAGS = [
   {
     name: 'Reports',
     description:
-      "Visitors' reports of published reviews, for the business to look at and resolve; a report hides nothing.",
+      "Visitors' reports (notices, EU DSA Art. 16) of published reviews, decided by the business: the review hidden or kept.",
+  },
+  {
+    name: 'Appeals',
+    description:
+      "Reviewers' appeals against a hide (EU DSA Art. 20), made from the statement of reasons' link and decided by a member.",
   },
   { name: 'Review forms', description: 'The forms reviews are written with: custom fields and the verification mode.' },
   {

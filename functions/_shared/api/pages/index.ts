@@ -2,6 +2,7 @@
 // routes: they are not operations of the OpenAPI document.
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env.ts';
+import { appealPages } from './appeal.ts';
 import { dashboardPages } from './dashboard.ts';
 import { embedScript } from './embed.ts';
 import { faviconPage } from './favicon.ts';
@@ -10,6 +11,7 @@ import { invitationPages } from './invitation.ts';
 import { machinePages } from './machine-pages.ts';
 import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
+import { reviewAddressPages } from './review-address.ts';
 import { reviewRequestPages } from './review-request.ts';
 import { reviewSignalPages } from './review-signals.ts';
 import { sitemapPages } from './sitemap.ts';
@@ -23,10 +25,12 @@ const FAMILIES = [
   verificationPages, // /verify/:token
   invitationPages, // /invitations/:token
   machinePages, // /p/:slug.md, /p/:slug/products/:externalId.md, /p/:slug/llms.txt (before /p/:slug)
+  appealPages, // /appeals/:token
   profilePages, // /p/:slug
   productPages, // /p/:slug/products, /p/:slug/products/:externalId
   transparencyPages, // /p/:slug/transparency
   reviewSignalPages, // /p/:slug/reviews/:reviewId/helpful, /p/:slug/reviews/:reviewId/report
+  reviewAddressPages, // /p/:slug/reviews/:reviewId
   sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt
   faviconPage, // /favicon.ico
   embedScript, // /embed/v1/widget.js, /embed/v1/widget.<hash>.js

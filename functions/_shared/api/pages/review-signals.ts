@@ -9,12 +9,17 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
 import { signalCaller } from '../middleware/rate-limit/index.ts';
 import {
+  LEGAL_GROUND_MAX,
+  noticeGaps,
   REPORT_DETAILS_MAX,
+  REPORT_KINDS,
   REPORT_REASONS,
   type ReportedReview,
   reportedReview,
+  type ReportKind,
   type ReportReason,
   reportReview,
+  type ReportSubmission,
   type SignalOutcome,
   voteHelpful,
 } from '../../core/db/shopper-signals.ts';
@@ -125,46 +130,128 @@ const REPORT_STYLE = raw(`
 .reported-by{color:#57606a}
 `);
 
-/** The report form under the review it is about, with the reason's error when one was sent without a valid reason. */
+/** What the visitor typed into the report form, to show it again with the errors. */
+interface ReportFormState {
+  reason?: string;
+  details?: string;
+  kind?: string;
+  legal_ground?: string;
+  email?: string;
+  good_faith?: boolean;
+  errors?: Partial<Record<'reason' | 'details' | 'kind' | 'legal_ground' | 'email' | 'good_faith', string>>;
+}
+
+const KIND_WORDS: Record<ReportKind, string> = {
+  policy: "It breaks the business's review rules",
+  illegal: 'It is illegal (a notice under the EU Digital Services Act)',
+};
+
+/** A field's error paragraph and the attributes that tie its control to it. */
+function fieldError(errors: ReportFormState['errors'], name: keyof NonNullable<ReportFormState['errors']>) {
+  const text = errors?.[name];
+  return {
+    attrs: text ? markup` aria-invalid="true" aria-describedby="${name}-error"` : '',
+    note: text ? markup`<p class="error" id="${name}-error">${text}</p>` : '',
+  };
+}
+
+/** The report form under the review it is about, with each field's error when one was sent wrong. */
 function reportForm(
   c: Context<AppEnv>,
   status: ContentfulStatusCode,
   back: string,
   review: ReportedReview,
-  { reason, details, errors = {} }: {
-    reason?: string;
-    details?: string;
-    errors?: { reason?: string; details?: string };
-  } = {},
+  state: ReportFormState = {},
 ) {
+  const { reason, details, kind = 'policy', legal_ground, email, good_faith, errors = {} } = state;
   const options = REPORT_REASONS.map((r) =>
     markup`<label class="check"><input type="radio" name="reason" value="${r}"${reason === r ? markup` checked` : ''}${
       errors.reason ? markup` aria-describedby="reason-error"` : ''
     } required> ${REASON_WORDS[r]}</label>`
   );
+  const kinds = REPORT_KINDS.map((k) =>
+    markup`<label class="check"><input type="radio" name="kind" value="${k}"${kind === k ? markup` checked` : ''}> ${
+      KIND_WORDS[k]
+    }</label>`
+  );
+  const ground = fieldError(errors, 'legal_ground');
+  const mail = fieldError(errors, 'email');
+  const faith = fieldError(errors, 'good_faith');
+  const det = fieldError(errors, 'details');
   return privatePage(
     c,
     status,
     'Report a review',
     markup`<h1>Report a review</h1>
 ${quotedReview(review)}
-<p>Tell the business what is wrong with this review. Your report goes to the business only: it does not hide the review by itself, and your address is not kept.</p>
+<p>Tell the business what is wrong with this review. Your report goes to the business only: it does not hide the review by itself, and your network address is not kept.</p>
 <form method="post">
 <input type="hidden" name="back" value="${back}">
+<fieldset class="field"><legend>Is it against the rules, or illegal?</legend>
+${kinds}
+</fieldset>
+<div class="field"><label for="legal_ground">Which law does it break, and how? <span class="hint">(required if illegal, up to ${LEGAL_GROUND_MAX} characters)</span></label>
+<input id="legal_ground" name="legal_ground" type="text" maxlength="${LEGAL_GROUND_MAX}" value="${
+      legal_ground ?? ''
+    }"${ground.attrs}>${ground.note}</div>
 <fieldset class="field"><legend>What is wrong with it?</legend>
 ${errors.reason ? markup`<p class="error" id="reason-error">${errors.reason}</p>` : ''}${options}
 </fieldset>
 <div class="field"><label for="details">Details <span class="hint">(optional, up to ${REPORT_DETAILS_MAX} characters)</span></label>
-<textarea id="details" name="details" maxlength="${REPORT_DETAILS_MAX}"${
-      errors.details ? markup` aria-invalid="true" aria-describedby="details-error"` : ''
-    }>${details ?? ''}</textarea>${
-      errors.details ? markup`<p class="error" id="details-error">${errors.details}</p>` : ''
-    }</div>
+<textarea id="details" name="details" maxlength="${REPORT_DETAILS_MAX}"${det.attrs}>${
+      details ?? ''
+    }</textarea>${det.note}</div>
+<div class="field"><label for="email">Your e-mail address <span class="hint">(optional: for a confirmation now and the decision later; never shown to the reviewer or published)</span></label>
+<input id="email" name="email" type="email" maxlength="320" autocomplete="email" value="${
+      email ?? ''
+    }"${mail.attrs}>${mail.note}</div>
+<div class="field"><label class="check"><input type="checkbox" name="good_faith" value="yes"${
+      good_faith ? markup` checked` : ''
+    }${faith.attrs}> I confirm that what I report is accurate and complete to the best of my knowledge, and that I report it in good faith (required if illegal).</label>${faith.note}</div>
 <button type="submit">Send report</button>
 </form>
 <p><a href="${back}">← Back to the reviews</a></p>`,
     { style: REPORT_STYLE },
   );
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** The report the form's values make, or the form's state with the errors to show. */
+function readReportForm(values: Record<string, string | undefined>): ReportSubmission | ReportFormState {
+  const state: ReportFormState = {
+    reason: values.reason,
+    details: (values.details ?? '').trim(),
+    kind: REPORT_KINDS.includes(values.kind as ReportKind) ? values.kind : 'policy',
+    legal_ground: (values.legal_ground ?? '').trim(),
+    email: (values.email ?? '').trim(),
+    good_faith: values.good_faith === 'yes',
+  };
+  const errors: NonNullable<ReportFormState['errors']> = {};
+  if (!REPORT_REASONS.includes(state.reason as ReportReason)) errors.reason = 'Choose what is wrong with the review.';
+  if (state.details!.length > REPORT_DETAILS_MAX) {
+    errors.details = `Keep the details to ${REPORT_DETAILS_MAX} characters.`;
+  }
+  if (state.legal_ground!.length > LEGAL_GROUND_MAX) {
+    errors.legal_ground = `Keep the legal ground to ${LEGAL_GROUND_MAX} characters.`;
+  }
+  if (state.email && (state.email.length > 320 || !EMAIL.test(state.email))) {
+    errors.email = 'Enter an e-mail address, or leave it empty.';
+  }
+  for (const gap of noticeGaps({ ...state, kind: state.kind as ReportKind })) {
+    errors[gap] ??= gap === 'legal_ground'
+      ? 'Name the law the review breaks, and how.'
+      : 'Confirm that you report this in good faith.';
+  }
+  if (Object.keys(errors).length > 0) return { ...state, errors };
+  return {
+    reason: state.reason as ReportReason,
+    details: state.details || null,
+    kind: state.kind as ReportKind,
+    legal_ground: state.legal_ground || null,
+    email: state.email || null,
+    good_faith: state.good_faith || null,
+  };
 }
 
 export function reviewSignalPages() {
@@ -199,30 +286,23 @@ export function reviewSignalPages() {
     const values = await formValues(c);
     const back = backTo(slug, values.back);
     if (!UUID.test(reviewId)) return said(c, 404, 'Review not found', 'This review is not published here.', back);
-    const reason = values.reason as ReportReason;
-    const details = (values.details ?? '').trim();
-    const invalid = !REPORT_REASONS.includes(reason)
-      ? { errors: { reason: 'Choose what is wrong with the review.' } }
-      : details.length > REPORT_DETAILS_MAX
-      ? { reason, errors: { details: `Keep the details to ${REPORT_DETAILS_MAX} characters.` } }
-      : null;
-    if (invalid) {
+    const read = readReportForm(values);
+    if ('errors' in read) {
       // The form again, under the review, with what was typed.
       const review = await reportedReview(c.var.sql, slug, reviewId);
       if (!review) return said(c, 404, 'Review not found', 'This review is not published here any more.', back);
-      return reportForm(c, 422, back, review, { details, ...invalid });
+      return reportForm(c, 422, back, review, read);
     }
-    const outcome = await reportReview(c.var.sql, signalCaller('report', c), slug, reviewId, {
-      reason,
-      details: details || null,
-    });
+    const outcome = await reportReview(c.var.sql, signalCaller('report', c), slug, reviewId, read as ReportSubmission);
     const refused = refusal(c, outcome, back);
     if (refused) return refused;
     return said(
       c,
       200,
       'Thank you for your report',
-      'The business will look at the review. A report does not hide a review by itself.',
+      (read as ReportSubmission).email
+        ? 'The business will look at the review, and you will get a confirmation by e-mail now and the decision later. A report does not hide a review by itself.'
+        : 'The business will look at the review. A report does not hide a review by itself.',
       back,
     );
   });

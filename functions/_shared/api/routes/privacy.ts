@@ -2,6 +2,7 @@
 // admins only; each acts on the caller's organization alone (plaudit.erase_reviewer,
 // plaudit.reviewer_data read the transaction's tenant).
 import { z } from '@hono/zod-openapi';
+import { REPORT_DECISIONS, REPORT_KINDS, REPORT_REASONS } from '../../core/db/shopper-signals.ts';
 import { mediaStorage } from '../../core/media/storage.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
 import { errorResponseSpec, json, jsonBody, OrgParams, Timestamp } from '../http/schemas.ts';
@@ -53,6 +54,17 @@ const ReviewerData = z.object({
     items: z.array(z.object({ product_external_id: z.string(), quantity: z.number().int() })),
     created_at: Timestamp,
   })),
+  reports: z.array(z.object({
+    id: z.string().uuid(),
+    review_id: z.string().uuid(),
+    kind: z.enum(REPORT_KINDS),
+    reason: z.enum(REPORT_REASONS),
+    legal_ground: z.string().nullable(),
+    details: z.string().nullable(),
+    status: z.enum(['open', 'resolved']),
+    decision: z.enum(REPORT_DECISIONS).nullable(),
+    created_at: Timestamp,
+  })).openapi({ description: 'The reports (notices) the address made of reviews, oldest first.' }),
   emails: z.array(z.object({
     id: z.string().uuid(),
     template: z.string(),

@@ -13,6 +13,38 @@ export const REPORT_REASONS = ['spam', 'offensive', 'personal_data', 'fake', 'co
 export type ReportReason = typeof REPORT_REASONS[number];
 /** The most a report's details may hold, as the database checks it. */
 export const REPORT_DETAILS_MAX = 2000;
+/** What a report says of the review: illegal (a notice under DSA Art. 16) or against the policy. */
+export const REPORT_KINDS = ['illegal', 'policy'] as const;
+export type ReportKind = typeof REPORT_KINDS[number];
+/** The most the law an illegal review breaks may be named in, as the database checks it. */
+export const LEGAL_GROUND_MAX = 500;
+/** What a report's resolution did to the review. */
+export const REPORT_DECISIONS = ['hidden', 'kept'] as const;
+
+/**
+ * What a notice of illegal content lacks (EU DSA Art. 16(2)): the law it names and the reporter's
+ * statement of good faith; nothing for a report against the policy. The API and the hosted form
+ * both refuse a report that lacks one.
+ */
+export function noticeGaps(
+  r: { kind: ReportKind; legal_ground?: string | null; good_faith?: boolean | null },
+): ('legal_ground' | 'good_faith')[] {
+  if (r.kind !== 'illegal') return [];
+  return [
+    ...(r.legal_ground?.trim() ? [] : ['legal_ground' as const]),
+    ...(r.good_faith === true ? [] : ['good_faith' as const]),
+  ];
+}
+
+/** A visitor's report: the reason and details, and the notice's kind, ground, address and statement. */
+export interface ReportSubmission {
+  reason: ReportReason;
+  details: string | null;
+  kind: ReportKind;
+  legal_ground: string | null;
+  email: string | null;
+  good_faith: boolean | null;
+}
 
 /** Who is asking: the rate limit's bucket and window, and the visitor's digest. */
 export interface SignalCaller {
@@ -75,13 +107,14 @@ export async function reportReview(
   caller: SignalCaller,
   slug: string,
   reviewId: string,
-  report: { reason: ReportReason; details: string | null },
+  report: ReportSubmission,
 ): Promise<SignalOutcome> {
   const [row] = await runAsPublic(sql, (tx) =>
     tx<SignalOutcome[]>`
       select rate_allowed, rate_remaining, rate_reset, published
         from plaudit.report_review(${caller.bucket}, ${caller.limit}, ${slug}, ${reviewId}, ${caller.visitor},
-                                   ${report.reason}, ${report.details})`, { onPrimary: true });
+                                   ${report.reason}, ${report.details}, ${report.kind}, ${report.legal_ground},
+                                   ${report.email}, ${report.good_faith})`, { onPrimary: true });
   return row;
 }
 

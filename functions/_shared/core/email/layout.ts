@@ -14,6 +14,8 @@ export interface TemplateInput {
   locale: string;
   orgName: string;
   data: Record<string, unknown>;
+  /** The public address of the hosted pages, for links the database cannot know (an appeal's). */
+  publicUrl?: string;
 }
 
 /** The strings of the message's language, English when there are none for it. */

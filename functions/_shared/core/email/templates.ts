@@ -5,8 +5,11 @@
 import { escapeHtml, safeLink } from '../html.ts';
 import { button, fallbackLink, layout, pick, plainText, smallPrint } from './layout.ts';
 import type { RenderedEmail, TemplateInput } from './layout.ts';
+import { APPEAL_TEMPLATES } from './appeal-templates.ts';
+import { REPORT_TEMPLATES } from './report-templates.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 import { signInEmail } from './sign-in-template.ts';
+import { statementOfReasonsEmail } from './statement-template.ts';
 
 export type { RenderedEmail, TemplateInput } from './layout.ts';
 
@@ -69,6 +72,9 @@ ${smallPrint(t.ignore)}`,
 export const TEMPLATES: Record<string, (input: TemplateInput) => RenderedEmail> = {
   review_verification: reviewVerification,
   ...REVIEW_REQUEST_TEMPLATES,
+  ...REPORT_TEMPLATES,
+  statement_of_reasons: statementOfReasonsEmail,
+  ...APPEAL_TEMPLATES,
   sign_in: signInEmail,
 };
 

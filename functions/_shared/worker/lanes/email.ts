@@ -77,6 +77,7 @@ export class EmailLane {
         locale: row.locale,
         orgName: row.org_name,
         data: row.data ?? {},
+        publicUrl: config.publicUrl,
       });
       const result = await this.#transport!.send({
         ...rendered,

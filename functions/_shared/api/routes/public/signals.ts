@@ -7,7 +7,10 @@ import { ApiError } from '../../http/errors.ts';
 import { errorResponseSpec, json, jsonBody } from '../../http/schemas.ts';
 import { setRateLimitHeaders, signalCaller, tooManyRequests } from '../../middleware/rate-limit/index.ts';
 import {
+  LEGAL_GROUND_MAX,
+  noticeGaps,
   REPORT_DETAILS_MAX,
+  REPORT_KINDS,
   REPORT_REASONS,
   reportReview,
   type SignalOutcome,
@@ -29,7 +32,39 @@ export const ReportInput = z.object({
   details: z.string().trim().max(REPORT_DETAILS_MAX).nullable().optional().openapi({
     description: `What the business should know, up to ${REPORT_DETAILS_MAX} characters.`,
   }),
-}).openapi('ReportInput', { example: { reason: 'spam', details: 'The same text is on every product.' } });
+  kind: z.enum(REPORT_KINDS).default('policy').openapi({
+    description:
+      "`illegal`: a notice of illegal content (EU DSA Art. 16), naming the law in `legal_ground`; `policy` (the default): against the business's review policy.",
+  }),
+  legal_ground: z.string().trim().min(1).max(LEGAL_GROUND_MAX).nullable().optional().openapi({
+    description: `The law the review breaks, and why (required for \`illegal\`), up to ${LEGAL_GROUND_MAX} characters.`,
+  }),
+  email: z.string().trim().max(320).email().nullable().optional().openapi({
+    description:
+      "Where to send the acknowledgement (at once) and the decision (when the report is resolved). Never shown to the business's API, the reviewer or the public.",
+  }),
+  good_faith: z.literal(true).optional().openapi({
+    description:
+      'The reporter states that the report is accurate and complete and made in good faith; required for `illegal`.',
+  }),
+}).superRefine((r, ctx) => {
+  for (const gap of noticeGaps(r)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [gap],
+      message: gap === 'legal_ground' ? 'Required for an illegal review' : 'Must be true for an illegal review',
+    });
+  }
+}).openapi('ReportInput', {
+  example: {
+    reason: 'personal_data',
+    details: 'It names my neighbour and her address.',
+    kind: 'illegal',
+    legal_ground: 'GDPR Art. 6: personal data published without consent',
+    email: 'reporter@example.com',
+    good_faith: true,
+  },
+});
 
 const HelpfulCount = z.object({
   helpful_count: z.number().int().openapi({
@@ -89,7 +124,7 @@ export const signalWrites = router()
       tags: ['Public data'],
       summary: 'Report a review',
       description:
-        "Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. One open report per review and network (its address, an IPv6 address's /64): a repeat while it is open answers 202 and changes nothing. The reporter's address is never stored. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).",
+        "Public: no API key. The report reaches the business (`GET /organizations/{orgId}/reports`, the `review.reported` event); it never hides the review by itself. One open report per review and network (its address, an IPv6 address's /64): a repeat while it is open answers 202 and changes nothing. The reporter's network address is never stored. A report is a notice under the EU's Digital Services Act (Art. 16) when `kind` is `illegal`; with an `email`, the reporter is mailed an acknowledgement at once and the decision when the business resolves it. Only published reviews can be reported. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).",
       request: { params: ReviewSignalParams, body: jsonBody(ReportInput) },
       responses: {
         202: { description: 'The report was taken' },
@@ -99,10 +134,14 @@ export const signalWrites = router()
     }),
     async (c) => {
       const { slug, reviewId } = c.req.valid('param');
-      const { reason, details } = c.req.valid('json');
+      const report = c.req.valid('json');
       const outcome = await reportReview(c.var.sql, signalCaller('report', c), slug, reviewId, {
-        reason,
-        details: details || null,
+        reason: report.reason,
+        details: report.details || null,
+        kind: report.kind,
+        legal_ground: report.legal_ground || null,
+        email: report.email || null,
+        good_faith: report.good_faith ?? null,
       });
       const refused = refusal(c, outcome);
       if (refused) return refused as never;

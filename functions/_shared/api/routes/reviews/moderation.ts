@@ -10,7 +10,20 @@ import { loadReview, Review, type ReviewBody } from './shape.ts';
 export const ModerationInput = z.object({
   action: z.enum(['hide', 'unhide']),
   reason: z.string().trim().min(1).max(1000),
-}).openapi('ModerationInput', { example: { action: 'hide', reason: 'Contains a phone number' } });
+  ground: z.object({
+    type: z.enum(['policy', 'law']),
+    text: z.string().trim().min(1).max(500),
+  }).optional().openapi({
+    description:
+      "A hide's ground for the statement of reasons mailed to the reviewer (EU DSA Art. 17): the clause of your review policy, or the law; `<your name>'s review policy` when left out.",
+  }),
+}).openapi('ModerationInput', {
+  example: {
+    action: 'hide',
+    reason: 'Contains a phone number',
+    ground: { type: 'policy', text: 'Review policy §3: no personal data' },
+  },
+});
 
 export const ReplyInput = z.object({
   content: z.string().trim().min(1).max(5000),
@@ -36,8 +49,10 @@ export const reviewModeration = router()
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const { action, reason } = c.req.valid('json');
+      const { action, reason, ground } = c.req.valid('json');
       const db = c.var.db;
+      // The hide's statement of reasons takes its ground from the transaction (statements_of_reasons.sql).
+      if (ground) await db`select plaudit.set_restriction('moderation', ${ground.type}, ${ground.text}, false)`;
       const [row] = await translateDbErrors(() =>
         db<{ body: string }[]>`
         select plaudit.review_json(m, (select rr from plaudit.review_replies rr where rr.review_id = m.id)) as body

@@ -38,9 +38,13 @@ const ModerationEntry = z.object({
     'withdraw_reply',
     'hide_media',
     'unhide_media',
+    'appeal',
+    'uphold_appeal',
+    'reverse_appeal',
   ]),
   reason: z.string().nullable().openapi({
-    description: "The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`.",
+    description:
+      "The reason given, or a reply's text; for `hide_media` and `unhide_media`, `media <id>: <reason>`; for an appeal's steps, `appeal <id>: <text or reasons>`.",
   }),
   actor: z.string().openapi({
     description:

@@ -7,7 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
 import { ReviewProduct, ReviewReply, VerificationStatus } from '../reviews/shape.ts';
-import { REPORT_REASONS } from '../../../core/db/shopper-signals.ts';
+import { REPORT_KINDS, REPORT_REASONS } from '../../../core/db/shopper-signals.ts';
 
 const Id = z.string().uuid();
 const Answers = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -91,10 +91,12 @@ export const EVENT_DATA = {
     report_id: Id.openapi({ description: 'The report, as `GET …/reports` lists it.' }),
     reason: z.enum(REPORT_REASONS),
     details: z.string().nullable(),
+    kind: z.enum(REPORT_KINDS).openapi({ description: '`illegal` (a notice under EU DSA Art. 16) or `policy`.' }),
+    legal_ground: z.string().nullable().openapi({ description: 'The law the reporter names for an illegal review.' }),
     reported_at: Timestamp,
   }).openapi('ReviewReportedData', {
     description:
-      "A visitor reported a published review. The review stays as it was; the reporter's address is never sent.",
+      "A visitor reported a published review. The review stays as it was; the reporter's network and e-mail addresses are never sent.",
   }),
   'export.completed': z.object({
     id: Id,
@@ -276,6 +278,8 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         report_id: '00000000-0000-4000-8000-000000000006',
         reason: 'spam',
         details: 'The same text is on every product.',
+        kind: 'policy',
+        legal_ground: null,
         reported_at: now,
       };
     case 'export.completed':
