@@ -232,8 +232,11 @@ create trigger reviews_purge_cdn_on_insert after insert on plaudit.reviews
   for each row when (plaudit.review_is_public(new.is_hidden, new.verification_status) and new.source <> 'import')
   execute function plaudit.cdn_purge_on_change();
 
+-- A helpful vote (only plaudit.vote_helpful changes helpful_count) asks for its purge itself,
+-- without the rows' JSON this trigger's function builds.
 create trigger reviews_purge_cdn_on_update
   after update on plaudit.reviews
-  for each row when (plaudit.review_is_public(old.is_hidden, old.verification_status)
-                     or plaudit.review_is_public(new.is_hidden, new.verification_status))
+  for each row when ((plaudit.review_is_public(old.is_hidden, old.verification_status)
+                      or plaudit.review_is_public(new.is_hidden, new.verification_status))
+                     and old.helpful_count is not distinct from new.helpful_count)
   execute function plaudit.cdn_purge_on_change();

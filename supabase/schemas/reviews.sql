@@ -42,6 +42,7 @@ language plpgsql
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  vote plaudit.reviews;
   changeable constant text[] := array[
     'is_hidden',
     'verification_status', 'verification_method', 'verification_at', 'verification_key_id',
@@ -49,10 +50,23 @@ declare
     'helpful_count',
     'reviewer_email', 'reviewer_name', 'custom_fields', 'title', 'content',
     'search'];
-  before jsonb := to_jsonb(old) - changeable;
-  after jsonb := to_jsonb(new) - changeable;
+  before jsonb;
+  after jsonb;
   refused text;
 begin
+  -- A helpful vote (plaudit.vote_helpful) changes the count and nothing else: told apart by
+  -- comparing the rows with the old count (and the generated search, null here) put back, so a
+  -- vote skips the rules below and the rows' JSON.
+  if new.helpful_count is distinct from old.helpful_count then
+    vote := new;
+    vote.helpful_count := old.helpful_count;
+    vote.search := old.search;
+    if vote is not distinct from old then
+      return new;
+    end if;
+  end if;
+  before := to_jsonb(old) - changeable;
+  after := to_jsonb(new) - changeable;
   if after is distinct from before then
     select string_agg(a.key, ', ' order by a.key) into refused
       from jsonb_each(after) a where a.value is distinct from before -> a.key;

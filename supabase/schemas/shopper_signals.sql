@@ -57,9 +57,9 @@ comment on function plaudit.signal_target(text,integer,text,uuid) is 'Counts a p
 
 -- A visitor finds a published review helpful: counted once per visitor (a repeat, under this
 -- period's key or the last one's, changes nothing), in the review's helpful_count, whose change
--- moves the organization's public version (ETags) and purges its CDN keys (the reviews' update
--- trigger, coalesced per organization). The hit counts first (signal_target); `published` false:
--- no such published review (404).
+-- moves the organization's public version (ETags) and purges its CDN keys (coalesced per
+-- organization; asked for here, the reviews' update trigger leaves a vote's to it). The hit counts
+-- first (signal_target); `published` false: no such published review (404).
 create or replace function plaudit.vote_helpful(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea
 )
@@ -90,8 +90,13 @@ begin
     on conflict do nothing;
     get diagnostics added = row_count;
     if added > 0 then
-      update plaudit.reviews r set helpful_count = r.helpful_count + 1 where r.id = target.id;
+      update plaudit.reviews r set helpful_count = r.helpful_count + 1 where r.id = target.id
+      returning r.helpful_count into helpful_count;
       perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(target.org_id)));
+      perform plaudit.request_cdn_purge(target.org_id, target.product_id is not null and plaudit.cdn_change_alters_sitemap(
+        'reviews', 'UPDATE', null, jsonb_build_object('product_id', target.product_id)));
+      return next;
+      return;
     end if;
   end if;
   select r.helpful_count into helpful_count from plaudit.reviews r where r.id = target.id;

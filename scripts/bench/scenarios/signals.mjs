@@ -43,11 +43,17 @@ export const shopperSignals = {
     return { base, submitUrl: `${api.url}/api/v1/reviews`, votes, submissions };
   },
   measurements: [
-    { key: 'vote', name: 'API helpful vote (200)', run: (ctx, s) => wrkScript(ctx, { url: s.base, lua: s.votes() }) },
+    {
+      key: 'vote',
+      name: 'API helpful vote (200)',
+      run: (ctx, s) => wrkScript(ctx, { url: s.base, lua: s.votes() }),
+      apiPid: (ctx) => ctx.stack.reviewPublicApi?.child.pid,
+    },
     {
       key: 'submit',
       name: 'API POST /reviews (201)',
       run: (ctx, s) => wrkScript(ctx, { url: s.submitUrl, lua: s.submissions() }),
+      apiPid: (ctx) => ctx.stack.reviewPublicApi?.child.pid,
     },
   ],
   ratios: [{ name: 'vote ÷ submission', of: 'vote', over: 'submit', target: 2 }],

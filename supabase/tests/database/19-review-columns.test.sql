@@ -7,7 +7,7 @@
 -- that changes a review in the product changes exactly its own columns.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(20);
+select plan(23);
 
 insert into plaudit.organizations (id, name, slug) values
   ('19000000-0000-4000-8000-000000000001', 'Columns Co', 'columns-co');
@@ -176,6 +176,20 @@ select is(
   pg_temp.try_change('19000000-0000-4000-8000-0000000000a1', 'product_id', 'null, is_hidden = true'),
   '23001 a review cannot be rewritten: only moderation and verification may change it',
   'owner: a change that may not be made is refused whole, with the moderation beside it');
+-- A vote's count is told apart from the rest of the row: beside another change, the guard's rules hold.
+select is(
+  pg_temp.try_change('19000000-0000-4000-8000-0000000000a1', 'helpful_count', 'r.helpful_count + 1, rating = 1'),
+  '23001 a review cannot be rewritten: only moderation and verification may change it',
+  'owner: a change that may not be made is refused whole, with a helpful vote''s count beside it');
+select is(
+  pg_temp.try_change('19000000-0000-4000-8000-0000000000a1', 'helpful_count',
+    'r.helpful_count + 1, verification_method = ''manual'''),
+  '23001 verification provenance changes only with the verification status',
+  'owner: provenance without its status is refused, with a helpful vote''s count beside it');
+select is(
+  pg_temp.try_change('19000000-0000-4000-8000-0000000000a1', 'helpful_count', 'r.helpful_count + 1, title = ''Rewritten'''),
+  '23001 a review cannot be rewritten: only moderation and verification may change it',
+  'owner: a rewritten title is refused, with a helpful vote''s count beside it');
 
 ------------
 --- The migration user (a superuser here): the guard is no privilege, it refuses everyone
