@@ -1314,6 +1314,11 @@ COMMENT ON FUNCTION plaudit.review_media_item_json(p_media_id uuid) IS 'One medi
 
 COMMENT ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) IS 'A review''s photos and videos as a JSON array in upload order: all of them with is_hidden, or the public''s visible ones.';
 
+-- FUNCTION plaudit.review_order_id (supabase/schemas/one_statement_reads.sql)
+--   (p_review_id uuid) RETURNS text
+
+COMMENT ON FUNCTION plaudit.review_order_id(p_review_id uuid) IS 'The order id of the review request a review was written through, if it names one.';
+
 -- FUNCTION plaudit.review_product_json (supabase/schemas/one_statement_reads.sql)
 --   (p_product_id uuid) RETURNS text
 
@@ -3270,6 +3275,7 @@ GRANT ALL ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) TO pla
 GRANT ALL ON FUNCTION plaudit.review_feeds_report(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_order_id(p_review_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_report_json(p_report_id uuid) TO plaudit_api;
 

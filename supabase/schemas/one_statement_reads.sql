@@ -109,6 +109,21 @@ $$;
 comment on function plaudit.review_product_json(uuid) is 'A reviewed product as the Review''s `product` writes it.';
 grant execute on function plaudit.review_product_json(uuid) to plaudit_api, plaudit_public;
 
+-- The order a review was written for: the order of the review request it came through (an
+-- order's request, made by a shop connection or given `order_id` by the API). A function of its
+-- own, as review_product_json, called only for reviews written through a request.
+create or replace function plaudit.review_order_id(p_review_id uuid)
+returns text
+language sql
+stable
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$
+  select q.order_id from plaudit.review_requests q where q.review_id = p_review_id and q.order_id is not null limit 1
+$$;
+comment on function plaudit.review_order_id(uuid) is 'The order id of the review request a review was written through, if it names one.';
+grant execute on function plaudit.review_order_id(uuid) to plaudit_api, plaudit_public;
+
 -- The organization's Review, the contract's schema, written in one place: every route that
 -- answers a Review (one review, the list and its first page, the submission, moderation,
 -- verification, replies) and the JSON export call it with the review's row and its reply's row.
@@ -134,7 +149,8 @@ as $$
     || ',"is_hidden":' || r.is_hidden::text
     || ',"created_at":"' || pg_catalog.to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '","form_id":"' || r.form_id::text
-    || '","product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
+    || '","order_id":' || case when r.source = 'invitation' then coalesce(pg_catalog.to_json(plaudit.review_order_id(r.id))::text, 'null') else 'null' end
+    || ',"product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
     || ',"custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
     || ',"media":' || plaudit.review_media_json(r.id, false)
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')

@@ -305,4 +305,4 @@ function Reply({ review, ids, onChange }: { review: Review; ids: ItemIds; onChan
 }
 
 /** The order a review was written for (through an order's review request), when the API names one. */
-const orderOf = (r: Review): string | null => (r as Review & { order_id?: string | null }).order_id ?? null;
+const orderOf = (r: Review): string | null => r.order_id;

@@ -3230,6 +3230,8 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             form_id: string;
+            /** @description The order the review was written for, when it came through an order's review request (a shop connection's, or one given `order_id`): `GET …/orders/{orderId}` shows its timeline; `null` otherwise. */
+            order_id: string | null;
             product: components["schemas"]["ReviewProduct"] & unknown;
             /**
              * @description The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.

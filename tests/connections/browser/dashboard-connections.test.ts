@@ -6,7 +6,7 @@
 // made no request, and another's request reached from the request's own page. axe-core finds no
 // violation; screenshots at 390 and 1,280 px.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../../helpers/browser.ts';
 import { automate, connect, deliver, fixture, type TestConnection } from '../../helpers/connections.ts';
 import {
@@ -19,7 +19,7 @@ import {
 } from '../../helpers/dashboard.ts';
 import { db } from '../../helpers/db.ts';
 import { api } from '../../helpers/http.ts';
-import { createForm } from '../../helpers/review-requests.ts';
+import { createForm, postForm } from '../../helpers/review-requests.ts';
 import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 const browser = useBrowser();
@@ -208,6 +208,23 @@ describe('orders', () => {
       await page.getByRole('link', { name: 'Review request', exact: true }).waitFor();
       await page.getByText('Shipped (fulfilled)').first().waitFor();
       await looksRight(page, DESKTOP, 'order-requested');
+    });
+    // The review written through that request leads to the same order.
+    const [{ token }] = await db`select plaudit.review_request_token(id) as token from plaudit.review_requests
+                                 where id = ${request.id}`;
+    const [{ email }] = await db`select email from plaudit.review_requests where id = ${request.id}`;
+    const sent = await postForm(`${inject('apiUrl')}/r/${token}`, {
+      rating: '5',
+      content: 'Arrived quickly and well packed.',
+      reviewer_name: 'Bea',
+      reviewer_email: email,
+    });
+    expect(sent.status).toBe(303); // back to the request's page, thanking for its product's review
+    const [review] = await db`select review_id from plaudit.review_requests where id = ${request.id}`;
+    expect(review.review_id).not.toBeNull();
+    await withPage(appPath(`/reviews/${review.review_id}`), async (page) => {
+      await page.getByRole('link', { name: '#3002' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Order #3002' }).waitFor();
     });
   });
 });

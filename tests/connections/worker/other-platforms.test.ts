@@ -3,6 +3,7 @@
 // and refunds cancel it; skips say why; catalog and privacy events reach the catalog and erasure.
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, db } from '../../helpers/db.ts';
+import { api } from '../../helpers/http.ts';
 import { createForm, postForm } from '../../helpers/review-requests.ts';
 import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 import { automate, connect, deliver, fixture, getOrder, send, stripeEvent } from '../../helpers/connections.ts';
@@ -222,6 +223,9 @@ describe('Any shop (webhook)', () => {
       carries_order: true,
     });
     expect((await getOrder(t, 'M-3')).body.review_request.status).toBe('completed');
+    // The Review names the order, so that the dashboard links the review to the order's timeline.
+    const listed = await api('GET', `/api/v1/organizations/${t.org.id}/reviews`, { key: t.keys.read });
+    expect(listed.body.data.map((r: { order_id: string | null }) => r.order_id)).toEqual(['M-3']);
     // customer.redact forgets the reviewer as the erasure route does: the review stays, anonymous.
     await deliver(t, c, { type: 'customer.redact', timestamp: ago(0), data: { email: `cy@${domain}` } });
     const [erased] = await db`select reviewer_name, reviewer_email from plaudit.reviews where org_id = ${t.org.id}`;

@@ -294,6 +294,7 @@ describe('exports', () => {
              r.verification_method, plaudit.iso_utc(r.verification_at) as verification_at, r.source,
              r.source_platform, r.imported_as_verified, r.incentive, r.is_hidden,
              plaudit.iso_utc(r.created_at) as created_at, r.form_id,
+             case when r.source = 'invitation' then plaudit.review_order_id(r.id) end as order_id,
              case when p.id is null then null else json_build_object('id', p.id, 'external_id', p.external_id,
                'name', p.name) end as product, r.custom_fields, plaudit.review_media_json(r.id, false)::json as media,
              case when rr.review_id is null then null else json_build_object('content', rr.content,

@@ -49,6 +49,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       is_hidden: false,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       form_id: formA.id,
+      order_id: null,
       product: null,
       custom_fields: {},
       media: [],

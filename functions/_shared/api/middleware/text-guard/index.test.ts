@@ -164,4 +164,24 @@ describe('textGuard', () => {
     });
     expect(bad.status).toBe(200);
   });
+
+  it("leaves a clean form's bytes as they were sent for the route, and its fields readable", async () => {
+    const a = new Hono();
+    a.use('*', textGuard());
+    a.post('*', async (c) => {
+      const raw = new TextDecoder().decode(await c.req.arrayBuffer());
+      const form = await c.req.parseBody();
+      return c.json({ raw, form });
+    });
+    const res = await a.request('/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'webhook_id=15&name=Caf%C3%A9',
+    });
+    expect(await res.json()).toEqual({ raw: 'webhook_id=15&name=Caf%C3%A9', form: { webhook_id: '15', name: 'Café' } });
+    const multipart = new FormData();
+    multipart.set('details', 'Spam ✓');
+    const mp = await a.request('/x', { method: 'POST', body: multipart });
+    expect((await mp.json()).form).toEqual({ details: 'Spam ✓' });
+  });
 });

@@ -121,10 +121,12 @@ export function textGuard({ fileBodies = [] }: TextGuardOptions = {}): Middlewar
     const form = /^application\/x-www-form-urlencoded\b/i.test(type) ||
       (/^multipart\/form-data\b/i.test(type) && !fileBodies.some((p) => p.test(url.pathname)));
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && form) {
-      // Hono keeps the parsed form: the route's own reading of it parses nothing again.
+      // The bytes are what Hono keeps, so that a route reading the raw body (a signature over it)
+      // gets them as sent; a kept FormData would come back re-encoded as multipart.
       let fields: Record<string, string[]>;
       try {
-        fields = formFields(await c.req.formData());
+        const bytes = await c.req.arrayBuffer();
+        fields = formFields(await new Response(bytes, { headers: { 'content-type': type } }).formData());
       } catch {
         return next();
       }

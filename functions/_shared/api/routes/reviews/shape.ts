@@ -97,6 +97,10 @@ export const Review = z.object({
   is_hidden: z.boolean(),
   created_at: Timestamp,
   form_id: z.string().uuid(),
+  order_id: z.string().nullable().openapi({
+    description:
+      "The order the review was written for, when it came through an order's review request (a shop connection's, or one given `order_id`): `GET …/orders/{orderId}` shows its timeline; `null` otherwise.",
+  }),
   product: ReviewProduct.nullable().openapi({
     description: 'The product reviewed, from your catalog; `null` for a review of the business.',
   }),
