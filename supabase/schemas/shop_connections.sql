@@ -201,6 +201,8 @@ declare
 begin
   for e in select x from jsonb_array_elements(p_events) x loop
     begin
+      -- Each event as in a transaction of its own: no tenant or actor left by the one before.
+      perform set_config('plaudit.org_id', '', true), set_config('plaudit.actor', '', true);
       for a in select x from jsonb_array_elements(coalesce(e -> 'orders', '[]')) x loop
         perform plaudit.apply_order_event((e ->> 'connection_id')::uuid, a ->> 'type',
                                           (a ->> 'occurred_at')::timestamptz, a -> 'order', p_link_base,
