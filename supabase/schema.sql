@@ -126,6 +126,11 @@ COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS
 
 COMMENT ON FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Appends one entry to an organization''s moderation chain, one append at a time per organization.';
 
+-- FUNCTION plaudit.apply_connection_order_events (supabase/schemas/shop_connections.sql)
+--   (p_events jsonb, p_link_base text) RETURNS TABLE(event_id bigint, error text)
+
+COMMENT ON FUNCTION plaudit.apply_connection_order_events(p_events jsonb, p_link_base text) IS 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone); answers those that failed.';
+
 -- FUNCTION plaudit.apply_order_event (supabase/schemas/orders_timeline.sql)
 --   (p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text, p_event_id bigint DEFAULT NULL::bigint, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS text
 
@@ -3010,6 +3015,8 @@ GRANT ALL ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id u
 GRANT ALL ON FUNCTION plaudit.appeal_form(p_token text) TO plaudit_public;
 
 GRANT SELECT ON TABLE plaudit.review_appeals TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.apply_connection_order_events(p_events jsonb, p_link_base text) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.apply_order_event(p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text,
     p_event_id bigint, p_now timestamp with time zone) TO plaudit_worker;

@@ -181,6 +181,45 @@ $$;
 comment on function plaudit.finish_connection_event(bigint,text) is 'Records the outcome of a processed connection event.';
 grant execute on function plaudit.finish_connection_event(bigint,text) to plaudit_worker;
 
+-- A claimed batch's order events applied in one call and one transaction (the worker's round trips
+-- and commits, not the work, were most of an event's time): each event in turn, in the batch's
+-- order, so that one order's events keep theirs; each in a block of its own, so that an event that
+-- fails (its order not known yet, say) rolls back alone and is retried after the lease while the
+-- others are recorded. p_events [{"id","connection_id","outcome","orders":[{"type","occurred_at",
+-- "order"}]}], the worker's reading of each event (its normalizer's order actions; `outcome`
+-- accepted, ignored or refused: <why>). Answers the events that failed, with why.
+create or replace function plaudit.apply_connection_order_events(p_events jsonb, p_link_base text)
+returns table (event_id bigint, error text)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  e jsonb;
+  a jsonb;
+begin
+  for e in select x from jsonb_array_elements(p_events) x loop
+    begin
+      -- Each event as in a transaction of its own: no tenant or actor left by the one before.
+      perform set_config('plaudit.org_id', '', true), set_config('plaudit.actor', '', true);
+      for a in select x from jsonb_array_elements(coalesce(e -> 'orders', '[]')) x loop
+        perform plaudit.apply_order_event((e ->> 'connection_id')::uuid, a ->> 'type',
+                                          (a ->> 'occurred_at')::timestamptz, a -> 'order', p_link_base,
+                                          (e ->> 'id')::bigint);
+      end loop;
+      perform plaudit.finish_connection_event((e ->> 'id')::bigint, e ->> 'outcome');
+    exception when others then
+      event_id := (e ->> 'id')::bigint;
+      error := sqlerrm;
+      return next;
+    end;
+  end loop;
+end
+$$;
+comment on function plaudit.apply_connection_order_events(jsonb,text) is 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone); answers those that failed.';
+grant execute on function plaudit.apply_connection_order_events(jsonb,text) to plaudit_worker;
+
 -- Runs p_call's work as the connection's tenant: the SECURITY DEFINER functions below call the
 -- tenant's own functions (products, erasure), which read the tenant from the transaction.
 create or replace function plaudit.connection_tenant(p_connection_id uuid)

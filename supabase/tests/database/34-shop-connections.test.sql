@@ -5,7 +5,7 @@
 -- tenants read only their own connections, events and orders.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(46);
+select plan(50);
 
 insert into plaudit.organizations (id, name, slug) values
   ('34000000-0000-4000-8000-000000000001', 'Shop Co', 'connections-shop'),
@@ -215,6 +215,43 @@ select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 
 select tests.clear_persona();
 select is((select last_event_at from plaudit.connections where id = '34000000-0000-4000-8000-0000000000c1'),
   now(), 'an event a second or more after the last stamp stamps it');
+
+-- ---- The worker: a batch of order events in one call ------------------------------------------------
+create function pg_temp.event_id(p_delivery text) returns bigint language sql as $$
+  select id from plaudit.connection_events
+   where connection_id = '34000000-0000-4000-8000-0000000000c1' and delivery_id = p_delivery
+     and outcome is distinct from 'duplicate'
+$$;
+create temporary table batch_result as select null::bigint as event_id, null::text as error limit 0;
+create temporary table batch_input as select jsonb_build_array(
+  jsonb_build_object('id', pg_temp.event_id('d-1'), 'connection_id', '34000000-0000-4000-8000-0000000000c1',
+    'outcome', 'accepted', 'orders', jsonb_build_array(
+      jsonb_build_object('type', 'created', 'occurred_at', now() - interval '2 days',
+                         'order', '{"order_id":"#5001","email":"gil@example.com","items":[{"product_external_id":"101"}]}'::jsonb),
+      jsonb_build_object('type', 'delivered', 'occurred_at', now() - interval '1 day', 'order', '{"order_id":"#5001"}'::jsonb))),
+  jsonb_build_object('id', pg_temp.event_id('d-4'), 'connection_id', '34000000-0000-4000-8000-0000000000c1',
+    'outcome', 'accepted', 'orders', jsonb_build_array(
+      jsonb_build_object('type', 'refunded', 'occurred_at', now(), 'order', '{"platform_order_id":"unknown-9"}'::jsonb))),
+  jsonb_build_object('id', pg_temp.event_id('d-5'), 'connection_id', '34000000-0000-4000-8000-0000000000c1',
+    'outcome', 'refused: line_items: not a list', 'orders', '[]'::jsonb)) as events;
+grant all on batch_result, batch_input to public;
+select tests.act_as_worker();
+insert into batch_result
+select r.* from batch_input, plaudit.apply_connection_order_events(batch_input.events, 'https://reviews.example') r;
+select tests.clear_persona();
+select results_eq($$select event_id, error from batch_result$$,
+  $$values (pg_temp.event_id('d-4'), 'order_id: no order of this connection has this platform id yet')$$,
+  'a batch of order events answers the event that failed, and why');
+select is(array(select case when processed_at is null then 'not processed' else outcome end from plaudit.connection_events
+                 where id in (pg_temp.event_id('d-1'), pg_temp.event_id('d-4'), pg_temp.event_id('d-5'))
+                 order by delivery_id),
+  array['accepted', 'not processed', 'refused: line_items: not a list'],
+  'the others are recorded; the one that failed is left for its retry');
+select is((select count(*)::integer from plaudit.order_events where connection_event_id = pg_temp.event_id('d-4')), 0,
+  'nothing of the failed event is kept');
+select is(array(select e ->> 'type' from jsonb_array_elements(pg_temp.o('#5001') -> 'events') e)
+            || (pg_temp.o('#5001') -> 'review_request' ->> 'status'),
+  array['created', 'delivered', 'queued'], 'an event''s order events are applied in their order, the request made');
 
 select * from finish();
 rollback;
