@@ -963,7 +963,7 @@ COMMENT ON FUNCTION plaudit.public_profile_version(p_slug text) IS 'public_versi
 -- FUNCTION plaudit.public_read_fragment (supabase/schemas/one_statement_reads.sql)
 --   (p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) RETURNS record
 
-COMMENT ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) IS 'The business''s server-side fragment''s read in one statement: its public profile and its widget''s first reviews (p_limit of them, else the embed''s max_reviews up to 20, in p_sort''s order), with the version; a switched-off profile answers its version alone.';
+COMMENT ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) IS 'A fragment''s read in one statement: the profile, its first reviews and the version.';
 
 -- FUNCTION plaudit.public_read_product_reviews (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, OUT version text, OUT body text) RETURNS record
@@ -1262,7 +1262,7 @@ COMMENT ON FUNCTION plaudit.request_sign_in(p_email text, p_client text, p_link_
 -- FUNCTION plaudit.resolve_review_report (supabase/schemas/shopper_signals.sql)
 --   (p_id uuid, p_resolution text, p_actor text, p_decision text DEFAULT 'kept'::text) RETURNS uuid
 
-COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) IS 'Resolves one of the tenant''s review reports with its decision (hidden hides the review, in the trail), resolution and actor, and mails the reporter the decision; answers its id, or null.';
+COMMENT ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text, p_actor text, p_decision text) IS 'Resolves a report of the tenant with its decision (hidden hides the review, in the trail) and mails the reporter; answers its id, or null.';
 
 -- FUNCTION plaudit.review_appeal_json (supabase/schemas/appeals.sql)
 --   (p_id uuid) RETURNS json

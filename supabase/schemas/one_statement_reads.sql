@@ -331,5 +331,5 @@ begin
   ) -> 'items';
 end
 $$;
-comment on function plaudit.public_read_fragment(text,integer,text) is 'The business''s server-side fragment''s read in one statement: its public profile and its widget''s first reviews (p_limit of them, else the embed''s max_reviews up to 20, in p_sort''s order), with the version; a switched-off profile answers its version alone.';
+comment on function plaudit.public_read_fragment(text,integer,text) is 'A fragment''s read in one statement: the profile, its first reviews and the version.';
 grant execute on function plaudit.public_read_fragment(text,integer,text) to plaudit_authenticator;

@@ -278,7 +278,7 @@ begin
   return report.id;
 end
 $$;
-comment on function plaudit.resolve_review_report(uuid,text,text,text) is 'Resolves one of the tenant''s review reports with its decision (hidden hides the review, in the trail), resolution and actor, and mails the reporter the decision; answers its id, or null.';
+comment on function plaudit.resolve_review_report(uuid,text,text,text) is 'Resolves a report of the tenant with its decision (hidden hides the review, in the trail) and mails the reporter; answers its id, or null.';
 grant execute on function plaudit.resolve_review_report(uuid,text,text,text) to plaudit_api;
 
 -- ============================================================================================
