@@ -469,6 +469,11 @@ COMMENT ON FUNCTION plaudit.delete_connection(p_id uuid) IS 'Deletes a connectio
 
 COMMENT ON FUNCTION plaudit.drop_refunded_request_products(o plaudit.orders, p_event_id bigint) IS 'Drops an order''s refunded products from its review request not sent yet.';
 
+-- FUNCTION plaudit.dsa_transparency (supabase/schemas/dsa_transparency.sql)
+--   (p_year integer) RETURNS json
+
+COMMENT ON FUNCTION plaudit.dsa_transparency(p_year integer) IS 'The calling tenant''s DSA transparency figures for a calendar year (UTC): notices by kind and decision with the median time to decide, own-initiative restrictions by ground and automation, appeals by outcome.';
+
 -- FUNCTION plaudit.email_key (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS bytea
 
@@ -3087,6 +3092,7 @@ GRANT ALL ON FUNCTION plaudit.current_replica_read_floor() TO plaudit_authentica
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.delete_connection(p_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.dsa_transparency(p_year integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.erase_connection_customers(p_connection_id uuid, p_email text) TO plaudit_worker;

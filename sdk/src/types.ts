@@ -86,6 +86,7 @@ export type Report = ItemOf<`${Org}/reports`>;
 export type ReportResolution = BodyOf<`${Org}/reports/{id}`, 'patch'>;
 export type Appeal = ItemOf<`${Org}/appeals`>;
 export type AppealDecision = BodyOf<`${Org}/appeals/{id}`, 'patch'>;
+export type DsaTransparencyReport = ResponseOf<`${Org}/transparency/dsa`, 'get'>;
 export type ReportInput = BodyOf<'/api/v1/public/reviews/{slug}/{reviewId}/reports', 'post'>;
 export type HelpfulCount = ResponseOf<'/api/v1/public/reviews/{slug}/{reviewId}/helpful', 'post'>;
 export type PublicReview = ItemOf<'/api/v1/public/profiles/{slug}/reviews'>;

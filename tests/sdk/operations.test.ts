@@ -97,6 +97,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'appeals.list': ['appeals.list'],
   'appeals.get': ['appeals.get', ID],
   'appeals.decide': ['appeals.decide', ID, { status: 'upheld', resolution: 'Fair' }],
+  'transparency.dsa': ['transparency.dsa', 2025],
+  'transparency.dsaCsv': ['transparency.dsaCsv', 2025],
   'publicProfile.get': ['publicProfile.get'],
   'publicProfile.update': ['publicProfile.update', { description: 'x' }],
   // Public operations the SDK offers too (no key is sent).

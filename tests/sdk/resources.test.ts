@@ -295,3 +295,13 @@ describe('review requests', () => {
     expect((await plaudit.reviewRequests.suppressions()).meta.total).toBe(0);
   });
 });
+
+describe('transparency', () => {
+  it("reads a year's DSA transparency figures, as JSON and as CSV", async () => {
+    const report = await plaudit.transparency.dsa(2024);
+    expect(report).toMatchObject({ year: 2024, org_id: t.org.id, notices: { received: { total: 0 } } });
+    const csv = await plaudit.transparency.dsaCsv(2024);
+    expect(csv.split('\r\n')[0]).toBe('year,section,figure,ground_type,ground,automated,value');
+    expect(csv).toContain('2024,notices,received_total,,,,0\r\n');
+  });
+});

@@ -1020,6 +1020,50 @@ export interface paths {
         patch: operations["appeals.decide"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/transparency/dsa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the yearly DSA transparency report
+         * @description The figures of the EU transparency-report template for a calendar year (UTC): notices received by kind, decided (hidden or kept) and the median time to decide; restrictions on your own initiative by ground and whether automated; appeals lodged and decided (upheld or reversed) with the median time to decide. Each is counted from the reports, statements of reasons and appeals. The same figures as CSV: `…/transparency/dsa.csv`.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        get: operations["transparency.dsa"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/transparency/dsa.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the yearly DSA transparency report as CSV
+         * @description The figures of `…/transparency/dsa`, one a row, in the columns `year`, `section`, `figure`, `ground_type`, `ground`, `automated`, `value`; `ground_type`, `ground` and `automated` only on the `by_ground` rows; a median with nothing decided is empty.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        get: operations["transparency.dsaCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reviews/{id}/media": {
         parameters: {
             query?: never;
@@ -3791,6 +3835,53 @@ export interface components {
             status: "upheld" | "reversed";
             /** @description The reasons, mailed to the reviewer. */
             resolution: string;
+        };
+        DsaTransparencyReport: {
+            year: number;
+            /** Format: uuid */
+            org_id: string;
+            notices: {
+                /** @description Notices received in the year, by kind. */
+                received: {
+                    illegal: number;
+                    policy: number;
+                    total: number;
+                };
+                /** @description Notices decided in the year, whenever received: the review hidden or kept. */
+                decided: {
+                    hidden: number;
+                    kept: number;
+                    total: number;
+                };
+                /** @description The median time from receipt to decision, in seconds, of those decided in the year; null if none. */
+                median_seconds_to_decide: number | null;
+            };
+            /** @description Reviews hidden in the year on the business's own initiative (not by a notice's decision). */
+            own_initiative_restrictions: {
+                total: number;
+                automated: number;
+                not_automated: number;
+                /** @description Most frequent first. */
+                by_ground: {
+                    /** @enum {string} */
+                    ground_type: "policy" | "law";
+                    ground: string;
+                    automated: boolean;
+                    count: number;
+                }[];
+            };
+            appeals: {
+                /** @description Appeals lodged in the year. */
+                received: number;
+                /** @description Appeals decided in the year, whenever lodged. */
+                decided: {
+                    upheld: number;
+                    reversed: number;
+                    total: number;
+                };
+                /** @description The median time from receipt to decision, in seconds, of those decided in the year; null if none. */
+                median_seconds_to_decide: number | null;
+            };
         };
         MediaFile: {
             /**
@@ -9545,6 +9636,130 @@ export interface operations {
             };
             /** @description A field failed validation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transparency.dsa": {
+        parameters: {
+            query: {
+                /** @description The calendar year (UTC), from 2020 to the current one. */
+                year: number;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The year's figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsaTransparencyReport"];
+                };
+            };
+            /** @description The year is missing, not a year, before 2020 or after the current one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the admin scope, or belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transparency.dsaCsv": {
+        parameters: {
+            query: {
+                /** @description The calendar year (UTC), from 2020 to the current one. */
+                year: number;
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The year's figures, a header line first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The year is missing, not a year, before 2020 or after the current one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the admin scope, or belongs to another organization */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

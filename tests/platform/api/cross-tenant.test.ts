@@ -183,4 +183,20 @@ describe("an organization's admin key against another organization", () => {
       expect(JSON.stringify(res.body), collection).not.toContain(victimIds[collection]);
     }
   });
+
+  it("counts none of the other organization's notices or appeals in its own DSA transparency report", async () => {
+    const year = new Date().getUTCFullYear();
+    const [victims] = await db<{ notices: number; appeals: number }[]>`
+      select (select count(*)::integer from plaudit.review_reports where org_id = ${victim.org.id}) as notices,
+             (select count(*)::integer from plaudit.review_appeals where org_id = ${victim.org.id}) as appeals`;
+    expect(victims).toEqual({ notices: 1, appeals: 1 });
+    const res = await api('GET', `/api/v1/organizations/${attacker.org.id}/transparency/dsa?year=${year}`, {
+      key: attacker.keys.admin,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.notices.received.total).toBe(0);
+    expect(res.body.own_initiative_restrictions.total).toBe(0);
+    expect(res.body.appeals.received).toBe(0);
+    expect(JSON.stringify(res.body)).not.toContain(victim.org.id);
+  });
 });

@@ -26,6 +26,11 @@ const TAGS = [
     description:
       "Reviewers' appeals against a hide (EU DSA Art. 20), made from the statement of reasons' link and decided by a member.",
   },
+  {
+    name: 'Transparency',
+    description:
+      'The yearly transparency report (EU DSA Art. 15, 24): notices, own-initiative restrictions and appeals, counted from their records.',
+  },
   { name: 'Review forms', description: 'The forms reviews are written with: custom fields and the verification mode.' },
   {
     name: 'Verification',

@@ -1,0 +1,86 @@
+-- The yearly transparency report in the DSA's harmonised templates (Art. 15, 24; docs/compliance.md):
+-- GET /api/v1/organizations/:orgId/transparency/dsa?year=YYYY and its .csv. Every figure is counted
+-- from the rows that record it: the notices (review_reports), the statements of reasons written on
+-- every hide (review_statements) and the appeals (review_appeals), so anyone with the data can
+-- recount it.
+
+-- The calling tenant's figures for one calendar year (UTC), read through RLS as every org read:
+-- notices received in the year by kind; notices decided in the year (hidden, or kept: any other
+-- resolution) with the median time from receipt to decision; the year's restrictions on the
+-- business's own initiative (statements not written by a notice's decision) by ground and whether
+-- automated; appeals lodged in the year, and those decided in it by outcome with their median time.
+-- Medians are exact (percentile_cont: the mean of the two middle values for an even count), in
+-- seconds, null when nothing was decided.
+create or replace function plaudit.dsa_transparency(p_year integer)
+returns json
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  with span as (
+    select make_timestamptz(p_year, 1, 1, 0, 0, 0, 'UTC') as since,
+           make_timestamptz(p_year + 1, 1, 1, 0, 0, 0, 'UTC') as until,
+           plaudit.current_org_id() as org_id
+  ), notices as (
+    select count(*) filter (where r.created_at >= span.since and r.created_at < span.until) as received,
+           count(*) filter (where r.created_at >= span.since and r.created_at < span.until
+                              and r.kind = 'illegal') as illegal,
+           count(*) filter (where r.created_at >= span.since and r.created_at < span.until
+                              and r.kind = 'policy') as policy,
+           count(*) filter (where r.resolved_at >= span.since and r.resolved_at < span.until) as decided,
+           count(*) filter (where r.resolved_at >= span.since and r.resolved_at < span.until
+                              and r.decision = 'hidden') as hidden,
+           count(*) filter (where r.resolved_at >= span.since and r.resolved_at < span.until
+                              and r.decision is distinct from 'hidden') as kept,
+           percentile_cont(0.5) within group (order by extract(epoch from r.resolved_at - r.created_at))
+             filter (where r.resolved_at >= span.since and r.resolved_at < span.until) as median
+      from span
+      join plaudit.review_reports r on r.org_id = span.org_id
+       and (r.created_at >= span.since and r.created_at < span.until
+            or r.resolved_at >= span.since and r.resolved_at < span.until)
+  ), restrictions as (
+    select s.ground_type, s.ground, s.automated, count(*) as n
+      from span
+      join plaudit.review_statements s
+        on s.org_id = span.org_id and s.created_at >= span.since and s.created_at < span.until
+     where s.source <> 'report'
+     group by 1, 2, 3
+  ), appeals as (
+    select count(*) filter (where a.created_at >= span.since and a.created_at < span.until) as received,
+           count(*) filter (where a.decided_at >= span.since and a.decided_at < span.until) as decided,
+           count(*) filter (where a.decided_at >= span.since and a.decided_at < span.until
+                              and a.status = 'upheld') as upheld,
+           count(*) filter (where a.decided_at >= span.since and a.decided_at < span.until
+                              and a.status = 'reversed') as reversed,
+           percentile_cont(0.5) within group (order by extract(epoch from a.decided_at - a.created_at))
+             filter (where a.decided_at >= span.since and a.decided_at < span.until) as median
+      from span
+      join plaudit.review_appeals a on a.org_id = span.org_id
+       and (a.created_at >= span.since and a.created_at < span.until
+            or a.decided_at >= span.since and a.decided_at < span.until)
+  )
+  select json_build_object(
+    'year', p_year,
+    'org_id', span.org_id,
+    'notices', (select json_build_object(
+                  'received', json_build_object('illegal', n.illegal, 'policy', n.policy, 'total', n.received),
+                  'decided', json_build_object('hidden', n.hidden, 'kept', n.kept, 'total', n.decided),
+                  'median_seconds_to_decide', n.median)
+                  from notices n),
+    'own_initiative_restrictions', (select json_build_object(
+                  'total', coalesce(sum(x.n), 0),
+                  'automated', coalesce(sum(x.n) filter (where x.automated), 0),
+                  'not_automated', coalesce(sum(x.n) filter (where not x.automated), 0),
+                  'by_ground', coalesce(json_agg(json_build_object(
+                                 'ground_type', x.ground_type, 'ground', x.ground, 'automated', x.automated,
+                                 'count', x.n) order by x.n desc, x.ground_type, x.ground, x.automated), '[]'))
+                  from restrictions x),
+    'appeals', (select json_build_object(
+                  'received', a.received,
+                  'decided', json_build_object('upheld', a.upheld, 'reversed', a.reversed, 'total', a.decided),
+                  'median_seconds_to_decide', a.median)
+                  from appeals a))
+    from span
+$$;
+comment on function plaudit.dsa_transparency(integer) is 'The calling tenant''s DSA transparency figures for a calendar year (UTC): notices by kind and decision with the median time to decide, own-initiative restrictions by ground and automation, appeals by outcome.';
+grant execute on function plaudit.dsa_transparency(integer) to plaudit_api;

@@ -1,0 +1,201 @@
+// The yearly DSA transparency report over HTTP: the figures of a seeded year as JSON, exactly; the
+// same figures as CSV in its columns; the year validated (400 in the contract's format); the admin
+// scope required (a read or write key gets 403); another tenant's records never counted.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, errorBody } from '../../helpers/http.ts';
+import { createTenant, db, type Tenant } from '../../helpers/db.ts';
+import { createForm, postReviews } from '../../helpers/reviews.ts';
+import { parseCsv } from '../../../functions/_shared/core/csv.ts';
+
+let t: Tenant;
+let other: Tenant;
+const YEAR = 2024;
+const LAW = 'Defamation law "§ 186", StGB';
+const dsa = (tenant: Tenant, query: string, key = tenant.keys.admin) =>
+  api('GET', `/api/v1/organizations/${tenant.org.id}/transparency/dsa${query}`, { key });
+
+/** A notice of `tenant` on `review`, received at `created` and decided `hours` later (open without). */
+async function notice(
+  tenant: Tenant,
+  review: string,
+  kind: string,
+  created: string,
+  hours?: number,
+  decision?: string,
+) {
+  await db`
+    insert into plaudit.review_reports (org_id, review_id, reason, reporter_hash, kind, legal_ground, good_faith,
+                                        status, decision, resolution, resolved_at, resolved_by, created_at)
+    select ${tenant.org.id}, ${review}, 'other', sha256(gen_random_uuid()::text::bytea), ${kind},
+           case when ${kind} = 'illegal' then ${LAW} end, true,
+           case when ${hours ?? null}::integer is null then 'open' else 'resolved' end, ${decision ?? null},
+           case when ${hours ?? null}::integer is not null then 'Decided' end,
+           ${created}::timestamptz + make_interval(hours => ${hours ?? null}::integer),
+           case when ${hours ?? null}::integer is not null then 'member:m1' end, ${created}::timestamptz`;
+}
+
+/** A statement of reasons written at `created`, and an appeal against it decided `hours` after `created`. */
+async function restriction(
+  tenant: Tenant,
+  review: string,
+  r: { ground_type: string; ground: string; automated: boolean; source: string; created: string },
+  appeal?: { status: string; hours: number },
+) {
+  const [{ id }] = await db<{ id: string }[]>`
+    insert into plaudit.review_statements (org_id, review_id, facts, automated, ground_type, ground, source, actor,
+                                           appeal_token_hash, created_at)
+    values (${tenant.org.id}, ${review}, 'Facts', ${r.automated}, ${r.ground_type}, ${r.ground}, ${r.source},
+            'member:m1', sha256(gen_random_uuid()::text::bytea), ${r.created}::timestamptz)
+    returning id`;
+  if (!appeal) return;
+  await db`
+    insert into plaudit.review_appeals (org_id, review_id, statement_id, text, status, resolution, decided_at,
+                                        decided_by, created_at)
+    values (${tenant.org.id}, ${review}, ${id}, 'I was fair', ${appeal.status}, 'Reasons',
+            ${r.created}::timestamptz + make_interval(hours => ${appeal.hours}), 'member:m1', ${r.created}::timestamptz)`;
+}
+
+beforeAll(async () => {
+  [t, other] = await Promise.all([createTenant(), createTenant()]);
+  const [a, b] = await postReviews((await createForm(api, t)).id, `dsa-${t.org.id}`, [
+    [1, null, 'Harsh', 'Ann'],
+    [2, null, 'Harsher', 'Bob'],
+  ]);
+  await notice(t, a, 'illegal', '2024-02-01T00:00:00Z', 1, 'hidden');
+  await notice(t, b, 'policy', '2024-03-01T00:00:00Z', 3, 'kept');
+  await notice(t, b, 'policy', '2024-12-31T23:30:00Z');
+  await notice(t, b, 'policy', '2023-06-01T00:00:00Z', 2, 'kept');
+  await restriction(t, a, {
+    ground_type: 'law',
+    ground: LAW,
+    automated: false,
+    source: 'moderation',
+    created: '2024-04-01T00:00:00Z',
+  }, { status: 'upheld', hours: 2 });
+  await restriction(t, b, {
+    ground_type: 'policy',
+    ground: 'Spam clause',
+    automated: true,
+    source: 'automatic',
+    created: '2024-05-01T00:00:00Z',
+  }, { status: 'reversed', hours: 4 });
+  await restriction(t, a, {
+    ground_type: 'law',
+    ground: LAW,
+    automated: false,
+    source: 'report',
+    created: '2024-02-01T01:00:00Z',
+  });
+  const [c] = await postReviews((await createForm(api, other)).id, `dsa-${other.org.id}`, [[1, null, 'Meh', 'Cy']]);
+  await notice(other, c, 'illegal', '2024-02-01T00:00:00Z', 5, 'hidden');
+  await restriction(other, c, {
+    ground_type: 'policy',
+    ground: 'Spam clause',
+    automated: true,
+    source: 'automatic',
+    created: '2024-05-01T00:00:00Z',
+  }, { status: 'upheld', hours: 1 });
+});
+
+const expected = () => ({
+  year: YEAR,
+  org_id: t.org.id,
+  notices: {
+    received: { illegal: 1, policy: 2, total: 3 },
+    decided: { hidden: 1, kept: 1, total: 2 },
+    median_seconds_to_decide: 2 * 3600,
+  },
+  own_initiative_restrictions: {
+    total: 2,
+    automated: 1,
+    not_automated: 1,
+    by_ground: [
+      { ground_type: 'law', ground: LAW, automated: false, count: 1 },
+      { ground_type: 'policy', ground: 'Spam clause', automated: true, count: 1 },
+    ],
+  },
+  appeals: { received: 2, decided: { upheld: 1, reversed: 1, total: 2 }, median_seconds_to_decide: 3 * 3600 },
+});
+
+describe('GET /organizations/:orgId/transparency/dsa', () => {
+  it("answers the year's figures, counted from the tenant's own records only", async () => {
+    const res = await dsa(t, `?year=${YEAR}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual(expected());
+  });
+
+  it('answers the same figures as CSV, one a row, in its columns', async () => {
+    const res = await dsa(t, `.csv?year=${YEAR}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="dsa-transparency-${YEAR}.csv"`);
+    const [headers, ...rows] = parseCsv(res.body).rows;
+    expect(headers).toEqual(['year', 'section', 'figure', 'ground_type', 'ground', 'automated', 'value']);
+    const e = expected();
+    const figure = (
+      section: string,
+      name: string,
+      value: number,
+    ) => [String(YEAR), section, name, '', '', '', String(value)];
+    const ground = (
+      g: (typeof e.own_initiative_restrictions.by_ground)[number],
+    ) => [
+      String(YEAR),
+      'own_initiative_restrictions',
+      'by_ground',
+      g.ground_type,
+      g.ground,
+      String(g.automated),
+      String(g.count),
+    ];
+    expect(rows).toEqual([
+      figure('notices', 'received_illegal', e.notices.received.illegal),
+      figure('notices', 'received_policy', e.notices.received.policy),
+      figure('notices', 'received_total', e.notices.received.total),
+      figure('notices', 'decided_hidden', e.notices.decided.hidden),
+      figure('notices', 'decided_kept', e.notices.decided.kept),
+      figure('notices', 'decided_total', e.notices.decided.total),
+      figure('notices', 'median_seconds_to_decide', e.notices.median_seconds_to_decide),
+      figure('own_initiative_restrictions', 'total', e.own_initiative_restrictions.total),
+      figure('own_initiative_restrictions', 'automated', e.own_initiative_restrictions.automated),
+      figure('own_initiative_restrictions', 'not_automated', e.own_initiative_restrictions.not_automated),
+      ...e.own_initiative_restrictions.by_ground.map(ground),
+      figure('appeals', 'received', e.appeals.received),
+      figure('appeals', 'decided_upheld', e.appeals.decided.upheld),
+      figure('appeals', 'decided_reversed', e.appeals.decided.reversed),
+      figure('appeals', 'decided_total', e.appeals.decided.total),
+      figure('appeals', 'median_seconds_to_decide', e.appeals.median_seconds_to_decide),
+    ]);
+  });
+
+  it('refuses a missing, malformed, too early or future year with a 400 naming it', async () => {
+    const next = new Date().getUTCFullYear() + 1;
+    for (const query of ['', '?year=abc', '?year=2019', `?year=${next}`, '?year=2024.5']) {
+      for (const path of [query, `.csv${query}`]) {
+        const res = await dsa(t, path);
+        expect(res.status, path).toBe(400);
+        expect(res.body, path).toEqual(errorBody(400, 'Bad Request', /year/));
+      }
+    }
+    expect((await dsa(t, `?year=${new Date().getUTCFullYear()}`)).status).toBe(200);
+    expect((await dsa(t, '?year=2020')).status).toBe(200);
+  });
+
+  it('needs the admin scope: a read or write key gets 403', async () => {
+    for (const key of [t.keys.read, t.keys.write]) {
+      for (const path of [`?year=${YEAR}`, `.csv?year=${YEAR}`]) {
+        const res = await dsa(t, path, key);
+        expect(res.status, path).toBe(403);
+        expect(res.body).toEqual(errorBody(403, 'Forbidden'));
+      }
+    }
+  });
+
+  it("gets 403 with another organization's key", async () => {
+    const res = await api('GET', `/api/v1/organizations/${t.org.id}/transparency/dsa?year=${YEAR}`, {
+      key: other.keys.admin,
+    });
+    expect(res.status).toBe(403);
+    expect(JSON.stringify(res.body)).not.toContain('Spam');
+  });
+});
