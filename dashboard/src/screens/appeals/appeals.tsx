@@ -7,10 +7,10 @@ import { api, type Schemas } from '../../api.ts';
 import { setQuery } from '../../router.ts';
 import { useAppPath, useOrgId } from '../../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, Stars } from '../../ui/components.tsx';
-import { TextAreaField } from '../../ui/fields.tsx';
+import { DecisionForm } from '../../ui/decision-form.tsx';
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { formatDateTime } from '../../ui/format.ts';
-import { useAction, useLoad } from '../../ui/hooks.ts';
+import { useLoad } from '../../ui/hooks.ts';
 
 type Appeal = Schemas['Appeal'];
 
@@ -123,44 +123,23 @@ function AppealCard({ appeal, onDecided }: { appeal: Appeal; onDecided: (a: Appe
 
 function DecideForm({ appeal, onDecided }: { appeal: Appeal; onDecided: (a: Appeal) => void }) {
   const orgId = useOrgId();
-  const [resolution, setResolution] = useState('');
-  const decide = useAction(async (status: 'upheld' | 'reversed') => {
-    const a = await api.patch('/organizations/{orgId}/appeals/{id}', {
-      params: { orgId, id: appeal.id },
-      body: { status, resolution: resolution.trim() },
-    });
-    onDecided(a);
-  });
   return (
-    <form
-      class='report-resolve'
-      onSubmit={(e) => {
-        e.preventDefault();
-        // The button pressed is the decision: one step, with the reasons typed above it.
-        const pressed = (e as SubmitEvent).submitter?.getAttribute('value');
-        void decide.run(pressed === 'reversed' ? 'reversed' : 'upheld');
+    <DecisionForm
+      id={appeal.id}
+      name='status'
+      hint='Mailed to the reviewer with the decision.'
+      choices={[
+        { value: 'reversed', label: 'Reverse: show the review again', tone: 'primary' },
+        { value: 'upheld', label: 'Uphold: keep it hidden' },
+      ] as const}
+      decide={async (status, resolution) => {
+        onDecided(
+          await api.patch('/organizations/{orgId}/appeals/{id}', {
+            params: { orgId, id: appeal.id },
+            body: { status, resolution },
+          }),
+        );
       }}
-    >
-      {decide.error && !decide.error.field('resolution') && <ErrorNotice error={decide.error} />}
-      <TextAreaField
-        label='Reasons for your decision'
-        name={`resolution-${appeal.id}`}
-        error={decide.error}
-        hint='Mailed to the reviewer with the decision.'
-        required
-        maxLength={2000}
-        rows={2}
-        value={resolution}
-        onValue={setResolution}
-      />
-      <div class='actions'>
-        <button type='submit' name='status' value='reversed' class='button primary' disabled={decide.pending}>
-          Reverse: show the review again
-        </button>
-        <button type='submit' name='status' value='upheld' class='button' disabled={decide.pending}>
-          Uphold: keep it hidden
-        </button>
-      </div>
-    </form>
+    />
   );
 }

@@ -1,13 +1,11 @@
 // One report: its kind (a notice of illegal content, or against the policy) and age, the review it
 // is about, why it was reported, and its decision or the one-step form that records one: hide the
 // review or keep it, with the reasons (mailed to a reporter who left an address).
-import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
 import { useAppPath, useOrgId } from '../../session.ts';
-import { Badge, ErrorNotice, Stars } from '../../ui/components.tsx';
-import { TextAreaField } from '../../ui/fields.tsx';
+import { Badge, Stars } from '../../ui/components.tsx';
+import { DecisionForm } from '../../ui/decision-form.tsx';
 import { formatDateTime } from '../../ui/format.ts';
-import { useAction } from '../../ui/hooks.ts';
 import { actorLabel } from '../../ui/words.ts';
 import { ageLabel, KIND_LABEL, reasonLabel } from './words.ts';
 
@@ -63,44 +61,23 @@ export function ReportCard({ report, members, onResolved }: {
 
 function ResolveForm({ report, onResolved }: { report: Report; onResolved: (r: Report) => void }) {
   const orgId = useOrgId();
-  const [resolution, setResolution] = useState('');
-  const resolve = useAction(async (chosen: 'hidden' | 'kept') => {
-    const r = await api.patch('/organizations/{orgId}/reports/{id}', {
-      params: { orgId, id: report.id },
-      body: { status: 'resolved', decision: chosen, resolution: resolution.trim() },
-    });
-    onResolved(r);
-  });
   return (
-    <form
-      class='report-resolve'
-      onSubmit={(e) => {
-        e.preventDefault();
-        // The button pressed is the decision: one step, with the reasons typed above it.
-        const pressed = (e as SubmitEvent).submitter?.getAttribute('value');
-        void resolve.run(pressed === 'hidden' ? 'hidden' : 'kept');
+    <DecisionForm
+      id={report.id}
+      name='decision'
+      hint='Recorded with the decision and mailed to the visitor if they left an address; if you hide the review, they are its ground.'
+      choices={[
+        { value: 'hidden', label: 'Hide the review', tone: 'danger' },
+        { value: 'kept', label: 'Keep the review' },
+      ] as const}
+      decide={async (decision, resolution) => {
+        onResolved(
+          await api.patch('/organizations/{orgId}/reports/{id}', {
+            params: { orgId, id: report.id },
+            body: { status: 'resolved', decision, resolution },
+          }),
+        );
       }}
-    >
-      {resolve.error && !resolve.error.field('resolution') && <ErrorNotice error={resolve.error} />}
-      <TextAreaField
-        label='Reasons for your decision'
-        name={`resolution-${report.id}`}
-        error={resolve.error}
-        hint='Recorded with the decision and mailed to the visitor if they left an address; if you hide the review, they are its ground.'
-        required
-        maxLength={2000}
-        rows={2}
-        value={resolution}
-        onValue={setResolution}
-      />
-      <div class='actions'>
-        <button type='submit' name='decision' value='hidden' class='button danger' disabled={resolve.pending}>
-          Hide the review
-        </button>
-        <button type='submit' name='decision' value='kept' class='button' disabled={resolve.pending}>
-          Keep the review
-        </button>
-      </div>
-    </form>
+    />
   );
 }
