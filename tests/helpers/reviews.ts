@@ -87,7 +87,13 @@ export async function submit(call: Call, formId: string, overrides: Record<strin
 export async function submitOk(call: Call, formId: string, overrides: Record<string, unknown> = {}) {
   const res = await submit(call, formId, overrides);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; verification_status: string; rating: number; created_at: string };
+  return res.body as {
+    id: string;
+    verification_status: string;
+    rating: number;
+    created_at: string;
+    language: string | null;
+  };
 }
 
 /** A review to post: rating, title, text and the reviewer's name. */

@@ -50,6 +50,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       form_id: formA.id,
       product: null,
+      language: 'en',
       custom_fields: {},
       media: [],
       reply: null,
@@ -311,6 +312,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       honeypot: false,
       product_id: null,
       product_external_id: null,
+      language: null,
     };
     const attributes = await db<{ name: string }[]>`
       select a.attname as name from pg_attribute a
