@@ -96,8 +96,9 @@ comment on function plaudit.review_has_public_media(uuid) is 'Whether a review h
 -- overlap. Each source (the business, or one
 -- product; by rating, one rating) is walked in its index's order for the rows the page needs,
 -- then the few rows walked are merged: an index serves every order, however large the feed.
--- p_language keeps the reviews written in one language; p_reader_language puts those written in
--- the reader's language first, each part in the order asked.
+-- p_language keeps the reviews written in one language; p_reader_language puts those the reader
+-- can read first (written in their language, or too short to tell, which stay where they were),
+-- each part in the order asked.
 create or replace function plaudit.public_feed_page_ids(
   p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean,
   p_offset bigint, p_limit integer, p_language text default null, p_reader_language text default null
@@ -116,7 +117,7 @@ begin
       select x.id, x.rating, x.created_at, x.helpful_count, x.in_reader_language
         from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
         cross join lateral (
-          select r.id, r.rating, r.created_at, r.helpful_count, r.language is not distinct from $9 as in_reader_language
+          select r.id, r.rating, r.created_at, r.helpful_count, coalesce(r.language = $9, true) as in_reader_language
             from plaudit.reviews r
            where %4$s and plaudit.review_is_public(r.is_hidden, r.verification_status) and %5$s %6$s %10$s
            order by %9$s %8$s r.created_at %7$s, r.id %7$s

@@ -33,9 +33,13 @@ export interface Options {
   reader: string | null;
 }
 
-/** The reviews written in the reader's language first, each part in its order. */
+/**
+ * The reviews the reader can read first (written in their language, or too short to tell), then
+ * the others, each part in its order.
+ */
+const readable = (r: PublicReview, reader: string) => !r.language || r.language == reader;
 export const readerFirst = (reviews: PublicReview[], reader: string | null) =>
-  reader ? [...reviews.filter((r) => r.language === reader), ...reviews.filter((r) => r.language !== reader)] : reviews;
+  reader ? reviews.filter((r) => readable(r, reader)).concat(reviews.filter((r) => !readable(r, reader))) : reviews;
 
 /**
  * A language's name in the widget's words ("German", "Deutsch"); its code where the browser has no

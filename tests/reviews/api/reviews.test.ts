@@ -50,7 +50,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       form_id: formA.id,
       product: null,
-      language: 'en',
+      language: null,
       custom_fields: {},
       media: [],
       reply: null,

@@ -21,6 +21,11 @@ describe('detectLanguage', () => {
     expect(detectLanguage(null, '')).toBeNull();
   });
 
+  it('answers null when another language comes as close', () => {
+    expect(detectLanguage('Great espresso', 'Lovely blend.')).toBeNull();
+    expect(detectLanguage('Great', 'Lovely mug, number 12 abc123')).toBeNull();
+  });
+
   it('answers null when the text is no language at all', () => {
     expect(detectLanguage(null, '1234567890 !!! ??? 1234567890 ...')).toBeNull();
   });
