@@ -922,8 +922,8 @@ COMMENT ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer
 COMMENT ON FUNCTION plaudit.public_profile_version(p_slug text) IS 'public_version with the moderation chain head''s entry count: the version of profile and embed answers, which carry the head.';
 
 -- FUNCTION plaudit.public_read_product_reviews (supabase/schemas/public_products.sql)
---   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, p_language text,
---     p_reader_language text, OUT version text, OUT body text) RETURNS record
+--   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
+--     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text, OUT version text, OUT body text) RETURNS record
 
 COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
@@ -934,8 +934,8 @@ COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_
 COMMENT ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) IS 'The version of a product''s public answers, for ETags, read as plaudit_public.';
 
 -- FUNCTION plaudit.public_read_review_page (supabase/schemas/one_statement_reads.sql)
---   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, p_language text,
---     p_reader_language text, OUT version text, OUT body text) RETURNS record
+--   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, p_language text DEFAULT NULL::text,
+--     p_reader_language text DEFAULT NULL::text, OUT version text, OUT body text) RETURNS record
 
 COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';

@@ -273,7 +273,7 @@ grant execute on function plaudit.public_read_version(text) to plaudit_authentic
 -- no body for an unknown slug, or for a profile page of a business whose profile is switched off.
 create or replace function plaudit.public_read_review_page(
   p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
-  p_language text, p_reader_language text, out version text, out body text
+  p_language text default null, p_reader_language text default null, out version text, out body text
 )
 language plpgsql
 volatile

@@ -127,7 +127,8 @@ grant execute on function plaudit.public_product(text,text) to plaudit_public;
 -- no body when not found.
 create or replace function plaudit.public_read_product_reviews(
   p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-  p_has_media boolean, p_language text, p_reader_language text, out version text, out body text
+  p_has_media boolean, p_language text default null, p_reader_language text default null,
+  out version text, out body text
 )
 language plpgsql
 volatile
