@@ -29,7 +29,8 @@ CREATE TYPE plaudit.review_submission AS (
 	order_id text,
 	honeypot boolean,
 	product_id uuid,
-	product_external_id text
+	product_external_id text,
+	language text
 );
 
 COMMENT ON TYPE plaudit.review_submission IS 'A review as a reviewer sends it, the input of plaudit.submit_review and plaudit.submit_requested_review.';
@@ -171,11 +172,13 @@ CREATE TABLE plaudit.reviews (
     incentive plaudit.incentive,
     import_key bytea,
     helpful_count integer DEFAULT 0 NOT NULL,
+    language text,
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
     CONSTRAINT reviews_helpful_count_check CHECK ((helpful_count >= 0)),
     CONSTRAINT reviews_import_key_check CHECK ((octet_length(import_key) = 32)),
     CONSTRAINT reviews_imported_as_verified_only_for_imports CHECK (((source = 'import'::text) OR (imported_as_verified IS NULL))),
+    CONSTRAINT reviews_language_check CHECK ((language ~ '^[a-z]{2}$'::text)),
     CONSTRAINT reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT reviews_reviewer_email_check CHECK (((char_length(reviewer_email) <= 320) AND (reviewer_email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text))),
     CONSTRAINT reviews_reviewer_name_check CHECK (((char_length(reviewer_name) >= 1) AND (char_length(reviewer_name) <= 200))),
@@ -197,6 +200,7 @@ COMMENT ON COLUMN plaudit.reviews.source_platform IS 'The platform an imported r
 COMMENT ON COLUMN plaudit.reviews.imported_as_verified IS 'Whether the platform an imported review came from called it verified; null unless imported.';
 COMMENT ON COLUMN plaudit.reviews.incentive IS 'What the business offered for this review when it was written (its request''s, else its form''s), or null.';
 COMMENT ON COLUMN plaudit.reviews.helpful_count IS 'How many visitors found the review helpful: one vote each (plaudit.review_votes).';
+COMMENT ON COLUMN plaudit.reviews.language IS 'The language the review is written in (ISO 639-1), told from its text; null when too short to tell.';
 
 -- FUNCTION plaudit.approve_review (supabase/schemas/verification.sql)
 --   (p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
@@ -857,10 +861,11 @@ COMMENT ON FUNCTION plaudit.prune_rate_limits() IS 'Deletes the rate-limit windo
 COMMENT ON FUNCTION plaudit.public_embed_reviews(p_slug text) IS 'The widget''s reviews of the business: the newest public reviews at or above its min_rating, up to its max_reviews.';
 
 -- FUNCTION plaudit.public_feed_page_ids (supabase/schemas/public_profiles.sql)
---   (p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean, p_offset bigint, p_limit integer) RETURNS uuid[]
+--   (p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean, p_offset bigint, p_limit integer,
+--     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text) RETURNS uuid[]
 
 COMMENT ON FUNCTION plaudit.public_feed_page_ids(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean,
-    p_offset bigint, p_limit integer) IS 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
+    p_offset bigint, p_limit integer, p_language text, p_reader_language text) IS 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
 
 -- FUNCTION plaudit.public_feed_ratings (supabase/schemas/public_profiles.sql)
 --   (p_min integer, p_rating integer) RETURNS integer[]
@@ -868,9 +873,9 @@ COMMENT ON FUNCTION plaudit.public_feed_page_ids(p_org_id uuid, p_product_ids uu
 COMMENT ON FUNCTION plaudit.public_feed_ratings(p_min integer, p_rating integer) IS 'The ratings a public feed shows: from a minimum up, or the one asked for.';
 
 -- FUNCTION plaudit.public_feed_total (supabase/schemas/public_profiles.sql)
---   (p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean) RETURNS bigint
+--   (p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text DEFAULT NULL::text) RETURNS bigint
 
-COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean) IS 'How many reviews a public feed holds, from the business''s or the products'' counters.';
+COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text) IS 'How many reviews a public feed holds, from the business''s or the products'' counters.';
 
 -- FUNCTION plaudit.public_form_product (supabase/schemas/products.sql)
 --   (p_form_id uuid, p_external_id text) RETURNS TABLE(external_id text, name text, image_url text, archived boolean)
@@ -941,9 +946,11 @@ COMMENT ON FUNCTION plaudit.public_product_of(p_slug text, p_external_id text) I
 COMMENT ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) IS 'The public figures of the products asked for by external id, each over its group, in the order asked.';
 
 -- FUNCTION plaudit.public_product_reviews (supabase/schemas/public_products.sql)
---   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) RETURNS TABLE(version text, body text)
+--   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
+--     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text) RETURNS TABLE(version text, body text)
 
-COMMENT ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
+COMMENT ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, p_language text, p_reader_language text) IS 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
 
 -- FUNCTION plaudit.public_product_version (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text, p_profile boolean) RETURNS text
@@ -971,10 +978,11 @@ COMMENT ON FUNCTION plaudit.public_profile_version(p_slug text) IS 'public_versi
 COMMENT ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) IS 'A fragment''s read in one statement: the profile, its first reviews and the version.';
 
 -- FUNCTION plaudit.public_read_product_reviews (supabase/schemas/public_products.sql)
---   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, OUT version text, OUT body text) RETURNS record
+--   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
+--     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text, OUT version text, OUT body text) RETURNS record
 
 COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
+    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
 
 -- FUNCTION plaudit.public_read_product_version (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text) RETURNS text
@@ -982,10 +990,11 @@ COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_
 COMMENT ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) IS 'The version of a product''s public answers, for ETags, read as plaudit_public.';
 
 -- FUNCTION plaudit.public_read_review_page (supabase/schemas/one_statement_reads.sql)
---   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, OUT version text, OUT body text) RETURNS record
+--   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, p_language text DEFAULT NULL::text,
+--     p_reader_language text DEFAULT NULL::text, OUT version text, OUT body text) RETURNS record
 
 COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';
+    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';
 
 -- FUNCTION plaudit.public_read_version (supabase/schemas/one_statement_reads.sql)
 --   (p_slug text) RETURNS text
@@ -1029,7 +1038,8 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
     r.source,
     r.source_platform,
     (r.incentive IS NOT NULL) AS incentivized,
-    r.helpful_count
+    r.helpful_count,
+    r.language
    FROM plaudit.reviews r
   WHERE plaudit.review_is_public(r.is_hidden, r.verification_status);
 
@@ -1053,9 +1063,11 @@ COMMENT ON TABLE plaudit.review_replies IS 'A business''s public reply to a revi
 COMMENT ON FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products) IS 'A public review item as compact JSON: the one writer of it, for every public list.';
 
 -- FUNCTION plaudit.public_review_page (supabase/schemas/public_profiles.sql)
---   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text DEFAULT 'newest'::text, p_rating integer DEFAULT NULL::integer, p_has_media boolean DEFAULT false) RETURNS json
+--   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text DEFAULT 'newest'::text, p_rating integer DEFAULT NULL::integer,
+--     p_has_media boolean DEFAULT false, p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text) RETURNS json
 
-COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
+COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, p_language text, p_reader_language text) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
 
 -- FUNCTION plaudit.public_search_products (supabase/schemas/agent_reads.sql)
 --   (p_slug text, p_query text, p_offset integer, p_limit integer) RETURNS json
@@ -3189,7 +3201,10 @@ GRANT ALL ON FUNCTION plaudit.public_media_file(p_storage_key text) TO plaudit_p
 GRANT ALL ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) TO plaudit_public;
-GRANT ALL ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
+
+GRANT ALL ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, p_language text, p_reader_language text) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
@@ -3197,12 +3212,12 @@ GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_pub
 GRANT ALL ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
+    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, OUT version text, OUT body text) TO plaudit_authenticator;
+    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) TO plaudit_public;
@@ -3219,7 +3234,9 @@ GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit
 
 GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 
-GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
+    p_has_media boolean, p_language text, p_reader_language text) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,

@@ -189,11 +189,13 @@ begin
     ), inserted as (
       insert into plaudit.reviews (org_id, form_id, product_id, rating, title, content, reviewer_name, reviewer_email,
                                    custom_fields, verification_status, is_hidden, created_at, source, source_platform,
-                                   imported_as_verified, import_key)
+                                   imported_as_verified, import_key, language)
       select p_import.org_id, form, np.id, (f.data ->> 'rating')::integer, f.data ->> 'title', f.data ->> 'content',
              f.data ->> 'reviewer_name', f.data ->> 'reviewer_email', '{}', 'unverified',
              not (f.data ->> 'published')::boolean, (f.data ->> 'created_at')::timestamptz, 'import', p_import.format,
-             coalesce((f.data ->> 'imported_as_verified')::boolean, false), f.key
+             coalesce((f.data ->> 'imported_as_verified')::boolean, false), f.key,
+             -- Told by the import reader (core/language/detect.ts); a malformed one is none.
+             case when f.data ->> 'language' ~ '^[a-z]{2}$' then f.data ->> 'language' end
         from firsts f
         left join named_products np on np.external_id = f.data ->> 'product_external_id'
        order by f.row_number

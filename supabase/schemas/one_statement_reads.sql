@@ -151,6 +151,7 @@ as $$
     || '","form_id":"' || r.form_id::text
     || '","order_id":' || case when r.source = 'invitation' then coalesce(pg_catalog.to_json(plaudit.review_order_id(r.id))::text, 'null') else 'null' end
     || ',"product":' || case when r.product_id is null then 'null' else coalesce(plaudit.review_product_json(r.product_id), 'null') end
+    || ',"language":' || coalesce('"' || r.language || '"', 'null')
     || ',"custom_fields":' || case when r.custom_fields = '{}'::jsonb then '{}' else plaudit.canonical_json(r.custom_fields) end
     || ',"media":' || plaudit.review_media_json(r.id, false)
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
@@ -288,7 +289,7 @@ grant execute on function plaudit.public_read_version(text) to plaudit_authentic
 -- no body for an unknown slug, or for a profile page of a business whose profile is switched off.
 create or replace function plaudit.public_read_review_page(
   p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
-  out version text, out body text
+  p_language text default null, p_reader_language text default null, out version text, out body text
 )
 language plpgsql
 volatile
@@ -298,7 +299,8 @@ declare
   p json;
 begin
   perform set_config('role', 'plaudit_public', true);
-  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit, p_sort, p_rating, p_has_media);
+  p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit, p_sort, p_rating, p_has_media,
+                                 p_language, p_reader_language);
   version := p ->> 'version';
   if version is not null and (p_scope = 'embed' or (p ->> 'enabled')::boolean) then
     body := '{"data":' || (p -> 'items')::text || ',"meta":'
@@ -306,8 +308,8 @@ begin
   end if;
 end
 $$;
-comment on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean) is 'A page of public reviews, sorted and filtered, as the response body, with its version.';
-grant execute on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean) to plaudit_authenticator;
+comment on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of public reviews, sorted and filtered, as the response body, with its version.';
+grant execute on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_authenticator;
 
 create or replace function plaudit.public_read_fragment(
   p_slug text, p_limit integer, p_sort text,

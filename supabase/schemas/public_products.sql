@@ -127,7 +127,8 @@ grant execute on function plaudit.public_product(text,text) to plaudit_public;
 -- no body when not found.
 create or replace function plaudit.public_read_product_reviews(
   p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-  p_has_media boolean, out version text, out body text
+  p_has_media boolean, p_language text default null, p_reader_language text default null,
+  out version text, out body text
 )
 language plpgsql
 volatile
@@ -136,18 +137,18 @@ as $$
 begin
   perform set_config('role', 'plaudit_public', true);
   select p.version, p.body into version, body from plaudit.public_product_reviews(
-    p_slug, p_external_id, p_page, p_limit, p_sort, p_rating, p_has_media) p;
+    p_slug, p_external_id, p_page, p_limit, p_sort, p_rating, p_has_media, p_language, p_reader_language) p;
 end
 $$;
-comment on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean) is 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
-grant execute on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean) to plaudit_authenticator;
+comment on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
+grant execute on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_authenticator;
 
 -- A page of a product's public reviews (over its group), sorted and filtered as the business's
 -- lists are (public_feed_page_ids), in the pagination envelope, with the version of answers that
 -- show the product (public_product_version). No row when not found.
 create or replace function plaudit.public_product_reviews(
   p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-  p_has_media boolean
+  p_has_media boolean, p_language text default null, p_reader_language text default null
 )
 returns table (version text, body text)
 language sql
@@ -158,14 +159,15 @@ as $$
   select plaudit.public_version(p_slug) || '~' || (x.product).id,
          '{"data":' || plaudit.public_review_items(plaudit.public_feed_page_ids(
            x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_sort, p_has_media,
-           (p_page - 1)::bigint * p_limit, p_limit))
+           (p_page - 1)::bigint * p_limit, p_limit, p_language, p_reader_language))
          || ',"meta":' || plaudit.page_meta(
-           plaudit.public_feed_total(x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_has_media),
+           plaudit.public_feed_total(x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_has_media,
+                                     p_language),
            p_page, p_limit) || '}'
     from plaudit.public_product_of(p_slug, p_external_id) x
 $$;
-comment on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean) is 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
-grant execute on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean) to plaudit_public;
+comment on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
+grant execute on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_public;
 
 -- GET /public/products/:slug/ratings?ids=…: each known product's figures over its group, in the
 -- order asked (an id asked twice answers once, where first asked), unknown ids left out, in one

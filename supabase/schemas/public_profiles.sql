@@ -15,7 +15,8 @@
 create or replace view plaudit.public_reviews with (security_barrier = true, security_invoker = true) as
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at,
          case when r.verification_status = 'verified' then r.verification_method end as verification_method,
-         r.product_id, r.source, r.source_platform, r.incentive is not null as incentivized, r.helpful_count
+         r.product_id, r.source, r.source_platform, r.incentive is not null as incentivized, r.helpful_count,
+         r.language
   from plaudit.reviews r
   where plaudit.review_is_public(r.is_hidden, r.verification_status);
 comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
@@ -70,6 +71,7 @@ as $$
     || ',"media":' || plaudit.review_media_json(pr.id, true)
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || ',"helpful_count":' || pr.helpful_count::text
+    || ',"language":' || coalesce('"' || pr.language || '"', 'null')
     || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '"}'
 $$;
@@ -87,6 +89,21 @@ as $$
 $$;
 comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has a photo or video the public may see.';
 
+-- Whether any review of the business is written in another language than the one given: two
+-- index-only walks of reviews_org_language_idx, each stopping at its first row.
+create or replace function plaudit.has_reviews_in_other_language(p_org_id uuid, p_language text)
+returns boolean
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select exists (select 1 from plaudit.reviews r
+                  where r.org_id = p_org_id and r.language is not null and r.language < p_language)
+      or exists (select 1 from plaudit.reviews r
+                  where r.org_id = p_org_id and r.language is not null and r.language > p_language)
+$$;
+comment on function plaudit.has_reviews_in_other_language(uuid,text) is 'Whether any review of the business is written in another language than the one given.';
+
 -- The ids of one page of a public feed, in the page's order. The feed: the business's reviews
 -- (p_product_ids null) or those of the products given (a product's group), rated one of
 -- p_ratings, with public media when p_has_media. The orders: newest, oldest, helpful (most helpful
@@ -94,9 +111,12 @@ comment on function plaudit.review_has_public_media(uuid) is 'Whether a review h
 -- overlap. Each source (the business, or one
 -- product; by rating, one rating) is walked in its index's order for the rows the page needs,
 -- then the few rows walked are merged: an index serves every order, however large the feed.
+-- p_language keeps the reviews written in one language; p_reader_language puts those the reader
+-- can read first (written in their language, or too short to tell, which stay where they were),
+-- each part in the order asked.
 create or replace function plaudit.public_feed_page_ids(
   p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean,
-  p_offset bigint, p_limit integer
+  p_offset bigint, p_limit integer, p_language text default null, p_reader_language text default null
 )
 returns uuid[]
 language plpgsql
@@ -105,18 +125,25 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   by_rating boolean := p_sort in ('highest', 'lowest');
+  reader text := p_reader_language;
   ids uuid[];
 begin
+  -- A business whose reviews are all in the reader's language (or too short to tell) has no
+  -- order to change: its lists keep walking an index instead of sorting every review.
+  if reader is not null and not plaudit.has_reviews_in_other_language(p_org_id, reader) then
+    reader := null;
+  end if;
   execute format($q$
-    select coalesce(array_agg(x.id order by %1$s), '{}') from (
-      select x.id, x.rating, x.created_at, x.helpful_count
+    select coalesce(array_agg(x.id order by %9$s %1$s), '{}') from (
+      select x.id, x.rating, x.created_at, x.helpful_count, x.in_reader_language
         from unnest(%2$s) s(product_id) cross join unnest(%3$s) k(rating)
         cross join lateral (
-          select r.id, r.rating, r.created_at, r.helpful_count from plaudit.reviews r
-           where %4$s and plaudit.review_is_public(r.is_hidden, r.verification_status) and %5$s %6$s
-           order by %8$s r.created_at %7$s, r.id %7$s
+          select r.id, r.rating, r.created_at, r.helpful_count, coalesce(r.language = $9, true) as in_reader_language
+            from plaudit.reviews r
+           where %4$s and plaudit.review_is_public(r.is_hidden, r.verification_status) and %5$s %6$s %10$s
+           order by %9$s %8$s r.created_at %7$s, r.id %7$s
            limit $6 + $7) x
-       order by %1$s
+       order by %9$s %1$s
        limit $7 offset $6) x$q$,
     case p_sort when 'oldest' then 'x.created_at, x.id'
                 when 'highest' then 'x.rating desc, x.created_at desc, x.id desc'
@@ -130,19 +157,22 @@ begin
     case when by_rating then 'r.rating = k.rating' else 'r.rating = any ($3)' end,
     case when p_has_media then 'and plaudit.review_has_public_media(r.id)' else '' end,
     case when p_sort = 'oldest' then 'asc' else 'desc' end,
-    case when p_sort = 'helpful' then 'r.helpful_count desc,' else '' end)
+    case when p_sort = 'helpful' then 'r.helpful_count desc,' else '' end,
+    -- The reader's language first: the walk then sorts the source's rows, as few as they are.
+    case when reader is null then '' else 'in_reader_language desc,' end,
+    case when p_language is null then '' else 'and r.language = $8' end)
   into ids
-  using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit;
+  using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit, p_language, reader;
   return ids;
 end
 $$;
-comment on function plaudit.public_feed_page_ids(uuid,uuid[],integer[],text,boolean,bigint,integer) is 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
+comment on function plaudit.public_feed_page_ids(uuid,uuid[],integer[],text,boolean,bigint,integer,text,text) is 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
 
 -- How many reviews a public feed holds, from the counters (the business's, or the products'
 -- given), never by counting; only the has_media filter counts, over an expression that reads
--- nothing until reviews have media.
+-- nothing until reviews have media, and the language filter (p_language), which counters do not keep.
 create or replace function plaudit.public_feed_total(
-  p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean
+  p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text default null
 )
 returns bigint
 language sql
@@ -150,11 +180,12 @@ stable
 set search_path = pg_catalog, pg_temp
 as $$
   select case
-    when p_has_media then (
+    when p_has_media or p_language is not null then (
       select count(*) from plaudit.reviews r
        where r.org_id = p_org_id and plaudit.review_is_public(r.is_hidden, r.verification_status)
          and (case when p_product_ids is null then r.product_id is null else r.product_id = any (p_product_ids) end)
-         and r.rating = any (p_ratings) and plaudit.review_has_public_media(r.id))
+         and r.rating = any (p_ratings) and (not p_has_media or plaudit.review_has_public_media(r.id))
+         and (p_language is null or r.language = p_language))
     else (
       -- The business's counters, or the products': whichever source the feed is of.
       select coalesce(sum(case when 1 = any (p_ratings) then s.rating_1 else 0 end
@@ -171,7 +202,7 @@ as $$
                where p.product_id = any (p_product_ids)) s)
   end::bigint
 $$;
-comment on function plaudit.public_feed_total(uuid,uuid[],integer[],boolean) is 'How many reviews a public feed holds, from the business''s or the products'' counters.';
+comment on function plaudit.public_feed_total(uuid,uuid[],integer[],boolean,text) is 'How many reviews a public feed holds, from the business''s or the products'' counters.';
 
 -- The public items of the reviews given, as a JSON array in the order given. Each review is
 -- looked up by its id (OFFSET 0 keeps the lookup a subquery per id): joined as a whole, the
@@ -291,10 +322,12 @@ grant execute on function plaudit.public_profile(text) to plaudit_public;
 -- the feed's orders (public_feed_page_ids), of one rating or all, with media only on request,
 -- each with its reply, and its total from the statistics. p_scope 'embed': the widget's reviews,
 -- at or above the embed's min_rating; p_scope 'profile': every public review (the caller answers
--- 404 when `enabled` is false). Null for an unknown slug.
+-- 404 when `enabled` is false); of one language (p_language) or all, the reader's first
+-- (p_reader_language) when given. Null for an unknown slug.
 create or replace function plaudit.public_review_page(
   p_slug text, p_scope text, p_page integer, p_limit integer,
-  p_sort text default 'newest', p_rating integer default null, p_has_media boolean default false
+  p_sort text default 'newest', p_rating integer default null, p_has_media boolean default false,
+  p_language text default null, p_reader_language text default null
 )
 returns json
 language plpgsql
@@ -318,19 +351,20 @@ begin
   ratings := plaudit.public_feed_ratings(case when p_scope = 'embed' then org.embed_min_rating else 1 end, p_rating);
   if p_scope = 'embed' or org.enabled then
     items := plaudit.public_review_items(plaudit.public_feed_page_ids(
-      org.id, null, ratings, p_sort, p_has_media, (p_page - 1)::bigint * p_limit, p_limit));
+      org.id, null, ratings, p_sort, p_has_media, (p_page - 1)::bigint * p_limit, p_limit,
+      p_language, p_reader_language));
   end if;
   return json_build_object(
     'version', concat_ws('.', org.id, (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
                          (extract(epoch from org.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
     'enabled', org.enabled,
-    'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media),
+    'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media, p_language),
     'items', items::json);
 end
 $$;
-comment on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean) is 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
-grant execute on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean) to plaudit_public;
+comment on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
+grant execute on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_public;
 
 -- ============================================================================================
 -- profile pages, sitemap, widget and brand

@@ -161,6 +161,7 @@ begin
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
       r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
       r.source := case when p_request_id is null then 'form' else 'invitation' end; r.incentive := f.incentive;
+      r.language := p_review.language;
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -189,13 +190,13 @@ begin
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
-       verification_reason, source, incentive)
+       verification_reason, source, incentive, language)
     values
       (f.org_id, f.id, p_review.rating, nullif(p_review.title, ''), p_review.content, p_review.reviewer_name,
        p_review.reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
        case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal,
-       case when p_request_id is null then 'form' else 'invitation' end, f.incentive)
+       case when p_request_id is null then 'form' else 'invitation' end, f.incentive, p_review.language)
     returning rv.* into r;
 
     if f.verification_mode = 'email' then

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startApi } from '../../scripts/lib/api-server.mjs';
 import { freePort } from '../../scripts/lib/postgres.mjs';
+import { detectLanguage } from '../../functions/_shared/core/language/detect.ts';
 import { db, type Tenant } from './db.ts';
 import { api, type ApiResponse, type RequestOptions } from './http.ts';
 
@@ -87,7 +88,13 @@ export async function submit(call: Call, formId: string, overrides: Record<strin
 export async function submitOk(call: Call, formId: string, overrides: Record<string, unknown> = {}) {
   const res = await submit(call, formId, overrides);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; verification_status: string; rating: number; created_at: string };
+  return res.body as {
+    id: string;
+    verification_status: string;
+    rating: number;
+    created_at: string;
+    language: string | null;
+  };
 }
 
 /** A review to post: rating, title, text and the reviewer's name. */
@@ -95,7 +102,7 @@ export type ReviewSpec = readonly [number, string | null, string, string];
 
 /**
  * Submits reviews to a form as fixtures, through plaudit.submit_review (the SQL the API's submission
- * runs) with a rate bucket of their own: pages under test then show them, and the shared test
+ * runs, with the language the API tells) with a rate bucket of their own: pages under test then show them, and the shared test
  * server's per-address submission limit stays for the tests of submitting. Reviews of the product
  * of that external id when one is given. Answers their ids.
  */
@@ -115,6 +122,8 @@ export async function postReviews(
       reviewer_name: name,
       reviewer_email: `r${i}-${tag}@example.com`,
       product_external_id: productExternalId,
+      // Told as the API tells it (core/db/review-submission.ts).
+      language: detectLanguage(title, content),
     };
     const [row] = await db`
       select id, error_message from plaudit.submit_review(

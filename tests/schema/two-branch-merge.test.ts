@@ -89,12 +89,12 @@ describe('two branches that change review_json and submit_review', () => {
     git('add', '-A');
     git('commit', '-qm', 'Plaudit as it is');
     migrationsBefore = git('ls-files', 'supabase/migrations').out;
-    expect(branch('language', 'language', '20991201000000', 'first', 'Submits a review in its language.').status)
+    expect(branch('locale', 'locale', '20991201000000', 'first', 'Submits a review in its locale.').status)
       .toBe(0);
     expect(branch('channel', 'channel', '20991201000100', 'last', 'Submits a review from its channel.').status)
       .toBe(0);
     git('checkout', '-q', 'main');
-    git('merge', '-q', '--no-edit', 'language');
+    git('merge', '-q', '--no-edit', 'locale');
     merge = git('merge', '--no-edit', 'channel');
   });
 
@@ -113,7 +113,7 @@ describe('two branches that change review_json and submit_review', () => {
     expect(git('diff', '--name-status', 'HEAD~2', 'HEAD').out.split('\n').filter(Boolean).sort()).toEqual([
       expect.stringMatching(/^M\tsupabase\/schemas\/one_statement_reads\.sql$/),
       expect.stringMatching(/^M\tsupabase\/schemas\/review_submission\.sql$/),
-      'A\tsupabase/changes/20991201000000_review_language.sql',
+      'A\tsupabase/changes/20991201000000_review_locale.sql',
       'A\tsupabase/changes/20991201000100_review_channel.sql',
     ].sort());
     expect(git('ls-files', 'supabase/migrations').out).toBe(migrationsBefore);
@@ -130,17 +130,17 @@ describe('two branches that change review_json and submit_review', () => {
       const [form] = await sql`insert into plaudit.review_forms (org_id, name) values (${org.id}, 'F') returning id`;
       const [review] = await sql`
         insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status,
-                                     language, channel)
+                                     locale, channel)
         values (${org.id}, ${form.id}, 5, 'Good', 'Ada', 'ada@example.com', 'unverified', 'en', 'web')
         returning id`;
       const [{ json }] = await sql`
         select plaudit.review_json(r, null) as json from plaudit.reviews r where r.id = ${review.id}`;
-      expect(Object.keys(JSON.parse(json)).slice(0, 4)).toEqual(['id', 'rating', 'title', 'language']);
-      expect(JSON.parse(json)).toMatchObject({ language: 'en', channel: 'web' });
+      expect(Object.keys(JSON.parse(json)).slice(0, 4)).toEqual(['id', 'rating', 'title', 'locale']);
+      expect(JSON.parse(json)).toMatchObject({ locale: 'en', channel: 'web' });
       const [{ comment }] = await sql`
         select obj_description(p.oid, 'pg_proc') as comment from pg_proc p
          where p.proname = 'submit_review' and p.pronamespace = 'plaudit'::regnamespace`;
-      expect(comment).toBe('Submits a review in its language.');
+      expect(comment).toBe('Submits a review in its locale.');
       const [{ body }] = await sql`
         select p.prosrc as body from pg_proc p
          where p.proname = 'submit_review' and p.pronamespace = 'plaudit'::regnamespace`;

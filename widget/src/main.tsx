@@ -51,6 +51,12 @@ function fallBack(el: HTMLElement, m: Mounted): void {
   if (mounted.get(el) === m) el.style.height = 'auto';
 }
 
+/** The reader's language (ISO 639-1): the container's `data-language`, else the browser's. */
+function readerOf(el: HTMLElement): string | null {
+  const primary = (el.dataset.language || navigator.language || '').split('-')[0].toLowerCase();
+  return /^[a-z]{2}$/.test(primary) ? primary : null;
+}
+
 async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: string): Promise<void> {
   const d = el.dataset;
   const data = await getJson<EmbedData>(`${base}/api/v1/public/embed/${encodeURIComponent(d.slug!)}`);
@@ -67,6 +73,7 @@ async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: s
         maxReviews: number(d.maxReviews),
         minRating: number(d.minRating),
         locale,
+        reader: readerOf(el),
       }}
     />,
   );
@@ -75,9 +82,10 @@ async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: s
 async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: string, id: string): Promise<void> {
   const d = el.dataset;
   const url = productPath(base, d.slug!, id);
+  const reader = readerOf(el);
   const [product, first, jsonld] = await Promise.all([
     getJson<PublicProduct>(url),
-    readPage(`${url}/reviews`, 1, SORTS[0], 0),
+    readPage(`${url}/reviews`, reader, 1, SORTS[0], 0),
     d.jsonld === 'off' ? null : getJson<unknown>(`${url}/jsonld`),
   ]);
   // Unmounted meanwhile: neither drawn nor its JSON-LD put.
@@ -97,6 +105,7 @@ async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: st
       theme={themeOf(d.theme, 'light')}
       t={t}
       locale={locale}
+      reader={reader}
     />,
   );
 }
@@ -154,9 +163,10 @@ function adopt(el: HTMLElement, view: HTMLElement): void {
             t={stringsFor(s.locale)}
             locale={s.locale}
             perPage={p.limit}
+            reader={null}
           />
         )
-        : <Widget data={s.business} options={{ signals, locale: s.locale }} />,
+        : <Widget data={s.business} options={{ signals, locale: s.locale, reader: null }} />,
     );
   } catch {
     // the fragment stays as the server drew it

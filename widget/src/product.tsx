@@ -12,9 +12,13 @@ const PER_PAGE = 10;
 
 export type ReviewPage = { data: PublicReview[]; meta: { page: number; totalPages: number } };
 
-/** One page of the product's reviews: `reviewsUrl` is the route's address without its query. */
+/**
+ * One page of the product's reviews: `reviewsUrl` is the route's address without its query; those
+ * in the reader's language first.
+ */
 export const readPage = (
   reviewsUrl: string,
+  reader: string | null,
   page: number,
   sort: string,
   rating: number,
@@ -24,12 +28,14 @@ export const readPage = (
   getJson<ReviewPage>(
     `${reviewsUrl}?limit=${limit}&page=${page}&sort=${sort}${rating ? `&rating=${rating}` : ''}${
       media ? '&has_media=true' : ''
-    }`,
+    }${reader ? `&reader_language=${reader}` : ''}`,
   );
 
 export function ProductWidget(
-  { product, first, reviewsUrl, pageUrl, signals, theme, t, locale, sort: firstSort = SORTS[0], perPage }: {
+  { product, first, reviewsUrl, pageUrl, signals, theme, t, locale, reader, sort: firstSort = SORTS[0], perPage }: {
     product: PublicProduct;
+    /** The reader's language (ISO 639-1), or null. */
+    reader: string | null;
     signals: SignalUrls;
     first: ReviewPage;
     reviewsUrl: string;
@@ -51,7 +57,7 @@ export function ProductWidget(
   const count = product.review_count;
 
   const show = async (nextSort: string, nextRating: number, page = 1, nextMedia = media) => {
-    const next = await readPage(reviewsUrl, page, nextSort, nextRating, nextMedia, perPage);
+    const next = await readPage(reviewsUrl, reader, page, nextSort, nextRating, nextMedia, perPage);
     if (!next) return; // a failed read keeps what is shown
     setSort(nextSort);
     setRating(nextRating);
@@ -119,6 +125,7 @@ export function ProductWidget(
             replyLabel={t.sellerReply}
             at={signals}
             viewing={product.external_id}
+            reader={reader}
           />
         ))}
       </ul>

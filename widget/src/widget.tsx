@@ -36,9 +36,25 @@ export interface Options {
   maxReviews?: number;
   minRating?: number;
   locale: string;
+  /** The reader's language (ISO 639-1): reviews written in it first, the others labelled. */
+  reader: string | null;
 }
 
 export { figure, oneDecimal, starGlyphs };
+
+/**
+ * The reviews the reader can read first (written in their language, or too short to tell), then
+ * the others, each part in its order.
+ */
+const readable = (r: PublicReview, reader: string) => !r.language || r.language == reader;
+export const readerFirst = (reviews: PublicReview[], reader: string | null) =>
+  reader ? reviews.filter((r) => readable(r, reader)).concat(reviews.filter((r) => !readable(r, reader))) : reviews;
+
+/**
+ * A language's name in the widget's words ("German", "Deutsch"); its code where the browser has no
+ * name. A review's language is always two letters (the API's), which DisplayNames never refuses.
+ */
+const languageName = (code: string, t: Strings) => new Intl.DisplayNames([t.lang], { type: 'language' }).of(code);
 /**
  * Drawn stars: five grey ones, and five gold ones clipped to the rating's fraction (4.75: four
  * and three quarters; styles.ts). The rounded glyphs stay the element's text, for copying.
@@ -94,6 +110,8 @@ type ReviewProps = {
   viewing?: string;
   /** A card's dialog: the whole review, sharing the card's vote. */
   votes?: [number | undefined, (n: number) => void];
+  /** The reader's language: a review written in another is labelled with its own. */
+  reader?: string | null;
 };
 
 export function Review(props: ReviewProps) {
@@ -129,8 +147,13 @@ export function Review(props: ReviewProps) {
   return (
     <li class='r'>
       <Stars rating={r.rating} t={t} />
-      {r.title && !card && <p class='title'>{r.title}</p>}
-      <p ref={text} class='tx' style={lines ? { WebkitLineClamp: lines, flex: 'none' } : undefined}>
+      {r.title && !card && <p class='title' lang={r.language ?? undefined}>{r.title}</p>}
+      <p
+        ref={text}
+        class='tx'
+        lang={r.language ?? undefined}
+        style={lines ? { WebkitLineClamp: lines, flex: 'none' } : undefined}
+      >
         {
           // A card's title leads its text, so that the text has the most lines.
           card && r.title && <strong>{`${r.title} `}</strong>
@@ -152,6 +175,9 @@ export function Review(props: ReviewProps) {
         {r.verification_status === 'verified' && <span class='badge'>{t.verified(r.verification_method)}</span>}
         {r.incentivized && <span class='lb'>{t.incentivized}</span>}
         {r.source_platform && <span class='lb'>{t.imported(PLATFORMS[r.source_platform])}</span>}
+        {props.reader && r.language && r.language != props.reader && (
+          <span class='mu'>{t.writtenIn(languageName(r.language, t)!)}</span>
+        )}
       </div>
       {!card && r.reply && (
         <div class='reply'>
@@ -203,7 +229,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
   const theme = themeOf(options.theme, data.theme);
   const max = options.maxReviews && options.maxReviews > 0 ? Math.min(options.maxReviews, 100) : data.max_reviews;
   const min = options.minRating && options.minRating >= 1 ? options.minRating : data.min_rating;
-  const reviews = data.reviews.filter((r) => r.rating >= min).slice(0, max);
+  const reviews = readerFirst(data.reviews.filter((r) => r.rating >= min).slice(0, max), options.reader);
   const scroll = (dir: number) => {
     const el = list.current;
     if (el) el.scrollBy({ left: dir * el.clientWidth * 0.9 });
@@ -245,6 +271,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
             replyLabel={t.replyFrom(data.name)}
             at={options.signals}
             card={layout === 'carousel'}
+            reader={options.reader}
           />
         ))}
       </ul>

@@ -3278,6 +3278,11 @@ export interface components {
             order_id: string | null;
             product: components["schemas"]["ReviewProduct"] & unknown;
             /**
+             * @description The language the review is written in (ISO 639-1, such as `en` or `de`), told from its title and text when it was submitted or imported; `null` when the text is too short to tell.
+             * @example en
+             */
+            language: string | null;
+            /**
              * @description The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.
              * @example {
              *       "product": "Mug",
@@ -4753,6 +4758,11 @@ export interface components {
             reply: components["schemas"]["ReviewReply"] & unknown;
             /** @description How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`). */
             helpful_count: number;
+            /**
+             * @description The language the review is written in (ISO 639-1, such as `en` or `de`), told from its title and text when it was submitted or imported; `null` when the text is too short to tell.
+             * @example en
+             */
+            language: string | null;
             created_at: string;
         };
         PublicReviewMedia: {
@@ -8504,6 +8514,8 @@ export interface operations {
                 q?: string;
                 /** @description Only reviews with at least one photo or video, hidden ones included (`true`). */
                 has_media?: "true";
+                /** @description Only reviews written in this language (ISO 639-1, such as `de`). */
+                language?: string;
             };
             header?: never;
             path?: never;
@@ -8666,6 +8678,8 @@ export interface operations {
                 q?: string;
                 /** @description Only reviews with at least one photo or video, hidden ones included (`true`). */
                 has_media?: "true";
+                /** @description Only reviews written in this language (ISO 639-1, such as `de`). */
+                language?: string;
             };
             header?: never;
             path: {
@@ -12567,6 +12581,10 @@ export interface operations {
                 rating?: "1" | "2" | "3" | "4" | "5";
                 /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
+                /** @description Only reviews written in this language (ISO 639-1, such as `de`). */
+                language?: string;
+                /** @description The reader's language (ISO 639-1): reviews written in it come first, each part in the order asked. The widget sends its `data-language` or the browser's language. */
+                reader_language?: string;
             };
             header?: never;
             path: {
@@ -12816,6 +12834,10 @@ export interface operations {
                 rating?: "1" | "2" | "3" | "4" | "5";
                 /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
+                /** @description Only reviews written in this language (ISO 639-1, such as `de`). */
+                language?: string;
+                /** @description The reader's language (ISO 639-1): reviews written in it come first, each part in the order asked. The widget sends its `data-language` or the browser's language. */
+                reader_language?: string;
             };
             header?: never;
             path: {
@@ -12992,6 +13014,10 @@ export interface operations {
                 rating?: "1" | "2" | "3" | "4" | "5";
                 /** @description `true`: only reviews with photos or videos the public may see. */
                 has_media?: "true";
+                /** @description Only reviews written in this language (ISO 639-1, such as `de`). */
+                language?: string;
+                /** @description The reader's language (ISO 639-1): reviews written in it come first, each part in the order asked. The widget sends its `data-language` or the browser's language. */
+                reader_language?: string;
             };
             header?: never;
             path: {

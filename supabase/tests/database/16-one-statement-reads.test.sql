@@ -60,7 +60,7 @@ select is_empty(
 
 select is(
   (select body from plaudit.api_review(pg_temp.h('a_read'), 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 600, 'aaaaaaaa-0000-4000-8000-000000000001')),
-  '{"id":"aaaaaaaa-0000-4000-8000-000000000001","rating":5,"title":null,"content":"Line \"one\"\ntwo","reviewer_name":"Ann","reviewer_email":"ann@example.com","verification_status":"unverified","verification_method":null,"verification_at":null,"source":"form","source_platform":null,"imported_as_verified":null,"incentive":null,"is_hidden":false,"created_at":"2026-02-01T00:00:00.000Z","form_id":"aaaaaaaa-0000-4000-8000-00000000000f","order_id":null,"product":null,"custom_fields":{"gift":true,"size":"L"},"media":[],"reply":null}',
+  '{"id":"aaaaaaaa-0000-4000-8000-000000000001","rating":5,"title":null,"content":"Line \"one\"\ntwo","reviewer_name":"Ann","reviewer_email":"ann@example.com","verification_status":"unverified","verification_method":null,"verification_at":null,"source":"form","source_platform":null,"imported_as_verified":null,"incentive":null,"is_hidden":false,"created_at":"2026-02-01T00:00:00.000Z","form_id":"aaaaaaaa-0000-4000-8000-00000000000f","order_id":null,"product":null,"language":null,"custom_fields":{"gift":true,"size":"L"},"media":[],"reply":null}',
   'authenticator: a review as compact JSON, custom fields included'
 );
 select tests.clear_persona();

@@ -296,7 +296,7 @@ describe('exports', () => {
              plaudit.iso_utc(r.created_at) as created_at, r.form_id,
              case when r.source = 'invitation' then plaudit.review_order_id(r.id) end as order_id,
              case when p.id is null then null else json_build_object('id', p.id, 'external_id', p.external_id,
-               'name', p.name) end as product, r.custom_fields, plaudit.review_media_json(r.id, false)::json as media,
+               'name', p.name) end as product, r.language, r.custom_fields, plaudit.review_media_json(r.id, false)::json as media,
              case when rr.review_id is null then null else json_build_object('content', rr.content,
                'created_at', plaudit.iso_utc(rr.created_at), 'updated_at', plaudit.iso_utc(rr.updated_at)) end as reply
       from plaudit.reviews r left join plaudit.review_replies rr on rr.review_id = r.id

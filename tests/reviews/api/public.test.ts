@@ -8,7 +8,7 @@ const call = server.call;
 
 const orgPath = (t: Tenant) => `/api/v1/organizations/${t.org.id}`;
 
-type Made = { id: string; rating: number; created_at: string };
+type Made = { id: string; rating: number; created_at: string; language: string | null };
 
 /**
  * A business with: 5 visible reviews (ratings 5, 4, 4, 2, 1), one hidden (5), one pending (3),
@@ -138,6 +138,7 @@ describe('public review feeds', () => {
       media: [],
       reply: null,
       helpful_count: 0,
+      language: biz.visible[4].language,
       created_at: biz.visible[4].created_at,
     });
     expect(res.body.data[0].verification_status).toBe('verified');

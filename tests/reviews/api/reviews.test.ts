@@ -51,6 +51,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       form_id: formA.id,
       order_id: null,
       product: null,
+      language: null,
       custom_fields: {},
       media: [],
       reply: null,
@@ -312,6 +313,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
       honeypot: false,
       product_id: null,
       product_external_id: null,
+      language: null,
     };
     const attributes = await db<{ name: string }[]>`
       select a.attname as name from pg_attribute a

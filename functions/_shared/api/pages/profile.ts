@@ -43,7 +43,7 @@ export async function loadProfilePage(sql: Sql, slug: string, q: ListQuery) {
     runAsPublic(sql, (tx) =>
       tx<{ r: ReviewPage | null }[]>`
       select plaudit.public_review_page(
-        ${slug}, 'profile', ${q.page}, ${REVIEWS_PER_PAGE}, ${q.sort}, ${q.rating}, ${q.media}) as r`),
+        ${slug}, 'profile', ${q.page}, ${REVIEWS_PER_PAGE}, ${q.sort}, ${q.rating}, ${q.media}, null, ${q.reader}) as r`),
     listedProductCount(sql, slug),
   ]);
   if (!profile) return null;

@@ -7,7 +7,7 @@ import { markup, type SafeHtml } from './html.ts';
 import { safeLink } from '../../core/html.ts';
 import { imageSource } from '../../core/web-links.ts';
 import { fieldErrorsOf } from '../../core/errors.ts';
-import type { ReviewSubmission } from '../../core/db/review-submission.ts';
+import type { ReviewInput } from '../../core/db/review-submission.ts';
 
 export interface FieldDefinition {
   key: string;
@@ -57,7 +57,7 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 export const controlId = (name: string, prefix = '') => `${prefix}f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
 
 /** What a reviewer sends on a page: the review, but for the form and product the page decides. */
-export type Submission = Omit<ReviewSubmission, 'form_id' | 'product_id' | 'product_external_id'>;
+export type Submission = Omit<ReviewInput, 'form_id' | 'product_id' | 'product_external_id'>;
 
 /** Reads and checks the posted form; answers the submission or the errors by field name. */
 export function readSubmission(form: Values, fields: FieldDefinition[]): { submission?: Submission; errors: Errors } {

@@ -11,6 +11,7 @@ import { markup, raw, type SafeHtml } from './html.ts';
 import { fitWithin, THUMBNAIL_LONGEST_SIDE } from '../../core/media/limits.ts';
 import { PHOTO_VIEWER } from './photo-viewer.ts';
 import { foldedText } from '../../core/review-fold.ts';
+import { languageName, readerLanguage } from '../../core/language/detect.ts';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -28,13 +29,21 @@ type Sort = keyof typeof SORTS;
  * `media`: only reviews with photos or videos; `helpful`: the review the visitor just found helpful (the page thanks them
  * under it), or null.
  */
-export type ListQuery = { page: number; rating: number | null; sort: Sort; media: boolean; helpful: string | null };
+export type ListQuery = {
+  page: number;
+  rating: number | null;
+  sort: Sort;
+  media: boolean;
+  helpful: string | null;
+  /** The reader's language (ISO 639-1, from `Accept-Language`): reviews written in it come first. */
+  reader: string | null;
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What selects a list page's rendering, for its cache variant. */
 export const listVariant = (q: ListQuery) =>
-  `${q.page}:${q.rating ?? ''}:${q.sort}:${q.media ? 'media' : ''}:${q.helpful ?? ''}`;
+  `${q.page}:${q.rating ?? ''}:${q.sort}:${q.media ? 'media' : ''}:${q.helpful ?? ''}:${q.reader ?? ''}`;
 
 /** A public review item, as plaudit.public_review_json writes it. */
 export type ReviewItem = {
@@ -60,6 +69,8 @@ export type ReviewItem = {
   /** The product it was written about (its external id and name), or null for a review of the business. */
   product: { external_id: string; name: string } | null;
   helpful_count: number;
+  /** The language it is written in (ISO 639-1), or null when too short to tell. */
+  language: string | null;
   created_at: string;
 };
 
@@ -100,6 +111,7 @@ export const REVIEW_LIST_STYLE = raw(`
 .meta{color:#57606a;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}
 .badge,.label{display:inline-block;background:#dafbe1;color:#116329;border-radius:1rem;padding:.05rem .6rem;font-size:.85rem;font-weight:600}
 .label{background:#fff8c5;color:#6a4a00}
+.lang{color:#57606a;font-style:italic}
 .variant{color:#1f2328;font-weight:600}
 .media{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.6rem 0;padding:0}
 .media img{display:block;height:6rem;width:auto;max-width:100%;border-radius:.4rem;border:1px solid #d0d7de;object-fit:cover}
@@ -160,7 +172,10 @@ export function readPageNumber(c: Context<AppEnv>): number | string {
   return page;
 }
 
-/** ?page=, ?rating= and ?sort=, or the message of a 400. */
+/**
+ * ?page=, ?rating= and ?sort=, or the message of a 400; the reader's language from `Accept-Language`
+ * (the answer varies by it: `Vary: Accept-Language`).
+ */
 export function readListQuery(c: Context<AppEnv>): ListQuery | string {
   const rawRating = c.req.query('rating');
   const sort = c.req.query('sort') || 'newest';
@@ -173,12 +188,14 @@ export function readListQuery(c: Context<AppEnv>): ListQuery | string {
   const media = c.req.query('has_media');
   if (media !== undefined && media !== 'true') return 'has_media must be true.';
   const helpful = c.req.query('helpful')?.toLowerCase() ?? '';
+  c.header('Vary', 'Accept-Language', { append: true });
   return {
     page,
     rating: rawRating ? Number(rawRating) : null,
     sort: sort as Sort,
     media: media === 'true',
     helpful: UUID.test(helpful) ? helpful : null,
+    reader: readerLanguage(c.req.header('accept-language')),
   };
 }
 
@@ -268,15 +285,17 @@ function reviewText(content: string): SafeHtml {
  * Where a review's vote and report go, and the list page to come back to; on a product's page, the
  * product shown (`viewing`, its external id), so that a review of another of its group names its own.
  */
-type Signals = { profileUrl: string; back: string; thanked: string | null; viewing?: string };
+type Signals = { profileUrl: string; back: string; thanked: string | null; viewing?: string; reader: string | null };
 
 /** A review as an article: its stars, title, text, reviewer, date, badge, what it was labelled (an
- * incentive, an import), the business's reply, and its signals. */
+ * incentive, an import, a language other than the reader's), the business's reply, and its signals. */
 function reviewArticle(r: ReviewItem, business: string, signals: Signals): SafeHtml {
+  const otherLanguage = r.language && signals.reader && r.language !== signals.reader ? languageName(r.language) : null;
+  const words = markup`${r.title ? markup`<h3>${r.title}</h3>` : ''}
+${reviewText(r.content)}`;
   return markup`<article class="review" id="review-${r.id}">
 ${stars(r.rating, { average: false, tag: 'div' })}
-${r.title ? markup`<h3>${r.title}</h3>` : ''}
-${reviewText(r.content)}
+${r.language ? markup`<div lang="${r.language}">${words}</div>` : words}
 ${reviewMedia(r)}
 <div class="meta"><span>${r.reviewer_name}</span><time datetime="${r.created_at}">${formatDate(r.created_at)}</time>${
     signals.viewing && r.product && r.product.external_id !== signals.viewing
@@ -290,7 +309,7 @@ ${reviewMedia(r)}
     r.source === 'import' && r.source_platform
       ? markup`<span class="label">Imported from ${PLATFORM_NAMES[r.source_platform]}</span>`
       : ''
-  }</div>
+  }${otherLanguage ? markup`<span class="lang">Written in ${otherLanguage}</span>` : ''}</div>
 ${
     r.reply
       ? markup`<div class="reply"><p class="reply-by">Reply from ${business} <time datetime="${r.reply.updated_at}">${
@@ -340,7 +359,13 @@ function reviewsSection(
 ): SafeHtml {
   const { lastPage, prev, next } = neighbours(pageUrl, q, total);
   const here = new URL(listLink(pageUrl, q));
-  const signals: Signals = { profileUrl, back: `${here.pathname}${here.search}`, thanked: q.helpful, viewing };
+  const signals: Signals = {
+    profileUrl,
+    back: `${here.pathname}${here.search}`,
+    thanked: q.helpful,
+    viewing,
+    reader: q.reader,
+  };
   const filters = [null, 5, 4, 3, 2, 1].map((n) =>
     markup`<li><a href="${listLink(pageUrl, { ...q, page: 1, rating: n })}"${
       q.rating === n ? markup` aria-current="page"` : ''
@@ -377,7 +402,7 @@ ${pager({ prev, next, page: q.page, lastPage }, byDate ? ['← Newer reviews', '
 
 /** rel=prev/next of a list page, and its canonical address: the same page, newest first, all ratings. */
 export function listHeadLinks(pageUrl: string, q: ListQuery, total: number): SafeHtml {
-  const canonical = listLink(pageUrl, { page: q.page, rating: null, sort: 'newest', media: false, helpful: null });
+  const canonical = listLink(pageUrl, { ...q, rating: null, sort: 'newest', media: false, helpful: null });
   const { prev, next } = neighbours(pageUrl, q, total);
   // The same reviews as markdown, for machines (machine-pages.ts).
   const twin = listLink(`${pageUrl}.md`, q);

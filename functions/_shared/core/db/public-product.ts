@@ -40,6 +40,10 @@ export interface ProductReviewsQuery {
   rating: number | null;
   /** Only reviews with visible photos or videos (`has_media=true`). */
   media?: boolean;
+  /** Only reviews written in this language (ISO 639-1). */
+  language?: string | null;
+  /** The reader's language (ISO 639-1): reviews written in it come first. */
+  reader?: string | null;
 }
 
 /** What a product's JSON-LD says of its reviews, on the route and the page alike: the newest, whatever is shown. */
@@ -62,7 +66,8 @@ export async function loadPublicProductReviews<Item>(
     (tx) =>
       tx<{ body: string }[]>`
         select body from plaudit.public_product_reviews(
-          ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating}, ${q.media ?? false})`,
+          ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating}, ${q.media ?? false},
+          ${q.language ?? null}, ${q.reader ?? null})`,
   );
   return row ? JSON.parse(row.body) : null;
 }

@@ -3,6 +3,7 @@
 // object, the same for POST /api/v1/reviews, the hosted form and a review request's page; and the
 // statement each sends, one per submission, the review's upload token issued in it.
 import type postgres from 'postgres';
+import { detectLanguage } from '../language/detect.ts';
 import { asJson, type Sql, type Tx } from './client.ts';
 import { runAsPublic } from './roles.ts';
 
@@ -26,7 +27,12 @@ export interface ReviewSubmission {
   honeypot: boolean;
   product_id: string | null;
   product_external_id: string | null;
+  /** The language it is written in (ISO 639-1), told from its title and text here (record below). */
+  language: string | null;
 }
+
+/** A review as its callers build it: its language is told on the way in, never taken from them. */
+export type ReviewInput = Omit<ReviewSubmission, 'language'>;
 
 /** What a submission is sent with that is not the review. */
 export interface SubmissionContext {
@@ -53,8 +59,12 @@ export interface SubmissionAnswer {
   media_expires_at: Date | null;
 }
 
-/** The review as the composite, in SQL: by name, so that no caller depends on the fields' order. */
-function record(tx: Tx, review: ReviewSubmission) {
+/**
+ * The review as the composite, in SQL: by name, so that no caller depends on the fields' order;
+ * with the language its title and text are written in.
+ */
+function record(tx: Tx, input: ReviewInput) {
+  const review: ReviewSubmission = { ...input, language: detectLanguage(input.title, input.content) };
   return tx`jsonb_populate_record(null::plaudit.review_submission, ${tx.json(asJson(review))})`;
 }
 
@@ -65,7 +75,7 @@ function record(tx: Tx, review: ReviewSubmission) {
  */
 export async function submitReview(
   sql: Sql,
-  review: ReviewSubmission,
+  review: ReviewInput,
   context: SubmissionContext,
   uploadTokenHash: Uint8Array,
 ): Promise<SubmissionAnswer & { review: string | null }> {
@@ -86,7 +96,7 @@ export async function submitReview(
 export async function submitRequestedReview(
   sql: Sql,
   token: string,
-  review: ReviewSubmission,
+  review: ReviewInput,
   context: SubmissionContext,
   uploadTokenHash: Uint8Array | null,
 ): Promise<SubmissionAnswer> {

@@ -16,6 +16,19 @@ function only(s: string, format: Parameters<typeof readImport>[1] = null) {
   return { format: r.format, review: r.reviews[0] };
 }
 
+describe("a review's language", () => {
+  it('is told from its title and text, and null when they are too short to tell', () => {
+    const head = 'Review Title,Review Content,Review Score,Date,Display Name\n';
+    expect(only(head + ',Sehr zufrieden mit der Lieferung und der Qualität.,5,2024-03-01,Jo\n').review.language)
+      .toBe('de');
+    expect(
+      only(head + 'Superbe,Le produit est arrivé rapidement et fonctionne très bien.,5,2024-03-01,Jo\n').review
+        .language,
+    ).toBe('fr');
+    expect(only(head + 'Great,Works,5,2024-03-01,Jo\n').review.language).toBeNull();
+  });
+});
+
 describe('the formats', () => {
   it('reads one review of each platform, as its export writes it', () => {
     const judgeme = only(

@@ -4,6 +4,7 @@
 // a review or rejected with its row number and the reason. Nothing here writes: the dry run and the
 // import read a file the same way.
 import { csvRecords, decodeCsvBytes } from '../csv.ts';
+import { detectLanguage } from '../language/detect.ts';
 import {
   columnKey,
   detectFormat,
@@ -36,6 +37,8 @@ export interface ImportedReview {
   hidden_reason: string | null;
   imported_as_verified: boolean;
   media_urls: string[];
+  /** The language its title and text are written in (ISO 639-1), or null when too short to tell. */
+  language: string | null;
 }
 
 export interface Rejection {
@@ -250,6 +253,7 @@ export function checkRow(
       : `not published on ${PLATFORM_NAMES[format]}${raw.publishedBy ? ` (${raw.publishedBy})` : ''}`,
     imported_as_verified: raw.claimedVerified,
     media_urls: raw.mediaUrls.split(/[\s,]+/).filter((u) => /^https?:\/\/\S+$/i.test(u)).slice(0, 6),
+    language: detectLanguage(title || null, content),
   };
 }
 

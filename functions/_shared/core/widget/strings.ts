@@ -35,6 +35,8 @@ export interface Strings {
   withPhotos: string;
   /** On a product's widget, a review of another product of its group: the product it was written about. */
   variant: (name: string) => string;
+  /** A review written in another language than the reader's, by its language's name. */
+  writtenIn: (language: string) => string;
 }
 
 const counts: Record<string, Intl.NumberFormat> = {};
@@ -86,6 +88,7 @@ const en: Strings = {
   close: 'Close',
   withPhotos: 'With photos',
   variant: (name) => `Variant: ${name}`,
+  writtenIn: (language) => `Written in ${language}`,
 };
 
 const de: Strings = {
@@ -123,6 +126,7 @@ const de: Strings = {
   close: 'Schließen',
   withPhotos: 'Mit Fotos',
   variant: (name) => `Variante: ${name}`,
+  writtenIn: (language) => `Geschrieben auf ${language}`,
 };
 
 export function stringsFor(locale: string): Strings {

@@ -44,7 +44,8 @@ export function publicReviewPage(
       async () => {
         const [row] = await db<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
           select version, body from plaudit.public_read_review_page(
-            ${slug}, ${scope}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false})`;
+            ${slug}, ${scope}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false},
+            ${q.language ?? null}, ${q.reader_language ?? null})`;
         if (row.version === null) return null;
         return row.body === null
           ? { version: row.version, absent: true as const }

@@ -149,7 +149,8 @@ function productReviewPage(
       async () => {
         const [row] = await db<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
           select version, body from plaudit.public_read_product_reviews(
-            ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false})`;
+            ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false},
+            ${q.language ?? null}, ${q.reader_language ?? null})`;
         return row.body === null || row.version === null ? null : { version: row.version, body: row.body };
       },
     ));

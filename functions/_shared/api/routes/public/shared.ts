@@ -5,7 +5,15 @@ import type { TypedResponse } from 'hono';
 import type { Sql } from '../../../core/db/client.ts';
 import { ApiError } from '../../http/errors.ts';
 import { type Pagination, PaginationQuery } from '../../http/pagination.ts';
-import { ReviewMedia, ReviewReply, ReviewSource, SourcePlatform, VerificationStatus } from '../reviews/shape.ts';
+import {
+  LanguageCode,
+  ReviewLanguage,
+  ReviewMedia,
+  ReviewReply,
+  ReviewSource,
+  SourcePlatform,
+  VerificationStatus,
+} from '../reviews/shape.ts';
 
 export const AverageRating = z.number().nullable().openapi({
   description: 'Mean rating of the public reviews, to 2 decimals; null with no reviews.',
@@ -70,6 +78,7 @@ export const PublicReview = z.object({
   helpful_count: z.number().int().openapi({
     description: 'How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`).',
   }),
+  language: ReviewLanguage,
   created_at: z.string(),
 }).openapi('PublicReview');
 
@@ -96,6 +105,13 @@ export const PublicReviewQuery = PaginationQuery.extend({
   has_media: z.enum(['true']).transform(() => true).optional().openapi({
     description: '`true`: only reviews with photos or videos the public may see.',
   }),
+  language: LanguageCode.optional().openapi({
+    description: 'Only reviews written in this language (ISO 639-1, such as `de`).',
+  }),
+  reader_language: LanguageCode.optional().openapi({
+    description:
+      "The reader's language (ISO 639-1): reviews written in it come first, each part in the order asked. The widget sends its `data-language` or the browser's language.",
+  }),
 });
 export type PublicReviewListQuery = z.infer<typeof PublicReviewQuery>;
 
@@ -104,7 +120,9 @@ export const FIRST_REVIEW_PAGE: PublicReviewListQuery = PublicReviewQuery.parse(
 
 /** What selects one page of a list among the answers of one version: for its ETag. */
 export function listVariant(q: PublicReviewListQuery): string {
-  return `${q.page}:${q.limit}:${q.sort}:${q.rating ?? ''}:${q.has_media ? 'media' : ''}`;
+  return `${q.page}:${q.limit}:${q.sort}:${q.rating ?? ''}:${q.has_media ? 'media' : ''}:${q.language ?? ''}:${
+    q.reader_language ?? ''
+  }`;
 }
 export type { Pagination };
 

@@ -9,7 +9,7 @@ import { answerJsonText, type JsonText, jsonText } from '../../http/json-text.ts
 import { offset, paginate, Paginated, PaginationQuery } from '../../http/pagination.ts';
 import { errorResponseSpec, json, OrgItemParams, OrgParams } from '../../http/schemas.ts';
 import { type CredentialReadRow, orgRoute, router } from '../define.ts';
-import { Review, REVIEW_NOT_FOUND, VerificationStatus } from './shape.ts';
+import { LanguageCode, Review, REVIEW_NOT_FOUND, VerificationStatus } from './shape.ts';
 
 const IsoDate = z.string().refine(
   (s) =>
@@ -38,6 +38,9 @@ const ReviewListQuery = PaginationQuery.extend({
   }),
   has_media: z.enum(['true']).optional().openapi({
     description: 'Only reviews with at least one photo or video, hidden ones included (`true`).',
+  }),
+  language: LanguageCode.optional().openapi({
+    description: 'Only reviews written in this language (ISO 639-1, such as `de`).',
   }),
 });
 
@@ -76,6 +79,7 @@ function listFilters(db: Tx, q: ListQuery) {
   if (start) conditions.push(db`created_at >= ${start}`);
   if (end) conditions.push(db`created_at < ${end}`);
   if (q.q) conditions.push(db`search @@ websearch_to_tsquery('simple', ${q.q})`);
+  if (q.language) conditions.push(db`language = ${q.language}`);
   if (q.has_media) conditions.push(db`exists (select from plaudit.review_media m where m.review_id = reviews.id)`);
   return conditions;
 }

@@ -69,6 +69,17 @@ export const ReviewMedia = z.object({
   created_at: Timestamp,
 }).openapi('ReviewMedia');
 
+/** A language as a list's query names it: ISO 639-1, any case (`DE` is `de`). */
+export const LanguageCode = z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 639-1 language code such as de')
+  .transform((s) => s.toLowerCase());
+
+/** The language a review is written in, as every route answers it. */
+export const ReviewLanguage = z.string().regex(/^[a-z]{2}$/).nullable().openapi({
+  description:
+    'The language the review is written in (ISO 639-1, such as `en` or `de`), told from its title and text when it was submitted or imported; `null` when the text is too short to tell.',
+  example: 'en',
+});
+
 export const Review = z.object({
   id: z.string().uuid(),
   rating: z.number().int().min(1).max(5),
@@ -104,6 +115,7 @@ export const Review = z.object({
   product: ReviewProduct.nullable().openapi({
     description: 'The product reviewed, from your catalog; `null` for a review of the business.',
   }),
+  language: ReviewLanguage,
   custom_fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).openapi({
     description:
       "The reviewer's answers to the form's custom fields, keyed by field key (text, number or boolean by the field's type); `{}` when there are none. Returned to the organization only: public routes, the widget and the profile pages never show them.",
