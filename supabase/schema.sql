@@ -619,6 +619,11 @@ COMMENT ON FUNCTION plaudit.google_product_feed_state(p_slug text) IS 'Whether a
 
 COMMENT ON FUNCTION plaudit.gtin_is_valid(p_gtin text) IS 'True when the text is a GTIN of 8, 12, 13 or 14 digits whose check digit is right.';
 
+-- FUNCTION plaudit.has_reviews_in_other_language (supabase/schemas/public_profiles.sql)
+--   (p_org_id uuid, p_language text) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.has_reviews_in_other_language(p_org_id uuid, p_language text) IS 'Whether any review of the business is written in another language than the one given.';
+
 -- FUNCTION plaudit.hit_rate_limit (supabase/schemas/authentication_and_rate_limits.sql)
 --   (p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) RETURNS record
 
@@ -2689,6 +2694,7 @@ CREATE INDEX reviews_org_id_product_id_created_at ON plaudit.reviews USING btree
 CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id);
 CREATE INDEX reviews_org_id_reviewer_email ON plaudit.reviews USING btree (org_id, lower(reviewer_email)) WHERE (reviewer_email IS NOT NULL);
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
+CREATE INDEX reviews_org_language_idx ON plaudit.reviews USING btree (org_id, language) WHERE (language IS NOT NULL);
 CREATE INDEX reviews_public_business_by_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_business_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_business_helpful ON plaudit.reviews USING btree (org_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
