@@ -26,6 +26,7 @@ import exportScenario from './bench/scenarios/export.mjs';
 import googleFeed from './bench/scenarios/google-feed.mjs';
 import webhooks from './bench/scenarios/webhooks.mjs';
 import reviewScenarios from './bench/scenarios/reviews.mjs';
+import languages from './bench/scenarios/languages.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import productSync from './bench/scenarios/product-sync.mjs';
 import productReads from './bench/scenarios/products.mjs';
@@ -56,6 +57,7 @@ const SCENARIOS = [
   googleFeed,
   webhooks,
   ...reviewScenarios,
+  languages,
   reviewRequests,
   productSync,
   ...productReads,

@@ -1,18 +1,41 @@
 // supabase/schemas/ is the one home of every function, view, trigger binding, policy and grant:
 // the test database was brought to HEAD by applying it (scripts/lib/sql-sources.mjs). This checks
 // that the sources say everything once, that applying them again over HEAD changes nothing, and
-// that their reader refuses what belongs elsewhere.
+// that their reader refuses what belongs elsewhere. Applying the sources locks every table of the
+// schema, so it happens in a database of this file's own, brought to HEAD the same way: in the
+// shared test database it would deadlock with other files' statements.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyMigrations, connect, ensureDatabase } from '../../scripts/lib/database.mjs';
 import { catalogDifferences, sourceCatalog } from '../../scripts/lib/sql-catalog.mjs';
 import { applyHead, readSources, rolledBack } from '../../scripts/lib/sql-sources.mjs';
 
+const database = `plaudit_sources_${randomBytes(6).toString('hex')}`;
+const scratch = new URL(process.env.TEST_DATABASE_URL!);
+scratch.pathname = `/${database}`;
+const scratchUrl = scratch.toString();
+
+beforeAll(async () => {
+  await ensureDatabase(process.env.TEST_DATABASE_URL!, database);
+  await applyMigrations(scratchUrl);
+}, 180_000);
+
+afterAll(async () => {
+  const server = connect(process.env.TEST_DATABASE_URL!);
+  try {
+    await server.unsafe(`drop database if exists "${database}" with (force)`);
+  } finally {
+    await server.end();
+  }
+});
+
 /** The catalog at HEAD, and after the sources are applied over it again (rolled back). */
 async function applyAgain() {
-  const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
+  const sql = postgres(scratchUrl, { max: 1, prepare: false, onnotice: () => {} });
   try {
     const before = await sourceCatalog(sql);
     const { after, made } = await rolledBack(sql, async (tx) => ({
@@ -86,7 +109,7 @@ describe('supabase/schemas/', () => {
         '',
       ].join('\n'),
     });
-    const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
+    const sql = postgres(scratchUrl, { max: 1, prepare: false, onnotice: () => {} });
     try {
       const after = await rolledBack(sql, async (tx) => {
         await tx.unsafe('set local role plaudit_owner');
@@ -108,7 +131,7 @@ describe('supabase/schemas/', () => {
   it('says where a function is defined twice', async () => {
     const twice = readSources();
     const first = twice.find((d) => d.name === 'plaudit.review_json')!;
-    const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 1, prepare: false, onnotice: () => {} });
+    const sql = postgres(scratchUrl, { max: 1, prepare: false, onnotice: () => {} });
     try {
       const attempt = rolledBack(
         sql,

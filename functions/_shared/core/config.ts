@@ -31,6 +31,8 @@ export interface Config {
   signUp: boolean;
   /** Photos and videos of reviews: where they are stored, how often one may upload. */
   media: MediaConfig;
+  /** Whether a review's language is told from its text at submission and import (REVIEW_LANGUAGES=off: never). */
+  detectLanguages: boolean;
 }
 
 function positiveInt(name: string, fallback: number): number {
@@ -39,6 +41,13 @@ function positiveInt(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
   return n;
+}
+
+/** REVIEW_LANGUAGES: `detect` (the default) or `off`, for a shop whose reviews are all in one language. */
+export function languageDetection(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'detect') return true;
+  if (raw === 'off') return false;
+  throw new Error('REVIEW_LANGUAGES must be detect or off');
 }
 
 /** A comma-separated list of database URLs (API_DATABASE_REPLICA_URLS), as a list. */
@@ -83,6 +92,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     replicaMaxLagMs: positiveInt('REPLICA_MAX_LAG_MS', 5000),
     signUp: env('PLAUDIT_SIGN_UP') === 'open',
     media: loadMediaConfig(publicUrl),
+    detectLanguages: languageDetection(env('REVIEW_LANGUAGES')),
     ...overrides,
   };
 }

@@ -11,6 +11,8 @@ import { startWorker, type TestWorker } from '../../helpers/worker.ts';
 
 const server = ownApiServer();
 const call = server.call;
+/** An API whose operator switched detection off (REVIEW_LANGUAGES=off). */
+const undetecting = ownApiServer({ REVIEW_LANGUAGES: 'off' });
 
 const TEXTS = {
   de: ['Sehr zufrieden', 'Die Lieferung kam schnell und alles war bestens verpackt.'],
@@ -68,6 +70,20 @@ describe('a submitted review', () => {
       expect(res.status).toBe(200);
       expect(res.body.language).toBe(m.language);
     }
+  });
+});
+
+describe('with REVIEW_LANGUAGES=off', () => {
+  it('a submitted review carries no language, whatever its text', async () => {
+    // A business of its own: the lists below read every review of `t`.
+    const tenant = await createTenant();
+    const form = await createForm(undetecting.call, tenant);
+    const r = await submitOk(undetecting.call, form.id, { title: TEXTS.de[0], content: TEXTS.de[1] });
+    expect(r.language).toBeNull();
+    const res = await call('GET', `/api/v1/organizations/${tenant.org.id}/reviews/${r.id}`, {
+      key: tenant.keys.read,
+    });
+    expect(res.body.language).toBeNull();
   });
 });
 

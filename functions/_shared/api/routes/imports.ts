@@ -82,6 +82,7 @@ export const imports = router()
       if (input.file.size > MAX_IMPORT_BYTES) throw new ApiError(413, 'file: larger than 20 MB');
       const read = readImport(new Uint8Array(await input.file.arrayBuffer()), input.format ?? null, {
         dateOrder: input.date_order ?? null,
+        detectLanguages: c.var.config.detectLanguages,
       });
       if (!read.ok) throw new ApiError(422, read.message);
       const db = c.var.db;

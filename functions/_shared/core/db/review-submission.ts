@@ -41,6 +41,8 @@ export interface SubmissionContext {
   rateLimit: number;
   /** The base of the e-mailed verification link (the service's public URL). */
   linkBase: string;
+  /** Whether the review's language is told from its text (else it is stored as null). */
+  detectLanguages: boolean;
 }
 
 /** What plaudit.submit_review and plaudit.submit_requested_review answer, and the upload token's expiry. */
@@ -63,8 +65,8 @@ export interface SubmissionAnswer {
  * The review as the composite, in SQL: by name, so that no caller depends on the fields' order;
  * with the language its title and text are written in.
  */
-function record(tx: Tx, input: ReviewInput) {
-  const review: ReviewSubmission = { ...input, language: detectLanguage(input.title, input.content) };
+function record(tx: Tx, input: ReviewInput, detect: boolean) {
+  const review: ReviewSubmission = { ...input, language: detect ? detectLanguage(input.title, input.content) : null };
   return tx`jsonb_populate_record(null::plaudit.review_submission, ${tx.json(asJson(review))})`;
 }
 
@@ -84,7 +86,9 @@ export async function submitReview(
       select s.rate_allowed, s.rate_remaining, s.rate_reset, s.error_code, s.error_message, s.error_constraint,
              s.error_table, s.id, s.verification_status, s.review,
              plaudit.issue_media_upload_token(s.id, ${uploadTokenHash}) as media_expires_at
-        from plaudit.submit_review(${record(tx, review)}, ${context.rateBucket}, ${context.rateLimit},
+        from plaudit.submit_review(${
+      record(tx, review, context.detectLanguages)
+    }, ${context.rateBucket}, ${context.rateLimit},
                                    ${context.linkBase}) s`, { onPrimary: true });
   return row;
 }
@@ -107,7 +111,9 @@ export async function submitRequestedReview(
     return tx<SubmissionAnswer[]>`
       select s.rate_allowed, s.rate_remaining, s.rate_reset, s.error_code, s.error_message, s.error_constraint,
              s.error_table, s.id, s.verification_status, ${issued} as media_expires_at
-        from plaudit.submit_requested_review(${token}, ${record(tx, review)}, ${context.rateBucket},
+        from plaudit.submit_requested_review(${token}, ${
+      record(tx, review, context.detectLanguages)
+    }, ${context.rateBucket},
                                              ${context.rateLimit}, ${context.linkBase}) s`;
   }, { onPrimary: true });
   return row;

@@ -57,6 +57,8 @@ export interface ReadOptions {
   /** The file's date order, when the business chose it: without it an ambiguous date is refused. */
   dateOrder?: DateOrder | null;
   now?: Date;
+  /** Whether each review's language is told from its text (REVIEW_LANGUAGES); else null. */
+  detectLanguages?: boolean;
 }
 
 export type ReadResult =
@@ -204,6 +206,7 @@ export function checkRow(
   row: number,
   now: Date,
   dateOrder: DateOrder | null = null,
+  detectLanguages = true,
 ): ImportedReview | (Rejection & { ambiguous?: true }) {
   const raw = FORMATS[format].read(cells);
   const col = (field: string) => FIELD_NAMES[format][field] ?? field;
@@ -253,7 +256,7 @@ export function checkRow(
       : `not published on ${PLATFORM_NAMES[format]}${raw.publishedBy ? ` (${raw.publishedBy})` : ''}`,
     imported_as_verified: raw.claimedVerified,
     media_urls: raw.mediaUrls.split(/[\s,]+/).filter((u) => /^https?:\/\/\S+$/i.test(u)).slice(0, 6),
-    language: detectLanguage(title || null, content),
+    language: detectLanguages ? detectLanguage(title || null, content) : null,
   };
 }
 
@@ -274,7 +277,7 @@ function rowKey(r: ImportedReview): string {
 export function readImport(
   bytes: Uint8Array,
   format: ImportFormat | null,
-  { now = new Date(), dateOrder = null }: ReadOptions = {},
+  { now = new Date(), dateOrder = null, detectLanguages = true }: ReadOptions = {},
 ): ReadResult {
   const decoded = decodeImport(bytes);
   if ('message' in decoded) return { ok: false, message: decoded.message };
@@ -318,7 +321,7 @@ export function readImport(
       const i = position(c);
       return i === undefined ? '' : cells[i] ?? '';
     };
-    const out = checkRow(chosen, cell, total + 1, now, dateOrder);
+    const out = checkRow(chosen, cell, total + 1, now, dateOrder, detectLanguages);
     if ('message' in out) {
       // Counted, every one; kept, the first ones: a file of a million bad rows answers in a few kilobytes.
       rejectedCount += 1;

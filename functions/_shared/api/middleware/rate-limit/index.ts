@@ -135,6 +135,7 @@ export function submissionContext<E extends AppEnv>(c: Context<E>): SubmissionCo
     rateBucket: `submit:${sha256Hex(clientIp(c, config.trustProxy))}`,
     rateLimit: config.submitRateLimitPerMinute,
     linkBase: config.publicUrl,
+    detectLanguages: config.detectLanguages,
   };
 }
 
