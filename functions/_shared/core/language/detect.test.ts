@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLanguage, MIN_DETECTABLE_LENGTH, readerLanguage } from './detect.ts';
+import { detectLanguage, MAX_SAMPLE_LENGTH, MIN_DETECTABLE_LENGTH, readerLanguage } from './detect.ts';
 
 describe('detectLanguage', () => {
   it('tells the language of real review sentences as ISO 639-1', () => {
@@ -24,6 +24,18 @@ describe('detectLanguage', () => {
   it('answers null when another language comes as close', () => {
     expect(detectLanguage('Great espresso', 'Lovely blend.')).toBeNull();
     expect(detectLanguage('Great', 'Lovely mug, number 12 abc123')).toBeNull();
+  });
+
+  it('tells a long review by its opening (MAX_SAMPLE_LENGTH characters), whatever follows', () => {
+    const german = 'Die Tasse kam schnell und gut verpackt an, die Glasur ist noch schöner als auf den Fotos. ' +
+      'Sie hält den Tee lange warm und der Henkel liegt angenehm in der Hand. ';
+    const english = 'Arrived two days after ordering, well packed, and the glaze is even nicer than in the photos. ' +
+      'It keeps tea warm for a long time and the handle sits comfortably in the hand. ' +
+      'Great espresso, lovely blend, fast delivery and very friendly service. The beans are fresh and the roast is ' +
+      'just right for my machine, will order again.';
+    expect(german.length).toBeGreaterThanOrEqual(MAX_SAMPLE_LENGTH);
+    expect(detectLanguage(null, german + english)).toBe('de');
+    expect(detectLanguage(null, english + german)).toBe('en');
   });
 
   it('answers null when the text is no language at all', () => {
