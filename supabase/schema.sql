@@ -1145,11 +1145,6 @@ COMMENT ON FUNCTION plaudit.random_sign_in_code() IS 'Six decimal digits from th
 
 COMMENT ON FUNCTION plaudit.rebuild_product_review_statistics(p_org_id uuid) IS 'Recounts an organization''s product review counters from its published reviews.';
 
--- FUNCTION plaudit.rebuild_review_feed_elements (supabase/schemas/google_product_feed.sql)
---   (p_org_id uuid) RETURNS void
-
-COMMENT ON FUNCTION plaudit.rebuild_review_feed_elements(p_org_id uuid) IS 'Writes every product review''s Google feed element of an organization again, from its reviews.';
-
 -- FUNCTION plaudit.rebuild_review_statistics (supabase/schemas/review_statistics.sql)
 --   (p_org_id uuid) RETURNS void
 
@@ -1301,13 +1296,6 @@ COMMENT ON FUNCTION plaudit.review_appeal_json(p_id uuid) IS 'An appeal of the c
 
 COMMENT ON FUNCTION plaudit.review_event_forgotten(p_data jsonb, p_redact boolean) IS 'A review event''s data with the reviewer forgotten: name Anonymous, no address or answers, the text removed on request.';
 
--- FUNCTION plaudit.review_feed_element (supabase/schemas/google_product_feed.sql)
---   (r plaudit.reviews, OUT review_id uuid, OUT org_id uuid, OUT product_id uuid, OUT created_at timestamp with time zone, OUT published boolean,
---     OUT head text, OUT middle text, OUT ending text) RETURNS record
-
-COMMENT ON FUNCTION plaudit.review_feed_element(r plaudit.reviews, OUT review_id uuid, OUT org_id uuid, OUT product_id uuid,
-    OUT created_at timestamp with time zone, OUT published boolean, OUT head text, OUT middle text, OUT ending text) IS 'A product review''s Google feed XML in the three parts kept beside it, with its feed order and whether it is published.';
-
 -- FUNCTION plaudit.review_feed_state (supabase/schemas/google_product_feed.sql)
 --   (p_slug text, p_feed text) RETURNS json
 
@@ -1342,16 +1330,6 @@ COMMENT ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_
 --   (p_review_id uuid, p_token_hash bytea, OUT org_id uuid, OUT refusal text) RETURNS record
 
 COMMENT ON FUNCTION plaudit.review_media_access(p_review_id uuid, p_token_hash bytea, OUT org_id uuid, OUT refusal text) IS 'Whether the upload token or the caller''s tenant may add media to a review: its organization, or why not.';
-
--- FUNCTION plaudit.review_media_feed_elements_removed (supabase/schemas/google_product_feed.sql)
---   () RETURNS trigger
-
-COMMENT ON FUNCTION plaudit.review_media_feed_elements_removed() IS 'Writes the feed elements of the reviews whose photos a delete statement removed again.';
-
--- FUNCTION plaudit.review_media_feed_elements_written (supabase/schemas/google_product_feed.sql)
---   () RETURNS trigger
-
-COMMENT ON FUNCTION plaudit.review_media_feed_elements_written() IS 'Writes the feed elements of the reviews whose photos an insert or update statement changed again.';
 
 -- FUNCTION plaudit.review_media_item_json (supabase/schemas/review_media.sql)
 --   (p_media_id uuid) RETURNS text
@@ -1489,16 +1467,6 @@ COMMENT ON FUNCTION plaudit.reviews_emit_changes() IS 'Every change of a review'
 
 COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review but an imported one gets its review.created event, in the transaction that inserts it.';
 
--- FUNCTION plaudit.reviews_feed_elements_inserted (supabase/schemas/google_product_feed.sql)
---   () RETURNS trigger
-
-COMMENT ON FUNCTION plaudit.reviews_feed_elements_inserted() IS 'Writes the Google feed element of each product review an insert statement makes.';
-
--- FUNCTION plaudit.reviews_feed_elements_updated (supabase/schemas/google_product_feed.sql)
---   () RETURNS trigger
-
-COMMENT ON FUNCTION plaudit.reviews_feed_elements_updated() IS 'Writes a product review''s Google feed element again when an update changes what it holds.';
-
 -- FUNCTION plaudit.reviews_guard_update (supabase/schemas/reviews.sql)
 --   () RETURNS trigger
 
@@ -1518,11 +1486,6 @@ COMMENT ON FUNCTION plaudit.reviews_refuse_delete() IS 'Reviews are never delete
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.reviews_state_reasons() IS 'Every hide of a review writes its statement of reasons and mails it, with an appeal link, to a reviewer with an address.';
-
--- FUNCTION plaudit.rewrite_feed_element_photos (supabase/schemas/google_product_feed.sql)
---   (p_review_ids uuid[]) RETURNS void
-
-COMMENT ON FUNCTION plaudit.rewrite_feed_element_photos(p_review_ids uuid[]) IS 'Writes the photos'' part of the Google feed elements of the reviews given again.';
 
 -- FUNCTION plaudit.ring_worker (supabase/schemas/schedules.sql)
 --   () RETURNS bigint
@@ -2198,19 +2161,6 @@ CREATE TABLE plaudit.replica_read_floor (
 
 COMMENT ON TABLE plaudit.replica_read_floor IS 'The WAL position a read replica must have replayed to serve reads; raised by the CDN purge lane when a replica falls behind a purge.';
 
-CREATE TABLE plaudit.review_feed_elements (
-    review_id uuid NOT NULL,
-    org_id uuid NOT NULL,
-    product_id uuid NOT NULL,
-    created_at timestamp with time zone NOT NULL,
-    published boolean NOT NULL,
-    head text NOT NULL,
-    middle text NOT NULL,
-    ending text NOT NULL
-);
-
-COMMENT ON TABLE plaudit.review_feed_elements IS 'Each product review''s Google feed XML, kept in three parts around its product''s (plaudit.google_product_feed_page).';
-
 CREATE TABLE plaudit.review_forms (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -2599,7 +2549,6 @@ ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_
 ALTER TABLE ONLY plaudit.replica_read_floor ADD CONSTRAINT replica_read_floor_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_key UNIQUE (statement_id);
-ALTER TABLE ONLY plaudit.review_feed_elements ADD CONSTRAINT review_feed_elements_pkey PRIMARY KEY (review_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_pkey PRIMARY KEY (id);
@@ -2700,7 +2649,6 @@ CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name,
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
 CREATE INDEX review_appeals_org_id ON plaudit.review_appeals USING btree (org_id, status, created_at, id);
 CREATE INDEX review_appeals_review_id ON plaudit.review_appeals USING btree (review_id);
-CREATE INDEX review_feed_elements_feed_order ON plaudit.review_feed_elements USING btree (org_id, product_id, created_at, review_id) WHERE published;
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX review_media_org_id ON plaudit.review_media USING btree (org_id);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
@@ -2811,9 +2759,6 @@ CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON pla
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
-CREATE TRIGGER review_media_keep_feed_elements_deleted AFTER DELETE ON plaudit.review_media REFERENCING OLD TABLE AS old_media FOR EACH STATEMENT EXECUTE FUNCTION plaudit.review_media_feed_elements_removed();
-CREATE TRIGGER review_media_keep_feed_elements_inserted AFTER INSERT ON plaudit.review_media REFERENCING NEW TABLE AS new_media FOR EACH STATEMENT EXECUTE FUNCTION plaudit.review_media_feed_elements_written();
-CREATE TRIGGER review_media_keep_feed_elements_updated AFTER UPDATE ON plaudit.review_media REFERENCING NEW TABLE AS new_media FOR EACH STATEMENT EXECUTE FUNCTION plaudit.review_media_feed_elements_written();
 CREATE TRIGGER review_media_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_media FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
@@ -2823,8 +2768,6 @@ CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCIN
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
-CREATE TRIGGER reviews_keep_feed_elements_inserted AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_feed_elements_inserted();
-CREATE TRIGGER reviews_keep_feed_elements_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_feed_elements_updated();
 CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(new.is_hidden, new.verification_status) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
 CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN (((plaudit.review_is_public(old.is_hidden,
@@ -2880,8 +2823,6 @@ ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_f
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_fkey FOREIGN KEY (statement_id) REFERENCES plaudit.review_statements(id) ON DELETE CASCADE;
-ALTER TABLE ONLY plaudit.review_feed_elements ADD CONSTRAINT review_feed_elements_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
-ALTER TABLE ONLY plaudit.review_feed_elements ADD CONSTRAINT review_feed_elements_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
@@ -3055,7 +2996,6 @@ ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.replica_read_floor ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_appeals ENABLE ROW LEVEL SECURITY;
-ALTER TABLE plaudit.review_feed_elements ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_media ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;

@@ -119,148 +119,10 @@ $$;
 comment on function plaudit.google_product_feed_state(text) is 'Whether a slug''s Google Product Ratings feed is published, with the business''s name, the feed''s version and when it last changed.';
 grant execute on function plaudit.google_product_feed_state(text) to plaudit_public;
 
--- A product review's part of the Google feed, in the parts review_feed_elements keeps (the
--- product's page address and its <products> element go between them, written once per page), with
--- what the feed's walk needs: its organization, product, time and whether it is published.
-create or replace function plaudit.review_feed_element(
-  r plaudit.reviews,
-  out review_id uuid, out org_id uuid, out product_id uuid, out created_at timestamptz, out published boolean,
-  out head text, out middle text, out ending text
-)
-language sql
-stable
-set search_path = pg_catalog, pg_temp
-as $$
-  select r.id, r.org_id, r.product_id, r.created_at, plaudit.review_is_public(r.is_hidden, r.verification_status),
-         E'\n    <review><review_id>' || r.id::text || '</review_id>'
-         || '<reviewer>' || case
-              when btrim(n.name, E' \t\n\r') = '' or n.name = 'Anonymous' then '<name is_anonymous="true">Anonymous</name>'
-              else '<name>' || n.name || '</name>' end || '</reviewer>'
-         || '<is_verified_purchase>'
-         || coalesce(r.verification_status = 'verified' and r.verification_method in ('purchase_proof', 'invitation'), false)::text
-         || '</is_verified_purchase>'
-         || '<is_incentivized_review>' || plaudit.review_is_incentivized(r)::text || '</is_incentivized_review>'
-         || '<review_timestamp>' || to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-         || '</review_timestamp>'
-         || plaudit.xml_element_or_nothing('title', plaudit.xml_text(r.title))
-         || coalesce(nullif(plaudit.xml_element_or_nothing('content', plaudit.xml_text(r.content)), ''),
-                     '<content>(no text)</content>'),
-         -- The reviewer's photos the public may see (videos have no place in the feed).
-         coalesce((select '<reviewer_images>' || string_agg('<reviewer_image><url>' || plaudit.xml_text(m.url)
-                                                            || '</url></reviewer_image>', '' order by m.position)
-                          || '</reviewer_images>'
-                     from plaudit.review_media m
-                    where m.review_id = r.id and m.type = 'image' and not m.is_hidden), '')
-         || '<ratings><overall min="1" max="5">' || r.rating::text || '</overall></ratings>',
-         '<is_spam>false</is_spam><collection_method>'
-         || case when r.verification_status = 'verified' and r.verification_method = 'invitation'
-                 then 'post_fulfillment' else 'unsolicited' end
-         || '</collection_method></review>'
-    from (select plaudit.xml_text(r.reviewer_name) as name) n
-$$;
-comment on function plaudit.review_feed_element(plaudit.reviews) is 'A product review''s Google feed XML in the three parts kept beside it, with its feed order and whether it is published.';
-
--- Keeps review_feed_elements as product reviews are inserted (a statement trigger: an import's
--- thousands of rows are one statement).
-create or replace function plaudit.reviews_feed_elements_inserted()
-returns trigger
-language plpgsql
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  insert into plaudit.review_feed_elements
-  select (plaudit.review_feed_element(n)).* from new_reviews n where n.product_id is not null;
-  return null;
-end
-$$;
-comment on function plaudit.reviews_feed_elements_inserted() is 'Writes the Google feed element of each product review an insert statement makes.';
-
--- Writes an element again only when what it holds changed (a helpful vote does not).
-create or replace function plaudit.reviews_feed_elements_updated()
-returns trigger
-language plpgsql
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  insert into plaudit.review_feed_elements
-  select (plaudit.review_feed_element(n)).*
-    from new_reviews n join old_reviews o on o.id = n.id
-   where n.product_id is not null
-     and (o.reviewer_name, o.title, o.content, o.rating, o.verification_status, o.verification_method, o.incentive,
-          o.is_hidden, o.product_id, o.created_at)
-         is distinct from
-         (n.reviewer_name, n.title, n.content, n.rating, n.verification_status, n.verification_method, n.incentive,
-          n.is_hidden, n.product_id, n.created_at)
-  on conflict (review_id) do update
-    set product_id = excluded.product_id, created_at = excluded.created_at, published = excluded.published,
-        head = excluded.head, middle = excluded.middle, ending = excluded.ending;
-  return null;
-end
-$$;
-comment on function plaudit.reviews_feed_elements_updated() is 'Writes a product review''s Google feed element again when an update changes what it holds.';
-
--- The photos of a review are in its element's middle part: written again for the reviews given.
-create or replace function plaudit.rewrite_feed_element_photos(p_review_ids uuid[])
-returns void
-language sql
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  update plaudit.review_feed_elements e set middle = x.middle
-    from (select (plaudit.review_feed_element(r)).* from plaudit.reviews r where r.id = any (p_review_ids)) x
-   where e.review_id = x.review_id and e.middle is distinct from x.middle;
-$$;
-comment on function plaudit.rewrite_feed_element_photos(uuid[]) is 'Writes the photos'' part of the Google feed elements of the reviews given again.';
-
--- A photo added, hidden or shown.
-create or replace function plaudit.review_media_feed_elements_written()
-returns trigger
-language plpgsql
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  perform plaudit.rewrite_feed_element_photos((select array_agg(distinct m.review_id) from new_media m));
-  return null;
-end
-$$;
-comment on function plaudit.review_media_feed_elements_written() is 'Writes the feed elements of the reviews whose photos an insert or update statement changed again.';
-
--- A photo removed.
-create or replace function plaudit.review_media_feed_elements_removed()
-returns trigger
-language plpgsql
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-begin
-  perform plaudit.rewrite_feed_element_photos((select array_agg(distinct m.review_id) from old_media m));
-  return null;
-end
-$$;
-comment on function plaudit.review_media_feed_elements_removed() is 'Writes the feed elements of the reviews whose photos a delete statement removed again.';
-
--- Writes every product review's element of an organization again: after a bulk load with
--- triggers off (as the benchmarks seed), or to check the kept elements against the reviews.
-create or replace function plaudit.rebuild_review_feed_elements(p_org_id uuid)
-returns void
-language sql
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  delete from plaudit.review_feed_elements where org_id = p_org_id;
-  insert into plaudit.review_feed_elements
-  select (plaudit.review_feed_element(r)).* from plaudit.reviews r where r.org_id = p_org_id and r.product_id is not null;
-$$;
-comment on function plaudit.rebuild_review_feed_elements(uuid) is 'Writes every product review''s Google feed element of an organization again, from its reviews.';
-
 -- One page of the feed: the <review> elements of up to p_limit published product reviews (not
 -- hidden; verified or unverified; whatever their rating) after the cursor, in (product, created_at,
--- id) order, an index walk of the kept elements (review_feed_elements_feed_order), with the cursor
--- of the next page, each with its visible photos (reviewer_images, after review_url as the schema
--- orders it).
+-- id) order, an index walk of reviews_org_id_product_id_created_at, with the cursor of the next
+-- page, each with its visible photos (reviewer_images, after review_url as the schema orders it).
 -- Reviews of the business are not in it, nor any e-mail address (none is ever written).
 -- p_product_page is the start of a product's public page, `{PUBLIC_URL}/p/{slug}/products/`; the
 -- product's external_id, encoded, ends it. A product's part of the XML (its page, ids, name and
@@ -286,18 +148,27 @@ begin
   return query
   with page as materialized (
     -- The first page starts below every key (no uuid is all zeros): one plan for every page.
-    select e.review_id as id, e.product_id, e.created_at, e.head, e.middle, e.ending
-      from plaudit.review_feed_elements e
-     where e.org_id = org and e.published
-       and (e.product_id, e.created_at, e.review_id) >
+    select r.id, r.product_id, r.created_at, r.rating, r.verification_status, r.verification_method,
+           plaudit.review_is_incentivized(r) as incentivized,
+           plaudit.xml_text(r.reviewer_name) as reviewer_name, plaudit.xml_text(r.title) as title,
+           plaudit.xml_text(r.content) as content,
+           -- The reviewer's photos the public may see (videos have no place in the feed).
+           (select '<reviewer_images>' || string_agg('<reviewer_image><url>' || plaudit.xml_text(m.url)
+                                                     || '</url></reviewer_image>', '' order by m.position)
+                   || '</reviewer_images>'
+              from plaudit.review_media m
+             where m.review_id = r.id and m.type = 'image' and not m.is_hidden) as images
+      from plaudit.reviews r
+     where r.org_id = org and r.product_id is not null
+       and (r.product_id, r.created_at, r.id) >
            (coalesce(p_after_product, '00000000-0000-0000-0000-000000000000'),
             coalesce(p_after_created_at::timestamptz, '-infinity'),
             coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
-     order by e.product_id, e.created_at, e.review_id
+       and plaudit.review_is_public(r.is_hidden, r.verification_status)
+     order by r.product_id, r.created_at, r.id
      limit least(greatest(p_limit, 1), 5000)
   ), product as materialized (
-    select pr.id,
-           '<review_url type="singleton">' || pg.url || '</review_url>' as page,
+    select pr.id, pg.url as page,
            '<products><product>'
            || coalesce('<product_ids>' || nullif(
                    coalesce('<gtins><gtin>' || pr.gtin || '</gtin></gtins>', '')
@@ -315,8 +186,30 @@ begin
      cross join lateral (select plaudit.xml_text(p_product_page || plaudit.uri_component(pr.external_id)) as url) pg
      where pr.id in (select page.product_id from page)
   )
-  -- The page's rows are in the feed's order already (the walk's): the aggregate keeps it.
-  select string_agg(x.head || p.page || x.middle || p.products || x.ending, '' order by x.product_id, x.created_at, x.id),
+  select string_agg(
+           E'\n    <review><review_id>' || x.id::text || '</review_id>'
+           || '<reviewer>' || case
+                when btrim(x.reviewer_name, E' \t\n\r') = '' or x.reviewer_name = 'Anonymous'
+                  then '<name is_anonymous="true">Anonymous</name>'
+                else '<name>' || x.reviewer_name || '</name>' end || '</reviewer>'
+           || '<is_verified_purchase>'
+           || (x.verification_status = 'verified' and x.verification_method in ('purchase_proof', 'invitation'))::text
+           || '</is_verified_purchase>'
+           || '<is_incentivized_review>' || x.incentivized::text || '</is_incentivized_review>'
+           || '<review_timestamp>' || to_char(x.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+           || '</review_timestamp>'
+           || plaudit.xml_element_or_nothing('title', x.title)
+           || coalesce(nullif(plaudit.xml_element_or_nothing('content', x.content), ''), '<content>(no text)</content>')
+           || '<review_url type="singleton">' || p.page || '</review_url>'
+           || coalesce(x.images, '')
+           || '<ratings><overall min="1" max="5">' || x.rating::text || '</overall></ratings>'
+           || p.products
+           || '<is_spam>false</is_spam>'
+           || '<collection_method>'
+           || case when x.verification_status = 'verified' and x.verification_method = 'invitation'
+                   then 'post_fulfillment' else 'unsolicited' end
+           || '</collection_method></review>',
+           '' order by x.product_id, x.created_at, x.id),
          count(*)::integer,
          (select l.product_id from page l order by l.product_id desc, l.created_at desc, l.id desc limit 1),
          (select to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
@@ -328,31 +221,3 @@ end
 $$;
 comment on function plaudit.google_product_feed_page(text,text,uuid,text,uuid,integer) is 'A page of a slug''s Google Product Ratings feed after a cursor: its <review> elements, and the next cursor.';
 grant execute on function plaudit.google_product_feed_page(text,text,uuid,text,uuid,integer) to plaudit_public;
-
--- ============================================================================================
--- trigger bindings
--- ============================================================================================
-create trigger reviews_keep_feed_elements_inserted
-  after insert on plaudit.reviews
-  referencing new table as new_reviews
-  for each statement execute function plaudit.reviews_feed_elements_inserted();
-
-create trigger reviews_keep_feed_elements_updated
-  after update on plaudit.reviews
-  referencing old table as old_reviews new table as new_reviews
-  for each statement execute function plaudit.reviews_feed_elements_updated();
-
-create trigger review_media_keep_feed_elements_inserted
-  after insert on plaudit.review_media
-  referencing new table as new_media
-  for each statement execute function plaudit.review_media_feed_elements_written();
-
-create trigger review_media_keep_feed_elements_updated
-  after update on plaudit.review_media
-  referencing new table as new_media
-  for each statement execute function plaudit.review_media_feed_elements_written();
-
-create trigger review_media_keep_feed_elements_deleted
-  after delete on plaudit.review_media
-  referencing old table as old_media
-  for each statement execute function plaudit.review_media_feed_elements_removed();

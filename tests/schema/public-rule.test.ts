@@ -35,6 +35,7 @@ describe('which reviews are public', () => {
       .map((d) => `${d.kind} ${d.name}`)
       .sort();
     expect(callers).toEqual([
+      'function plaudit.google_product_feed_page',
       'function plaudit.meta_review_feed_page',
       'function plaudit.public_feed_page_ids',
       'function plaudit.public_feed_total',
@@ -42,7 +43,6 @@ describe('which reviews are public', () => {
       'function plaudit.public_transparency',
       'function plaudit.rebuild_product_review_statistics',
       'function plaudit.rebuild_review_statistics',
-      'function plaudit.review_feed_element',
       'function plaudit.review_feeds_report',
       'function plaudit.reviews_count_inserted',
       'function plaudit.reviews_count_updated',

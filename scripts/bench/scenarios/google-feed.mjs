@@ -47,9 +47,7 @@ async function seed(sql, rows, log) {
       from generate_series(1, ${rows}) g`;
   });
   await sql`select plaudit.rebuild_review_statistics(${org.id})`;
-  await sql`select plaudit.rebuild_review_feed_elements(${org.id})`;
   await sql`analyze plaudit.reviews`;
-  await sql`analyze plaudit.review_feed_elements`;
   await sql`analyze plaudit.products`;
   log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { orgId: org.id };

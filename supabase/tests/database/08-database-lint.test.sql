@@ -79,8 +79,6 @@ insert into accepted values
    'internal: read by the worker''s SECURITY DEFINER functions only'),
   ('rls_enabled_no_policy', 'plaudit.cdn_purges',
    'internal: the CDN purge outbox, written by triggers and claimed by the worker''s SECURITY DEFINER functions only'),
-  ('rls_enabled_no_policy', 'plaudit.review_feed_elements',
-   'internal: the Google feed''s kept XML, written by the reviews'' and media''s triggers and read by the feed''s page only'),
   ('rls_enabled_no_policy', 'plaudit.review_votes',
    'internal: helpful votes, written and read by plaudit.vote_helpful only; tenants see the count on the review'),
   ('rls_enabled_no_policy', 'plaudit.visitor_hash_keys',
