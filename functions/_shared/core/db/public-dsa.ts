@@ -58,9 +58,9 @@ export async function loadPublicDsa(sql: Sql, slug: string, year: number): Promi
   return row.d;
 }
 
-/** The years a picker offers: those with data and the one shown, newest first. */
-export function pickerYears(d: PublicDsa): number[] {
-  return [...new Set([d.report.year, ...d.years])].sort((a, b) => b - a);
+/** The years a picker offers: those with data, the one shown and the current one (the default), newest first. */
+export function pickerYears(d: PublicDsa, now = new Date()): number[] {
+  return [...new Set([now.getUTCFullYear(), d.report.year, ...d.years])].sort((a, b) => b - a);
 }
 
 /** A median of seconds in words a reader takes in: minutes, hours or days. */
