@@ -4,6 +4,7 @@
 // plain sentences, so that the page and its twin say the same and each sentence follows a setting.
 // The business's own text comes last, as paragraphs of text: whatever it holds, it stays text.
 import { PLATFORM_NAMES } from '../imports/formats.ts';
+import { ownParagraphs } from '../review-policy-text.ts';
 import type { Sql } from './client.ts';
 import { MODE_WORDS, type VerificationMode } from './public-transparency.ts';
 import { runAsPublic } from './roles.ts';
@@ -56,12 +57,6 @@ const INCENTIVE_WORDS: Record<string, string> = {
   sweepstake: 'an entry into a prize draw',
   other: 'a reward',
 };
-
-/** The business's own text as paragraphs: a blank line parts them; each keeps its line breaks. */
-export function ownParagraphs(text: string | null): string[] {
-  if (!text) return [];
-  return text.replace(/\r\n?/g, '\n').split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0);
-}
 
 /** The policy, section by section, written from the facts. */
 export function reviewPolicy(p: ReviewPolicyRow): PolicySection[] {
