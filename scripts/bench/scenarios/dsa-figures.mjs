@@ -19,14 +19,14 @@ async function seed(sql, { reviews, notices, year }, log) {
   await sql`
     insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status,
                                  verification_method, created_at)
-    select ${org.id}, ${form.id}, 1 + g % 5, 'Review ' || g, 'Reviewer', 'r' || g || '@example.com', 'verified', 'email',
+    select ${org.id}::uuid, ${form.id}, 1 + g % 5, 'Review ' || g, 'Reviewer', 'r' || g || '@example.com', 'verified', 'email',
            ${since}::timestamptz + (g % 360) * interval '1 day' + (g % 1440) * interval '1 minute'
       from generate_series(1, ${reviews}) g`;
   // Notices of the year: a fifth illegal; nine in ten decided, 2 to 72 hours later, four in ten hidden.
   await sql`
     insert into plaudit.review_reports (org_id, review_id, reason, reporter_hash, kind, legal_ground, good_faith, status,
                                         decision, resolution, resolved_at, resolved_by, created_at)
-    select ${org.id}, r.id, 'other', sha256(('n' || r.n)::bytea),
+    select ${org.id}::uuid, r.id, 'other', sha256(('n' || r.n)::bytea),
            case when r.n % 5 = 0 then 'illegal' else 'policy' end,
            case when r.n % 5 = 0 then 'Defamation law' end, true,
            case when r.n % 10 = 0 then 'open' else 'resolved' end,
@@ -42,12 +42,12 @@ async function seed(sql, { reviews, notices, year }, log) {
   await sql`
     insert into plaudit.review_statements (org_id, review_id, facts, automated, ground_type, ground, source, report_id,
                                            actor, appeal_token_hash, created_at)
-    select ${org.id}, p.review_id, 'Facts', false, 'policy', 'Clause ' || (p.n % 4), 'report', p.id, 'member:bench',
+    select ${org.id}::uuid, p.review_id, 'Facts', false, 'policy', 'Clause ' || (p.n % 4), 'report', p.id, 'member:bench',
            sha256(('s' || p.id)::bytea), p.resolved_at
       from (select id, review_id, resolved_at, row_number() over () as n from plaudit.review_reports
              where org_id = ${org.id} and decision = 'hidden') p
     union all
-    select ${org.id}, r.id, 'Facts', r.n % 3 = 0, case when r.n % 7 = 0 then 'law' else 'policy' end,
+    select ${org.id}::uuid, r.id, 'Facts', r.n % 3 = 0, case when r.n % 7 = 0 then 'law' else 'policy' end,
            'Clause ' || (r.n % 6), case when r.n % 3 = 0 then 'automatic' else 'moderation' end, null, 'member:bench',
            sha256(('o' || r.id)::bytea), r.created_at + interval '3 hours'
       from (select id, created_at, row_number() over (order by created_at desc) as n
@@ -56,7 +56,7 @@ async function seed(sql, { reviews, notices, year }, log) {
   await sql`
     insert into plaudit.review_appeals (org_id, review_id, statement_id, text, status, resolution, decided_at, decided_by,
                                         created_at)
-    select ${org.id}, s.review_id, s.id, 'I was fair',
+    select ${org.id}::uuid, s.review_id, s.id, 'I was fair',
            case when s.n % 5 = 0 then 'open' when s.n % 2 = 0 then 'upheld' else 'reversed' end,
            case when s.n % 5 = 0 then null else 'Reasons' end,
            case when s.n % 5 = 0 then null else s.created_at + interval '2 days' end,
@@ -68,7 +68,7 @@ async function seed(sql, { reviews, notices, year }, log) {
   // The year's trail: a verification a review, a hide a statement, an appeal and its decision.
   await sql`
     insert into plaudit.moderation_trail (org_id, seq, review_id, action, reason, actor, created_at, previous_hash, hash)
-    select ${org.id}, row_number() over (order by e.at), e.review_id, e.action, e.reason, 'database:bench', e.at,
+    select ${org.id}::uuid, row_number() over (order by e.at), e.review_id, e.action, e.reason, 'database:bench', e.at,
            sha256(('p' || e.review_id || e.action)::bytea), sha256(('h' || e.review_id || e.action)::bytea)
       from (select id as review_id, 'verify' as action, null as reason, created_at as at
               from plaudit.reviews where org_id = ${org.id}
