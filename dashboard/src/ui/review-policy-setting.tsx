@@ -17,7 +17,7 @@ export function ReviewPolicySetting(
       <p class='muted'>
         Your public page links to your review policy:{' '}
         <a href={`/p/${encodeURIComponent(slug)}/policy`} target='_blank' rel='noopener'>
-          see it <span class='visually-hidden'>(opens in a new tab)</span>
+          see it<span class='visually-hidden'>(opens in a new tab)</span>
         </a>. It says what you verify, what you hide and why, how incentives and imported reviews are labelled, and how
         to report a review or appeal, written from your settings. Add what only you can say below.
       </p>
