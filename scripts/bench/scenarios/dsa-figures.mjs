@@ -118,8 +118,7 @@ const scenario = {
         if (row.report.notices.received.total !== notices) {
           throw new Error(`the figures counted ${row.report.notices.received.total} notices, not ${notices}`);
         }
-      })
-    );
+      }));
     const count = await timed(runs, () =>
       stack.sql.begin(async (tx) => {
         await tx`
@@ -127,8 +126,7 @@ const scenario = {
            where org_id = ${orgId}
              and created_at >= make_timestamptz(${year}, 1, 1, 0, 0, 0, 'UTC')
              and created_at < make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, 'UTC')`;
-      })
-    );
+      }));
     const perSecond = (ms) => 1000 / ms;
     return {
       rows: [
@@ -142,7 +140,12 @@ const scenario = {
         },
       ],
       ratios: [
-        { name: 'bare count time ÷ DSA figures time', value: count / figures, target: 0.5, pass: count / figures >= 0.5 },
+        {
+          name: 'bare count time ÷ DSA figures time',
+          value: count / figures,
+          target: 0.5,
+          pass: count / figures >= 0.5,
+        },
         { name: 'DSA figures time ÷ bare count time (target ≤ 2)', value: figures / count },
       ],
     };
