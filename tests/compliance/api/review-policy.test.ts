@@ -46,6 +46,16 @@ describe('the policy follows the settings', () => {
     expect(after).toContain('A review marked verified passed one of these checks');
   });
 
+  it('says so plainly when no form verifies anything', async () => {
+    await createForm(api, other, { verification_mode: 'none' });
+    const html = (await api('GET', `/p/${other.org.slug}/policy`)).body as string;
+    expect(html).toContain('are published as soon as they are written, marked unverified.');
+    expect(html).toContain(
+      `${other.org.name} does not check reviews before they are published: each one is marked unverified.`,
+    );
+    expect(html).not.toContain('A review marked verified passed');
+  });
+
   it("says whether a reward is offered, and which, after the form's incentive changes", async () => {
     expect(await policy()).toContain(`${t.org.name} offers no reward for a review written on its forms.`);
     await patchForm({ incentive: { type: 'discount', description: '10% off <your> next order' } });

@@ -58,18 +58,23 @@ const INCENTIVE_WORDS: Record<string, string> = {
   other: 'a reward',
 };
 
+/** A name's possessive: Acme's, Fjord Roasters'. */
+const possessive = (name: string) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
+
 /** The policy, section by section, written from the facts. */
 export function reviewPolicy(p: ReviewPolicyRow): PolicySection[] {
   const name = p.name;
+  const its = possessive(name);
   const modes = (Object.keys(MODE_WORDS) as VerificationMode[]).filter((m) => Number(p.forms[m]) > 0);
   const checksPurchase = modes.includes('purchase_proof') || p.requests_last_12_months;
+  const verifies = modes.some((m) => m !== 'none') || p.requests_last_12_months;
   const imported = Number(p.imports.count);
   const sections: PolicySection[] = [
     {
       id: 'about',
       heading: 'About this policy',
       paragraphs: [
-        `This page says how ${name} collects, checks, publishes and hides customer reviews, as EU consumer law (the Unfair Commercial Practices Directive as amended by the Omnibus Directive 2019/2161) and the UK's rules on fake reviews (the Digital Markets, Competition and Consumers Act 2024, with the CMA's guidance) ask a business to tell its customers, and how to report a review or appeal a decision under the EU Digital Services Act. It is written from ${name}'s settings as they are now: when they change, this page changes with them.`,
+        `This page says how ${name} collects, checks, publishes and hides customer reviews, as EU consumer law (the Unfair Commercial Practices Directive as amended by the Omnibus Directive 2019/2161) and the UK's rules on fake reviews (the Digital Markets, Competition and Consumers Act 2024, with the CMA's guidance) ask a business to tell its customers, and how to report a review or appeal a decision under the EU Digital Services Act. It is written from ${its} settings as they are now: when they change, this page changes with them.`,
       ],
     },
     {
@@ -78,11 +83,13 @@ export function reviewPolicy(p: ReviewPolicyRow): PolicySection[] {
       paragraphs: [
         modes.length === 0
           ? `${name} has no review form open at the moment.`
-          : `Reviews written on ${name}'s review forms are ${modes.map((m) => MODE_WORDS[m]).join('; or ')}.`,
+          : `Reviews written on ${its} review forms are ${modes.map((m) => MODE_WORDS[m]).join('; or ')}.`,
         p.requests_last_12_months
           ? `${name} also invites its customers to review an order they made; a review written through such an invitation, from the address the invitation was sent to, is marked as verified by the invitation.`
           : `${name} has not sent review invitations to its customers in the last 12 months.`,
-        checksPurchase
+        !verifies
+          ? `${name} does not check reviews before they are published: each one is marked unverified.`
+          : checksPurchase
           ? 'A review marked verified passed one of these checks, and its label says which one. A review marked unverified passed none.'
           : `${name} does not check that a reviewer bought from it: a review marked verified passed one of the checks above, which do not prove a purchase, and a review marked unverified passed none.`,
         'Reviews that fail their check are not published.',
@@ -95,8 +102,8 @@ export function reviewPolicy(p: ReviewPolicyRow): PolicySection[] {
         `Every review that passes its check is published, whatever its rating. ${name} cannot change what a reviewer wrote; it can reply publicly, and it can hide a review only as described below.`,
         `Reviews are listed newest first unless the reader picks another order. Nothing is ordered by payment. ${
           p.widget_min_rating > 1
-            ? `${name}'s website widget shows only reviews rated ${p.widget_min_rating} stars or more; the review pages show every published review.`
-            : `${name}'s website widget shows reviews of every rating.`
+            ? `${its} website widget shows only reviews rated ${p.widget_min_rating} stars or more; the review pages show every published review.`
+            : `${its} website widget shows reviews of every rating.`
         }`,
         p.media_moderation === 'manual'
           ? 'Photos and videos sent with a review are shown only after a person at the business has looked at them.'
@@ -130,7 +137,7 @@ export function reviewPolicy(p: ReviewPolicyRow): PolicySection[] {
           ]
           : [`${name} offers no reward for a review written on its forms.`]),
         ...(p.request_incentives_last_12_months
-          ? [`Some of ${name}'s review invitations of the last 12 months offered a reward for a review.`]
+          ? [`Some of ${its} review invitations of the last 12 months offered a reward for a review.`]
           : []),
         'Every review written for a reward is labelled as incentivized wherever it is shown, and a reward never depends on the rating or on what the review says.',
       ],
