@@ -43,6 +43,7 @@ import signals from './bench/scenarios/signals.mjs';
 import media from './bench/scenarios/media.mjs';
 import mediaHostile from './bench/scenarios/media-hostile.mjs';
 import transparency from './bench/scenarios/transparency.mjs';
+import dsaFigures from './bench/scenarios/dsa-figures.mjs';
 import mcp from './bench/scenarios/mcp.mjs';
 import connections from './bench/scenarios/connections.mjs';
 import { pgbench } from './bench/pgbench.mjs';
@@ -74,6 +75,7 @@ const SCENARIOS = [
   ...media,
   mediaHostile,
   transparency,
+  dsaFigures,
   mcp,
   ...connections,
 ];

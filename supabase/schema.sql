@@ -476,7 +476,22 @@ COMMENT ON FUNCTION plaudit.drop_refunded_request_products(o plaudit.orders, p_e
 -- FUNCTION plaudit.dsa_transparency (supabase/schemas/dsa_transparency.sql)
 --   (p_year integer) RETURNS json
 
-COMMENT ON FUNCTION plaudit.dsa_transparency(p_year integer) IS 'The calling tenant''s DSA transparency figures for a calendar year (UTC): notices by kind and decision with the median time to decide, own-initiative restrictions by ground and automation, appeals by outcome.';
+COMMENT ON FUNCTION plaudit.dsa_transparency(p_year integer) IS 'The calling tenant''s DSA transparency figures for a calendar year (UTC): dsa_transparency_of its organization.';
+
+-- FUNCTION plaudit.dsa_transparency_of (supabase/schemas/dsa_transparency.sql)
+--   (p_org_id uuid, p_year integer) RETURNS json
+
+COMMENT ON FUNCTION plaudit.dsa_transparency_of(p_org_id uuid, p_year integer) IS 'An organization''s DSA transparency figures for a calendar year (UTC): notices by kind and decision with the median time to decide, own-initiative restrictions by ground and automation, appeals by outcome.';
+
+-- FUNCTION plaudit.dsa_version (supabase/schemas/dsa_transparency.sql)
+--   (p_org_id uuid) RETURNS text
+
+COMMENT ON FUNCTION plaudit.dsa_version(p_org_id uuid) IS 'A version of an organization''s DSA figures: it moves with every notice, statement of reasons and appeal received or decided.';
+
+-- FUNCTION plaudit.dsa_years (supabase/schemas/dsa_transparency.sql)
+--   (p_org_id uuid) RETURNS integer[]
+
+COMMENT ON FUNCTION plaudit.dsa_years(p_org_id uuid) IS 'The calendar years (UTC) with a notice, statement of reasons or appeal of an organization, newest first.';
 
 -- FUNCTION plaudit.email_key (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS bytea
@@ -860,6 +875,11 @@ COMMENT ON FUNCTION plaudit.products_signal_changes() IS 'Every statement that a
 
 COMMENT ON FUNCTION plaudit.prune_rate_limits() IS 'Deletes the rate-limit windows no request consults any more and answers how many.';
 
+-- FUNCTION plaudit.public_dsa_transparency (supabase/schemas/dsa_transparency.sql)
+--   (p_slug text, p_year integer) RETURNS json
+
+COMMENT ON FUNCTION plaudit.public_dsa_transparency(p_slug text, p_year integer) IS 'A slug''s DSA transparency figures of a year (dsa_transparency_of) and the years with data; null for an unknown slug.';
+
 -- FUNCTION plaudit.public_embed_reviews (supabase/schemas/public_profiles.sql)
 --   (p_slug text) RETURNS json
 
@@ -1073,6 +1093,11 @@ COMMENT ON FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply 
 
 COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
+
+-- FUNCTION plaudit.public_review_policy (supabase/schemas/review_policy.sql)
+--   (p_slug text) RETURNS json
+
+COMMENT ON FUNCTION plaudit.public_review_policy(p_slug text) IS 'The facts a slug''s review policy page is written from: forms by verification mode, incentives, review requests, imports, grounds of the last 12 months'' statements, widget and media settings, the business''s own text.';
 
 -- FUNCTION plaudit.public_search_products (supabase/schemas/agent_reads.sql)
 --   (p_slug text, p_query text, p_offset integer, p_limit integer) RETURNS json
@@ -2127,6 +2152,7 @@ CREATE TABLE plaudit.public_profiles (
     google_product_feed boolean DEFAULT false NOT NULL,
     media_moderation text DEFAULT 'auto'::text NOT NULL,
     meta_review_feed boolean DEFAULT false NOT NULL,
+    review_policy text,
     CONSTRAINT public_profiles_description_check CHECK ((char_length(description) <= 2000)),
     CONSTRAINT public_profiles_display_name_check CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 200))),
     CONSTRAINT public_profiles_embed_layout_check CHECK ((embed_layout = ANY (ARRAY['list'::text, 'grid'::text, 'carousel'::text]))),
@@ -2135,6 +2161,7 @@ CREATE TABLE plaudit.public_profiles (
     CONSTRAINT public_profiles_embed_theme_check CHECK ((embed_theme = ANY (ARRAY['light'::text, 'dark'::text]))),
     CONSTRAINT public_profiles_logo_url_check CHECK (((char_length(logo_url) <= 2048) AND (logo_url ~* '^https://'::text))),
     CONSTRAINT public_profiles_media_moderation_check CHECK ((media_moderation = ANY (ARRAY['auto'::text, 'manual'::text]))),
+    CONSTRAINT public_profiles_review_policy_check CHECK (((char_length(review_policy) >= 1) AND (char_length(review_policy) <= 10000))),
     CONSTRAINT public_profiles_website_check CHECK (((char_length(website) <= 2048) AND (website ~* '^https?://'::text)))
 );
 
@@ -2142,6 +2169,7 @@ COMMENT ON TABLE plaudit.public_profiles IS 'Public-profile settings of an organ
 COMMENT ON COLUMN plaudit.public_profiles.google_product_feed IS 'Whether the public Google Product Ratings feed of the organization''s product reviews is published.';
 COMMENT ON COLUMN plaudit.public_profiles.media_moderation IS 'auto: new photos and videos show with their review; manual: they stay hidden until the business shows them.';
 COMMENT ON COLUMN plaudit.public_profiles.meta_review_feed IS 'Whether the public Meta product review feed (CSV) of the organization''s product reviews is published.';
+COMMENT ON COLUMN plaudit.public_profiles.review_policy IS 'The business''s own sections of its review policy page, as plain text (blank lines part paragraphs); null for none.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -2757,12 +2785,15 @@ CREATE TRIGGER products_signal_changes_update AFTER UPDATE ON plaudit.products R
 CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER review_appeals_purge_cdn AFTER INSERT OR UPDATE OF status, decided_at ON plaudit.review_appeals FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER review_media_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_media FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
+CREATE TRIGGER review_reports_purge_cdn AFTER INSERT OR UPDATE OF status, decision, resolved_at ON plaudit.review_reports FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_requests_guard_update BEFORE UPDATE ON plaudit.review_requests FOR EACH ROW EXECUTE FUNCTION plaudit.review_requests_guard_update();
+CREATE TRIGGER review_statements_purge_cdn AFTER INSERT ON plaudit.review_statements FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER reviews_complete_review_requests AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((new.source <> 'import'::text)) EXECUTE FUNCTION plaudit.reviews_complete_review_requests();
 CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_inserted();
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
@@ -3111,6 +3142,7 @@ GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) T
 GRANT ALL ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.delete_connection(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.dsa_transparency(p_year integer) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.dsa_transparency_of(p_org_id uuid, p_year integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.end_session(p_token_hash bytea, p_everywhere boolean) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.erase_connection_customers(p_connection_id uuid, p_email text) TO plaudit_worker;
@@ -3175,6 +3207,7 @@ GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plau
 GRANT ALL ON FUNCTION plaudit.order_id_forms(p_order_id text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_dsa_transparency(p_slug text, p_year integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) TO plaudit_public;
@@ -3243,6 +3276,7 @@ GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text) TO plaudit_public;
 
+GRANT ALL ON FUNCTION plaudit.public_review_policy(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,
@@ -3576,6 +3610,8 @@ GRANT INSERT(google_product_feed),UPDATE(google_product_feed) ON TABLE plaudit.p
 GRANT INSERT(media_moderation),UPDATE(media_moderation) ON TABLE plaudit.public_profiles TO plaudit_api;
 
 GRANT INSERT(meta_review_feed),UPDATE(meta_review_feed) ON TABLE plaudit.public_profiles TO plaudit_api;
+
+GRANT INSERT(review_policy),UPDATE(review_policy) ON TABLE plaudit.public_profiles TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_forms TO plaudit_api;
 

@@ -240,3 +240,17 @@ create trigger reviews_purge_cdn_on_update
                       or plaudit.review_is_public(new.is_hidden, new.verification_status))
                      and old.helpful_count is not distinct from new.helpful_count)
   execute function plaudit.cdn_purge_on_change();
+
+-- The transparency page shows the year's DSA figures (dsa_transparency.sql): a notice received or
+-- decided, a statement of reasons written, an appeal lodged or decided changes them.
+create trigger review_reports_purge_cdn
+  after insert or update of status, decision, resolved_at on plaudit.review_reports
+  for each row execute function plaudit.cdn_purge_on_change();
+
+create trigger review_statements_purge_cdn
+  after insert on plaudit.review_statements
+  for each row execute function plaudit.cdn_purge_on_change();
+
+create trigger review_appeals_purge_cdn
+  after insert or update of status, decided_at on plaudit.review_appeals
+  for each row execute function plaudit.cdn_purge_on_change();

@@ -4,14 +4,17 @@
 -- every hide (review_statements) and the appeals (review_appeals), so anyone with the data can
 -- recount it.
 
--- The calling tenant's figures for one calendar year (UTC), read through RLS as every org read:
--- notices received in the year by kind; notices decided in the year (hidden, or kept: any other
--- resolution) with the median time from receipt to decision; the year's restrictions on the
--- business's own initiative (statements not written by a notice's decision) by ground and whether
--- automated; appeals lodged in the year, and those decided in it by outcome with their median time.
--- Medians are exact (percentile_cont: the mean of the two middle values for an even count), in
--- seconds, null when nothing was decided.
-create or replace function plaudit.dsa_transparency(p_year integer)
+-- One organization's figures for one calendar year (UTC), the one home of the computation: the
+-- admin report (dsa_transparency, through the tenant's RLS) and the public transparency page
+-- (public_dsa_transparency, as its definer) both call it. Notices received in the year by kind;
+-- notices decided in the year (hidden, or kept: any other resolution) with the median time from
+-- receipt to decision; the year's restrictions on the business's own initiative (statements not
+-- written by a notice's decision) by ground and whether automated; appeals lodged in the year, and
+-- those decided in it by outcome with their median time. Medians are exact (percentile_cont: the
+-- mean of the two middle values for an even count), in seconds, null when nothing was decided.
+-- Nothing personal comes out: counts, medians and the grounds (already public on a hidden review's
+-- address). Each table is read set-wise, once, on its organization's index.
+create or replace function plaudit.dsa_transparency_of(p_org_id uuid, p_year integer)
 returns json
 language sql
 stable
@@ -20,7 +23,7 @@ as $$
   with span as (
     select make_timestamptz(p_year, 1, 1, 0, 0, 0, 'UTC') as since,
            make_timestamptz(p_year + 1, 1, 1, 0, 0, 0, 'UTC') as until,
-           plaudit.current_org_id() as org_id
+           p_org_id as org_id
   ), notices as (
     select count(*) filter (where r.created_at >= span.since and r.created_at < span.until) as received,
            count(*) filter (where r.created_at >= span.since and r.created_at < span.until
@@ -82,5 +85,76 @@ as $$
                   from appeals a))
     from span
 $$;
-comment on function plaudit.dsa_transparency(integer) is 'The calling tenant''s DSA transparency figures for a calendar year (UTC): notices by kind and decision with the median time to decide, own-initiative restrictions by ground and automation, appeals by outcome.';
+comment on function plaudit.dsa_transparency_of(uuid,integer) is 'An organization''s DSA transparency figures for a calendar year (UTC): notices by kind and decision with the median time to decide, own-initiative restrictions by ground and automation, appeals by outcome.';
+-- The API may call it: its reads stay under the tenant's RLS, so another organization's id counts nothing.
+grant execute on function plaudit.dsa_transparency_of(uuid,integer) to plaudit_api;
+
+-- The calling tenant's figures, read through RLS as every org read (GET …/transparency/dsa).
+create or replace function plaudit.dsa_transparency(p_year integer)
+returns json
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select plaudit.dsa_transparency_of(plaudit.current_org_id(), p_year)
+$$;
+comment on function plaudit.dsa_transparency(integer) is 'The calling tenant''s DSA transparency figures for a calendar year (UTC): dsa_transparency_of its organization.';
 grant execute on function plaudit.dsa_transparency(integer) to plaudit_api;
+
+-- The years an organization's DSA figures have anything in: those a notice was received or decided
+-- in, a statement of reasons written in, an appeal lodged or decided in (UTC), newest first.
+create or replace function plaudit.dsa_years(p_org_id uuid)
+returns integer[]
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(array_agg(y order by y desc), '{}')
+    from (select extract(year from t at time zone 'UTC')::integer as y
+            from (select r.created_at as t from plaudit.review_reports r where r.org_id = p_org_id
+                  union all
+                  select r.resolved_at from plaudit.review_reports r where r.org_id = p_org_id and r.resolved_at is not null
+                  union all
+                  select s.created_at from plaudit.review_statements s where s.org_id = p_org_id
+                  union all
+                  select a.created_at from plaudit.review_appeals a where a.org_id = p_org_id
+                  union all
+                  select a.decided_at from plaudit.review_appeals a where a.org_id = p_org_id and a.decided_at is not null) x
+           group by 1) years
+$$;
+comment on function plaudit.dsa_years(uuid) is 'The calendar years (UTC) with a notice, statement of reasons or appeal of an organization, newest first.';
+
+-- What moves an organization's DSA figures: its notices (received, decided), statements and
+-- appeals (lodged, decided). Part of the transparency page's version, so its ETag moves with them.
+create or replace function plaudit.dsa_version(p_org_id uuid)
+returns text
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select concat_ws('.',
+    (select count(*) || '-' || coalesce(sum(extract(epoch from r.resolved_at))::bigint, 0)
+       from plaudit.review_reports r where r.org_id = p_org_id),
+    (select count(*) from plaudit.review_statements s where s.org_id = p_org_id),
+    (select count(*) || '-' || coalesce(sum(extract(epoch from a.decided_at))::bigint, 0) || '-' ||
+            count(*) filter (where a.status = 'reversed')
+       from plaudit.review_appeals a where a.org_id = p_org_id))
+$$;
+comment on function plaudit.dsa_version(uuid) is 'A version of an organization''s DSA figures: it moves with every notice, statement of reasons and appeal received or decided.';
+
+-- The public transparency page's DSA year (GET /api/v1/public/transparency/:slug, /p/:slug/
+-- transparency?year=): the same figures as the admin report, computed by the same function, and
+-- the years with data for the page's picker. Null for an unknown slug.
+create or replace function plaudit.public_dsa_transparency(p_slug text, p_year integer)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select json_build_object('years', plaudit.dsa_years(o.id), 'report', plaudit.dsa_transparency_of(o.id, p_year))
+    from plaudit.organizations o
+   where o.slug = p_slug
+$$;
+comment on function plaudit.public_dsa_transparency(text,integer) is 'A slug''s DSA transparency figures of a year (dsa_transparency_of) and the years with data; null for an unknown slug.';
+grant execute on function plaudit.public_dsa_transparency(text,integer) to plaudit_public;

@@ -2,8 +2,9 @@
 -- /p/:slug/transparency; docs/trust.md): what a business's reviews are, counted from the data.
 
 -- The version of the report: the profile's (its public reviews, settings and chain head), every
--- review received (review_statistics' total), the forms' settings and the month (the window of
--- twelve calendar months moves with it). A cached report revalidates when any of them moves.
+-- review received (review_statistics' total), the forms' settings, the DSA figures (dsa_version:
+-- notices, statements, appeals) and the month (the window of twelve calendar months moves with
+-- it). A cached report, and the review policy page, revalidate when any of them moves.
 create or replace function plaudit.public_transparency_version(p_slug text)
 returns text
 language sql
@@ -15,6 +16,7 @@ as $$
          coalesce((select sum(s.total_count) from plaudit.review_statistics s where s.org_id = o.id), 0) || '.' ||
          coalesce((select (extract(epoch from max(f.updated_at)) * 1000000)::bigint
                      from plaudit.review_forms f where f.org_id = o.id), 0) || '.' ||
+         plaudit.dsa_version(o.id) || '.' ||
          to_char(now() at time zone 'UTC', 'YYYYMM')
     from plaudit.organizations o
    where o.slug = p_slug

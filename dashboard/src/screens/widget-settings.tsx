@@ -8,6 +8,7 @@ import { Badge, CopyField, ErrorNotice, Loading, Notice, PageHeader } from '../u
 import { ChoiceGroup, NumberField, SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { type MediaModeration, MediaModerationSetting } from '../ui/media-moderation-setting.tsx';
+import { ReviewPolicySetting } from '../ui/review-policy-setting.tsx';
 import { ProductSnippets } from '../ui/product-snippets.tsx';
 import { plaudit, useWidgetScript } from '../ui/widget-script.ts';
 
@@ -46,6 +47,7 @@ interface Draft {
   google_product_feed: boolean;
   meta_review_feed: boolean;
   media_moderation: MediaModeration;
+  review_policy: string;
 }
 
 function draftOf(s: Settings): Draft {
@@ -62,6 +64,7 @@ function draftOf(s: Settings): Draft {
     google_product_feed: s.google_product_feed,
     meta_review_feed: s.meta_review_feed,
     media_moderation: s.media_moderation,
+    review_policy: s.review_policy ?? '',
   };
 }
 
@@ -155,6 +158,7 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
         google_product_feed: d.google_product_feed,
         meta_review_feed: d.meta_review_feed,
         media_moderation: d.media_moderation,
+        review_policy: orNull(d.review_policy),
       },
     });
     setD(draftOf(s));
@@ -251,6 +255,12 @@ function Editor({ saved, embed, onSaved }: { saved: Settings; embed?: Embed; onS
         </section>
 
         <MediaModerationSetting value={d.media_moderation} onValue={(v) => set({ media_moderation: v })} />
+        <ReviewPolicySetting
+          value={d.review_policy}
+          onValue={(v) => set({ review_policy: v })}
+          error={err}
+          slug={org.slug}
+        />
         <section class='card' aria-labelledby='google-heading'>
           <h2 id='google-heading'>Product rating feeds</h2>
           <label class='opt-check'>

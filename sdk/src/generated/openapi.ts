@@ -1909,7 +1909,7 @@ export interface paths {
         };
         /**
          * Get the transparency report
-         * @description How the business's reviews are collected, verified, published, hidden and ordered, each figure counted from the data: reviews received and published (all time and the last 12 months), by verification method, hides by month and reason, the shares verified, incentivized and imported, the orders offered, the forms' moderation and the moderation chain head. 404 when the profile is disabled. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         * @description How the business's reviews are collected, verified, published, hidden and ordered, each figure counted from the data: reviews received and published (all time and the last 12 months), by verification method, hides by month and reason, the shares verified, incentivized and imported, the orders offered, the forms' moderation, the moderation chain head, and a year's DSA figures (`dsa`: notices, decisions, own-initiative restrictions, appeals) with the years that have any. 404 when the profile is disabled. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
          */
         get: operations["public.transparency"];
         put?: never;
@@ -2041,7 +2041,7 @@ export interface paths {
         head?: never;
         /**
          * Update profile settings
-         * @description Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website.
+         * @description Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website; `review_policy` set to null removes your own sections from the policy page.
          *
          *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
@@ -5076,6 +5076,9 @@ export interface components {
                 how_to_verify: string;
                 docs_url: string;
             };
+            dsa: components["schemas"]["DsaTransparencyReport"] & unknown;
+            /** @description The years with a notice, statement of reasons or appeal, newest first: the years worth asking for. */
+            dsa_years: number[];
         };
         HelpfulCount: {
             /** @description How many visitors found the review helpful, this one included. */
@@ -5166,6 +5169,8 @@ export interface components {
              * @enum {string}
              */
             media_moderation: "auto" | "manual";
+            /** @description Your own sections of the review policy page (`{PUBLIC_URL}/p/{slug}/policy`), shown after the sections generated from your settings; plain text (a blank line starts a paragraph, markup shows as typed); null for none. */
+            review_policy: string | null;
         };
         EmbedSettings: {
             /** @enum {string} */
@@ -5210,6 +5215,7 @@ export interface components {
              * @enum {string}
              */
             media_moderation?: "auto" | "manual";
+            review_policy?: string | null;
         };
     };
     responses: never;
@@ -13208,7 +13214,10 @@ export interface operations {
     };
     "public.transparency": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The year of `dsa` (UTC), from 2020 to the current one; the current one when left out. */
+                year?: number;
+            };
             header?: never;
             path: {
                 /** @description The business's public slug */
@@ -13241,6 +13250,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The year is not a year, before 2020 or after the current one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Unknown slug, or the profile is disabled */
             404: {

@@ -1,11 +1,17 @@
 // The yearly DSA transparency report over HTTP: the figures of a seeded year as JSON, exactly; the
 // same figures as CSV in its columns; the year validated (400 in the contract's format); the admin
-// scope required (a read or write key gets 403); another tenant's records never counted.
+// scope required (a read or write key gets 403); another tenant's records never counted. The public
+// transparency page, its markdown twin and the public report show the same year's figures, with a
+// year picker of the years that have data, and revalidate (a new ETag, a CDN purge) when a notice comes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, errorBody } from '../../helpers/http.ts';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { createForm, postReviews } from '../../helpers/reviews.ts';
 import { parseCsv } from '../../../functions/_shared/core/csv.ts';
+import { escapeHtml } from '../../../functions/_shared/core/html.ts';
+import type { DsaFigures } from '../../../functions/_shared/core/db/public-dsa.ts';
+import { dsaSections } from '../../../functions/_shared/api/pages/dsa-figures.ts';
+import { mdText } from '../../../functions/_shared/api/pages/markdown.ts';
 
 let t: Tenant;
 let other: Tenant;
@@ -197,5 +203,87 @@ describe('GET /organizations/:orgId/transparency/dsa', () => {
     });
     expect(res.status).toBe(403);
     expect(JSON.stringify(res.body)).not.toContain('Spam');
+  });
+});
+
+describe("the public transparency page's DSA year", () => {
+  const admin = async () => (await dsa(t, `?year=${YEAR}`)).body as DsaFigures;
+  const rowsOf = (report: DsaFigures) => dsaSections({ years: [], report }).flatMap((x) => x.rows);
+
+  it("shows the year's figures as the admin report counts them, each in its row", async () => {
+    const report = await admin();
+    const res = await api('GET', `/p/${t.org.slug}/transparency?year=${YEAR}`);
+    expect(res.status).toBe(200);
+    const html = res.body as string;
+    expect(html).toContain(`Notices, hidden reviews and appeals in ${YEAR}`);
+    const rows = rowsOf(report);
+    expect(rows).toContainEqual(['Notices that a review is illegal', 1]);
+    expect(rows).toContainEqual(['Median time to decide', '2.0 h']);
+    expect(rows).toContainEqual([`Law: ${LAW} (by a person)`, 1]);
+    for (const [label, value] of rows) {
+      expect(html).toContain(
+        `<th scope="row">${escapeHtml(label)}</th><td class="n">${escapeHtml(String(value))}</td>`,
+      );
+    }
+    expect(html).not.toContain('Defamation law "');
+    expect(html).not.toContain(other.org.id);
+  });
+
+  it('offers the years with data, and the current one, as links; the year shown is the current page', async () => {
+    const html = (await api('GET', `/p/${t.org.slug}/transparency?year=${YEAR}`)).body as string;
+    const now = new Date().getUTCFullYear();
+    const links = [...html.matchAll(/<a href="[^"]*\/transparency\?year=(\d{4})#dsa"( aria-current="page")?>/g)]
+      .map((m) => [Number(m[1]), Boolean(m[2])]);
+    expect(links).toEqual([[now, false], [2024, true], [2023, false]]);
+    const current = (await api('GET', `/p/${t.org.slug}/transparency`)).body as string;
+    expect(current).toContain(`Notices, hidden reviews and appeals in ${now}`);
+    expect(current).toContain('<th scope="row">All notices received</th><td class="n">0</td>');
+  });
+
+  it('answers 400 for a year it cannot show', async () => {
+    for (const y of ['abc', '2019', String(new Date().getUTCFullYear() + 1)]) {
+      const res = await api('GET', `/p/${t.org.slug}/transparency?year=${y}`);
+      expect(res.status, y).toBe(400);
+      expect(res.body).toContain('The year must');
+    }
+  });
+
+  it('says the same figures in the markdown twin, the ground as text', async () => {
+    const report = await admin();
+    const res = await api('GET', `/p/${t.org.slug}/transparency.md?year=${YEAR}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    for (const [label, value] of rowsOf(report)) {
+      expect(res.body).toContain(`- ${mdText(label)}: ${mdText(String(value))}`);
+    }
+    expect(res.body).toContain(`/p/${t.org.slug}/transparency.md?year=2023>`);
+  });
+
+  it('adds the figures and the years to the public report, as the admin JSON has them', async () => {
+    const res = await api('GET', `/api/v1/public/transparency/${t.org.slug}?year=${YEAR}`);
+    expect(res.status).toBe(200);
+    expect(res.body.dsa).toEqual(await admin());
+    expect(res.body.dsa_years).toEqual([2024, 2023]);
+    expect(res.body.slug).toBe(t.org.slug);
+    const bad = await api('GET', `/api/v1/public/transparency/${t.org.slug}?year=2019`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual(errorBody(400, 'Bad Request', /year/));
+  });
+
+  it('revalidates when a notice comes: a new ETag, a purge asked for, the new count shown', async () => {
+    const path = `/p/${other.org.slug}/transparency?year=${YEAR}`;
+    const first = await api('GET', path);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    expect((await api('GET', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    await db`delete from plaudit.cdn_purges where org_id = ${other.org.id}`;
+    const [review] = await db<{ id: string }[]>`select id from plaudit.reviews where org_id = ${other.org.id} limit 1`;
+    await notice(other, review.id, 'policy', '2024-07-01T00:00:00Z');
+    const [{ n }] = await db<{ n: number }[]>`
+      select count(*)::int as n from plaudit.cdn_purges where org_id = ${other.org.id} and status = 'pending'`;
+    expect(n).toBe(1);
+    const next = await api('GET', path, { headers: { 'if-none-match': etag } });
+    expect(next.status).toBe(200);
+    expect(next.body).toContain('<th scope="row">All notices received</th><td class="n">2</td>');
   });
 });

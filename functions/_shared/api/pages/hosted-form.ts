@@ -15,6 +15,7 @@ import { isUuid } from '../../core/uuid.ts';
 import { markup } from './html.ts';
 import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
 import { formValues, message, privatePage } from './shared.ts';
+import { policyUrl } from './review-policy.ts';
 import { afterSubmit, formUnavailable } from './submission.ts';
 import { newUploadToken } from '../api-keys/upload-token.ts';
 
@@ -95,6 +96,7 @@ const formPage = (
         customFields: form.custom_fields,
         askOrderId: form.verification_mode === 'purchase_proof',
         product: product && { name: product.name, imageUrl: product.image_url },
+        policyUrl: form.profile_slug ? policyUrl(c.var.config.publicUrl, form.profile_slug) : null,
       },
       values,
       errors,

@@ -12,6 +12,7 @@ import { machinePages } from './machine-pages.ts';
 import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
 import { reviewAddressPages } from './review-address.ts';
+import { reviewPolicyPages } from './review-policy.ts';
 import { reviewRequestPages } from './review-request.ts';
 import { reviewSignalPages } from './review-signals.ts';
 import { sitemapPages } from './sitemap.ts';
@@ -24,11 +25,12 @@ const FAMILIES = [
   reviewRequestPages, // /r/:token, /t/o/:token.gif, /t/c/:token, /unsubscribe/:token
   verificationPages, // /verify/:token
   invitationPages, // /invitations/:token
-  machinePages, // /p/:slug.md, /p/:slug/products/:externalId.md, /p/:slug/llms.txt (before /p/:slug)
+  machinePages, // /p/:slug.md, /p/:slug/products/:externalId.md, /p/:slug/{transparency,policy}.md, /p/:slug/llms.txt (before /p/:slug)
   appealPages, // /appeals/:token
   profilePages, // /p/:slug
   productPages, // /p/:slug/products, /p/:slug/products/:externalId
   transparencyPages, // /p/:slug/transparency
+  reviewPolicyPages, // /p/:slug/policy
   reviewSignalPages, // /p/:slug/reviews/:reviewId/helpful, /p/:slug/reviews/:reviewId/report
   reviewAddressPages, // /p/:slug/reviews/:reviewId
   sitemapPages, // /sitemap.xml, /sitemap-N.xml, /robots.txt

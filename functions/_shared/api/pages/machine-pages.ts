@@ -2,11 +2,19 @@
 // with their ratings, links to the markdown pages) and a markdown twin of each public review page
 // at its address plus `.md` (/p/:slug.md, /p/:slug/products/:externalId.md), with the same query
 // and the same reviews as the HTML page (the same loaders), linked from it by
-// <link rel="alternate" type="text/markdown">. Every text a business or a reviewer wrote goes
+// <link rel="alternate" type="text/markdown">; the transparency page's twin
+// (/p/:slug/transparency.md, the same ?year=) and the review policy's (/p/:slug/policy.md) too.
+// Every text a business or a reviewer wrote goes
 // through mdText: it cannot make a heading, a link, an image or HTML.
 import { Hono } from 'hono';
 import { loadPublicProfile, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { publicProductPageVersion } from '../../core/db/public-product.ts';
+import { dsaYear } from '../../core/db/public-dsa.ts';
+import { transparencyReport, transparencyVersion } from '../../core/db/public-transparency.ts';
+import { dsaMarkdown } from './dsa-figures.ts';
+import { loadTransparencyPage, type TransparencyPageData } from './transparency.ts';
+import { loadReviewPolicy, reviewPolicy, type ReviewPolicyRow } from '../../core/db/public-review-policy.ts';
+import { policyUrl } from './review-policy.ts';
 import type { AppEnv } from '../http/env.ts';
 import { markdownAnswer, mdLink, mdText } from './markdown.ts';
 import { loadCatalog, loadProductPage, type ProductPageData } from './product-pages.ts';
@@ -129,8 +137,11 @@ export function machinePages() {
           '',
           `- ${mdLink(`Reviews of ${profile.name}`, `${profileUrl}.md`)}: the business's own reviews, newest first`,
           `- ${
-            mdLink('Transparency report', `${profileUrl}/transparency`)
-          }: how its reviews are collected and published`,
+            mdLink('Transparency report', `${profileUrl}/transparency.md`)
+          }: how its reviews are collected and published, and the year's notices, hidden reviews and appeals`,
+          `- ${
+            mdLink('Review policy', `${profileUrl}/policy.md`)
+          }: what is verified, what is hidden and why, incentives, how to report a review and how to appeal`,
         ];
         if (catalog.items.length) {
           lines.push('', '## Products', '');
@@ -146,6 +157,58 @@ export function machinePages() {
           if (more > 0) lines.push('', `${more} more: ${mdLink('all products', `${profileUrl}/products`)}`);
         }
         return markdownAnswer(c, lines.join('\n') + '\n', 'text/plain');
+      },
+    });
+  });
+
+  app.get('/p/:slug/transparency.md', async (c) => {
+    const slug = c.req.param('slug');
+    const year = dsaYear(c.req.query('year'));
+    if (typeof year === 'string') return publicNotFound(c, 400, 'No figures for this year', year);
+    const base = c.var.config.publicUrl;
+    return await cachedPublicPage<TransparencyPageData>(c, {
+      variant: `transparency-md:${slug}:${year}`,
+      version: () => transparencyVersion(c.var.sql, slug),
+      load: () => loadTransparencyPage(c.var.sql, slug, year),
+      missing: NO_SUCH_BUSINESS,
+      render: (t) => {
+        const r = transparencyReport(t, base);
+        const md = [
+          `# How ${mdText(r.name)} collects and publishes reviews`,
+          '',
+          `This page as HTML: <${r.url}>. The figures as data: <${base}/api/v1/public/transparency/${
+            encodeURIComponent(r.slug)
+          }>`,
+          '',
+          `Reviews received: ${r.received.all_time} (${r.received.last_12_months} in the last 12 months). Published: ${r.published.all_time} (${r.published.last_12_months} in the last 12 months).`,
+          '',
+          mdText(r.publication.statement),
+          '',
+          mdText(r.ordering.statement),
+          '',
+          dsaMarkdown(t.dsa, `${r.url}.md`),
+        ].join('\n');
+        return markdownAnswer(c, md);
+      },
+    });
+  });
+
+  app.get('/p/:slug/policy.md', async (c) => {
+    const slug = c.req.param('slug');
+    const base = c.var.config.publicUrl;
+    return await cachedPublicPage<ReviewPolicyRow>(c, {
+      variant: `policy-md:${slug}`,
+      version: () => transparencyVersion(c.var.sql, slug),
+      load: () => loadReviewPolicy(c.var.sql, slug),
+      missing: NO_SUCH_BUSINESS,
+      render: (p) => {
+        const md = [`# Review policy of ${mdText(p.name)}`, '', `This page as HTML: <${policyUrl(base, slug)}>`];
+        for (const s of reviewPolicy(p)) {
+          md.push('', `## ${mdText(s.heading)}`);
+          for (const x of s.paragraphs) md.push('', mdText(x));
+          if (s.list?.length) md.push('', ...s.list.map((x) => `- ${mdText(x)}`));
+        }
+        return markdownAnswer(c, md.join('\n') + '\n');
       },
     });
   });

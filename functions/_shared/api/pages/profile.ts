@@ -144,7 +144,7 @@ ${
       business: p.name,
     })
   }
-<p class="fine">Reviews of ${p.name}, collected and published with Plaudit. A business can hide a review only with a recorded reason, kept in a tamper-evident trail. <a href="${profileUrl}/transparency">How ${p.name} collects and publishes reviews</a>.</p>`;
+<p class="fine">Reviews of ${p.name}, collected and published with Plaudit. A business can hide a review only with a recorded reason, kept in a tamper-evident trail. <a href="${profileUrl}/transparency">How ${p.name} collects and publishes reviews</a>. <a href="${profileUrl}/policy">Review policy</a>.</p>`;
 
   return page({ title, body, indexable: true, head, style: STYLE });
 }

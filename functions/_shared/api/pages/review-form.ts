@@ -37,6 +37,8 @@ export interface FormContext {
   verificationSaidAbove?: boolean;
   /** The product reviewed, shown under the heading: its name, and its image when it has one. */
   product?: { name: string; imageUrl: string | null };
+  /** The business's review policy page (/p/:slug/policy), linked from the fine print; none while its profile is off. */
+  policyUrl?: string | null;
 }
 
 /** How the review will be verified, when the reviewer has something to know or do. */
@@ -240,8 +242,12 @@ export function formHeader(orgName: string, logoUrl: string | null | undefined, 
 }
 
 /** The line under a page of review forms. */
-export const finePrint = (orgName: string) =>
-  markup`<p class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${orgName} by Plaudit.</p>`;
+export const finePrint = (orgName: string, policyUrl?: string | null) =>
+  markup`<p class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${orgName} by Plaudit.${
+    policyUrl
+      ? markup` How reviews are checked, published and hidden: <a href="${policyUrl}">the review policy of ${orgName}</a>.`
+      : ''
+  }</p>`;
 
 /** The form alone (its error summary above it), with the values given back and the errors shown. */
 export function reviewFormBody(ctx: FormContext, values: Values, errors: Errors, submitLabel = 'Send my review') {
@@ -321,5 +327,5 @@ ${
       : ''
   }
 ${reviewFormBody(ctx, values, errors)}
-${finePrint(ctx.orgName)}`;
+${finePrint(ctx.orgName, ctx.policyUrl)}`;
 }

@@ -1,7 +1,9 @@
 // The transparency page, ${PUBLIC_URL}/p/:slug/transparency: the business's transparency report
 // (core/db/public-transparency.ts, the same report GET /api/v1/public/transparency/:slug answers)
-// for people: how reviews are collected, verified, published, hidden and ordered, and the
-// moderation chain head to keep. Server-rendered, no JavaScript; linked from the profile page.
+// for people: how reviews are collected, verified, published, hidden and ordered, the moderation
+// chain head to keep, and a year's DSA figures (?year=, the current one by default; dsa-figures.ts)
+// with links to the other years. Server-rendered, no JavaScript; linked from the profile page. Its
+// markdown twin is /p/:slug/transparency.md (machine-pages.ts), loaded by the same loadTransparencyPage.
 import { Hono } from 'hono';
 import {
   loadShownTransparency,
@@ -10,9 +12,23 @@ import {
   type TransparencyRow,
   transparencyVersion,
 } from '../../core/db/public-transparency.ts';
+import { dsaYear, loadPublicDsa, type PublicDsa } from '../../core/db/public-dsa.ts';
+import type { Sql } from '../../core/db/client.ts';
 import type { AppEnv } from '../http/env.ts';
+import { dsaHtml } from './dsa-figures.ts';
 import { markup, page, raw, type SafeHtml } from './html.ts';
-import { cachedPublicPage, NO_SUCH_BUSINESS } from './shared.ts';
+import { cachedPublicPage, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
+
+/** What the page and its twin show: the report's figures and the DSA year's. */
+export type TransparencyPageData = TransparencyRow & { dsa: PublicDsa };
+
+/** The page's data for a year: null for an unknown slug, `absent` while the profile is off. */
+export async function loadTransparencyPage(sql: Sql, slug: string, year: number) {
+  const t = await loadShownTransparency(sql, slug);
+  if (!t || 'absent' in t) return t;
+  const dsa = await loadPublicDsa(sql, slug, year);
+  return dsa ? { ...t, dsa } : null;
+}
 
 const STYLE = raw(`
 main{max-width:46rem}
@@ -25,6 +41,10 @@ th.month{white-space:nowrap}
 .hash{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;word-break:break-all;font-size:.9rem}
 .back{margin:0 0 1rem}
 a{color:#0969da}
+.years ul{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem;padding:0;margin:.5rem 0 1rem}
+.years a{display:inline-block;padding:.35rem .75rem;border:1px solid #8c959f;border-radius:2rem;text-decoration:none}
+.years a[aria-current=page]{background:#0969da;border-color:#0969da;color:#fff;font-weight:600}
+table.dsa th{font-weight:400}
 `);
 
 const METHODS: [keyof TransparencyReport['verification_last_12_months'], string][] = [
@@ -88,7 +108,7 @@ function hides(r: TransparencyReport): SafeHtml {
   }</tbody></table>`;
 }
 
-function render(base: string, t: TransparencyRow): string {
+function render(base: string, t: TransparencyPageData): string {
   const r = transparencyReport(t, base);
   const profileUrl = `${base}/p/${encodeURIComponent(r.slug)}`;
   const title = `How ${r.name} collects and publishes reviews`;
@@ -106,6 +126,8 @@ ${figures(r)}
 ${hides(r)}
 <h2>How reviews are ordered</h2>
 <p>${r.ordering.statement}</p>
+${dsaHtml(t.dsa, r.url)}
+<p>How reviews are checked and hidden, how to report a review and how to appeal: <a href="${profileUrl}/policy">the review policy of ${r.name}</a>.</p>
 <h2>The moderation record</h2>
 <p>${c.how_to_verify}</p>
 <p>Entries: <strong>${c.entries}</strong>. Head hash: <span class="hash">${c.head ?? 'none yet'}</span></p>
@@ -121,6 +143,7 @@ ${hides(r)}
     head:
       markup`<meta name="description" content="${`How ${r.name} collects, verifies, publishes and orders reviews.`}">
 <link rel="canonical" href="${r.url}">
+<link rel="alternate" type="text/markdown" href="${r.url}.md">
 `,
   });
 }
@@ -130,10 +153,12 @@ export function transparencyPages() {
 
   app.get('/p/:slug/transparency', async (c) => {
     const slug = c.req.param('slug');
-    return await cachedPublicPage<TransparencyRow>(c, {
-      variant: `transparency-page:${slug}`,
+    const year = dsaYear(c.req.query('year'));
+    if (typeof year === 'string') return publicNotFound(c, 400, 'No figures for this year', year);
+    return await cachedPublicPage<TransparencyPageData>(c, {
+      variant: `transparency-page:${slug}:${year}`,
       version: () => transparencyVersion(c.var.sql, slug),
-      load: () => loadShownTransparency(c.var.sql, slug),
+      load: () => loadTransparencyPage(c.var.sql, slug, year),
       missing: NO_SUCH_BUSINESS,
       render: (t) => render(c.var.config.publicUrl, t),
     });

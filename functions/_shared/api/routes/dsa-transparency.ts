@@ -4,12 +4,10 @@
 // them from the notices, statements of reasons and appeals, through the tenant's RLS.
 import { z } from '@hono/zod-openapi';
 import { toCsv } from '../../core/csv.ts';
+import { DSA_FIRST_YEAR } from '../../core/db/public-dsa.ts';
 import type { Sql, Tx } from '../../core/db/client.ts';
 import { errorResponseSpec, json, OrgParams } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
-
-/** The first year a report can be asked for; the last is the current one (UTC). */
-export const DSA_FIRST_YEAR = 2020;
 
 const DsaYearQuery = z.object({
   year: z.coerce.number().int().min(DSA_FIRST_YEAR)

@@ -38,6 +38,10 @@ const ProfileSettings = z.object({
       "Publishes Meta's product review feed (CSV) of the published product reviews at `/api/v1/public/feeds/{slug}/meta-product-reviews.csv` (off: that address answers 404).",
   }),
   media_moderation: MediaModeration,
+  review_policy: z.string().nullable().openapi({
+    description:
+      'Your own sections of the review policy page (`{PUBLIC_URL}/p/{slug}/policy`), shown after the sections generated from your settings; plain text (a blank line starts a paragraph, markup shows as typed); null for none.',
+  }),
 }).openapi('PublicProfileSettings');
 
 const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
@@ -58,6 +62,7 @@ const ProfileSettingsPatch = z.object({
   google_product_feed: z.boolean().optional(),
   meta_review_feed: z.boolean().optional(),
   media_moderation: MediaModeration.optional(),
+  review_policy: z.string().trim().min(1).max(10_000).nullable().optional(),
 }).openapi('PublicProfileSettingsPatch', {
   example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
 });
@@ -78,6 +83,7 @@ function settingsOf(row: Record<string, unknown> | undefined): z.infer<typeof Pr
     google_product_feed: (row?.google_product_feed as boolean | undefined) ?? false,
     meta_review_feed: (row?.meta_review_feed as boolean | undefined) ?? false,
     media_moderation: (row?.media_moderation as z.infer<typeof MediaModeration> | undefined) ?? 'auto',
+    review_policy: (row?.review_policy as string | null | undefined) ?? null,
   };
 }
 
@@ -99,7 +105,7 @@ export const publicProfileSettings = orgSettingsRoutes({
   update: {
     summary: 'Update profile settings',
     description:
-      "Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website.",
+      "Fields left out stay as they are, inside `embed` too. `display_name` and `website` set to null fall back to the organization's name and website; `review_policy` set to null removes your own sections from the policy page.",
     answer: 'The updated settings',
   },
   table: 'plaudit.public_profiles',
@@ -116,6 +122,7 @@ export const publicProfileSettings = orgSettingsRoutes({
         'google_product_feed',
         'meta_review_feed',
         'media_moderation',
+        'review_policy',
       ]),
       ...Object.fromEntries(Object.entries(embed).map(([key, value]) => [`embed_${key}`, value])),
     };

@@ -36,7 +36,7 @@ export type TransparencyRow = {
   moderation_chain: { entries: number | string; head: string | null };
 };
 
-type VerificationMode = 'none' | 'email' | 'purchase_proof' | 'manual';
+export type VerificationMode = 'none' | 'email' | 'purchase_proof' | 'manual';
 
 /** The orders a reader may pick, the first the default (the API's `sort`; the pages offer all but `helpful`). */
 export const READER_ORDERS = ['newest', 'oldest', 'highest', 'lowest', 'helpful'] as const;
@@ -74,7 +74,8 @@ const share = (count: number, of: number) => ({
   share: of > 0 ? Math.round((count / of) * 10_000) / 10_000 : null,
 });
 
-const MODE_WORDS: Record<VerificationMode, string> = {
+/** When a review of a form in each verification mode is published, in plain words (the policy page says them too). */
+export const MODE_WORDS: Record<VerificationMode, string> = {
   none: 'published as soon as they are written, marked unverified',
   email: 'published once the reviewer confirms their e-mail address',
   purchase_proof: 'published once their order number matches an order of the business',

@@ -1,7 +1,8 @@
 // `statement_of_reasons`: the reviewer's statement of reasons (EU DSA Art. 17) when their review is
 // hidden: what was restricted, the facts, whether automated means decided, the ground (the
 // business's policy or the law named), and how to appeal (Art. 20), through a link that carries a
-// single-purpose token. Every value from data is escaped in HTML.
+// single-purpose token, and where the business's review policy is (its page, /p/:slug/policy, when
+// the mail's data names the slug). Every value from data is escaped in HTML.
 import { escapeHtml, safeLink } from '../html.ts';
 import { button, fallbackLink, layout, plainText, smallPrint } from './layout.ts';
 import type { RenderedEmail, TemplateInput } from './layout.ts';
@@ -11,6 +12,11 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 /** The appeal form's address for a statement's token, under the hosted pages' public address. */
 export function appealUrl(publicUrl: string | undefined, token: string): string {
   return `${(publicUrl ?? '').replace(/\/+$/, '')}/appeals/${encodeURIComponent(token)}`;
+}
+
+/** The business's review policy page, or null without its slug. */
+export function policyPageUrl(publicUrl: string | undefined, slug: string): string | null {
+  return slug ? `${(publicUrl ?? '').replace(/\/+$/, '')}/p/${encodeURIComponent(slug)}/policy` : null;
 }
 
 export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateInput): RenderedEmail {
@@ -34,9 +40,22 @@ export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateIn
   ];
   const appeal =
     `You can appeal this decision through ${orgName}'s complaint form. A person will look at your appeal and you will be told the outcome. You may also turn to an out-of-court dispute settlement body or a court.`;
+  const policy = policyPageUrl(publicUrl, text(data.org_slug));
+  const policyLine = policy ? `${orgName}'s review policy: ${safeLink(policy)}` : null;
   const greeting = name ? `Hello ${name},` : 'Hello,';
   const intro = `${orgName} hid your review. The law (EU Digital Services Act, Art. 17) asks them to tell you why.`;
-  const body = plainText([greeting, '', intro, '', ...facts, '', appeal, '', `Appeal: ${link}`], [
+  const body = plainText([
+    greeting,
+    '',
+    intro,
+    '',
+    ...facts,
+    '',
+    appeal,
+    '',
+    `Appeal: ${link}`,
+    ...(policyLine ? ['', policyLine] : []),
+  ], [
     `Sent on behalf of ${orgName} by Plaudit.`,
   ]);
   const html = layout(
@@ -49,6 +68,13 @@ export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateIn
 <p>${escapeHtml(appeal)}</p>
 ${button(link, 'Appeal the decision')}
 ${fallbackLink('If the button does not work, open this link:', link)}
+${
+      policy
+        ? `<p>${escapeHtml(`${orgName}'s review policy: `)}<a href="${escapeHtml(safeLink(policy))}">${
+          escapeHtml(safeLink(policy))
+        }</a></p>`
+        : ''
+    }
 ${smallPrint('The link works for this decision only. Your address is not shown to anyone who reported the review.')}`,
     escapeHtml(`Sent on behalf of ${orgName} by Plaudit.`),
   );

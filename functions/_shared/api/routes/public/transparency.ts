@@ -10,6 +10,8 @@ import {
   transparencyReport,
   transparencyVersion,
 } from '../../../core/db/public-transparency.ts';
+import { DSA_FIRST_YEAR, loadPublicDsa } from '../../../core/db/public-dsa.ts';
+import { DsaTransparencyReport } from '../dsa-transparency.ts';
 import { cachingHeaders, notFound, notModified, notModifiedAnswer, publicDescription, SlugParams } from './shared.ts';
 
 const Count = z.number().int();
@@ -94,7 +96,26 @@ const Transparency = z.object({
     how_to_verify: z.string(),
     docs_url: z.string(),
   }),
+  dsa: DsaTransparencyReport.openapi({
+    description:
+      "The year's figures of the EU transparency-report template (the `year` asked for, else the current one), the same the admin report `…/transparency/dsa` answers.",
+  }),
+  dsa_years: z.array(z.number().int()).openapi({
+    description: 'The years with a notice, statement of reasons or appeal, newest first: the years worth asking for.',
+  }),
 }).openapi('Transparency');
+
+const TransparencyQuery = z.object({
+  year: z.coerce.number().int().min(DSA_FIRST_YEAR)
+    .refine((y) => y <= new Date().getUTCFullYear(), { message: 'must not be after the current year' })
+    .optional()
+    .openapi({
+      param: { name: 'year', in: 'query' },
+      description:
+        `The year of \`dsa\` (UTC), from ${DSA_FIRST_YEAR} to the current one; the current one when left out.`,
+      example: 2025,
+    }),
+});
 
 export const transparencyReads = router()
   .openapi(
@@ -105,24 +126,32 @@ export const transparencyReads = router()
       tags: ['Public data'],
       summary: 'Get the transparency report',
       description:
-        `How the business's reviews are collected, verified, published, hidden and ordered, each figure counted from the data: reviews received and published (all time and the last 12 months), by verification method, hides by month and reason, the shares verified, incentivized and imported, the orders offered, the forms' moderation and the moderation chain head. 404 when the profile is disabled. ${publicDescription}`,
-      request: { params: SlugParams },
+        `How the business's reviews are collected, verified, published, hidden and ordered, each figure counted from the data: reviews received and published (all time and the last 12 months), by verification method, hides by month and reason, the shares verified, incentivized and imported, the orders offered, the forms' moderation, the moderation chain head, and a year's DSA figures (\`dsa\`: notices, decisions, own-initiative restrictions, appeals) with the years that have any. 404 when the profile is disabled. ${publicDescription}`,
+      request: { params: SlugParams, query: TransparencyQuery },
       responses: {
         200: { ...json(Transparency, 'The transparency report'), headers: cachingHeaders },
         304: notModified,
+        400: errorResponseSpec('The year is not a year, before 2020 or after the current one'),
         404: errorResponseSpec('Unknown slug, or the profile is disabled'),
       },
     }),
     async (c) => {
       const { slug } = c.req.valid('param');
+      const year = c.req.valid('query').year ?? new Date().getUTCFullYear();
       const out = await conditionalPublicRead(
         c,
-        `transparency:${slug}`,
+        `transparency:${slug}:${year}`,
         () => transparencyVersion(c.var.sql, slug),
-        () => loadShownTransparency(c.var.sql, slug),
+        async () => {
+          const t = await loadShownTransparency(c.var.sql, slug);
+          if (!t || 'absent' in t) return t;
+          const dsa = await loadPublicDsa(c.var.sql, slug, year);
+          return dsa && { ...t, dsa };
+        },
       );
       if ('notModified' in out) return notModifiedAnswer(out.notModified);
       if (!out.data) throw notFound();
-      return c.json(transparencyReport(out.data, c.var.config.publicUrl), 200);
+      const { dsa, ...t } = out.data;
+      return c.json({ ...transparencyReport(t, c.var.config.publicUrl), dsa: dsa.report, dsa_years: dsa.years }, 200);
     },
   );
