@@ -16,7 +16,7 @@ export const VerificationMode = z.enum(['email', 'purchase_proof', 'manual', 'no
 
 const FieldType = z.enum(['text', 'textarea', 'number', 'select', 'boolean', 'scale', 'rating']).openapi({
   description:
-    '`scale`: one of 2–7 ordered labels (`scale`), such as fit; `rating`: 1–5 stars of one aspect, such as Quality. Their answers are public (`attributes` of public reviews and summaries); the other types\' stay private.',
+    "`scale`: one of 2–7 ordered labels (`scale`), such as fit; `rating`: 1–5 stars of one aspect, such as Quality. Their answers are public (`attributes` of public reviews and summaries); the other types' stay private.",
 });
 
 const CustomFieldDefinition = z.object({

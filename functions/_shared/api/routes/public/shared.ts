@@ -81,7 +81,7 @@ export const PublicReview = z.object({
   language: ReviewLanguage,
   attributes: z.record(z.string(), z.union([z.string(), z.number().int()])).openapi({
     description:
-      'The answers to the form\'s `scale` fields (a label) and `rating` fields (1–5 stars), by field key; the other custom fields stay private.',
+      "The answers to the form's `scale` fields (a label) and `rating` fields (1–5 stars), by field key; the other custom fields stay private.",
     example: { fit: 'True to size', quality: 4 },
   }),
   created_at: z.string(),
@@ -93,7 +93,7 @@ export const AttributeSummary = z.object({
   label: z.string(),
   type: z.enum(['scale', 'rating']),
   count: z.number().int().openapi({ description: 'How many public reviews answered it.' }),
-  average: z.number().optional().openapi({ description: 'A rating field\'s mean stars, to 2 decimals.' }),
+  average: z.number().optional().openapi({ description: "A rating field's mean stars, to 2 decimals." }),
   distribution: z.record(z.string(), z.number().int()).openapi({
     description: 'Public reviews per answer: every label of a scale in its order, or stars 1 to 5, zeros included.',
     example: { 'Runs small': 3, 'True to size': 12, 'Runs large': 1 },
@@ -103,7 +103,6 @@ export const AttributeSummaries = z.array(AttributeSummary).openapi({
   description:
     "The answers to the forms' scale and rating fields, each field answered at least once, as the newest form that has it defines it.",
 });
-
 
 export const SlugParams = z.object({
   slug: z.string().min(1).max(200).openapi({
