@@ -1811,6 +1811,7 @@ CREATE TABLE plaudit.api_keys (
 COMMENT ON TABLE plaudit.api_keys IS 'API keys of an organization: only the SHA-256 of each key is kept, with its name, scope, rate limit and revocation.';
 
 CREATE TABLE plaudit.attribute_statistics (
+    id bigint NOT NULL,
     org_id uuid NOT NULL,
     product_id uuid,
     key text NOT NULL,
@@ -1820,6 +1821,15 @@ CREATE TABLE plaudit.attribute_statistics (
 );
 
 COMMENT ON TABLE plaudit.attribute_statistics IS 'Public reviews per answer of a scale or rating field, for the business (product_id null) or a product, kept by the reviews'' triggers.';
+
+ALTER TABLE plaudit.attribute_statistics ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME plaudit.attribute_statistics_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 CREATE TABLE plaudit.cdn_purges (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -2559,6 +2569,7 @@ COMMENT ON TABLE plaudit.worker_bell IS 'Hosted Supabase: the worker function''s
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_answer_key UNIQUE NULLS NOT DISTINCT (org_id, product_id, key, answer);
+ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.cdn_purges ADD CONSTRAINT cdn_purges_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.connection_events ADD CONSTRAINT connection_events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.connections ADD CONSTRAINT connections_pkey PRIMARY KEY (id);

@@ -8,7 +8,9 @@ comment on column plaudit.reviews.attributes is
 
 -- Public answers counted per answer, for the business's reviews (product_id null) and each
 -- product's, kept by the reviews' statistics triggers as the rating counters are.
+-- A surrogate key: a business's own counters have no product, and a primary key takes no null.
 create table plaudit.attribute_statistics (
+  id bigint generated always as identity primary key,
   org_id uuid not null references plaudit.organizations on delete cascade,
   product_id uuid references plaudit.products on delete cascade,
   key text not null,
