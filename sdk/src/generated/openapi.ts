@@ -4921,6 +4921,7 @@ export interface components {
                 "@type": "Brand";
                 name: string;
             };
+            /** @description The overall rating; with rating fields (aspects), an array: the overall one first, then each aspect's with `reviewAspect` (its label). */
             aggregateRating?: {
                 /** @enum {string} */
                 "@type": "AggregateRating";
@@ -4930,7 +4931,26 @@ export interface components {
                 /** @enum {number} */
                 worstRating: 1;
                 reviewCount: number;
-            };
+            } | ({
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewCount: number;
+            } | {
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewAspect: string;
+                ratingCount: number;
+            })[];
             review?: {
                 /** @enum {string} */
                 "@type": "Review";
@@ -4950,7 +4970,24 @@ export interface components {
                     bestRating: 5;
                     /** @enum {number} */
                     worstRating: 1;
-                };
+                } | ({
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                } | {
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                    reviewAspect: string;
+                })[];
             }[];
         } | {
             /** @enum {string} */
@@ -4965,6 +5002,7 @@ export interface components {
                 "@type": "Brand";
                 name: string;
             };
+            /** @description The overall rating; with rating fields (aspects), an array: the overall one first, then each aspect's with `reviewAspect` (its label). */
             aggregateRating?: {
                 /** @enum {string} */
                 "@type": "AggregateRating";
@@ -4974,7 +5012,26 @@ export interface components {
                 /** @enum {number} */
                 worstRating: 1;
                 reviewCount: number;
-            };
+            } | ({
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewCount: number;
+            } | {
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewAspect: string;
+                ratingCount: number;
+            })[];
             review?: {
                 /** @enum {string} */
                 "@type": "Review";
@@ -4994,7 +5051,24 @@ export interface components {
                     bestRating: 5;
                     /** @enum {number} */
                     worstRating: 1;
-                };
+                } | ({
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                } | {
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                    reviewAspect: string;
+                })[];
             }[];
             hasVariant: {
                 /** @enum {string} */

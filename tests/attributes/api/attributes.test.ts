@@ -6,10 +6,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { errorBody } from '../../helpers/http.ts';
-import { createForm, ownApiServer, submit, submitOk } from '../../helpers/reviews.ts';
+import { createForm, freshIp, ownApiServer, submit, submitOk } from '../../helpers/reviews.ts';
 import { createProduct } from '../../helpers/products.ts';
 
-const { call } = ownApiServer();
+const server = ownApiServer();
+const { call } = server;
 const FIT = ['Runs small', 'True to size', 'Runs large'];
 const FIELDS = [
   { key: 'fit', label: 'How does it fit?', type: 'scale', scale: FIT },
@@ -262,5 +263,76 @@ describe('the public lists filter by an answer', () => {
     );
     expect(many.status).toBe(400);
     expect(many.body.message).toBe('attribute: at most 5 answers can be filtered by');
+  });
+});
+
+describe("the product's JSON-LD", () => {
+  it('gives each rating aspect an AggregateRating with reviewAspect, and each review its aspects', async () => {
+    const res = await call('GET', pub(a, '/products/{slug}/SHOE-41/jsonld'));
+    expect(res.status).toBe(200);
+    const ld = typeof res.body === 'string' ? JSON.parse(res.body) : res.body;
+    expect(ld.aggregateRating).toEqual([
+      { '@type': 'AggregateRating', ratingValue: 5, reviewCount: 3, bestRating: 5, worstRating: 1 },
+      {
+        '@type': 'AggregateRating',
+        reviewAspect: 'Quality',
+        ratingValue: 4.5,
+        ratingCount: 2,
+        bestRating: 5,
+        worstRating: 1,
+      },
+    ]);
+    const rated = ld.review.find((r: any) => Array.isArray(r.reviewRating));
+    expect(rated.reviewRating).toContainEqual({
+      '@type': 'Rating',
+      reviewAspect: 'Quality',
+      ratingValue: expect.any(Number),
+      bestRating: 5,
+      worstRating: 1,
+    });
+    // A review without an aspect keeps its one Rating.
+    expect(ld.review.some((r: any) => !Array.isArray(r.reviewRating))).toBe(true);
+  });
+});
+
+describe('the hosted form', () => {
+  it('asks a scale as a group of radios and a rating as stars, and keeps the answers', async () => {
+    const res = await fetch(`${server.url}/forms/${formId}`);
+    const html = await res.text();
+    expect(html).toContain('<legend>How does it fit? <span class="hint">(optional)</span></legend>');
+    expect(html).toContain('<input type="radio" name="cf_fit" value="Runs small" id="f-cf_fit">');
+    expect(html).toContain('<input type="radio" name="cf_quality" value="5"');
+    const posted = await fetch(`${server.url}/forms/${formId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': freshIp() },
+      body: new URLSearchParams({
+        rating: '4',
+        content: 'Posted from the hosted form with answers',
+        reviewer_name: 'Hal',
+        reviewer_email: 'hal@example.com',
+        cf_fit: 'Runs large',
+        cf_quality: '2',
+      }).toString(),
+      redirect: 'manual',
+    });
+    expect(posted.status, await posted.text()).toBeLessThan(400);
+    const [row] = await db`select attributes from plaudit.reviews where org_id = ${a.org.id} and reviewer_name = 'Hal'`;
+    expect(row.attributes).toEqual({ fit: 'Runs large', quality: 2 });
+  });
+
+  it('says which answer is outside its scale', async () => {
+    const res = await fetch(`${server.url}/forms/${formId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': freshIp() },
+      body: new URLSearchParams({
+        rating: '4',
+        content: 'Posted with a fit the form does not know',
+        reviewer_name: 'Ivy',
+        reviewer_email: 'ivy@example.com',
+        cf_fit: 'Huge',
+      }).toString(),
+    });
+    expect(res.status).toBe(422);
+    expect(await res.text()).toContain('How does it fit?: choose one of the answers.');
   });
 });

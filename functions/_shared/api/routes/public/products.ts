@@ -93,17 +93,29 @@ const ProductIdentifiers = {
   gtin: z.string().optional(),
   mpn: z.string().optional(),
 };
+/** One aspect's rating (a form's rating field, by its label). */
+const AspectRating = Rating.extend({ reviewAspect: z.string() });
+const AggregateRating = Rating.extend({ '@type': z.literal('AggregateRating'), reviewCount: z.number().int() });
 /** What a Product or a ProductGroup says of the reviews (and the brand they share). */
 const ProductRatings = {
   brand: z.object({ '@type': z.literal('Brand'), name: z.string() }).optional(),
-  aggregateRating: Rating.extend({ '@type': z.literal('AggregateRating'), reviewCount: z.number().int() }).optional(),
+  aggregateRating: z.union([
+    AggregateRating,
+    z.array(z.union([
+      AggregateRating,
+      AspectRating.extend({ '@type': z.literal('AggregateRating'), ratingCount: z.number().int() }),
+    ])),
+  ]).optional().openapi({
+    description:
+      "The overall rating; with rating fields (aspects), an array: the overall one first, then each aspect's with `reviewAspect` (its label).",
+  }),
   review: z.array(z.object({
     '@type': z.literal('Review'),
     author: z.object({ '@type': z.literal('Person'), name: z.string() }),
     datePublished: z.string(),
     name: z.string().optional(),
     reviewBody: z.string(),
-    reviewRating: Rating,
+    reviewRating: z.union([Rating, z.array(z.union([Rating, AspectRating]))]),
   })).optional(),
 };
 const ProductJsonLd = z.union([
