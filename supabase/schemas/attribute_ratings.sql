@@ -108,19 +108,22 @@ as $$
   )
   select coalesce(json_agg(x.item order by x.created_at desc, x.ord), '[]')
     from (
-      select d.created_at, d.ord, json_build_object(
-               'key', d.key, 'label', d.label, 'type', d.type, 'count', t.count)::jsonb
-             || case when d.type = 'rating' then jsonb_build_object('average', t.average) else '{}' end
-             || jsonb_build_object('distribution', (
-                  select jsonb_object_agg(l.label, coalesce(c.count, 0) order by l.ord)
-                    from jsonb_array_elements_text(d.labels) with ordinality l(label, ord)
-                    left join counted c on c.key = d.key and c.answer = l.label)) as item
+      -- json, not jsonb: a scale's labels keep their order.
+      select d.created_at, d.ord, case when d.type = 'rating'
+               then json_build_object('key', d.key, 'label', d.label, 'type', d.type, 'count', t.count,
+                                      'average', t.average, 'distribution', dist.labels)
+               else json_build_object('key', d.key, 'label', d.label, 'type', d.type, 'count', t.count,
+                                      'distribution', dist.labels) end as item
         from defined d
         cross join lateral (
           select sum(c.count) as count,
                  round(sum(c.count * c.answer::integer) filter (where c.answer ~ '^[1-5]$')
                        / nullif(sum(c.count) filter (where c.answer ~ '^[1-5]$'), 0), 2) as average
             from counted c where c.key = d.key) t
+        cross join lateral (
+          select json_object_agg(l.label, coalesce(c.count, 0) order by l.ord) as labels
+            from jsonb_array_elements_text(d.labels) with ordinality l(label, ord)
+            left join counted c on c.key = d.key and c.answer = l.label) dist
        where t.count > 0
     ) x
 $$;
