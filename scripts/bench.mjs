@@ -29,6 +29,7 @@ import reviewScenarios from './bench/scenarios/reviews.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import productSync from './bench/scenarios/product-sync.mjs';
 import productReads from './bench/scenarios/products.mjs';
+import attributes from './bench/scenarios/attributes.mjs';
 import widget from './bench/scenarios/widget.mjs';
 import fragments from './bench/scenarios/fragments.mjs';
 import cdn from './bench/scenarios/cdn.mjs';
@@ -59,6 +60,7 @@ const SCENARIOS = [
   reviewRequests,
   productSync,
   ...productReads,
+  ...attributes,
   widget,
   ...fragments,
   cdn,

@@ -244,6 +244,7 @@ function choiceField(f: FieldDefinition, values: Values, state: FormState): Safe
     state.errors[name] ? markup` aria-invalid="true" aria-describedby="${id}-error"` : ''
   }>
 <legend>${f.label}${f.required ? '' : markup` <span class="hint">(optional)</span>`}</legend>
+<p class="hint">Shown with your review.</p>
 <div class="stars">${radios}</div>${errorText(name, state)}</fieldset>`;
 }
 
