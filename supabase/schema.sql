@@ -1345,7 +1345,7 @@ COMMENT ON FUNCTION plaudit.review_feeds_report(p_slug text) IS 'How many review
 
 COMMENT ON FUNCTION plaudit.review_forms_stay_deleted() IS 'A deleted form stays deleted: nothing can bring it back or change it afterwards.';
 
--- FUNCTION plaudit.review_has_public_media (supabase/schemas/public_profiles.sql)
+-- FUNCTION plaudit.review_has_public_media (supabase/schemas/review_media.sql)
 --   (p_review_id uuid) RETURNS boolean
 
 COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has a photo or video the public may see.';

@@ -79,18 +79,6 @@ as $$
 $$;
 comment on function plaudit.public_review_json(plaudit.public_reviews,plaudit.review_replies,plaudit.products) is 'A public review item as compact JSON: the one writer of it, for every public list.';
 
--- Whether a review has media the public may see: one of its photos or videos not hidden (the
--- has_media filter of the public feeds; their totals count it over this same expression).
-create or replace function plaudit.review_has_public_media(p_review_id uuid)
-returns boolean
-language sql
-stable
-parallel safe
-as $$
-  select exists (select 1 from plaudit.review_media m where m.review_id = p_review_id and not m.is_hidden)
-$$;
-comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has a photo or video the public may see.';
-
 -- Whether any review of the business is written in another language than the one given: two
 -- index-only walks of reviews_org_language_idx, each stopping at its first row.
 create or replace function plaudit.has_reviews_in_other_language(p_org_id uuid, p_language text)
