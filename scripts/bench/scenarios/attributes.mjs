@@ -46,7 +46,7 @@ async function seedShop(ctx, slug, count, withAttributes) {
 export const attributePage = {
   name: 'attributes',
   description:
-    "GET /p/:slug/products/:externalId (page 1 with attributes and their summary), uncached, next to the same page of a shop without them",
+    'GET /p/:slug/products/:externalId (page 1 with attributes and their summary), uncached, next to the same page of a shop without them',
   async setup(ctx) {
     const count = positive(ctx.env, 'BENCH_ATTRIBUTE_REVIEWS', 20_000);
     ctx.log(`seeding two shops of ${count.toLocaleString('en')} reviews, one answering a scale and a rating`);
