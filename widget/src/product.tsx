@@ -102,7 +102,7 @@ export function ProductWidget(
           })}
         </ul>
       )}
-      {product.attributes.length > 0 && <Attributes items={product.attributes} t={t} />}
+      {product.attributes?.[0] && <Attributes items={product.attributes} t={t} />}
       {count > 0 && (
         <div class='ctl'>
           <label>

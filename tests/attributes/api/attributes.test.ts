@@ -336,3 +336,15 @@ describe('the hosted form', () => {
     expect(await res.text()).toContain('How does it fit?: choose one of the answers.');
   });
 });
+
+describe("the product widget's fragment", () => {
+  it('draws the answers as the widget does, and carries them in its state for the widget to adopt', async () => {
+    const res = await fetch(`${server.url}/api/v1/public/fragments/${a.org.slug}/products/SHOE-41.html`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<dl class="at"><div><dt>How does it fit?</dt><dd><ul class="bars"><li class="ab">');
+    expect(html).toContain('<span>True to size</span>');
+    // The state is JSON in an attribute, its quotes escaped.
+    expect(html.replaceAll('&quot;', '"').replaceAll('&#34;', '"')).toContain('"attributes":[{"key":"fit"');
+  });
+});
