@@ -1,6 +1,6 @@
 // The widget's size budget, as Preact tracks its own: the whole script, Preact included, at most
-// 13.5 KB gzip and the attribute ratings' measured 200 bytes (npm run bench -- widget records the figure beside the same-run reference; docs/widget.md
-// says what each kilobyte pays for).
+// 13.5 KB gzip and the attribute ratings' measured 200 bytes (npm run bench -- widget records the
+// figure beside the same-run reference; docs/widget.md says what each kilobyte pays for).
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
