@@ -130,6 +130,30 @@ describe('attribute ratings', () => {
     });
   }
 
+  it("are in the product's fragment, which the widget adopts without moving them", async () => {
+    const fragment = (await api('GET', `/api/v1/public/fragments/${t.org.slug}/products/BOOT.html`)).body as string;
+    const url = site.page(
+      '/boot-fragment',
+      hostPage(`<script>
+  window.__shift = 0;
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__shift += e.value; })
+    .observe({ type: 'layout-shift', buffered: true });
+  document.addEventListener('plaudit:ready', () => { window.__ready = 1; });
+</script>${fragment}<script async src="${script}"></script>`),
+    );
+    const { page, errors, close } = await openPage(browser(), url, 375, { bypassCSP: true });
+    try {
+      await page.waitForFunction(() => (window as unknown as { __ready?: number }).__ready === 1);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await page.locator('.at li').allTextContents()).toEqual(['Runs small1', 'True to size3', 'Runs large1']);
+      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+      await page.screenshot({ path: shot('fragment-375'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('are asked on the hosted form as a radio group and star radios, by their labels', async () => {
     const context = await browser().newContext({ viewport: { width: 375, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
