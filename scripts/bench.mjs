@@ -30,6 +30,7 @@ import languages from './bench/scenarios/languages.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import productSync from './bench/scenarios/product-sync.mjs';
 import productReads from './bench/scenarios/products.mjs';
+import attributes from './bench/scenarios/attributes.mjs';
 import widget from './bench/scenarios/widget.mjs';
 import fragments from './bench/scenarios/fragments.mjs';
 import cdn from './bench/scenarios/cdn.mjs';
@@ -62,6 +63,7 @@ const SCENARIOS = [
   reviewRequests,
   productSync,
   ...productReads,
+  ...attributes,
   widget,
   ...fragments,
   cdn,

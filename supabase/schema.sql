@@ -40,6 +40,11 @@ COMMENT ON TYPE plaudit.review_submission IS 'A review as a reviewer sends it, t
 
 COMMENT ON FUNCTION plaudit.accept_invitation(p_token text, p_name text) IS 'Accepts an invitation: the invitee becomes a member with its role, once; answers the state afterwards.';
 
+-- FUNCTION plaudit.add_attribute_statistics (supabase/schemas/attribute_ratings.sql)
+--   (p_deltas jsonb) RETURNS void
+
+COMMENT ON FUNCTION plaudit.add_attribute_statistics(p_deltas jsonb) IS 'Adds signed deltas to the public answers'' counters, in key order.';
+
 -- FUNCTION plaudit.add_product_review_statistics (supabase/schemas/products.sql)
 --   (p_deltas jsonb) RETURNS void
 
@@ -173,6 +178,8 @@ CREATE TABLE plaudit.reviews (
     import_key bytea,
     helpful_count integer DEFAULT 0 NOT NULL,
     language text,
+    attributes jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT reviews_attributes_check CHECK ((jsonb_typeof(attributes) = 'object'::text)),
     CONSTRAINT reviews_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
     CONSTRAINT reviews_custom_fields_check CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
     CONSTRAINT reviews_helpful_count_check CHECK ((helpful_count >= 0)),
@@ -201,11 +208,32 @@ COMMENT ON COLUMN plaudit.reviews.imported_as_verified IS 'Whether the platform 
 COMMENT ON COLUMN plaudit.reviews.incentive IS 'What the business offered for this review when it was written (its request''s, else its form''s), or null.';
 COMMENT ON COLUMN plaudit.reviews.helpful_count IS 'How many visitors found the review helpful: one vote each (plaudit.review_votes).';
 COMMENT ON COLUMN plaudit.reviews.language IS 'The language the review is written in (ISO 639-1), told from its text; null when too short to tell.';
+COMMENT ON COLUMN plaudit.reviews.attributes IS 'The public answers of the review''s scale and rating fields, {key: label or stars}: a part of custom_fields.';
 
 -- FUNCTION plaudit.approve_review (supabase/schemas/verification.sql)
 --   (p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
 
 COMMENT ON FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) IS 'Approves a pending review of the caller''s tenant by hand: verified, method manual.';
+
+-- FUNCTION plaudit.attribute_answers (supabase/schemas/attribute_ratings.sql)
+--   (p_definitions jsonb, p_answers jsonb) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.attribute_answers(p_definitions jsonb, p_answers jsonb) IS 'The answers of a form''s scale and rating fields among a review''s answers: the public part of its custom fields.';
+
+-- FUNCTION plaudit.attribute_deltas (supabase/schemas/attribute_ratings.sql)
+--   (p_reviews jsonb) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.attribute_deltas(p_reviews jsonb) IS 'The public answers'' counters'' deltas of reviews coming into or leaving public view.';
+
+-- FUNCTION plaudit.attribute_summary (supabase/schemas/attribute_ratings.sql)
+--   (p_org_id uuid, p_product_ids uuid[]) RETURNS json
+
+COMMENT ON FUNCTION plaudit.attribute_summary(p_org_id uuid, p_product_ids uuid[]) IS 'The public summary of the answers to scale and rating fields, the business''s or some products'', from the counters.';
+
+-- FUNCTION plaudit.attributes_match (supabase/schemas/attribute_ratings.sql)
+--   (p_attributes jsonb, p_filter jsonb) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.attributes_match(p_attributes jsonb, p_filter jsonb) IS 'Whether a review''s public answers hold every answer a public list filters by.';
 
 -- FUNCTION plaudit.authenticate (supabase/schemas/authentication_and_rate_limits.sql)
 --   (p_key_hash bytea, p_default_limit integer) RETURNS TABLE(key_id uuid, org_id uuid, scope text, prefix text, rate_limit integer, allowed boolean,
@@ -456,7 +484,7 @@ COMMENT ON FUNCTION plaudit.current_replica_read_floor() IS 'The WAL position re
 -- FUNCTION plaudit.custom_field_definitions_are_valid (supabase/schemas/review_forms.sql)
 --   (fields jsonb) RETURNS boolean
 
-COMMENT ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) IS 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
+COMMENT ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) IS 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only, 2–7 labels for scale fields only.';
 
 -- FUNCTION plaudit.decide_appeal (supabase/schemas/appeals.sql)
 --   (p_id uuid, p_status text, p_resolution text, p_actor text) RETURNS uuid
@@ -887,10 +915,10 @@ COMMENT ON FUNCTION plaudit.public_embed_reviews(p_slug text) IS 'The widget''s 
 
 -- FUNCTION plaudit.public_feed_page_ids (supabase/schemas/public_profiles.sql)
 --   (p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean, p_offset bigint, p_limit integer,
---     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text) RETURNS uuid[]
+--     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text, p_attributes jsonb DEFAULT NULL::jsonb) RETURNS uuid[]
 
 COMMENT ON FUNCTION plaudit.public_feed_page_ids(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean,
-    p_offset bigint, p_limit integer, p_language text, p_reader_language text) IS 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
+    p_offset bigint, p_limit integer, p_language text, p_reader_language text, p_attributes jsonb) IS 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
 
 -- FUNCTION plaudit.public_feed_ratings (supabase/schemas/public_profiles.sql)
 --   (p_min integer, p_rating integer) RETURNS integer[]
@@ -898,9 +926,9 @@ COMMENT ON FUNCTION plaudit.public_feed_page_ids(p_org_id uuid, p_product_ids uu
 COMMENT ON FUNCTION plaudit.public_feed_ratings(p_min integer, p_rating integer) IS 'The ratings a public feed shows: from a minimum up, or the one asked for.';
 
 -- FUNCTION plaudit.public_feed_total (supabase/schemas/public_profiles.sql)
---   (p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text DEFAULT NULL::text) RETURNS bigint
+--   (p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text DEFAULT NULL::text, p_attributes jsonb DEFAULT NULL::jsonb) RETURNS bigint
 
-COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text) IS 'How many reviews a public feed holds, from the business''s or the products'' counters.';
+COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text, p_attributes jsonb) IS 'How many reviews a public feed holds, from the business''s or the products'' counters.';
 
 -- FUNCTION plaudit.public_form_product (supabase/schemas/products.sql)
 --   (p_form_id uuid, p_external_id text) RETURNS TABLE(external_id text, name text, image_url text, archived boolean)
@@ -953,7 +981,7 @@ COMMENT ON FUNCTION plaudit.public_media_file(p_storage_key text) IS 'The conten
 -- FUNCTION plaudit.public_product (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text) RETURNS json
 
-COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields, its group and the group''s products (variants), and the version of answers showing it; null when not found.';
+COMMENT ON FUNCTION plaudit.public_product(p_slug text, p_external_id text) IS 'A product''s public summary over its group, with its fields, its group and the group''s products (variants), its answers'' summary, and the version of answers showing it; null when not found.';
 
 -- FUNCTION plaudit.public_product_catalog (supabase/schemas/public_product_pages.sql)
 --   (p_slug text, p_page integer, p_limit integer) RETURNS json
@@ -972,10 +1000,10 @@ COMMENT ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids t
 
 -- FUNCTION plaudit.public_product_reviews (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
---     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text) RETURNS TABLE(version text, body text)
+--     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text, p_attributes jsonb DEFAULT NULL::jsonb) RETURNS TABLE(version text, body text)
 
 COMMENT ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text) IS 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb) IS 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
 
 -- FUNCTION plaudit.public_product_version (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text, p_profile boolean) RETURNS text
@@ -1004,10 +1032,10 @@ COMMENT ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p
 
 -- FUNCTION plaudit.public_read_product_reviews (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
---     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text, OUT version text, OUT body text) RETURNS record
+--     p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text, p_attributes jsonb DEFAULT NULL::jsonb, OUT version text, OUT body text) RETURNS record
 
 COMMENT ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb, OUT version text, OUT body text) IS 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
 
 -- FUNCTION plaudit.public_read_product_version (supabase/schemas/public_products.sql)
 --   (p_slug text, p_external_id text) RETURNS text
@@ -1016,10 +1044,10 @@ COMMENT ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_
 
 -- FUNCTION plaudit.public_read_review_page (supabase/schemas/one_statement_reads.sql)
 --   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean, p_language text DEFAULT NULL::text,
---     p_reader_language text DEFAULT NULL::text, OUT version text, OUT body text) RETURNS record
+--     p_reader_language text DEFAULT NULL::text, p_attributes jsonb DEFAULT NULL::jsonb, OUT version text, OUT body text) RETURNS record
 
 COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';
 
 -- FUNCTION plaudit.public_read_version (supabase/schemas/one_statement_reads.sql)
 --   (p_slug text) RETURNS text
@@ -1064,11 +1092,12 @@ CREATE VIEW plaudit.public_reviews WITH (security_barrier='true', security_invok
     r.source_platform,
     (r.incentive IS NOT NULL) AS incentivized,
     r.helpful_count,
-    r.language
+    r.language,
+    r.attributes
    FROM plaudit.reviews r
   WHERE plaudit.review_is_public(r.is_hidden, r.verification_status);
 
-COMMENT ON VIEW plaudit.public_reviews IS 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
+COMMENT ON VIEW plaudit.public_reviews IS 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, private custom answers or provenance.';
 
 CREATE TABLE plaudit.review_replies (
     review_id uuid NOT NULL,
@@ -1089,10 +1118,10 @@ COMMENT ON FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply 
 
 -- FUNCTION plaudit.public_review_page (supabase/schemas/public_profiles.sql)
 --   (p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text DEFAULT 'newest'::text, p_rating integer DEFAULT NULL::integer,
---     p_has_media boolean DEFAULT false, p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text) RETURNS json
+--     p_has_media boolean DEFAULT false, p_language text DEFAULT NULL::text, p_reader_language text DEFAULT NULL::text, p_attributes jsonb DEFAULT NULL::jsonb) RETURNS json
 
 COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
 
 -- FUNCTION plaudit.public_review_policy (supabase/schemas/review_policy.sql)
 --   (p_slug text) RETURNS json
@@ -1164,6 +1193,11 @@ COMMENT ON FUNCTION plaudit.random_base62(n integer) IS '`n` uniformly random ba
 --   () RETURNS text
 
 COMMENT ON FUNCTION plaudit.random_sign_in_code() IS 'Six decimal digits from the strong random source (four random bytes modulo a million).';
+
+-- FUNCTION plaudit.rebuild_attribute_statistics (supabase/schemas/attribute_ratings.sql)
+--   (p_org_id uuid) RETURNS void
+
+COMMENT ON FUNCTION plaudit.rebuild_attribute_statistics(p_org_id uuid) IS 'Recounts an organization''s public answers'' counters from its public reviews.';
 
 -- FUNCTION plaudit.rebuild_product_review_statistics (supabase/schemas/products.sql)
 --   (p_org_id uuid) RETURNS void
@@ -1336,7 +1370,7 @@ COMMENT ON FUNCTION plaudit.review_feeds_report(p_slug text) IS 'How many review
 
 COMMENT ON FUNCTION plaudit.review_forms_stay_deleted() IS 'A deleted form stays deleted: nothing can bring it back or change it afterwards.';
 
--- FUNCTION plaudit.review_has_public_media (supabase/schemas/public_profiles.sql)
+-- FUNCTION plaudit.review_has_public_media (supabase/schemas/review_media.sql)
 --   (p_review_id uuid) RETURNS boolean
 
 COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has a photo or video the public may see.';
@@ -1800,6 +1834,27 @@ CREATE TABLE plaudit.api_keys (
 );
 
 COMMENT ON TABLE plaudit.api_keys IS 'API keys of an organization: only the SHA-256 of each key is kept, with its name, scope, rate limit and revocation.';
+
+CREATE TABLE plaudit.attribute_statistics (
+    id bigint NOT NULL,
+    org_id uuid NOT NULL,
+    product_id uuid,
+    key text NOT NULL,
+    answer text NOT NULL,
+    count bigint DEFAULT 0 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+COMMENT ON TABLE plaudit.attribute_statistics IS 'Public reviews per answer of a scale or rating field, for the business (product_id null) or a product, kept by the reviews'' triggers.';
+
+ALTER TABLE plaudit.attribute_statistics ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME plaudit.attribute_statistics_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 CREATE TABLE plaudit.cdn_purges (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -2541,6 +2596,8 @@ COMMENT ON TABLE plaudit.worker_bell IS 'Hosted Supabase: the worker function''s
 
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_answer_key UNIQUE NULLS NOT DISTINCT (org_id, product_id, key, answer);
+ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.cdn_purges ADD CONSTRAINT cdn_purges_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.connection_events ADD CONSTRAINT connection_events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.connections ADD CONSTRAINT connections_pkey PRIMARY KEY (id);
@@ -2618,6 +2675,7 @@ ALTER TABLE ONLY plaudit.worker_bell ADD CONSTRAINT worker_bell_pkey PRIMARY KEY
 
 CREATE INDEX api_keys_org_id_created_at ON plaudit.api_keys USING btree (org_id, created_at DESC, id);
 CREATE INDEX api_keys_replaced_by ON plaudit.api_keys USING btree (replaced_by) WHERE (replaced_by IS NOT NULL);
+CREATE INDEX attribute_statistics_product_id ON plaudit.attribute_statistics USING btree (product_id) WHERE (product_id IS NOT NULL);
 CREATE INDEX cdn_purges_due ON plaudit.cdn_purges USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text, 'retrying'::text]));
 
 CREATE UNIQUE INDEX cdn_purges_one_pending ON plaudit.cdn_purges USING btree (org_id) WHERE (status = 'pending'::text);
@@ -2815,6 +2873,8 @@ CREATE TRIGGER webhook_endpoints_touch_updated_at BEFORE UPDATE ON plaudit.webho
 
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_replaced_by_fkey FOREIGN KEY (replaced_by) REFERENCES plaudit.api_keys(id);
+ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.connection_events ADD CONSTRAINT connection_events_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES plaudit.connections(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.connection_events ADD CONSTRAINT connection_events_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.connections ADD CONSTRAINT connections_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -2943,6 +3003,7 @@ CREATE POLICY "Tenants can read the timelines of their own orders" ON plaudit.or
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own Shopify write-backs" ON plaudit.shopify_write_backs FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own answers' statistics" ON plaudit.attribute_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own appeals" ON plaudit.review_appeals FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own connections" ON plaudit.connections FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -2999,6 +3060,7 @@ CREATE POLICY "Tenants can withdraw their own invitations" ON plaudit.invitation
 CREATE POLICY "Tenants can withdraw their own replies" ON plaudit.review_replies FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
 ALTER TABLE plaudit.api_keys ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.attribute_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.cdn_purges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.connection_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.connections ENABLE ROW LEVEL SECURITY;
@@ -3092,6 +3154,7 @@ GRANT UPDATE(verification_order_hash) ON TABLE plaudit.reviews TO plaudit_api;
 GRANT UPDATE(verification_reason) ON TABLE plaudit.reviews TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.attributes_match(p_attributes jsonb, p_filter jsonb) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.authenticate_session(p_token_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
@@ -3242,7 +3305,7 @@ GRANT ALL ON FUNCTION plaudit.public_product_catalog(p_slug text, p_page integer
 GRANT ALL ON FUNCTION plaudit.public_product_ratings(p_slug text, p_external_ids text[]) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text) TO plaudit_public;
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id text, p_profile boolean) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
@@ -3251,12 +3314,12 @@ GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_pub
 GRANT ALL ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) TO plaudit_authenticator;
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb, OUT version text, OUT body text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_id text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) TO plaudit_authenticator;
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb, OUT version text, OUT body text) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) TO plaudit_public;
@@ -3274,7 +3337,7 @@ GRANT INSERT(content),UPDATE(content) ON TABLE plaudit.review_replies TO plaudit
 GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-    p_has_media boolean, p_language text, p_reader_language text) TO plaudit_public;
+    p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_review_policy(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
@@ -3448,6 +3511,8 @@ GRANT SELECT(last_used_at) ON TABLE plaudit.api_keys TO plaudit_api;
 GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE plaudit.api_keys TO plaudit_api;
 
 GRANT SELECT(replaced_by),UPDATE(replaced_by) ON TABLE plaudit.api_keys TO plaudit_api;
+
+GRANT SELECT ON TABLE plaudit.attribute_statistics TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.connection_events TO plaudit_api;
 

@@ -289,7 +289,8 @@ grant execute on function plaudit.public_read_version(text) to plaudit_authentic
 -- no body for an unknown slug, or for a profile page of a business whose profile is switched off.
 create or replace function plaudit.public_read_review_page(
   p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer, p_has_media boolean,
-  p_language text default null, p_reader_language text default null, out version text, out body text
+  p_language text default null, p_reader_language text default null, p_attributes jsonb default null,
+  out version text, out body text
 )
 language plpgsql
 volatile
@@ -300,7 +301,7 @@ declare
 begin
   perform set_config('role', 'plaudit_public', true);
   p := plaudit.public_review_page(p_slug, p_scope, p_page, p_limit, p_sort, p_rating, p_has_media,
-                                 p_language, p_reader_language);
+                                 p_language, p_reader_language, p_attributes);
   version := p ->> 'version';
   if version is not null and (p_scope = 'embed' or (p ->> 'enabled')::boolean) then
     body := '{"data":' || (p -> 'items')::text || ',"meta":'
@@ -308,8 +309,8 @@ begin
   end if;
 end
 $$;
-comment on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of public reviews, sorted and filtered, as the response body, with its version.';
-grant execute on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_authenticator;
+comment on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean,text,text,jsonb) is 'A page of public reviews, sorted and filtered, as the response body, with its version.';
+grant execute on function plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean,text,text,jsonb) to plaudit_authenticator;
 
 create or replace function plaudit.public_read_fragment(
   p_slug text, p_limit integer, p_sort text,

@@ -115,11 +115,12 @@ as $$
       select json_agg(json_build_object('external_id', g.external_id, 'name', g.name, 'url', g.url,
                                         'image_url', g.image_url, 'sku', g.sku, 'gtin', g.gtin, 'mpn', g.mpn)
                       order by g.external_id)
-        from plaudit.products g where g.id = any (x.group_ids)) end)
+        from plaudit.products g where g.id = any (x.group_ids)) end,
+    'attributes', plaudit.attribute_summary(x.org_id, x.group_ids))
     from plaudit.public_product_of(p_slug, p_external_id) x
     cross join lateral plaudit.product_group_statistics(x.group_ids) st
 $$;
-comment on function plaudit.public_product(text,text) is 'A product''s public summary over its group, with its fields, its group and the group''s products (variants), and the version of answers showing it; null when not found.';
+comment on function plaudit.public_product(text,text) is 'A product''s public summary over its group, with its fields, its group and the group''s products (variants), its answers'' summary, and the version of answers showing it; null when not found.';
 grant execute on function plaudit.public_product(text,text) to plaudit_public;
 
 -- GET /public/products/:slug/:externalId/reviews as the response body (the pagination envelope
@@ -128,7 +129,7 @@ grant execute on function plaudit.public_product(text,text) to plaudit_public;
 create or replace function plaudit.public_read_product_reviews(
   p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
   p_has_media boolean, p_language text default null, p_reader_language text default null,
-  out version text, out body text
+  p_attributes jsonb default null, out version text, out body text
 )
 language plpgsql
 volatile
@@ -137,18 +138,20 @@ as $$
 begin
   perform set_config('role', 'plaudit_public', true);
   select p.version, p.body into version, body from plaudit.public_product_reviews(
-    p_slug, p_external_id, p_page, p_limit, p_sort, p_rating, p_has_media, p_language, p_reader_language) p;
+    p_slug, p_external_id, p_page, p_limit, p_sort, p_rating, p_has_media, p_language, p_reader_language,
+    p_attributes) p;
 end
 $$;
-comment on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
-grant execute on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_authenticator;
+comment on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean,text,text,jsonb) is 'A page of a product''s public reviews as the response body, with its version, read as plaudit_public.';
+grant execute on function plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean,text,text,jsonb) to plaudit_authenticator;
 
 -- A page of a product's public reviews (over its group), sorted and filtered as the business's
 -- lists are (public_feed_page_ids), in the pagination envelope, with the version of answers that
 -- show the product (public_product_version). No row when not found.
 create or replace function plaudit.public_product_reviews(
   p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
-  p_has_media boolean, p_language text default null, p_reader_language text default null
+  p_has_media boolean, p_language text default null, p_reader_language text default null,
+  p_attributes jsonb default null
 )
 returns table (version text, body text)
 language sql
@@ -159,15 +162,15 @@ as $$
   select plaudit.public_version(p_slug) || '~' || (x.product).id,
          '{"data":' || plaudit.public_review_items(plaudit.public_feed_page_ids(
            x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_sort, p_has_media,
-           (p_page - 1)::bigint * p_limit, p_limit, p_language, p_reader_language))
+           (p_page - 1)::bigint * p_limit, p_limit, p_language, p_reader_language, p_attributes))
          || ',"meta":' || plaudit.page_meta(
            plaudit.public_feed_total(x.org_id, x.group_ids, plaudit.public_feed_ratings(1, p_rating), p_has_media,
-                                     p_language),
+                                     p_language, p_attributes),
            p_page, p_limit) || '}'
     from plaudit.public_product_of(p_slug, p_external_id) x
 $$;
-comment on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
-grant execute on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_public;
+comment on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean,text,text,jsonb) is 'A page of a product''s public reviews over its group, sorted and filtered, in the pagination envelope.';
+grant execute on function plaudit.public_product_reviews(text,text,integer,integer,text,integer,boolean,text,text,jsonb) to plaudit_public;
 
 -- GET /public/products/:slug/ratings?ids=…: each known product's figures over its group, in the
 -- order asked (an id asked twice answers once, where first asked), unknown ids left out, in one

@@ -5,7 +5,8 @@
 -- ============================================================================================
 -- What the public may see, and nothing else. plaudit.public_reviews is the public projection of
 -- reviews: only reviews that are not hidden and whose status is verified or unverified, and no
--- reviewer e-mail, no custom answers, no provenance but how a verified review was verified, where
+-- reviewer e-mail, no custom answers but those of scale and rating fields (attributes, public by
+-- their type), no provenance but how a verified review was verified, where
 -- it came from (source, platform), whether it was incentivized, the product it is about and how
 -- many visitors found it helpful. The public functions below take every review column they answer from
 -- it (a page's ids come from an index walk with the same filter), and aggregates from
@@ -16,10 +17,10 @@ create or replace view plaudit.public_reviews with (security_barrier = true, sec
   select r.org_id, r.id, r.rating, r.title, r.content, r.reviewer_name, r.verification_status, r.created_at,
          case when r.verification_status = 'verified' then r.verification_method end as verification_method,
          r.product_id, r.source, r.source_platform, r.incentive is not null as incentivized, r.helpful_count,
-         r.language
+         r.language, r.attributes
   from plaudit.reviews r
   where plaudit.review_is_public(r.is_hidden, r.verification_status);
-comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, custom answers or provenance.';
+comment on view plaudit.public_reviews is 'The public projection of reviews: those not hidden and verified or unverified, without e-mail, private custom answers or provenance.';
 
 -- A review's photos and videos as a JSON array in upload order, the one writer of it: the
 -- organization's items (p_public false: every item, with is_hidden) for its Review, or the
@@ -47,8 +48,8 @@ grant execute on function plaudit.review_media_json(uuid,boolean) to plaudit_api
 -- A public review item, the one writer of it for every public list (the profile's, the widget's,
 -- a product's, the pages'): the review's public columns (its source among them), its product
 -- (`{"external_id","name"}`, or null for a review of the business), its visible photos and videos,
--- its reply and its helpful votes. A plain expression of its arguments, which the planner inlines
--- into its callers (hence no SET clause: every name is schema-qualified).
+-- its reply, its helpful votes and its answers to scale and rating fields (`attributes`). A plain
+-- expression of its arguments, which the planner inlines into its callers (hence no SET clause: every name is schema-qualified).
 create or replace function plaudit.public_review_json(
   pr plaudit.public_reviews, reply plaudit.review_replies, product plaudit.products
 )
@@ -72,22 +73,11 @@ as $$
     || ',"reply":' || coalesce(plaudit.reply_json(reply), 'null')
     || ',"helpful_count":' || pr.helpful_count::text
     || ',"language":' || coalesce('"' || pr.language || '"', 'null')
+    || ',"attributes":' || pr.attributes::text
     || ',"created_at":"' || pg_catalog.to_char(pr.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
     || '"}'
 $$;
 comment on function plaudit.public_review_json(plaudit.public_reviews,plaudit.review_replies,plaudit.products) is 'A public review item as compact JSON: the one writer of it, for every public list.';
-
--- Whether a review has media the public may see: one of its photos or videos not hidden (the
--- has_media filter of the public feeds; their totals count it over this same expression).
-create or replace function plaudit.review_has_public_media(p_review_id uuid)
-returns boolean
-language sql
-stable
-parallel safe
-as $$
-  select exists (select 1 from plaudit.review_media m where m.review_id = p_review_id and not m.is_hidden)
-$$;
-comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has a photo or video the public may see.';
 
 -- Whether any review of the business is written in another language than the one given: two
 -- index-only walks of reviews_org_language_idx, each stopping at its first row.
@@ -113,10 +103,12 @@ comment on function plaudit.has_reviews_in_other_language(uuid,text) is 'Whether
 -- then the few rows walked are merged: an index serves every order, however large the feed.
 -- p_language keeps the reviews written in one language; p_reader_language puts those the reader
 -- can read first (written in their language, or too short to tell, which stay where they were),
--- each part in the order asked.
+-- each part in the order asked. p_attributes keeps the reviews that gave every answer it holds
+-- ({key: label or stars}, plaudit.attributes_match).
 create or replace function plaudit.public_feed_page_ids(
   p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_sort text, p_has_media boolean,
-  p_offset bigint, p_limit integer, p_language text default null, p_reader_language text default null
+  p_offset bigint, p_limit integer, p_language text default null, p_reader_language text default null,
+  p_attributes jsonb default null
 )
 returns uuid[]
 language plpgsql
@@ -140,7 +132,7 @@ begin
         cross join lateral (
           select r.id, r.rating, r.created_at, r.helpful_count, coalesce(r.language = $9, true) as in_reader_language
             from plaudit.reviews r
-           where %4$s and plaudit.review_is_public(r.is_hidden, r.verification_status) and %5$s %6$s %10$s
+           where %4$s and plaudit.review_is_public(r.is_hidden, r.verification_status) and %5$s %6$s %10$s %11$s
            order by %9$s %8$s r.created_at %7$s, r.id %7$s
            limit $6 + $7) x
        order by %9$s %1$s
@@ -160,19 +152,22 @@ begin
     case when p_sort = 'helpful' then 'r.helpful_count desc,' else '' end,
     -- The reader's language first: the walk then sorts the source's rows, as few as they are.
     case when reader is null then '' else 'in_reader_language desc,' end,
-    case when p_language is null then '' else 'and r.language = $8' end)
+    case when p_language is null then '' else 'and r.language = $8' end,
+    case when p_attributes is null then '' else 'and plaudit.attributes_match(r.attributes, $10)' end)
   into ids
-  using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit, p_language, reader;
+  using p_org_id, p_product_ids, p_ratings, p_sort, p_has_media, p_offset, p_limit, p_language, reader, p_attributes;
   return ids;
 end
 $$;
-comment on function plaudit.public_feed_page_ids(uuid,uuid[],integer[],text,boolean,bigint,integer,text,text) is 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
+comment on function plaudit.public_feed_page_ids(uuid,uuid[],integer[],text,boolean,bigint,integer,text,text,jsonb) is 'The ids of one page of a public feed (the business''s or products''), of some ratings, in one of its orders, each walked by an index.';
 
 -- How many reviews a public feed holds, from the counters (the business's, or the products'
 -- given), never by counting; only the has_media filter counts, over an expression that reads
--- nothing until reviews have media, and the language filter (p_language), which counters do not keep.
+-- nothing until reviews have media, and the language and answer filters (p_language,
+-- p_attributes), which counters do not keep.
 create or replace function plaudit.public_feed_total(
-  p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text default null
+  p_org_id uuid, p_product_ids uuid[], p_ratings integer[], p_has_media boolean, p_language text default null,
+  p_attributes jsonb default null
 )
 returns bigint
 language sql
@@ -180,12 +175,13 @@ stable
 set search_path = pg_catalog, pg_temp
 as $$
   select case
-    when p_has_media or p_language is not null then (
+    when p_has_media or p_language is not null or p_attributes is not null then (
       select count(*) from plaudit.reviews r
        where r.org_id = p_org_id and plaudit.review_is_public(r.is_hidden, r.verification_status)
          and (case when p_product_ids is null then r.product_id is null else r.product_id = any (p_product_ids) end)
          and r.rating = any (p_ratings) and (not p_has_media or plaudit.review_has_public_media(r.id))
-         and (p_language is null or r.language = p_language))
+         and (p_language is null or r.language = p_language)
+         and plaudit.attributes_match(r.attributes, p_attributes))
     else (
       -- The business's counters, or the products': whichever source the feed is of.
       select coalesce(sum(case when 1 = any (p_ratings) then s.rating_1 else 0 end
@@ -202,7 +198,7 @@ as $$
                where p.product_id = any (p_product_ids)) s)
   end::bigint
 $$;
-comment on function plaudit.public_feed_total(uuid,uuid[],integer[],boolean,text) is 'How many reviews a public feed holds, from the business''s or the products'' counters.';
+comment on function plaudit.public_feed_total(uuid,uuid[],integer[],boolean,text,jsonb) is 'How many reviews a public feed holds, from the business''s or the products'' counters.';
 
 -- The public items of the reviews given, as a JSON array in the order given. Each review is
 -- looked up by its id (OFFSET 0 keeps the lookup a subquery per id): joined as a whole, the
@@ -302,7 +298,8 @@ as $$
     'embed', json_build_object(
       'layout', coalesce(p.embed_layout, 'list'), 'theme', coalesce(p.embed_theme, 'light'),
       'max_reviews', coalesce(p.embed_max_reviews, 10), 'min_rating', coalesce(p.embed_min_rating, 1)),
-    'moderation_chain', plaudit.moderation_chain_head(o.id))
+    'moderation_chain', plaudit.moderation_chain_head(o.id),
+    'attributes', plaudit.attribute_summary(o.id, null))
   from plaudit.organizations o
   left join plaudit.public_profiles p on p.org_id = o.id
   cross join lateral (
@@ -323,11 +320,11 @@ grant execute on function plaudit.public_profile(text) to plaudit_public;
 -- each with its reply, and its total from the statistics. p_scope 'embed': the widget's reviews,
 -- at or above the embed's min_rating; p_scope 'profile': every public review (the caller answers
 -- 404 when `enabled` is false); of one language (p_language) or all, the reader's first
--- (p_reader_language) when given. Null for an unknown slug.
+-- (p_reader_language) when given; with every answer of p_attributes. Null for an unknown slug.
 create or replace function plaudit.public_review_page(
   p_slug text, p_scope text, p_page integer, p_limit integer,
   p_sort text default 'newest', p_rating integer default null, p_has_media boolean default false,
-  p_language text default null, p_reader_language text default null
+  p_language text default null, p_reader_language text default null, p_attributes jsonb default null
 )
 returns json
 language plpgsql
@@ -352,19 +349,19 @@ begin
   if p_scope = 'embed' or org.enabled then
     items := plaudit.public_review_items(plaudit.public_feed_page_ids(
       org.id, null, ratings, p_sort, p_has_media, (p_page - 1)::bigint * p_limit, p_limit,
-      p_language, p_reader_language));
+      p_language, p_reader_language, p_attributes));
   end if;
   return json_build_object(
     'version', concat_ws('.', org.id, (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
                          (extract(epoch from org.updated_at) * 1000000)::bigint,
                          coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
     'enabled', org.enabled,
-    'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media, p_language),
+    'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media, p_language, p_attributes),
     'items', items::json);
 end
 $$;
-comment on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text) is 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
-grant execute on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text) to plaudit_public;
+comment on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text,jsonb) is 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
+grant execute on function plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text,jsonb) to plaudit_public;
 
 -- ============================================================================================
 -- profile pages, sitemap, widget and brand

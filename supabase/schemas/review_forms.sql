@@ -1,8 +1,11 @@
 -- Review forms: how an organization collects reviews, with custom fields and a verification mode.
 
 -- True when `fields` is a valid list of custom-field definitions:
---   [{key, label, type: text|textarea|number|select|boolean, required?, options?}]
--- keys are unique identifiers, select fields list 1–50 distinct options, other types none.
+--   [{key, label, type: text|textarea|number|select|boolean|scale|rating, required?, options?, scale?}]
+-- keys are unique identifiers, select fields list 1–50 distinct options, scale fields 2–7
+-- distinct ordered labels (an attribute such as fit: Runs small … Runs large), other types
+-- neither. A rating field (1–5 stars of one aspect, such as Quality) takes nothing more. Scale
+-- and rating answers are public (plaudit.attribute_answers); the other types' stay private.
 create or replace function plaudit.custom_field_definitions_are_valid(fields jsonb)
 returns boolean
 language plpgsql
@@ -24,9 +27,9 @@ begin
        or jsonb_typeof(f -> 'label') is distinct from 'string'
        or char_length(f ->> 'label') not between 1 and 200
        or (f ->> 'type') is null
-       or (f ->> 'type') not in ('text', 'textarea', 'number', 'select', 'boolean')
+       or (f ->> 'type') not in ('text', 'textarea', 'number', 'select', 'boolean', 'scale', 'rating')
        or coalesce(jsonb_typeof(f -> 'required'), 'boolean') <> 'boolean'
-       or exists (select from jsonb_object_keys(f) k where k not in ('key', 'label', 'type', 'required', 'options'))
+       or exists (select from jsonb_object_keys(f) k where k not in ('key', 'label', 'type', 'required', 'options', 'scale'))
     then
       return false;
     end if;
@@ -43,12 +46,25 @@ begin
     elsif f ? 'options' then
       return false;
     end if;
+    if (f ->> 'type') = 'scale' then
+      if jsonb_typeof(f -> 'scale') is distinct from 'array'
+         or jsonb_array_length(f -> 'scale') not between 2 and 7
+         or exists (select from jsonb_array_elements(f -> 'scale') o
+                    where jsonb_typeof(o) <> 'string' or char_length(o #>> '{}') not between 1 and 100)
+         or (select count(distinct o) from jsonb_array_elements(f -> 'scale') o)
+            <> jsonb_array_length(f -> 'scale')
+      then
+        return false;
+      end if;
+    elsif f ? 'scale' then
+      return false;
+    end if;
     keys := keys || (f ->> 'key');
   end loop;
   return true;
 end
 $$;
-comment on function plaudit.custom_field_definitions_are_valid(jsonb) is 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only.';
+comment on function plaudit.custom_field_definitions_are_valid(jsonb) is 'True when `fields` is a valid list of custom-field definitions: unique keys, known types, options for select fields only, 2–7 labels for scale fields only.';
 grant execute on function plaudit.custom_field_definitions_are_valid(jsonb) to plaudit_api;
 
 -- A deleted form stays deleted: nothing can bring it back or change it afterwards.

@@ -268,3 +268,15 @@ create policy "Tenants can read their own review media"
 -- table privileges
 -- ============================================================================================
 grant select on plaudit.review_media to plaudit_api;
+
+-- Whether a review has media the public may see: one of its photos or videos not hidden (the
+-- has_media filter of the public feeds; their totals count it over this same expression).
+create or replace function plaudit.review_has_public_media(p_review_id uuid)
+returns boolean
+language sql
+stable
+parallel safe
+as $$
+  select exists (select 1 from plaudit.review_media m where m.review_id = p_review_id and not m.is_hidden)
+$$;
+comment on function plaudit.review_has_public_media(uuid) is 'Whether a review has a photo or video the public may see.';

@@ -74,6 +74,7 @@ as $$
 declare
   deltas jsonb;
   product_deltas jsonb;
+  answer_deltas jsonb;
 begin
   select jsonb_agg(d) into deltas from (
     select n.org_id,
@@ -106,13 +107,22 @@ begin
   if product_deltas is not null then
     perform plaudit.add_product_review_statistics(product_deltas);
   end if;
+  -- The public answers of scale and rating fields (plaudit.attribute_statistics).
+  answer_deltas := plaudit.attribute_deltas((
+    select jsonb_agg(jsonb_build_object('org_id', n.org_id, 'product_id', n.product_id,
+                                        'attributes', n.attributes, 'sign', 1))
+      from new_reviews n
+     where n.attributes <> '{}' and plaudit.review_is_public(n.is_hidden, n.verification_status)));
+  if answer_deltas is not null then
+    perform plaudit.add_attribute_statistics(answer_deltas);
+  end if;
   return null;
 end
 $$;
 comment on function plaudit.reviews_count_inserted() is 'The review statistics count every review an insert statement makes, in its transaction.';
 
--- Ratings never change, so an update matters only when it moves a review in or out of public
--- view: the business's figures follow reviews of the business, a product's its own; the
+-- Ratings and public answers never change, so an update matters only when it moves a review in
+-- or out of public view: the business's figures follow reviews of the business, a product's its own; the
 -- organization's version moves for both (its public answers show both).
 create or replace function plaudit.reviews_count_updated()
 returns trigger
@@ -123,9 +133,10 @@ as $$
 declare
   deltas jsonb;
   product_deltas jsonb;
+  answer_deltas jsonb;
 begin
   with c as (
-    select n.org_id, n.product_id, n.rating,
+    select n.org_id, n.product_id, n.rating, n.attributes,
            case when plaudit.review_is_public(n.is_hidden, n.verification_status) then 1 else -1 end as sign
     from new_reviews n join old_reviews o on o.id = n.id
     where plaudit.review_is_public(n.is_hidden, n.verification_status)
@@ -151,13 +162,20 @@ begin
               coalesce(sum(c.sign) filter (where c.rating = 3), 0) as rating_3,
               coalesce(sum(c.sign) filter (where c.rating = 4), 0) as rating_4,
               coalesce(sum(c.sign) filter (where c.rating = 5), 0) as rating_5
-       from c where c.product_id is not null group by c.product_id, c.org_id) d)
-    into deltas, product_deltas;
+       from c where c.product_id is not null group by c.product_id, c.org_id) d),
+    plaudit.attribute_deltas((
+      select jsonb_agg(jsonb_build_object('org_id', c.org_id, 'product_id', c.product_id,
+                                          'attributes', c.attributes, 'sign', c.sign))
+        from c where c.attributes <> '{}'))
+    into deltas, product_deltas, answer_deltas;
   if deltas is not null then
     perform plaudit.add_review_statistics(deltas);
   end if;
   if product_deltas is not null then
     perform plaudit.add_product_review_statistics(product_deltas);
+  end if;
+  if answer_deltas is not null then
+    perform plaudit.add_attribute_statistics(answer_deltas);
   end if;
   return null;
 end

@@ -56,6 +56,20 @@ begin
             (select string_agg(o, ', ') from jsonb_array_elements_text(f -> 'options') o)
             using errcode = 'check_violation';
         end if;
+      when 'scale' then
+        if kind <> 'string' or not (f -> 'scale') @> jsonb_build_array(v) then
+          raise exception 'custom_fields.%: must be one of %', k,
+            (select string_agg(o, ', ') from jsonb_array_elements_text(f -> 'scale') o)
+            using errcode = 'check_violation';
+        end if;
+      when 'rating' then
+        -- Stars as a number; the hosted form's "4" is the same answer.
+        if kind = 'string' and (v #>> '{}') ~ '^[1-5]$' then
+          v := to_jsonb((v #>> '{}')::integer);
+        elsif kind <> 'number' or (v #>> '{}') !~ '^[1-5]$' then
+          raise exception 'custom_fields.%: must be a whole number of stars from 1 to 5', k
+            using errcode = 'check_violation';
+        end if;
     end case;
     kept := kept || jsonb_build_object(k, v);
   end loop;
@@ -161,7 +175,7 @@ begin
       r.reviewer_name := reviewer_name; r.reviewer_email := reviewer_email; r.verification_status := status;
       r.is_hidden := false; r.created_at := created_at; r.custom_fields := answers; r.product_id := product_ref;
       r.source := case when p_request_id is null then 'form' else 'invitation' end; r.incentive := f.incentive;
-      r.language := p_review.language;
+      r.language := p_review.language; r.attributes := plaudit.attribute_answers(f.custom_fields, answers);
       review := plaudit.review_json(r, null);
       return next;
       return;
@@ -190,13 +204,14 @@ begin
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
-       verification_reason, source, incentive, language)
+       verification_reason, source, incentive, language, attributes)
     values
       (f.org_id, f.id, p_review.rating, nullif(p_review.title, ''), p_review.content, p_review.reviewer_name,
        p_review.reviewer_email, answers,
        status, case when order_hash is not null then 'purchase_proof' end,
        case when order_hash is not null then now() end, order_hash, product_ref, proof_refusal,
-       case when p_request_id is null then 'form' else 'invitation' end, f.incentive, p_review.language)
+       case when p_request_id is null then 'form' else 'invitation' end, f.incentive, p_review.language,
+       plaudit.attribute_answers(f.custom_fields, answers))
     returning rv.* into r;
 
     if f.verification_mode = 'email' then

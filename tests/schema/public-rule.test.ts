@@ -41,6 +41,7 @@ describe('which reviews are public', () => {
       'function plaudit.public_feed_total',
       'function plaudit.public_search_reviews',
       'function plaudit.public_transparency',
+      'function plaudit.rebuild_attribute_statistics',
       'function plaudit.rebuild_product_review_statistics',
       'function plaudit.rebuild_review_statistics',
       'function plaudit.review_feeds_report',

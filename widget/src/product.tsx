@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
 import type { Strings } from './strings.ts';
 import { oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
+import { Attributes } from './attributes.tsx';
 
 export const SORTS = ['newest', 'oldest', 'highest', 'lowest', 'helpful'] as const;
 const PER_PAGE = 10;
@@ -101,6 +102,7 @@ export function ProductWidget(
           })}
         </ul>
       )}
+      {product.attributes?.[0] && <Attributes items={product.attributes} t={t} />}
       {count > 0 && (
         <div class='ctl'>
           <label>

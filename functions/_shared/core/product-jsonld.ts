@@ -6,7 +6,11 @@
 // its own in `hasVariant` (its name, address, picture, sku, gtin, mpn), with no rating of its own.
 // The GTIN goes in `gtin`, which schema.org and Google accept for every length (8, 12, 13 or 14
 // digits). Keys whose value is null are left out; names and texts are data, never markup (the page
-// embeds it with its script escaping).
+// embeds it with its script escaping). Each rating field of the forms (an aspect, such as Quality:
+// docs/products.md) is a Rating with `reviewAspect`, which schema.org allows on Rating and so on
+// AggregateRating: after the overall one, the product's `aggregateRating` lists each aspect's, and
+// a review's `reviewRating` each aspect it rated; without aspects both stay one object.
+import type { AttributeSummaryItem } from './attributes.ts';
 import { isErasedReview } from './erasure.ts';
 import { safeLink } from './html.ts';
 import { imageSource } from './web-links.ts';
@@ -26,6 +30,8 @@ export interface ProductForJsonLd {
   group?: string | null;
   /** The group's products, the product among them; null without a group. */
   variants?: VariantForJsonLd[] | null;
+  /** The answers' summaries, whose rating fields are the aspects. */
+  attributes?: readonly AttributeSummaryItem[];
 }
 
 /** What the JSON-LD says of each of a group's products. */
@@ -46,6 +52,8 @@ export interface ReviewForJsonLd {
   content: string;
   reviewer_name: string;
   created_at: string;
+  /** The answers to scale and rating fields, by key. */
+  attributes?: Record<string, string | number>;
 }
 
 /** At most this many reviews, newest first: enough for snippets, small for a page's head. */
@@ -56,6 +64,11 @@ const RATING_SCALE = { bestRating: 5, worstRating: 1 } as const;
 /** An object without the keys whose value is null or undefined. */
 function withoutNulls(entries: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/** The overall rating alone, or first before its aspects'. */
+function withAspects(overall: object, aspects: object[]): object {
+  return aspects.length ? [overall, ...aspects] : overall;
 }
 
 /** The schema.org Product of a product's own identifiers: its name, address, picture, sku, gtin and mpn. */
@@ -79,10 +92,26 @@ function productOf(p: Omit<VariantForJsonLd, 'external_id'>): Record<string, unk
 export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJsonLd[]): Record<string, unknown> {
   const count = Number(p.review_count);
   const shown = reviews.filter((r) => !isErasedReview(r));
+  const aspects = (p.attributes ?? []).filter((a) => a.type === 'rating' && a.average !== undefined);
+  const overall = {
+    '@type': 'AggregateRating',
+    ratingValue: Number(p.average_rating),
+    reviewCount: count,
+    ...RATING_SCALE,
+  };
   const ratings = {
     brand: p.brand === null ? null : { '@type': 'Brand', name: p.brand },
     aggregateRating: count > 0
-      ? { '@type': 'AggregateRating', ratingValue: Number(p.average_rating), reviewCount: count, ...RATING_SCALE }
+      ? withAspects(
+        overall,
+        aspects.map((a) => ({
+          '@type': 'AggregateRating',
+          reviewAspect: a.label,
+          ratingValue: Number(a.average),
+          ratingCount: a.count,
+          ...RATING_SCALE,
+        })),
+      )
       : null,
     review: count > 0 && shown.length
       ? shown.slice(0, PRODUCT_JSONLD_REVIEWS).map((r) =>
@@ -92,7 +121,15 @@ export function productJsonLd(p: ProductForJsonLd, reviews: readonly ReviewForJs
           datePublished: r.created_at.slice(0, 10),
           name: r.title,
           reviewBody: r.content,
-          reviewRating: { '@type': 'Rating', ratingValue: r.rating, ...RATING_SCALE },
+          reviewRating: withAspects(
+            { '@type': 'Rating', ratingValue: r.rating, ...RATING_SCALE },
+            aspects.filter((a) => typeof r.attributes?.[a.key] === 'number').map((a) => ({
+              '@type': 'Rating',
+              reviewAspect: a.label,
+              ratingValue: r.attributes![a.key],
+              ...RATING_SCALE,
+            })),
+          ),
         })
       )
       : null,

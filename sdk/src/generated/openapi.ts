@@ -1705,7 +1705,7 @@ export interface paths {
         };
         /**
          * Get public reviews for embed display
-         * @description The widget's reviews, newest first: public reviews rated at least the embed's `min_rating`. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         * @description The widget's reviews, newest first: public reviews rated at least the embed's `min_rating`. Filter by an answer to a `scale` or `rating` field with `attribute.<key>=<label or stars>` (such as `attribute.fit=True%20to%20size`, `attribute.quality=5`; up to 5, all must match). Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
          */
         get: operations["public.reviews"];
         put?: never;
@@ -1785,7 +1785,7 @@ export interface paths {
         };
         /**
          * Get paginated public reviews
-         * @description Every public review of the business (not hidden; verified or unverified), newest first. 404 when the profile is disabled. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         * @description Every public review of the business (not hidden; verified or unverified), newest first. Filter by an answer to a `scale` or `rating` field with `attribute.<key>=<label or stars>` (such as `attribute.fit=True%20to%20size`, `attribute.quality=5`; up to 5, all must match). 404 when the profile is disabled. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
          */
         get: operations["public.profileReviews"];
         put?: never;
@@ -1845,7 +1845,7 @@ export interface paths {
         };
         /**
          * Get a product's public reviews
-         * @description The product's public reviews, sorted and filtered as the business's lists. A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         * @description The product's public reviews, sorted and filtered as the business's lists. Filter by an answer to a `scale` or `rating` field with `attribute.<key>=<label or stars>` (such as `attribute.fit=True%20to%20size`, `attribute.quality=5`; up to 5, all must match). A product with a `group` answers for its whole group (every product sharing it, archived ones included); archived products are still shown. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
          */
         get: operations["public.productReviews"];
         put?: never;
@@ -3355,12 +3355,24 @@ export interface components {
             key: string;
             /** @example Which product did you buy? */
             label: string;
-            /** @enum {string} */
-            type: "text" | "textarea" | "number" | "select" | "boolean";
+            /**
+             * @description `scale`: one of 2–7 ordered labels (`scale`), such as fit; `rating`: 1–5 stars of one aspect, such as Quality. Their answers are public (`attributes` of public reviews and summaries); the other types' stay private.
+             * @enum {string}
+             */
+            type: "text" | "textarea" | "number" | "select" | "boolean" | "scale" | "rating";
             /** @description Defaults to `false`. */
             required?: boolean;
             /** @description The choices of a `select` field (required for it, refused for other types). */
             options?: string[];
+            /**
+             * @description The labels of a `scale` field, in order (required for it, refused for other types).
+             * @example [
+             *       "Runs small",
+             *       "True to size",
+             *       "Runs large"
+             *     ]
+             */
+            scale?: string[];
         };
         /**
          * @example {
@@ -4763,6 +4775,16 @@ export interface components {
              * @example en
              */
             language: string | null;
+            /**
+             * @description The answers to the form's `scale` fields (a label) and `rating` fields (1–5 stars), by field key; the other custom fields stay private.
+             * @example {
+             *       "fit": "True to size",
+             *       "quality": 4
+             *     }
+             */
+            attributes: {
+                [key: string]: string | number;
+            };
             created_at: string;
         };
         PublicReviewMedia: {
@@ -4812,6 +4834,8 @@ export interface components {
             };
             rating: components["schemas"]["UcpRating"];
             moderation_chain: components["schemas"]["ModerationChainHead"];
+            /** @description The answers to the forms' scale and rating fields, each field answered at least once, as the newest form that has it defines it. */
+            attributes: components["schemas"]["AttributeSummary"][];
         };
         /** @description The rating in the Universal Commerce Protocol's shape: `value` = `average_rating`, `count` = `review_count`; null without reviews. */
         UcpRating: {
@@ -4823,6 +4847,27 @@ export interface components {
             scale_max: 5;
             count: number;
         } | null;
+        AttributeSummary: {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "scale" | "rating";
+            /** @description How many public reviews answered it. */
+            count: number;
+            /** @description A rating field's mean stars, to 2 decimals. */
+            average?: number;
+            /**
+             * @description Public reviews per answer: every label of a scale in its order, or stars 1 to 5, zeros included.
+             * @example {
+             *       "Runs small": 3,
+             *       "True to size": 12,
+             *       "Runs large": 1
+             *     }
+             */
+            distribution: {
+                [key: string]: number;
+            };
+        };
         PublicProductRating: {
             external_id: string;
             /**
@@ -4856,6 +4901,8 @@ export interface components {
                 5: number;
             };
             rating: components["schemas"]["UcpRating"];
+            /** @description The answers to the forms' scale and rating fields, each field answered at least once, as the newest form that has it defines it. */
+            attributes: components["schemas"]["AttributeSummary"][];
         };
         /** @description A schema.org Product, or for a product of a group of several a ProductGroup (the group's rating and reviews, each variant a Product in `hasVariant`); keys without a value are left out. */
         ProductJsonLd: {
@@ -4874,6 +4921,7 @@ export interface components {
                 "@type": "Brand";
                 name: string;
             };
+            /** @description The overall rating; with rating fields (aspects), an array: the overall one first, then each aspect's with `reviewAspect` (its label). */
             aggregateRating?: {
                 /** @enum {string} */
                 "@type": "AggregateRating";
@@ -4883,7 +4931,26 @@ export interface components {
                 /** @enum {number} */
                 worstRating: 1;
                 reviewCount: number;
-            };
+            } | ({
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewCount: number;
+            } | {
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewAspect: string;
+                ratingCount: number;
+            })[];
             review?: {
                 /** @enum {string} */
                 "@type": "Review";
@@ -4903,7 +4970,24 @@ export interface components {
                     bestRating: 5;
                     /** @enum {number} */
                     worstRating: 1;
-                };
+                } | ({
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                } | {
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                    reviewAspect: string;
+                })[];
             }[];
         } | {
             /** @enum {string} */
@@ -4918,6 +5002,7 @@ export interface components {
                 "@type": "Brand";
                 name: string;
             };
+            /** @description The overall rating; with rating fields (aspects), an array: the overall one first, then each aspect's with `reviewAspect` (its label). */
             aggregateRating?: {
                 /** @enum {string} */
                 "@type": "AggregateRating";
@@ -4927,7 +5012,26 @@ export interface components {
                 /** @enum {number} */
                 worstRating: 1;
                 reviewCount: number;
-            };
+            } | ({
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewCount: number;
+            } | {
+                /** @enum {string} */
+                "@type": "AggregateRating";
+                ratingValue: number;
+                /** @enum {number} */
+                bestRating: 5;
+                /** @enum {number} */
+                worstRating: 1;
+                reviewAspect: string;
+                ratingCount: number;
+            })[];
             review?: {
                 /** @enum {string} */
                 "@type": "Review";
@@ -4947,7 +5051,24 @@ export interface components {
                     bestRating: 5;
                     /** @enum {number} */
                     worstRating: 1;
-                };
+                } | ({
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                } | {
+                    /** @enum {string} */
+                    "@type": "Rating";
+                    ratingValue: number;
+                    /** @enum {number} */
+                    bestRating: 5;
+                    /** @enum {number} */
+                    worstRating: 1;
+                    reviewAspect: string;
+                })[];
             }[];
             hasVariant: {
                 /** @enum {string} */

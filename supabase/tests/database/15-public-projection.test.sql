@@ -20,14 +20,14 @@ insert into plaudit.public_profiles (org_id, enabled) values ('15000000-0000-400
 -- The projection's shape -------------------------------------------------------------------------
 select columns_are('plaudit', 'public_reviews',
   array['org_id', 'id', 'rating', 'title', 'content', 'reviewer_name', 'verification_status', 'created_at',
-        'verification_method', 'product_id', 'source', 'source_platform', 'incentivized', 'helpful_count', 'language'],
+        'verification_method', 'product_id', 'source', 'source_platform', 'incentivized', 'helpful_count', 'language', 'attributes'],
   'the public projection has exactly the public columns');
 select hasnt_column('plaudit', 'public_reviews', 'reviewer_email', 'the public projection has no reviewer_email column');
 select hasnt_column('plaudit', 'public_reviews', 'custom_fields', 'the public projection has no custom answers');
 select is_empty(
   $$select p.oid::regprocedure::text from pg_proc p
     where p.oid in ('plaudit.public_version(text)'::regprocedure, 'plaudit.public_profile(text)'::regprocedure,
-                    'plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text)'::regprocedure,
+                    'plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text,jsonb)'::regprocedure,
                     'plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid)'::regprocedure,
                     'plaudit.verify_review_by_token(text,uuid,uuid)'::regprocedure)
       and not (p.prosecdef and p.proconfig @> array['search_path=pg_catalog, pg_temp'])$$,

@@ -109,6 +109,7 @@ describe('GET /public/products/:slug/:externalId', () => {
       review_count: 3,
       rating_distribution: { 1: 0, 2: 1, 3: 0, 4: 1, 5: 1 },
       rating: { value: 3.67, scale_min: 1, scale_max: 5, count: 3 },
+      attributes: [],
     });
     expect((await call('GET', pub(a, '/MUG-RED'))).body.review_count).toBe(3);
     expect((await call('GET', pub(a, '/HAT'))).body).toMatchObject({ review_count: 1, average_rating: 1 });

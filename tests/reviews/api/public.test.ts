@@ -65,6 +65,8 @@ describe('GET /api/v1/public/profiles/:slug', () => {
       rating: { value: 3.17, scale_min: 1, scale_max: 5, count: 6 },
       // One hidden, one approved, one rejected: three trail entries (tests/reviews/api/moderation-chain.test.ts).
       moderation_chain: { entries: 3, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      // No scale or rating field answered (tests/attributes/api/attributes.test.ts).
+      attributes: [],
     });
     expect(res.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=300');
     expect(res.headers.get('etag')).toMatch(/^W\/"[\w-]+"$/);
@@ -139,6 +141,7 @@ describe('public review feeds', () => {
       reply: null,
       helpful_count: 0,
       language: biz.visible[4].language,
+      attributes: {},
       created_at: biz.visible[4].created_at,
     });
     expect(res.body.data[0].verification_status).toBe('verified');

@@ -36,6 +36,26 @@ describe('drafts', () => {
     expect(changeDraft(d, { label: 'Your size' }).key).toBe('size');
   });
 
+  it("keep a scale's labels in order, one per line, and send them as its scale (a rating sends nothing more)", () => {
+    const scale = ['Runs small', 'True to size', 'Runs large'];
+    const d = draftOf({ key: 'fit', label: 'Fit', type: 'scale', required: false, scale });
+    expect(d.options).toBe('Runs small\nTrue to size\nRuns large');
+    expect(definitionOf(d)).toEqual({ key: 'fit', label: 'Fit', type: 'scale', required: false, scale });
+    expect(definitionOf(draftOf({ key: 'q', label: 'Quality', type: 'rating', required: false }))).toEqual({
+      key: 'q',
+      label: 'Quality',
+      type: 'rating',
+      required: false,
+    });
+    const error = new ApiError(422, 'bad', [
+      { field: 'custom_fields.0.scale', code: 'custom', message: 'must not repeat a label' },
+    ]);
+    expect(optionsErrorOf(error, 'custom_fields.0', 'scale')?.field('custom_fields.0.scale')).toBe(
+      'must not repeat a label',
+    );
+    expect(SHOWN.test('custom_fields.0.scale')).toBe(true);
+  });
+
   it('give each question its own uid', () => {
     expect(newDraft().uid).not.toBe(newDraft().uid);
   });

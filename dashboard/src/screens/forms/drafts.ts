@@ -14,7 +14,7 @@ export interface Draft {
   label: string;
   type: FieldType;
   required: boolean;
-  /** One choice per line. */
+  /** One choice per line (a list's choices, or a scale's labels in order). */
   options: string;
   keyEdited: boolean;
   /** Saved before: reviews may already hold answers under its key. */
@@ -31,7 +31,7 @@ export function draftOf(f: FieldDef): Draft {
     label: f.label,
     type: f.type,
     required: f.required ?? false,
-    options: (f.options ?? []).join('\n'),
+    options: (f.options ?? f.scale ?? []).join('\n'),
     keyEdited: true,
     stored: true,
   };
@@ -73,7 +73,7 @@ export function keyOf(label: string): string {
   return k.slice(0, 50).replace(/_+$/, '');
 }
 
-/** A draft as the API takes it: trimmed, choices one per line, only a list's choices sent. */
+/** A draft as the API takes it: trimmed, choices one per line, only a list's choices or a scale's labels sent. */
 export function definitionOf(d: Draft): FieldDef {
   const options = d.options.split('\n').map((o) => o.trim()).filter(Boolean);
   return {
@@ -82,15 +82,23 @@ export function definitionOf(d: Draft): FieldDef {
     type: d.type,
     required: d.required,
     ...(d.type === 'select' && options.length ? { options } : {}),
+    ...(d.type === 'scale' && options.length ? { scale: options } : {}),
   };
 }
 
 /** The API's field names this page shows at a control; anything else goes in the summary. */
 export const SHOWN =
-  /^(name|verification_mode|incentive\.(type|description)|custom_fields(\.\d+\.(key|label|type|required|options(\.\d+)?))?)$/;
+  /^(name|verification_mode|incentive\.(type|description)|custom_fields(\.\d+\.(key|label|type|required|options(\.\d+)?|scale(\.\d+)?))?)$/;
 
-/** The problem of a question's choices, whether the API named the list or one of its choices, as the list's. */
-export function optionsErrorOf(error: ApiError | undefined, base: string): ApiError | undefined {
-  const problem = error?.errors.find((e) => e.field === `${base}.options` || e.field.startsWith(`${base}.options.`));
-  return problem ? new ApiError(422, '', [{ ...problem, field: `${base}.options` }]) : undefined;
+/**
+ * The problem of a question's choices (`options`, or a scale's `scale`), whether the API named the
+ * list or one of its choices, as the list's.
+ */
+export function optionsErrorOf(
+  error: ApiError | undefined,
+  base: string,
+  list: 'options' | 'scale' = 'options',
+): ApiError | undefined {
+  const problem = error?.errors.find((e) => e.field === `${base}.${list}` || e.field.startsWith(`${base}.${list}.`));
+  return problem ? new ApiError(422, '', [{ ...problem, field: `${base}.${list}` }]) : undefined;
 }

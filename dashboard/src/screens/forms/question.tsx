@@ -21,7 +21,8 @@ export function Question(
 ) {
   const base = `custom_fields.${i}`;
   const n = i + 1;
-  const optionsError = optionsErrorOf(error, base);
+  const list = d.type === 'scale' ? 'scale' : 'options';
+  const optionsError = optionsErrorOf(error, base, list);
   const title = d.label.trim() || 'New question';
   return (
     <li class='question'>
@@ -80,12 +81,14 @@ export function Question(
             </span>
           </label>
         </div>
-        {d.type === 'select' && (
+        {(d.type === 'select' || d.type === 'scale') && (
           <TextAreaField
-            label='Choices'
-            name={`${base}.options`}
+            label={d.type === 'scale' ? 'Labels' : 'Choices'}
+            name={`${base}.${list}`}
             error={optionsError}
-            hint='One per line, in the order the customer sees them.'
+            hint={d.type === 'scale'
+              ? '2 to 7, one per line, in order (Runs small, True to size, Runs large). Answers are public.'
+              : 'One per line, in the order the customer sees them.'}
             rows={4}
             value={d.options}
             onValue={(v) => onChange({ options: v })}

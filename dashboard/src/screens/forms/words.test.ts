@@ -5,7 +5,15 @@ describe('review forms in words', () => {
   it('name every verification mode and answer kind once', () => {
     expect(MODES.map((m) => m.value).sort()).toEqual(['email', 'manual', 'none', 'purchase_proof']);
     expect(MODE_LABEL.purchase_proof).toBe(MODES.find((m) => m.value === 'purchase_proof')!.label);
-    expect(TYPES.map(([type]) => type).sort()).toEqual(['boolean', 'number', 'select', 'text', 'textarea']);
+    expect(TYPES.map(([type]) => type).sort()).toEqual([
+      'boolean',
+      'number',
+      'rating',
+      'scale',
+      'select',
+      'text',
+      'textarea',
+    ]);
   });
 
   it('count own questions', () => {

@@ -38,6 +38,8 @@ export const TYPES: [FieldType, string][] = [
   ['number', 'Number'],
   ['select', 'Choice from a list'],
   ['boolean', 'Yes or no (a checkbox)'],
+  ['scale', 'A scale, such as fit (shown in public)'],
+  ['rating', 'Stars for one aspect (shown in public)'],
 ];
 
 /** How many own questions a form asks, in words. */

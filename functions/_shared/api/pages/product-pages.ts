@@ -9,6 +9,7 @@
 // archived ones with reviews of their own); an archived product's page still answers. Both pages
 // revalidate by ETag on the organization's public version, as the profile page does.
 import { Hono } from 'hono';
+import { ATTRIBUTE_STYLE, attributeSection } from './attribute-summary.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import type { Sql } from '../../core/db/client.ts';
 import {
@@ -77,7 +78,7 @@ main{max-width:46rem}
 .card p{margin:.25rem 0 0;color:#57606a;font-size:.9rem}
 .card .stars-row{font-size:1rem}
 .gone{font-style:italic}
-${REVIEW_LIST_STYLE}`);
+${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}`);
 
 const profileUrlOf = (base: string, slug: string) => `${base}/p/${encodeURIComponent(slug)}`;
 const productUrlOf = (base: string, slug: string, externalId: string) =>
@@ -177,6 +178,7 @@ ${
         average,
         count,
         distribution: p.rating_distribution,
+        attributes: attributeSection(p.attributes),
         items: reviews.data,
         total: reviews.meta.total,
         business: profile.name,

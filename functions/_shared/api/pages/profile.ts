@@ -9,6 +9,7 @@
 // not the business's own page about itself, so Google's rule against self-serving reviews on a
 // business's own pages does not apply (docs/profile-pages.md).
 import { Hono } from 'hono';
+import { ATTRIBUTE_STYLE, attributeSection } from './attribute-summary.ts';
 import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { isErasedReview } from '../../core/erasure.ts';
@@ -59,7 +60,7 @@ main{max-width:46rem}
 .site{margin:.25rem 0 0;font-size:.95rem}
 .products{margin:.5rem 0 0}
 .products a{color:#0969da;font-weight:600}
-${REVIEW_LIST_STYLE}`);
+${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}`);
 
 /** schema.org structured data: the same numbers and reviews the page shows. */
 function structuredData(p: PublicProfileRow, reviews: ReviewItem[], url: string) {
@@ -139,6 +140,7 @@ ${
       average,
       count,
       distribution: p.rating_distribution,
+      attributes: attributeSection(p.attributes),
       items: data.reviews.items,
       total: data.reviews.total,
       business: p.name,

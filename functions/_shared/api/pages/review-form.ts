@@ -12,9 +12,11 @@ import type { ReviewInput } from '../../core/db/review-submission.ts';
 export interface FieldDefinition {
   key: string;
   label: string;
-  type: 'text' | 'textarea' | 'number' | 'select' | 'boolean';
+  type: 'text' | 'textarea' | 'number' | 'select' | 'boolean' | 'scale' | 'rating';
   required?: boolean;
   options?: string[];
+  /** A scale field's labels, in order (Runs small, True to size, Runs large). */
+  scale?: string[];
 }
 
 export interface FormContext {
@@ -98,6 +100,11 @@ export function readSubmission(form: Values, fields: FieldDefinition[]): { submi
       else custom[f.key] = n;
     } else if (f.type === 'select' && !(f.options ?? []).includes(v)) {
       errors[name] = `${f.label}: choose one of the options.`;
+    } else if (f.type === 'scale' && !(f.scale ?? []).includes(v)) {
+      errors[name] = `${f.label}: choose one of the answers.`;
+    } else if (f.type === 'rating') {
+      if (/^[1-5]$/.test(v)) custom[f.key] = Number(v);
+      else errors[name] = `${f.label}: choose from 1 to 5 stars.`;
     } else {
       custom[f.key] = v;
     }
@@ -195,6 +202,7 @@ function customField(f: FieldDefinition, values: Values, state: FormState): Safe
       controlAttrs(name, state)
     } value="yes"${checked ? markup` checked` : ''}> <span>${f.label}</span></label>${errorText(name, state)}</div>`;
   }
+  if (f.type === 'scale' || f.type === 'rating') return choiceField(f, values, state);
   if (f.type === 'select') {
     const req = f.required ? markup` required aria-required="true"` : '';
     const options = (f.options ?? []).map((o) =>
@@ -213,6 +221,33 @@ function customField(f: FieldDefinition, values: Values, state: FormState): Safe
     textarea: f.type === 'textarea',
     max: f.type === 'textarea' ? 5000 : f.type === 'text' ? 500 : undefined,
   });
+}
+
+/**
+ * A scale field as a group of radios, one per label in order; a rating field as star radios, as
+ * the review's own rating. The group's first radio carries the field's id (the error summary's link).
+ */
+function choiceField(f: FieldDefinition, values: Values, state: FormState): SafeHtml {
+  const name = `cf_${f.key}`;
+  const id = controlId(name, state.prefix);
+  const choices = f.type === 'scale' ? (f.scale ?? []).map((l) => ({ value: l, text: markup`${l}` })) : [1, 2, 3, 4, 5]
+    .map((n) => ({
+      value: String(n),
+      text: markup`<span class="s" aria-hidden="true">${'★'.repeat(n)}</span> ${n} star${n === 1 ? '' : 's'}`,
+    }));
+  const radios = choices.map((c, i) =>
+    markup`<label><input type="radio" name="${name}" value="${c.value}"${i === 0 ? markup` id="${id}"` : ''}${
+      values[name] === c.value ? markup` checked` : ''
+    }${state.first === name && i === 0 ? markup` autofocus` : ''}${f.required ? markup` required` : ''}>${
+      f.type === 'scale' ? ' ' : ''
+    }${c.text}</label>`
+  );
+  return markup`<fieldset class="field"${
+    state.errors[name] ? markup` aria-invalid="true" aria-describedby="${id}-error"` : ''
+  }>
+<legend>${f.label}${f.required ? '' : markup` <span class="hint">(optional)</span>`}</legend>
+<p class="hint">Shown with your review.</p>
+<div class="stars">${radios}</div>${errorText(name, state)}</fieldset>`;
 }
 
 function ratingField(values: Values, state: FormState): SafeHtml {

@@ -71,6 +71,8 @@ export type ReviewItem = {
   helpful_count: number;
   /** The language it is written in (ISO 639-1), or null when too short to tell. */
   language: string | null;
+  /** The answers to the form's scale and rating fields, by key. */
+  attributes: Record<string, string | number>;
   created_at: string;
 };
 
@@ -413,7 +415,7 @@ ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link r
 
 /** What a page of reviews shows, the business's or a product's: the score with its bars, then the reviews. */
 export function reviewListSections(
-  { pageUrl, profileUrl, q, average, count, distribution, items, total, business, viewing }: {
+  { pageUrl, profileUrl, q, average, count, distribution, attributes = '', items, total, business, viewing }: {
     pageUrl: string;
     /** The business's profile page, under which the reviews' votes and reports are posted. */
     profileUrl: string;
@@ -421,6 +423,8 @@ export function reviewListSections(
     average: number | null;
     count: number;
     distribution: Distribution;
+    /** The answers to scale and rating fields, under the score (attribute-summary.ts). */
+    attributes?: SafeHtml | '';
     items: ReviewItem[];
     total: number;
     business: string;
@@ -428,6 +432,6 @@ export function reviewListSections(
     viewing?: string;
   },
 ): SafeHtml {
-  return markup`${scoreSection(pageUrl, q, average, count, distribution)}
+  return markup`${scoreSection(pageUrl, q, average, count, distribution)}${attributes}
 ${reviewsSection({ pageUrl, profileUrl, q, items, total, business, viewing })}`;
 }

@@ -14,7 +14,10 @@ export const VerificationMode = z.enum(['email', 'purchase_proof', 'manual', 'no
     '`email`: a link is e-mailed to the reviewer; `purchase_proof`: the order id is checked against the orders you loaded; `manual`: you approve each review; `none`: reviews are published unverified.',
 });
 
-const FieldType = z.enum(['text', 'textarea', 'number', 'select', 'boolean']);
+const FieldType = z.enum(['text', 'textarea', 'number', 'select', 'boolean', 'scale', 'rating']).openapi({
+  description:
+    "`scale`: one of 2–7 ordered labels (`scale`), such as fit; `rating`: 1–5 stars of one aspect, such as Quality. Their answers are public (`attributes` of public reviews and summaries); the other types' stay private.",
+});
 
 const CustomFieldDefinition = z.object({
   key: z.string().regex(/^[a-z][a-z0-9_]{0,49}$/, 'must be 1–50 characters of a-z, 0-9 and _, starting with a letter')
@@ -24,6 +27,10 @@ const CustomFieldDefinition = z.object({
   required: z.boolean().default(false),
   options: z.array(z.string().trim().min(1).max(200)).min(1).max(50).optional()
     .openapi({ description: 'The choices of a `select` field (required for it, refused for other types).' }),
+  scale: z.array(z.string().trim().min(1).max(100)).min(2).max(7).optional().openapi({
+    description: 'The labels of a `scale` field, in order (required for it, refused for other types).',
+    example: ['Runs small', 'True to size', 'Runs large'],
+  }),
 }).superRefine((f, ctx) => {
   if (f.type === 'select' && !f.options) {
     ctx.addIssue({ code: 'custom', path: ['options'], message: 'is required for a select field' });
@@ -33,6 +40,15 @@ const CustomFieldDefinition = z.object({
   }
   if (f.options && new Set(f.options).size !== f.options.length) {
     ctx.addIssue({ code: 'custom', path: ['options'], message: 'must not repeat a choice' });
+  }
+  if (f.type === 'scale' && !f.scale) {
+    ctx.addIssue({ code: 'custom', path: ['scale'], message: 'is required for a scale field' });
+  }
+  if (f.type !== 'scale' && f.scale) {
+    ctx.addIssue({ code: 'custom', path: ['scale'], message: 'is only allowed for a scale field' });
+  }
+  if (f.scale && new Set(f.scale).size !== f.scale.length) {
+    ctx.addIssue({ code: 'custom', path: ['scale'], message: 'must not repeat a label' });
   }
 }).openapi('CustomFieldDefinition');
 
@@ -106,7 +122,7 @@ type FormRow = {
 
 const COLUMNS = ['id', 'name', 'verification_mode', 'custom_fields', 'is_active', 'incentive', 'created_at'];
 
-/** A definition as stored: `required` always present, `options` only on select fields. */
+/** A definition as stored: `required` always present, `options` only on select fields, `scale` on scale fields. */
 function normalizeFields(fields: FieldDefinition[]) {
   return fields.map((f) => ({
     key: f.key,
@@ -114,6 +130,7 @@ function normalizeFields(fields: FieldDefinition[]) {
     type: f.type,
     required: f.required ?? false,
     ...(f.type === 'select' ? { options: f.options } : {}),
+    ...(f.type === 'scale' ? { scale: f.scale } : {}),
   }));
 }
 

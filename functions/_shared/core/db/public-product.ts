@@ -1,6 +1,7 @@
 // A product as the public functions give it, for the API's public routes and the product pages
 // alike, so that both read it the same way. Every read runs as plaudit_public.
 import { PRODUCT_JSONLD_REVIEWS, type ProductForJsonLd } from '../product-jsonld.ts';
+import type { AttributeSummaryItem } from '../attributes.ts';
 import type { Sql } from './client.ts';
 import { runAsPublic } from './roles.ts';
 
@@ -9,6 +10,8 @@ export type PublicProductRow = ProductForJsonLd & {
   version: string;
   external_id: string;
   rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
+  /** The answers to scale and rating fields (plaudit.attribute_summary). */
+  attributes: AttributeSummaryItem[];
 };
 
 /** The product of `slug` with this external id, or null (unknown, another's, or a switched-off profile). */

@@ -1,5 +1,6 @@
 // The public profile as the public functions give it, for the API's public routes and the
 // profile page alike. Every read runs as plaudit_public.
+import type { AttributeSummaryItem } from '../attributes.ts';
 import type { Sql } from './client.ts';
 import { runAsPublic } from './roles.ts';
 
@@ -21,6 +22,8 @@ export type PublicProfileRow = {
     min_rating: number;
   };
   moderation_chain: { entries: number; head: string | null };
+  /** The answers to scale and rating fields (plaudit.attribute_summary). */
+  attributes: AttributeSummaryItem[];
 };
 
 /** The profile of `slug` (enabled or not), or null for an unknown slug. */

@@ -5,6 +5,7 @@
 // from (`data-plaudit-state`, JSON in an attribute) and the container's own data attributes; its
 // styles are the widget's, scoped to the root class (fragment-styles.ts). Every value is escaped
 // (markup``); the JSON-LD cannot close its script element (jsonForScript).
+import type { AttributeSummaryItem } from '../attributes.ts';
 import { jsonForScript, markup, raw, type SafeHtml } from '../html.ts';
 import { foldedText } from '../review-fold.ts';
 import { figure, oneDecimal, reviewDate, starFraction, starGlyphs } from './figures.ts';
@@ -64,6 +65,8 @@ export interface ProductView {
     average_rating: number | null;
     review_count: number;
     rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
+    /** The answers to scale and rating fields (attributes.tsx draws them). */
+    attributes: AttributeSummaryItem[];
   };
   first: { data: FragmentReview[]; meta: { page: number; totalPages: number } };
   sort: string;
@@ -178,6 +181,26 @@ function businessSection(v: BusinessView, t: Strings, place: FragmentPlace): Saf
   }</div></section>`;
 }
 
+/** The answers' bars and stars (attributes.tsx, Attributes). */
+function attributes(items: AttributeSummaryItem[], t: Strings): SafeHtml | '' {
+  if (!items.length) return '';
+  return markup`<dl class="at">${
+    items.map((a) =>
+      markup`<div><dt>${a.label}</dt><dd>${
+        a.average
+          ? markup`${stars(a.average, t)} ${oneDecimal(a.average)} <span class="mu">(${a.count})</span>`
+          : markup`<ul class="bars">${
+            Object.entries(a.distribution).map(([label, k]) =>
+              markup`<li class="ab"><span>${label}</span><span class="bar"><span style="width:${
+                Math.round((k / a.count) * 100)
+              }%"></span></span><span class="mu">${k}</span></li>`
+            )
+          }</ul>`
+      }</dd></div>`
+    )
+  }</dl>`;
+}
+
 /** The product widget's view (product.tsx, ProductWidget). */
 function productSection(v: ProductView, t: Strings, place: FragmentPlace, pageUrl: string): SafeHtml {
   const p = v.product;
@@ -195,9 +218,9 @@ function productSection(v: ProductView, t: Strings, place: FragmentPlace, pageUr
   );
   return markup`<section class="w list ${v.theme}" aria-label="${t.region(p.name)}">${
     head(p.name, p.average_rating, count ? t.reviews(count) : t.noReviews, t)
-  }${
+  }${count > 0 ? markup`<ul class="bars">${bars}</ul>` : ''}${attributes(p.attributes, t)}${
     count > 0
-      ? markup`<ul class="bars">${bars}</ul><div class="ctl"><label>${t.sortBy} <select>${options}</select></label><button type="button" class="hb" aria-pressed="false">${t.withPhotos}</button></div>`
+      ? markup`<div class="ctl"><label>${t.sortBy} <select>${options}</select></label><button type="button" class="hb" aria-pressed="false">${t.withPhotos}</button></div>`
       : ''
   }<ul class="items" tabindex="0" aria-label="${t.region(p.name)}">${
     v.first.data.map((r) => review(r, t, place, { replyLabel: t.sellerReply, viewing: p.external_id }))

@@ -60,9 +60,9 @@ dialog img{display:block;width:100%;height:calc(100% - 40px);object-fit:contain}
 dialog::backdrop{background:#000b}
 /* Product mode: the distribution's bars filter by rating; the sort beside them. */
 .bars{list-style:none;margin:0 0 8px;padding:0}
-.bars button{display:grid;grid-template-columns:3em 1fr 3em;gap:8px;align-items:center;width:100%;max-width:360px;color:var(--fg);text-decoration:none;border-radius:6px;padding:1px 4px}
-.bars [aria-pressed=true]{outline:2px solid var(--a)}
-.bar{height:8px;border-radius:4px;background:var(--bd);overflow:hidden}
+.bars button,.ab{display:grid;grid-template-columns:3em 1fr 3em;gap:8px;align-items:center;width:100%;max-width:360px;color:var(--fg);text-decoration:none;border-radius:6px;padding:1px 4px}
+.bars [aria-pressed=true]{outline:2px solid var(--a)}.ab{grid-template-columns:7.5em 1fr 3em}
+.at dt{font-weight:600}.at dd{margin:0 0 4px}.bar{height:8px;border-radius:4px;background:var(--bd);overflow:hidden}
 .bar span{display:block;height:100%;background:var(--s)}
 .ctl{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 12px}
 .ctl.end{margin:12px 0 0;justify-content:space-between}

@@ -13,6 +13,7 @@ import { loadPublicProfile, publicProfileVersion } from '../../../core/db/public
 import { embedSnippet, widgetScriptUrl } from '../../assets/widget.ts';
 import { firstPageOf, reviewPage } from './lists.ts';
 import {
+  ATTRIBUTE_FILTER_NOTE,
   AverageRating,
   cachingHeaders,
   notFound,
@@ -127,7 +128,7 @@ export const embedReads = router()
       tags: ['Public data'],
       summary: 'Get public reviews for embed display',
       description:
-        `The widget's reviews, newest first: public reviews rated at least the embed's \`min_rating\`. ${publicDescription}`,
+        `The widget's reviews, newest first: public reviews rated at least the embed's \`min_rating\`.${ATTRIBUTE_FILTER_NOTE} ${publicDescription}`,
       request: { params: SlugParams, query: PublicReviewQuery },
       responses: {
         200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },

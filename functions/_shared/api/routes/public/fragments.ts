@@ -13,6 +13,7 @@ import { type PublicProfileRow, publicProfileVersion } from '../../../core/db/pu
 import { readOnReplica } from '../../../core/db/routing.ts';
 import { loadPublicProduct, loadPublicProductReviews, NEWEST_FOR_JSONLD } from '../../../core/db/public-product.ts';
 import { productJsonLd, type ReviewForJsonLd } from '../../../core/product-jsonld.ts';
+import { attributeSummaries } from '../../../core/attributes.ts';
 import {
   businessFragment,
   type BusinessView,
@@ -185,6 +186,7 @@ async function productAnswer(c: Context<AppEnv>, slug: string, externalId: strin
         4: Number(d['4']),
         5: Number(d['5']),
       },
+      attributes: attributeSummaries(p.attributes),
     },
     first: { data: page.data, meta: { page: 1, totalPages: Math.ceil(page.meta.total / limit) } },
     sort: q.sort,

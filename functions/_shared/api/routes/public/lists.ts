@@ -17,7 +17,9 @@ import {
   notModifiedAnswer,
   type PublicReview,
   type PublicReviewListQuery,
+  type PublicReviewQuery,
   publicVersion,
+  withAttributeFilters,
 } from './shared.ts';
 
 export type PublicReviewPage = z.infer<ReturnType<typeof Paginated<typeof PublicReview>>>;
@@ -45,7 +47,7 @@ export function publicReviewPage(
         const [row] = await db<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
           select version, body from plaudit.public_read_review_page(
             ${slug}, ${scope}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false},
-            ${q.language ?? null}, ${q.reader_language ?? null})`;
+            ${q.language ?? null}, ${q.reader_language ?? null}, ${q.attributes ? db.json(q.attributes) : null})`;
         if (row.version === null) return null;
         return row.body === null
           ? { version: row.version, absent: true as const }
@@ -58,8 +60,9 @@ export async function reviewPage(
   c: Context<AppEnv>,
   slug: string,
   scope: 'embed' | 'profile',
-  q: PublicReviewListQuery,
+  query: z.infer<typeof PublicReviewQuery>,
 ) {
+  const q = withAttributeFilters(query, c.req.query());
   const out = answerPublicRead(c, await publicReviewPage(c.var.sql, c.req.header('if-none-match'), slug, scope, q));
   if ('notModified' in out) return notModifiedAnswer(out.notModified);
   if (!out.data) throw notFound();

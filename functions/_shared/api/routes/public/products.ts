@@ -13,6 +13,7 @@ import {
   type PublicProductRow,
 } from '../../../core/db/public-product.ts';
 import { runAsPublic } from '../../../core/db/roles.ts';
+import { attributeSummaries } from '../../../core/attributes.ts';
 import { PRODUCT_JSONLD_REVIEWS, productJsonLd, type ReviewForJsonLd } from '../../../core/product-jsonld.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { AppEnv } from '../../http/env.ts';
@@ -23,6 +24,8 @@ import { answerPublicRead, conditionalPublicRead, publicRead } from '../../middl
 import { publicRoute, router } from '../define.ts';
 import type { PublicReviewPage } from './lists.ts';
 import {
+  ATTRIBUTE_FILTER_NOTE,
+  AttributeSummaries,
   AverageRating,
   cachingHeaders,
   FIRST_REVIEW_PAGE,
@@ -40,6 +43,7 @@ import {
   SlugParams,
   UcpRating,
   ucpRating,
+  withAttributeFilters,
 } from './shared.ts';
 
 const TAGS = ['Public data'];
@@ -64,6 +68,7 @@ const PublicProduct = z.object({
   review_count: ReviewCount,
   rating_distribution: RatingDistribution,
   rating: UcpRating,
+  attributes: AttributeSummaries,
 }).openapi('PublicProduct');
 
 const ProductRating = z.object({
@@ -88,17 +93,29 @@ const ProductIdentifiers = {
   gtin: z.string().optional(),
   mpn: z.string().optional(),
 };
+/** One aspect's rating (a form's rating field, by its label). */
+const AspectRating = Rating.extend({ reviewAspect: z.string() });
+const AggregateRating = Rating.extend({ '@type': z.literal('AggregateRating'), reviewCount: z.number().int() });
 /** What a Product or a ProductGroup says of the reviews (and the brand they share). */
 const ProductRatings = {
   brand: z.object({ '@type': z.literal('Brand'), name: z.string() }).optional(),
-  aggregateRating: Rating.extend({ '@type': z.literal('AggregateRating'), reviewCount: z.number().int() }).optional(),
+  aggregateRating: z.union([
+    AggregateRating,
+    z.array(z.union([
+      AggregateRating,
+      AspectRating.extend({ '@type': z.literal('AggregateRating'), ratingCount: z.number().int() }),
+    ])),
+  ]).optional().openapi({
+    description:
+      "The overall rating; with rating fields (aspects), an array: the overall one first, then each aspect's with `reviewAspect` (its label).",
+  }),
   review: z.array(z.object({
     '@type': z.literal('Review'),
     author: z.object({ '@type': z.literal('Person'), name: z.string() }),
     datePublished: z.string(),
     name: z.string().optional(),
     reviewBody: z.string(),
-    reviewRating: Rating,
+    reviewRating: z.union([Rating, z.array(z.union([Rating, AspectRating]))]),
   })).optional(),
 };
 const ProductJsonLd = z.union([
@@ -150,7 +167,7 @@ function productReviewPage(
         const [row] = await db<{ version: string | null; body: JsonText<PublicReviewPage> | null }[]>`
           select version, body from plaudit.public_read_product_reviews(
             ${slug}, ${externalId}, ${q.page}, ${q.limit}, ${q.sort}, ${q.rating ?? null}, ${q.has_media ?? false},
-            ${q.language ?? null}, ${q.reader_language ?? null})`;
+            ${q.language ?? null}, ${q.reader_language ?? null}, ${q.attributes ? db.json(q.attributes) : null})`;
         return row.body === null || row.version === null ? null : { version: row.version, body: row.body };
       },
     ));
@@ -184,6 +201,7 @@ function summaryOf(p: PublicProductRow): z.infer<typeof PublicProduct> {
       5: Number(d['5']),
     },
     rating: ucpRating(average, Number(p.review_count)),
+    attributes: attributeSummaries(p.attributes),
   };
 }
 
@@ -265,7 +283,7 @@ export const productReads = router()
       tags: TAGS,
       summary: "Get a product's public reviews",
       description:
-        `The product's public reviews, sorted and filtered as the business's lists. ${groupNote} ${publicDescription}`,
+        `The product's public reviews, sorted and filtered as the business's lists.${ATTRIBUTE_FILTER_NOTE} ${groupNote} ${publicDescription}`,
       request: { params: ProductParams, query: PublicReviewQuery },
       responses: {
         200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },
@@ -281,7 +299,7 @@ export const productReads = router()
     }),
     async (c) => {
       const { slug, externalId } = c.req.valid('param');
-      const q = c.req.valid('query');
+      const q = withAttributeFilters(c.req.valid('query'), c.req.query());
       const read = await productReviewPage(c.var.sql, c.req.header('if-none-match'), slug, externalId, q);
       const out = answerPublicRead(c, read);
       if ('notModified' in out) return notModifiedAnswer(out.notModified);

@@ -6,7 +6,10 @@ import { conditionalPublicRead } from '../../middleware/public-access/index.ts';
 import { publicRoute, router } from '../define.ts';
 import { loadPublicProfile, publicProfileVersion } from '../../../core/db/public-profile.ts';
 import { firstPageOf, reviewPage } from './lists.ts';
+import { attributeSummaries } from '../../../core/attributes.ts';
 import {
+  ATTRIBUTE_FILTER_NOTE,
+  AttributeSummaries,
   AverageRating,
   cachingHeaders,
   notFound,
@@ -37,6 +40,7 @@ const PublicProfile = z.object({
   rating_distribution: RatingDistribution,
   rating: UcpRating,
   moderation_chain: ChainHead,
+  attributes: AttributeSummaries,
 }).openapi('PublicProfile');
 
 export const profileReads = router()
@@ -90,6 +94,7 @@ export const profileReads = router()
         },
         rating: ucpRating(p.average_rating === null ? null : Number(p.average_rating), Number(p.review_count)),
         moderation_chain: { entries: Number(p.moderation_chain.entries), head: p.moderation_chain.head },
+        attributes: attributeSummaries(p.attributes),
       }, 200);
     },
   )
@@ -101,7 +106,7 @@ export const profileReads = router()
       tags: ['Public data'],
       summary: 'Get paginated public reviews',
       description:
-        `Every public review of the business (not hidden; verified or unverified), newest first. 404 when the profile is disabled. ${publicDescription}`,
+        `Every public review of the business (not hidden; verified or unverified), newest first.${ATTRIBUTE_FILTER_NOTE} 404 when the profile is disabled. ${publicDescription}`,
       request: { params: SlugParams, query: PublicReviewQuery },
       responses: {
         200: { ...json(Paginated(PublicReview), 'A page of public reviews'), headers: cachingHeaders },

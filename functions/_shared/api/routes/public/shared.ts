@@ -79,8 +79,30 @@ export const PublicReview = z.object({
     description: 'How many visitors found the review helpful (`POST /public/reviews/{slug}/{reviewId}/helpful`).',
   }),
   language: ReviewLanguage,
+  attributes: z.record(z.string(), z.union([z.string(), z.number().int()])).openapi({
+    description:
+      "The answers to the form's `scale` fields (a label) and `rating` fields (1–5 stars), by field key; the other custom fields stay private.",
+    example: { fit: 'True to size', quality: 4 },
+  }),
   created_at: z.string(),
 }).openapi('PublicReview');
+
+/** The public summary of one scale or rating field's answers (plaudit.attribute_summary). */
+export const AttributeSummary = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(['scale', 'rating']),
+  count: z.number().int().openapi({ description: 'How many public reviews answered it.' }),
+  average: z.number().optional().openapi({ description: "A rating field's mean stars, to 2 decimals." }),
+  distribution: z.record(z.string(), z.number().int()).openapi({
+    description: 'Public reviews per answer: every label of a scale in its order, or stars 1 to 5, zeros included.',
+    example: { 'Runs small': 3, 'True to size': 12, 'Runs large': 1 },
+  }),
+}).openapi('AttributeSummary');
+export const AttributeSummaries = z.array(AttributeSummary).openapi({
+  description:
+    "The answers to the forms' scale and rating fields, each field answered at least once, as the newest form that has it defines it.",
+});
 
 export const SlugParams = z.object({
   slug: z.string().min(1).max(200).openapi({
@@ -113,7 +135,39 @@ export const PublicReviewQuery = PaginationQuery.extend({
       "The reader's language (ISO 639-1): reviews written in it come first, each part in the order asked. The widget sends its `data-language` or the browser's language.",
   }),
 });
-export type PublicReviewListQuery = z.infer<typeof PublicReviewQuery>;
+/**
+ * A list's query with its answer filters: `attribute.<key>=<label or stars>` (at most 5), which a
+ * zod object cannot declare (its keys are the forms'), read from the query string as sent.
+ */
+export type PublicReviewListQuery = z.infer<typeof PublicReviewQuery> & { attributes?: Record<string, string> };
+
+export const ATTRIBUTE_FILTER_NOTE =
+  ' Filter by an answer to a `scale` or `rating` field with `attribute.<key>=<label or stars>` (such as `attribute.fit=True%20to%20size`, `attribute.quality=5`; up to 5, all must match).';
+
+/** A list's validated query with the answer filters of its query string as sent. */
+export function withAttributeFilters(
+  q: z.infer<typeof PublicReviewQuery>,
+  query: Record<string, string>,
+): PublicReviewListQuery {
+  const attributes = attributeFilters(query);
+  return attributes ? { ...q, attributes } : q;
+}
+
+/** The answer filters of a query string (`attribute.<key>=<answer>`), or a 400 naming the bad one. */
+export function attributeFilters(query: Record<string, string>): Record<string, string> | undefined {
+  const filters: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const key = /^attribute\.(.*)$/s.exec(name)?.[1];
+    if (key === undefined) continue;
+    if (!/^[a-z][a-z0-9_]{0,49}$/.test(key)) {
+      throw new ApiError(400, `${name}: must name a field key of a-z, 0-9 and _, starting with a letter`);
+    }
+    if (value.length < 1 || value.length > 100) throw new ApiError(400, `${name}: must be 1 to 100 characters`);
+    filters[key] = value;
+  }
+  if (Object.keys(filters).length > 5) throw new ApiError(400, 'attribute: at most 5 answers can be filtered by');
+  return Object.keys(filters).length ? filters : undefined;
+}
 
 /** What a public review list answers without a query string. */
 export const FIRST_REVIEW_PAGE: PublicReviewListQuery = PublicReviewQuery.parse({});
@@ -122,7 +176,7 @@ export const FIRST_REVIEW_PAGE: PublicReviewListQuery = PublicReviewQuery.parse(
 export function listVariant(q: PublicReviewListQuery): string {
   return `${q.page}:${q.limit}:${q.sort}:${q.rating ?? ''}:${q.has_media ? 'media' : ''}:${q.language ?? ''}:${
     q.reader_language ?? ''
-  }`;
+  }${q.attributes ? `:${JSON.stringify(Object.entries(q.attributes).sort())}` : ''}`;
 }
 export type { Pagination };
 
