@@ -60,30 +60,13 @@ $$;
 comment on function plaudit.delete_connection(uuid) is 'Deletes a connection of the transaction''s tenant: it forgets its secrets and takes no more events; what it brought stays.';
 grant execute on function plaudit.delete_connection(uuid) to plaudit_api;
 
--- What the inbound route needs to check an event's signature: the connection's platform, its
--- state and its secret. The route runs without a tenant (the signature is the credential, and
--- the connection decides the tenant); this is its one way to a secret, by the connection's id.
-create or replace function plaudit.inbound_connection(p_id uuid)
-returns table (org_id uuid, platform text, status text, secret text)
-language sql
-stable
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  select c.org_id, c.platform, c.status, c.secret
-    from plaudit.connections c where c.id = p_id and c.deleted_at is null
-$$;
-comment on function plaudit.inbound_connection(uuid) is 'A connection''s platform, state and secret, for checking the signature of an event it receives; nothing once deleted.';
-grant execute on function plaudit.inbound_connection(uuid) to plaudit_public;
-
--- Stores a signed event of a connection, once per delivery id, and wakes the worker; the tenant
--- is the connection's. A delivery id seen before is recorded as `duplicate` and changes nothing.
--- An event whose outcome is known on arrival (p_settled: `ignored`, a topic not understood, or
--- `refused: <why>`, a body that cannot be read) is recorded without its payload, for nobody to
--- process. Answers the outcome: accepted | duplicate | ignored | refused: <why> | not_found (no
--- such active connection).
-create or replace function plaudit.receive_connection_event(
-  p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
+-- Stores a signed event of connection c (active), once per delivery id, and wakes the worker; the
+-- tenant is the connection's. A delivery id seen before is recorded as `duplicate` and changes
+-- nothing. An event whose outcome is known on arrival (p_settled: `ignored`, a topic not
+-- understood, or `refused: <why>`, a body that cannot be read) is recorded without its payload,
+-- for nobody to process. Answers the outcome: accepted | duplicate | ignored | refused: <why>.
+create or replace function plaudit.store_connection_event(
+  c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
 )
 returns text
 language plpgsql
@@ -92,15 +75,9 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  c plaudit.connections;
   stored bigint;
   settled text := case when p_settled like 'refused: %' then left(p_settled, 309) else p_settled end;
 begin
-  select * into c from plaudit.connections x
-   where x.id = p_connection_id and x.deleted_at is null and x.status = 'active';
-  if not found then
-    return 'not_found';
-  end if;
   -- Stamped at most once a second: a burst of one shop's events would otherwise queue on this
   -- one row, each event's transaction waiting for the previous one's.
   update plaudit.connections x set last_event_at = now()
@@ -119,6 +96,67 @@ begin
   insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, outcome, processed_at)
   values (c.org_id, c.id, left(p_delivery_id, 200), left(p_topic, 200), settled, now());
   return settled;
+end
+$$;
+comment on function plaudit.store_connection_event(plaudit.connections,text,text,jsonb,text) is 'Stores a signed event of an active connection once per delivery id and wakes the worker; answers the outcome.';
+
+-- The inbound route's one call: the connection's platform, state and secret, for checking the
+-- event's signature, and the event stored (plaudit.store_connection_event) when the connection is
+-- active, its platform is p_platform (the one whose signature header the request carries, which
+-- the route read the event's delivery id, topic and payload as) and p_delivery_id is given; the
+-- outcome is null when nothing was stored. The route checks the signature with the secret answered
+-- and rolls the transaction back when it fails, so that an unsigned event leaves nothing; nothing
+-- is stored either until the platform is known. The route runs without a tenant (the signature is
+-- the credential, and the connection decides the tenant); this is its one way to a secret, by the
+-- connection's id. No row: no such connection, or deleted.
+create or replace function plaudit.inbound_connection_event(
+  p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
+)
+returns table (platform text, status text, secret text, outcome text)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  c plaudit.connections;
+begin
+  select * into c from plaudit.connections x where x.id = p_connection_id and x.deleted_at is null;
+  if not found then
+    return;
+  end if;
+  platform := c.platform;
+  status := c.status;
+  secret := c.secret;
+  if c.status = 'active' and c.platform = p_platform and p_delivery_id is not null then
+    outcome := plaudit.store_connection_event(c, p_delivery_id, p_topic, p_payload, p_settled);
+  end if;
+  return next;
+end
+$$;
+comment on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) is 'The inbound route''s call: a connection''s platform, state and secret, and the event stored when the connection is active and of the platform the route read it as.';
+grant execute on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) to plaudit_public;
+
+-- Stores a signed event of a connection (plaudit.store_connection_event) by the connection's id;
+-- answers the outcome, or not_found (no such active connection).
+create or replace function plaudit.receive_connection_event(
+  p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
+)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  c plaudit.connections;
+begin
+  select * into c from plaudit.connections x
+   where x.id = p_connection_id and x.deleted_at is null and x.status = 'active';
+  if not found then
+    return 'not_found';
+  end if;
+  return plaudit.store_connection_event(c, p_delivery_id, p_topic, p_payload, p_settled);
 end
 $$;
 comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
@@ -188,6 +226,13 @@ grant execute on function plaudit.finish_connection_event(bigint,text) to plaudi
 -- others are recorded. p_events [{"id","connection_id","outcome","orders":[{"type","occurred_at",
 -- "order"}]}], the worker's reading of each event (its normalizer's order actions; `outcome`
 -- accepted, ignored or refused: <why>). Answers the events that failed, with why.
+--
+-- The requests the events decide to make are made together (plaudit.make_order_requests: one
+-- create_review_requests call an organization, as the bulk route makes them), at the end and
+-- before any event of an order whose request is still to be made (or of an order named by its
+-- platform id alone), so that such an event finds it. Should making them together fail (the day's
+-- quota, say), the whole batch is applied again each event with its own request, in its own block:
+-- an event whose request cannot be made then fails alone, as it would on its own.
 create or replace function plaudit.apply_connection_order_events(p_events jsonb, p_link_base text)
 returns table (event_id bigint, error text)
 language plpgsql
@@ -196,29 +241,113 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
+  failed jsonb;
+begin
+  begin
+    failed := plaudit.apply_connection_order_events_run(p_events, p_link_base, true);
+  exception when others then
+    failed := plaudit.apply_connection_order_events_run(p_events, p_link_base, false);
+  end;
+  return query select f.event_id, f.error from jsonb_to_recordset(failed) as f(event_id bigint, error text);
+end
+$$;
+comment on function plaudit.apply_connection_order_events(jsonb,text) is 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone), their requests made together; answers those that failed.';
+grant execute on function plaudit.apply_connection_order_events(jsonb,text) to plaudit_worker;
+
+-- One pass of plaudit.apply_connection_order_events: p_together makes the events' requests in one
+-- call (a failure to make them raises), otherwise each event makes its own in its block. Each
+-- connection and each organization's automation is read once a pass. Answers the events that
+-- failed [{"event_id","error"}].
+create or replace function plaudit.apply_connection_order_events_run(p_events jsonb, p_link_base text,
+                                                                     p_together boolean)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
   e jsonb;
-  a jsonb;
+  act jsonb;
+  c plaudit.connections;
+  a plaudit.review_request_automation;
+  decided jsonb;
+  made jsonb;
+  -- The requests to make, [{"org_id","row"}], and the orders they are for ("<org id> <order id>").
+  pending jsonb := '[]'::jsonb;
+  pending_orders text[] := '{}'::text[];
+  failed jsonb := '[]'::jsonb;
 begin
   for e in select x from jsonb_array_elements(p_events) x loop
+    if c.id is distinct from (e ->> 'connection_id')::uuid then
+      select * into c from plaudit.connections x where x.id = (e ->> 'connection_id')::uuid;
+      if found and a.org_id is distinct from c.org_id then
+        a := plaudit.review_request_automation_of(c.org_id);
+      end if;
+    end if;
+    -- An event of an order whose request is still to be made finds it made.
+    if jsonb_array_length(pending) > 0 and exists (
+         select from jsonb_array_elements(coalesce(e -> 'orders', '[]')) o
+          where coalesce(btrim(o -> 'order' ->> 'order_id'), '') = ''
+             or (c.org_id || ' ' || btrim(o -> 'order' ->> 'order_id')) = any (pending_orders)) then
+      perform plaudit.make_pending_order_requests(pending, p_link_base);
+      pending := '[]'::jsonb;
+      pending_orders := '{}'::text[];
+    end if;
+    made := '[]'::jsonb;
     begin
       -- Each event as in a transaction of its own: no tenant or actor left by the one before.
       perform set_config('plaudit.org_id', '', true), set_config('plaudit.actor', '', true);
-      for a in select x from jsonb_array_elements(coalesce(e -> 'orders', '[]')) x loop
-        perform plaudit.apply_order_event((e ->> 'connection_id')::uuid, a ->> 'type',
-                                          (a ->> 'occurred_at')::timestamptz, a -> 'order', p_link_base,
-                                          (e ->> 'id')::bigint);
+      for act in select x from jsonb_array_elements(coalesce(e -> 'orders', '[]')) x loop
+        if c.id is distinct from (e ->> 'connection_id')::uuid then
+          raise exception 'Connection not found' using errcode = 'no_data_found';
+        end if;
+        decided := plaudit.record_order_event(c, a, act ->> 'type', (act ->> 'occurred_at')::timestamptz, act -> 'order',
+                                              (e ->> 'id')::bigint, null);
+        if decided -> 'request' <> 'null' then
+          if p_together then
+            made := made || jsonb_build_object('org_id', c.org_id, 'order', decided ->> 'order_id',
+                                               'row', decided -> 'request');
+          else
+            perform plaudit.make_order_requests(c.org_id, jsonb_build_array(decided -> 'request'), p_link_base);
+          end if;
+        end if;
       end loop;
       perform plaudit.finish_connection_event((e ->> 'id')::bigint, e ->> 'outcome');
+      -- Kept only once the event's block holds.
+      pending := pending || made;
+      pending_orders := pending_orders || array(select m ->> 'org_id' || ' ' || (m ->> 'order')
+                                                  from jsonb_array_elements(made) m);
     exception when others then
-      event_id := (e ->> 'id')::bigint;
-      error := sqlerrm;
-      return next;
+      failed := failed || jsonb_build_object('event_id', (e ->> 'id')::bigint, 'error', sqlerrm);
     end;
+  end loop;
+  perform plaudit.make_pending_order_requests(pending, p_link_base);
+  return failed;
+end
+$$;
+comment on function plaudit.apply_connection_order_events_run(jsonb,text,boolean) is 'One pass over a batch of connection order events: each event on its own, their requests made together or each with its event; answers those that failed.';
+
+-- The requests a batch of order events decided to make, [{"org_id","row"}], made an organization
+-- at a time (plaudit.make_order_requests).
+create or replace function plaudit.make_pending_order_requests(p_pending jsonb, p_link_base text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  org uuid;
+begin
+  for org in select distinct (p ->> 'org_id')::uuid from jsonb_array_elements(p_pending) p loop
+    perform plaudit.make_order_requests(org, (select jsonb_agg(p -> 'row' order by n)
+                                                from jsonb_array_elements(p_pending) with ordinality as x(p, n)
+                                               where (p ->> 'org_id')::uuid = org), p_link_base);
   end loop;
 end
 $$;
-comment on function plaudit.apply_connection_order_events(jsonb,text) is 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone); answers those that failed.';
-grant execute on function plaudit.apply_connection_order_events(jsonb,text) to plaudit_worker;
+comment on function plaudit.make_pending_order_requests(jsonb,text) is 'Makes the review requests a batch of order events decided, in one call an organization.';
 
 -- Runs p_call's work as the connection's tenant: the SECURITY DEFINER functions below call the
 -- tenant's own functions (products, erasure), which read the tenant from the transaction.
