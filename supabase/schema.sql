@@ -832,7 +832,7 @@ COMMENT ON FUNCTION plaudit.order_id_forms(p_order_id text) IS 'An order id as t
 -- FUNCTION plaudit.order_json (supabase/schemas/orders_timeline.sql)
 --   (p_org_id uuid, p_order_id text) RETURNS jsonb
 
-COMMENT ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) IS 'An order as GET …/orders/:orderId answers it: items, timeline, its review request or why it was skipped.';
+COMMENT ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) IS 'An order as GET …/orders/:orderId answers it: items (with their catalog products), timeline, its review request or why it was skipped.';
 
 -- FUNCTION plaudit.order_request_products (supabase/schemas/orders_timeline.sql)
 --   (p_org_id uuid, p_order_id text, p_exclude text[]) RETURNS jsonb

@@ -401,7 +401,8 @@ $$;
 comment on function plaudit.apply_order_event(uuid,text,timestamp with time zone,jsonb,text,bigint,timestamp with time zone) is 'One order event of a connection: upserts the order, appends to its timeline and decides its one review request (or why none); answers the order''s status.';
 grant execute on function plaudit.apply_order_event(uuid,text,timestamp with time zone,jsonb,text,bigint,timestamp with time zone) to plaudit_worker;
 
--- An order of the transaction's tenant as GET …/orders/:orderId answers it.
+-- An order of the transaction's tenant as GET …/orders/:orderId answers it; each item with the
+-- catalog's product of its external id (its name and image, for the dashboard), or null.
 create or replace function plaudit.order_json(p_org_id uuid, p_order_id text)
 returns jsonb
 language sql
@@ -412,9 +413,13 @@ as $$
     'order_id', o.order_id, 'connection_id', o.connection_id, 'platform', o.platform, 'email', o.email,
     'name', o.name, 'status', o.status,
     'items', coalesce((select jsonb_agg(jsonb_build_object('product_external_id', i.product_external_id,
-                                                          'quantity', i.quantity, 'refunded', i.refunded)
+                                                          'quantity', i.quantity, 'refunded', i.refunded,
+                                                          'product', case when p.id is not null then jsonb_build_object(
+                                                            'id', p.id, 'name', p.name, 'image_url', p.image_url) end)
                                         order by i.position)
-                         from plaudit.order_items i where i.org_id = o.org_id and i.order_id = o.order_id), '[]'),
+                         from plaudit.order_items i
+                         left join plaudit.products p on p.org_id = i.org_id and p.external_id = i.product_external_id
+                        where i.org_id = o.org_id and i.order_id = o.order_id), '[]'),
     'events', coalesce((select jsonb_agg(jsonb_build_object('type', e.type, 'occurred_at', plaudit.iso_utc(e.occurred_at),
                                                            'received_at', plaudit.iso_utc(e.received_at))
                                          order by e.occurred_at, e.id)
@@ -425,7 +430,7 @@ as $$
                     then jsonb_build_object('reason', o.skipped_reason, 'at', plaudit.iso_utc(o.skipped_at)) end)
   from plaudit.orders o where o.org_id = p_org_id and o.order_id = p_order_id
 $$;
-comment on function plaudit.order_json(uuid,text) is 'An order as GET …/orders/:orderId answers it: items, timeline, its review request or why it was skipped.';
+comment on function plaudit.order_json(uuid,text) is 'An order as GET …/orders/:orderId answers it: items (with their catalog products), timeline, its review request or why it was skipped.';
 grant execute on function plaudit.order_json(uuid,text) to plaudit_api;
 
 -- ============================================================================================

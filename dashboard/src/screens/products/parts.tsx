@@ -15,7 +15,7 @@ type Product = Schemas['Product'];
  * allows https pictures only. Its alt is empty: the
  * product's name is written right beside it, and would otherwise be read twice.
  */
-export function Thumbnail({ product, size = 48 }: { product: Product; size?: number }) {
+export function Thumbnail({ product, size = 48 }: { product: Pick<Product, 'image_url'>; size?: number }) {
   const [failed, setFailed] = useState(false);
   if (!imageSource(product.image_url) || failed) {
     return <span class='thumb thumb-empty' style={{ width: size, height: size }} />;
