@@ -127,12 +127,12 @@ COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS
 
 COMMENT ON FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Appends one entry to an organization''s moderation chain, one append at a time per organization.';
 
--- FUNCTION plaudit.apply_connection_order_events (supabase/schemas/shop_connections.sql)
+-- FUNCTION plaudit.apply_connection_order_events (supabase/schemas/shop_connection_batches.sql)
 --   (p_events jsonb, p_link_base text) RETURNS TABLE(event_id bigint, error text)
 
 COMMENT ON FUNCTION plaudit.apply_connection_order_events(p_events jsonb, p_link_base text) IS 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone), their requests made together; answers those that failed.';
 
--- FUNCTION plaudit.apply_connection_order_events_run (supabase/schemas/shop_connections.sql)
+-- FUNCTION plaudit.apply_connection_order_events_run (supabase/schemas/shop_connection_batches.sql)
 --   (p_events jsonb, p_link_base text, p_together boolean) RETURNS jsonb
 
 COMMENT ON FUNCTION plaudit.apply_connection_order_events_run(p_events jsonb, p_link_base text, p_together boolean) IS 'One pass over a batch of connection order events: each event on its own, their requests made together or each with its event; answers those that failed.';
@@ -742,7 +742,7 @@ COMMENT ON FUNCTION plaudit.live_session(p_token_hash bytea) IS 'The live sessio
 
 COMMENT ON FUNCTION plaudit.make_order_requests(p_org_id uuid, p_rows jsonb, p_link_base text) IS 'Makes orders'' review requests of one organization in one create_review_requests call, and links each order to its request.';
 
--- FUNCTION plaudit.make_pending_order_requests (supabase/schemas/shop_connections.sql)
+-- FUNCTION plaudit.make_pending_order_requests (supabase/schemas/shop_connection_batches.sql)
 --   (p_pending jsonb, p_link_base text) RETURNS void
 
 COMMENT ON FUNCTION plaudit.make_pending_order_requests(p_pending jsonb, p_link_base text) IS 'Makes the review requests a batch of order events decided, in one call an organization.';
