@@ -673,7 +673,7 @@ COMMENT ON FUNCTION plaudit.import_refusals_kept(p_kept jsonb, p_more jsonb) IS 
 --   (p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) RETURNS TABLE(platform text, status text,
 --     secret text, outcome text)
 
-COMMENT ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'The inbound route''s call: a connection''s platform, state and secret, and the event stored when the connection is active and of the platform the route read it as.';
+COMMENT ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'The inbound route''s call: a connection''s platform, state and secret, and the event stored if it is of that platform.';
 
 -- FUNCTION plaudit.invitation_for_token (supabase/schemas/team_invitations.sql)
 --   (p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)

@@ -134,7 +134,7 @@ begin
   return next;
 end
 $$;
-comment on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) is 'The inbound route''s call: a connection''s platform, state and secret, and the event stored when the connection is active and of the platform the route read it as.';
+comment on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) is 'The inbound route''s call: a connection''s platform, state and secret, and the event stored if it is of that platform.';
 grant execute on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) to plaudit_public;
 
 -- Stores a signed event of a connection (plaudit.store_connection_event) by the connection's id;

@@ -6,7 +6,7 @@ import { useAppPath, useOrgId } from '../../session.ts';
 import { Badge, ErrorNotice, Loading } from '../../ui/components.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
-import { Thumbnail } from '../products/parts.tsx';
+import { Thumbnail } from '../../ui/thumbnail.tsx';
 import { orderEventText, platformName, requestStatus, skipText } from './words.ts';
 
 export function OrderPage({ params }: { params: Record<string, string> }) {
