@@ -132,10 +132,15 @@ COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS
 
 COMMENT ON FUNCTION plaudit.append_moderation_entry(p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) IS 'Appends one entry to an organization''s moderation chain, one append at a time per organization.';
 
--- FUNCTION plaudit.apply_connection_order_events (supabase/schemas/shop_connections.sql)
+-- FUNCTION plaudit.apply_connection_order_events (supabase/schemas/shop_connection_batches.sql)
 --   (p_events jsonb, p_link_base text) RETURNS TABLE(event_id bigint, error text)
 
-COMMENT ON FUNCTION plaudit.apply_connection_order_events(p_events jsonb, p_link_base text) IS 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone); answers those that failed.';
+COMMENT ON FUNCTION plaudit.apply_connection_order_events(p_events jsonb, p_link_base text) IS 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone), their requests made together; answers those that failed.';
+
+-- FUNCTION plaudit.apply_connection_order_events_run (supabase/schemas/shop_connection_batches.sql)
+--   (p_events jsonb, p_link_base text, p_together boolean) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.apply_connection_order_events_run(p_events jsonb, p_link_base text, p_together boolean) IS 'One pass over a batch of connection order events: each event on its own, their requests made together or each with its event; answers those that failed.';
 
 -- FUNCTION plaudit.apply_order_event (supabase/schemas/orders_timeline.sql)
 --   (p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text, p_event_id bigint DEFAULT NULL::bigint, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS text
@@ -707,10 +712,11 @@ COMMENT ON FUNCTION plaudit.import_key(p_format text, p_row jsonb) IS 'The key o
 
 COMMENT ON FUNCTION plaudit.import_refusals_kept(p_kept jsonb, p_more jsonb) IS 'An import''s refusals with more added: the first hundred by row.';
 
--- FUNCTION plaudit.inbound_connection (supabase/schemas/shop_connections.sql)
---   (p_id uuid) RETURNS TABLE(org_id uuid, platform text, status text, secret text)
+-- FUNCTION plaudit.inbound_connection_event (supabase/schemas/shop_connections.sql)
+--   (p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) RETURNS TABLE(platform text, status text,
+--     secret text, outcome text)
 
-COMMENT ON FUNCTION plaudit.inbound_connection(p_id uuid) IS 'A connection''s platform, state and secret, for checking the signature of an event it receives; nothing once deleted.';
+COMMENT ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'The inbound route''s call: a connection''s platform, state and secret, and the event stored if it is of that platform.';
 
 -- FUNCTION plaudit.invitation_for_token (supabase/schemas/team_invitations.sql)
 --   (p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)
@@ -773,6 +779,16 @@ COMMENT ON TABLE plaudit.sessions IS 'Signed-in browsers: only the SHA-256 of ea
 --   (p_token_hash bytea) RETURNS SETOF plaudit.sessions
 
 COMMENT ON FUNCTION plaudit.live_session(p_token_hash bytea) IS 'The live session a token hash stands for (none when unknown, ended, idle too long or past its absolute expiry).';
+
+-- FUNCTION plaudit.make_order_requests (supabase/schemas/orders_timeline.sql)
+--   (p_org_id uuid, p_rows jsonb, p_link_base text) RETURNS void
+
+COMMENT ON FUNCTION plaudit.make_order_requests(p_org_id uuid, p_rows jsonb, p_link_base text) IS 'Makes orders'' review requests of one organization in one create_review_requests call, and links each order to its request.';
+
+-- FUNCTION plaudit.make_pending_order_requests (supabase/schemas/shop_connection_batches.sql)
+--   (p_pending jsonb, p_link_base text) RETURNS void
+
+COMMENT ON FUNCTION plaudit.make_pending_order_requests(p_pending jsonb, p_link_base text) IS 'Makes the review requests a batch of order events decided, in one call an organization.';
 
 -- FUNCTION plaudit.media_per_review_limit (supabase/schemas/review_media.sql)
 --   () RETURNS integer
@@ -859,17 +875,37 @@ COMMENT ON FUNCTION plaudit.order_id_forms(p_order_id text) IS 'An order id as t
 -- FUNCTION plaudit.order_json (supabase/schemas/orders_timeline.sql)
 --   (p_org_id uuid, p_order_id text) RETURNS jsonb
 
-COMMENT ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) IS 'An order as GET …/orders/:orderId answers it: items, timeline, its review request or why it was skipped.';
+COMMENT ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) IS 'An order as GET …/orders/:orderId answers it: items (with their catalog products), timeline, its review request or why it was skipped.';
 
 -- FUNCTION plaudit.order_request_products (supabase/schemas/orders_timeline.sql)
---   (p_org_id uuid, p_order_id text) RETURNS jsonb
+--   (p_org_id uuid, p_order_id text, p_exclude text[]) RETURNS jsonb
 
-COMMENT ON FUNCTION plaudit.order_request_products(p_org_id uuid, p_order_id text) IS 'The products a review request for an order names: its known, unarchived items less the excluded and the refunded.';
+COMMENT ON FUNCTION plaudit.order_request_products(p_org_id uuid, p_order_id text, p_exclude text[]) IS 'The products a review request for an order names: its known, unarchived items less the excluded and the refunded.';
+
+CREATE TABLE plaudit.review_request_automation (
+    org_id uuid NOT NULL,
+    enabled boolean DEFAULT false NOT NULL,
+    trigger text DEFAULT 'fulfilled'::text NOT NULL,
+    delay_days integer DEFAULT 7 NOT NULL,
+    form_id uuid,
+    exclude_products text[] DEFAULT '{}'::text[] NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_request_automation_delay_days_check CHECK (((delay_days >= 0) AND (delay_days <= 90))),
+    CONSTRAINT review_request_automation_exclude_products_check CHECK ((cardinality(exclude_products) <= 1000)),
+    CONSTRAINT review_request_automation_trigger_check CHECK ((trigger = ANY (ARRAY['fulfilled'::text, 'delivered'::text, 'paid'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_request_automation IS 'Per organization: whether orders from its connections make review requests, on which event, after how many days, on which form, and for which products not.';
+
+-- FUNCTION plaudit.order_request_row (supabase/schemas/orders_timeline.sql)
+--   (o plaudit.orders, a plaudit.review_request_automation, p_trigger_at timestamp with time zone, p_timeline_id bigint) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.order_request_row(o plaudit.orders, a plaudit.review_request_automation, p_trigger_at timestamp with time zone, p_timeline_id bigint) IS 'The review request an order makes, as a row for create_review_requests: due at the trigger''s time plus the delay, for its products.';
 
 -- FUNCTION plaudit.order_skip_reason (supabase/schemas/orders_timeline.sql)
---   (o plaudit.orders) RETURNS text
+--   (o plaudit.orders, a plaudit.review_request_automation) RETURNS text
 
-COMMENT ON FUNCTION plaudit.order_skip_reason(o plaudit.orders) IS 'Why an order that reached the trigger makes no review request (automation_off, no_email, suppressed, excluded), or null.';
+COMMENT ON FUNCTION plaudit.order_skip_reason(o plaudit.orders, a plaudit.review_request_automation) IS 'Why an order that reached the trigger makes no review request (automation_off, no_email, suppressed, excluded), or null.';
 
 -- FUNCTION plaudit.order_status_rank (supabase/schemas/orders_timeline.sql)
 --   (p_status text) RETURNS integer
@@ -1234,6 +1270,35 @@ COMMENT ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id te
 
 COMMENT ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) IS 'Records a claimed e-mail''s send: sent, queued again for a retry, or failed for good; answers its status.';
 
+CREATE TABLE plaudit.connections (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    platform text NOT NULL,
+    name text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
+    secret text,
+    access_token text,
+    last_event_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT connections_access_token_check CHECK (((char_length(access_token) >= 1) AND (char_length(access_token) <= 500))),
+    CONSTRAINT connections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT connections_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
+    CONSTRAINT connections_secret_check CHECK (((char_length(secret) >= 1) AND (char_length(secret) <= 500))),
+    CONSTRAINT connections_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (octet_length((settings)::text) <= 4096))),
+    CONSTRAINT connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
+);
+
+COMMENT ON TABLE plaudit.connections IS 'Shop connections: where an organization''s orders happen (Shopify, WooCommerce, Stripe, any shop through signed webhooks), with the secret that signs their events.';
+
+-- FUNCTION plaudit.record_order_event (supabase/schemas/orders_timeline.sql)
+--   (c plaudit.connections, a plaudit.review_request_automation, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_event_id bigint, p_now timestamp with time zone) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.record_order_event(c plaudit.connections, a plaudit.review_request_automation, p_type text,
+    p_occurred_at timestamp with time zone, p_order jsonb, p_event_id bigint, p_now timestamp with time zone) IS 'One order event: upserts the order, appends to its timeline and decides; answers the order''s status and the request to make, which the caller makes.';
+
 -- FUNCTION plaudit.record_shopify_write_back (supabase/schemas/shopify_write_back.sql)
 --   (p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) RETURNS text
 
@@ -1330,11 +1395,6 @@ COMMENT ON FUNCTION plaudit.report_review(p_rate_bucket text, p_rate_limit integ
 
 COMMENT ON FUNCTION plaudit.request_cdn_purge(p_org_id uuid, p_include_sitemap boolean) IS 'Writes a pending CDN purge of an organization in the caller''s transaction, unless one is pending already.';
 
--- FUNCTION plaudit.request_for_order (supabase/schemas/orders_timeline.sql)
---   (o plaudit.orders, p_trigger_at timestamp with time zone, p_link_base text, p_event_id bigint) RETURNS uuid
-
-COMMENT ON FUNCTION plaudit.request_for_order(o plaudit.orders, p_trigger_at timestamp with time zone, p_link_base text, p_event_id bigint) IS 'Makes an order''s one review request, due at the trigger''s time plus the delay, for its products.';
-
 -- FUNCTION plaudit.request_sign_in (supabase/schemas/members_sign_in.sql)
 --   (p_email text, p_client text, p_link_base text, p_client_limit integer DEFAULT 10) RETURNS text
 
@@ -1419,21 +1479,6 @@ COMMENT ON FUNCTION plaudit.review_replies_record() IS 'Every reply written, edi
 --   (p_report_id uuid) RETURNS json
 
 COMMENT ON FUNCTION plaudit.review_report_json(p_report_id uuid) IS 'A review report of the caller''s tenant as the API answers it, with the review it is about.';
-
-CREATE TABLE plaudit.review_request_automation (
-    org_id uuid NOT NULL,
-    enabled boolean DEFAULT false NOT NULL,
-    trigger text DEFAULT 'fulfilled'::text NOT NULL,
-    delay_days integer DEFAULT 7 NOT NULL,
-    form_id uuid,
-    exclude_products text[] DEFAULT '{}'::text[] NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT review_request_automation_delay_days_check CHECK (((delay_days >= 0) AND (delay_days <= 90))),
-    CONSTRAINT review_request_automation_exclude_products_check CHECK ((cardinality(exclude_products) <= 1000)),
-    CONSTRAINT review_request_automation_trigger_check CHECK ((trigger = ANY (ARRAY['fulfilled'::text, 'delivered'::text, 'paid'::text])))
-);
-
-COMMENT ON TABLE plaudit.review_request_automation IS 'Per organization: whether orders from its connections make review requests, on which event, after how many days, on which form, and for which products not.';
 
 -- FUNCTION plaudit.review_request_automation_of (supabase/schemas/orders_timeline.sql)
 --   (p_org_id uuid) RETURNS plaudit.review_request_automation
@@ -1669,6 +1714,11 @@ COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art
 
 COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements) IS 'A statement of reasons as the API answers it.';
 
+-- FUNCTION plaudit.store_connection_event (supabase/schemas/shop_connections.sql)
+--   (c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) RETURNS text
+
+COMMENT ON FUNCTION plaudit.store_connection_event(c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of an active connection once per delivery id and wakes the worker; answers the outcome.';
+
 -- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
 --   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
 
@@ -1903,29 +1953,6 @@ ALTER TABLE plaudit.connection_events ALTER COLUMN id ADD GENERATED ALWAYS AS ID
     NO MAXVALUE
     CACHE 1
 );
-
-CREATE TABLE plaudit.connections (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    platform text NOT NULL,
-    name text NOT NULL,
-    status text DEFAULT 'active'::text NOT NULL,
-    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
-    secret text,
-    access_token text,
-    last_event_at timestamp with time zone,
-    deleted_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT connections_access_token_check CHECK (((char_length(access_token) >= 1) AND (char_length(access_token) <= 500))),
-    CONSTRAINT connections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
-    CONSTRAINT connections_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
-    CONSTRAINT connections_secret_check CHECK (((char_length(secret) >= 1) AND (char_length(secret) <= 500))),
-    CONSTRAINT connections_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (octet_length((settings)::text) <= 4096))),
-    CONSTRAINT connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
-);
-
-COMMENT ON TABLE plaudit.connections IS 'Shop connections: where an organization''s orders happen (Shopify, WooCommerce, Stripe, any shop through signed webhooks), with the secret that signs their events.';
 
 CREATE TABLE plaudit.email_outbox (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -3255,7 +3282,7 @@ GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.inbound_connection(p_id uuid) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
@@ -3269,6 +3296,23 @@ GRANT ALL ON FUNCTION plaudit.new_webhook_secret() TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_hash(p_org_id uuid, p_order_id text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_id_forms(p_order_id text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.order_json(p_org_id uuid, p_order_id text) TO plaudit_api;
+
+GRANT SELECT ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(enabled),UPDATE(enabled) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(trigger),UPDATE(trigger) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(delay_days),UPDATE(delay_days) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(form_id),UPDATE(form_id) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT INSERT(exclude_products),UPDATE(exclude_products) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
+GRANT UPDATE(updated_at) ON TABLE plaudit.review_request_automation TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_dsa_transparency(p_slug text, p_year integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_embed_reviews(p_slug text) TO plaudit_public;
@@ -3358,6 +3402,31 @@ GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid
 GRANT ALL ON FUNCTION plaudit.record_connection_data_request(p_connection_id uuid, p_email text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
+
+GRANT SELECT(id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(platform),INSERT(platform) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(settings),INSERT(settings),UPDATE(settings) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(secret),UPDATE(secret) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(access_token),UPDATE(access_token) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(last_event_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(deleted_at),UPDATE(deleted_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.connections TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
@@ -3411,23 +3480,6 @@ GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boole
 GRANT ALL ON FUNCTION plaudit.review_order_id(p_review_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_report_json(p_report_id uuid) TO plaudit_api;
-
-GRANT SELECT ON TABLE plaudit.review_request_automation TO plaudit_api;
-
-GRANT INSERT(org_id) ON TABLE plaudit.review_request_automation TO plaudit_api;
-
-GRANT INSERT(enabled),UPDATE(enabled) ON TABLE plaudit.review_request_automation TO plaudit_api;
-
-GRANT INSERT(trigger),UPDATE(trigger) ON TABLE plaudit.review_request_automation TO plaudit_api;
-
-GRANT INSERT(delay_days),UPDATE(delay_days) ON TABLE plaudit.review_request_automation TO plaudit_api;
-
-GRANT INSERT(form_id),UPDATE(form_id) ON TABLE plaudit.review_request_automation TO plaudit_api;
-
-GRANT INSERT(exclude_products),UPDATE(exclude_products) ON TABLE plaudit.review_request_automation TO plaudit_api;
-
-GRANT UPDATE(updated_at) ON TABLE plaudit.review_request_automation TO plaudit_api;
-
 GRANT ALL ON FUNCTION plaudit.review_request_automation_of(p_org_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_request_landing(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaudit_api;
@@ -3529,30 +3581,6 @@ GRANT SELECT(received_at) ON TABLE plaudit.connection_events TO plaudit_api;
 GRANT SELECT(outcome) ON TABLE plaudit.connection_events TO plaudit_api;
 
 GRANT SELECT(processed_at) ON TABLE plaudit.connection_events TO plaudit_api;
-
-GRANT SELECT(id) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(platform),INSERT(platform) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(settings),INSERT(settings),UPDATE(settings) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT INSERT(secret),UPDATE(secret) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT INSERT(access_token),UPDATE(access_token) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(last_event_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(deleted_at),UPDATE(deleted_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(created_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.connections TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.email_outbox TO plaudit_api;
 

@@ -48,8 +48,9 @@ comment on function plaudit.review_request_automation_of(uuid) is 'An organizati
 grant execute on function plaudit.review_request_automation_of(uuid) to plaudit_api;
 
 -- The products a request for an order names: its items the catalog knows (not archived), less
--- those the automation excludes and those refunded, in the order's order, at most 20.
-create or replace function plaudit.order_request_products(p_org_id uuid, p_order_id text)
+-- those the automation excludes (p_exclude, read once by the caller) and those refunded, in the
+-- order's order, at most 20.
+create or replace function plaudit.order_request_products(p_org_id uuid, p_order_id text, p_exclude text[])
 returns jsonb
 language sql
 stable
@@ -62,17 +63,18 @@ as $$
         from plaudit.order_items i
         join plaudit.products p on p.org_id = i.org_id and p.external_id = i.product_external_id and not p.archived
        where i.org_id = p_org_id and i.order_id = p_order_id and not i.refunded
-         and not (p.external_id = any ((plaudit.review_request_automation_of(p_org_id)).exclude_products))
+         and not (p.external_id = any (coalesce(p_exclude, '{}')))
        order by p.external_id, i.position
     ) k
    where k.position < 100
    limit 20
 $$;
-comment on function plaudit.order_request_products(uuid,text) is 'The products a review request for an order names: its known, unarchived items less the excluded and the refunded.';
+comment on function plaudit.order_request_products(uuid,text,text[]) is 'The products a review request for an order names: its known, unarchived items less the excluded and the refunded.';
 
 -- Why an order that reached the trigger makes no request, or null when it makes one (`too_old`
--- is decided on arrival, by plaudit.apply_order_event).
-create or replace function plaudit.order_skip_reason(o plaudit.orders)
+-- is decided on arrival, by plaudit.record_order_event); a, the organization's automation, is read
+-- once by the caller.
+create or replace function plaudit.order_skip_reason(o plaudit.orders, a plaudit.review_request_automation)
 returns text
 language sql
 stable
@@ -91,9 +93,8 @@ as $$
                       where i.org_id = o.org_id and i.order_id = o.order_id
                         and not (i.product_external_id = any (a.exclude_products))) then 'excluded'
   end
-  from (select (plaudit.review_request_automation_of(o.org_id)).*) a
 $$;
-comment on function plaudit.order_skip_reason(plaudit.orders) is 'Why an order that reached the trigger makes no review request (automation_off, no_email, suppressed, excluded), or null.';
+comment on function plaudit.order_skip_reason(plaudit.orders,plaudit.review_request_automation) is 'Why an order that reached the trigger makes no review request (automation_off, no_email, suppressed, excluded), or null.';
 
 -- Marks an order skipped, once, and says so to the webhooks (order.skipped).
 create or replace function plaudit.skip_order(o plaudit.orders, p_reason text, p_event_id bigint)
@@ -180,81 +181,97 @@ end
 $$;
 comment on function plaudit.drop_refunded_request_products(plaudit.orders,bigint) is 'Drops an order''s refunded products from its review request not sent yet.';
 
--- Makes the order's one review request: due at the trigger's own time plus the delay, keyed
+-- The review request an order makes, as a row for plaudit.create_review_requests (with the
+-- timeline entry it is noted on): due at the trigger's own time plus the delay, keyed
 -- `order:<connection id>:<order id>` so that nothing makes a second, whatever repeats.
-create or replace function plaudit.request_for_order(o plaudit.orders, p_trigger_at timestamptz, p_link_base text,
-                                                     p_event_id bigint)
-returns uuid
+create or replace function plaudit.order_request_row(o plaudit.orders, a plaudit.review_request_automation,
+                                                     p_trigger_at timestamptz, p_timeline_id bigint)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select jsonb_build_object(
+    'email', o.email, 'name', coalesce(o.name, left(split_part(o.email, '@', 1), 200)),
+    'form_id', a.form_id, 'order_id', o.order_id, 'send_at', p_trigger_at + make_interval(days => a.delay_days),
+    'external_id', 'order:' || o.connection_id || ':' || o.order_id,
+    'locale', coalesce(o.locale, 'en'), 'products', plaudit.order_request_products(o.org_id, o.order_id, a.exclude_products),
+    'timeline_id', p_timeline_id)
+$$;
+comment on function plaudit.order_request_row(plaudit.orders,plaudit.review_request_automation,timestamp with time zone,bigint) is 'The review request an order makes, as a row for create_review_requests: due at the trigger''s time plus the delay, for its products.';
+
+-- Makes the review requests of orders of one organization (rows of plaudit.order_request_row) in
+-- one call of plaudit.create_review_requests, as the bulk route does (the quota taken once, the
+-- links and the e-mails set-wise), then links each order to its request and notes it on the
+-- order's timeline. A request made already (a concurrent event of the same order) stays the
+-- order's. The caller holds the orders' rows (apply_order_event locks them).
+create or replace function plaudit.make_order_requests(p_org_id uuid, p_rows jsonb, p_link_base text)
+returns void
 language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  a plaudit.review_request_automation := plaudit.review_request_automation_of(o.org_id);
-  made record;
-  send_at timestamptz := p_trigger_at + make_interval(days => a.delay_days);
+  numbered jsonb;
+  made jsonb;
 begin
-  perform set_config('plaudit.org_id', o.org_id::text, true);
-  select * into made from plaudit.create_review_requests(jsonb_build_array(jsonb_build_object(
-    'index', 0, 'email', o.email, 'name', coalesce(o.name, left(split_part(o.email, '@', 1), 200)),
-    'form_id', a.form_id, 'order_id', o.order_id, 'send_at', send_at,
-    'external_id', 'order:' || o.connection_id || ':' || o.order_id,
-    'locale', coalesce(o.locale, 'en'), 'products', plaudit.order_request_products(o.org_id, o.order_id))),
-    p_link_base);
-  if made.id is null then
-    -- Made already (a concurrent event of the same order): the one there is stays the order's.
-    select r.id into made.id from plaudit.review_requests r
-     where r.org_id = o.org_id and r.external_id = 'order:' || o.connection_id || ':' || o.order_id;
+  if coalesce(jsonb_array_length(p_rows), 0) = 0 then
+    return;
   end if;
-  update plaudit.orders x set review_request_id = made.id where x.org_id = o.org_id and x.order_id = o.order_id;
+  perform set_config('plaudit.org_id', p_org_id::text, true);
+  select jsonb_agg(r || jsonb_build_object('index', n - 1) order by n) into numbered
+    from jsonb_array_elements(p_rows) with ordinality as x(r, n);
+  select jsonb_object_agg(m.idx::text, m.id) into made
+    from plaudit.create_review_requests(numbered, p_link_base) m;
+  with linked as (
+    select r ->> 'order_id' as order_id, (r ->> 'timeline_id')::bigint as timeline_id,
+           (r ->> 'send_at')::timestamptz as send_at,
+           coalesce((made ->> (r ->> 'index'))::uuid,
+                    (select q.id from plaudit.review_requests q
+                      where q.org_id = p_org_id and q.external_id = r ->> 'external_id')) as id
+      from jsonb_array_elements(numbered) r
+  ), orders as (
+    update plaudit.orders x set review_request_id = l.id
+      from linked l where x.org_id = p_org_id and x.order_id = l.order_id
+  )
   update plaudit.order_events e
-     set notes = 'review request made, to be sent at ' || plaudit.iso_utc(send_at) where e.id = p_event_id;
-  return made.id;
+     set notes = 'review request made, to be sent at ' || plaudit.iso_utc(l.send_at)
+    from linked l where e.id = l.timeline_id;
 end
 $$;
-comment on function plaudit.request_for_order(plaudit.orders,timestamp with time zone,text,bigint) is 'Makes an order''s one review request, due at the trigger''s time plus the delay, for its products.';
+comment on function plaudit.make_order_requests(uuid,jsonb,text) is 'Makes orders'' review requests of one organization in one create_review_requests call, and links each order to its request.';
 
--- One order event of a connection: p_type created | paid | fulfilled | delivered | cancelled |
--- refunded (in full) | partially_refunded, at p_occurred_at (the event's own time); p_order
--- {"order_id" (or "platform_order_id" alone for an order known already),"platform_order_id"?,"email"?,"name"?,
--- "locale"?,"country"?,"items"?:[{"product_external_id","quantity"?,
--- "refunded"?}],"refunded_items"?:[product external ids]}. The tenant is the connection's, never
--- the payload's. Upserts the order (its status only moves forward; given fields replace, absent
--- ones stay; items given replace the items, keeping what was refunded), appends to its timeline,
--- then decides: the first event that reaches the trigger makes the one request or records why
--- not; a cancellation or full refund cancels a request not sent yet, a partial refund drops the
--- refunded products from it. p_now replaces the clock for `too_old` (tests). Answers the order's
--- status afterwards.
-create or replace function plaudit.apply_order_event(
-  p_connection_id uuid, p_type text, p_occurred_at timestamptz, p_order jsonb, p_link_base text,
-  p_event_id bigint default null, p_now timestamptz default null
+-- One order event of a connection c (its organization's automation a, read once by the caller):
+-- upserts the order, appends to its timeline and decides, as plaudit.apply_order_event says, but
+-- leaves the request it decides to make to the caller: answers {"status" (the order's, after),
+-- "request" (a row for plaudit.make_order_requests, or null)}, so that a batch makes its
+-- requests in one call. The order's row stays locked until the transaction ends.
+create or replace function plaudit.record_order_event(
+  c plaudit.connections, a plaudit.review_request_automation, p_type text, p_occurred_at timestamptz, p_order jsonb,
+  p_event_id bigint, p_now timestamptz
 )
-returns text
+returns jsonb
 language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  c plaudit.connections;
   o plaudit.orders;
   id text := btrim(p_order ->> 'order_id');
   given_items jsonb := case when jsonb_typeof(p_order -> 'items') = 'array'
                             and jsonb_array_length(p_order -> 'items') > 0 then p_order -> 'items' end;
   timeline_id bigint;
   clock timestamptz := coalesce(p_now, now());
-  a plaudit.review_request_automation;
   reason text;
+  request jsonb;
   refunded_before text[];
   -- A partial refund, or items given with some refunded (the webhook platform says refunds so).
   refunds_given boolean := p_type = 'partially_refunded'
     or coalesce(jsonb_path_exists(p_order -> 'items', '$[*] ? (@.refunded == true)'), false);
 begin
-  select * into c from plaudit.connections x where x.id = p_connection_id;
-  if not found then
-    raise exception 'Connection not found' using errcode = 'no_data_found';
-  end if;
   if p_type not in ('created', 'paid', 'fulfilled', 'delivered', 'cancelled', 'refunded', 'partially_refunded') then
     raise exception 'type: not an order event' using errcode = 'invalid_parameter_value';
   end if;
@@ -316,7 +333,6 @@ begin
   returning order_events.id into timeline_id;
 
   select * into o from plaudit.orders x where x.org_id = c.org_id and x.order_id = id for update;
-  a := plaudit.review_request_automation_of(c.org_id);
 
   if o.review_request_id is not null then
     if o.status in ('cancelled', 'refunded') then
@@ -331,21 +347,62 @@ begin
        < clock - interval '90 days' then
       perform plaudit.skip_order(o, 'too_old', timeline_id);
     elsif plaudit.order_event_reaches_trigger(p_type, a.trigger, o.platform) then
-      reason := plaudit.order_skip_reason(o);
+      reason := plaudit.order_skip_reason(o, a);
       if reason is null then
-        perform plaudit.request_for_order(o, p_occurred_at, p_link_base, timeline_id);
+        request := plaudit.order_request_row(o, a, p_occurred_at, timeline_id);
       else
         perform plaudit.skip_order(o, reason, timeline_id);
       end if;
     end if;
   end if;
-  return (select x.status from plaudit.orders x where x.org_id = c.org_id and x.order_id = id);
+  return jsonb_build_object('status', o.status, 'order_id', id, 'request', request);
+end
+$$;
+comment on function plaudit.record_order_event(plaudit.connections,plaudit.review_request_automation,text,timestamp with time zone,jsonb,bigint,timestamp with time zone) is 'One order event: upserts the order, appends to its timeline and decides; answers the order''s status and the request to make, which the caller makes.';
+
+-- One order event of a connection: p_type created | paid | fulfilled | delivered | cancelled |
+-- refunded (in full) | partially_refunded, at p_occurred_at (the event's own time); p_order
+-- {"order_id" (or "platform_order_id" alone for an order known already),"platform_order_id"?,"email"?,"name"?,
+-- "locale"?,"country"?,"items"?:[{"product_external_id","quantity"?,
+-- "refunded"?}],"refunded_items"?:[product external ids]}. The tenant is the connection's, never
+-- the payload's. Upserts the order (its status only moves forward; given fields replace, absent
+-- ones stay; items given replace the items, keeping what was refunded), appends to its timeline,
+-- then decides: the first event that reaches the trigger makes the one request or records why
+-- not; a cancellation or full refund cancels a request not sent yet, a partial refund drops the
+-- refunded products from it. p_now replaces the clock for `too_old` (tests). Answers the order's
+-- status afterwards. (plaudit.record_order_event decides; a batch of events,
+-- plaudit.apply_connection_order_events, makes their requests together.)
+create or replace function plaudit.apply_order_event(
+  p_connection_id uuid, p_type text, p_occurred_at timestamptz, p_order jsonb, p_link_base text,
+  p_event_id bigint default null, p_now timestamptz default null
+)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  c plaudit.connections;
+  decided jsonb;
+begin
+  select * into c from plaudit.connections x where x.id = p_connection_id;
+  if not found then
+    raise exception 'Connection not found' using errcode = 'no_data_found';
+  end if;
+  decided := plaudit.record_order_event(c, plaudit.review_request_automation_of(c.org_id), p_type, p_occurred_at,
+                                        p_order, p_event_id, p_now);
+  if decided -> 'request' <> 'null' then
+    perform plaudit.make_order_requests(c.org_id, jsonb_build_array(decided -> 'request'), p_link_base);
+  end if;
+  return decided ->> 'status';
 end
 $$;
 comment on function plaudit.apply_order_event(uuid,text,timestamp with time zone,jsonb,text,bigint,timestamp with time zone) is 'One order event of a connection: upserts the order, appends to its timeline and decides its one review request (or why none); answers the order''s status.';
 grant execute on function plaudit.apply_order_event(uuid,text,timestamp with time zone,jsonb,text,bigint,timestamp with time zone) to plaudit_worker;
 
--- An order of the transaction's tenant as GET …/orders/:orderId answers it.
+-- An order of the transaction's tenant as GET …/orders/:orderId answers it; each item with the
+-- catalog's product of its external id (its name and image, for the dashboard), or null.
 create or replace function plaudit.order_json(p_org_id uuid, p_order_id text)
 returns jsonb
 language sql
@@ -356,9 +413,13 @@ as $$
     'order_id', o.order_id, 'connection_id', o.connection_id, 'platform', o.platform, 'email', o.email,
     'name', o.name, 'status', o.status,
     'items', coalesce((select jsonb_agg(jsonb_build_object('product_external_id', i.product_external_id,
-                                                          'quantity', i.quantity, 'refunded', i.refunded)
+                                                          'quantity', i.quantity, 'refunded', i.refunded,
+                                                          'product', case when p.id is not null then jsonb_build_object(
+                                                            'id', p.id, 'name', p.name, 'image_url', p.image_url) end)
                                         order by i.position)
-                         from plaudit.order_items i where i.org_id = o.org_id and i.order_id = o.order_id), '[]'),
+                         from plaudit.order_items i
+                         left join plaudit.products p on p.org_id = i.org_id and p.external_id = i.product_external_id
+                        where i.org_id = o.org_id and i.order_id = o.order_id), '[]'),
     'events', coalesce((select jsonb_agg(jsonb_build_object('type', e.type, 'occurred_at', plaudit.iso_utc(e.occurred_at),
                                                            'received_at', plaudit.iso_utc(e.received_at))
                                          order by e.occurred_at, e.id)
@@ -369,7 +430,7 @@ as $$
                     then jsonb_build_object('reason', o.skipped_reason, 'at', plaudit.iso_utc(o.skipped_at)) end)
   from plaudit.orders o where o.org_id = p_org_id and o.order_id = p_order_id
 $$;
-comment on function plaudit.order_json(uuid,text) is 'An order as GET …/orders/:orderId answers it: items, timeline, its review request or why it was skipped.';
+comment on function plaudit.order_json(uuid,text) is 'An order as GET …/orders/:orderId answers it: items (with their catalog products), timeline, its review request or why it was skipped.';
 grant execute on function plaudit.order_json(uuid,text) to plaudit_api;
 
 -- ============================================================================================

@@ -112,7 +112,8 @@ as $$
     'rating_urls', (select jsonb_agg(b || '/t/c/' || t || '?rating=' || n order by n) from generate_series(1, 5) n),
     'open_pixel_url', b || '/t/o/' || t || '.gif',
     'unsubscribe_url', b || '/unsubscribe/' || t)
-  from (select rtrim(p_link_base, '/') as b, plaudit.review_request_token(p_request_id) as t) x
+  -- offset 0: the token computed once, not once for each of the nine links that name it.
+  from (select rtrim(p_link_base, '/') as b, plaudit.review_request_token(p_request_id) as t offset 0) x
 $$;
 comment on function plaudit.review_request_links(uuid,text) is 'The links of a request''s e-mails, for the templates.';
 

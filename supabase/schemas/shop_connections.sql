@@ -60,30 +60,13 @@ $$;
 comment on function plaudit.delete_connection(uuid) is 'Deletes a connection of the transaction''s tenant: it forgets its secrets and takes no more events; what it brought stays.';
 grant execute on function plaudit.delete_connection(uuid) to plaudit_api;
 
--- What the inbound route needs to check an event's signature: the connection's platform, its
--- state and its secret. The route runs without a tenant (the signature is the credential, and
--- the connection decides the tenant); this is its one way to a secret, by the connection's id.
-create or replace function plaudit.inbound_connection(p_id uuid)
-returns table (org_id uuid, platform text, status text, secret text)
-language sql
-stable
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-  select c.org_id, c.platform, c.status, c.secret
-    from plaudit.connections c where c.id = p_id and c.deleted_at is null
-$$;
-comment on function plaudit.inbound_connection(uuid) is 'A connection''s platform, state and secret, for checking the signature of an event it receives; nothing once deleted.';
-grant execute on function plaudit.inbound_connection(uuid) to plaudit_public;
-
--- Stores a signed event of a connection, once per delivery id, and wakes the worker; the tenant
--- is the connection's. A delivery id seen before is recorded as `duplicate` and changes nothing.
--- An event whose outcome is known on arrival (p_settled: `ignored`, a topic not understood, or
--- `refused: <why>`, a body that cannot be read) is recorded without its payload, for nobody to
--- process. Answers the outcome: accepted | duplicate | ignored | refused: <why> | not_found (no
--- such active connection).
-create or replace function plaudit.receive_connection_event(
-  p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
+-- Stores a signed event of connection c (active), once per delivery id, and wakes the worker; the
+-- tenant is the connection's. A delivery id seen before is recorded as `duplicate` and changes
+-- nothing. An event whose outcome is known on arrival (p_settled: `ignored`, a topic not
+-- understood, or `refused: <why>`, a body that cannot be read) is recorded without its payload,
+-- for nobody to process. Answers the outcome: accepted | duplicate | ignored | refused: <why>.
+create or replace function plaudit.store_connection_event(
+  c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
 )
 returns text
 language plpgsql
@@ -92,15 +75,9 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
-  c plaudit.connections;
   stored bigint;
   settled text := case when p_settled like 'refused: %' then left(p_settled, 309) else p_settled end;
 begin
-  select * into c from plaudit.connections x
-   where x.id = p_connection_id and x.deleted_at is null and x.status = 'active';
-  if not found then
-    return 'not_found';
-  end if;
   -- Stamped at most once a second: a burst of one shop's events would otherwise queue on this
   -- one row, each event's transaction waiting for the previous one's.
   update plaudit.connections x set last_event_at = now()
@@ -119,6 +96,67 @@ begin
   insert into plaudit.connection_events (org_id, connection_id, delivery_id, topic, outcome, processed_at)
   values (c.org_id, c.id, left(p_delivery_id, 200), left(p_topic, 200), settled, now());
   return settled;
+end
+$$;
+comment on function plaudit.store_connection_event(plaudit.connections,text,text,jsonb,text) is 'Stores a signed event of an active connection once per delivery id and wakes the worker; answers the outcome.';
+
+-- The inbound route's one call: the connection's platform, state and secret, for checking the
+-- event's signature, and the event stored (plaudit.store_connection_event) when the connection is
+-- active, its platform is p_platform (the one whose signature header the request carries, which
+-- the route read the event's delivery id, topic and payload as) and p_delivery_id is given; the
+-- outcome is null when nothing was stored. The route checks the signature with the secret answered
+-- and rolls the transaction back when it fails, so that an unsigned event leaves nothing; nothing
+-- is stored either until the platform is known. The route runs without a tenant (the signature is
+-- the credential, and the connection decides the tenant); this is its one way to a secret, by the
+-- connection's id. No row: no such connection, or deleted.
+create or replace function plaudit.inbound_connection_event(
+  p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
+)
+returns table (platform text, status text, secret text, outcome text)
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  c plaudit.connections;
+begin
+  select * into c from plaudit.connections x where x.id = p_connection_id and x.deleted_at is null;
+  if not found then
+    return;
+  end if;
+  platform := c.platform;
+  status := c.status;
+  secret := c.secret;
+  if c.status = 'active' and c.platform = p_platform and p_delivery_id is not null then
+    outcome := plaudit.store_connection_event(c, p_delivery_id, p_topic, p_payload, p_settled);
+  end if;
+  return next;
+end
+$$;
+comment on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) is 'The inbound route''s call: a connection''s platform, state and secret, and the event stored if it is of that platform.';
+grant execute on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) to plaudit_public;
+
+-- Stores a signed event of a connection (plaudit.store_connection_event) by the connection's id;
+-- answers the outcome, or not_found (no such active connection).
+create or replace function plaudit.receive_connection_event(
+  p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
+)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  c plaudit.connections;
+begin
+  select * into c from plaudit.connections x
+   where x.id = p_connection_id and x.deleted_at is null and x.status = 'active';
+  if not found then
+    return 'not_found';
+  end if;
+  return plaudit.store_connection_event(c, p_delivery_id, p_topic, p_payload, p_settled);
 end
 $$;
 comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
@@ -180,45 +218,6 @@ as $$
 $$;
 comment on function plaudit.finish_connection_event(bigint,text) is 'Records the outcome of a processed connection event.';
 grant execute on function plaudit.finish_connection_event(bigint,text) to plaudit_worker;
-
--- A claimed batch's order events applied in one call and one transaction (the worker's round trips
--- and commits, not the work, were most of an event's time): each event in turn, in the batch's
--- order, so that one order's events keep theirs; each in a block of its own, so that an event that
--- fails (its order not known yet, say) rolls back alone and is retried after the lease while the
--- others are recorded. p_events [{"id","connection_id","outcome","orders":[{"type","occurred_at",
--- "order"}]}], the worker's reading of each event (its normalizer's order actions; `outcome`
--- accepted, ignored or refused: <why>). Answers the events that failed, with why.
-create or replace function plaudit.apply_connection_order_events(p_events jsonb, p_link_base text)
-returns table (event_id bigint, error text)
-language plpgsql
-volatile
-security definer
-set search_path = pg_catalog, pg_temp
-as $$
-declare
-  e jsonb;
-  a jsonb;
-begin
-  for e in select x from jsonb_array_elements(p_events) x loop
-    begin
-      -- Each event as in a transaction of its own: no tenant or actor left by the one before.
-      perform set_config('plaudit.org_id', '', true), set_config('plaudit.actor', '', true);
-      for a in select x from jsonb_array_elements(coalesce(e -> 'orders', '[]')) x loop
-        perform plaudit.apply_order_event((e ->> 'connection_id')::uuid, a ->> 'type',
-                                          (a ->> 'occurred_at')::timestamptz, a -> 'order', p_link_base,
-                                          (e ->> 'id')::bigint);
-      end loop;
-      perform plaudit.finish_connection_event((e ->> 'id')::bigint, e ->> 'outcome');
-    exception when others then
-      event_id := (e ->> 'id')::bigint;
-      error := sqlerrm;
-      return next;
-    end;
-  end loop;
-end
-$$;
-comment on function plaudit.apply_connection_order_events(jsonb,text) is 'Applies a batch of connection events'' order actions and records their outcomes, each event on its own (a failing one rolls back alone); answers those that failed.';
-grant execute on function plaudit.apply_connection_order_events(jsonb,text) to plaudit_worker;
 
 -- Runs p_call's work as the connection's tenant: the SECURITY DEFINER functions below call the
 -- tenant's own functions (products, erasure), which read the tenant from the transaction.

@@ -4078,6 +4078,13 @@ export interface components {
                 product_external_id: string;
                 quantity: number;
                 refunded: boolean;
+                /** @description The catalog’s product of this external id (archived or not), or null when it knows none. */
+                product: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    image_url: string | null;
+                } | null;
             }[];
             /** @description The timeline, by the events’ own time. */
             events: {

@@ -5,7 +5,7 @@
 -- tenants read only their own connections, events and orders.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(50);
+select plan(57);
 
 insert into plaudit.organizations (id, name, slug) values
   ('34000000-0000-4000-8000-000000000001', 'Shop Co', 'connections-shop'),
@@ -187,9 +187,14 @@ select is(array[plaudit.receive_connection_event('34000000-0000-4000-8000-000000
   'a delivery id is stored once per connection; a repeat is a duplicate; events settled on arrival are recorded');
 select throws_ok($$select count(*) from plaudit.connection_events$$, '42501',
   'permission denied for table connection_events', 'the public reads no stored event');
-select is((select count(*)::integer from plaudit.inbound_connection('34000000-0000-4000-8000-0000000000c9')
-            where org_id = '34000000-0000-4000-8000-000000000002'), 1,
-  'the inbound route finds a connection by its id alone, and the tenant with it');
+select is((select array[platform, status, secret, outcome] from plaudit.inbound_connection_event(
+              '34000000-0000-4000-8000-0000000000c9', 'shopify', 'd-6', 'orders/create', '{}', null)),
+  array['shopify', 'active', 'shpss_9', 'accepted'],
+  'the inbound route finds a connection by its id alone, its secret to check the signature with, and stores the event');
+select is((select array[platform, outcome] from plaudit.inbound_connection_event(
+              '34000000-0000-4000-8000-0000000000c9', 'stripe', 'd-7', 'orders/create', '{}', null)),
+  array['shopify', null],
+  'an event read as another platform''s is not stored: the route learns the platform first');
 select tests.act_as_worker();
 select throws_ok($$select secret from plaudit.connections$$, '42501', 'permission denied for table connections',
   'the worker reads no secret but through the functions that need it');
@@ -197,7 +202,7 @@ select tests.clear_persona();
 select is((select count(*)::integer from plaudit.connection_events
             where payload is not null and connection_id = '34000000-0000-4000-8000-0000000000c1'), 1,
   'only the first delivery is kept for processing');
-select is((select org_id from plaudit.connection_events where connection_id = '34000000-0000-4000-8000-0000000000c9'),
+select is((select distinct org_id from plaudit.connection_events where connection_id = '34000000-0000-4000-8000-0000000000c9'),
   '34000000-0000-4000-8000-000000000002'::uuid, 'the connection decides the tenant of its events');
 
 -- last_event_at is stamped at most once a second, so that a burst does not queue on the connection's row.
@@ -252,6 +257,67 @@ select is((select count(*)::integer from plaudit.order_events where connection_e
 select is(array(select e ->> 'type' from jsonb_array_elements(pg_temp.o('#5001') -> 'events') e)
             || (pg_temp.o('#5001') -> 'review_request' ->> 'status'),
   array['created', 'delivered', 'queued'], 'an event''s order events are applied in their order, the request made');
+
+-- The requests a batch decides are made together, before any later event of their order: a
+-- cancellation in the same batch finds the request and cancels it.
+select tests.act_as_public();
+select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', d, 'orders/delivered', '{}')
+  from unnest(array['d-6', 'd-7', 'd-8']) d;
+select tests.clear_persona();
+create function pg_temp.delivered(p_delivery text, p_order text) returns jsonb language sql as $$
+  select jsonb_build_object('id', pg_temp.event_id(p_delivery), 'connection_id', '34000000-0000-4000-8000-0000000000c1',
+    'outcome', 'accepted', 'orders', jsonb_build_array(jsonb_build_object('type', 'delivered',
+      'occurred_at', now() - interval '1 day',
+      'order', jsonb_build_object('order_id', p_order, 'email', 'buyer' || btrim(p_order, '#') || '@example.com',
+                                  'items', '[{"product_external_id":"101"}]'::jsonb))))
+$$;
+truncate batch_result;
+update batch_input set events = jsonb_build_array(
+  pg_temp.delivered('d-6', '#5101'), pg_temp.delivered('d-7', '#5102'),
+  jsonb_build_object('id', pg_temp.event_id('d-8'), 'connection_id', '34000000-0000-4000-8000-0000000000c1',
+    'outcome', 'accepted', 'orders', jsonb_build_array(
+      jsonb_build_object('type', 'cancelled', 'occurred_at', now(), 'order', '{"order_id":"#5101"}'::jsonb))));
+select tests.act_as_worker();
+insert into batch_result
+select r.* from batch_input, plaudit.apply_connection_order_events(batch_input.events, 'https://reviews.example') r;
+select tests.clear_persona();
+select is((select count(*)::integer from batch_result), 0, 'a batch whose requests are made together fails nothing');
+select is(array[pg_temp.o('#5101') -> 'review_request' ->> 'status', pg_temp.o('#5102') -> 'review_request' ->> 'status'],
+  array['canceled', 'queued'],
+  'a cancellation later in the batch finds the request its order made earlier in it, and cancels it');
+select is((select array_agg(e.notes order by e.order_id, e.id) from plaudit.order_events e
+            where e.connection_event_id in (pg_temp.event_id('d-6'), pg_temp.event_id('d-7'), pg_temp.event_id('d-8'))),
+  array['review request made, to be sent at ' || plaudit.iso_utc(now() + interval '6 days'),
+        'review request canceled',
+        'review request made, to be sent at ' || plaudit.iso_utc(now() + interval '6 days')],
+  'each decision is noted on the event that made it');
+
+-- Made together, the requests take the day's quota at once; when that fails, each event is
+-- applied again with its own request: those the quota still allows are made, the others fail
+-- alone and are retried after the lease.
+select tests.act_as_public();
+select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', d, 'orders/delivered', '{}')
+  from unnest(array['d-9', 'd-10']) d;
+select tests.clear_persona();
+insert into plaudit.review_request_usage as u (org_id, day, requests)
+values ('34000000-0000-4000-8000-000000000001', (now() at time zone 'UTC')::date, 999)
+on conflict (org_id, day) do update set requests = 999;
+truncate batch_result;
+update batch_input set events = jsonb_build_array(pg_temp.delivered('d-9', '#5103'), pg_temp.delivered('d-10', '#5104'));
+select tests.act_as_worker();
+insert into batch_result
+select r.* from batch_input, plaudit.apply_connection_order_events(batch_input.events, 'https://reviews.example') r;
+select tests.clear_persona();
+select results_eq($$select event_id, error from batch_result$$,
+  $$values (pg_temp.event_id('d-10'),
+            'Daily quota of 1000 review requests reached: 0 remaining today (UTC), this call needs 1')$$,
+  'over the quota, the events are applied one by one: the one the quota does not allow fails alone');
+select is(array[pg_temp.o('#5103') -> 'review_request' ->> 'status', pg_temp.o('#5104') ->> 'order_id'],
+  array['queued', null], 'the one the quota allows makes its request; nothing of the other is kept');
+select is(array(select case when processed_at is null then 'not processed' else outcome end
+                  from plaudit.connection_events where id in (pg_temp.event_id('d-9'), pg_temp.event_id('d-10'))
+                 order by delivery_id),
+  array['not processed', 'accepted'], 'the one that failed is left for its retry');
 
 select * from finish();
 rollback;

@@ -44,7 +44,9 @@ describe('signatures', () => {
       const body = JSON.stringify(payloads[platform]());
       const unsigned = await api('POST', c.inbound, { rawBody: body, headers: { 'content-type': 'application/json' } });
       expect(unsigned.status, platform).toBe(401);
+      const named = platform === 'stripe' ? undefined : 'delivery-named-by-the-wrong-one'; // Stripe's: the body's
       const wrong = await send(c, body, {
+        id: named,
         secret: platform === 'webhook' ? `whsec_${btoa('another secret of 24 b!')}` : 'whsec_wrong',
       });
       expect(wrong.status, platform).toBe(401);
@@ -52,10 +54,40 @@ describe('signatures', () => {
       const tampered = await api('POST', c.inbound, { rawBody: body.replace('"', ' "'), headers: signed(c, body) });
       expect(tampered.status, platform).toBe(401);
       expect(await stored(c), platform).toBe(0);
-      const ok = await send(c, body);
+      // The event is stored in the call that answers the secret, and rolled back: not even the stamp stays.
+      const [conn] = await db`select last_event_at from plaudit.connections where id = ${c.id}`;
+      expect(conn.last_event_at, platform).toBeNull();
+      // The delivery id a wrong signature named is not taken: the platform's signed delivery is accepted.
+      const ok = await send(c, body, { id: named });
       expect(ok.status, platform).toBe(200);
+      expect(ok.body.outcome, platform).toBe('accepted');
       expect(await stored(c), platform).toBe(1);
     }
+  });
+
+  it("another platform's signature header is read as that platform's and stores nothing unless the connection's holds", async () => {
+    const t = await createTenant();
+    const { shopify, stripe } = await allFour(t);
+    const body = JSON.stringify(payloads.shopify());
+    // Shopify's headers, signed with the Stripe connection's own secret: not Stripe's signature.
+    const asShopify = await api('POST', stripe.inbound, {
+      rawBody: body,
+      headers: signed({ ...shopify, secret: stripe.secret }, body),
+    });
+    expect(asShopify.status).toBe(401);
+    expect(asShopify.body.message).toBe('Invalid webhook signature: missing Stripe-Signature');
+    expect(await stored(stripe)).toBe(0);
+    // The connection's own signature with another platform's header beside it: read and stored as its own.
+    const event = payloads.stripe();
+    const stripeBody = JSON.stringify(event);
+    const both = await api('POST', stripe.inbound, {
+      rawBody: stripeBody,
+      headers: { ...signed(shopify, stripeBody), ...signed(stripe, stripeBody) },
+    });
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
+    expect(both.body).toEqual({ received: true, outcome: 'accepted' });
+    const [row] = await db`select delivery_id, topic from plaudit.connection_events where connection_id = ${stripe.id}`;
+    expect(row).toEqual({ delivery_id: event.id, topic: event.type });
   });
 
   it('Stripe and Standard Webhooks signatures older than 300 seconds are replays: 401, nothing stored', async () => {

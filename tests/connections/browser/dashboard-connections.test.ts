@@ -198,8 +198,14 @@ describe('orders', () => {
 
   it('leads from a review request to its order, whose timeline shows the request', async () => {
     await automate(owner.tenant, formId, { enabled: true, trigger: 'fulfilled', delay_days: 7, exclude_products: [] });
-    expect(await deliver(owner.tenant, c, shopifyOrder('#3002'), { topic: 'orders/create' })).toBe('accepted');
-    expect(await deliver(owner.tenant, c, shopifyOrder('#3002'), { topic: 'orders/fulfilled' })).toBe('accepted');
+    // Two items the catalog knows, and one it does not (a gift card the shop never synced).
+    const order = () => {
+      const o = shopifyOrder('#3002');
+      o.line_items.push({ ...o.line_items[0], id: 1, product_id: 777001, title: 'Gift card' });
+      return o;
+    };
+    expect(await deliver(owner.tenant, c, order(), { topic: 'orders/create' })).toBe('accepted');
+    expect(await deliver(owner.tenant, c, order(), { topic: 'orders/fulfilled' })).toBe('accepted');
     const [request] = await db`select id from plaudit.review_requests
                                 where org_id = ${owner.tenant.org.id} and order_id = '#3002'`;
     await withPage(appPath(`/requests/${request.id}`), async (page) => {
@@ -207,6 +213,18 @@ describe('orders', () => {
       await page.getByRole('heading', { level: 1, name: 'Order #3002' }).waitFor();
       await page.getByRole('link', { name: 'Review request', exact: true }).waitFor();
       await page.getByText('Shipped (fulfilled)').first().waitFor();
+      // The items by the catalog's names, each leading to its product; the unknown one by its id.
+      const items = await page.locator('.order-items li')
+        .evaluateAll((lis) => lis.map((li) => li.textContent!.replace(/\s+/g, ' ').trim()));
+      expect(items).toEqual([
+        'Touring bike (632910392) × 1',
+        'Bike bell (921728736) × 1',
+        '777001 not in the catalog × 1',
+      ]);
+      const [bike] = await db`select id from plaudit.products
+                               where org_id = ${owner.tenant.org.id} and external_id = '632910392'`;
+      expect(await page.getByRole('link', { name: 'Touring bike' }).getAttribute('href'))
+        .toBe(appPath(`/products/${bike.id}`));
       await looksRight(page, DESKTOP, 'order-requested');
     });
     // The review written through that request leads to the same order.

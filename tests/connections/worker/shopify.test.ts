@@ -86,9 +86,20 @@ describe('Shopify', () => {
       email: `jon@${domain}`,
       name: 'John Smith',
       status: 'fulfilled',
+      // Each item with the catalog's product of its id, for the dashboard to name.
       items: [
-        { product_external_id: '632910392', quantity: 1, refunded: false },
-        { product_external_id: '921728736', quantity: 1, refunded: false },
+        {
+          product_external_id: '632910392',
+          quantity: 1,
+          refunded: false,
+          product: { id: expect.any(String), name: 'IPod Nano', image_url: null },
+        },
+        {
+          product_external_id: '921728736',
+          quantity: 1,
+          refunded: false,
+          product: { id: expect.any(String), name: 'IPod Touch', image_url: null },
+        },
       ],
       events: [
         { type: 'created', occurred_at: expect.any(String), received_at: expect.any(String) },
@@ -172,6 +183,7 @@ describe('Shopify refunds and cancellations', () => {
       product_external_id: '921728736',
       quantity: 1,
       refunded: true,
+      product: { id: expect.any(String), name: 'IPod Touch', image_url: null },
     });
     await deliver(t, c, { ...o, cancelled_at: ago(0.5) }, { topic: 'orders/cancelled' });
     const res = await getOrder(t, '#1005');

@@ -1,10 +1,12 @@
-// One order: its items, its timeline (each event's own time and when it reached Plaudit), and its
-// review request with its status, or the reason the order made none, in plain words.
+// One order: its items (the catalog's name and image, or the shop's id when the catalog knows none),
+// its timeline (each event's own time and when it reached Plaudit), and its review request with its
+// status, or the reason the order made none, in plain words.
 import { api } from '../../api.ts';
 import { useAppPath, useOrgId } from '../../session.ts';
 import { Badge, ErrorNotice, Loading } from '../../ui/components.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
+import { Thumbnail } from '../../ui/thumbnail.tsx';
 import { orderEventText, platformName, requestStatus, skipText } from './words.ts';
 
 export function OrderPage({ params }: { params: Record<string, string> }) {
@@ -95,7 +97,21 @@ export function OrderPage({ params }: { params: Record<string, string> }) {
             <ul class='order-items'>
               {o.items.map((it) => (
                 <li key={it.product_external_id}>
-                  <code>{it.product_external_id}</code> × {it.quantity}
+                  <Thumbnail product={it.product ?? { image_url: null }} size={32} />
+                  {it.product
+                    ? (
+                      <span class='order-item-name'>
+                        <a href={appPath(`/products/${it.product.id}`)}>{it.product.name}</a>{' '}
+                        <span class='small muted'>
+                          (<code>{it.product_external_id}</code>)
+                        </span>
+                      </span>
+                    )
+                    : (
+                      <span class='order-item-name'>
+                        <code>{it.product_external_id}</code> <span class='small muted'>not in the catalog</span>
+                      </span>
+                    )} × {it.quantity}
                   {it.refunded && <Badge tone='bad'>refunded</Badge>}
                 </li>
               ))}

@@ -1,38 +1,11 @@
-// Pieces the product screens share: a product's picture, its stars with average and count (and
+// Pieces the product screens share: a product's stars with average and count (and
 // its group's, which the public sees), and its on-sale or archived state.
-import { useState } from 'preact/hooks';
 import type { Schemas } from '../../api.ts';
 import { Badge, Stars } from '../../ui/components.tsx';
 import { formatNumber } from '../../ui/format.ts';
 import type { Figures } from './group-figures.ts';
-import { imageSource } from '../../../../functions/_shared/core/web-links.ts';
 
 type Product = Schemas['Product'];
-
-/**
- * The product's picture at a fixed size (the layout never jumps), or a blank square when it has
- * none or it cannot be loaded. Shown over https, as the pages show it (web-links.ts): the dashboard's policy
- * allows https pictures only. Its alt is empty: the
- * product's name is written right beside it, and would otherwise be read twice.
- */
-export function Thumbnail({ product, size = 48 }: { product: Product; size?: number }) {
-  const [failed, setFailed] = useState(false);
-  if (!imageSource(product.image_url) || failed) {
-    return <span class='thumb thumb-empty' style={{ width: size, height: size }} />;
-  }
-  return (
-    <img
-      class='thumb'
-      src={imageSource(product.image_url)}
-      alt=''
-      width={size}
-      height={size}
-      loading='lazy'
-      referrerpolicy='no-referrer'
-      onError={() => setFailed(true)}
-    />
-  );
-}
 
 /**
  * The product's stars, average and count. A product of a group says which figures are which: its

@@ -13,7 +13,8 @@ import { ReviewList } from '../../ui/review-list.tsx';
 import type { ProductKey } from './fields.ts';
 import { formValues, ProductFields } from './product-form.tsx';
 import { useGroupFigures } from './group-figures.ts';
-import { ArchivedBadge, RatingSummary, Thumbnail } from './parts.tsx';
+import { ArchivedBadge, RatingSummary } from './parts.tsx';
+import { Thumbnail } from '../../ui/thumbnail.tsx';
 
 type Product = Schemas['Product'];
 type Patch = Schemas['ProductPatch'];

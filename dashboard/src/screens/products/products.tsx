@@ -10,7 +10,8 @@ import { CheckboxField } from '../../ui/fields.tsx';
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { useLoad } from '../../ui/hooks.ts';
 import { useGroupFigures } from './group-figures.ts';
-import { ArchivedBadge, RatingSummary, Thumbnail } from './parts.tsx';
+import { ArchivedBadge, RatingSummary } from './parts.tsx';
+import { Thumbnail } from '../../ui/thumbnail.tsx';
 
 const FILTERS = ['q', 'group', 'archived', 'page', 'deleted'] as const;
 

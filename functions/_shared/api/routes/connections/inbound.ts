@@ -4,13 +4,15 @@
 // the tenant. Unknown ids answer 404; a disconnected connection, a missing, wrong or stale
 // signature 401; none of them stores anything. A signed event is read at once with its platform's
 // normalizer (what cannot be read answers 4xx, recorded as refused), stored once per delivery id
-// and answered 200: the worker applies it (worker/lanes/connections.ts). Each connection has a
+// and answered 200: the worker applies it (worker/lanes/connections.ts). One transaction a request:
+// the event, read as the platform whose signature header it carries, is stored in the call that
+// answers the connection's secret, and the transaction rolls back unless the signature holds. Each connection has a
 // rate limit of its own, answered 429 with Retry-After so the platform delivers again later.
 import { z } from '@hono/zod-openapi';
-import { runAsPublic } from '../../../core/db/roles.ts';
+import { openTenantTransaction } from '../../../core/db/roles.ts';
 import { asJson } from '../../../core/db/client.ts';
 import { isUuid } from '../../../core/uuid.ts';
-import { isWooCommercePing, VERIFIERS } from '../../../core/connections/verify/index.ts';
+import { HEADER_IDS, isWooCommercePing, signedAs, VERIFIERS } from '../../../core/connections/verify/index.ts';
 import { idsInBody, NORMALIZERS, Refusal } from '../../../core/connections/normalize/index.ts';
 import type { Platform } from '../../../core/connections/platforms.ts';
 import { errorBody } from '../../http/errors.ts';
@@ -75,62 +77,101 @@ export const connectionInbound = router().openapi(
       c.header('Retry-After', retryAfter(decision));
       return c.json(errorBody(429, 'Too many events for this connection; deliver again later'), 429);
     }
-    const sql = c.var.sql;
-    const [conn] = await runAsPublic(sql, (tx) =>
-      tx<{ platform: Platform; status: string; secret: string }[]>`
-        select platform, status, secret from plaudit.inbound_connection(${id})`, { onPrimary: true });
-    if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
     const body = new Uint8Array(await c.req.arrayBuffer());
     const header = (name: string) => c.req.header(name);
-    if (conn.platform === 'woocommerce' && isWooCommercePing(header, body)) {
-      return c.json({ received: true, outcome: 'ping' }, 200);
-    }
-    if (conn.status !== 'active') return c.json(errorBody(401, 'The connection is disconnected'), 401);
-    const verdict = await VERIFIERS[conn.platform]({ secret: conn.secret, body, header, nowSeconds: clock() });
-    if (!verdict.ok) return c.json(errorBody(401, `Invalid webhook signature: ${verdict.reason}`), 401);
-
-    // Signed: from here on, what is wrong with the event is recorded as its refusal.
-    let payload: unknown;
-    let problem: string | undefined;
+    // Read as the platform whose signature it carries, the event is stored in the call that answers
+    // the connection's secret (one transaction), and rolled back unless the signature holds.
+    const claimed = signedAs(header);
+    let event = claimed ? readEvent(claimed, body, header) : null;
+    const t = await openTenantTransaction(c.var.sql, 'plaudit_public', null);
+    let committed = false;
     try {
-      payload = JSON.parse(decoder.decode(body));
-    } catch {
-      problem = 'body: malformed JSON';
-    }
-    const inBody = problem ? {} : idsInBody(conn.platform, payload);
-    // An empty header is no header.
-    const deliveryId = verdict.deliveryId?.trim() || inBody.deliveryId;
-    const topic = verdict.topic?.trim() || inBody.topic;
-    if (!problem && !deliveryId) problem = 'the delivery id is missing';
-    if (!problem && !topic) problem = 'the topic is missing';
-    let status: 400 | 422 = 400;
-    let settled: string | null = null;
-    if (!problem) {
-      status = 422;
-      problem = payloadProblem(payload);
-    }
-    if (!problem) {
-      try {
-        const actions = NORMALIZERS[conn.platform](payload, {
-          topic: topic!,
-          receivedAt: new Date().toISOString(),
-          settings: {},
-        });
-        if (actions.every((a) => a.kind === 'ignored')) settled = 'ignored';
-      } catch (err) {
-        if (!(err instanceof Refusal)) throw err;
-        problem = err.message;
+      const call = (platform: Platform | null, e: InboundEvent | null) =>
+        t.tx<{ platform: Platform; status: string; secret: string; outcome: string | null }[]>`
+          select platform, status, secret, outcome from plaudit.inbound_connection_event(${id}, ${platform},
+            ${e ? e.deliveryId : null}, ${e?.topic ?? null}, ${e && !e.settled ? t.tx.json(asJson(e.payload)) : null},
+            ${e?.settled ?? null})`;
+      let [conn] = await call(claimed, event);
+      if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
+      if (conn.platform === 'woocommerce' && isWooCommercePing(header, body)) {
+        return c.json({ received: true, outcome: 'ping' }, 200);
       }
+      if (conn.status !== 'active') return c.json(errorBody(401, 'The connection is disconnected'), 401);
+      const verdict = await VERIFIERS[conn.platform]({ secret: conn.secret, body, header, nowSeconds: clock() });
+      if (!verdict.ok) return c.json(errorBody(401, `Invalid webhook signature: ${verdict.reason}`), 401);
+      if (conn.outcome === null) {
+        // Signed the connection's platform's way, with another's header too: read and stored as its own.
+        event = readEvent(conn.platform, body, header);
+        [conn] = await call(conn.platform, event);
+      }
+      await t.commit();
+      committed = true;
+      if (event!.problem) {
+        return c.json(errorBody(event!.status, `The event cannot be read: ${event!.problem}`), event!.status);
+      }
+      return c.json({ received: true, outcome: conn.outcome! }, 200);
+    } finally {
+      if (!committed) await t.rollback();
     }
-    if (problem) settled = `refused: ${problem}`;
-    const [row] = await runAsPublic(sql, (tx) =>
-      tx<{ outcome: string }[]>`
-        select plaudit.receive_connection_event(${id}, ${deliveryId || `unnamed:${crypto.randomUUID()}`},
-          ${topic || 'unknown'}, ${settled ? null : tx.json(asJson(payload))}, ${settled}) as outcome`, {
-      onPrimary: true,
-    });
-    if (row.outcome === 'not_found') return c.json(errorBody(404, 'Connection not found'), 404);
-    if (problem) return c.json(errorBody(status, `The event cannot be read: ${problem}`), status);
-    return c.json({ received: true, outcome: row.outcome }, 200);
   },
 );
+
+/** A signed event as the route stores it: what its platform's headers and body say, and what is wrong with it. */
+interface InboundEvent {
+  deliveryId: string;
+  topic: string;
+  payload: unknown;
+  /** `ignored` (nothing in it the worker uses) or `refused: <why>`, recorded without the payload; null: accepted. */
+  settled: string | null;
+  problem?: string;
+  status: 400 | 422;
+}
+
+/**
+ * Reads an event as `platform` sends it: JSON, its delivery id and topic (headers or body), the
+ * bounds, then the platform's normalizer, as a check. What is wrong is recorded as its refusal.
+ */
+function readEvent(platform: Platform, body: Uint8Array, header: (name: string) => string | undefined): InboundEvent {
+  const ids = HEADER_IDS[platform](header);
+  let payload: unknown;
+  let problem: string | undefined;
+  try {
+    payload = JSON.parse(decoder.decode(body));
+  } catch {
+    problem = 'body: malformed JSON';
+  }
+  const inBody = problem ? {} : idsInBody(platform, payload);
+  // An empty header is no header.
+  const deliveryId = ids.deliveryId?.trim() || inBody.deliveryId;
+  const topic = ids.topic?.trim() || inBody.topic;
+  if (!problem && !deliveryId) problem = 'the delivery id is missing';
+  if (!problem && !topic) problem = 'the topic is missing';
+  let status: 400 | 422 = 400;
+  let settled: string | null = null;
+  if (!problem) {
+    status = 422;
+    problem = payloadProblem(payload);
+  }
+  if (!problem) {
+    try {
+      const actions = NORMALIZERS[platform](payload, {
+        topic: topic!,
+        receivedAt: new Date().toISOString(),
+        settings: {},
+      });
+      if (actions.every((a) => a.kind === 'ignored')) settled = 'ignored';
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      problem = err.message;
+    }
+  }
+  if (problem) settled = `refused: ${problem}`;
+  return {
+    deliveryId: deliveryId || `unnamed:${crypto.randomUUID()}`,
+    topic: topic || 'unknown',
+    payload,
+    settled,
+    problem,
+    status,
+  };
+}

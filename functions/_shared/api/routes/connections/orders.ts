@@ -18,7 +18,15 @@ export const Order = z.object({
   email: z.string().nullable(),
   name: z.string().nullable(),
   status: z.enum(ORDER_STATUSES).nullable().openapi({ description: 'Null for an order loaded through the API.' }),
-  items: z.array(z.object({ product_external_id: z.string(), quantity: z.number().int(), refunded: z.boolean() })),
+  items: z.array(z.object({
+    product_external_id: z.string(),
+    quantity: z.number().int(),
+    refunded: z.boolean(),
+    product: z.object({ id: z.string().uuid(), name: z.string(), image_url: z.string().nullable() }).nullable()
+      .openapi({
+        description: 'The catalog’s product of this external id (archived or not), or null when it knows none.',
+      }),
+  })),
   events: z.array(z.object({
     type: z.string().openapi({ description: 'An order status, or `partially_refunded`.' }),
     occurred_at: Timestamp.openapi({ description: "The event's own time, as the shop gave it." }),

@@ -1,7 +1,7 @@
 // Shopify: `X-Shopify-Hmac-Sha256` is the base64 HMAC-SHA256 of the raw body, keyed with the
 // app's webhook secret; the topic is `X-Shopify-Topic`, the delivery id `X-Shopify-Webhook-Id`.
 import { hmacBase64, timingSafeEqual } from './hmac.ts';
-import type { Verdict, VerifyInput } from './types.ts';
+import type { DeliveryIds, Headers, Verdict, VerifyInput } from './types.ts';
 
 export async function verifyShopify({ secret, body, header }: VerifyInput): Promise<Verdict> {
   const given = header('x-shopify-hmac-sha256');
@@ -9,5 +9,9 @@ export async function verifyShopify({ secret, body, header }: VerifyInput): Prom
   if (!timingSafeEqual(await hmacBase64(secret, body), given.trim())) {
     return { ok: false, reason: 'wrong signature' };
   }
-  return { ok: true, deliveryId: header('x-shopify-webhook-id') ?? null, topic: header('x-shopify-topic') ?? null };
+  return { ok: true, ...shopifyIds(header) };
+}
+
+export function shopifyIds(header: Headers): DeliveryIds {
+  return { deliveryId: header('x-shopify-webhook-id') ?? null, topic: header('x-shopify-topic') ?? null };
 }

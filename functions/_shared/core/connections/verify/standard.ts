@@ -2,7 +2,7 @@
 // from now, `webhook-signature` `v1,<base64>`), checked by the service's own Standard Webhooks
 // code (core/webhooks/signing.ts), the one that signs its outgoing webhooks' receivers' way.
 import { verifyStandardSignature } from '../../webhooks/signing.ts';
-import { REPLAY_WINDOW_SECONDS, type Verdict, type VerifyInput } from './types.ts';
+import { type DeliveryIds, type Headers, REPLAY_WINDOW_SECONDS, type Verdict, type VerifyInput } from './types.ts';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -22,5 +22,9 @@ export async function verifyStandardWebhook({ secret, body, header, nowSeconds }
     nowSeconds,
   });
   if (!ok) return { ok: false, reason: 'wrong or stale signature' };
-  return { ok: true, deliveryId: id, topic: null };
+  return { ok: true, ...standardIds(header) };
+}
+
+export function standardIds(header: Headers): DeliveryIds {
+  return { deliveryId: header('webhook-id') ?? null, topic: null };
 }

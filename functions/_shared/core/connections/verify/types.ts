@@ -3,8 +3,14 @@
 // body, read once the signature holds).
 export type Headers = (name: string) => string | undefined;
 
+/** What a platform's headers say of an event: its delivery id and topic (Stripe's are in the body). */
+export interface DeliveryIds {
+  deliveryId: string | null;
+  topic: string | null;
+}
+
 export type Verdict =
-  | { ok: true; deliveryId: string | null; topic: string | null }
+  | ({ ok: true } & DeliveryIds)
   | { ok: false; reason: string };
 
 export interface VerifyInput {

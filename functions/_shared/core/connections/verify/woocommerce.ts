@@ -3,7 +3,7 @@
 // When a webhook is saved, WooCommerce pings its URL with a form-encoded `webhook_id=…` body and
 // no signature: that ping is answered 200 and records nothing (isWooCommercePing).
 import { hmacBase64, timingSafeEqual } from './hmac.ts';
-import type { Headers, Verdict, VerifyInput } from './types.ts';
+import type { DeliveryIds, Headers, Verdict, VerifyInput } from './types.ts';
 
 export async function verifyWooCommerce({ secret, body, header }: VerifyInput): Promise<Verdict> {
   const given = header('x-wc-webhook-signature');
@@ -11,11 +11,11 @@ export async function verifyWooCommerce({ secret, body, header }: VerifyInput): 
   if (!timingSafeEqual(await hmacBase64(secret, body), given.trim())) {
     return { ok: false, reason: 'wrong signature' };
   }
-  return {
-    ok: true,
-    deliveryId: header('x-wc-webhook-delivery-id') ?? null,
-    topic: header('x-wc-webhook-topic') ?? null,
-  };
+  return { ok: true, ...wooCommerceIds(header) };
+}
+
+export function wooCommerceIds(header: Headers): DeliveryIds {
+  return { deliveryId: header('x-wc-webhook-delivery-id') ?? null, topic: header('x-wc-webhook-topic') ?? null };
 }
 
 /** The unsigned form-encoded ping WooCommerce sends when a webhook is saved. */
