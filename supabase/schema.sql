@@ -619,6 +619,11 @@ COMMENT ON FUNCTION plaudit.google_product_feed_state(p_slug text) IS 'Whether a
 
 COMMENT ON FUNCTION plaudit.gtin_is_valid(p_gtin text) IS 'True when the text is a GTIN of 8, 12, 13 or 14 digits whose check digit is right.';
 
+-- FUNCTION plaudit.has_reviews_in_other_language (supabase/schemas/public_profiles.sql)
+--   (p_org_id uuid, p_language text) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.has_reviews_in_other_language(p_org_id uuid, p_language text) IS 'Whether any review of the business is written in another language than the one given.';
+
 -- FUNCTION plaudit.hit_rate_limit (supabase/schemas/authentication_and_rate_limits.sql)
 --   (p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) RETURNS record
 
@@ -996,6 +1001,11 @@ COMMENT ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_
 COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';
 
+-- FUNCTION plaudit.public_read_review_summary (supabase/schemas/review_summaries.sql)
+--   (p_slug text, p_external_id text, OUT version text, OUT body text) RETURNS record
+
+COMMENT ON FUNCTION plaudit.public_read_review_summary(p_slug text, p_external_id text, OUT version text, OUT body text) IS 'A business''s or a product''s summary as the response body, with its version, read as plaudit_public.';
+
 -- FUNCTION plaudit.public_read_version (supabase/schemas/one_statement_reads.sql)
 --   (p_slug text) RETURNS text
 
@@ -1068,6 +1078,11 @@ COMMENT ON FUNCTION plaudit.public_review_json(pr plaudit.public_reviews, reply 
 
 COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text) IS 'A page of a business''s public reviews or its widget''s, sorted and filtered, with its total.';
+
+-- FUNCTION plaudit.public_review_summary (supabase/schemas/review_summaries.sql)
+--   (p_slug text, p_external_id text) RETURNS TABLE(version text, body text)
+
+COMMENT ON FUNCTION plaudit.public_review_summary(p_slug text, p_external_id text) IS 'A business''s or a product''s summary as the response body, with its version; no body below 5 published reviews.';
 
 -- FUNCTION plaudit.public_search_products (supabase/schemas/agent_reads.sql)
 --   (p_slug text, p_query text, p_offset integer, p_limit integer) RETURNS json
@@ -1432,6 +1447,31 @@ COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request 
 
 COMMENT ON FUNCTION plaudit.review_statements_json(p_review_id uuid) IS 'The statements of reasons of a review of the caller''s tenant, newest first; null when it is not the tenant''s.';
 
+-- FUNCTION plaudit.review_summaries_due (supabase/schemas/review_summaries.sql)
+--   (p_limit integer, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(org_id uuid, product_id uuid, group_key text, published bigint)
+
+COMMENT ON FUNCTION plaudit.review_summaries_due(p_limit integer, p_org_ids uuid[]) IS 'The businesses, products and groups whose summary is due: 5 published reviews or more, none yet or 10 % more since.';
+
+-- FUNCTION plaudit.review_summaries_forget (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_review_ids uuid[]) RETURNS void
+
+COMMENT ON FUNCTION plaudit.review_summaries_forget(p_org_id uuid, p_review_ids uuid[]) IS 'Takes reviews out of their organization''s summaries: citations, quoting sentences, topics and counts.';
+
+-- FUNCTION plaudit.review_summary_inputs (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_product_id uuid, p_group_key text) RETURNS TABLE(id uuid, rating smallint, title text, content text, language text)
+
+COMMENT ON FUNCTION plaudit.review_summary_inputs(p_org_id uuid, p_product_id uuid, p_group_key text) IS 'The published reviews of a business (its own) or of a product or group, which its summary is made from.';
+
+-- FUNCTION plaudit.review_summary_product_ids (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_product_id uuid, p_group_key text) RETURNS uuid[]
+
+COMMENT ON FUNCTION plaudit.review_summary_product_ids(p_org_id uuid, p_product_id uuid, p_group_key text) IS 'The products a summary covers: a group''s members, or the product; null for the business''s.';
+
+-- FUNCTION plaudit.review_summary_topics (supabase/schemas/review_summaries.sql)
+--   (p_evidence jsonb) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.review_summary_topics(p_evidence jsonb) IS 'A summary''s topics from their evidence: each review counted once, the first 20 ids, most mentioned first.';
+
 -- FUNCTION plaudit.reviewer_data (supabase/schemas/privacy.sql)
 --   (p_email text) RETURNS json
 
@@ -1466,6 +1506,11 @@ COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review but
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten: only the columns moderation, verification, helpful votes and forgetting the reviewer own may change, each as its rule allows, whoever asks.';
+
+-- FUNCTION plaudit.reviews_leave_summaries (supabase/schemas/review_summaries.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.reviews_leave_summaries() IS 'A cited review hidden, rejected, erased or changed leaves its organization''s summaries at once.';
 
 -- FUNCTION plaudit.reviews_record_moderation (supabase/schemas/moderation_trail.sql)
 --   () RETURNS trigger
@@ -1527,6 +1572,12 @@ COMMENT ON FUNCTION plaudit.run_maintenance() IS 'Housekeeping that runs every m
 --   () RETURNS void
 
 COMMENT ON FUNCTION plaudit.run_review_request_maintenance() IS 'What runs every minute for review requests: due reminders, and idempotency keys past their 24 hours.';
+
+-- FUNCTION plaudit.save_review_summary (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_product_id uuid, p_group_key text, p_language text, p_sentences jsonb, p_evidence jsonb, p_input_ids uuid[], p_review_count integer) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.save_review_summary(p_org_id uuid, p_product_id uuid, p_group_key text, p_language text, p_sentences jsonb, p_evidence jsonb,
+    p_input_ids uuid[], p_review_count integer) IS 'Saves a subject''s summary in place of the last, checking its citations, with a summarize entry in the trail.';
 
 -- FUNCTION plaudit.session_for_read (supabase/schemas/members_sign_in.sql)
 --   (p_token_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(org_id uuid, scope text, within_limit boolean)
@@ -1999,7 +2050,7 @@ CREATE TABLE plaudit.moderation_trail (
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
         'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text, 'appeal'::text,
-        'uphold_appeal'::text, 'reverse_appeal'::text]))),
+        'uphold_appeal'::text, 'reverse_appeal'::text, 'summarize'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -2344,6 +2395,27 @@ CREATE TABLE plaudit.review_statistics (
 
 COMMENT ON TABLE plaudit.review_statistics IS 'Review counts per organization, kept by triggers in up to 16 slot rows, so that nothing counts reviews per request.';
 
+CREATE TABLE plaudit.review_summaries (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    product_id uuid,
+    group_key text,
+    language text,
+    body jsonb NOT NULL,
+    evidence jsonb DEFAULT '{}'::jsonb NOT NULL,
+    input_review_ids uuid[] NOT NULL,
+    review_count integer NOT NULL,
+    generated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_summaries_body_check CHECK (((jsonb_typeof((body -> 'sentences'::text)) = 'array'::text) AND (jsonb_typeof((body -> 'topics'::text)) = 'array'::text))),
+    CONSTRAINT review_summaries_evidence_check CHECK ((jsonb_typeof(evidence) = 'object'::text)),
+    CONSTRAINT review_summaries_group_has_product CHECK (((group_key IS NULL) OR (product_id IS NOT NULL))),
+    CONSTRAINT review_summaries_group_key_check CHECK (((char_length(group_key) >= 1) AND (char_length(group_key) <= 200))),
+    CONSTRAINT review_summaries_language_check CHECK ((language ~ '^[a-z]{2}$'::text)),
+    CONSTRAINT review_summaries_review_count_check CHECK ((review_count >= 0))
+);
+
+COMMENT ON TABLE plaudit.review_summaries IS 'Summaries of a business''s or a product''s published reviews, each sentence citing its reviews; made by the worker.';
+
 CREATE TABLE plaudit.review_verification_tokens (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -2566,6 +2638,7 @@ ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_pkey PRI
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_appeal_token_hash_key UNIQUE (appeal_token_hash);
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey PRIMARY KEY (org_id, slot);
+ALTER TABLE ONLY plaudit.review_summaries ADD CONSTRAINT review_summaries_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_token_hash_key UNIQUE (token_hash);
@@ -2676,6 +2749,15 @@ CREATE INDEX review_requests_review_id ON plaudit.review_requests USING btree (r
 CREATE INDEX review_statements_org_id ON plaudit.review_statements USING btree (org_id, created_at);
 CREATE INDEX review_statements_report_id ON plaudit.review_statements USING btree (report_id);
 CREATE INDEX review_statements_review_id ON plaudit.review_statements USING btree (review_id, created_at);
+
+CREATE UNIQUE INDEX review_summaries_business ON plaudit.review_summaries USING btree (org_id) WHERE (product_id IS NULL);
+CREATE UNIQUE INDEX review_summaries_group ON plaudit.review_summaries USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
+
+CREATE INDEX review_summaries_input_review_ids ON plaudit.review_summaries USING gin (input_review_ids);
+
+CREATE UNIQUE INDEX review_summaries_product ON plaudit.review_summaries USING btree (org_id, product_id) WHERE ((group_key IS NULL) AND (product_id IS NOT NULL));
+
+CREATE INDEX review_summaries_product_id ON plaudit.review_summaries USING btree (product_id);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
 CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
@@ -2689,6 +2771,7 @@ CREATE INDEX reviews_org_id_product_id_created_at ON plaudit.reviews USING btree
 CREATE INDEX reviews_org_id_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id);
 CREATE INDEX reviews_org_id_reviewer_email ON plaudit.reviews USING btree (org_id, lower(reviewer_email)) WHERE (reviewer_email IS NOT NULL);
 CREATE INDEX reviews_org_id_verification_status ON plaudit.reviews USING btree (org_id, verification_status, created_at, id);
+CREATE INDEX reviews_org_language_idx ON plaudit.reviews USING btree (org_id, language) WHERE (language IS NOT NULL);
 CREATE INDEX reviews_public_business_by_rating ON plaudit.reviews USING btree (org_id, rating, created_at, id) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_business_feed ON plaudit.reviews USING btree (org_id, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_public_business_helpful ON plaudit.reviews USING btree (org_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
@@ -2757,11 +2840,13 @@ CREATE TRIGGER review_media_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudi
 CREATE TRIGGER review_replies_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_replies FOR EACH ROW EXECUTE FUNCTION plaudit.review_replies_record();
 CREATE TRIGGER review_requests_guard_update BEFORE UPDATE ON plaudit.review_requests FOR EACH ROW EXECUTE FUNCTION plaudit.review_requests_guard_update();
+CREATE TRIGGER review_summaries_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_summaries FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER reviews_complete_review_requests AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((new.source <> 'import'::text)) EXECUTE FUNCTION plaudit.reviews_complete_review_requests();
 CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_inserted();
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
+CREATE TRIGGER reviews_leave_summaries AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(old.is_hidden, old.verification_status) AND ((NOT plaudit.review_is_public(new.is_hidden, new.verification_status)) OR ((((new.title IS DISTINCT FROM old.title) OR (new.content IS DISTINCT FROM old.content)) OR (new.reviewer_name IS DISTINCT FROM old.reviewer_name)) OR (new.product_id IS DISTINCT FROM old.product_id))))) EXECUTE FUNCTION plaudit.reviews_leave_summaries();
 CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(new.is_hidden, new.verification_status) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
 CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN (((plaudit.review_is_public(old.is_hidden,
@@ -2857,6 +2942,8 @@ ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_org_
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_report_id_fkey FOREIGN KEY (report_id) REFERENCES plaudit.review_reports(id) ON DELETE SET NULL;
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_summaries ADD CONSTRAINT review_summaries_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_summaries ADD CONSTRAINT review_summaries_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -2930,6 +3017,7 @@ CREATE POLICY "Tenants can read their own review request settings" ON plaudit.re
 CREATE POLICY "Tenants can read their own review request usage" ON plaudit.review_request_usage FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review requests" ON plaudit.review_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review statistics" ON plaudit.review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own review summaries" ON plaudit.review_summaries FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own reviews" ON plaudit.reviews FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own statements of reasons" ON plaudit.review_statements FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own suppression list" ON plaudit.email_suppressions FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3003,6 +3091,7 @@ ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statements ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statistics ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_summaries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.reviews ENABLE ROW LEVEL SECURITY;
@@ -3219,6 +3308,7 @@ GRANT ALL ON FUNCTION plaudit.public_read_product_version(p_slug text, p_externa
 GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text, OUT version text, OUT body text) TO plaudit_authenticator;
 
+GRANT ALL ON FUNCTION plaudit.public_read_review_summary(p_slug text, p_external_id text, OUT version text, OUT body text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_public;
@@ -3237,6 +3327,7 @@ GRANT UPDATE(updated_at) ON TABLE plaudit.review_replies TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text) TO plaudit_public;
 
+GRANT ALL ON FUNCTION plaudit.public_review_summary(p_slug text, p_external_id text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,
@@ -3331,6 +3422,8 @@ GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaud
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_statements_json(p_review_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_summaries_due(p_limit integer, p_org_ids uuid[]) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.review_summary_inputs(p_org_id uuid, p_product_id uuid, p_group_key text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.reviewer_data(p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
@@ -3340,6 +3433,10 @@ GRANT ALL ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) T
 GRANT ALL ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
+
+GRANT ALL ON FUNCTION plaudit.save_review_summary(p_org_id uuid, p_product_id uuid, p_group_key text, p_language text, p_sentences jsonb, p_evidence jsonb,
+    p_input_ids uuid[], p_review_count integer) TO plaudit_worker;
+
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) TO plaudit_api;
@@ -3608,6 +3705,7 @@ GRANT UPDATE(updated_at) ON TABLE plaudit.review_request_settings TO plaudit_api
 GRANT SELECT ON TABLE plaudit.review_request_usage TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_requests TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_statistics TO plaudit_api;
+GRANT SELECT ON TABLE plaudit.review_summaries TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
 
