@@ -283,8 +283,16 @@ as $$
                    'review_count', (r.body ->> 'review_count')::integer,
                    'generated_at', plaudit.iso_utc(r.generated_at),
                    'language', r.language,
-                   'sentences', r.body -> 'sentences',
-                   'topics', r.body -> 'topics')::text
+                   -- Keys in the contract's order (jsonb keeps its own).
+                   'sentences', (select coalesce(json_agg(json_build_object(
+                                    'text', e ->> 'text', 'sentiment', e ->> 'sentiment',
+                                    'review_ids', e -> 'review_ids', 'count', (e ->> 'count')::integer) order by n), '[]')
+                                   from jsonb_array_elements(r.body -> 'sentences') with ordinality x(e, n)),
+                   'topics', (select coalesce(json_agg(json_build_object(
+                                 'name', e ->> 'name', 'mentions', (e ->> 'mentions')::integer,
+                                 'positive', (e ->> 'positive')::integer, 'negative', (e ->> 'negative')::integer,
+                                 'review_ids', e -> 'review_ids') order by n), '[]')
+                                from jsonb_array_elements(r.body -> 'topics') with ordinality x(e, n)))::text
             from plaudit.review_summaries r
            where j.published >= 5 and r.org_id = j.org_id
              and case when j.group_key is not null then r.group_key = j.group_key

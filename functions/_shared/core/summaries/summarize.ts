@@ -26,22 +26,16 @@ export interface SummarySentence {
   topic: string;
 }
 
-export interface SummaryTopic {
-  name: string;
-  mentions: number;
-  positive: number;
-  negative: number;
-  review_ids: string[];
-}
-
-/** Every review of a topic with its stance, in the order of the input: for removals and checks. */
+/**
+ * Every review of a topic with its stance, in the order of the input: the database counts the
+ * topics from it (plaudit.review_summary_topics) and takes a hidden review out of it.
+ */
 export type TopicEvidence = Record<string, { ids: string[]; sentiments: Sentiment[] }>;
 
 export interface Summary {
   language: string | null;
   review_count: number;
   sentences: SummarySentence[];
-  topics: SummaryTopic[];
   evidence: TopicEvidence;
 }
 
@@ -52,8 +46,6 @@ export interface SummaryOptions {
   maxTopics?: number;
 }
 
-/** Topics list this many review ids at most. */
-export const TOPIC_REVIEW_IDS = 20;
 /** Below this many published reviews there is no summary. */
 export const MIN_REVIEWS = 5;
 
@@ -231,21 +223,6 @@ export function summarize(reviews: SummaryInput[], options: SummaryOptions = {})
     language,
     review_count: reviews.length,
     sentences: picked,
-    topics: topicsOf(evidence),
     evidence,
   };
-}
-
-/** The answered topics, from their evidence: each review counted once, most mentioned first. */
-export function topicsOf(evidence: TopicEvidence): SummaryTopic[] {
-  return Object.entries(evidence)
-    .filter(([, e]) => e.ids.length > 0)
-    .map(([name, e]) => ({
-      name,
-      mentions: e.ids.length,
-      positive: e.sentiments.filter((s) => s === 'positive').length,
-      negative: e.sentiments.filter((s) => s === 'negative').length,
-      review_ids: e.ids.slice(0, TOPIC_REVIEW_IDS),
-    }))
-    .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
 }
