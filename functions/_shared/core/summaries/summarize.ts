@@ -22,8 +22,10 @@ export interface SummarySentence {
   sentiment: Sentiment;
   review_ids: string[];
   count: number;
-  /** The topic the sentence speaks for (kept with the summary, not answered). */
+  /** The topic the sentence speaks for (not answered). */
   topic: string;
+  /** Every topic it names, its own first: it cites the reviews of each with its stance (not answered). */
+  topics: string[];
 }
 
 /**
@@ -155,25 +157,51 @@ function representative(cluster: Cluster, used: Set<string>): { text: string; re
   return best;
 }
 
-/** How many sentences of each stance: shares of the 1–2, 3 and 4–5 star reviews, by largest remainder. */
-export function sentenceShares(ratings: number[], total: number): Record<Sentiment, number> {
-  const n = ratings.length || 1;
-  const shares: Record<Sentiment, number> = {
-    negative: ratings.filter((r) => r <= 2).length / n,
-    mixed: ratings.filter((r) => r === 3).length / n,
-    positive: ratings.filter((r) => r >= 4).length / n,
+/** The shares a summary's sentences follow: 3-star reviews' of all, and 1–2 against 4–5 star reviews'. */
+export function ratingShares(ratings: number[]): { mixed: number; negative: number } {
+  const low = ratings.filter((r) => r <= 2).length;
+  const high = ratings.filter((r) => r >= 4).length;
+  return {
+    mixed: ratings.length ? ratings.filter((r) => r === 3).length / ratings.length : 0,
+    negative: low + high ? low / (low + high) : 0,
   };
-  const out = { negative: 0, mixed: 0, positive: 0 } as Record<Sentiment, number>;
-  const keys = Object.keys(shares) as Sentiment[];
-  for (const k of keys) out[k] = Math.floor(shares[k] * total);
-  let left = total - keys.reduce((a, k) => a + out[k], 0);
-  // Largest remainders first; on a tie (or nearly), the complaints: a summary never hides them.
-  const remainder = (k: Sentiment) => (shares[k] * total % 1) + (k === 'negative' ? 0.05 : 0);
-  for (const k of [...keys].sort((a, b) => remainder(b) - remainder(a))) {
-    if (left-- <= 0) break;
-    out[k] += 1;
+}
+
+/**
+ * How many sentences of each stance among `total`: mixed ones as the 3-star reviews' share (as many
+ * as there are mixed clusters at most), the rest split as the 1–2 against the 4–5 star reviews,
+ * rounded towards the complaints on a near tie: a summary never hides them.
+ */
+export function sentenceShares(ratings: number[], total: number, mixedAvailable = total): Record<Sentiment, number> {
+  const shares = ratingShares(ratings);
+  const mixed = Math.min(mixedAvailable, Math.round(shares.mixed * total));
+  const polar = total - mixed;
+  const negative = Math.min(polar, Math.floor(shares.negative * polar + 0.55));
+  return { negative, mixed, positive: polar - negative };
+}
+
+/**
+ * The sentences of each stance: the most sentences (the clusters allowing) whose negative share
+ * among the positive and negative ones stays within 10 points of the reviews', else the count that
+ * comes closest.
+ */
+function sentenceCounts(ratings: number[], clusters: Cluster[], max: number): Record<Sentiment, number> {
+  const target = ratingShares(ratings).negative;
+  const available = (s: Sentiment) => clusters.filter((c) => c.sentiment === s).length;
+  let best = { negative: 0, mixed: 0, positive: 0 } as Record<Sentiment, number>;
+  let bestGap = Infinity;
+  for (let total = Math.min(max, clusters.length); total >= 1; total--) {
+    const want = sentenceShares(ratings, total, available('mixed'));
+    if (want.negative > available('negative') || want.positive > available('positive')) continue;
+    const polar = want.negative + want.positive;
+    const gap = polar ? Math.abs(want.negative / polar - target) : 0;
+    if (gap <= 0.1) return want;
+    if (gap < bestGap - 1e-9) {
+      best = want;
+      bestGap = gap;
+    }
   }
-  return out;
+  return best;
 }
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -197,8 +225,9 @@ export function summarize(reviews: SummaryInput[], options: SummaryOptions = {})
   }
   clusters.sort((a, b) => b.reviews.length - a.reviews.length || a.topic.localeCompare(b.topic));
 
-  // Each stance's share of the sentences follows its share of the reviews.
-  const want = sentenceShares(reviews.map((r) => r.rating), Math.min(maxSentences, clusters.length));
+  // Each stance's share of the sentences follows its share of the reviews: as many sentences as the
+  // clusters allow, fewer when that keeps the shares closer (a stance with too few clusters).
+  const want = sentenceCounts(reviews.map((r) => r.rating), clusters, maxSentences);
   const used = new Set<string>();
   const picked: SummarySentence[] = [];
   for (const sentiment of ['positive', 'mixed', 'negative'] as Sentiment[]) {
@@ -209,9 +238,13 @@ export function summarize(reviews: SummaryInput[], options: SummaryOptions = {})
       if (!rep) continue;
       used.add(rep.text);
       want[sentiment] -= 1;
-      // The sentence's own review first, then every other review of the cluster.
-      const ids = [rep.review.review.id, ...c.reviews.map((p) => p.review.id).filter((id) => id !== rep.review.review.id)];
-      picked.push({ text: capitalized(rep.text), sentiment, review_ids: ids, count: ids.length, topic: c.topic });
+      // A sentence that names several topics speaks for the reviews of each with its stance.
+      const words = rep.review.sentences.find((x) => x.text === rep.text)!.terms;
+      const named = [c.topic, ...topics.filter((t) => t !== c.topic && mentions(words, t))];
+      const supporters = named.flatMap((t) => clusters.find((x) => x.topic === t && x.sentiment === sentiment)?.reviews ?? []);
+      // The sentence's own review first, then every other review that supports it, each once.
+      const ids = [...new Set([rep.review.review.id, ...supporters.map((p) => p.review.id)])];
+      picked.push({ text: capitalized(rep.text), sentiment, review_ids: ids, count: ids.length, topic: c.topic, topics: named });
     }
   }
 
