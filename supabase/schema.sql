@@ -1084,6 +1084,11 @@ COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page
 
 COMMENT ON FUNCTION plaudit.public_review_summary(p_slug text, p_external_id text) IS 'A business''s or a product''s summary as the response body, with its version; no body below 5 published reviews.';
 
+-- FUNCTION plaudit.public_review_summary_cited (supabase/schemas/review_summaries.sql)
+--   (p_slug text, p_external_id text, p_per_sentence integer) RETURNS text
+
+COMMENT ON FUNCTION plaudit.public_review_summary_cited(p_slug text, p_external_id text, p_per_sentence integer) IS 'The public items of each summary sentence''s first cited reviews, one array a sentence, for the pages.';
+
 -- FUNCTION plaudit.public_search_products (supabase/schemas/agent_reads.sql)
 --   (p_slug text, p_query text, p_offset integer, p_limit integer) RETURNS json
 
@@ -3328,6 +3333,7 @@ GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_pa
     p_has_media boolean, p_language text, p_reader_language text) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_review_summary(p_slug text, p_external_id text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_review_summary_cited(p_slug text, p_external_id text, p_per_sentence integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,

@@ -323,3 +323,23 @@ create trigger review_summaries_purge_cdn after insert or update or delete on pl
 create policy "Tenants can read their own review summaries" on plaudit.review_summaries for select to plaudit_api
   using (org_id = (select plaudit.current_org_id()));
 grant select on plaudit.review_summaries to plaudit_api;
+
+-- The public items of each sentence's first cited reviews (up to p_per_sentence), one JSON array a
+-- sentence in the summary's order, for the pages that open a sentence's reviews; `[]` without a
+-- summary to show. The ids are the summary's own, which are published reviews of the subject.
+create or replace function plaudit.public_review_summary_cited(p_slug text, p_external_id text, p_per_sentence integer)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select '[' || coalesce(string_agg(plaudit.public_review_items(array(
+           select x::uuid from jsonb_array_elements_text(y.e -> 'review_ids') with ordinality t(x, k)
+            where k <= p_per_sentence order by k)), ',' order by y.n), '') || ']'
+    from plaudit.public_review_summary(p_slug, p_external_id) s
+    cross join lateral jsonb_array_elements(s.body::jsonb -> 'sentences') with ordinality y(e, n)
+   where s.body is not null
+$$;
+comment on function plaudit.public_review_summary_cited(text,text,integer) is 'The public items of each summary sentence''s first cited reviews, one array a sentence, for the pages.';
+grant execute on function plaudit.public_review_summary_cited(text,text,integer) to plaudit_public;
