@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
 import type { Strings } from './strings.ts';
+import { Summary } from './summary.tsx';
 import { oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
 
 export const SORTS = ['newest', 'oldest', 'highest', 'lowest', 'helpful'] as const;
@@ -115,6 +116,7 @@ export function ProductWidget(
           {rating > 0 && <button type='button' onClick={() => show(sort, 0)}>{t.allRatings}</button>}
         </div>
       )}
+      <Summary url={reviewsUrl.replace(/reviews$/, 'summary')} page={pageUrl} locale={locale} />
       <ul class='items' tabIndex={0} aria-label={t.region(product.name)}>
         {reviews.map((r) => (
           <Review
