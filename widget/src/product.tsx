@@ -102,6 +102,7 @@ export function ProductWidget(
           })}
         </ul>
       )}
+      <Summary url={reviewsUrl.replace(/reviews$/, 'summary')} page={pageUrl} locale={locale} />
       {count > 0 && (
         <div class='ctl'>
           <label>
@@ -116,7 +117,6 @@ export function ProductWidget(
           {rating > 0 && <button type='button' onClick={() => show(sort, 0)}>{t.allRatings}</button>}
         </div>
       )}
-      <Summary url={reviewsUrl.replace(/reviews$/, 'summary')} page={pageUrl} locale={locale} />
       <ul class='items' tabIndex={0} aria-label={t.region(product.name)}>
         {reviews.map((r) => (
           <Review

@@ -142,15 +142,19 @@ function representative(cluster: Cluster, used: Set<string>): { text: string; re
     for (const s of p.sentences) {
       if (used.has(s.text) || !mentions(s.terms, cluster.topic)) continue;
       const lex = lexiconScore(s.terms);
-      const agrees = cluster.sentiment === 'positive' ? lex >= 0 : cluster.sentiment === 'negative' ? lex <= 0 : true;
+      // A praising or complaining cluster speaks through a sentence that praises or complains: a plain
+      // statement of a 5-star review ("not my colour") must not read as praise.
+      const agrees = cluster.sentiment === 'positive' ? lex > 0 : cluster.sentiment === 'negative' ? lex < 0 : true;
       if (!agrees) continue;
       const n = s.terms.length;
       let shared = 0;
       for (const w of new Set(s.terms)) shared += w === cluster.topic ? 0 : (weight.get(w) ?? 0);
       const lengthFit = n < 6 ? 0.5 : n > 30 ? 0.3 : n > 22 ? 0.7 : 1;
-      // An opinion of the cluster's stance speaks for it better than a plain statement.
-      const tone = cluster.sentiment === 'mixed' ? 1 : lex === 0 ? 0.4 : 1 + Math.min(2, Math.abs(lex)) * 0.25;
-      const score = (shared / Math.sqrt(n)) * lengthFit * tone;
+      // A stronger opinion of the cluster's stance speaks for it better.
+      const tone = cluster.sentiment === 'mixed' ? 1 : 1 + Math.min(2, Math.abs(lex)) * 0.25;
+      // "…, but …" turns a praise or a complaint half around: such sentences speak for mixed clusters.
+      const contrast = cluster.sentiment !== 'mixed' && s.terms.some((w) => CONTRAST.has(w)) ? 0.4 : 1;
+      const score = (shared / Math.sqrt(n)) * lengthFit * tone * contrast;
       if (!best || score > best.score) best = { text: s.text, review: p, score };
     }
   }
@@ -203,6 +207,8 @@ function sentenceCounts(ratings: number[], clusters: Cluster[], max: number): Re
   }
   return best;
 }
+
+const CONTRAST = new Set(['but', 'however', 'although', 'though', 'except', 'aber', 'jedoch', 'allerdings']);
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -92,7 +92,8 @@ export const NEGATIVE = list(`
   broken break damaged defective faulty itchy scratchy tight thin flimsy uncomfortable unflattering ugly wrong
   returned return returning refund slow late never problem problems issue issues hate hated waste useless
   fell ripped rip tear torn smell smells stain stained shrank shrunk small large huge overpriced expensive unfortunately
-  sadly sheer see-through boxy frumpy awkward weird strange odd missing lost rude unhelpful
+  sadly sheer see-through boxy frumpy awkward weird strange odd missing lost rude unhelpful warning beware
+  translucent wish
   schlecht schlechte schlechter kaputt defekt enttäuscht enttäuschend leider billig dünn eng langsam spät teuer
   problem probleme zurückgeschickt rückgabe unbequem hässlich falsch fehlt fehlte
 `);
