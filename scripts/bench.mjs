@@ -44,6 +44,7 @@ import mediaHostile from './bench/scenarios/media-hostile.mjs';
 import transparency from './bench/scenarios/transparency.mjs';
 import mcp from './bench/scenarios/mcp.mjs';
 import connections from './bench/scenarios/connections.mjs';
+import summaries from './bench/scenarios/summaries.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -74,6 +75,7 @@ const SCENARIOS = [
   transparency,
   mcp,
   ...connections,
+  summaries,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

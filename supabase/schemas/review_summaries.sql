@@ -189,17 +189,18 @@ declare
   summary_id uuid;
   gone uuid[];
 begin
-  if exists (select from jsonb_array_elements(p_sentences) e, jsonb_array_elements_text(e -> 'review_ids') i
-              where i <> all (inputs))
-     or exists (select from jsonb_each(p_evidence) t, jsonb_array_elements_text(t.value -> 'ids') i
-                 where i <> all (inputs)) then
+  -- As sets (EXCEPT hashes): thousands of citations against thousands of inputs.
+  if exists (select i from jsonb_array_elements(p_sentences) e, jsonb_array_elements_text(e -> 'review_ids') i
+             union
+             select i from jsonb_each(p_evidence) t, jsonb_array_elements_text(t.value -> 'ids') i
+             except
+             select unnest(inputs)) then
     raise exception 'a summary cites only the reviews it was made from' using errcode = 'check_violation';
   end if;
-  if exists (select from unnest(p_input_ids) i
-              where not exists (select from plaudit.reviews r
-                                 where r.id = i and r.org_id = p_org_id
-                                   and case when members is null then r.product_id is null
-                                            else r.product_id = any (members) end)) then
+  if (select count(*) from plaudit.reviews r
+       where r.id = any (p_input_ids) and r.org_id = p_org_id
+         and case when members is null then r.product_id is null else r.product_id = any (members) end)
+     <> (select count(distinct i) from unnest(p_input_ids) i) then
     raise exception 'a summary is made from reviews of its own subject' using errcode = 'check_violation';
   end if;
   select coalesce(jsonb_agg(jsonb_build_object(

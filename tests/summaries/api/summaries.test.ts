@@ -12,7 +12,7 @@ import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { errorBody } from '../../helpers/http.ts';
 import { createForm, freshIp, ownApiServer, postReviews } from '../../helpers/reviews.ts';
 import { asSpecs, datasetReviews } from '../../helpers/summaries.ts';
-import { heldClockWorker, type HeldClockWorker } from '../../helpers/summary-worker.ts';
+import { type HeldClockWorker, heldClockWorker } from '../../helpers/summary-worker.ts';
 
 const server = ownApiServer();
 const call = server.call;
@@ -53,7 +53,12 @@ beforeAll(async () => {
     asSpecs(data.filter((r) => r.clothing_id === '895')),
     'DRESS',
   );
-  await postReviews(form.id, `few-${a.org.id}`, asSpecs(data.filter((r) => r.clothing_id === '836').slice(0, 4)), 'FEW');
+  await postReviews(
+    form.id,
+    `few-${a.org.id}`,
+    asSpecs(data.filter((r) => r.clothing_id === '836').slice(0, 4)),
+    'FEW',
+  );
   worker = heldClockWorker([a.org.id, b.org.id]);
   await worker.drain();
 }, 120_000);
@@ -136,7 +141,7 @@ describe('reading summaries', () => {
 describe('the MCP tool get_summary', () => {
   type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] };
 
-  it("answers what the routes answer, its description marking review text as data", async () => {
+  it('answers what the routes answer, its description marking review text as data', async () => {
     const client = new Client({ name: 'plaudit-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL('/api/v1/mcp', server.url), {

@@ -15,7 +15,7 @@ import { syncProducts } from '../../helpers/products.ts';
 import { createForm } from '../../helpers/review-requests.ts';
 import { postReviews } from '../../helpers/reviews.ts';
 import { asSpecs, datasetReviews } from '../../helpers/summaries.ts';
-import { heldClockWorker, type HeldClockWorker } from '../../helpers/summary-worker.ts';
+import { type HeldClockWorker, heldClockWorker } from '../../helpers/summary-worker.ts';
 
 const browser = useBrowser();
 const site = useHostSite();

@@ -37,7 +37,11 @@ function measure(reviews: SummaryInput[]): Figures {
       citations += 1;
       const words = terms(`${r.title ?? ''}\n${r.content}`);
       const names = s.topics.some((t) => mentions(words, t));
-      const agrees = s.sentiment === 'positive' ? r.rating >= 3 : s.sentiment === 'negative' ? r.rating <= 3 : r.rating === 3;
+      const agrees = s.sentiment === 'positive'
+        ? r.rating >= 3
+        : s.sentiment === 'negative'
+        ? r.rating <= 3
+        : r.rating === 3;
       if (names && agrees) supported += 1;
     }
   }
@@ -48,15 +52,18 @@ function measure(reviews: SummaryInput[]): Figures {
   const posSentences = summary.sentences.filter((s) => s.sentiment === 'positive').length;
   const gap = Math.abs(negSentences / (negSentences + posSentences) - low / (low + high));
   const negatives = reviews.filter((r) => r.rating <= 2);
-  const citedNegatively = new Set(summary.sentences.filter((s) => s.sentiment === 'negative').flatMap((s) => s.review_ids));
+  const citedNegatively = new Set(
+    summary.sentences.filter((s) => s.sentiment === 'negative').flatMap((s) => s.review_ids),
+  );
   return {
     citations,
     supported,
     negatives: negatives.length,
     negativesCovered: negatives.filter((r) => citedNegatively.has(r.id)).length,
-    negativesInTopics: negatives.filter((r) =>
-      Object.values(summary.evidence).some((e) => e.sentiments[e.ids.indexOf(r.id)] === 'negative')
-    ).length,
+    negativesInTopics:
+      negatives.filter((r) =>
+        Object.values(summary.evidence).some((e) => e.sentiments[e.ids.indexOf(r.id)] === 'negative')
+      ).length,
     negativeGap: gap,
     positiveGap: gap,
   };
@@ -94,7 +101,9 @@ describe('summaries of real reviews', () => {
     }
     const sum = (k: keyof Figures) => all.reduce((a, f) => a + f[k], 0);
     console.log(
-      `products: ${all.length}; citations supported ${pct(sum('supported'), sum('citations'))} of ${sum('citations')};` +
+      `products: ${all.length}; citations supported ${pct(sum('supported'), sum('citations'))} of ${
+        sum('citations')
+      };` +
         ` negative reviews cited by a negative sentence ${pct(sum('negativesCovered'), sum('negatives'))} of ${
           sum('negatives')
         }, counted in a topic's negatives ${pct(sum('negativesInTopics'), sum('negatives'))};` +

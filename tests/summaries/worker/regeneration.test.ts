@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { createForm, ownApiServer, postReviews } from '../../helpers/reviews.ts';
 import { asSpecs, datasetReviews } from '../../helpers/summaries.ts';
-import { heldClockWorker, type HeldClockWorker } from '../../helpers/summary-worker.ts';
+import { type HeldClockWorker, heldClockWorker } from '../../helpers/summary-worker.ts';
 
 const server = ownApiServer();
 const data = datasetReviews();
@@ -20,7 +20,9 @@ async function summaryRow(t: Tenant) {
 }
 const made = async (t: Tenant) =>
   Number(
-    (await db`select count(*) as n from plaudit.moderation_trail where org_id = ${t.org.id} and action = 'summarize'`)[0]
+    (await db`select count(*) as n from plaudit.moderation_trail where org_id = ${t.org.id} and action = 'summarize'`)[
+      0
+    ]
       .n,
   );
 
@@ -89,11 +91,17 @@ describe('phrased by an OpenAI-compatible endpoint', () => {
         const { items } = JSON.parse(body.messages[1].content);
         const sentences = [
           { index: 0, text: `Shoppers like the ${items[0].topic}.`, review_ids: [items[0].reviews[0].id] },
-          { index: 1, text: `The ${items[1].topic} is talked about.`, review_ids: ['00000000-0000-4000-8000-000000000000'] },
+          {
+            index: 1,
+            text: `The ${items[1].topic} is talked about.`,
+            review_ids: ['00000000-0000-4000-8000-000000000000'],
+          },
           { index: 2, text: 'Everything is wonderful.', review_ids: [items[2].reviews[0].id] },
         ];
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ sentences }) } }] }));
+        res.end(
+          JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ sentences }) } }] }),
+        );
       });
     });
     await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
@@ -105,7 +113,9 @@ describe('phrased by an OpenAI-compatible endpoint', () => {
 
   it('keeps the phrased sentences whose citations check out, and drops the others', async () => {
     const url = `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1/chat/completions`;
-    const worker = heldClockWorker([t.org.id], { summaryLlm: { url, model: 'test-model', apiKey: 'k', timeoutMs: 5000 } });
+    const worker = heldClockWorker([t.org.id], {
+      summaryLlm: { url, model: 'test-model', apiKey: 'k', timeoutMs: 5000 },
+    });
     try {
       await worker.drain();
     } finally {

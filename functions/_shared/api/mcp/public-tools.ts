@@ -159,7 +159,9 @@ const getSummary = tool({
     routeResult(
       await ctx.caller.call(
         'GET',
-        product === undefined ? `/public/summaries/${path(business)}` : `/public/products/${path(business, product)}/summary`,
+        product === undefined
+          ? `/public/summaries/${path(business)}`
+          : `/public/products/${path(business, product)}/summary`,
       ),
     ),
 });

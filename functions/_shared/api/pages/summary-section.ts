@@ -65,7 +65,9 @@ export function summarySection(data: SummarySectionData | null, subject: string)
     summary.sentences.map((s, i) =>
       markup`<li class="${s.sentiment}" id="summary-${i}"><details><summary><span class="tone">${
         TONE[s.sentiment]
-      }</span>${s.text} <span class="n">${COUNT.format(s.count)} review${s.count === 1 ? '' : 's'} say so</span></summary>
+      }</span>${s.text} <span class="n">${COUNT.format(s.count)} review${
+        s.count === 1 ? '' : 's'
+      } say so</span></summary>
 <ol aria-label="Reviews behind this sentence">${(cited[i] ?? []).map(citedReview)}</ol>${
         s.count > (cited[i]?.length ?? 0)
           ? markup`<p class="by">and ${COUNT.format(s.count - (cited[i]?.length ?? 0))} more</p>`

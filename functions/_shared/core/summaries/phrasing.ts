@@ -60,7 +60,9 @@ function readPhrased(body: unknown): Phrased[] | null {
     if (!Array.isArray(parsed.sentences)) return null;
     return parsed.sentences.filter((s): s is Phrased =>
       typeof s?.index === 'number' && typeof s?.text === 'string' && s.text.trim().length > 0 &&
-      s.text.length <= 400 && Array.isArray(s?.review_ids) && s.review_ids.every((id: unknown) => typeof id === 'string')
+      s.text.length <= 400 && Array.isArray(s?.review_ids) && s.review_ids.every((id: unknown) =>
+        typeof id === 'string'
+      )
     );
   } catch {
     return null;

@@ -247,10 +247,19 @@ export function summarize(reviews: SummaryInput[], options: SummaryOptions = {})
       // A sentence that names several topics speaks for the reviews of each with its stance.
       const words = rep.review.sentences.find((x) => x.text === rep.text)!.terms;
       const named = [c.topic, ...topics.filter((t) => t !== c.topic && mentions(words, t))];
-      const supporters = named.flatMap((t) => clusters.find((x) => x.topic === t && x.sentiment === sentiment)?.reviews ?? []);
+      const supporters = named.flatMap((t) =>
+        clusters.find((x) => x.topic === t && x.sentiment === sentiment)?.reviews ?? []
+      );
       // The sentence's own review first, then every other review that supports it, each once.
       const ids = [...new Set([rep.review.review.id, ...supporters.map((p) => p.review.id)])];
-      picked.push({ text: capitalized(rep.text), sentiment, review_ids: ids, count: ids.length, topic: c.topic, topics: named });
+      picked.push({
+        text: capitalized(rep.text),
+        sentiment,
+        review_ids: ids,
+        count: ids.length,
+        topic: c.topic,
+        topics: named,
+      });
     }
   }
 

@@ -11,11 +11,19 @@ export interface Sentence {
 
 const WORD = /\p{L}[\p{L}'’-]*/gu;
 
-/** A word as topics count it: lowercased, a trailing English plural or German inflection taken off. */
+// Words repeat across reviews: each is normalized once (a bounded memo; 10,000 reviews hold a few
+// tens of thousands of distinct words).
+const memo = new Map<string, string>();
+
+/** A word as topics count it: lowercased, a possessive and a trailing English plural taken off. */
 export function term(word: string): string {
+  const known = memo.get(word);
+  if (known !== undefined) return known;
   let w = word.toLowerCase().replace(/[’']s$/, '').replace(/['’-]+$/, '');
   if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'y';
   else if (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
+  if (memo.size > 200_000) memo.clear();
+  memo.set(word, w);
   return w;
 }
 

@@ -70,7 +70,9 @@ export class SummaryLane {
       const phrased = await phraseSummary(summary, reviews, config.summaryLlm);
       if (phrased.outcome === 'phrased') {
         sentences = phrased.sentences;
-        if (phrased.dropped > 0) log({ level: 'warn', msg: 'phrased summary sentences dropped', dropped: phrased.dropped });
+        if (phrased.dropped > 0) {
+          log({ level: 'warn', msg: 'phrased summary sentences dropped', dropped: phrased.dropped });
+        }
       } else {
         log({ level: 'warn', msg: 'summary phrasing unavailable', error: phrased.error });
       }

@@ -43,7 +43,7 @@ export const ReviewSummary = z.object({
     count: z.number().int().openapi({ description: 'How many reviews support it.' }),
   })).openapi({
     description:
-      "The share of negative and positive sentences follows the share of 1–2 and 4–5 star reviews. A cited review that is hidden or erased leaves at once; a sentence quoting it, or left with no citation, goes.",
+      'The share of negative and positive sentences follows the share of 1–2 and 4–5 star reviews. A cited review that is hidden or erased leaves at once; a sentence quoting it, or left with no citation, goes.',
   }),
   topics: z.array(z.object({
     name: z.string(),
