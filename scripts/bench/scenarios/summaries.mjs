@@ -133,7 +133,14 @@ const scenario = {
         { name: `  worker's peak memory ${mb.toFixed(0)} MB, idle ${idleMb.toFixed(0)} MB (reviews/s n/a)`, rps: 0 },
       ],
       ratios: [
-        { name: `summary seconds (target ≤ 5)`, value: s, target: 5, pass: s <= 5 },
+        // Higher is better, as the other ratios: 5 s over the summary's seconds, at least 1 within the target.
+        {
+          name: `5 s ÷ the summary's seconds (target ≥ 1: made in 5 s or less)`,
+          value: 5 / s,
+          target: 1,
+          pass: s <= 5,
+        },
+        { name: `5 s ÷ the worker's CPU seconds for it`, value: 5 / cpu, target: 1, pass: cpu <= 5 },
         { name: `summary ÷ reading its reviews alone`, value: s / readS },
       ],
     };
