@@ -1341,6 +1341,11 @@ COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whethe
 
 COMMENT ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) IS 'The organization''s Review as compact JSON: the one writer of it, for every route and the JSON export.';
 
+-- FUNCTION plaudit.review_leaves_summaries (supabase/schemas/review_summaries.sql)
+--   (p_old plaudit.reviews, p_new plaudit.reviews) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.review_leaves_summaries(p_old plaudit.reviews, p_new plaudit.reviews) IS 'Whether a review''s change takes it out of the summaries: no longer published, or its words or author changed.';
+
 -- FUNCTION plaudit.review_media_access (supabase/schemas/review_media.sql)
 --   (p_review_id uuid, p_token_hash bytea, OUT org_id uuid, OUT refusal text) RETURNS record
 
@@ -2851,7 +2856,7 @@ CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCIN
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
-CREATE TRIGGER reviews_leave_summaries AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(old.is_hidden, old.verification_status) AND ((NOT plaudit.review_is_public(new.is_hidden, new.verification_status)) OR ((((new.title IS DISTINCT FROM old.title) OR (new.content IS DISTINCT FROM old.content)) OR (new.reviewer_name IS DISTINCT FROM old.reviewer_name)) OR (new.product_id IS DISTINCT FROM old.product_id))))) EXECUTE FUNCTION plaudit.reviews_leave_summaries();
+CREATE TRIGGER reviews_leave_summaries AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN (plaudit.review_leaves_summaries(old.*, new.*)) EXECUTE FUNCTION plaudit.reviews_leave_summaries();
 CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(new.is_hidden, new.verification_status) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
 CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN (((plaudit.review_is_public(old.is_hidden,
@@ -3401,6 +3406,7 @@ GRANT ALL ON FUNCTION plaudit.review_appeal_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_feeds_report(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_leaves_summaries(p_old plaudit.reviews, p_new plaudit.reviews) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_order_id(p_review_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;

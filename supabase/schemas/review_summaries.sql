@@ -143,8 +143,25 @@ end
 $$;
 comment on function plaudit.review_summaries_forget(uuid,uuid[]) is 'Takes reviews out of their organization''s summaries: citations, quoting sentences, topics and counts.';
 
--- A published review that stops being published (hidden, rejected) or whose words or author change
--- (an erasure, with or without its text) leaves every summary that cites it, in the same transaction.
+-- Whether a change of a review takes it out of the summaries: it was published, and it stops being
+-- published (hidden, rejected) or its words or author change (an erasure, with or without its text).
+create or replace function plaudit.review_leaves_summaries(p_old plaudit.reviews, p_new plaudit.reviews)
+returns boolean
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select plaudit.review_is_public(p_old.is_hidden, p_old.verification_status)
+     and (not plaudit.review_is_public(p_new.is_hidden, p_new.verification_status)
+          or (p_new.title, p_new.content, p_new.reviewer_name, p_new.product_id)
+             is distinct from (p_old.title, p_old.content, p_old.reviewer_name, p_old.product_id))
+$$;
+comment on function plaudit.review_leaves_summaries(plaudit.reviews,plaudit.reviews) is 'Whether a review''s change takes it out of the summaries: no longer published, or its words or author changed.';
+-- The trigger's condition runs as whoever updates the review, as review_is_public's grant has it.
+grant execute on function plaudit.review_leaves_summaries(plaudit.reviews,plaudit.reviews) to plaudit_api;
+
+-- A cited review that leaves (review_leaves_summaries) leaves every summary of its organization, in
+-- the same transaction.
 create or replace function plaudit.reviews_leave_summaries()
 returns trigger
 language plpgsql
@@ -159,11 +176,7 @@ $$;
 comment on function plaudit.reviews_leave_summaries() is 'A cited review hidden, rejected, erased or changed leaves its organization''s summaries at once.';
 
 create trigger reviews_leave_summaries after update on plaudit.reviews
-  for each row
-  when (plaudit.review_is_public(old.is_hidden, old.verification_status)
-        and (not plaudit.review_is_public(new.is_hidden, new.verification_status)
-             or (new.title, new.content, new.reviewer_name, new.product_id)
-                is distinct from (old.title, old.content, old.reviewer_name, old.product_id)))
+  for each row when (plaudit.review_leaves_summaries(old.*, new.*))
   execute function plaudit.reviews_leave_summaries();
 
 -- Saves the summary the worker made of a subject, in place of the last: the sentences as the
