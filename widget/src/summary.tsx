@@ -24,7 +24,7 @@ export function Summary({ url, page, locale }: { url: string; page: string; loca
   const [title, positive, negative, mixed, count] = WORDS[locale.slice(0, 2) as 'de'] ?? WORDS.en;
   const tone = { positive, negative, mixed };
   return (
-    <div class='sum' role='group' aria-label={title} style='margin:.5em 0'>
+    <div role='group' aria-label={title}>
       <p class='name'>{title}</p>
       <ul style='list-style:none;margin:0;padding:0'>
         {s.sentences.map((x, i) => (
