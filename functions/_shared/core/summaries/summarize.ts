@@ -155,7 +155,7 @@ function representative(cluster: Cluster, used: Set<string>): { text: string; re
       // "…, but …" turns a praise or a complaint half around: such sentences speak for mixed clusters.
       const contrast = cluster.sentiment !== 'mixed' && s.terms.some((w) => CONTRAST.has(w)) ? 0.4 : 1;
       // A sentence without its end may be a text cut short ("… gives it a little mor"): others first.
-      const ended = /[.!?…)"'”]$/.test(s.text) ? 1 : 0.5;
+      const ended = /[.!?…)"'”]$/.test(s.text) ? 1 : 0.2;
       const score = (shared / Math.sqrt(n)) * lengthFit * tone * contrast * ended;
       if (!best || score > best.score) best = { text: s.text, review: p, score };
     }
