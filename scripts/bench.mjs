@@ -47,6 +47,7 @@ import transparency from './bench/scenarios/transparency.mjs';
 import dsaFigures from './bench/scenarios/dsa-figures.mjs';
 import mcp from './bench/scenarios/mcp.mjs';
 import connections from './bench/scenarios/connections.mjs';
+import summaries from './bench/scenarios/summaries.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -80,6 +81,7 @@ const SCENARIOS = [
   dsaFigures,
   mcp,
   ...connections,
+  summaries,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

@@ -1085,6 +1085,11 @@ COMMENT ON FUNCTION plaudit.public_read_product_version(p_slug text, p_external_
 COMMENT ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb, OUT version text, OUT body text) IS 'A page of public reviews, sorted and filtered, as the response body, with its version.';
 
+-- FUNCTION plaudit.public_read_review_summary (supabase/schemas/review_summaries.sql)
+--   (p_slug text, p_external_id text, OUT version text, OUT body text) RETURNS record
+
+COMMENT ON FUNCTION plaudit.public_read_review_summary(p_slug text, p_external_id text, OUT version text, OUT body text) IS 'A business''s or a product''s summary as the response body, with its version, read as plaudit_public.';
+
 -- FUNCTION plaudit.public_read_version (supabase/schemas/one_statement_reads.sql)
 --   (p_slug text) RETURNS text
 
@@ -1163,6 +1168,16 @@ COMMENT ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_page
 --   (p_slug text) RETURNS json
 
 COMMENT ON FUNCTION plaudit.public_review_policy(p_slug text) IS 'The facts a slug''s review policy page is written from: forms by verification mode, incentives, review requests, imports, grounds of the last 12 months'' statements, widget and media settings, the business''s own text.';
+
+-- FUNCTION plaudit.public_review_summary (supabase/schemas/review_summaries.sql)
+--   (p_slug text, p_external_id text) RETURNS TABLE(version text, body text)
+
+COMMENT ON FUNCTION plaudit.public_review_summary(p_slug text, p_external_id text) IS 'A business''s or a product''s summary as the response body, with its version; no body below 5 published reviews.';
+
+-- FUNCTION plaudit.public_review_summary_cited (supabase/schemas/review_summaries.sql)
+--   (p_slug text, p_external_id text, p_per_sentence integer) RETURNS text
+
+COMMENT ON FUNCTION plaudit.public_review_summary_cited(p_slug text, p_external_id text, p_per_sentence integer) IS 'The public items of each summary sentence''s first cited reviews, one array a sentence, for the pages.';
 
 -- FUNCTION plaudit.public_search_products (supabase/schemas/agent_reads.sql)
 --   (p_slug text, p_query text, p_offset integer, p_limit integer) RETURNS json
@@ -1445,6 +1460,11 @@ COMMENT ON FUNCTION plaudit.review_is_incentivized(r plaudit.reviews) IS 'Whethe
 
 COMMENT ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) IS 'The organization''s Review as compact JSON: the one writer of it, for every route and the JSON export.';
 
+-- FUNCTION plaudit.review_leaves_summaries (supabase/schemas/review_summaries.sql)
+--   (p_old plaudit.reviews, p_new plaudit.reviews) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.review_leaves_summaries(p_old plaudit.reviews, p_new plaudit.reviews) IS 'Whether a review''s change takes it out of the summaries: no longer published, or its words or author changed.';
+
 -- FUNCTION plaudit.review_media_access (supabase/schemas/review_media.sql)
 --   (p_review_id uuid, p_token_hash bytea, OUT org_id uuid, OUT refusal text) RETURNS record
 
@@ -1541,6 +1561,31 @@ COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request 
 
 COMMENT ON FUNCTION plaudit.review_statements_json(p_review_id uuid) IS 'The statements of reasons of a review of the caller''s tenant, newest first; null when it is not the tenant''s.';
 
+-- FUNCTION plaudit.review_summaries_due (supabase/schemas/review_summaries.sql)
+--   (p_limit integer, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(org_id uuid, product_id uuid, group_key text, published bigint)
+
+COMMENT ON FUNCTION plaudit.review_summaries_due(p_limit integer, p_org_ids uuid[]) IS 'The businesses, products and groups whose summary is due: 5 published reviews or more, none yet or 10 % more since.';
+
+-- FUNCTION plaudit.review_summaries_forget (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_review_ids uuid[]) RETURNS void
+
+COMMENT ON FUNCTION plaudit.review_summaries_forget(p_org_id uuid, p_review_ids uuid[]) IS 'Takes reviews out of their organization''s summaries: citations, quoting sentences, topics and counts.';
+
+-- FUNCTION plaudit.review_summary_inputs (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_product_id uuid, p_group_key text) RETURNS TABLE(id uuid, rating smallint, title text, content text, language text)
+
+COMMENT ON FUNCTION plaudit.review_summary_inputs(p_org_id uuid, p_product_id uuid, p_group_key text) IS 'The published reviews of a business (its own) or of a product or group, which its summary is made from.';
+
+-- FUNCTION plaudit.review_summary_product_ids (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_product_id uuid, p_group_key text) RETURNS uuid[]
+
+COMMENT ON FUNCTION plaudit.review_summary_product_ids(p_org_id uuid, p_product_id uuid, p_group_key text) IS 'The products a summary covers: a group''s members, or the product; null for the business''s.';
+
+-- FUNCTION plaudit.review_summary_topics (supabase/schemas/review_summaries.sql)
+--   (p_evidence jsonb) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.review_summary_topics(p_evidence jsonb) IS 'A summary''s topics from their evidence: each review counted once, the first 20 ids, most mentioned first.';
+
 -- FUNCTION plaudit.reviewer_data (supabase/schemas/privacy.sql)
 --   (p_email text) RETURNS json
 
@@ -1575,6 +1620,11 @@ COMMENT ON FUNCTION plaudit.reviews_emit_created() IS 'Every inserted review but
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.reviews_guard_update() IS 'A review is never rewritten: only the columns moderation, verification, helpful votes and forgetting the reviewer own may change, each as its rule allows, whoever asks.';
+
+-- FUNCTION plaudit.reviews_leave_summaries (supabase/schemas/review_summaries.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.reviews_leave_summaries() IS 'A cited review hidden, rejected, erased or changed leaves its organization''s summaries at once.';
 
 -- FUNCTION plaudit.reviews_record_moderation (supabase/schemas/moderation_trail.sql)
 --   () RETURNS trigger
@@ -1636,6 +1686,12 @@ COMMENT ON FUNCTION plaudit.run_maintenance() IS 'Housekeeping that runs every m
 --   () RETURNS void
 
 COMMENT ON FUNCTION plaudit.run_review_request_maintenance() IS 'What runs every minute for review requests: due reminders, and idempotency keys past their 24 hours.';
+
+-- FUNCTION plaudit.save_review_summary (supabase/schemas/review_summaries.sql)
+--   (p_org_id uuid, p_product_id uuid, p_group_key text, p_language text, p_sentences jsonb, p_evidence jsonb, p_input_ids uuid[], p_review_count integer) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.save_review_summary(p_org_id uuid, p_product_id uuid, p_group_key text, p_language text, p_sentences jsonb, p_evidence jsonb,
+    p_input_ids uuid[], p_review_count integer) IS 'Saves a subject''s summary in place of the last, checking its citations, with a summarize entry in the trail.';
 
 -- FUNCTION plaudit.session_for_read (supabase/schemas/members_sign_in.sql)
 --   (p_token_hash bytea, p_org_id uuid, p_rate_limit integer) RETURNS TABLE(org_id uuid, scope text, within_limit boolean)
@@ -2111,7 +2167,7 @@ CREATE TABLE plaudit.moderation_trail (
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
         'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text, 'appeal'::text,
-        'uphold_appeal'::text, 'reverse_appeal'::text]))),
+        'uphold_appeal'::text, 'reverse_appeal'::text, 'summarize'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -2459,6 +2515,27 @@ CREATE TABLE plaudit.review_statistics (
 
 COMMENT ON TABLE plaudit.review_statistics IS 'Review counts per organization, kept by triggers in up to 16 slot rows, so that nothing counts reviews per request.';
 
+CREATE TABLE plaudit.review_summaries (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    product_id uuid,
+    group_key text,
+    language text,
+    body jsonb NOT NULL,
+    evidence jsonb DEFAULT '{}'::jsonb NOT NULL,
+    input_review_ids uuid[] NOT NULL,
+    review_count integer NOT NULL,
+    generated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_summaries_body_check CHECK (((jsonb_typeof((body -> 'sentences'::text)) = 'array'::text) AND (jsonb_typeof((body -> 'topics'::text)) = 'array'::text))),
+    CONSTRAINT review_summaries_evidence_check CHECK ((jsonb_typeof(evidence) = 'object'::text)),
+    CONSTRAINT review_summaries_group_has_product CHECK (((group_key IS NULL) OR (product_id IS NOT NULL))),
+    CONSTRAINT review_summaries_group_key_check CHECK (((char_length(group_key) >= 1) AND (char_length(group_key) <= 200))),
+    CONSTRAINT review_summaries_language_check CHECK ((language ~ '^[a-z]{2}$'::text)),
+    CONSTRAINT review_summaries_review_count_check CHECK ((review_count >= 0))
+);
+
+COMMENT ON TABLE plaudit.review_summaries IS 'Summaries of a business''s or a product''s published reviews, each sentence citing its reviews; made by the worker.';
+
 CREATE TABLE plaudit.review_verification_tokens (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -2683,6 +2760,7 @@ ALTER TABLE ONLY plaudit.review_requests ADD CONSTRAINT review_requests_pkey PRI
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_appeal_token_hash_key UNIQUE (appeal_token_hash);
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_pkey PRIMARY KEY (org_id, slot);
+ALTER TABLE ONLY plaudit.review_summaries ADD CONSTRAINT review_summaries_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_key UNIQUE (review_id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_token_hash_key UNIQUE (token_hash);
@@ -2794,6 +2872,15 @@ CREATE INDEX review_requests_review_id ON plaudit.review_requests USING btree (r
 CREATE INDEX review_statements_org_id ON plaudit.review_statements USING btree (org_id, created_at);
 CREATE INDEX review_statements_report_id ON plaudit.review_statements USING btree (report_id);
 CREATE INDEX review_statements_review_id ON plaudit.review_statements USING btree (review_id, created_at);
+
+CREATE UNIQUE INDEX review_summaries_business ON plaudit.review_summaries USING btree (org_id) WHERE (product_id IS NULL);
+CREATE UNIQUE INDEX review_summaries_group ON plaudit.review_summaries USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
+
+CREATE INDEX review_summaries_input_review_ids ON plaudit.review_summaries USING gin (input_review_ids);
+
+CREATE UNIQUE INDEX review_summaries_product ON plaudit.review_summaries USING btree (org_id, product_id) WHERE ((group_key IS NULL) AND (product_id IS NOT NULL));
+
+CREATE INDEX review_summaries_product_id ON plaudit.review_summaries USING btree (product_id);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
 CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
@@ -2879,11 +2966,13 @@ CREATE TRIGGER review_replies_record AFTER INSERT OR DELETE OR UPDATE ON plaudit
 CREATE TRIGGER review_reports_purge_cdn AFTER INSERT OR UPDATE OF status, decision, resolved_at ON plaudit.review_reports FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_requests_guard_update BEFORE UPDATE ON plaudit.review_requests FOR EACH ROW EXECUTE FUNCTION plaudit.review_requests_guard_update();
 CREATE TRIGGER review_statements_purge_cdn AFTER INSERT ON plaudit.review_statements FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
+CREATE TRIGGER review_summaries_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.review_summaries FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER reviews_complete_review_requests AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((new.source <> 'import'::text)) EXECUTE FUNCTION plaudit.reviews_complete_review_requests();
 CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_inserted();
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
+CREATE TRIGGER reviews_leave_summaries AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN (plaudit.review_leaves_summaries(old.*, new.*)) EXECUTE FUNCTION plaudit.reviews_leave_summaries();
 CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(new.is_hidden, new.verification_status) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
 CREATE TRIGGER reviews_purge_cdn_on_update AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN (((plaudit.review_is_public(old.is_hidden,
@@ -2981,6 +3070,8 @@ ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_org_
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_report_id_fkey FOREIGN KEY (report_id) REFERENCES plaudit.review_reports(id) ON DELETE SET NULL;
 ALTER TABLE ONLY plaudit.review_statements ADD CONSTRAINT review_statements_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_statistics ADD CONSTRAINT review_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_summaries ADD CONSTRAINT review_summaries_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_summaries ADD CONSTRAINT review_summaries_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_verification_tokens ADD CONSTRAINT review_verification_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_votes ADD CONSTRAINT review_votes_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -3055,6 +3146,7 @@ CREATE POLICY "Tenants can read their own review request settings" ON plaudit.re
 CREATE POLICY "Tenants can read their own review request usage" ON plaudit.review_request_usage FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review requests" ON plaudit.review_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review statistics" ON plaudit.review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own review summaries" ON plaudit.review_summaries FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own reviews" ON plaudit.reviews FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own statements of reasons" ON plaudit.review_statements FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own suppression list" ON plaudit.email_suppressions FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3129,6 +3221,7 @@ ALTER TABLE plaudit.review_request_usage ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statements ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_statistics ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_summaries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_verification_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.reviews ENABLE ROW LEVEL SECURITY;
@@ -3365,6 +3458,7 @@ GRANT ALL ON FUNCTION plaudit.public_read_product_version(p_slug text, p_externa
 GRANT ALL ON FUNCTION plaudit.public_read_review_page(p_slug text, p_scope text, p_page integer, p_limit integer, p_sort text, p_rating integer,
     p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb, OUT version text, OUT body text) TO plaudit_authenticator;
 
+GRANT ALL ON FUNCTION plaudit.public_read_review_summary(p_slug text, p_external_id text, OUT version text, OUT body text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_read_version(p_slug text) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.public_reported_review(p_slug text, p_review_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_review_form(p_form_id uuid) TO plaudit_public;
@@ -3384,6 +3478,8 @@ GRANT ALL ON FUNCTION plaudit.public_review_page(p_slug text, p_scope text, p_pa
     p_has_media boolean, p_language text, p_reader_language text, p_attributes jsonb) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_review_policy(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_review_summary(p_slug text, p_external_id text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_review_summary_cited(p_slug text, p_external_id text, p_per_sentence integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_search_products(p_slug text, p_query text, p_offset integer, p_limit integer) TO plaudit_public;
 
 GRANT ALL ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id text, p_query text, p_rating integer, p_verified_only boolean,
@@ -3476,6 +3572,7 @@ GRANT ALL ON FUNCTION plaudit.review_appeal_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_feeds_report(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_leaves_summaries(p_old plaudit.reviews, p_new plaudit.reviews) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_order_id(p_review_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_product_json(p_product_id uuid) TO plaudit_api, plaudit_public;
@@ -3486,6 +3583,8 @@ GRANT ALL ON FUNCTION plaudit.review_request_status_rank(p_status text) TO plaud
 GRANT ALL ON FUNCTION plaudit.review_request_subjects(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_request_unsubscribe_info(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_statements_json(p_review_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_summaries_due(p_limit integer, p_org_ids uuid[]) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.review_summary_inputs(p_org_id uuid, p_product_id uuid, p_group_key text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.reviewer_data(p_email text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_api_key(p_key_id uuid, p_grace_seconds integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.rotate_webhook_secret(p_endpoint_id uuid) TO plaudit_api;
@@ -3495,6 +3594,10 @@ GRANT ALL ON FUNCTION plaudit.run_exports(p_budget_ms integer, p_rows integer) T
 GRANT ALL ON FUNCTION plaudit.run_imports(p_budget_ms integer, p_rows integer, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_maintenance() TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.run_review_request_maintenance() TO plaudit_worker;
+
+GRANT ALL ON FUNCTION plaudit.save_review_summary(p_org_id uuid, p_product_id uuid, p_group_key text, p_language text, p_sentences jsonb, p_evidence jsonb,
+    p_input_ids uuid[], p_review_count integer) TO plaudit_worker;
+
 GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) TO plaudit_api;
@@ -3743,6 +3846,7 @@ GRANT UPDATE(updated_at) ON TABLE plaudit.review_request_settings TO plaudit_api
 GRANT SELECT ON TABLE plaudit.review_request_usage TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_requests TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_statistics TO plaudit_api;
+GRANT SELECT ON TABLE plaudit.review_summaries TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.review_verification_tokens TO plaudit_api;
 

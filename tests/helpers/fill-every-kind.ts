@@ -16,6 +16,7 @@ import { fillErasure } from './fill-every-kind/privacy.ts';
 import { fillReviewRequests } from './fill-every-kind/review-requests.ts';
 import { fillForms, fillOrders, fillProfile, fillReviews, type KeptHead } from './fill-every-kind/reviews.ts';
 import { fillSignals } from './fill-every-kind/signals.ts';
+import { fillSummaries } from './fill-every-kind/summaries.ts';
 import { createOrganization, fillInvitations, fillKeys, fillSessions } from './fill-every-kind/team.ts';
 
 export type { KeptHead };
@@ -40,7 +41,7 @@ const FLAVOURS: Flavour[] = [
  * state, review requests through their lifecycle with suppressions, reminders and usage, exports
  * with their chunks, idempotency keys, the product catalog with its reviews, order items and
  * requested products, photos and videos with their moderation, helpful votes and reports, imports
- * (done and waiting) and an erasure.
+ * (done and waiting), an erasure and a summary of the reviews.
  */
 export async function fillEveryKind(sql: Sql): Promise<FilledOrganization[]> {
   const schema = await readSchema(sql);
@@ -72,5 +73,6 @@ async function fillOrganization(sql: Sql, schema: Schema, flavour: Flavour) {
   await fillSignals(org, reviews);
   await fillImports(org);
   await fillErasure(org, forms);
+  await fillSummaries(org);
   return { ...org, keptHead: reviews.keptHead };
 }

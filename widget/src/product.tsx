@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
 import type { Strings } from './strings.ts';
+import { Summary } from './summary.tsx';
 import { oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
 import { Attributes } from './attributes.tsx';
 
@@ -103,6 +104,7 @@ export function ProductWidget(
         </ul>
       )}
       {product.attributes?.[0] && <Attributes items={product.attributes} t={t} />}
+      <Summary url={reviewsUrl.replace(/reviews$/, 'summary')} page={pageUrl} locale={locale} />
       {count > 0 && (
         <div class='ctl'>
           <label>

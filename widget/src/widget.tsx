@@ -5,6 +5,7 @@ import type { components } from '../../sdk/src/generated/openapi.ts';
 import type { PublicReview } from './data.ts';
 import { Gallery } from './gallery.tsx';
 import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
+import { businessSummaryUrl, Summary } from './summary.tsx';
 import { foldedText } from '../../functions/_shared/core/review-fold.ts';
 import {
   figure,
@@ -246,6 +247,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
         )}
         <span class='mu'>{t.reviews(data.review_count)}</span>
       </div>
+      <Summary url={businessSummaryUrl(options.signals.api)} page={data.url} locale={options.locale} />
       <ul
         class='items'
         ref={list}

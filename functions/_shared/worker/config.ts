@@ -1,6 +1,7 @@
 import { type Environment, replicaUrls } from '../core/config.ts';
 import type { EmailConfig } from '../core/email/transport.ts';
 import { env } from '../core/runtime.ts';
+import type { PhrasingConfig } from '../core/summaries/phrasing.ts';
 
 /** Where the worker sends CDN purges: each target optional, every configured one used. */
 export interface CdnConfig {
@@ -82,6 +83,11 @@ export interface WorkerConfig {
   purgeReplicaWaitMs: number;
   /** Replaces `https://<shop_domain>` in the Shopify write-back's calls (SHOPIFY_API_URL); null: the shop itself. */
   shopifyApiUrl: string | null;
+  /**
+   * The OpenAI-compatible chat endpoint that phrases summaries' sentences (SUMMARY_LLM_URL, with
+   * SUMMARY_LLM_MODEL and SUMMARY_LLM_API_KEY); null: summaries keep the reviews' own sentences.
+   */
+  summaryLlm: PhrasingConfig | null;
 }
 
 function num(name: string, fallback: number, { min = 0, integer = true } = {}): number {
@@ -145,6 +151,14 @@ export function loadWorkerConfig(overrides: Partial<WorkerConfig> = {}): WorkerC
     replicaMaxLagMs: num('REPLICA_MAX_LAG_MS', 5000, { min: 1 }),
     purgeReplicaWaitMs: num('PURGE_REPLICA_WAIT_MS', 2000),
     shopifyApiUrl: env('SHOPIFY_API_URL') || null,
+    summaryLlm: env('SUMMARY_LLM_URL')
+      ? {
+        url: env('SUMMARY_LLM_URL')!,
+        model: env('SUMMARY_LLM_MODEL') || 'gpt-4o-mini',
+        apiKey: env('SUMMARY_LLM_API_KEY') || null,
+        timeoutMs: num('SUMMARY_LLM_TIMEOUT_MS', 30_000, { min: 1 }),
+      }
+      : null,
     ...overrides,
   };
 }

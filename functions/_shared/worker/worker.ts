@@ -1,5 +1,5 @@
 // The worker: drains the webhook, e-mail, CDN purge and Shopify write-back outboxes and the shop
-// connections' inbound events, kicks export generation, and runs
+// connections' inbound events, kicks export generation, makes review summaries, and runs
 // the scheduled maintenance where pg_cron is absent, one lane each (lanes/). This is the loop that
 // runs them: woken by NOTIFY plaudit_outbox, by a send that finished, and by the poll timer.
 // Runtime-neutral (Deno in production and with npm start, Node under vitest):
@@ -18,6 +18,7 @@ import { ExportLane } from './lanes/exports.ts';
 import type { LaneContext, WorkerLog, WorkerStats } from './lanes/lane.ts';
 import { MaintenanceLane } from './lanes/maintenance.ts';
 import { ShopifyWriteBackLane } from './lanes/shopify-write-back.ts';
+import { SummaryLane } from './lanes/summaries.ts';
 import { WebhookLane } from './lanes/webhooks.ts';
 
 export type { WorkerLog, WorkerStats };
@@ -31,6 +32,8 @@ export interface WorkerDeps {
   emailTransport?: EmailTransport | null;
   /** The clock a CDN purge waits on for the replicas; tests hold it. */
   replicaSleep?: Sleep;
+  /** The clock the summaries' minute is told by; tests hold it. */
+  now?: () => number;
 }
 
 /** Exports are looked for this often without a notification. */
@@ -59,6 +62,7 @@ export class Worker {
   #purges: CdnPurgeLane;
   #connections: ConnectionEventLane;
   #writeBacks: ShopifyWriteBackLane;
+  #summaries: SummaryLane;
   #running = false;
   #stopped = false;
   #wakeUp: (() => void) | null = null;
@@ -96,6 +100,7 @@ export class Worker {
     this.#purges = new CdnPurgeLane(lane, deps.replicaSleep);
     this.#connections = new ConnectionEventLane(lane);
     this.#writeBacks = new ShopifyWriteBackLane(lane);
+    this.#summaries = new SummaryLane(lane, deps.now);
   }
 
   get inFlight(): number {
@@ -130,7 +135,7 @@ export class Worker {
     this.wake();
     await this.#loop?.catch(() => {});
     await Promise.race([
-      Promise.allSettled([...this.#inFlight, this.#exports.running]),
+      Promise.allSettled([...this.#inFlight, this.#exports.running, this.#summaries.running]),
       new Promise((r) => setTimeout(r, graceMs)),
     ]);
     await this.#unlisten?.().catch(() => {});
@@ -205,6 +210,7 @@ export class Worker {
       this.#writeBacks.claim(),
     ]);
     this.#exports.kick();
+    this.#summaries.kick();
     await this.#maintenance.run();
     return hooks + mails + purges + events + writeBacks > 0;
   }
@@ -219,14 +225,14 @@ export class Worker {
     this.#writeBacks.want();
     while (Date.now() < deadline) {
       const claimed = await this.tick();
-      if (!claimed && this.#inFlight.size === 0 && !this.#exports.running) break;
+      if (!claimed && this.#inFlight.size === 0 && !this.#exports.running && !this.#summaries.running) break;
       if (!claimed) {
         await Promise.race([
-          Promise.race([...this.#inFlight, this.#exports.running].filter(Boolean)),
+          Promise.race([...this.#inFlight, this.#exports.running, this.#summaries.running].filter(Boolean)),
           new Promise((r) => setTimeout(r, 50)),
         ]);
       }
     }
-    await Promise.allSettled([...this.#inFlight, this.#exports.running]);
+    await Promise.allSettled([...this.#inFlight, this.#exports.running, this.#summaries.running]);
   }
 }

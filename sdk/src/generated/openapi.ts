@@ -1876,6 +1876,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/summaries/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the summary of a business's reviews
+         * @description What the reviews of the business (not of its products) say, each sentence with the reviews that support it, and their topics. Made by the worker from the published reviews (no outside service), and made again once they have grown by 10 % or more. 404 below 5 published reviews, or before the first summary is made. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/products/{slug}/{externalId}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the summary of a product's reviews
+         * @description What the reviews of the product (over its group) say, each sentence with the reviews that support it, and their topics. Made by the worker from the published reviews (no outside service), and made again once they have grown by 10 % or more. 404 below 5 published reviews, or before the first summary is made. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.productSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/verifications/{token}": {
         parameters: {
             query?: never;
@@ -5086,6 +5126,34 @@ export interface components {
                 sku?: string;
                 gtin?: string;
                 mpn?: string;
+            }[];
+        };
+        ReviewSummary: {
+            /** @description How many published reviews the summary was made from. */
+            review_count: number;
+            /** @description When the worker made it (ISO 8601, UTC). */
+            generated_at: string;
+            /** @description The language most of its reviews are written in (ISO 639-1), or null. */
+            language: string | null;
+            /** @description The share of negative and positive sentences follows the share of 1–2 and 4–5 star reviews. A cited review that is hidden or erased leaves at once; a sentence quoting it, or left with no citation, goes. */
+            sentences: {
+                /** @description A sentence of a review (or phrased from them): the reviewers' text, never markup. */
+                text: string;
+                /** @enum {string} */
+                sentiment: "positive" | "negative" | "mixed";
+                /** @description Every published review that supports the sentence (same topic, same stance); the first is the one it quotes. */
+                review_ids: string[];
+                /** @description How many reviews support it. */
+                count: number;
+            }[];
+            topics: {
+                name: string;
+                /** @description Reviews that mention it, each once. */
+                mentions: number;
+                positive: number;
+                negative: number;
+                /** @description The first 20 reviews that mention it. */
+                review_ids: string[];
             }[];
         };
         Transparency: {
@@ -13246,6 +13314,102 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown slug or product, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSummary"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, a disabled profile, or fewer than 5 published reviews */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.productSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The product's external id (the business's own), URL-encoded */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSummary"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug or product, a disabled profile, or fewer than 5 published reviews */
             404: {
                 headers: {
                     [name: string]: unknown;

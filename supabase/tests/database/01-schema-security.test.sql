@@ -343,6 +343,7 @@ select results_eq(
             ('plaudit.public_read_product_reviews(text,text,integer,integer,text,integer,boolean,text,text,jsonb)'),
             ('plaudit.public_read_product_version(text,text)'),
             ('plaudit.public_read_review_page(text,text,integer,integer,text,integer,boolean,text,text,jsonb)'),
+            ('plaudit.public_read_review_summary(text,text)'),
             ('plaudit.public_read_version(text)'),
             ('plaudit.request_sign_in(text,text,text,integer)'),
             ('plaudit.session_for_read(bytea,uuid,integer)'),

@@ -1,5 +1,5 @@
 // The public tools: what anyone may read of a business, without a key, as the public routes and
-// pages show it. get_rating and get_transparency answer what their routes answer; search_reviews
+// pages show it. get_rating, get_transparency and get_summary answer what their routes answer; search_reviews
 // and list_products search, which no route does, with the public functions of agent_reads.sql.
 import { z } from 'zod';
 import { runAsPublic } from '../../core/db/roles.ts';
@@ -148,5 +148,23 @@ const getTransparency = tool({
   run: async ({ business }, ctx) => routeResult(await ctx.caller.call('GET', `/public/transparency/${path(business)}`)),
 });
 
+const getSummary = tool({
+  name: 'get_summary',
+  title: "A summary of a business's or a product's reviews",
+  description:
+    "What the published reviews of a business (its own, `business`) or of one of its products (`product`; a product in a group answers for its whole group) say, as the public summary route answers it: `sentences`, each with its `sentiment` and the `review_ids` of every review that supports it (`count` of them; fetch them with search_reviews), and `topics` with their mentions. The sentences are reviewers' own words (or phrased from them). Not found below 5 published reviews.",
+  input: z.object({ business: Business, product: Product.optional() }),
+  readOnly: true,
+  run: async ({ business, product }, ctx) =>
+    routeResult(
+      await ctx.caller.call(
+        'GET',
+        product === undefined
+          ? `/public/summaries/${path(business)}`
+          : `/public/products/${path(business, product)}/summary`,
+      ),
+    ),
+});
+
 /** The tools anyone may call. */
-export const PUBLIC_TOOLS = [getRating, searchReviews, listProducts, getTransparency];
+export const PUBLIC_TOOLS = [getRating, searchReviews, listProducts, getTransparency, getSummary];

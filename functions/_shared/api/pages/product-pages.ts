@@ -43,6 +43,7 @@ import {
   reviewsWord,
   stars,
 } from './review-list.ts';
+import { loadSummarySection, SUMMARY_STYLE, summarySection, type SummarySectionData } from './summary-section.ts';
 import { cachedPublicPage, type Missing, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
 
 const PRODUCTS_PER_PAGE = 24;
@@ -78,7 +79,8 @@ main{max-width:46rem}
 .card p{margin:.25rem 0 0;color:#57606a;font-size:.9rem}
 .card .stars-row{font-size:1rem}
 .gone{font-style:italic}
-${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}`);
+${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}
+${SUMMARY_STYLE}`);
 
 const profileUrlOf = (base: string, slug: string) => `${base}/p/${encodeURIComponent(slug)}`;
 const productUrlOf = (base: string, slug: string, externalId: string) =>
@@ -139,6 +141,7 @@ export type ProductPageData = {
   product: PublicProductRow;
   reviews: ReviewEnvelope;
   newest: ReviewItem[];
+  summary: SummarySectionData | null;
 };
 
 function renderProduct(base: string, slug: string, data: ProductPageData, q: ListQuery) {
@@ -170,6 +173,7 @@ ${image ? markup`<meta property="og:image" content="${image}">\n` : ''}<meta nam
     }<div><h1>${p.name}</h1>${
       shop ? markup`<p class="shop"><a href="${shop}" rel="noopener">See it at ${profile.name}</a></p>` : ''
     }</div></header>
+${summarySection(data.summary, p.name)}
 ${
       reviewListSections({
         pageUrl: productUrl,
@@ -191,11 +195,12 @@ ${
 
 /** What a product's page shows for this list query (its HTML and its markdown twin alike). */
 export async function loadProductPage(sql: Sql, slug: string, externalId: string, q: ListQuery) {
-  const [profile, product, reviews, newest] = await Promise.all([
+  const [profile, product, reviews, newest, summary] = await Promise.all([
     loadPublicProfile(sql, slug),
     loadPublicProduct(sql, slug, externalId),
     loadPublicProductReviews<ReviewItem>(sql, slug, externalId, { ...q, limit: REVIEWS_PER_PAGE }),
     loadPublicProductReviews<ReviewItem>(sql, slug, externalId, NEWEST_FOR_JSONLD),
+    loadSummarySection(sql, slug, externalId),
   ]);
   if (!profile || !profile.enabled || !product || !reviews || !newest) return null;
   return {
@@ -204,6 +209,7 @@ export async function loadProductPage(sql: Sql, slug: string, externalId: string
     product,
     reviews,
     newest: newest.data,
+    summary,
   };
 }
 

@@ -32,24 +32,32 @@ import {
   reviewsWord,
 } from './review-list.ts';
 import { cachedPublicPage, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
+import { loadSummarySection, SUMMARY_STYLE, summarySection, type SummarySectionData } from './summary-section.ts';
 
 type ReviewPage = { total: number; items: ReviewItem[] };
-export type ProfilePageData = { version: string; profile: PublicProfileRow; reviews: ReviewPage; products: number };
+export type ProfilePageData = {
+  version: string;
+  profile: PublicProfileRow;
+  reviews: ReviewPage;
+  products: number;
+  summary: SummarySectionData | null;
+};
 type PageData = ProfilePageData;
 
 /** What the profile page shows for this list query (its HTML and its markdown twin alike). */
 export async function loadProfilePage(sql: Sql, slug: string, q: ListQuery) {
-  const [profile, [row], products] = await Promise.all([
+  const [profile, [row], products, summary] = await Promise.all([
     loadPublicProfile(sql, slug),
     runAsPublic(sql, (tx) =>
       tx<{ r: ReviewPage | null }[]>`
       select plaudit.public_review_page(
         ${slug}, 'profile', ${q.page}, ${REVIEWS_PER_PAGE}, ${q.sort}, ${q.rating}, ${q.media}, null, ${q.reader}) as r`),
     listedProductCount(sql, slug),
+    loadSummarySection(sql, slug, null),
   ]);
   if (!profile) return null;
   if (!profile.enabled || !row.r) return { version: profile.version, absent: true as const };
-  return { version: profile.version, profile, reviews: row.r, products };
+  return { version: profile.version, profile, reviews: row.r, products, summary };
 }
 
 const STYLE = raw(`
@@ -60,7 +68,8 @@ main{max-width:46rem}
 .site{margin:.25rem 0 0;font-size:.95rem}
 .products{margin:.5rem 0 0}
 .products a{color:#0969da;font-weight:600}
-${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}`);
+${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}
+${SUMMARY_STYLE}`);
 
 /** schema.org structured data: the same numbers and reviews the page shows. */
 function structuredData(p: PublicProfileRow, reviews: ReviewItem[], url: string) {
@@ -132,6 +141,7 @@ ${
       ? markup`<p class="products"><a href="${profileUrl}/products">Products of ${p.name} and their reviews →</a></p>`
       : ''
   }
+${summarySection(data.summary, p.name)}
 ${
     reviewListSections({
       pageUrl: profileUrl,

@@ -7,6 +7,7 @@ import { productReads } from './products.ts';
 import { profileReads } from './profiles.ts';
 import { transparencyReads } from './transparency.ts';
 import { signalWrites } from './signals.ts';
+import { summaryReads } from './summaries.ts';
 import { verificationReads } from './verifications.ts';
 
 export { Layout, Theme } from './embed.ts';
@@ -20,6 +21,7 @@ publicData.route('/', embedReads);
 publicData.route('/', fragmentReads);
 publicData.route('/', profileReads);
 publicData.route('/', productReads);
+publicData.route('/', summaryReads);
 publicData.route('/', verificationReads);
 publicData.route('/', transparencyReads);
 publicData.route('/', signalWrites);
