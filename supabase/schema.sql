@@ -1683,9 +1683,9 @@ COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements
 COMMENT ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) IS 'Whether the business''s or a product''s public pages show the notice of a burst being checked.';
 
 -- FUNCTION plaudit.submission_hold (supabase/schemas/review_holds.sql)
---   (p_org_id uuid, p_product_id uuid, p_content text, p_order_hash text) RETURNS TABLE(reason text, hold_id uuid, duplicate_of uuid, similarity real)
+--   (p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) RETURNS TABLE(reason text, hold_id uuid, duplicate_of uuid, similarity real)
 
-COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_content text, p_order_hash text) IS 'Why a submission is held as pending: an open burst hold on its subject, a reused order, or a text at least 90 % alike to a recent review; no row: it is not.';
+COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) IS 'Why a submission is held as pending: an open burst hold on its subject, a reused order, or a text at least 90 % alike to a recent review; no row: it is not.';
 
 -- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
 --   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
@@ -1708,6 +1708,11 @@ COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaud
 --     verification_at timestamp with time zone, review text)
 
 COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
+
+-- FUNCTION plaudit.submitted_order_hash (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid, p_order_id text) RETURNS text
+
+COMMENT ON FUNCTION plaudit.submitted_order_hash(p_org_id uuid, p_order_id text) IS 'The hash a submission''s order id is kept as for the reused-order check, without a leading #; null for none.';
 
 -- FUNCTION plaudit.suppression_reason (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS text

@@ -30,7 +30,7 @@ comment on function plaudit.review_subject(uuid) is 'The burst subject of a revi
 -- they have in common, 1 for the same words; the GIN index on long texts finds the candidates
 -- (pg_trgm's `%`, at its threshold of 0.3), the similarity keeps those at 0.9 or more.
 create or replace function plaudit.submission_hold(
-  p_org_id uuid, p_product_id uuid, p_content text, p_order_hash text
+  p_org_id uuid, p_product_id uuid, p_content text, p_order_id text
 )
 returns table (reason text, hold_id uuid, duplicate_of uuid, similarity real)
 language plpgsql
@@ -40,21 +40,23 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
   v_subject text := plaudit.review_subject(p_product_id);
+  v_order text := plaudit.submitted_order_hash(p_org_id, p_order_id);
 begin
   return query
     select 'burst'::text, h.id, null::uuid, null::real from plaudit.review_holds h
      where h.org_id = p_org_id and h.subject = v_subject and h.released_at is null;
   if found then return; end if;
-  if p_order_hash is not null then
+  if v_order is not null then
     return query
       select 'order_reused'::text, null::uuid, x.review_id, null::real
         from (select a.review_id, a.created_at from plaudit.review_arrivals a
-               where a.org_id = p_org_id and a.order_hash = p_order_hash
+               where a.org_id = p_org_id and a.order_hash = v_order
                  and a.product_id is not distinct from p_product_id
               union all
               select r.id, r.created_at from plaudit.reviews r
-               where r.org_id = p_org_id and r.verification_order_hash = p_order_hash
-                 and r.product_id is not distinct from p_product_id) x
+               where r.org_id = p_org_id and r.product_id is not distinct from p_product_id
+                 and r.verification_order_hash in (select plaudit.order_hash(p_org_id, o)
+                                                     from unnest(plaudit.order_id_forms(p_order_id)) o)) x
        order by x.created_at limit 1;
     if found then return; end if;
   end if;
@@ -70,6 +72,19 @@ begin
 end
 $$;
 comment on function plaudit.submission_hold(uuid,uuid,text,text) is 'Why a submission is held as pending: an open burst hold on its subject, a reused order, or a text at least 90 % alike to a recent review; no row: it is not.';
+
+-- The order id a submission names, as the duplicate check keeps it: hashed with the
+-- organization's secret as purchase proof does, without the `#` shops put before their numbers.
+create or replace function plaudit.submitted_order_hash(p_org_id uuid, p_order_id text)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select plaudit.order_hash(p_org_id, ltrim(btrim(p_order_id), '#')) where nullif(ltrim(btrim(p_order_id), '#'), '') is not null
+$$;
+comment on function plaudit.submitted_order_hash(uuid,text) is 'The hash a submission''s order id is kept as for the reused-order check, without a leading #; null for none.';
 
 -- What a stored submission leaves: its arrival for the burst and order checks, and, when held,
 -- the held row and the trail's `hold` with the reason.

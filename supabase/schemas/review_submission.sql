@@ -192,10 +192,8 @@ begin
     end if;
 
     -- A burst's open hold, a reused order or a duplicate text keeps the review pending, with why.
-    if nullif(btrim(p_review.order_id), '') is not null then
-      submitted_order := plaudit.order_hash(f.org_id, btrim(p_review.order_id));
-    end if;
-    select * into held from plaudit.submission_hold(f.org_id, product_ref, p_review.content, submitted_order) limit 1;
+    submitted_order := plaudit.submitted_order_hash(f.org_id, p_review.order_id);
+    select * into held from plaudit.submission_hold(f.org_id, product_ref, p_review.content, p_review.order_id) limit 1;
     if held.reason is not null then
       status := 'pending';
       order_hash := null;

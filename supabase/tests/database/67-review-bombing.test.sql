@@ -2,7 +2,7 @@
 -- steady flow never make, the hold at submission, the member's release, and tenant isolation.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(22);
+select plan(21);
 
 insert into plaudit.organizations (id, name, slug) values
   ('67000000-0000-4000-8000-000000000001', 'Bombed Co', 'bombed-co'),
