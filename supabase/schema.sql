@@ -650,6 +650,16 @@ COMMENT ON FUNCTION plaudit.has_reviews_in_other_language(p_org_id uuid, p_langu
 
 COMMENT ON FUNCTION plaudit.held_reason_text(p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) IS 'The words of a held review''s reason, for the trail and its pending reason.';
 
+-- FUNCTION plaudit.held_review_json (supabase/schemas/review_holds.sql)
+--   (p_review_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.held_review_json(p_review_id uuid) IS 'Why a review of the caller''s tenant was held, with the review it repeats; null when it was not held.';
+
+-- FUNCTION plaudit.held_review_side (supabase/schemas/review_holds.sql)
+--   (p_review plaudit.reviews) RETURNS json
+
+COMMENT ON FUNCTION plaudit.held_review_side(p_review plaudit.reviews) IS 'A review as a hold shows it: rating, title, text, reviewer''s name, status and date.';
+
 -- FUNCTION plaudit.held_reviews_guard (supabase/schemas/review_holds.sql)
 --   () RETURNS trigger
 
@@ -3325,6 +3335,7 @@ GRANT ALL ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outco
 GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.held_review_json(p_review_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.inbound_connection(p_id uuid) TO plaudit_public;

@@ -271,7 +271,8 @@ begin
       'hold ' || h.id || ' on ' || h.subject || ': ' || h.figures::text, 'system:burst_detection');
     perform plaudit.emit_event(h.org_id, 'reviews.burst_detected', plaudit.review_hold_event(h));
     for m in select x.email from plaudit.members x where x.org_id = h.org_id and x.role in ('owner', 'admin') loop
-      perform plaudit.enqueue_email(h.org_id, m.email, 'review_burst_detected', plaudit.review_hold_event(h),
+      perform plaudit.enqueue_email(h.org_id, m.email, 'review_burst_detected',
+                                    plaudit.review_hold_event(h) || jsonb_build_object('org_id', h.org_id),
                                     'en', 'review_burst_detected:' || h.id || ':' || m.email);
     end loop;
     return next h;
@@ -327,10 +328,7 @@ as $$
     'subject', plaudit.review_hold_subject_json(h.org_id, h.subject), 'started_at', plaudit.iso_utc(h.started_at),
     'figures', h.figures, 'released_at', plaudit.iso_utc(h.released_at), 'released_by', h.released_by,
     'held_reviews', coalesce((
-      select json_agg(json_build_object('id', r.id, 'rating', r.rating, 'title', r.title, 'content', r.content,
-                                        'reviewer_name', r.reviewer_name,
-                                        'verification_status', r.verification_status,
-                                        'created_at', plaudit.iso_utc(r.created_at)) order by r.created_at, r.id)
+      select json_agg(plaudit.held_review_side(r) order by r.created_at, r.id)
         from plaudit.held_reviews x join plaudit.reviews r on r.id = x.review_id
        where x.hold_id = h.id), '[]'))
     from plaudit.review_holds h
@@ -338,6 +336,41 @@ as $$
 $$;
 comment on function plaudit.review_hold_json(uuid) is 'A hold of the caller''s tenant as the API answers it, with its held reviews; null when there is none.';
 grant execute on function plaudit.review_hold_json(uuid) to plaudit_api;
+
+-- Why a review of the caller's tenant was held, with the review it repeats. Null: not held, or
+-- not the tenant's.
+create or replace function plaudit.held_review_json(p_review_id uuid)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select json_build_object(
+    'review_id', x.review_id, 'reason', x.reason, 'hold_id', x.hold_id, 'similarity', x.similarity,
+    'held_at', plaudit.iso_utc(x.created_at), 'resolved_at', plaudit.iso_utc(x.resolved_at),
+    'review', plaudit.held_review_side(r), 'duplicate_of', plaudit.held_review_side(d))
+    from plaudit.held_reviews x
+    join plaudit.reviews r on r.id = x.review_id
+    left join plaudit.reviews d on d.id = x.duplicate_of
+   where x.review_id = p_review_id and x.org_id = plaudit.current_org_id()
+$$;
+comment on function plaudit.held_review_json(uuid) is 'Why a review of the caller''s tenant was held, with the review it repeats; null when it was not held.';
+grant execute on function plaudit.held_review_json(uuid) to plaudit_api;
+
+-- A review as a hold shows it: enough to read and compare. Null for no review.
+create or replace function plaudit.held_review_side(p_review plaudit.reviews)
+returns json
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when p_review.id is not null then json_build_object(
+    'id', p_review.id, 'rating', p_review.rating, 'title', p_review.title, 'content', p_review.content,
+    'reviewer_name', p_review.reviewer_name, 'verification_status', p_review.verification_status,
+    'created_at', plaudit.iso_utc(p_review.created_at)) end
+$$;
+comment on function plaudit.held_review_side(plaudit.reviews) is 'A review as a hold shows it: rating, title, text, reviewer''s name, status and date.';
 
 -- A member releases an open hold of the caller's tenant: new reviews of the subject publish as
 -- before; the held ones stay pending for a person to approve or reject (manual verification).

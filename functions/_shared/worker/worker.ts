@@ -11,6 +11,7 @@ import type { Resolver } from '../core/net/ssrf.ts';
 import { redact } from '../core/redact.ts';
 import type { WorkerConfig } from './config.ts';
 import type { Sleep } from './replicas.ts';
+import { BurstLane } from './lanes/bursts.ts';
 import { CdnPurgeLane } from './lanes/cdn-purge.ts';
 import { ConnectionEventLane } from './lanes/connections.ts';
 import { EmailLane } from './lanes/email.ts';
@@ -31,6 +32,8 @@ export interface WorkerDeps {
   emailTransport?: EmailTransport | null;
   /** The clock a CDN purge waits on for the replicas; tests hold it. */
   replicaSleep?: Sleep;
+  /** The clock the burst detection reads; tests give their own. */
+  now?: () => Date;
 }
 
 /** Exports are looked for this often without a notification. */
@@ -59,6 +62,7 @@ export class Worker {
   #purges: CdnPurgeLane;
   #connections: ConnectionEventLane;
   #writeBacks: ShopifyWriteBackLane;
+  #bursts: BurstLane;
   #running = false;
   #stopped = false;
   #wakeUp: (() => void) | null = null;
@@ -96,6 +100,7 @@ export class Worker {
     this.#purges = new CdnPurgeLane(lane, deps.replicaSleep);
     this.#connections = new ConnectionEventLane(lane);
     this.#writeBacks = new ShopifyWriteBackLane(lane);
+    this.#bursts = new BurstLane(lane, deps.now);
   }
 
   get inFlight(): number {
@@ -206,7 +211,9 @@ export class Worker {
     ]);
     this.#exports.kick();
     await this.#maintenance.run();
-    return hooks + mails + purges + events + writeBacks > 0;
+    // A burst's hold queues its mails and event: the next round sends them.
+    const holds = await this.#bursts.run();
+    return holds + hooks + mails + purges + events + writeBacks > 0;
   }
 
   /** Sends everything due now and waits for it: for the edge function and for tests. */
@@ -217,6 +224,7 @@ export class Worker {
     this.#purges.want();
     this.#connections.want();
     this.#writeBacks.want();
+    await this.#bursts.run({ force: true });
     while (Date.now() < deadline) {
       const claimed = await this.tick();
       if (!claimed && this.#inFlight.size === 0 && !this.#exports.running) break;
