@@ -2,7 +2,7 @@
 -- steady flow never make, the hold at submission, the member's release, and tenant isolation.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(21);
+select plan(22);
 
 insert into plaudit.organizations (id, name, slug) values
   ('67000000-0000-4000-8000-000000000001', 'Bombed Co', 'bombed-co'),
@@ -107,6 +107,11 @@ select is((select verification_status from plaudit.reviews where id = (select id
   'tenant: releasing publishes nothing: the held review waits for a person');
 select is((select verification_status from plaudit.approve_review((select id from held_one), 'Checked', null)), 'verified',
   'tenant: after the release, the held review is approved as manual verification does');
+
+select is(plaudit.dsa_transparency(extract(year from now())::integer)::jsonb -> 'automated_holds',
+  jsonb_build_object('bursts', 1, 'held_reviews', jsonb_build_object('burst', 1, 'duplicate_text', 0, 'order_reused', 0,
+                                                                      'total', 1)),
+  'tenant: the DSA transparency report counts the hold and the review it held');
 
 -- Tenant B --------------------------------------------------------------------------------------
 select tests.act_as_tenant('67000000-0000-4000-8000-000000000002');
