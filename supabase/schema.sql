@@ -1383,6 +1383,11 @@ COMMENT ON FUNCTION plaudit.review_hold_json(p_id uuid) IS 'A hold of the caller
 
 COMMENT ON FUNCTION plaudit.review_hold_subject_json(p_org_id uuid, p_subject text) IS 'A hold''s subject as the API names it: the business, a product or a product group, with its name.';
 
+-- FUNCTION plaudit.review_holds_version (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid) RETURNS bigint
+
+COMMENT ON FUNCTION plaudit.review_holds_version(p_org_id uuid) IS 'Moves when a hold of the organization opens or is released: a part of its public answers'' version.';
+
 -- FUNCTION plaudit.review_is_held (supabase/schemas/review_holds.sql)
 --   (p_review_id uuid) RETURNS boolean
 

@@ -184,6 +184,17 @@ $$;
 comment on function plaudit.subject_under_check(uuid,uuid) is 'Whether the business''s or a product''s public pages show the notice of a burst being checked.';
 grant execute on function plaudit.subject_under_check(uuid,uuid) to plaudit_api, plaudit_public;
 
+-- What of the holds the public answers' versions follow (plaudit.public_version): a hold opened
+-- or released changes it, so no cached page keeps or misses the notice past a revalidation.
+create or replace function plaudit.review_holds_version(p_org_id uuid)
+returns bigint
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$ select count(*) + count(h.released_at) from plaudit.review_holds h where h.org_id = p_org_id $$;
+comment on function plaudit.review_holds_version(uuid) is 'Moves when a hold of the organization opens or is released: a part of its public answers'' version.';
+
 -- The worker's look, once a cycle, at the hour before p_now (the clock is given, so tests set it):
 -- for each subject, its one- and two-star reviews, from how many client addresses, and how many
 -- without the busiest address; against the subject's hourly median of them over the 28 days
@@ -194,7 +205,8 @@ grant execute on function plaudit.subject_under_check(uuid,uuid) to plaudit_api,
 -- reviews of the subject (a sale's or a request batch's praise, with its few low ones, is not
 -- one). A subject with an open hold is skipped. Each burst opens a hold with its figures, enters
 -- the trail (`burst_detected`, actor `system:burst_detection`), is emitted as
--- `reviews.burst_detected` and mailed to the owners and admins. Client addresses are forgotten
+-- `reviews.burst_detected` and mailed to the owners and admins; the organization's public answers
+-- are purged from the CDN (their notice changes). Client addresses are forgotten
 -- after 30 days. p_org_ids limits it to those organizations (null: all). Answers the new holds.
 create or replace function plaudit.detect_review_bursts(p_now timestamptz, p_org_ids uuid[] default null)
 returns setof plaudit.review_holds
@@ -270,6 +282,7 @@ begin
     perform plaudit.append_moderation_entry(h.org_id, null, 'burst_detected',
       'hold ' || h.id || ' on ' || h.subject || ': ' || h.figures::text, 'system:burst_detection');
     perform plaudit.emit_event(h.org_id, 'reviews.burst_detected', plaudit.review_hold_event(h));
+    perform plaudit.request_cdn_purge(h.org_id);
     for m in select x.email from plaudit.members x where x.org_id = h.org_id and x.role in ('owner', 'admin') loop
       perform plaudit.enqueue_email(h.org_id, m.email, 'review_burst_detected',
                                     plaudit.review_hold_event(h) || jsonb_build_object('org_id', h.org_id),
@@ -397,6 +410,7 @@ begin
     raise exception 'Hold is already released' using errcode = 'object_not_in_prerequisite_state';
   end if;
   update plaudit.review_holds x set released_at = now(), released_by = p_actor where x.id = h.id;
+  perform plaudit.request_cdn_purge(h.org_id);
   perform plaudit.append_moderation_entry(h.org_id, null, 'release_hold',
     'hold ' || h.id || ' on ' || h.subject || ' released; '
       || (select count(*) from plaudit.held_reviews x where x.hold_id = h.id and x.resolved_at is null)

@@ -9,6 +9,8 @@ export type PublicProductRow = ProductForJsonLd & {
   version: string;
   external_id: string;
   rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
+  /** An open review bombing hold on the product's subject (review_holds.sql). */
+  checking_recent_reviews: boolean;
 };
 
 /** The product of `slug` with this external id, or null (unknown, another's, or a switched-off profile). */

@@ -21,6 +21,8 @@ export type PublicProfileRow = {
     min_rating: number;
   };
   moderation_chain: { entries: number; head: string | null };
+  /** An open review bombing hold on the business's own reviews (review_holds.sql). */
+  checking_recent_reviews: boolean;
 };
 
 /** The profile of `slug` (enabled or not), or null for an unknown slug. */

@@ -64,6 +64,10 @@ const PublicProduct = z.object({
   review_count: ReviewCount,
   rating_distribution: RatingDistribution,
   rating: UcpRating,
+  checking_recent_reviews: z.boolean().openapi({
+    description:
+      'True while the business checks an unusual number of recent reviews (a review bombing hold): show "We are checking an unusual number of recent reviews".',
+  }),
 }).openapi('PublicProduct');
 
 const ProductRating = z.object({
@@ -184,6 +188,7 @@ function summaryOf(p: PublicProductRow): z.infer<typeof PublicProduct> {
       5: Number(d['5']),
     },
     rating: ucpRating(average, Number(p.review_count)),
+    checking_recent_reviews: p.checking_recent_reviews,
   };
 }
 
