@@ -2801,6 +2801,7 @@ CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name,
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
 CREATE INDEX review_appeals_org_id ON plaudit.review_appeals USING btree (org_id, status, created_at, id);
 CREATE INDEX review_appeals_review_id ON plaudit.review_appeals USING btree (review_id);
+CREATE INDEX review_arrivals_clients_to_forget ON plaudit.review_arrivals USING btree (created_at) WHERE (client_key IS NOT NULL);
 CREATE INDEX review_arrivals_order ON plaudit.review_arrivals USING btree (org_id, order_hash, product_id) WHERE (order_hash IS NOT NULL);
 CREATE INDEX review_arrivals_product_id ON plaudit.review_arrivals USING btree (product_id) WHERE (product_id IS NOT NULL);
 CREATE INDEX review_arrivals_recent ON plaudit.review_arrivals USING btree (created_at) INCLUDE (org_id, subject, rating, client_key);

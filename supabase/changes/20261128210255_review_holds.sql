@@ -35,6 +35,7 @@ comment on table plaudit.review_arrivals is 'What each submitted review leaves f
 create index review_arrivals_recent on plaudit.review_arrivals (created_at) include (org_id, subject, rating, client_key);
 create index review_arrivals_subject on plaudit.review_arrivals (org_id, subject, created_at) where rating <= 2;
 create index review_arrivals_order on plaudit.review_arrivals (org_id, order_hash, product_id) where order_hash is not null;
+create index review_arrivals_clients_to_forget on plaudit.review_arrivals (created_at) where client_key is not null;
 create index review_arrivals_product_id on plaudit.review_arrivals (product_id) where product_id is not null;
 alter table plaudit.review_arrivals enable row level security;
 

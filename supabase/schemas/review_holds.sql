@@ -220,8 +220,8 @@ declare
   m record;
 begin
   update plaudit.review_arrivals a set client_key = null
-   where a.created_at < p_now - interval '30 days' and a.created_at > p_now - interval '31 days'
-     and a.client_key is not null and (p_org_ids is null or a.org_id = any (p_org_ids));
+   where a.created_at < p_now - interval '30 days' and a.client_key is not null
+     and (p_org_ids is null or a.org_id = any (p_org_ids));
   for h in
     with hour as (
       select a.org_id, a.subject,
