@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
 import type { Strings } from './strings.ts';
-import { oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
+import { Checking, oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
 
 export const SORTS = ['newest', 'oldest', 'highest', 'lowest', 'helpful'] as const;
 const PER_PAGE = 10;
@@ -78,6 +78,7 @@ export function ProductWidget(
         )}
         <span class='mu'>{count ? t.reviews(count) : t.noReviews}</span>
       </div>
+      <Checking on={product.checking_recent_reviews} t={t} />
       {count > 0 && (
         <ul class='bars'>
           {[5, 4, 3, 2, 1].map((n) => {

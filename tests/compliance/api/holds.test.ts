@@ -111,7 +111,11 @@ describe('a burst', () => {
     });
     expect(approve.status).toBe(409);
     expect(approve.body).toEqual(
-      errorBody(409, 'Conflict', 'This review is held while an unusual number of recent reviews is checked: release the hold first'),
+      errorBody(
+        409,
+        'Conflict',
+        'This review is held while an unusual number of recent reviews is checked: release the hold first',
+      ),
     );
   });
 });
@@ -207,7 +211,9 @@ describe('other tenants', () => {
     expect((await api('GET', orgPath(other, `/holds/${holdId}`), { key: other.keys.read })).status).toBe(404);
     expect((await api('GET', orgPath(t, `/reviews/${heldId}/held`), { key: t.keys.read })).status).toBe(404);
     expect((await api('GET', orgPath(other, '/holds'), { key: other.keys.read })).body.data).toEqual([]);
-    for (const [method, path] of [['GET', '/holds'], ['GET', `/holds/${holdId}`], ['POST', `/holds/${holdId}/release`]]) {
+    for (
+      const [method, path] of [['GET', '/holds'], ['GET', `/holds/${holdId}`], ['POST', `/holds/${holdId}/release`]]
+    ) {
       expect((await api(method, orgPath(t, path), { key: other.keys.admin })).status, path).toBe(403);
     }
     const otherMember = await asSession(member, 'POST', orgPath(other, `/holds/${holdId}/release`));

@@ -67,7 +67,9 @@ function generate(products: Record<string, string>) {
   for (let h = 0; h < DAYS * 24; h++) {
     const hourOfDay = h % 24;
     const busy = hourOfDay >= 8 && hourOfDay < 22 ? 1 : 0.2;
-    for (const [subject, rate] of [[null, 3], [products.lamp, 1], [products.mugRed, 0.7], [products.mugBlue, 0.7]] as const) {
+    for (
+      const [subject, rate] of [[null, 3], [products.lamp, 1], [products.mugRed, 0.7], [products.mugBlue, 0.7]] as const
+    ) {
       const n = Math.floor(rate * busy * 2 * random() + random());
       add(n, START + h * HOUR, HOUR, subject, () => usualRating());
     }
@@ -83,8 +85,14 @@ function generate(products: Record<string, string>) {
   // The bombing (day 89, 15:00 to 15:50): 40 one- and two-star reviews of the mugs from 25 addresses.
   const bombers = Array.from({ length: 25 }, () => newClient());
   let k = 0;
-  add(40, START + (89 * 24 + 15) * HOUR, 50 * 60_000, products.mugBlue, () => (random() < 0.8 ? 1 : 2), () =>
-    bombers[k++ % bombers.length]);
+  add(
+    40,
+    START + (89 * 24 + 15) * HOUR,
+    50 * 60_000,
+    products.mugBlue,
+    () => (random() < 0.8 ? 1 : 2),
+    () => bombers[k++ % bombers.length],
+  );
 }
 
 beforeAll(async () => {
@@ -135,21 +143,25 @@ afterAll(async () => {
 });
 
 describe('burst detection on 90 days of history', () => {
-  it('opens one hold, on the mugs in the bombing hour, and none for the launch, the sale, the viral post or one address', {
-    timeout: 300_000,
-  }, async () => {
-    const opened: { at: string; subject: string; figures: Record<string, unknown> }[] = [];
-    for (let step = 1; step <= DAYS * 48; step++) {
-      const now = new Date(START + step * (HOUR / 2)).toISOString();
-      const holds = await db<{ subject: string; figures: Record<string, unknown> }[]>`
+  it(
+    'opens one hold, on the mugs in the bombing hour, and none for the launch, the sale, the viral post or one address',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const opened: { at: string; subject: string; figures: Record<string, unknown> }[] = [];
+      for (let step = 1; step <= DAYS * 48; step++) {
+        const now = new Date(START + step * (HOUR / 2)).toISOString();
+        const holds = await db<{ subject: string; figures: Record<string, unknown> }[]>`
         select subject, figures from plaudit.detect_review_bursts(${now}::timestamptz, ${[t.org.id]}::uuid[])`;
-      for (const h of holds) opened.push({ at: now, ...h });
-    }
-    expect(history.length).toBeGreaterThan(8000);
-    expect(opened.map((h) => [h.at, h.subject])).toEqual([
-      [new Date(START + (89 * 24 + 15.5) * HOUR).toISOString(), 'group:mugs'],
-    ]);
-    expect(opened[0].figures).toMatchObject({ client_addresses: expect.any(Number), hourly_median_28_days: 0 });
-    expect(opened[0].figures.low_ratings as number).toBeGreaterThanOrEqual(10);
-  });
+        for (const h of holds) opened.push({ at: now, ...h });
+      }
+      expect(history.length).toBeGreaterThan(8000);
+      expect(opened.map((h) => [h.at, h.subject])).toEqual([
+        [new Date(START + (89 * 24 + 15.5) * HOUR).toISOString(), 'group:mugs'],
+      ]);
+      expect(opened[0].figures).toMatchObject({ client_addresses: expect.any(Number), hourly_median_28_days: 0 });
+      expect(opened[0].figures.low_ratings as number).toBeGreaterThanOrEqual(10);
+    },
+  );
 });

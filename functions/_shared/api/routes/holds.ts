@@ -17,7 +17,9 @@ export const HoldSubject = z.object({
   }),
   product_id: z.string().uuid().nullable(),
   group: z.string().nullable().openapi({ description: "The products' `group` key, for a group." }),
-  name: z.string().nullable().openapi({ description: "The business's or product's name (a group: its first product's)." }),
+  name: z.string().nullable().openapi({
+    description: "The business's or product's name (a group: its first product's).",
+  }),
 }).openapi('HoldSubject');
 
 export const HoldFigures = z.object({
@@ -149,7 +151,7 @@ export const holds = router()
       tags: ['Holds'],
       summary: 'Release a hold',
       description:
-        "A member of the team, signed in to the dashboard, ends the hold: new reviews of the subject publish as before. The reviews it held stay pending: approve or reject each (`POST …/verification/approve` or `/reject`). In the moderation trail (`release_hold`). An API key gets 403; a released hold answers 409.",
+        'A member of the team, signed in to the dashboard, ends the hold: new reviews of the subject publish as before. The reviews it held stay pending: approve or reject each (`POST …/verification/approve` or `/reject`). In the moderation trail (`release_hold`). An API key gets 403; a released hold answers 409.',
       request: { params: OrgItemParams },
       responses: {
         200: json(Hold, 'The hold, released'),

@@ -9,7 +9,9 @@ const text = (value: unknown) => (typeof value === 'string' || typeof value === 
 
 /** The dashboard's page of a hold. */
 export function holdUrl(publicUrl: string | undefined, orgId: string, holdId: string): string {
-  return `${(publicUrl ?? '').replace(/\/+$/, '')}/app/o/${encodeURIComponent(orgId)}/holds/${encodeURIComponent(holdId)}`;
+  return `${(publicUrl ?? '').replace(/\/+$/, '')}/app/o/${encodeURIComponent(orgId)}/holds/${
+    encodeURIComponent(holdId)
+  }`;
 }
 
 /** `review_burst_detected`: new reviews of a subject are held while an unusual number of low ratings is checked. */

@@ -28,8 +28,9 @@ export class BurstLane {
       const holds = await asWorker(sql, (tx) =>
         tx<{ id: string; org_id: string; subject: string }[]>`
           select id, org_id, subject
-            from plaudit.detect_review_bursts(${now.toISOString()}::timestamptz, ${orgIdsLiteral(config.orgIds)}::uuid[])`
-      );
+            from plaudit.detect_review_bursts(${now.toISOString()}::timestamptz, ${
+          orgIdsLiteral(config.orgIds)
+        }::uuid[])`);
       for (const h of holds) {
         log({ level: 'warn', msg: 'review burst held', hold_id: h.id, org_id: h.org_id, subject: h.subject });
       }
