@@ -44,6 +44,7 @@ import mediaHostile from './bench/scenarios/media-hostile.mjs';
 import transparency from './bench/scenarios/transparency.mjs';
 import mcp from './bench/scenarios/mcp.mjs';
 import connections from './bench/scenarios/connections.mjs';
+import holds from './bench/scenarios/holds.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -74,6 +75,7 @@ const SCENARIOS = [
   transparency,
   mcp,
   ...connections,
+  ...holds,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);
