@@ -62,7 +62,7 @@ function PairSide({ title, side, href }: { title: string; side: Side; href?: str
       <figcaption>
         <strong>{href ? <a href={href}>{title}</a> : title}</strong>
         <span class='muted small'>
-          {' '}· {side.reviewer_name}, {formatDateTime(side.created_at)}
+          {` · ${side.reviewer_name}, ${formatDateTime(side.created_at)}`}
         </span>
       </figcaption>
       <p>

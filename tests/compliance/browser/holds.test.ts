@@ -85,7 +85,11 @@ async function checkAndShoot(page: Page, name: string, scope?: string[]) {
 describe('a shopper', () => {
   it('sees the notice on the public page and in the widget while the hold is open', { timeout: SLOW }, async () => {
     const org = owner.tenant.org;
-    const profile = await openPage(browser(), `${(await api('GET', `/api/v1/public/embed/${org.slug}`)).body.url}`, 1280);
+    const profile = await openPage(
+      browser(),
+      `${(await api('GET', `/api/v1/public/embed/${org.slug}`)).body.url}`,
+      1280,
+    );
     try {
       await profile.page.getByRole('status').filter({ hasText: NOTICE }).waitFor();
       await checkAndShoot(profile.page, 'holds-profile-notice');
@@ -97,8 +101,10 @@ describe('a shopper', () => {
     const shop = site.page('/holds', hostPage(embed.snippet));
     const widget = await openPage(browser(), shop, 1280);
     try {
-      await widget.page.waitForFunction((text) =>
-        document.querySelector('#service-widget')?.shadowRoot?.querySelector('p.ck')?.textContent === text, NOTICE);
+      await widget.page.waitForFunction(
+        (text) => document.querySelector('#service-widget')?.shadowRoot?.querySelector('p.ck')?.textContent === text,
+        NOTICE,
+      );
       expect(widget.errors).toEqual([]);
       await checkAndShoot(widget.page, 'holds-widget-notice', ['#service-widget']);
     } finally {

@@ -165,7 +165,7 @@ function HoldCard({ hold, onReleased }: { hold: Hold; onReleased: () => void }) 
                 <Stars rating={r.rating} /> {r.title && <strong>{r.title}</strong>}{' '}
                 <span class='report-content'>{r.content}</span>
                 <span class='muted small'>
-                  {' '}— {r.reviewer_name}, {formatDateTime(r.created_at)} ·{' '}
+                  {` — ${r.reviewer_name}, ${formatDateTime(r.created_at)} · `}
                   <a href={appPath(`/reviews/${r.id}`)}>
                     {r.verification_status === 'pending' ? 'Approve or reject' : `Open (${r.verification_status})`}
                   </a>
