@@ -1744,6 +1744,11 @@ COMMENT ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_prod
 
 COMMENT ON FUNCTION plaudit.take_review_request_quota(p_org_id uuid, p_count integer) IS 'Takes p_count requests from today''s quota and answers what remains, or raises program_limit_exceeded and takes nothing.';
 
+-- FUNCTION plaudit.text_sketch (supabase/schemas/review_holds.sql)
+--   (p_text text) RETURNS bigint[]
+
+COMMENT ON FUNCTION plaudit.text_sketch(p_text text) IS 'A text''s bottom-8 sketch: the smallest hashes of its three-word shingles, lowercased; what the duplicate check looks reviews up by.';
+
 -- FUNCTION plaudit.touch_updated_at (supabase/schemas/tenancy.sql)
 --   () RETURNS trigger
 
@@ -2844,7 +2849,7 @@ CREATE INDEX review_statements_report_id ON plaudit.review_statements USING btre
 CREATE INDEX review_statements_review_id ON plaudit.review_statements USING btree (review_id, created_at);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
 CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
-CREATE INDEX reviews_content_trgm ON plaudit.reviews USING gin (content extensions.gin_trgm_ops) WHERE (char_length(content) >= 60);
+CREATE INDEX reviews_content_sketch ON plaudit.reviews USING gin (plaudit.text_sketch(content)) WHERE (char_length(content) >= 60);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
 CREATE INDEX reviews_org_id_created_at_id ON plaudit.reviews USING btree (org_id, created_at, id);
 CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form_id, created_at, id);
@@ -3568,6 +3573,7 @@ GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudi
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_product jsonb, p_deleted boolean) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.text_sketch(p_text text) TO plaudit_api, plaudit_public, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) TO plaudit_api;

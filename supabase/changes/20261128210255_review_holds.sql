@@ -72,8 +72,8 @@ create index held_reviews_hold_id on plaudit.held_reviews (hold_id) where hold_i
 create index held_reviews_duplicate_of on plaudit.held_reviews (duplicate_of) where duplicate_of is not null;
 alter table plaudit.held_reviews enable row level security;
 
--- The duplicate check's lookup: long texts only, by their three-letter pieces.
-create index reviews_content_trgm on plaudit.reviews using gin (content extensions.gin_trgm_ops)
+-- The duplicate check's lookup: long texts only, by their sketch (plaudit.text_sketch).
+create index reviews_content_sketch on plaudit.reviews using gin (plaudit.text_sketch(content))
   where char_length(content) >= 60;
 
 alter table plaudit.moderation_trail drop constraint moderation_trail_action_check;
