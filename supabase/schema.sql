@@ -2288,13 +2288,15 @@ CREATE TABLE plaudit.review_arrivals (
     product_id uuid,
     order_hash text,
     created_at timestamp with time zone NOT NULL,
+    sketch bigint[],
     CONSTRAINT review_arrivals_client_key_check CHECK ((octet_length(client_key) = 32)),
     CONSTRAINT review_arrivals_order_hash_check CHECK ((order_hash ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT review_arrivals_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
+    CONSTRAINT review_arrivals_sketch_check CHECK ((cardinality(sketch) <= 8)),
     CONSTRAINT review_arrivals_subject_check CHECK ((subject ~ '^(business|product:[0-9a-f-]{36}|group:.+)$'::text))
 );
 
-COMMENT ON TABLE plaudit.review_arrivals IS 'What each submitted review leaves for the burst and duplicate checks: its subject, rating, client (a hash, forgotten after 30 days) and order.';
+COMMENT ON TABLE plaudit.review_arrivals IS 'What each submitted review leaves for the burst and duplicate checks: its subject, rating, client (a hash, forgotten after 30 days), order and text''s sketch.';
 
 CREATE TABLE plaudit.review_forms (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -2810,6 +2812,7 @@ CREATE INDEX review_arrivals_clients_to_forget ON plaudit.review_arrivals USING 
 CREATE INDEX review_arrivals_order ON plaudit.review_arrivals USING btree (org_id, order_hash, product_id) WHERE (order_hash IS NOT NULL);
 CREATE INDEX review_arrivals_product_id ON plaudit.review_arrivals USING btree (product_id) WHERE (product_id IS NOT NULL);
 CREATE INDEX review_arrivals_recent ON plaudit.review_arrivals USING btree (created_at) INCLUDE (org_id, subject, rating, client_key);
+CREATE INDEX review_arrivals_sketch ON plaudit.review_arrivals USING gin (sketch) WHERE (sketch IS NOT NULL);
 CREATE INDEX review_arrivals_subject ON plaudit.review_arrivals USING btree (org_id, subject, created_at) WHERE (rating <= 2);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 
@@ -2849,7 +2852,6 @@ CREATE INDEX review_statements_report_id ON plaudit.review_statements USING btre
 CREATE INDEX review_statements_review_id ON plaudit.review_statements USING btree (review_id, created_at);
 CREATE INDEX review_verification_tokens_org_id ON plaudit.review_verification_tokens USING btree (org_id, created_at);
 CREATE INDEX review_votes_org_id ON plaudit.review_votes USING btree (org_id);
-CREATE INDEX reviews_content_sketch ON plaudit.reviews USING gin (plaudit.text_sketch(content)) WHERE (char_length(content) >= 60);
 CREATE INDEX reviews_duplicate_lookup ON plaudit.reviews USING btree (form_id, lower(reviewer_email), created_at);
 CREATE INDEX reviews_org_id_created_at_id ON plaudit.reviews USING btree (org_id, created_at, id);
 CREATE INDEX reviews_org_id_form_id ON plaudit.reviews USING btree (org_id, form_id, created_at, id);
@@ -3573,7 +3575,6 @@ GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudi
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_product jsonb, p_deleted boolean) TO plaudit_worker;
-GRANT ALL ON FUNCTION plaudit.text_sketch(p_text text) TO plaudit_api, plaudit_public, plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.upsert_orders(p_org_id uuid, p_orders jsonb) TO plaudit_api;

@@ -29,13 +29,16 @@ create table plaudit.review_arrivals (
   client_key bytea constraint review_arrivals_client_key_check check (octet_length(client_key) = 32),
   product_id uuid references plaudit.products (id) on delete cascade,
   order_hash text constraint review_arrivals_order_hash_check check (order_hash ~ '^[0-9a-f]{64}$'),
-  created_at timestamp with time zone not null
+  created_at timestamp with time zone not null,
+  sketch bigint[] constraint review_arrivals_sketch_check check (cardinality(sketch) <= 8)
 );
-comment on table plaudit.review_arrivals is 'What each submitted review leaves for the burst and duplicate checks: its subject, rating, client (a hash, forgotten after 30 days) and order.';
+comment on table plaudit.review_arrivals is 'What each submitted review leaves for the burst and duplicate checks: its subject, rating, client (a hash, forgotten after 30 days), order and text''s sketch.';
 create index review_arrivals_recent on plaudit.review_arrivals (created_at) include (org_id, subject, rating, client_key);
 create index review_arrivals_subject on plaudit.review_arrivals (org_id, subject, created_at) where rating <= 2;
 create index review_arrivals_order on plaudit.review_arrivals (org_id, order_hash, product_id) where order_hash is not null;
 create index review_arrivals_clients_to_forget on plaudit.review_arrivals (created_at) where client_key is not null;
+-- The duplicate check's lookup: long texts' sketches (plaudit.text_sketch).
+create index review_arrivals_sketch on plaudit.review_arrivals using gin (sketch) where sketch is not null;
 create index review_arrivals_product_id on plaudit.review_arrivals (product_id) where product_id is not null;
 alter table plaudit.review_arrivals enable row level security;
 
@@ -72,9 +75,7 @@ create index held_reviews_hold_id on plaudit.held_reviews (hold_id) where hold_i
 create index held_reviews_duplicate_of on plaudit.held_reviews (duplicate_of) where duplicate_of is not null;
 alter table plaudit.held_reviews enable row level security;
 
--- The duplicate check's lookup: long texts only, by their sketch (plaudit.text_sketch).
-create index reviews_content_sketch on plaudit.reviews using gin (plaudit.text_sketch(content))
-  where char_length(content) >= 60;
+
 
 alter table plaudit.moderation_trail drop constraint moderation_trail_action_check;
 alter table plaudit.moderation_trail add constraint moderation_trail_action_check check (action = any (array[

@@ -354,9 +354,7 @@ begin
       p_language, p_reader_language));
   end if;
   return json_build_object(
-    'version', concat_ws('.', org.id, (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
-                         (extract(epoch from org.updated_at) * 1000000)::bigint,
-                         coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
+    'version', plaudit.public_version(p_slug),
     'enabled', org.enabled,
     'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media, p_language),
     'items', items::json);

@@ -25,8 +25,9 @@ comment on function plaudit.review_subject(uuid) is 'The burst subject of a revi
 -- A text's sketch for the duplicate check's lookup: its lowercased words (letters and digits),
 -- taken three at a time (shingles; the whole text when it has fewer), each hashed, and the 8
 -- smallest hashes kept (a bottom-k sketch). Texts that are nearly the same share most of their
--- shingles, so most of their smallest hashes: the GIN index of long texts' sketches finds them by
--- one shared hash, where a trigram index would walk the posting lists of the commonest letters.
+-- shingles, so most of their smallest hashes: kept with each submission's arrival, GIN-indexed,
+-- they find the candidates sharing two hashes or more, where a trigram index walked the posting
+-- lists of the commonest letters (docs/benchmarks.md).
 create or replace function plaudit.text_sketch(p_text text)
 returns bigint[]
 language sql
@@ -46,16 +47,15 @@ as $$
     select distinct hashtextextended(s, 0) as h from shingles where whole or (total < 3 and n = 1) order by h limit 8) x
 $$;
 comment on function plaudit.text_sketch(text) is 'A text''s bottom-8 sketch: the smallest hashes of its three-word shingles, lowercased; what the duplicate check looks reviews up by.';
--- The index of reviews' sketches computes it for whoever writes a review.
-grant execute on function plaudit.text_sketch(text) to plaudit_api, plaudit_public, plaudit_worker;
 
 -- Why a submission is held, decided before it is stored (the first that applies): an open hold
 -- on its subject (`burst`); an order id that already has a review of the same product
 -- (`order_reused`); a text of 60 characters or more that is the same as, or at least 90 % alike
 -- to, another review of the organization in the last 90 days (`duplicate_text`). Alike is
 -- pg_trgm's similarity: the share of the two texts' three-letter pieces (lowercased words) that
--- they have in common, 1 for the same words. The candidates are the long texts sharing a hash of
--- the sketch (plaudit.text_sketch, GIN-indexed); the similarity keeps those at 0.9 or more.
+-- they have in common, 1 for the same words. The candidates are the submissions whose sketch
+-- (plaudit.text_sketch) shares two hashes or more with this text's; the similarity keeps those at
+-- 0.9 or more. Reviews imported, or stored before the check existed, have no sketch: not compared.
 create or replace function plaudit.submission_hold(
   p_org_id uuid, p_product_id uuid, p_content text, p_order_id text
 )
@@ -90,9 +90,11 @@ begin
   if char_length(p_content) >= 60 then
     return query
       select 'duplicate_text'::text, null::uuid, r.id, extensions.similarity(r.content, p_content)
-        from plaudit.reviews r
-       where r.org_id = p_org_id and r.created_at > now() - interval '90 days'
-         and char_length(r.content) >= 60 and plaudit.text_sketch(r.content) && plaudit.text_sketch(p_content)
+        from (select plaudit.text_sketch(p_content) as s) q
+        join plaudit.review_arrivals a on a.sketch && q.s
+        join plaudit.reviews r on r.id = a.review_id
+       where a.org_id = p_org_id and a.created_at > now() - interval '90 days' and a.sketch is not null
+         and cardinality(array(select unnest(a.sketch) intersect select unnest(q.s))) >= least(2, cardinality(q.s))
          and extensions.similarity(r.content, p_content) >= 0.9
        order by extensions.similarity(r.content, p_content) desc, r.created_at limit 1;
   end if;
@@ -126,9 +128,11 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-  insert into plaudit.review_arrivals (review_id, org_id, subject, rating, client_key, product_id, order_hash, created_at)
+  insert into plaudit.review_arrivals
+    (review_id, org_id, subject, rating, client_key, product_id, order_hash, created_at, sketch)
   values (p_review.id, p_review.org_id, plaudit.review_subject(p_review.product_id), p_review.rating, p_client_key,
-          p_review.product_id, p_order_hash, p_review.created_at);
+          p_review.product_id, p_order_hash, p_review.created_at,
+          case when char_length(p_review.content) >= 60 then plaudit.text_sketch(p_review.content) end);
   if p_reason is null then
     return;
   end if;

@@ -8,7 +8,7 @@
 // finds real candidates), each submission a new text of 16 such words.
 //
 // burst-detection: one call of plaudit.detect_review_bursts a cycle, 1 client, on the same
-// organization with an arrival per review (one a minute for BENCH_REVIEWS minutes), looked at
+// organization with an arrival per review (one a minute over the BENCH_REVIEWS minutes to now), looked at
 // inside that history: the time a worker's cycle spends on it.
 //
 //   BENCH_REVIEWS=100000
@@ -47,11 +47,12 @@ async function seed(ctx) {
       insert into plaudit.reviews (org_id, form_id, rating, content, reviewer_name, reviewer_email, verification_status,
                                    created_at)
       select '${org.id}', '${form.id}', 1 + i % 5, ${wordsOf('i')}, 'Reviewer ' || i, 'r' || i || '@example.com',
-             'unverified', timestamptz '2026-01-01 00:00:00+00' + make_interval(mins => i)
+             'unverified', now() - make_interval(mins => ${count} - i)
         from generate_series(1, ${count}) i`);
     await tx`
-      insert into plaudit.review_arrivals (review_id, org_id, subject, rating, client_key, created_at)
-      select r.id, r.org_id, 'business', r.rating, sha256(convert_to(r.reviewer_email, 'UTF8')), r.created_at
+      insert into plaudit.review_arrivals (review_id, org_id, subject, rating, client_key, created_at, sketch)
+      select r.id, r.org_id, 'business', r.rating, sha256(convert_to(r.reviewer_email, 'UTF8')), r.created_at,
+             plaudit.text_sketch(r.content)
         from plaudit.reviews r where r.org_id = ${org.id}`;
   });
   await sql`select plaudit.rebuild_review_statistics(${org.id})`;
@@ -72,7 +73,7 @@ async function seed(ctx) {
   await sql.unsafe(unchecked);
   await sql`grant execute on function plaudit.bench_submit_review_unchecked(plaudit.review_submission,text,integer,text,uuid)
             to plaudit_public`;
-  const last = new Date(Date.UTC(2026, 0, 1) + count * 60_000).toISOString();
+  const last = new Date().toISOString();
   stack.holdsSeed = { orgId: org.id, formId: form.id, last, count };
   return stack.holdsSeed;
 }

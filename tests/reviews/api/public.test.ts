@@ -65,6 +65,7 @@ describe('GET /api/v1/public/profiles/:slug', () => {
       rating: { value: 3.17, scale_min: 1, scale_max: 5, count: 6 },
       // One hidden, one approved, one rejected: three trail entries (tests/reviews/api/moderation-chain.test.ts).
       moderation_chain: { entries: 3, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      checking_recent_reviews: false,
     });
     expect(res.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=300');
     expect(res.headers.get('etag')).toMatch(/^W\/"[\w-]+"$/);
@@ -197,6 +198,7 @@ describe('GET /api/v1/public/embed/:slug', () => {
       name: biz.t.org.name,
       layout: 'list',
       theme: 'light',
+      checking_recent_reviews: false,
       max_reviews: 10,
       min_rating: 1,
       average_rating: 3.17,
