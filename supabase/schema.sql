@@ -2872,6 +2872,7 @@ CREATE INDEX reviews_public_product_feed ON plaudit.reviews USING btree (product
 CREATE INDEX reviews_public_product_helpful ON plaudit.reviews USING btree (product_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_search ON plaudit.reviews USING gin (search);
 CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verification_key_id) WHERE (verification_key_id IS NOT NULL);
+CREATE INDEX reviews_verification_order_hash ON plaudit.reviews USING btree (org_id, verification_order_hash) WHERE (verification_order_hash IS NOT NULL);
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
 CREATE INDEX sessions_email ON plaudit.sessions USING btree (lower(email)) WHERE (ended_at IS NULL);
 

@@ -77,6 +77,10 @@ alter table plaudit.held_reviews enable row level security;
 
 
 
+-- The reused-order check finds a review verified by the same order without walking the others.
+create index reviews_verification_order_hash on plaudit.reviews (org_id, verification_order_hash)
+  where verification_order_hash is not null;
+
 alter table plaudit.moderation_trail drop constraint moderation_trail_action_check;
 alter table plaudit.moderation_trail add constraint moderation_trail_action_check check (action = any (array[
   'hide', 'unhide', 'verify', 'approve', 'reject', 'reply', 'edit_reply', 'withdraw_reply', 'anonymize', 'import',

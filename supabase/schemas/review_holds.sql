@@ -68,6 +68,9 @@ as $$
 declare
   v_subject text := plaudit.review_subject(p_product_id);
   v_order text := plaudit.submitted_order_hash(p_org_id, p_order_id);
+  -- Worked out once, before the lookups (the planner would otherwise run them row by row).
+  v_order_forms text[] := array(select plaudit.order_hash(p_org_id, o) from unnest(plaudit.order_id_forms(p_order_id)) o);
+  v_sketch bigint[];
 begin
   return query
     select 'burst'::text, h.id, null::uuid, null::real from plaudit.review_holds h
@@ -81,21 +84,23 @@ begin
                  and a.product_id is not distinct from p_product_id
               union all
               select r.id, r.created_at from plaudit.reviews r
-               where r.org_id = p_org_id and r.product_id is not distinct from p_product_id
-                 and r.verification_order_hash in (select plaudit.order_hash(p_org_id, o)
-                                                     from unnest(plaudit.order_id_forms(p_order_id)) o)) x
+               where r.org_id = p_org_id and r.verification_order_hash = any (v_order_forms)
+                 and r.product_id is not distinct from p_product_id) x
        order by x.created_at limit 1;
     if found then return; end if;
   end if;
   if char_length(p_content) >= 60 then
+    v_sketch := plaudit.text_sketch(p_content);
     return query
+      with candidates as materialized (
+        select a.review_id from plaudit.review_arrivals a
+         where a.sketch && v_sketch and a.org_id = p_org_id and a.created_at > now() - interval '90 days'
+           and cardinality(array(select unnest(a.sketch) intersect select unnest(v_sketch)))
+               >= least(2, cardinality(v_sketch))
+      )
       select 'duplicate_text'::text, null::uuid, r.id, extensions.similarity(r.content, p_content)
-        from (select plaudit.text_sketch(p_content) as s) q
-        join plaudit.review_arrivals a on a.sketch && q.s
-        join plaudit.reviews r on r.id = a.review_id
-       where a.org_id = p_org_id and a.created_at > now() - interval '90 days' and a.sketch is not null
-         and cardinality(array(select unnest(a.sketch) intersect select unnest(q.s))) >= least(2, cardinality(q.s))
-         and extensions.similarity(r.content, p_content) >= 0.9
+        from candidates c join plaudit.reviews r on r.id = c.review_id
+       where extensions.similarity(r.content, p_content) >= 0.9
        order by extensions.similarity(r.content, p_content) desc, r.created_at limit 1;
   end if;
 end
