@@ -48,6 +48,7 @@ import dsaFigures from './bench/scenarios/dsa-figures.mjs';
 import mcp from './bench/scenarios/mcp.mjs';
 import connections from './bench/scenarios/connections.mjs';
 import summaries from './bench/scenarios/summaries.mjs';
+import holds from './bench/scenarios/holds.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
 import { createStack } from './bench/stack.mjs';
@@ -82,6 +83,7 @@ const SCENARIOS = [
   mcp,
   ...connections,
   summaries,
+  ...holds,
 ];
 
 const say = (msg) => console.error(`bench: ${msg}`);

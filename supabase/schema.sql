@@ -501,6 +501,27 @@ COMMENT ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution
 
 COMMENT ON FUNCTION plaudit.delete_connection(p_id uuid) IS 'Deletes a connection of the transaction''s tenant: it forgets its secrets and takes no more events; what it brought stays.';
 
+CREATE TABLE plaudit.review_holds (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    subject text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    figures jsonb NOT NULL,
+    released_at timestamp with time zone,
+    released_by text,
+    CONSTRAINT review_holds_figures_check CHECK ((jsonb_typeof(figures) = 'object'::text)),
+    CONSTRAINT review_holds_released_by_check CHECK (((char_length(released_by) >= 1) AND (char_length(released_by) <= 200))),
+    CONSTRAINT review_holds_released_check CHECK (((released_at IS NULL) = (released_by IS NULL))),
+    CONSTRAINT review_holds_subject_check CHECK ((subject ~ '^(business|product:[0-9a-f-]{36}|group:.+)$'::text))
+);
+
+COMMENT ON TABLE plaudit.review_holds IS 'A burst of one- and two-star reviews of one subject found by the worker: new reviews of it are held until a member releases it.';
+
+-- FUNCTION plaudit.detect_review_bursts (supabase/schemas/review_holds.sql)
+--   (p_now timestamp with time zone, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS SETOF plaudit.review_holds
+
+COMMENT ON FUNCTION plaudit.detect_review_bursts(p_now timestamp with time zone, p_org_ids uuid[]) IS 'The worker''s burst detection for the hour before the given time: opens a hold per burst, in the trail, emitted and mailed to the admins; answers the new holds.';
+
 -- FUNCTION plaudit.drop_refunded_request_products (supabase/schemas/orders_timeline.sql)
 --   (o plaudit.orders, p_event_id bigint) RETURNS void
 
@@ -671,6 +692,26 @@ COMMENT ON FUNCTION plaudit.gtin_is_valid(p_gtin text) IS 'True when the text is
 --   (p_org_id uuid, p_language text) RETURNS boolean
 
 COMMENT ON FUNCTION plaudit.has_reviews_in_other_language(p_org_id uuid, p_language text) IS 'Whether any review of the business is written in another language than the one given.';
+
+-- FUNCTION plaudit.held_reason_text (supabase/schemas/review_holds.sql)
+--   (p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) RETURNS text
+
+COMMENT ON FUNCTION plaudit.held_reason_text(p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) IS 'The words of a held review''s reason, for the trail and its pending reason.';
+
+-- FUNCTION plaudit.held_review_json (supabase/schemas/review_holds.sql)
+--   (p_review_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.held_review_json(p_review_id uuid) IS 'Why a review of the caller''s tenant was held, with the review it repeats; null when it was not held.';
+
+-- FUNCTION plaudit.held_review_side (supabase/schemas/review_holds.sql)
+--   (p_review plaudit.reviews) RETURNS json
+
+COMMENT ON FUNCTION plaudit.held_review_side(p_review plaudit.reviews) IS 'A review as a hold shows it: rating, title, text, reviewer''s name, status and date.';
+
+-- FUNCTION plaudit.held_reviews_guard (supabase/schemas/review_holds.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.held_reviews_guard() IS 'Keeps a held review pending until a person approves or rejects it, and not before its hold is released.';
 
 -- FUNCTION plaudit.hit_rate_limit (supabase/schemas/authentication_and_rate_limits.sql)
 --   (p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) RETURNS record
@@ -1319,6 +1360,12 @@ COMMENT ON FUNCTION plaudit.record_order_event(c plaudit.connections, a plaudit.
 
 COMMENT ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) IS 'Records an attempt of claimed Shopify write-backs: sent, retrying or failed; answers the status.';
 
+-- FUNCTION plaudit.record_submission (supabase/schemas/review_holds.sql)
+--   (p_review plaudit.reviews, p_client_key bytea, p_order_hash text, p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) RETURNS void
+
+COMMENT ON FUNCTION plaudit.record_submission(p_review plaudit.reviews, p_client_key bytea, p_order_hash text, p_reason text, p_hold_id uuid,
+    p_duplicate_of uuid, p_similarity real) IS 'Records a stored submission''s arrival and, when held, its held row and the trail''s hold entry.';
+
 -- FUNCTION plaudit.record_test_delivery (supabase/schemas/webhooks.sql)
 --   (p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) RETURNS text
 
@@ -1341,6 +1388,11 @@ COMMENT ON FUNCTION plaudit.refuse_changes_once_set() IS 'A column named in the 
 --   (p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
 
 COMMENT ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) IS 'Rejects a pending review of the caller''s tenant by hand.';
+
+-- FUNCTION plaudit.release_review_hold (supabase/schemas/review_holds.sql)
+--   (p_id uuid, p_actor text) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.release_review_hold(p_id uuid, p_actor text) IS 'A member releases an open hold of the caller''s tenant, in the trail; its held reviews stay pending for manual verification.';
 
 -- FUNCTION plaudit.reply_json (supabase/schemas/one_statement_reads.sql)
 --   (reply plaudit.review_replies) RETURNS text
@@ -1449,6 +1501,31 @@ COMMENT ON FUNCTION plaudit.review_forms_stay_deleted() IS 'A deleted form stays
 --   (p_review_id uuid) RETURNS boolean
 
 COMMENT ON FUNCTION plaudit.review_has_public_media(p_review_id uuid) IS 'Whether a review has a photo or video the public may see.';
+
+-- FUNCTION plaudit.review_hold_event (supabase/schemas/review_holds.sql)
+--   (p_hold plaudit.review_holds) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.review_hold_event(p_hold plaudit.review_holds) IS 'The reviews.burst_detected payload of a hold, also its mail''s data.';
+
+-- FUNCTION plaudit.review_hold_json (supabase/schemas/review_holds.sql)
+--   (p_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.review_hold_json(p_id uuid) IS 'A hold of the caller''s tenant as the API answers it, with its held reviews; null when there is none.';
+
+-- FUNCTION plaudit.review_hold_subject_json (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid, p_subject text) RETURNS jsonb
+
+COMMENT ON FUNCTION plaudit.review_hold_subject_json(p_org_id uuid, p_subject text) IS 'A hold''s subject as the API names it: the business, a product or a product group, with its name.';
+
+-- FUNCTION plaudit.review_holds_version (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid) RETURNS bigint
+
+COMMENT ON FUNCTION plaudit.review_holds_version(p_org_id uuid) IS 'Moves when a hold of the organization opens or is released: a part of its public answers'' version.';
+
+-- FUNCTION plaudit.review_is_held (supabase/schemas/review_holds.sql)
+--   (p_review_id uuid) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.review_is_held(p_review_id uuid) IS 'Whether a review is held for a check now.';
 
 -- FUNCTION plaudit.review_is_incentivized (supabase/schemas/google_product_feed.sql)
 --   (r plaudit.reviews) RETURNS boolean
@@ -1560,6 +1637,11 @@ COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request 
 --   (p_review_id uuid) RETURNS json
 
 COMMENT ON FUNCTION plaudit.review_statements_json(p_review_id uuid) IS 'The statements of reasons of a review of the caller''s tenant, newest first; null when it is not the tenant''s.';
+
+-- FUNCTION plaudit.review_subject (supabase/schemas/review_holds.sql)
+--   (p_product_id uuid) RETURNS text
+
+COMMENT ON FUNCTION plaudit.review_subject(p_product_id uuid) IS 'The burst subject of a review of this product: its group, the product, or the business for none.';
 
 -- FUNCTION plaudit.review_summaries_due (supabase/schemas/review_summaries.sql)
 --   (p_limit integer, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS TABLE(org_id uuid, product_id uuid, group_key text, published bigint)
@@ -1775,6 +1857,16 @@ COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements
 
 COMMENT ON FUNCTION plaudit.store_connection_event(c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of an active connection once per delivery id and wakes the worker; answers the outcome.';
 
+-- FUNCTION plaudit.subject_under_check (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid, p_product_id uuid) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) IS 'Whether the business''s or a product''s public pages show the notice of a burst being checked.';
+
+-- FUNCTION plaudit.submission_hold (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) RETURNS TABLE(reason text, hold_id uuid, duplicate_of uuid, similarity real)
+
+COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) IS 'Why a submission is held as pending: an open burst hold on its subject, a reused order, or a text at least 90 % alike to a recent review; no row: it is not.';
+
 -- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
 --   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
 
@@ -1797,6 +1889,11 @@ COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaud
 
 COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
 
+-- FUNCTION plaudit.submitted_order_hash (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid, p_order_id text) RETURNS text
+
+COMMENT ON FUNCTION plaudit.submitted_order_hash(p_org_id uuid, p_order_id text) IS 'The hash a submission''s order id is kept as for the reused-order check, without a leading #; null for none.';
+
 -- FUNCTION plaudit.suppression_reason (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS text
 
@@ -1811,6 +1908,11 @@ COMMENT ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_prod
 --   (p_org_id uuid, p_count integer) RETURNS integer
 
 COMMENT ON FUNCTION plaudit.take_review_request_quota(p_org_id uuid, p_count integer) IS 'Takes p_count requests from today''s quota and answers what remains, or raises program_limit_exceeded and takes nothing.';
+
+-- FUNCTION plaudit.text_sketch (supabase/schemas/review_holds.sql)
+--   (p_text text) RETURNS bigint[]
+
+COMMENT ON FUNCTION plaudit.text_sketch(p_text text) IS 'A text''s bottom-8 sketch: the smallest hashes of its three-word shingles, lowercased; what the duplicate check looks reviews up by.';
 
 -- FUNCTION plaudit.touch_updated_at (supabase/schemas/tenancy.sql)
 --   () RETURNS trigger
@@ -2075,6 +2177,22 @@ ALTER TABLE ONLY plaudit.export_chunks ALTER COLUMN body SET COMPRESSION lz4;
 COMMENT ON TABLE plaudit.export_chunks IS 'The file of an export as numbered chunks of text, which the download route streams in order.';
 COMMENT ON COLUMN plaudit.export_chunks.last_review_id IS 'With last_created_at: the last review in this chunk, where the next chunk starts after.';
 
+CREATE TABLE plaudit.held_reviews (
+    review_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    reason text NOT NULL,
+    hold_id uuid,
+    duplicate_of uuid,
+    similarity real,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    resolved_at timestamp with time zone,
+    CONSTRAINT held_reviews_cause_check CHECK ((((reason = 'burst'::text) = (hold_id IS NOT NULL)) AND ((reason = 'burst'::text) = (duplicate_of IS NULL)))),
+    CONSTRAINT held_reviews_reason_check CHECK ((reason = ANY (ARRAY['burst'::text, 'duplicate_text'::text, 'order_reused'::text]))),
+    CONSTRAINT held_reviews_similarity_check CHECK (((similarity >= (0)::double precision) AND (similarity <= (1)::double precision)))
+);
+
+COMMENT ON TABLE plaudit.held_reviews IS 'Reviews held as pending at submission (a burst''s hold, a duplicate text, a reused order) until a person approves or rejects them.';
+
 CREATE TABLE plaudit.idempotency_keys (
     org_id uuid NOT NULL,
     key text NOT NULL,
@@ -2327,6 +2445,25 @@ CREATE TABLE plaudit.replica_read_floor (
 
 COMMENT ON TABLE plaudit.replica_read_floor IS 'The WAL position a read replica must have replayed to serve reads; raised by the CDN purge lane when a replica falls behind a purge.';
 
+CREATE TABLE plaudit.review_arrivals (
+    review_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    subject text NOT NULL,
+    rating smallint NOT NULL,
+    client_key bytea,
+    product_id uuid,
+    order_hash text,
+    created_at timestamp with time zone NOT NULL,
+    sketch bigint[],
+    CONSTRAINT review_arrivals_client_key_check CHECK ((octet_length(client_key) = 32)),
+    CONSTRAINT review_arrivals_order_hash_check CHECK ((order_hash ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT review_arrivals_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
+    CONSTRAINT review_arrivals_sketch_check CHECK ((cardinality(sketch) <= 8)),
+    CONSTRAINT review_arrivals_subject_check CHECK ((subject ~ '^(business|product:[0-9a-f-]{36}|group:.+)$'::text))
+);
+
+COMMENT ON TABLE plaudit.review_arrivals IS 'What each submitted review leaves for the burst and duplicate checks: its subject, rating, client (a hash, forgotten after 30 days), order and text''s sketch.';
+
 CREATE TABLE plaudit.review_forms (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     org_id uuid NOT NULL,
@@ -2345,6 +2482,21 @@ CREATE TABLE plaudit.review_forms (
 
 COMMENT ON TABLE plaudit.review_forms IS 'Review forms: how an organization collects reviews, with custom fields, a verification mode and an on/off switch.';
 COMMENT ON COLUMN plaudit.review_forms.incentive IS 'What the business offers for a review written on this form, or null.';
+
+CREATE TABLE plaudit.review_hold_settings (
+    org_id uuid NOT NULL,
+    min_reviews integer DEFAULT 10 NOT NULL,
+    min_addresses integer DEFAULT 5 NOT NULL,
+    median_factor numeric DEFAULT 5 NOT NULL,
+    min_low_share numeric DEFAULT 0.5 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_hold_settings_median_factor_check CHECK (((median_factor >= (1)::numeric) AND (median_factor <= (1000)::numeric))),
+    CONSTRAINT review_hold_settings_min_addresses_check CHECK (((min_addresses >= 2) AND (min_addresses <= 100000))),
+    CONSTRAINT review_hold_settings_min_low_share_check CHECK (((min_low_share >= (0)::numeric) AND (min_low_share <= (1)::numeric))),
+    CONSTRAINT review_hold_settings_min_reviews_check CHECK (((min_reviews >= 2) AND (min_reviews <= 100000)))
+);
+
+COMMENT ON TABLE plaudit.review_hold_settings IS 'An organization''s review-bombing thresholds; no row: the defaults (10 reviews, 5 addresses, 5x the median, half of the hour''s reviews).';
 
 CREATE TABLE plaudit.review_media (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -2711,6 +2863,7 @@ ALTER TABLE ONLY plaudit.email_suppressions ADD CONSTRAINT email_suppressions_pk
 ALTER TABLE ONLY plaudit.events ADD CONSTRAINT events_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_pkey PRIMARY KEY (export_id, seq);
 ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.held_reviews ADD CONSTRAINT held_reviews_pkey PRIMARY KEY (review_id);
 ALTER TABLE ONLY plaudit.idempotency_keys ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (org_id, key);
 ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_pkey PRIMARY KEY (import_id, row_number);
 ALTER TABLE ONLY plaudit.imports ADD CONSTRAINT imports_pkey PRIMARY KEY (id);
@@ -2738,8 +2891,11 @@ ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_
 ALTER TABLE ONLY plaudit.replica_read_floor ADD CONSTRAINT replica_read_floor_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_key UNIQUE (statement_id);
+ALTER TABLE ONLY plaudit.review_arrivals ADD CONSTRAINT review_arrivals_pkey PRIMARY KEY (review_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.review_hold_settings ADD CONSTRAINT review_hold_settings_pkey PRIMARY KEY (org_id);
+ALTER TABLE ONLY plaudit.review_holds ADD CONSTRAINT review_holds_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_position_key UNIQUE (review_id, "position");
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_sha256_key UNIQUE (review_id, sha256);
@@ -2808,6 +2964,9 @@ CREATE INDEX export_chunks_org_id ON plaudit.export_chunks USING btree (org_id, 
 CREATE INDEX exports_created_by_key_id ON plaudit.exports USING btree (created_by_key_id) WHERE (created_by_key_id IS NOT NULL);
 CREATE INDEX exports_due ON plaudit.exports USING btree (created_at) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text]));
 CREATE INDEX exports_org_id_created_at ON plaudit.exports USING btree (org_id, created_at DESC, id);
+CREATE INDEX held_reviews_duplicate_of ON plaudit.held_reviews USING btree (duplicate_of) WHERE (duplicate_of IS NOT NULL);
+CREATE INDEX held_reviews_hold_id ON plaudit.held_reviews USING btree (hold_id) WHERE (hold_id IS NOT NULL);
+CREATE INDEX held_reviews_org_id ON plaudit.held_reviews USING btree (org_id, created_at);
 CREATE INDEX idempotency_keys_org_id_created_at ON plaudit.idempotency_keys USING btree (org_id, created_at);
 CREATE INDEX import_rows_org_id ON plaudit.import_rows USING btree (org_id);
 CREATE INDEX imports_org_id_created_at ON plaudit.imports USING btree (org_id, created_at DESC, id);
@@ -2840,7 +2999,17 @@ CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name,
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
 CREATE INDEX review_appeals_org_id ON plaudit.review_appeals USING btree (org_id, status, created_at, id);
 CREATE INDEX review_appeals_review_id ON plaudit.review_appeals USING btree (review_id);
+CREATE INDEX review_arrivals_clients_to_forget ON plaudit.review_arrivals USING btree (created_at) WHERE (client_key IS NOT NULL);
+CREATE INDEX review_arrivals_order ON plaudit.review_arrivals USING btree (org_id, order_hash, product_id) WHERE (order_hash IS NOT NULL);
+CREATE INDEX review_arrivals_product_id ON plaudit.review_arrivals USING btree (product_id) WHERE (product_id IS NOT NULL);
+CREATE INDEX review_arrivals_recent ON plaudit.review_arrivals USING btree (created_at) INCLUDE (org_id, subject, rating, client_key);
+CREATE INDEX review_arrivals_sketch ON plaudit.review_arrivals USING gin (sketch) WHERE (sketch IS NOT NULL);
+CREATE INDEX review_arrivals_subject ON plaudit.review_arrivals USING btree (org_id, subject, created_at) WHERE (rating <= 2);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
+
+CREATE UNIQUE INDEX review_holds_one_open ON plaudit.review_holds USING btree (org_id, subject) WHERE (released_at IS NULL);
+
+CREATE INDEX review_holds_org_id ON plaudit.review_holds USING btree (org_id, started_at, id);
 CREATE INDEX review_media_org_id ON plaudit.review_media USING btree (org_id);
 CREATE INDEX review_replies_org_id ON plaudit.review_replies USING btree (org_id);
 
@@ -2903,6 +3072,7 @@ CREATE INDEX reviews_public_product_feed ON plaudit.reviews USING btree (product
 CREATE INDEX reviews_public_product_helpful ON plaudit.reviews USING btree (product_id, helpful_count, created_at, id) INCLUDE (rating) WHERE ((product_id IS NOT NULL) AND (NOT is_hidden) AND (verification_status = ANY (ARRAY['verified'::text, 'unverified'::text])));
 CREATE INDEX reviews_search ON plaudit.reviews USING gin (search);
 CREATE INDEX reviews_verification_key_id ON plaudit.reviews USING btree (verification_key_id) WHERE (verification_key_id IS NOT NULL);
+CREATE INDEX reviews_verification_order_hash ON plaudit.reviews USING btree (org_id, verification_order_hash) WHERE (verification_order_hash IS NOT NULL);
 CREATE INDEX reviews_verification_token_id ON plaudit.reviews USING btree (verification_token_id) WHERE (verification_token_id IS NOT NULL);
 CREATE INDEX sessions_email ON plaudit.sessions USING btree (lower(email)) WHERE (ended_at IS NULL);
 
@@ -2972,6 +3142,7 @@ CREATE TRIGGER reviews_count_inserted AFTER INSERT ON plaudit.reviews REFERENCIN
 CREATE TRIGGER reviews_count_updated AFTER UPDATE ON plaudit.reviews REFERENCING OLD TABLE AS old_reviews NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_count_updated();
 CREATE TRIGGER reviews_emit_created AFTER INSERT ON plaudit.reviews REFERENCING NEW TABLE AS new_reviews FOR EACH STATEMENT EXECUTE FUNCTION plaudit.reviews_emit_created();
 CREATE TRIGGER reviews_guard_update BEFORE UPDATE ON plaudit.reviews FOR EACH ROW EXECUTE FUNCTION plaudit.reviews_guard_update();
+CREATE TRIGGER reviews_keep_held BEFORE UPDATE OF verification_status ON plaudit.reviews FOR EACH ROW WHEN (((old.verification_status = 'pending'::text) AND (new.verification_status <> 'pending'::text))) EXECUTE FUNCTION plaudit.held_reviews_guard();
 CREATE TRIGGER reviews_leave_summaries AFTER UPDATE ON plaudit.reviews FOR EACH ROW WHEN (plaudit.review_leaves_summaries(old.*, new.*)) EXECUTE FUNCTION plaudit.reviews_leave_summaries();
 CREATE TRIGGER reviews_purge_cdn_on_insert AFTER INSERT ON plaudit.reviews FOR EACH ROW WHEN ((plaudit.review_is_public(new.is_hidden, new.verification_status) AND (new.source <> 'import'::text))) EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 
@@ -3002,6 +3173,10 @@ ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_export_id_fk
 ALTER TABLE ONLY plaudit.export_chunks ADD CONSTRAINT export_chunks_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_created_by_key_id_fkey FOREIGN KEY (created_by_key_id) REFERENCES plaudit.api_keys(id) ON DELETE SET NULL;
 ALTER TABLE ONLY plaudit.exports ADD CONSTRAINT exports_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.held_reviews ADD CONSTRAINT held_reviews_duplicate_of_fkey FOREIGN KEY (duplicate_of) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.held_reviews ADD CONSTRAINT held_reviews_hold_id_fkey FOREIGN KEY (hold_id) REFERENCES plaudit.review_holds(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.held_reviews ADD CONSTRAINT held_reviews_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.held_reviews ADD CONSTRAINT held_reviews_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.idempotency_keys ADD CONSTRAINT idempotency_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_import_id_fkey FOREIGN KEY (import_id) REFERENCES plaudit.imports(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.import_rows ADD CONSTRAINT import_rows_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -3030,7 +3205,12 @@ ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_f
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_fkey FOREIGN KEY (statement_id) REFERENCES plaudit.review_statements(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_arrivals ADD CONSTRAINT review_arrivals_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_arrivals ADD CONSTRAINT review_arrivals_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_arrivals ADD CONSTRAINT review_arrivals_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_forms ADD CONSTRAINT review_forms_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_hold_settings ADD CONSTRAINT review_hold_settings_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.review_holds ADD CONSTRAINT review_holds_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.review_media ADD CONSTRAINT review_media_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.review_replies ADD CONSTRAINT review_replies_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -3127,6 +3307,9 @@ CREATE POLICY "Tenants can read their own connections" ON plaudit.connections FO
 CREATE POLICY "Tenants can read their own erasures" ON plaudit.privacy_erasures FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own events" ON plaudit.events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own exports" ON plaudit.exports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own held reviews" ON plaudit.held_reviews FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own hold settings" ON plaudit.review_hold_settings FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own holds" ON plaudit.review_holds FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own idempotency keys" ON plaudit.idempotency_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own imports" ON plaudit.imports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own invitations" ON plaudit.invitations FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3188,6 +3371,7 @@ ALTER TABLE plaudit.email_suppressions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.export_chunks ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.exports ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.held_reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.idempotency_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.import_rows ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.imports ENABLE ROW LEVEL SECURITY;
@@ -3208,7 +3392,10 @@ ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.replica_read_floor ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_appeals ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_arrivals ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_forms ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_hold_settings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.review_holds ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_media ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_replies ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_reports ENABLE ROW LEVEL SECURITY;
@@ -3324,6 +3511,10 @@ GRANT ALL ON FUNCTION plaudit.current_replica_read_floor() TO plaudit_authentica
 GRANT ALL ON FUNCTION plaudit.custom_field_definitions_are_valid(fields jsonb) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.decide_appeal(p_id uuid, p_status text, p_resolution text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.delete_connection(p_id uuid) TO plaudit_api;
+
+GRANT SELECT ON TABLE plaudit.review_holds TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.detect_review_bursts(p_now timestamp with time zone, p_org_ids uuid[]) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.dsa_transparency(p_year integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.dsa_transparency_of(p_org_id uuid, p_year integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) TO plaudit_api;
@@ -3373,6 +3564,7 @@ GRANT ALL ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outco
 GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.held_review_json(p_review_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
@@ -3532,6 +3724,7 @@ GRANT ALL ON FUNCTION plaudit.record_webhook_attempt(p_delivery_id uuid, p_claim
     p_response_snippet text, p_outcome text, p_retry_in_ms bigint, p_disable_after_seconds integer, p_slow_ms integer) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.reject_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.release_review_hold(p_id uuid, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) TO plaudit_api;
 
@@ -3571,6 +3764,7 @@ GRANT ALL ON FUNCTION plaudit.resolve_review_report(p_id uuid, p_resolution text
 GRANT ALL ON FUNCTION plaudit.review_appeal_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_feeds_report(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.review_hold_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_leaves_summaries(p_old plaudit.reviews, p_new plaudit.reviews) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;
@@ -3629,6 +3823,7 @@ GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
 
 GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
 
+GRANT ALL ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
@@ -3717,6 +3912,7 @@ GRANT INSERT(reason) ON TABLE plaudit.email_suppressions TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.export_chunks TO plaudit_api;
+GRANT SELECT ON TABLE plaudit.held_reviews TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.idempotency_keys TO plaudit_api;
 
 GRANT INSERT(org_id) ON TABLE plaudit.idempotency_keys TO plaudit_api;
@@ -3825,6 +4021,7 @@ GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
 
+GRANT SELECT ON TABLE plaudit.review_hold_settings TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_media TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;

@@ -42,6 +42,8 @@ export const SCREENS: Screen[] = [
   lazy('/products/:id', 'Product', () => import('./screens/products/product-page.tsx').then((m) => m.ProductPage)),
   lazy('/reports', 'Reports', () => import('./screens/reports/reports.tsx').then((m) => m.Reports)),
   lazy('/appeals', 'Appeals', () => import('./screens/appeals/appeals.tsx').then((m) => m.Appeals)),
+  lazy('/holds', 'Holds', () => import('./screens/holds/holds.tsx').then((m) => m.Holds)),
+  lazy('/holds/:id', 'Hold', () => import('./screens/holds/holds.tsx').then((m) => m.HoldPage)),
   lazy('/requests', 'Review requests', () => import('./screens/requests/requests.tsx').then((m) => m.Requests)),
   lazy(
     '/requests/bulk',
@@ -105,6 +107,7 @@ export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'Reviews', path: '/reviews' },
   { label: 'Reports', path: '/reports' },
   { label: 'Appeals', path: '/appeals' },
+  { label: 'Holds', path: '/holds' },
   { label: 'Products', path: '/products' },
   { label: 'Review requests', path: '/requests' },
   { label: 'Shop connections', path: '/connections', adminOnly: true },

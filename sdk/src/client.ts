@@ -15,6 +15,7 @@ import { Public } from './resources/public.ts';
 import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
 import { Appeals } from './resources/appeals.ts';
+import { Holds } from './resources/holds.ts';
 import { Transparency } from './resources/transparency.ts';
 import { Reports } from './resources/reports.ts';
 import { ReviewForms } from './resources/review-forms.ts';
@@ -47,6 +48,7 @@ export class Plaudit implements Core {
   readonly privacy: Privacy;
   readonly reports: Reports;
   readonly appeals: Appeals;
+  readonly holds: Holds;
   readonly transparency: Transparency;
   /** Public data by slug; needs no key. */
   readonly public: Public;
@@ -77,6 +79,7 @@ export class Plaudit implements Core {
     this.imports = new Imports(this);
     this.reports = new Reports(this);
     this.appeals = new Appeals(this);
+    this.holds = new Holds(this);
     this.transparency = new Transparency(this);
     this.public = new Public(this);
     this.connections = new Connections(this);

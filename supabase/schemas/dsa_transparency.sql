@@ -1,15 +1,17 @@
 -- The yearly transparency report in the DSA's harmonised templates (Art. 15, 24; docs/compliance.md):
 -- GET /api/v1/organizations/:orgId/transparency/dsa?year=YYYY and its .csv. Every figure is counted
 -- from the rows that record it: the notices (review_reports), the statements of reasons written on
--- every hide (review_statements) and the appeals (review_appeals), so anyone with the data can
--- recount it.
+-- every hide (review_statements), the holds (review_holds, held_reviews) and the appeals
+-- (review_appeals), so anyone with the data can recount it.
 
 -- One organization's figures for one calendar year (UTC), the one home of the computation: the
 -- admin report (dsa_transparency, through the tenant's RLS) and the public transparency page
 -- (public_dsa_transparency, as its definer) both call it. Notices received in the year by kind;
 -- notices decided in the year (hidden, or kept: any other resolution) with the median time from
 -- receipt to decision; the year's restrictions on the business's own initiative (statements not
--- written by a notice's decision) by ground and whether automated; appeals lodged in the year, and
+-- written by a notice's decision) by ground and whether automated; the automated measures of its
+-- own initiative that restrict nothing published (bursts that opened a hold, reviews held as
+-- pending at submission, by reason: review_holds.sql); appeals lodged in the year, and
 -- those decided in it by outcome with their median time. Medians are exact (percentile_cont: the
 -- mean of the two middle values for an even count), in seconds, null when nothing was decided.
 -- Nothing personal comes out: counts, medians and the grounds (already public on a hidden review's
@@ -48,6 +50,16 @@ as $$
         on s.org_id = span.org_id and s.created_at >= span.since and s.created_at < span.until
      where s.source <> 'report'
      group by 1, 2, 3
+  ), holds as (
+    select count(*) as bursts from span
+      join plaudit.review_holds h on h.org_id = span.org_id and h.started_at >= span.since and h.started_at < span.until
+  ), held as (
+    select count(*) filter (where x.reason = 'burst') as burst,
+           count(*) filter (where x.reason = 'duplicate_text') as duplicate_text,
+           count(*) filter (where x.reason = 'order_reused') as order_reused,
+           count(*) as total
+      from span
+      join plaudit.held_reviews x on x.org_id = span.org_id and x.created_at >= span.since and x.created_at < span.until
   ), appeals as (
     select count(*) filter (where a.created_at >= span.since and a.created_at < span.until) as received,
            count(*) filter (where a.decided_at >= span.since and a.decided_at < span.until) as decided,
@@ -78,6 +90,11 @@ as $$
                                  'ground_type', x.ground_type, 'ground', x.ground, 'automated', x.automated,
                                  'count', x.n) order by x.n desc, x.ground_type, x.ground, x.automated), '[]'))
                   from restrictions x),
+    'automated_holds', (select json_build_object(
+                  'bursts', h.bursts,
+                  'held_reviews', json_build_object('burst', x.burst, 'duplicate_text', x.duplicate_text,
+                                                    'order_reused', x.order_reused, 'total', x.total))
+                  from holds h, held x),
     'appeals', (select json_build_object(
                   'received', a.received,
                   'decided', json_build_object('upheld', a.upheld, 'reversed', a.reversed, 'total', a.decided),

@@ -110,6 +110,7 @@ as $$
     'rating_distribution', json_build_object('1', st.rating_1, '2', st.rating_2, '3', st.rating_3,
                                              '4', st.rating_4, '5', st.rating_5),
     'group', (x.product).group_key,
+    'checking_recent_reviews', plaudit.subject_under_check((x.product).org_id, (x.product).id),
     -- A group's products, for its ProductGroup JSON-LD (each variant's own identifiers).
     'variants', case when (x.product).group_key is not null then (
       select json_agg(json_build_object('external_id', g.external_id, 'name', g.name, 'url', g.url,

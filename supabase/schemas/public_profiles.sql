@@ -233,10 +233,10 @@ $$;
 comment on function plaudit.public_feed_ratings(integer,integer) is 'The ratings a public feed shows: from a minimum up, or the one asked for.';
 
 -- Changes whenever any public answer about the organization may change: its publicly visible
--- reviews (statistics version), its public-profile settings, its name or website. Public
--- responses derive their ETag from it, so revalidating costs this one small query. It begins
--- with the organization's id, which names the answer's cache keys (`org-<id>`) even on a 304.
--- Null for an unknown slug.
+-- reviews (statistics version), its public-profile settings, its name or website, its holds
+-- (review_holds.sql). Public responses derive their ETag from it, so revalidating costs this one
+-- small query. It begins with the organization's id, which names the answer's cache keys
+-- (`org-<id>`) even on a 304. Null for an unknown slug.
 create or replace function plaudit.public_version(p_slug text)
 returns text
 language sql
@@ -247,7 +247,7 @@ as $$
   select concat_ws('.', o.id,
     coalesce((select sum(s.version) from plaudit.review_statistics s where s.org_id = o.id), 0),
     (extract(epoch from o.updated_at) * 1000000)::bigint,
-    coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0))
+    coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0), plaudit.review_holds_version(o.id))
   from plaudit.organizations o
   left join plaudit.public_profiles p on p.org_id = o.id
   where o.slug = p_slug
@@ -282,9 +282,8 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
   select json_build_object(
-    'version', concat_ws('.', o.id, s.version, (extract(epoch from o.updated_at) * 1000000)::bigint,
-                         coalesce((extract(epoch from p.updated_at) * 1000000)::bigint, 0),
-                         coalesce((select h.last_seq from plaudit.moderation_chain_heads h where h.org_id = o.id), 0)),
+    'version', plaudit.public_profile_version(p_slug),
+    'checking_recent_reviews', plaudit.subject_under_check(o.id, null),
     'enabled', coalesce(p.enabled, true),
     'slug', o.slug,
     'name', coalesce(p.display_name, o.name),
@@ -352,9 +351,7 @@ begin
       p_language, p_reader_language, p_attributes));
   end if;
   return json_build_object(
-    'version', concat_ws('.', org.id, (select coalesce(sum(s.version), 0) from plaudit.review_statistics s where s.org_id = org.id),
-                         (extract(epoch from org.updated_at) * 1000000)::bigint,
-                         coalesce((extract(epoch from org.profile_updated_at) * 1000000)::bigint, 0)),
+    'version', plaudit.public_version(p_slug),
     'enabled', org.enabled,
     'total', plaudit.public_feed_total(org.id, null, ratings, p_has_media, p_language, p_attributes),
     'items', items::json);

@@ -89,6 +89,8 @@ comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates
 -- p_request_id names the review request whose page the review was written on (its source is then
 -- `invitation`, else `form`): plaudit.submit_requested_review passes it, after checking the request.
 -- The review keeps the incentive offered for it, the request's or else the form's, as it is now.
+-- A burst's hold, a reused order or a duplicate text keeps it pending (supabase/schemas/review_holds.sql);
+-- its client (a hash of the rate-limit bucket, itself a hash of the address) goes to the burst check.
 create or replace function plaudit.submit_review(
   p_review plaudit.review_submission,
   p_rate_bucket text,
@@ -122,6 +124,8 @@ declare
   product_ref uuid;
   product_archived boolean;
   proof_refusal text;
+  submitted_order text;
+  held record;
 begin
   -- Counted first and outside the block below: a refused submission still counts.
   select * into hit from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit);
@@ -201,6 +205,15 @@ begin
       end if;
     end if;
 
+    -- A burst's open hold, a reused order or a duplicate text keeps the review pending, with why.
+    submitted_order := plaudit.submitted_order_hash(f.org_id, p_review.order_id);
+    select * into held from plaudit.submission_hold(f.org_id, product_ref, p_review.content, p_review.order_id) limit 1;
+    if held.reason is not null then
+      status := 'pending';
+      order_hash := null;
+      proof_refusal := plaudit.held_reason_text(held.reason, held.hold_id, held.duplicate_of, held.similarity);
+    end if;
+
     insert into plaudit.reviews as rv
       (org_id, form_id, rating, title, content, reviewer_name, reviewer_email, custom_fields,
        verification_status, verification_method, verification_at, verification_order_hash, product_id,
@@ -213,6 +226,8 @@ begin
        case when p_request_id is null then 'form' else 'invitation' end, f.incentive, p_review.language,
        plaudit.attribute_answers(f.custom_fields, answers))
     returning rv.* into r;
+    perform plaudit.record_submission(r, sha256(convert_to(p_rate_bucket, 'UTF8')), submitted_order,
+                                      held.reason, held.hold_id, held.duplicate_of, held.similarity);
 
     if f.verification_mode = 'email' then
       token := plaudit.random_base62(43);

@@ -200,7 +200,7 @@ grant execute on function plaudit.verify_review_by_order(uuid,text,uuid) to plau
 
 -- Spends an e-mail verification token. Used by the public link (no tenant, no key) and by the
 -- authenticated verify route (tenant set: the review must be the tenant's; `p_review_id` must be
--- the token's review). Outcome: verified | already_used | expired | invalid | not_pending |
+-- the token's review). Outcome: verified | already_used | expired | invalid | not_pending | held |
 -- not_found (the review is not the tenant's).
 create or replace function plaudit.verify_review_by_token(p_token text, p_review_id uuid default null, p_key_id uuid default null)
 returns table (outcome text, review_id uuid)
@@ -239,6 +239,11 @@ begin
   select r.verification_status into status from plaudit.reviews r where r.id = t.review_id for update;
   if status <> 'pending' then
     return query select 'not_pending'::text, t.review_id;
+    return;
+  end if;
+  -- A held review waits for a person (review_holds.sql): the link confirms nothing yet.
+  if plaudit.review_is_held(t.review_id) then
+    return query select 'held'::text, t.review_id;
     return;
   end if;
   update plaudit.review_verification_tokens set used_at = now() where id = t.id;

@@ -24,7 +24,7 @@ export function heldClockWorker(orgIds: string[], overrides: Partial<WorkerConfi
     config: workerConfig(orgIds, overrides),
     log: (l) => logs.push(l),
     emailTransport: null,
-    now: () => clock,
+    now: () => new Date(clock),
   });
   return {
     worker,

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
 import type { Strings } from './strings.ts';
 import { Summary } from './summary.tsx';
-import { oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
+import { Checking, oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
 import { Attributes } from './attributes.tsx';
 
 export const SORTS = ['newest', 'oldest', 'highest', 'lowest', 'helpful'] as const;
@@ -80,6 +80,7 @@ export function ProductWidget(
         )}
         <span class='mu'>{count ? t.reviews(count) : t.noReviews}</span>
       </div>
+      <Checking on={product.checking_recent_reviews} t={t} />
       {count > 0 && (
         <ul class='bars'>
           {[5, 4, 3, 2, 1].map((n) => {

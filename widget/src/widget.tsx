@@ -62,6 +62,10 @@ const languageName = (code: string, t: Strings) => new Intl.DisplayNames([t.lang
  */
 export const drawn = (rating: number) => ({ class: 'st', style: { '--f': starFraction(rating) } });
 
+/** The notice of a review bombing hold: recent reviews of what the widget shows are being checked. */
+export const Checking = ({ on, t }: { on?: boolean; t: Strings }) =>
+  on ? <p class='ck' role='status'>{t.checking}</p> : null;
+
 export function Stars({ rating, t }: { rating: number; t: Strings }) {
   return (
     <span {...drawn(rating)} role='img' aria-label={t.rated(figure(rating, t))}>
@@ -247,6 +251,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
         )}
         <span class='mu'>{t.reviews(data.review_count)}</span>
       </div>
+      <Checking on={data.checking_recent_reviews} t={t} />
       <Summary url={businessSummaryUrl(options.signals.api)} page={data.url} locale={options.locale} />
       <ul
         class='items'

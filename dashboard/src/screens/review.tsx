@@ -7,6 +7,7 @@ import { useAppPath, useOrgId } from '../session.ts';
 import { Badge, ErrorNotice, Field, Loading, Notice, Stars } from '../ui/components.tsx';
 import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
+import { HeldReason } from '../ui/held-reason.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { incentiveWords } from '../ui/incentive.ts';
 import { ReviewMedia, trailReason } from '../ui/review-media.tsx';
@@ -64,6 +65,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
         <h1 tabIndex={-1}>{r.title || `Review by ${r.reviewer_name}`}</h1>
       </header>
       {notice && <Notice tone='success'>{notice}</Notice>}
+      {r.verification_status === 'pending' && <HeldReason reviewId={r.id} />}
       <div class='review-grid'>
         <article class='card review-card'>
           <p class='review-row-head'>

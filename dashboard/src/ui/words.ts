@@ -45,6 +45,9 @@ export const ACTION_LABEL: Record<string, string> = {
   withdraw_reply: 'Reply withdrawn',
   hide_media: 'Photo or video hidden',
   unhide_media: 'Photo or video shown again',
+  hold: 'Held for a check',
+  burst_detected: 'Unusual number of low ratings',
+  release_hold: 'Hold released',
 };
 
 /** Who made a change in the trail: a member, a key, the reviewer's link, or the database. */
@@ -60,5 +63,11 @@ export function actorLabel(actor: string, members: Map<string, string> = new Map
     } as Record<string, string>)[rest] ?? `The reviewer (${rest})`;
   }
   if (kind === 'database') return `Directly in the database (${rest})`;
+  if (kind === 'system') {
+    return ({
+      submission_checks: "Plaudit's checks at submission",
+      burst_detection: "Plaudit's watch on low ratings",
+    } as Record<string, string>)[rest] ?? `Plaudit (${rest})`;
+  }
   return actor;
 }

@@ -28,6 +28,7 @@ import { reviewForms } from './routes/review-forms.ts';
 import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
 import { appeals } from './routes/appeals.ts';
+import { holds } from './routes/holds.ts';
 import { dsaTransparency } from './routes/dsa-transparency.ts';
 import { reports } from './routes/reports.ts';
 import { media } from './routes/media/index.ts';
@@ -145,6 +146,7 @@ export function createApp(
   v1.route('/', reviews);
   v1.route('/', reports);
   v1.route('/', appeals);
+  v1.route('/', holds);
   v1.route('/', dsaTransparency);
   v1.route('/', media);
   v1.route('/', shopConnections);

@@ -11,6 +11,7 @@ import type { Resolver } from '../core/net/ssrf.ts';
 import { redact } from '../core/redact.ts';
 import type { WorkerConfig } from './config.ts';
 import type { Sleep } from './replicas.ts';
+import { BurstLane } from './lanes/bursts.ts';
 import { CdnPurgeLane } from './lanes/cdn-purge.ts';
 import { ConnectionEventLane } from './lanes/connections.ts';
 import { EmailLane } from './lanes/email.ts';
@@ -32,8 +33,8 @@ export interface WorkerDeps {
   emailTransport?: EmailTransport | null;
   /** The clock a CDN purge waits on for the replicas; tests hold it. */
   replicaSleep?: Sleep;
-  /** The clock the summaries' minute is told by; tests hold it. */
-  now?: () => number;
+  /** The clock the summaries' minute and the burst detection are told by; tests hold it. */
+  now?: () => Date;
 }
 
 /** Exports are looked for this often without a notification. */
@@ -63,6 +64,7 @@ export class Worker {
   #connections: ConnectionEventLane;
   #writeBacks: ShopifyWriteBackLane;
   #summaries: SummaryLane;
+  #bursts: BurstLane;
   #running = false;
   #stopped = false;
   #wakeUp: (() => void) | null = null;
@@ -100,7 +102,8 @@ export class Worker {
     this.#purges = new CdnPurgeLane(lane, deps.replicaSleep);
     this.#connections = new ConnectionEventLane(lane);
     this.#writeBacks = new ShopifyWriteBackLane(lane);
-    this.#summaries = new SummaryLane(lane, deps.now);
+    this.#summaries = new SummaryLane(lane, deps.now && (() => deps.now!().getTime()));
+    this.#bursts = new BurstLane(lane, deps.now);
   }
 
   get inFlight(): number {
@@ -212,7 +215,9 @@ export class Worker {
     this.#exports.kick();
     this.#summaries.kick();
     await this.#maintenance.run();
-    return hooks + mails + purges + events + writeBacks > 0;
+    // A burst's hold queues its mails and event: the next round sends them.
+    const holds = await this.#bursts.run();
+    return holds + hooks + mails + purges + events + writeBacks > 0;
   }
 
   /** Sends everything due now and waits for it: for the edge function and for tests. */
@@ -223,6 +228,7 @@ export class Worker {
     this.#purges.want();
     this.#connections.want();
     this.#writeBacks.want();
+    await this.#bursts.run({ force: true });
     while (Date.now() < deadline) {
       const claimed = await this.tick();
       if (!claimed && this.#inFlight.size === 0 && !this.#exports.running && !this.#summaries.running) break;

@@ -1020,6 +1020,92 @@ export interface paths {
         patch: operations["appeals.decide"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List review bombing holds
+         * @description Newest first, each with the figures that opened it and the reviews it holds.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["holds.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/holds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a hold
+         * @description Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["holds.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/holds/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a hold
+         * @description A member of the team, signed in to the dashboard, ends the hold: new reviews of the subject publish as before. The reviews it held stay pending: approve or reject each (`POST …/verification/approve` or `/reject`). In the moderation trail (`release_hold`). An API key gets 403; a released hold answers 409. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        post: operations["holds.release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/reviews/{id}/held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why a review was held
+         * @description For a review held as pending at submission: the reason, and the review it repeats for a duplicate, to read side by side. A review never held answers 404.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["reviews.held"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/transparency/dsa": {
         parameters: {
             query?: never;
@@ -1931,7 +2017,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a review with its e-mailed token
-         * @description Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail's link. Already used or nothing to verify: 409; expired: 410; not valid: 404.
+         * @description Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail's link. Already used, nothing to verify, or held for the business's check: 409; expired: 410; not valid: 404.
          */
         post: operations["public.verify"];
         delete?: never;
@@ -2304,6 +2390,26 @@ export interface webhooks {
          * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
          */
         post: operations["webhooks.events.review_request_canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reviews.burst_detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An unusual number of one- and two-star reviews of one subject: new ones are held
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.reviews_burst_detected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2726,6 +2832,70 @@ export interface components {
              */
             canceled_at: string;
         };
+        ReviewsBurstDetectedEvent: {
+            /** @enum {string} */
+            event: "reviews.burst_detected";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["ReviewsBurstDetectedData"];
+        };
+        /** @description An unusual number of one- and two-star reviews of one subject: new reviews of it are held as pending until a member releases the hold (`POST …/holds/{hold_id}/release`). */
+        ReviewsBurstDetectedData: {
+            /** Format: uuid */
+            hold_id: string;
+            subject: components["schemas"]["HoldSubject"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            started_at: string;
+            figures: components["schemas"]["HoldFigures"];
+        };
+        HoldSubject: {
+            /**
+             * @description `business`: reviews of no product; `product`: one product's; `group`: a product group's.
+             * @enum {string}
+             */
+            kind: "business" | "product" | "group";
+            /** Format: uuid */
+            product_id: string | null;
+            /** @description The products' `group` key, for a group. */
+            group: string | null;
+            /** @description The business's or product's name (a group: its first product's). */
+            name: string | null;
+        };
+        HoldFigures: {
+            /** @description One- and two-star reviews of the subject in the hour. */
+            low_ratings: number;
+            /** @description All reviews of the subject in the hour. */
+            reviews: number;
+            /** @description Distinct client addresses they came from. */
+            client_addresses: number;
+            low_ratings_without_busiest_address: number;
+            /** @description The subject's hourly median of one- and two-star reviews over the 28 days before. */
+            hourly_median_28_days: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            window_start: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            window_end: string;
+            /** @description The organization's thresholds when the hold was opened. */
+            thresholds: {
+                min_reviews: number;
+                min_addresses: number;
+                median_factor: number;
+                min_low_share: number;
+            };
+        };
         WebhookTestEvent: {
             /** @enum {string} */
             event: "webhook.test";
@@ -3119,7 +3289,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "*")[];
+            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected" | "*")[];
             description?: string;
         };
         /**
@@ -3143,7 +3313,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "*")[];
+            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected" | "*")[];
             description?: string | null;
             /** @description false stops deliveries (queued ones are cancelled); true resumes with new events. */
             enabled?: boolean;
@@ -3204,7 +3374,7 @@ export interface components {
              * @description Send a sample of this event instead of `webhook.test`.
              * @enum {string}
              */
-            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled";
+            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected";
         };
         RotatedWebhookSecret: {
             /** Format: uuid */
@@ -3893,6 +4063,106 @@ export interface components {
             /** @description The reasons, mailed to the reviewer. */
             resolution: string;
         };
+        Hold: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "open" | "released";
+            subject: components["schemas"]["HoldSubject"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            started_at: string;
+            figures: components["schemas"]["HoldFigures"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            released_at: string | null;
+            /** @description The member who released it: `member:<member id>`. */
+            released_by: string | null;
+            /** @description The reviews held while it was open, oldest first. */
+            held_reviews: {
+                /** Format: uuid */
+                id: string;
+                rating: number;
+                title: string | null;
+                content: string;
+                reviewer_name: string;
+                /**
+                 * @description `unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.
+                 * @enum {string}
+                 */
+                verification_status: "unverified" | "pending" | "verified" | "rejected";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
+        };
+        HeldReview: {
+            /** Format: uuid */
+            review_id: string;
+            /**
+             * @description `burst`: an open hold on the review's subject; `duplicate_text`: 90 % or more alike to `duplicate_of`; `order_reused`: its order id already has `duplicate_of`, of the same product.
+             * @enum {string}
+             */
+            reason: "burst" | "duplicate_text" | "order_reused";
+            /** Format: uuid */
+            hold_id: string | null;
+            /** @description For `duplicate_text`: how alike, from 0.9 to 1. */
+            similarity: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            held_at: string;
+            /**
+             * Format: date-time
+             * @description When a person approved or rejected it.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            resolved_at: string | null;
+            review: {
+                /** Format: uuid */
+                id: string;
+                rating: number;
+                title: string | null;
+                content: string;
+                reviewer_name: string;
+                /**
+                 * @description `unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.
+                 * @enum {string}
+                 */
+                verification_status: "unverified" | "pending" | "verified" | "rejected";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            };
+            /** @description The review it repeats, to read side by side. */
+            duplicate_of: {
+                /** Format: uuid */
+                id: string;
+                rating: number;
+                title: string | null;
+                content: string;
+                reviewer_name: string;
+                /**
+                 * @description `unverified`: the form does not verify; `pending`: waiting for the e-mail link, a matching order or manual approval; `verified`; `rejected`.
+                 * @enum {string}
+                 */
+                verification_status: "unverified" | "pending" | "verified" | "rejected";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            } | null;
+        };
         DsaTransparencyReport: {
             year: number;
             /** Format: uuid */
@@ -3926,6 +4196,18 @@ export interface components {
                     automated: boolean;
                     count: number;
                 }[];
+            };
+            /** @description Automated measures of the business's own initiative that restrict nothing published: new reviews held as pending for a person to check (review bombing holds and duplicates). */
+            automated_holds: {
+                /** @description Bursts of one- and two-star reviews that opened a hold. */
+                bursts: number;
+                /** @description Reviews held as pending at submission, by reason. */
+                held_reviews: {
+                    burst: number;
+                    duplicate_text: number;
+                    order_reused: number;
+                    total: number;
+                };
             };
             appeals: {
                 /** @description Appeals lodged in the year. */
@@ -4771,6 +5053,8 @@ export interface components {
             review_count: number;
             /** @description False when the business switched its public profile off: the widget then shows nothing. */
             enabled: boolean;
+            /** @description True while the business checks an unusual number of recent reviews (a review bombing hold): show "We are checking an unusual number of recent reviews". */
+            checking_recent_reviews: boolean;
             /** @description The widget's first reviews (at most `max_reviews`, rated at least `min_rating`), newest first, so that it draws from this one answer. */
             reviews: components["schemas"]["PublicReview"][];
             /** @description The widget script at its content-hashed, immutable address. */
@@ -4883,6 +5167,8 @@ export interface components {
             moderation_chain: components["schemas"]["ModerationChainHead"];
             /** @description The answers to the forms' scale and rating fields, each field answered at least once, as the newest form that has it defines it. */
             attributes: components["schemas"]["AttributeSummary"][];
+            /** @description True while the business checks an unusual number of recent reviews (a review bombing hold): show "We are checking an unusual number of recent reviews". */
+            checking_recent_reviews: boolean;
         };
         /** @description The rating in the Universal Commerce Protocol's shape: `value` = `average_rating`, `count` = `review_count`; null without reviews. */
         UcpRating: {
@@ -4950,6 +5236,8 @@ export interface components {
             rating: components["schemas"]["UcpRating"];
             /** @description The answers to the forms' scale and rating fields, each field answered at least once, as the newest form that has it defines it. */
             attributes: components["schemas"]["AttributeSummary"][];
+            /** @description True while the business checks an unusual number of recent reviews (a review bombing hold): show "We are checking an unusual number of recent reviews". */
+            checking_recent_reviews: boolean;
         };
         /** @description A schema.org Product, or for a product of a group of several a ProductGroup (the group's rating and reviews, each variant a Product in `hasVariant`); keys without a value are left out. */
         ProductJsonLd: {
@@ -9870,6 +10158,311 @@ export interface operations {
             };
         };
     };
+    "holds.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description `open` or `released`; all when left out. */
+                status?: "open" | "released";
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of holds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Hold"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "holds.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hold */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hold"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No hold with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "holds.release": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hold, released */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hold"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member signed in, or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No hold with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The hold is already released */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another request, or a field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Why the review was held */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldReview"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No review with this id in this organization, or it was not held */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "transparency.dsa": {
         parameters: {
             query: {
@@ -14359,6 +14952,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReviewRequestCanceledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.reviews_burst_detected": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewsBurstDetectedEvent"];
             };
         };
         responses: {

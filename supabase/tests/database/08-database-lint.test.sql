@@ -85,6 +85,8 @@ insert into accepted values
    'internal: the keys of the visitors'' hashes, used by the public writes'' SECURITY DEFINER functions only'),
   ('rls_enabled_no_policy', 'plaudit.replica_read_floor',
    'internal: one WAL position, raised by the worker''s and read by the API''s SECURITY DEFINER functions only'),
+  ('rls_enabled_no_policy', 'plaudit.review_arrivals',
+   'internal: what each submission leaves for the burst and duplicate checks (a client hash among it), written by plaudit.submit_review and read by the SECURITY DEFINER checks only'),
   ('rls_enabled_no_policy', 'plaudit.worker_bell',
    'internal: the worker''s address and secret, written by the operator and read by pg_cron''s bell as the owner''s member');
 

@@ -88,6 +88,8 @@ select is(plaudit.dsa_transparency(2025)::jsonb, jsonb_build_object(
       jsonb_build_object('ground_type', 'policy', 'ground', 'Figures Co''s review policy', 'automated', false, 'count', 2),
       jsonb_build_object('ground_type', 'law', 'ground', 'Defamation law', 'automated', false, 'count', 1),
       jsonb_build_object('ground_type', 'policy', 'ground', 'Spam clause', 'automated', true, 'count', 1))),
+  'automated_holds', jsonb_build_object('bursts', 0, 'held_reviews', jsonb_build_object(
+    'burst', 0, 'duplicate_text', 0, 'order_reused', 0, 'total', 0)),
   'appeals', jsonb_build_object(
     'received', 3,
     'decided', jsonb_build_object('upheld', 2, 'reversed', 1, 'total', 3),
@@ -100,6 +102,8 @@ select is(plaudit.dsa_transparency(2023)::jsonb - 'org_id', jsonb_build_object(
     'decided', jsonb_build_object('hidden', 0, 'kept', 0, 'total', 0),
     'median_seconds_to_decide', null),
   'own_initiative_restrictions', jsonb_build_object('total', 0, 'automated', 0, 'not_automated', 0, 'by_ground', '[]'::jsonb),
+  'automated_holds', jsonb_build_object('bursts', 0, 'held_reviews', jsonb_build_object(
+    'burst', 0, 'duplicate_text', 0, 'order_reused', 0, 'total', 0)),
   'appeals', jsonb_build_object(
     'received', 0, 'decided', jsonb_build_object('upheld', 0, 'reversed', 0, 'total', 0),
     'median_seconds_to_decide', null)),

@@ -107,6 +107,11 @@ beforeAll(async () => {
       (select data ->> 'appeal_token' from plaudit.email_outbox
         where org_id = ${victim.org.id} and template = 'statement_of_reasons'), 'I was fair')`;
   victimIds.appeals = appeal_id;
+  // An open review bombing hold of the victim's (the worker opens them; its figures as it writes them).
+  const [hold] = await db<{ id: string }[]>`
+    insert into plaudit.review_holds (org_id, subject, started_at, figures)
+    values (${victim.org.id}, 'business', now(), '{"low_ratings": 12}') returning id`;
+  victimIds.holds = hold.id;
   // Members join by signing in (tests/helpers/sessions.ts makes them the same way).
   const [member] = await db<{ id: string }[]>`
     insert into plaudit.members (org_id, email, name, role) values (${victim.org.id}, 'owner@example.com', 'Olga', 'owner')

@@ -112,6 +112,7 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
       'review.reported',
       'review.verified',
       'review_request.canceled',
+      'reviews.burst_detected',
       'webhook.test',
     ]);
     const body = doc.webhooks['review.created'].post.requestBody.content['application/json'].schema;

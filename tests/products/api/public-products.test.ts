@@ -101,6 +101,7 @@ describe('GET /public/products/:slug/:externalId', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.body).toEqual({
+      checking_recent_reviews: false,
       external_id: 'MUG-BLUE',
       name: 'Mug <script>alert(1)</script> & "blue"',
       url: 'https://shop.example/mug',

@@ -67,6 +67,7 @@ describe('GET /api/v1/public/profiles/:slug', () => {
       moderation_chain: { entries: 3, head: expect.stringMatching(/^[0-9a-f]{64}$/) },
       // No scale or rating field answered (tests/attributes/api/attributes.test.ts).
       attributes: [],
+      checking_recent_reviews: false,
     });
     expect(res.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=300');
     expect(res.headers.get('etag')).toMatch(/^W\/"[\w-]+"$/);
@@ -200,6 +201,7 @@ describe('GET /api/v1/public/embed/:slug', () => {
       name: biz.t.org.name,
       layout: 'list',
       theme: 'light',
+      checking_recent_reviews: false,
       max_reviews: 10,
       min_rating: 1,
       average_rating: 3.17,

@@ -120,6 +120,7 @@ const expected = () => ({
       { ground_type: 'policy', ground: 'Spam clause', automated: true, count: 1 },
     ],
   },
+  automated_holds: { bursts: 0, held_reviews: { burst: 0, duplicate_text: 0, order_reused: 0, total: 0 } },
   appeals: { received: 2, decided: { upheld: 1, reversed: 1, total: 2 }, median_seconds_to_decide: 3 * 3600 },
 });
 
@@ -166,6 +167,11 @@ describe('GET /organizations/:orgId/transparency/dsa', () => {
       figure('own_initiative_restrictions', 'automated', e.own_initiative_restrictions.automated),
       figure('own_initiative_restrictions', 'not_automated', e.own_initiative_restrictions.not_automated),
       ...e.own_initiative_restrictions.by_ground.map(ground),
+      figure('automated_holds', 'bursts', 0),
+      figure('automated_holds', 'held_burst', 0),
+      figure('automated_holds', 'held_duplicate_text', 0),
+      figure('automated_holds', 'held_order_reused', 0),
+      figure('automated_holds', 'held_total', 0),
       figure('appeals', 'received', e.appeals.received),
       figure('appeals', 'decided_upheld', e.appeals.decided.upheld),
       figure('appeals', 'decided_reversed', e.appeals.decided.reversed),

@@ -27,6 +27,11 @@ const TAGS = [
       "Reviewers' appeals against a hide (EU DSA Art. 20), made from the statement of reasons' link and decided by a member.",
   },
   {
+    name: 'Holds',
+    description:
+      'Review bombing holds: a burst of one- and two-star reviews of one subject holds its new reviews as pending until a member releases it; duplicates held at submission.',
+  },
+  {
     name: 'Transparency',
     description:
       'The yearly transparency report (EU DSA Art. 15, 24): notices, own-initiative restrictions and appeals, counted from their records.',
@@ -114,6 +119,7 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'import.completed': 'An import of reviews finished',
   'order.skipped': 'An order of a connection makes no review request, and why',
   'review_request.canceled': 'A review request was canceled before it was sent: its order was cancelled or refunded',
+  'reviews.burst_detected': 'An unusual number of one- and two-star reviews of one subject: new ones are held',
   'webhook.test': 'A test delivery',
 };
 

@@ -187,6 +187,7 @@ ${
         total: reviews.meta.total,
         business: profile.name,
         viewing: p.external_id,
+        checking: p.checking_recent_reviews,
       })
     }
 <p class="fine">Reviews of ${p.name}, sold by ${profile.name}, collected and published with Plaudit.</p>`;

@@ -154,6 +154,7 @@ ${
       items: data.reviews.items,
       total: data.reviews.total,
       business: p.name,
+      checking: p.checking_recent_reviews,
     })
   }
 <p class="fine">Reviews of ${p.name}, collected and published with Plaudit. A business can hide a review only with a recorded reason, kept in a tamper-evident trail. <a href="${profileUrl}/transparency">How ${p.name} collects and publishes reviews</a>. <a href="${profileUrl}/policy">Review policy</a>.</p>`;

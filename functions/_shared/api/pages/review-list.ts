@@ -3,6 +3,7 @@
 // its distribution bars, the rating filter and the sort as links (the pages have no script), a
 // review as an article with its "Helpful (n)" form and "Report" link (review-signals.ts), the pager,
 // their styles and their caching. Every value is escaped by markup``.
+import { stringsFor } from '../../core/widget/strings.ts';
 import { type ImportFormat, PLATFORM_NAMES } from '../../core/imports/formats.ts';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.ts';
@@ -14,6 +15,9 @@ import { foldedText } from '../../core/review-fold.ts';
 import { languageName, readerLanguage } from '../../core/language/detect.ts';
 
 export const REVIEWS_PER_PAGE = 10;
+
+/** The notice of a review bombing hold on the pages, in the widget's words (core/widget/strings.ts). */
+export const CHECKING_NOTICE = stringsFor('en').checking;
 
 /** The orders a page offers, as the public lists name them, with their words. */
 const SORTS = {
@@ -86,6 +90,7 @@ const BADGE: Record<string, string> = {
 };
 
 export const REVIEW_LIST_STYLE = raw(`
+.checking{border-left:4px solid #9a6700;background:#fff8c5;padding:.75rem 1rem;margin:1rem 0;border-radius:.25rem}
 .score{display:grid;grid-template-columns:auto 1fr;gap:1rem 1.5rem;align-items:center;border:1px solid #d0d7de;border-radius:.75rem;padding:1rem 1.25rem;margin:1.25rem 0}
 .avg{font-size:2.5rem;font-weight:700;line-height:1}
 .stars-row{color:transparent;font-size:1.25rem;letter-spacing:.05em;position:relative;display:inline-block;white-space:nowrap}
@@ -415,23 +420,28 @@ ${prev ? markup`<link rel="prev" href="${prev}">\n` : ''}${next ? markup`<link r
 
 /** What a page of reviews shows, the business's or a product's: the score with its bars, then the reviews. */
 export function reviewListSections(
-  { pageUrl, profileUrl, q, average, count, distribution, attributes = '', items, total, business, viewing }: {
-    pageUrl: string;
-    /** The business's profile page, under which the reviews' votes and reports are posted. */
-    profileUrl: string;
-    q: ListQuery;
-    average: number | null;
-    count: number;
-    distribution: Distribution;
-    /** The answers to scale and rating fields, under the score (attribute-summary.ts). */
-    attributes?: SafeHtml | '';
-    items: ReviewItem[];
-    total: number;
-    business: string;
-    /** On a product's page, the product shown (its external id): reviews of the others of its group name theirs. */
-    viewing?: string;
-  },
+  { pageUrl, profileUrl, q, average, count, distribution, attributes = '', items, total, business, viewing, checking }:
+    {
+      pageUrl: string;
+      /** The business's profile page, under which the reviews' votes and reports are posted. */
+      profileUrl: string;
+      q: ListQuery;
+      average: number | null;
+      count: number;
+      distribution: Distribution;
+      /** The answers to scale and rating fields, under the score (attribute-summary.ts). */
+      attributes?: SafeHtml | '';
+      items: ReviewItem[];
+      total: number;
+      business: string;
+      /** On a product's page, the product shown (its external id): reviews of the others of its group name theirs. */
+      viewing?: string;
+      /** A review bombing hold is open on what the page shows (docs/compliance.md): its notice comes first. */
+      checking?: boolean;
+    },
 ): SafeHtml {
-  return markup`${scoreSection(pageUrl, q, average, count, distribution)}${attributes}
+  return markup`${checking ? markup`<p class="checking" role="status">${CHECKING_NOTICE}</p>\n` : ''}${
+    scoreSection(pageUrl, q, average, count, distribution)
+  }${attributes}
 ${reviewsSection({ pageUrl, profileUrl, q, items, total, business, viewing })}`;
 }

@@ -20,6 +20,11 @@ const VERIFY: Record<string, [ContentfulStatusCode, string, string]> = {
     'Your review was confirmed with this link before: there is nothing more to do.',
   ],
   not_pending: [409, 'Nothing to confirm', 'This review does not need confirming any more.'],
+  held: [
+    409,
+    'Your review is being checked',
+    'The business is checking your review before it is published: there is nothing more to do.',
+  ],
   expired: [
     410,
     'This link has expired',

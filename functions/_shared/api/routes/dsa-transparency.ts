@@ -1,5 +1,5 @@
 // The yearly transparency report in the EU's harmonised templates (DSA Art. 15, 24): the year's
-// notices, own-initiative restrictions and appeals, as JSON or, at the same path ending in `.csv`
+// notices, own-initiative restrictions, automated holds and appeals, as JSON or, at the same path ending in `.csv`
 // (as the other CSV answers, e.g. the Meta feed), one figure a row. plaudit.dsa_transparency counts
 // them from the notices, statements of reasons and appeals, through the tenant's RLS.
 import { z } from '@hono/zod-openapi';
@@ -46,6 +46,18 @@ export const DsaTransparencyReport = z.object({
   }).openapi({
     description: "Reviews hidden in the year on the business's own initiative (not by a notice's decision).",
   }),
+  automated_holds: z.object({
+    bursts: z.number().int().openapi({ description: 'Bursts of one- and two-star reviews that opened a hold.' }),
+    held_reviews: z.object({
+      burst: z.number().int(),
+      duplicate_text: z.number().int(),
+      order_reused: z.number().int(),
+      total: z.number().int(),
+    }).openapi({ description: 'Reviews held as pending at submission, by reason.' }),
+  }).openapi({
+    description:
+      "Automated measures of the business's own initiative that restrict nothing published: new reviews held as pending for a person to check (review bombing holds and duplicates).",
+  }),
   appeals: z.object({
     received: z.number().int().openapi({ description: 'Appeals lodged in the year.' }),
     decided: z.object({ upheld: z.number().int(), reversed: z.number().int(), total: z.number().int() })
@@ -64,7 +76,7 @@ export function dsaTransparencyCsv(r: Report): string {
     figure: string,
     value: number | null,
   ) => [r.year, section, figure, '', '', '', value ?? ''];
-  const n = r.notices, x = r.own_initiative_restrictions, a = r.appeals;
+  const n = r.notices, x = r.own_initiative_restrictions, h = r.automated_holds, a = r.appeals;
   return toCsv([
     [...DSA_CSV_COLUMNS],
     row('notices', 'received_illegal', n.received.illegal),
@@ -86,6 +98,11 @@ export function dsaTransparencyCsv(r: Report): string {
       String(g.automated),
       g.count,
     ]),
+    row('automated_holds', 'bursts', h.bursts),
+    row('automated_holds', 'held_burst', h.held_reviews.burst),
+    row('automated_holds', 'held_duplicate_text', h.held_reviews.duplicate_text),
+    row('automated_holds', 'held_order_reused', h.held_reviews.order_reused),
+    row('automated_holds', 'held_total', h.held_reviews.total),
     row('appeals', 'received', a.received),
     row('appeals', 'decided_upheld', a.decided.upheld),
     row('appeals', 'decided_reversed', a.decided.reversed),

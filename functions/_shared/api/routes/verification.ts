@@ -72,6 +72,7 @@ const TOKEN_ERRORS: Record<string, ApiError> = {
   invalid: new ApiError(422, 'token: is not a verification token of this review'),
   expired: new ApiError(422, 'token: has expired (verification links are valid for 7 days)'),
   already_used: new ApiError(409, 'token: has already been used'),
+  held: new ApiError(409, 'This review is held for a check: only a person approves or rejects it'),
 };
 
 const decisionResponses = {

@@ -24,6 +24,11 @@ export interface DsaFigures {
     not_automated: number;
     by_ground: { ground_type: 'policy' | 'law'; ground: string; automated: boolean; count: number }[];
   };
+  /** Bursts that opened a hold, and reviews held as pending at submission, by reason (review_holds.sql). */
+  automated_holds: {
+    bursts: number;
+    held_reviews: { burst: number; duplicate_text: number; order_reused: number; total: number };
+  };
   appeals: {
     received: number;
     decided: { upheld: number; reversed: number; total: number };

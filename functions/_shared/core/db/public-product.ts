@@ -12,6 +12,8 @@ export type PublicProductRow = ProductForJsonLd & {
   rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
   /** The answers to scale and rating fields (plaudit.attribute_summary). */
   attributes: AttributeSummaryItem[];
+  /** An open review bombing hold on the product's subject (review_holds.sql). */
+  checking_recent_reviews: boolean;
 };
 
 /** The product of `slug` with this external id, or null (unknown, another's, or a switched-off profile). */

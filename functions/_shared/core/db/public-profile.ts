@@ -24,6 +24,8 @@ export type PublicProfileRow = {
   moderation_chain: { entries: number; head: string | null };
   /** The answers to scale and rating fields (plaudit.attribute_summary). */
   attributes: AttributeSummaryItem[];
+  /** An open review bombing hold on the business's own reviews (review_holds.sql). */
+  checking_recent_reviews: boolean;
 };
 
 /** The profile of `slug` (enabled or not), or null for an unknown slug. */

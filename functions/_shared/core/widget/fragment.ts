@@ -55,6 +55,8 @@ export interface BusinessView {
   average_rating: number | null;
   review_count: number;
   reviews: FragmentReview[];
+  /** A review bombing hold is open: the notice shows (widget.tsx, Checking). */
+  checking_recent_reviews?: boolean;
 }
 
 /** The product widget's data (what `ProductWidget` draws from). */
@@ -67,6 +69,7 @@ export interface ProductView {
     rating_distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
     /** The answers to scale and rating fields (attributes.tsx draws them). */
     attributes: AttributeSummaryItem[];
+    checking_recent_reviews?: boolean;
   };
   first: { data: FragmentReview[]; meta: { page: number; totalPages: number } };
   sort: string;
@@ -84,6 +87,10 @@ const stars = (rating: number, t: Strings) =>
   }</span>`;
 
 /** The summary line: the name, the stars and average (with reviews), the count. */
+/** The notice of a review bombing hold (widget.tsx, Checking). */
+const checking = (on: boolean | undefined, t: Strings) =>
+  on ? markup`<p class="ck" role="status">${t.checking}</p>` : '';
+
 const head = (name: string, average: number | null, count: string, t: Strings) =>
   markup`<div class="head"><p class="name">${name}</p>${
     average === null ? '' : markup`${stars(average, t)}<span class="avg">${oneDecimal(average)}</span>`
@@ -170,7 +177,7 @@ function businessSection(v: BusinessView, t: Strings, place: FragmentPlace): Saf
   const opts = { replyLabel: t.replyFrom(v.name), card };
   return markup`<section class="w ${v.layout} ${v.theme}" aria-label="${t.region(v.name)}">${
     head(v.name, v.average_rating, t.reviews(v.review_count), t)
-  }<ul class="items" tabindex="0" aria-label="${t.region(v.name)}">${
+  }${checking(v.checking_recent_reviews, t)}<ul class="items" tabindex="0" aria-label="${t.region(v.name)}">${
     reviews.map((r) => review(r, t, place, opts))
   }</ul><div class="ft"><a class="all" href="${v.url}" target="_top">${
     t.seeAll(v.review_count)
@@ -219,6 +226,8 @@ function productSection(v: ProductView, t: Strings, place: FragmentPlace, pageUr
   return markup`<section class="w list ${v.theme}" aria-label="${t.region(p.name)}">${
     head(p.name, p.average_rating, count ? t.reviews(count) : t.noReviews, t)
   }${count > 0 ? markup`<ul class="bars">${bars}</ul>` : ''}${attributes(p.attributes, t)}${
+    checking(p.checking_recent_reviews, t)
+  }${
     count > 0
       ? markup`<div class="ctl"><label>${t.sortBy} <select>${options}</select></label><button type="button" class="hb" aria-pressed="false">${t.withPhotos}</button></div>`
       : ''

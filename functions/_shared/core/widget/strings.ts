@@ -37,6 +37,8 @@ export interface Strings {
   variant: (name: string) => string;
   /** A review written in another language than the reader's, by its language's name. */
   writtenIn: (language: string) => string;
+  /** While a review bombing hold is open on what the widget shows (docs/compliance.md). */
+  checking: string;
 }
 
 const counts: Record<string, Intl.NumberFormat> = {};
@@ -89,6 +91,7 @@ const en: Strings = {
   withPhotos: 'With photos',
   variant: (name) => `Variant: ${name}`,
   writtenIn: (language) => `Written in ${language}`,
+  checking: 'We are checking an unusual number of recent reviews',
 };
 
 const de: Strings = {
@@ -127,6 +130,7 @@ const de: Strings = {
   withPhotos: 'Mit Fotos',
   variant: (name) => `Variante: ${name}`,
   writtenIn: (language) => `Geschrieben auf ${language}`,
+  checking: 'Wir prüfen gerade ungewöhnlich viele neue Bewertungen',
 };
 
 export function stringsFor(locale: string): Strings {

@@ -15,7 +15,7 @@ height:100%;display:flex;flex-direction:column;overflow:hidden}
 .w.dark{--a:var(--plaudit-accent,#8ab4f8);--s:var(--plaudit-star,#e3b341);--bg:var(--plaudit-background,#161b22);--fg:var(--plaudit-text,#e6edf3);--mu:var(--plaudit-muted,#9da7b3);--bd:#30363d}
 @media (prefers-color-scheme:dark){.w.auto{--a:var(--plaudit-accent,#8ab4f8);--s:var(--plaudit-star,#e3b341);--bg:var(--plaudit-background,#161b22);--fg:var(--plaudit-text,#e6edf3);--mu:var(--plaudit-muted,#9da7b3);--bd:#30363d}}
 *{box-sizing:border-box}
-.head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;margin:0 0 12px}
+.ck{margin:0 0 12px;padding:6px 10px;border-left:3px solid var(--s)}.head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;margin:0 0 12px}
 .name{font-size:17px;font-weight:700;margin:0}
 /* Stars: the rounded glyphs hold the place; five grey stars over them, and five gold ones clipped to the rating's fraction. */
 .st{color:transparent;letter-spacing:1px;position:relative;display:inline-block}

@@ -45,6 +45,11 @@ const PublicEmbed = z.object({
   enabled: z.boolean().openapi({
     description: 'False when the business switched its public profile off: the widget then shows nothing.',
   }),
+  checking_recent_reviews: z.boolean().openapi({
+    description:
+      'True while the business checks an unusual number of recent reviews (a review bombing hold): show "We are checking an unusual number of recent reviews".',
+  }),
+
   reviews: z.array(PublicReview).openapi({
     description:
       "The widget's first reviews (at most `max_reviews`, rated at least `min_rating`), newest first, so that it draws from this one answer.",
@@ -109,6 +114,7 @@ export const embedReads = router()
         average_rating: p.average_rating,
         review_count: Number(p.review_count),
         enabled: p.enabled,
+        checking_recent_reviews: p.checking_recent_reviews,
         script_url: scriptUrl,
         snippet: embedSnippet(p.slug, p.name, url, scriptUrl, p.embed.layout),
       };

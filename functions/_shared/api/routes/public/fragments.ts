@@ -144,6 +144,7 @@ async function businessAnswer(c: Context<AppEnv>, slug: string, q: FragmentOptio
     average_rating: p.average_rating === null ? null : Number(p.average_rating),
     review_count: Number(p.review_count),
     reviews,
+    checking_recent_reviews: p.checking_recent_reviews,
   };
   return answerHtml(c, businessFragment(view, { base, slug: p.slug, locale: q.language }));
 }
@@ -187,6 +188,7 @@ async function productAnswer(c: Context<AppEnv>, slug: string, externalId: strin
         5: Number(d['5']),
       },
       attributes: attributeSummaries(p.attributes),
+      checking_recent_reviews: p.checking_recent_reviews,
     },
     first: { data: page.data, meta: { page: 1, totalPages: Math.ceil(page.meta.total / limit) } },
     sort: q.sort,

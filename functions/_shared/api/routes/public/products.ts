@@ -69,6 +69,10 @@ const PublicProduct = z.object({
   rating_distribution: RatingDistribution,
   rating: UcpRating,
   attributes: AttributeSummaries,
+  checking_recent_reviews: z.boolean().openapi({
+    description:
+      'True while the business checks an unusual number of recent reviews (a review bombing hold): show "We are checking an unusual number of recent reviews".',
+  }),
 }).openapi('PublicProduct');
 
 const ProductRating = z.object({
@@ -202,6 +206,7 @@ function summaryOf(p: PublicProductRow): z.infer<typeof PublicProduct> {
     },
     rating: ucpRating(average, Number(p.review_count)),
     attributes: attributeSummaries(p.attributes),
+    checking_recent_reviews: p.checking_recent_reviews,
   };
 }
 

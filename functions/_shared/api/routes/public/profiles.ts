@@ -41,6 +41,10 @@ const PublicProfile = z.object({
   rating: UcpRating,
   moderation_chain: ChainHead,
   attributes: AttributeSummaries,
+  checking_recent_reviews: z.boolean().openapi({
+    description:
+      'True while the business checks an unusual number of recent reviews (a review bombing hold): show "We are checking an unusual number of recent reviews".',
+  }),
 }).openapi('PublicProfile');
 
 export const profileReads = router()
@@ -95,6 +99,7 @@ export const profileReads = router()
         rating: ucpRating(p.average_rating === null ? null : Number(p.average_rating), Number(p.review_count)),
         moderation_chain: { entries: Number(p.moderation_chain.entries), head: p.moderation_chain.head },
         attributes: attributeSummaries(p.attributes),
+        checking_recent_reviews: p.checking_recent_reviews,
       }, 200);
     },
   )

@@ -19,6 +19,7 @@ const TokenParams = z.object({
 const VERIFICATION_REFUSALS = {
   already_used: [409, 'This verification link has already been used'],
   not_pending: [409, 'This review does not need verifying any more'],
+  held: [409, 'This review is being checked by the business before it is published'],
   expired: [410, 'This verification link has expired: links are valid for 7 days'],
   invalid: [404, 'Verification link not found'],
 } as const;
@@ -55,7 +56,7 @@ export const verificationReads = router()
       tags: ['Public data'],
       summary: 'Verify a review with its e-mailed token',
       description:
-        "Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail's link. Already used or nothing to verify: 409; expired: 410; not valid: 404.",
+        "Verifies the review once, for a landing page of your own: the token is the one in the verification e-mail's link. Already used, nothing to verify, or held for the business's check: 409; expired: 410; not valid: 404.",
       request: { params: TokenParams },
       responses: {
         200: json(z.object({ status: z.literal('verified') }), 'The review is verified'),

@@ -6,6 +6,7 @@ import { IMPORT_FORMATS } from '../../../core/imports/formats.ts';
 import { z } from '@hono/zod-openapi';
 import { ChainHead, Timestamp } from '../../http/schemas.ts';
 import { Filters } from '../exports.ts';
+import { HoldFigures, HoldSubject } from '../holds.ts';
 import { ReviewProduct, ReviewReply, VerificationStatus } from '../reviews/shape.ts';
 import { REPORT_KINDS, REPORT_REASONS } from '../../../core/db/shopper-signals.ts';
 
@@ -147,6 +148,15 @@ export const EVENT_DATA = {
     description:
       'The order a review request was made for was cancelled or fully refunded before the request was sent: it never will be.',
   }),
+  'reviews.burst_detected': z.object({
+    hold_id: Id,
+    subject: HoldSubject,
+    started_at: Timestamp,
+    figures: HoldFigures,
+  }).openapi('ReviewsBurstDetectedData', {
+    description:
+      'An unusual number of one- and two-star reviews of one subject: new reviews of it are held as pending until a member releases the hold (`POST …/holds/{hold_id}/release`).',
+  }),
   'webhook.test': z.object({
     webhook_id: Id,
     message: z.string(),
@@ -173,6 +183,7 @@ export const WEBHOOK_EVENTS = {
   'import.completed': envelope('import.completed', 'ImportCompletedEvent'),
   'order.skipped': envelope('order.skipped', 'OrderSkippedEvent'),
   'review_request.canceled': envelope('review_request.canceled', 'ReviewRequestCanceledEvent'),
+  'reviews.burst_detected': envelope('reviews.burst_detected', 'ReviewsBurstDetectedEvent'),
   'webhook.test': envelope('webhook.test', 'WebhookTestEvent'),
 } as const;
 
@@ -188,6 +199,7 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['import.completed'],
   WEBHOOK_EVENTS['order.skipped'],
   WEBHOOK_EVENTS['review_request.canceled'],
+  WEBHOOK_EVENTS['reviews.burst_detected'],
   WEBHOOK_EVENTS['webhook.test'],
 ]);
 
@@ -309,6 +321,22 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         connection_id: '00000000-0000-4000-8000-000000000007',
         external_id: 'order:00000000-0000-4000-8000-000000000007:#1001',
         canceled_at: now,
+      };
+    case 'reviews.burst_detected':
+      return {
+        hold_id: '00000000-0000-4000-8000-000000000009',
+        subject: { kind: 'product', product_id: product.id, group: null, name: product.name },
+        started_at: now,
+        figures: {
+          low_ratings: 14,
+          reviews: 15,
+          client_addresses: 9,
+          low_ratings_without_busiest_address: 12,
+          hourly_median_28_days: 0,
+          window_start: new Date(Date.now() - 3_600_000).toISOString(),
+          window_end: now,
+          thresholds: { min_reviews: 10, min_addresses: 5, median_factor: 5, min_low_share: 0.5 },
+        },
       };
     case 'webhook.test':
       return {

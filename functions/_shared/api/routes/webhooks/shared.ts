@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'import.completed',
   'order.skipped',
   'review_request.canceled',
+  'reviews.burst_detected',
 ] as const;
 export const TEST_EVENT = 'webhook.test' as const;
 

@@ -1,0 +1,484 @@
+-- Review bombing holds and duplicates (docs/compliance.md, "Review bombing and duplicates"). Every
+-- submission leaves its subject, rating, client and order in review_arrivals. The worker looks at
+-- the last hour of every subject once a cycle (plaudit.detect_review_bursts, the clock given): a
+-- burst of one- and two-star reviews opens a hold, mailed to the admins, in the trail and emitted as
+-- `reviews.burst_detected`. While a hold is open, and for a duplicate text or a reused order, the
+-- submission stores the review as `pending` and says why (held_reviews, the trail's `hold`). Held
+-- reviews are never published automatically and never deleted: a member releases the hold, then
+-- approves or rejects each as manual verification does. A hold restricts nothing published, so it
+-- writes no statement of reasons; a held review that is later hidden gets one, as every hide does.
+
+-- The subject a review of this product counts towards: the product's group, the product, or the
+-- business itself for a review of no product.
+create or replace function plaudit.review_subject(p_product_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce((select coalesce('group:' || p.group_key, 'product:' || p.id)
+                     from plaudit.products p where p.id = p_product_id), 'business')
+$$;
+comment on function plaudit.review_subject(uuid) is 'The burst subject of a review of this product: its group, the product, or the business for none.';
+
+-- A text's sketch for the duplicate check's lookup: its lowercased words (letters and digits),
+-- taken three at a time (shingles; the whole text when it has fewer), each hashed, and the 8
+-- smallest hashes kept (a bottom-k sketch). Texts that are nearly the same share most of their
+-- shingles, so most of their smallest hashes: kept with each submission's arrival, GIN-indexed,
+-- they find the candidates sharing two hashes or more, where a trigram index walked the posting
+-- lists of the commonest letters (docs/benchmarks.md).
+create or replace function plaudit.text_sketch(p_text text)
+returns bigint[]
+language sql
+immutable
+parallel safe
+set search_path = pg_catalog, pg_temp
+as $$
+  with words as (
+    select w, n from regexp_split_to_table(lower(coalesce(p_text, '')), '[^[:alnum:]]+') with ordinality as t(w, n)
+     where w <> ''
+  ), shingles as (
+    select concat_ws(' ', w, lead(w, 1) over o, lead(w, 2) over o) as s, lead(w, 2) over o is not null as whole,
+           n, count(*) over () as total
+      from words window o as (order by n)
+  )
+  select coalesce(array_agg(h order by h), '{}') from (
+    select distinct hashtextextended(s, 0) as h from shingles where whole or (total < 3 and n = 1) order by h limit 8) x
+$$;
+comment on function plaudit.text_sketch(text) is 'A text''s bottom-8 sketch: the smallest hashes of its three-word shingles, lowercased; what the duplicate check looks reviews up by.';
+
+-- Why a submission is held, decided before it is stored (the first that applies): an open hold
+-- on its subject (`burst`); an order id that already has a review of the same product
+-- (`order_reused`); a text of 60 characters or more that is the same as, or at least 90 % alike
+-- to, another review of the organization in the last 90 days (`duplicate_text`). Alike is
+-- pg_trgm's similarity: the share of the two texts' three-letter pieces (lowercased words) that
+-- they have in common, 1 for the same words. The candidates are the submissions whose sketch
+-- (plaudit.text_sketch) shares two hashes or more with this text's; the similarity keeps those at
+-- 0.9 or more. Reviews imported, or stored before the check existed, have no sketch: not compared.
+create or replace function plaudit.submission_hold(
+  p_org_id uuid, p_product_id uuid, p_content text, p_order_id text
+)
+returns table (reason text, hold_id uuid, duplicate_of uuid, similarity real)
+language plpgsql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  v_subject text := plaudit.review_subject(p_product_id);
+  v_order text := plaudit.submitted_order_hash(p_org_id, p_order_id);
+  -- Worked out once, before the lookups (the planner would otherwise run them row by row).
+  v_order_forms text[] := array(select plaudit.order_hash(p_org_id, o) from unnest(plaudit.order_id_forms(p_order_id)) o);
+  v_sketch bigint[];
+begin
+  return query
+    select 'burst'::text, h.id, null::uuid, null::real from plaudit.review_holds h
+     where h.org_id = p_org_id and h.subject = v_subject and h.released_at is null;
+  if found then return; end if;
+  if v_order is not null then
+    return query
+      select 'order_reused'::text, null::uuid, x.review_id, null::real
+        from (select a.review_id, a.created_at from plaudit.review_arrivals a
+               where a.org_id = p_org_id and a.order_hash = v_order
+                 and a.product_id is not distinct from p_product_id
+              union all
+              select r.id, r.created_at from plaudit.reviews r
+               where r.org_id = p_org_id and r.verification_order_hash = any (v_order_forms)
+                 and r.product_id is not distinct from p_product_id) x
+       order by x.created_at limit 1;
+    if found then return; end if;
+  end if;
+  if char_length(p_content) >= 60 then
+    v_sketch := plaudit.text_sketch(p_content);
+    return query
+      with candidates as materialized (
+        select a.review_id from plaudit.review_arrivals a
+         where a.sketch && v_sketch and a.org_id = p_org_id and a.created_at > now() - interval '90 days'
+           and cardinality(array(select unnest(a.sketch) intersect select unnest(v_sketch)))
+               >= least(2, cardinality(v_sketch))
+      )
+      select 'duplicate_text'::text, null::uuid, r.id, extensions.similarity(r.content, p_content)
+        from candidates c join plaudit.reviews r on r.id = c.review_id
+       where extensions.similarity(r.content, p_content) >= 0.9
+       order by extensions.similarity(r.content, p_content) desc, r.created_at limit 1;
+  end if;
+end
+$$;
+comment on function plaudit.submission_hold(uuid,uuid,text,text) is 'Why a submission is held as pending: an open burst hold on its subject, a reused order, or a text at least 90 % alike to a recent review; no row: it is not.';
+
+-- The order id a submission names, as the duplicate check keeps it: hashed with the
+-- organization's secret as purchase proof does, without the `#` shops put before their numbers.
+create or replace function plaudit.submitted_order_hash(p_org_id uuid, p_order_id text)
+returns text
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select plaudit.order_hash(p_org_id, ltrim(btrim(p_order_id), '#')) where nullif(ltrim(btrim(p_order_id), '#'), '') is not null
+$$;
+comment on function plaudit.submitted_order_hash(uuid,text) is 'The hash a submission''s order id is kept as for the reused-order check, without a leading #; null for none.';
+
+-- What a stored submission leaves: its arrival for the burst and order checks, and, when held,
+-- the held row and the trail's `hold` with the reason.
+create or replace function plaudit.record_submission(
+  p_review plaudit.reviews, p_client_key bytea, p_order_hash text,
+  p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real
+)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+  insert into plaudit.review_arrivals
+    (review_id, org_id, subject, rating, client_key, product_id, order_hash, created_at, sketch)
+  values (p_review.id, p_review.org_id, plaudit.review_subject(p_review.product_id), p_review.rating, p_client_key,
+          p_review.product_id, p_order_hash, p_review.created_at,
+          case when char_length(p_review.content) >= 60 then plaudit.text_sketch(p_review.content) end);
+  if p_reason is null then
+    return;
+  end if;
+  insert into plaudit.held_reviews (review_id, org_id, reason, hold_id, duplicate_of, similarity)
+  values (p_review.id, p_review.org_id, p_reason, p_hold_id, p_duplicate_of, p_similarity);
+  perform plaudit.append_moderation_entry(p_review.org_id, p_review.id, 'hold',
+    plaudit.held_reason_text(p_reason, p_hold_id, p_duplicate_of, p_similarity), 'system:submission_checks');
+end
+$$;
+comment on function plaudit.record_submission(plaudit.reviews,bytea,text,text,uuid,uuid,real) is 'Records a stored submission''s arrival and, when held, its held row and the trail''s hold entry.';
+
+-- The words of a hold's reason, for the trail and the review's pending reason.
+create or replace function plaudit.held_reason_text(p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real)
+returns text
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select case p_reason
+    when 'burst' then 'burst: held while hold ' || p_hold_id || ' checks an unusual number of recent one- and two-star reviews'
+    when 'order_reused' then 'order_reused: the order id already has review ' || p_duplicate_of || ' of the same product'
+    when 'duplicate_text' then 'duplicate_text: ' || round((p_similarity * 100)::numeric) || ' % alike to review '
+                                || p_duplicate_of || ' of the last 90 days' end
+$$;
+comment on function plaudit.held_reason_text(text,uuid,uuid,real) is 'The words of a held review''s reason, for the trail and its pending reason.';
+
+-- Held reviews never leave `pending` on their own: while their hold is open nothing moves them,
+-- and afterwards only a person's approval or rejection (method `manual`) does. A held review
+-- leaving `pending` is resolved.
+create or replace function plaudit.held_reviews_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  held plaudit.held_reviews;
+begin
+  select * into held from plaudit.held_reviews x where x.review_id = new.id and x.resolved_at is null;
+  if held.review_id is null then
+    return new;
+  end if;
+  if exists (select from plaudit.review_holds h where h.id = held.hold_id and h.released_at is null) then
+    raise exception 'This review is held while an unusual number of recent reviews is checked: release the hold first'
+      using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  if new.verification_method is distinct from 'manual' then
+    raise exception 'This review is held for a check: only a person approves or rejects it'
+      using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  update plaudit.held_reviews x set resolved_at = now() where x.review_id = new.id;
+  return new;
+end
+$$;
+comment on function plaudit.held_reviews_guard() is 'Keeps a held review pending until a person approves or rejects it, and not before its hold is released.';
+
+-- Whether a review is held now (its e-mail link then confirms nothing and leaves it pending).
+create or replace function plaudit.review_is_held(p_review_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$ select exists (select from plaudit.held_reviews x where x.review_id = p_review_id and x.resolved_at is null) $$;
+comment on function plaudit.review_is_held(uuid) is 'Whether a review is held for a check now.';
+
+-- Whether a public page of this subject shows "We are checking an unusual number of recent
+-- reviews": an open hold on the business (p_product_id null) or on the product's subject.
+create or replace function plaudit.subject_under_check(p_org_id uuid, p_product_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select exists (select from plaudit.review_holds h
+                  where h.org_id = p_org_id and h.subject = plaudit.review_subject(p_product_id)
+                    and h.released_at is null)
+$$;
+comment on function plaudit.subject_under_check(uuid,uuid) is 'Whether the business''s or a product''s public pages show the notice of a burst being checked.';
+grant execute on function plaudit.subject_under_check(uuid,uuid) to plaudit_api, plaudit_public;
+
+-- What of the holds the public answers' versions follow (plaudit.public_version): a hold opened
+-- or released changes it, so no cached page keeps or misses the notice past a revalidation.
+create or replace function plaudit.review_holds_version(p_org_id uuid)
+returns bigint
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$ select count(*) + count(h.released_at) from plaudit.review_holds h where h.org_id = p_org_id $$;
+comment on function plaudit.review_holds_version(uuid) is 'Moves when a hold of the organization opens or is released: a part of its public answers'' version.';
+
+-- The worker's look, once a cycle, at the hour before p_now (the clock is given, so tests set it):
+-- for each subject, its one- and two-star reviews, from how many client addresses, and how many
+-- without the busiest address; against the subject's hourly median of them over the 28 days
+-- before (hours without any count as 0). A burst meets every threshold of the organization's
+-- settings (review_hold_settings, else the defaults): at least min_reviews such reviews even
+-- without the busiest address (one address never makes a burst), from at least min_addresses
+-- addresses, at least median_factor times the median, and at least min_low_share of the hour's
+-- reviews of the subject (a sale's or a request batch's praise, with its few low ones, is not
+-- one). A subject with an open hold is skipped. Each burst opens a hold with its figures, enters
+-- the trail (`burst_detected`, actor `system:burst_detection`), is emitted as
+-- `reviews.burst_detected` and mailed to the owners and admins; the organization's public answers
+-- are purged from the CDN (their notice changes). Client addresses are forgotten
+-- after 30 days. p_org_ids limits it to those organizations (null: all). Answers the new holds.
+create or replace function plaudit.detect_review_bursts(p_now timestamptz, p_org_ids uuid[] default null)
+returns setof plaudit.review_holds
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  h plaudit.review_holds;
+  m record;
+begin
+  update plaudit.review_arrivals a set client_key = null
+   where a.created_at < p_now - interval '30 days' and a.client_key is not null
+     and (p_org_ids is null or a.org_id = any (p_org_ids));
+  for h in
+    with hour as (
+      select a.org_id, a.subject,
+             count(*) filter (where a.rating <= 2) as low,
+             count(*) as total,
+             count(distinct a.client_key) filter (where a.rating <= 2) as addresses
+        from plaudit.review_arrivals a
+       where a.created_at > p_now - interval '1 hour' and a.created_at <= p_now
+         and (p_org_ids is null or a.org_id = any (p_org_ids))
+       group by a.org_id, a.subject
+      having count(*) filter (where a.rating <= 2) >= 2
+    ), figures as (
+      select hr.*, s.min_reviews, s.min_addresses, s.median_factor, s.min_low_share,
+             hr.low - (select count(*) from plaudit.review_arrivals b
+                        where b.org_id = hr.org_id and b.subject = hr.subject and b.rating <= 2
+                          and b.created_at > p_now - interval '1 hour' and b.created_at <= p_now
+                        group by b.client_key order by count(*) desc limit 1) as low_without_busiest
+        from hour hr
+        cross join lateral (
+          select coalesce(st.min_reviews, 10) as min_reviews, coalesce(st.min_addresses, 5) as min_addresses,
+                 coalesce(st.median_factor, 5) as median_factor, coalesce(st.min_low_share, 0.5) as min_low_share
+            from (select) one left join plaudit.review_hold_settings st on st.org_id = hr.org_id) s
+       where hr.addresses >= s.min_addresses and hr.low >= s.min_reviews
+         and hr.low >= s.min_low_share * hr.total
+         and not exists (select from plaudit.review_holds o
+                          where o.org_id = hr.org_id and o.subject = hr.subject and o.released_at is null)
+    ), judged as (
+      select f.*, md.median
+        from figures f
+        cross join lateral (
+          select coalesce(percentile_cont(0.5) within group (order by c.n), 0)::numeric as median
+            from (select count(*) as n from plaudit.review_arrivals b
+                   where b.org_id = f.org_id and b.subject = f.subject and b.rating <= 2
+                     and b.created_at > p_now - interval '1 hour' - interval '28 days'
+                     and b.created_at <= p_now - interval '1 hour'
+                   group by floor(extract(epoch from p_now - interval '1 hour' - b.created_at) / 3600)
+                  union all
+                  select 0 from generate_series(1, 672 - (
+                    select count(distinct floor(extract(epoch from p_now - interval '1 hour' - b.created_at) / 3600))
+                      from plaudit.review_arrivals b
+                     where b.org_id = f.org_id and b.subject = f.subject and b.rating <= 2
+                       and b.created_at > p_now - interval '1 hour' - interval '28 days'
+                       and b.created_at <= p_now - interval '1 hour')::integer)) c) md
+       where f.low_without_busiest >= f.min_reviews and f.low >= f.median_factor * md.median
+    )
+    insert into plaudit.review_holds (org_id, subject, started_at, figures)
+    select j.org_id, j.subject, p_now, jsonb_build_object(
+             'low_ratings', j.low, 'reviews', j.total, 'client_addresses', j.addresses,
+             'low_ratings_without_busiest_address', j.low_without_busiest,
+             'hourly_median_28_days', j.median, 'window_start', plaudit.iso_utc(p_now - interval '1 hour'),
+             'window_end', plaudit.iso_utc(p_now),
+             'thresholds', jsonb_build_object('min_reviews', j.min_reviews, 'min_addresses', j.min_addresses,
+                                              'median_factor', j.median_factor, 'min_low_share', j.min_low_share))
+      from judged j
+    on conflict (org_id, subject) where released_at is null do nothing
+    returning *
+  loop
+    perform plaudit.append_moderation_entry(h.org_id, null, 'burst_detected',
+      'hold ' || h.id || ' on ' || h.subject || ': ' || h.figures::text, 'system:burst_detection');
+    perform plaudit.emit_event(h.org_id, 'reviews.burst_detected', plaudit.review_hold_event(h));
+    perform plaudit.request_cdn_purge(h.org_id);
+    for m in select x.email from plaudit.members x where x.org_id = h.org_id and x.role in ('owner', 'admin') loop
+      perform plaudit.enqueue_email(h.org_id, m.email, 'review_burst_detected',
+                                    plaudit.review_hold_event(h) || jsonb_build_object('org_id', h.org_id),
+                                    'en', 'review_burst_detected:' || h.id || ':' || m.email);
+    end loop;
+    return next h;
+  end loop;
+end
+$$;
+comment on function plaudit.detect_review_bursts(timestamptz,uuid[]) is 'The worker''s burst detection for the hour before the given time: opens a hold per burst, in the trail, emitted and mailed to the admins; answers the new holds.';
+grant execute on function plaudit.detect_review_bursts(timestamptz,uuid[]) to plaudit_worker;
+
+-- A hold's subject as the API and the event name it.
+create or replace function plaudit.review_hold_subject_json(p_org_id uuid, p_subject text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select case
+    when p_subject = 'business' then jsonb_build_object('kind', 'business', 'product_id', null, 'group', null,
+                                                        'name', plaudit.brand_name(p_org_id))
+    when p_subject like 'product:%' then jsonb_build_object('kind', 'product', 'product_id', substr(p_subject, 9),
+      'group', null, 'name', (select p.name from plaudit.products p where p.id = substr(p_subject, 9)::uuid))
+    else jsonb_build_object('kind', 'group', 'product_id', null, 'group', substr(p_subject, 7),
+      'name', (select p.name from plaudit.products p
+                where p.org_id = p_org_id and p.group_key = substr(p_subject, 7) order by p.created_at, p.id limit 1))
+  end
+$$;
+comment on function plaudit.review_hold_subject_json(uuid,text) is 'A hold''s subject as the API names it: the business, a product or a product group, with its name.';
+
+-- `reviews.burst_detected`'s payload, and the admins' mail's data.
+create or replace function plaudit.review_hold_event(p_hold plaudit.review_holds)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select jsonb_build_object('hold_id', p_hold.id, 'subject', plaudit.review_hold_subject_json(p_hold.org_id, p_hold.subject),
+                            'started_at', plaudit.iso_utc(p_hold.started_at), 'figures', p_hold.figures)
+$$;
+comment on function plaudit.review_hold_event(plaudit.review_holds) is 'The reviews.burst_detected payload of a hold, also its mail''s data.';
+
+-- A hold of the caller's tenant as the API answers it, with the reviews it holds. Null: none.
+create or replace function plaudit.review_hold_json(p_id uuid)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select json_build_object(
+    'id', h.id, 'status', case when h.released_at is null then 'open' else 'released' end,
+    'subject', plaudit.review_hold_subject_json(h.org_id, h.subject), 'started_at', plaudit.iso_utc(h.started_at),
+    'figures', h.figures, 'released_at', plaudit.iso_utc(h.released_at), 'released_by', h.released_by,
+    'held_reviews', coalesce((
+      select json_agg(plaudit.held_review_side(r) order by r.created_at, r.id)
+        from plaudit.held_reviews x join plaudit.reviews r on r.id = x.review_id
+       where x.hold_id = h.id), '[]'))
+    from plaudit.review_holds h
+   where h.id = p_id and h.org_id = plaudit.current_org_id()
+$$;
+comment on function plaudit.review_hold_json(uuid) is 'A hold of the caller''s tenant as the API answers it, with its held reviews; null when there is none.';
+grant execute on function plaudit.review_hold_json(uuid) to plaudit_api;
+
+-- Why a review of the caller's tenant was held, with the review it repeats. Null: not held, or
+-- not the tenant's.
+create or replace function plaudit.held_review_json(p_review_id uuid)
+returns json
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select json_build_object(
+    'review_id', x.review_id, 'reason', x.reason, 'hold_id', x.hold_id, 'similarity', x.similarity,
+    'held_at', plaudit.iso_utc(x.created_at), 'resolved_at', plaudit.iso_utc(x.resolved_at),
+    'review', plaudit.held_review_side(r), 'duplicate_of', plaudit.held_review_side(d))
+    from plaudit.held_reviews x
+    join plaudit.reviews r on r.id = x.review_id
+    left join plaudit.reviews d on d.id = x.duplicate_of
+   where x.review_id = p_review_id and x.org_id = plaudit.current_org_id()
+$$;
+comment on function plaudit.held_review_json(uuid) is 'Why a review of the caller''s tenant was held, with the review it repeats; null when it was not held.';
+grant execute on function plaudit.held_review_json(uuid) to plaudit_api;
+
+-- A review as a hold shows it: enough to read and compare. Null for no review.
+create or replace function plaudit.held_review_side(p_review plaudit.reviews)
+returns json
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when p_review.id is not null then json_build_object(
+    'id', p_review.id, 'rating', p_review.rating, 'title', p_review.title, 'content', p_review.content,
+    'reviewer_name', p_review.reviewer_name, 'verification_status', p_review.verification_status,
+    'created_at', plaudit.iso_utc(p_review.created_at)) end
+$$;
+comment on function plaudit.held_review_side(plaudit.reviews) is 'A review as a hold shows it: rating, title, text, reviewer''s name, status and date.';
+
+-- A member releases an open hold of the caller's tenant: new reviews of the subject publish as
+-- before; the held ones stay pending for a person to approve or reject (manual verification).
+-- In the trail (`release_hold`). Only a member (`member:<id>`) releases. Null: no such hold.
+create or replace function plaudit.release_review_hold(p_id uuid, p_actor text)
+returns uuid
+language plpgsql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  h plaudit.review_holds;
+begin
+  if coalesce(p_actor, '') not like 'member:%' then
+    raise exception 'Holds are released by a member of the team, signed in to the dashboard'
+      using errcode = 'insufficient_privilege';
+  end if;
+  select * into h from plaudit.review_holds x where x.id = p_id and x.org_id = plaudit.current_org_id() for update;
+  if h.id is null then
+    return null;
+  end if;
+  if h.released_at is not null then
+    raise exception 'Hold is already released' using errcode = 'object_not_in_prerequisite_state';
+  end if;
+  update plaudit.review_holds x set released_at = now(), released_by = p_actor where x.id = h.id;
+  perform plaudit.request_cdn_purge(h.org_id);
+  perform plaudit.append_moderation_entry(h.org_id, null, 'release_hold',
+    'hold ' || h.id || ' on ' || h.subject || ' released; '
+      || (select count(*) from plaudit.held_reviews x where x.hold_id = h.id and x.resolved_at is null)
+      || ' held reviews wait for approval or rejection', p_actor);
+  return h.id;
+end
+$$;
+comment on function plaudit.release_review_hold(uuid,text) is 'A member releases an open hold of the caller''s tenant, in the trail; its held reviews stay pending for manual verification.';
+grant execute on function plaudit.release_review_hold(uuid,text) to plaudit_api;
+
+-- ============================================================================================
+-- trigger bindings
+-- ============================================================================================
+create trigger reviews_keep_held before update of verification_status on plaudit.reviews
+  for each row when (old.verification_status = 'pending' and new.verification_status <> 'pending')
+  execute function plaudit.held_reviews_guard();
+
+-- ============================================================================================
+-- row-level security policies
+-- ============================================================================================
+create policy "Tenants can read their own holds" on plaudit.review_holds for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can read their own held reviews" on plaudit.held_reviews for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can read their own hold settings" on plaudit.review_hold_settings for select to plaudit_api
+  using (org_id = (select plaudit.current_org_id()));
+
+-- ============================================================================================
+-- table privileges
+-- ============================================================================================
+grant select on plaudit.review_holds to plaudit_api;
+grant select on plaudit.held_reviews to plaudit_api;
+grant select on plaudit.review_hold_settings to plaudit_api;

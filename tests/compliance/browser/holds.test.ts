@@ -1,0 +1,165 @@
+/// <reference lib="dom" />
+// A review bombing hold in real browsers: twelve one-star reviews from six addresses, the worker's
+// detection (its clock given), and a shopper's review held. The shopper sees the notice on the
+// business's public page and in the widget on a shop's page; the member sees the hold's figures and
+// the held review on the Holds screen and releases it in one step (checked in the database); a
+// review held as a duplicate shows beside the review it repeats. axe-core finds no violation;
+// screenshots at 375 and 1,280 px.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, useBrowser } from '../../helpers/browser.ts';
+import { DESKTOP, onDashboardPage, PHONE, shot, type SignedInOwner, signedInOwner } from '../../helpers/dashboard.ts';
+import { db } from '../../helpers/db.ts';
+import { hostPage, openPage, useHostSite } from '../../helpers/host-site.ts';
+import { api } from '../../helpers/http.ts';
+import { createForm } from '../../helpers/review-requests.ts';
+
+const browser = useBrowser();
+const site = useHostSite();
+const SLOW = 90_000;
+const NOTICE = 'We are checking an unusual number of recent reviews';
+const COPIED = 'We waited forty minutes for a table we had booked, and the soup arrived cold and salty.';
+
+let owner: SignedInOwner;
+let heldId: string;
+let copyId: string;
+
+/** A review as a shopper's browser sends it, from the address of this rate bucket. */
+async function submitted(formId: string, bucket: string, review: Record<string, unknown>): Promise<string> {
+  const [row] = await db<{ id: string; error_message: string | null }[]>`
+    select id, error_message from plaudit.submit_review(
+      jsonb_populate_record(null::plaudit.review_submission, ${db.json({ form_id: formId, ...review })}),
+      ${`submit:${bucket}`}, 1000, 'http://localhost')`;
+  expect(row.error_message).toBeNull();
+  return row.id;
+}
+
+beforeAll(async () => {
+  owner = await signedInOwner('Olga Owner');
+  const org = owner.tenant.org;
+  const form = await createForm(owner.tenant);
+  await submitted(form.id, 'regular', {
+    rating: 5,
+    title: 'Lovely evening',
+    content: 'Kind staff and a view over the harbour.',
+    reviewer_name: 'Rita Regular',
+    reviewer_email: 'rita@example.com',
+  });
+  for (let i = 0; i < 12; i++) {
+    await submitted(form.id, `bomber-${i % 6}-${org.id}`, {
+      rating: 1,
+      content: `Terrible place ${i}`,
+      reviewer_name: `Bomber ${i}`,
+      reviewer_email: `bomber${i}@example.com`,
+    });
+  }
+  const [{ latest }] = await db<{ latest: Date }[]>`
+    select max(created_at) as latest from plaudit.reviews where org_id = ${org.id}`;
+  const holds = await db`
+    select id from plaudit.detect_review_bursts(${new Date(latest.getTime() + 1000).toISOString()}::timestamptz,
+                                                ${[org.id]}::uuid[])`;
+  expect(holds).toHaveLength(1);
+  heldId = await submitted(form.id, 'shopper', {
+    rating: 4,
+    title: 'Good food, slow service',
+    content: 'The fish was excellent; we waited a while for the bill.',
+    reviewer_name: 'Sam Shopper',
+    reviewer_email: 'sam@example.com',
+  });
+}, SLOW);
+afterAll(async () => {
+  await db`update plaudit.review_holds set released_at = now(), released_by = 'member:test'
+            where org_id = ${owner.tenant.org.id} and released_at is null`;
+});
+
+async function checkAndShoot(page: Page, name: string, scope?: string[]) {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    expect(await axeViolations(page, scope), `${name} at ${viewport.width}`).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await shot(page, `${name}-${viewport.width}`);
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+describe('a shopper', () => {
+  it('sees the notice on the public page and in the widget while the hold is open', { timeout: SLOW }, async () => {
+    const org = owner.tenant.org;
+    const profile = await openPage(
+      browser(),
+      `${(await api('GET', `/api/v1/public/embed/${org.slug}`)).body.url}`,
+      1280,
+    );
+    try {
+      await profile.page.getByRole('status').filter({ hasText: NOTICE }).waitFor();
+      await checkAndShoot(profile.page, 'holds-profile-notice');
+    } finally {
+      await profile.close();
+    }
+    const embed = (await api('GET', `/api/v1/public/embed/${org.slug}`)).body;
+    expect(embed.checking_recent_reviews).toBe(true);
+    const shop = site.page('/holds', hostPage(embed.snippet));
+    const widget = await openPage(browser(), shop, 1280);
+    try {
+      await widget.page.waitForFunction(
+        (text) => document.querySelector('#service-widget')?.shadowRoot?.querySelector('p.ck')?.textContent === text,
+        NOTICE,
+      );
+      expect(widget.errors).toEqual([]);
+      await checkAndShoot(widget.page, 'holds-widget-notice', ['#service-widget']);
+    } finally {
+      await widget.close();
+    }
+  });
+});
+
+describe('the member', () => {
+  it('sees the hold with its figures and held review, and releases it in one step', { timeout: SLOW }, async () => {
+    const org = owner.tenant.org;
+    await onDashboardPage(browser(), owner.session, `/app/o/${org.id}/holds`, async (page) => {
+      const card = page.getByRole('article', { name: /Your business/ });
+      await card.waitFor();
+      expect(await card.getByText('12 of 13').count()).toBe(1);
+      expect(await card.getByText('Good food, slow service').count()).toBe(1);
+      expect(await card.getByRole('link', { name: 'Approve or reject' }).getAttribute('href')).toBe(
+        `/app/o/${org.id}/reviews/${heldId}`,
+      );
+      expect(await page.getByRole('link', { name: 'Holds' }).first().getAttribute('aria-current')).toBe('page');
+      await checkAndShoot(page, 'holds-open');
+      await card.getByRole('button', { name: 'Release the hold' }).click();
+      await page.getByRole('status').filter({ hasText: 'The hold is released' }).waitFor();
+      await page.getByRole('link', { name: 'Released' }).click();
+      await page.getByRole('article', { name: /Your business/ }).getByText('Released', { exact: true }).waitFor();
+      await checkAndShoot(page, 'holds-released');
+    }, DESKTOP);
+    const [hold] = await db`select released_by from plaudit.review_holds where org_id = ${org.id}`;
+    expect(hold.released_by).toMatch(/^member:/);
+    const [review] = await db`select verification_status from plaudit.reviews where id = ${heldId}`;
+    expect(review.verification_status).toBe('pending');
+  });
+
+  it('reads a duplicate side by side with the review it repeats', { timeout: SLOW }, async () => {
+    const org = owner.tenant.org;
+    const form = await createForm(owner.tenant);
+    await submitted(form.id, 'first-diner', {
+      rating: 2,
+      content: COPIED,
+      reviewer_name: 'First Diner',
+      reviewer_email: 'first@example.com',
+    });
+    copyId = await submitted(form.id, 'copy-diner', {
+      rating: 1,
+      content: COPIED.replace('forty', '40'),
+      reviewer_name: 'Copy Diner',
+      reviewer_email: 'copy@example.com',
+    });
+    await onDashboardPage(browser(), owner.session, `/app/o/${org.id}/reviews/${copyId}`, async (page) => {
+      const held = page.getByRole('region', { name: 'Held: its text repeats another review' });
+      await held.waitFor();
+      expect(await held.getByText('First Diner', { exact: false }).count()).toBe(1);
+      expect(await held.getByText('Copy Diner', { exact: false }).count()).toBe(1);
+      expect(await held.getByText(/\d+ % alike/).count()).toBe(1);
+      await checkAndShoot(page, 'holds-duplicate-pair');
+    }, DESKTOP);
+  });
+});
