@@ -1213,6 +1213,11 @@ COMMENT ON TABLE plaudit.question_answers IS 'Answers to questions, by the busin
 
 COMMENT ON FUNCTION plaudit.question_answer_json(a plaudit.question_answers) IS 'An answer as the organization''s API shows it.';
 
+-- FUNCTION plaudit.question_answer_link (supabase/schemas/questions.sql)
+--   (p_token text) RETURNS TABLE(state text, question text, product_name text, org_name text)
+
+COMMENT ON FUNCTION plaudit.question_answer_link(p_token text) IS 'The state of a buyer''s answer link and the question it answers, for its page.';
+
 -- FUNCTION plaudit.question_answers_emit_answered (supabase/schemas/questions.sql)
 --   () RETURNS trigger
 
@@ -3547,6 +3552,7 @@ GRANT UPDATE(is_hidden) ON TABLE plaudit.question_answers TO plaudit_api;
 GRANT UPDATE(updated_at) ON TABLE plaudit.question_answers TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.question_answer_json(a plaudit.question_answers) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.question_answer_link(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.question_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.question_page(p_status text, p_product_id uuid, p_answered boolean, p_page integer, p_limit integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.questions_answers_visible(p_question_id uuid) TO plaudit_api;

@@ -199,7 +199,7 @@ begin
     returning q.id into id;
     perform plaudit.enqueue_email(org, btrim(p_email), 'question_confirmation',
       jsonb_build_object('question_id', id, 'asker_name', btrim(p_name), 'question', btrim(p_question),
-                         'confirm_url', p_link_base || '/api/v1/public/question-confirmations/' || token),
+                         'confirm_url', p_link_base || '/questions/confirm/' || token),
       'en', 'question_confirmation:' || id);
   exception
     when no_data_found or check_violation or not_null_violation then
@@ -303,6 +303,31 @@ begin
 end
 $$;
 comment on function plaudit.ask_verified_buyers(plaudit.questions,text) is 'E-mails a published product question to up to 10 of its buyers, each with a single-use answer link.';
+
+-- What a buyer's answer page shows before they write: the question, its product, the business,
+-- and the link's state (open | already_used | expired | invalid | not_published). Reads only.
+create or replace function plaudit.question_answer_link(p_token text)
+returns table (state text, question text, product_name text, org_name text)
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select case
+           when t.id is null then 'invalid'
+           when t.used_at is not null then 'already_used'
+           when t.expires_at <= now() then 'expired'
+           when q.status <> 'published' then 'not_published'
+           else 'open' end,
+         case when q.status = 'published' then q.question end, p.name, o.name
+    from (select 1) one
+    left join plaudit.question_answer_tokens t on t.token_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8'))
+    left join plaudit.questions q on q.id = t.question_id
+    left join plaudit.products p on p.id = q.product_id
+    left join plaudit.organizations o on o.id = t.org_id
+$$;
+comment on function plaudit.question_answer_link(text) is 'The state of a buyer''s answer link and the question it answers, for its page.';
+grant execute on function plaudit.question_answer_link(text) to plaudit_public;
 
 -- ============================================================================================
 -- answering

@@ -29,6 +29,7 @@ import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
 import { appeals } from './routes/appeals.ts';
 import { dsaTransparency } from './routes/dsa-transparency.ts';
+import { questionRoutes } from './routes/questions/org.ts';
 import { reports } from './routes/reports.ts';
 import { media } from './routes/media/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
@@ -144,6 +145,7 @@ export function createApp(
   v1.route('/', products);
   v1.route('/', reviews);
   v1.route('/', reports);
+  v1.route('/', questionRoutes);
   v1.route('/', appeals);
   v1.route('/', dsaTransparency);
   v1.route('/', media);

@@ -12,6 +12,7 @@ import { machinePages } from './machine-pages.ts';
 import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
 import { reviewAddressPages } from './review-address.ts';
+import { questionLinkPages } from './question-links.ts';
 import { reviewRequestPages } from './review-request.ts';
 import { reviewSignalPages } from './review-signals.ts';
 import { sitemapPages } from './sitemap.ts';
@@ -23,6 +24,7 @@ const FAMILIES = [
   hostedFormPages, // /forms/:formId, each form's submission_url
   reviewRequestPages, // /r/:token, /t/o/:token.gif, /t/c/:token, /unsubscribe/:token
   verificationPages, // /verify/:token
+  questionLinkPages, // /questions/confirm/:token, /answers/:token
   invitationPages, // /invitations/:token
   machinePages, // /p/:slug.md, /p/:slug/products/:externalId.md, /p/:slug/llms.txt (before /p/:slug)
   appealPages, // /appeals/:token

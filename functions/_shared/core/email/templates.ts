@@ -6,6 +6,7 @@ import { escapeHtml, safeLink } from '../html.ts';
 import { button, fallbackLink, layout, pick, plainText, smallPrint } from './layout.ts';
 import type { RenderedEmail, TemplateInput } from './layout.ts';
 import { APPEAL_TEMPLATES } from './appeal-templates.ts';
+import { QUESTION_TEMPLATES } from './question-templates.ts';
 import { REPORT_TEMPLATES } from './report-templates.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 import { signInEmail } from './sign-in-template.ts';
@@ -75,6 +76,7 @@ export const TEMPLATES: Record<string, (input: TemplateInput) => RenderedEmail> 
   ...REPORT_TEMPLATES,
   statement_of_reasons: statementOfReasonsEmail,
   ...APPEAL_TEMPLATES,
+  ...QUESTION_TEMPLATES,
   sign_in: signInEmail,
 };
 
