@@ -3881,6 +3881,8 @@ GRANT INSERT(media_moderation),UPDATE(media_moderation) ON TABLE plaudit.public_
 
 GRANT INSERT(meta_review_feed),UPDATE(meta_review_feed) ON TABLE plaudit.public_profiles TO plaudit_api;
 
+GRANT INSERT(ask_buyers),UPDATE(ask_buyers) ON TABLE plaudit.public_profiles TO plaudit_api;
+
 GRANT SELECT ON TABLE plaudit.question_moderation_trail TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_forms TO plaudit_api;
 

@@ -255,3 +255,17 @@ describe('answers', () => {
     expect(n.n).toBe(0);
   });
 });
+
+describe('the ask_buyers setting', () => {
+  it('is on by default; off, a product question is e-mailed to no buyer', async () => {
+    const path = `/api/v1/organizations/${t.org.id}/public-profile`;
+    expect((await api('GET', path, { key: t.keys.read })).body.ask_buyers).toBe(true);
+    const off = await api('PATCH', path, { key: t.keys.admin, body: { ask_buyers: false } });
+    expect(off.body.ask_buyers).toBe(false);
+    const id = await askedAndConfirmed(`gus-${t.org.slug}@example.com`, 'What is it made of?', mug.external_id);
+    const [n] = await db<{ n: number }[]>`
+      select count(*)::int as n from plaudit.email_outbox where template = 'question_for_buyer' and data ->> 'question_id' = ${id}`;
+    expect(n.n).toBe(0);
+    await api('PATCH', path, { key: t.keys.admin, body: { ask_buyers: true } });
+  });
+});

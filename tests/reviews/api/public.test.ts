@@ -321,6 +321,7 @@ describe('public-profile settings', () => {
       google_product_feed: false,
       meta_review_feed: false,
       media_moderation: 'auto',
+      ask_buyers: true,
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
     expect(get.status).toBe(200);
@@ -350,6 +351,7 @@ describe('public-profile settings', () => {
       google_product_feed: false,
       meta_review_feed: false,
       media_moderation: 'auto',
+      ask_buyers: true,
     });
     const second = await call('PATCH', `${orgPath(t)}/public-profile`, {
       key: t.keys.admin,

@@ -38,6 +38,10 @@ const ProfileSettings = z.object({
       "Publishes Meta's product review feed (CSV) of the published product reviews at `/api/v1/public/feeds/{slug}/meta-product-reviews.csv` (off: that address answers 404).",
   }),
   media_moderation: MediaModeration,
+  ask_buyers: z.boolean().openapi({
+    description:
+      "Whether a published question about a product is e-mailed to up to 10 customers whose orders held it, whose answers publish marked `verified_buyer` (docs/questions.md). On by default.",
+  }),
 }).openapi('PublicProfileSettings');
 
 const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
@@ -58,6 +62,7 @@ const ProfileSettingsPatch = z.object({
   google_product_feed: z.boolean().optional(),
   meta_review_feed: z.boolean().optional(),
   media_moderation: MediaModeration.optional(),
+  ask_buyers: z.boolean().optional(),
 }).openapi('PublicProfileSettingsPatch', {
   example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
 });
@@ -78,6 +83,7 @@ function settingsOf(row: Record<string, unknown> | undefined): z.infer<typeof Pr
     google_product_feed: (row?.google_product_feed as boolean | undefined) ?? false,
     meta_review_feed: (row?.meta_review_feed as boolean | undefined) ?? false,
     media_moderation: (row?.media_moderation as z.infer<typeof MediaModeration> | undefined) ?? 'auto',
+    ask_buyers: (row?.ask_buyers as boolean | undefined) ?? true,
   };
 }
 
@@ -116,6 +122,7 @@ export const publicProfileSettings = orgSettingsRoutes({
         'google_product_feed',
         'meta_review_feed',
         'media_moderation',
+        'ask_buyers',
       ]),
       ...Object.fromEntries(Object.entries(embed).map(([key, value]) => [`embed_${key}`, value])),
     };
