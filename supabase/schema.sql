@@ -616,12 +616,15 @@ CREATE TABLE plaudit.exports (
     moderation_chain_head bytea,
     custom_field_keys text[] DEFAULT '{}'::text[] NOT NULL,
     public_url text,
+    kind text DEFAULT 'reviews'::text NOT NULL,
     CONSTRAINT exports_format_check CHECK ((format = ANY (ARRAY['csv'::text, 'json'::text]))),
+    CONSTRAINT exports_kind_check CHECK ((kind = ANY (ARRAY['reviews'::text, 'questions'::text]))),
     CONSTRAINT exports_public_url_check CHECK (((public_url ~ '^https?://'::text) AND (char_length(public_url) <= 2048))),
     CONSTRAINT exports_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text])))
 );
 
 COMMENT ON TABLE plaudit.exports IS 'Export jobs: an organization''s reviews as a CSV or JSON file, generated inside the database in chunks.';
+COMMENT ON COLUMN plaudit.exports.kind IS 'What the file holds: reviews (the default) or questions with their answers.';
 
 -- FUNCTION plaudit.export_download_url (supabase/schemas/exports.sql)
 --   (e plaudit.exports) RETURNS text
@@ -634,6 +637,18 @@ COMMENT ON FUNCTION plaudit.export_download_url(e plaudit.exports) IS 'The absol
 
 COMMENT ON FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone,
     p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer) IS 'The next reviews an export writes.';
+
+-- FUNCTION plaudit.export_question_chunk (supabase/schemas/questions.sql)
+--   (p_org_id uuid, p_format text, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone, p_after_id uuid,
+--     p_with_hidden boolean, p_rows integer) RETURNS TABLE(body text, row_count integer, last_created_at timestamp with time zone, last_id uuid)
+
+COMMENT ON FUNCTION plaudit.export_question_chunk(p_org_id uuid, p_format text, p_from timestamp with time zone, p_to timestamp with time zone,
+    p_after_ts timestamp with time zone, p_after_id uuid, p_with_hidden boolean, p_rows integer) IS 'The next chunk of a questions export after its cursor: its body, row count and last question.';
+
+-- FUNCTION plaudit.export_question_csv_header (supabase/schemas/questions.sql)
+--   () RETURNS text
+
+COMMENT ON FUNCTION plaudit.export_question_csv_header() IS 'The header line of a CSV export of questions.';
 
 -- FUNCTION plaudit.export_step (supabase/schemas/exports.sql)
 --   (p_export_id uuid, p_rows integer DEFAULT 10000) RETURNS boolean
@@ -3430,6 +3445,8 @@ GRANT SELECT(moderation_chain_head) ON TABLE plaudit.exports TO plaudit_api;
 GRANT SELECT(custom_field_keys) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT SELECT(public_url),INSERT(public_url) ON TABLE plaudit.exports TO plaudit_api;
+
+GRANT SELECT(kind),INSERT(kind) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) TO plaudit_worker;

@@ -89,3 +89,8 @@ create index question_moderation_trail_answer_id on plaudit.question_moderation_
 -- Whether a published question about a product is e-mailed to its verified buyers.
 alter table plaudit.public_profiles add column ask_buyers boolean not null default true;
 comment on column plaudit.public_profiles.ask_buyers is 'Whether a published product question is e-mailed to up to 10 customers whose orders held the product.';
+
+-- An export is of reviews (as before) or of questions with their answers.
+alter table plaudit.exports add column kind text not null default 'reviews'
+  constraint exports_kind_check check (kind in ('reviews', 'questions'));
+comment on column plaudit.exports.kind is 'What the file holds: reviews (the default) or questions with their answers.';

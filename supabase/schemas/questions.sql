@@ -628,6 +628,55 @@ comment on function plaudit.vote_answer_helpful(text,integer,text,uuid,uuid,byte
 grant execute on function plaudit.vote_answer_helpful(text,integer,text,uuid,uuid,bytea) to plaudit_public;
 
 -- ============================================================================================
+-- exports
+-- ============================================================================================
+-- The header line of a questions export (CSV): the question's columns, its product's, and its
+-- answers as one cell, each `author_name (author): content` on a line of its own.
+create or replace function plaudit.export_question_csv_header()
+returns text
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select 'id,product_external_id,product_name,question,asker_name,asker_email,status,created_at,answers'
+$$;
+comment on function plaudit.export_question_csv_header() is 'The header line of a CSV export of questions.';
+
+-- The next questions of an export after its cursor, in file order (created_at, id): the chunk's
+-- body (CSV rows, or JSON elements joined by commas, each the organization's Question), how many
+-- and the last one. Hidden questions only with include_hidden; pending ones never. Called by
+-- plaudit.export_step, as the worker's definer.
+create or replace function plaudit.export_question_chunk(
+  p_org_id uuid, p_format text, p_from timestamptz, p_to timestamptz, p_after_ts timestamptz, p_after_id uuid,
+  p_with_hidden boolean, p_rows integer
+)
+returns table (body text, row_count integer, last_created_at timestamptz, last_id uuid)
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select string_agg(case when p_format = 'csv' then
+           q.id::text || ',' || plaudit.csv_cell(p.external_id) || ',' || plaudit.csv_cell(p.name) || ','
+           || plaudit.csv_cell(q.question) || ',' || plaudit.csv_cell(q.asker_name) || ','
+           || plaudit.csv_cell(q.asker_email) || ',' || q.status || ',' || plaudit.iso_utc(q.created_at) || ','
+           || plaudit.csv_cell((select string_agg(a.author_name || ' (' || a.author || '): ' || a.content, E'\n'
+                                                   order by a.created_at, a.id)
+                                  from plaudit.question_answers a where a.question_id = q.id and not a.is_hidden))
+           || E'\r\n'
+         else plaudit.question_json(q.id)::text end, case when p_format = 'csv' then '' else ',' end),
+         count(*)::integer, max(q.created_at), (array_agg(q.id))[count(*)::integer]
+    from (select x.* from plaudit.questions x
+           where x.org_id = p_org_id and x.created_at >= p_from and x.created_at < p_to
+             and (x.created_at, x.id) > (p_after_ts, p_after_id)
+             and (x.status = 'published' or (p_with_hidden and x.status = 'hidden'))
+           order by x.created_at, x.id limit p_rows) q
+    -- The product looked up per question in the page's order (OFFSET 0 keeps any join from reordering it).
+    left join lateral (select pr.external_id, pr.name from plaudit.products pr where pr.id = q.product_id offset 0) p
+      on true
+$$;
+comment on function plaudit.export_question_chunk(uuid,text,timestamp with time zone,timestamp with time zone,timestamp with time zone,uuid,boolean,integer) is 'The next chunk of a questions export after its cursor: its body, row count and last question.';
+
+-- ============================================================================================
 -- trigger bindings
 -- ============================================================================================
 create trigger questions_record_moderation
