@@ -16,6 +16,7 @@ import { PublicProfileResource } from './resources/public-profile.ts';
 import { Products } from './resources/products.ts';
 import { Appeals } from './resources/appeals.ts';
 import { Transparency } from './resources/transparency.ts';
+import { Questions } from './resources/questions.ts';
 import { Reports } from './resources/reports.ts';
 import { ReviewForms } from './resources/review-forms.ts';
 import { ReviewRequests } from './resources/review-requests.ts';
@@ -46,6 +47,7 @@ export class Plaudit implements Core {
   /** Erasure and access for a reviewer's address (admin keys). */
   readonly privacy: Privacy;
   readonly reports: Reports;
+  readonly questions: Questions;
   readonly appeals: Appeals;
   readonly transparency: Transparency;
   /** Public data by slug; needs no key. */
@@ -76,6 +78,7 @@ export class Plaudit implements Core {
     this.privacy = new Privacy(this);
     this.imports = new Imports(this);
     this.reports = new Reports(this);
+    this.questions = new Questions(this);
     this.appeals = new Appeals(this);
     this.transparency = new Transparency(this);
     this.public = new Public(this);

@@ -17,10 +17,14 @@ async function exported(body: Record<string, unknown>) {
   const res = await api('POST', `/api/v1/organizations/${t.org.id}/exports`, { key: t.keys.write, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   expect(res.body.kind).toBe('questions');
-  const done = await eventually(async () => {
-    const job = await api('GET', `/api/v1/organizations/${t.org.id}/exports/${res.body.id}`, { key: t.keys.read });
-    return job.body.status === 'completed' && job.body;
-  }, 30_000, 'export to finish');
+  const done = await eventually(
+    async () => {
+      const job = await api('GET', `/api/v1/organizations/${t.org.id}/exports/${res.body.id}`, { key: t.keys.read });
+      return job.body.status === 'completed' && job.body;
+    },
+    30_000,
+    'export to finish',
+  );
   const file = await fetch(`${inject('apiUrl')}${new URL(done.download_url).pathname}`, {
     headers: { authorization: `Bearer ${t.keys.read}` },
   });

@@ -48,7 +48,12 @@ beforeAll(async () => {
 describe('asking', () => {
   it('answers 202, mails the confirmation link, and shows the question only once confirmed', async () => {
     const email = `ann-${t.org.slug}@example.com`;
-    const res = await ask({ product_external_id: mug.external_id, question: 'Is it dishwasher safe?', name: 'Ann', email });
+    const res = await ask({
+      product_external_id: mug.external_id,
+      question: 'Is it dishwasher safe?',
+      name: 'Ann',
+      email,
+    });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ status: 'pending_confirmation' });
     const path = `/api/v1/public/products/${t.org.slug}/${mug.external_id}/questions`;
@@ -86,9 +91,17 @@ describe('asking', () => {
     expect(noMail.body.errors[0]).toMatchObject({ field: 'email' });
     const noName = await ask({ question: 'Is it dishwasher safe?', name: '  ', email: 'ann@example.com' });
     expect(noName.body.errors[0]).toMatchObject({ field: 'name' });
-    const product = await ask({ product_external_id: 'NOPE', question: 'Is it dishwasher safe?', name: 'A', email: 'a@b.co' });
+    const product = await ask({
+      product_external_id: 'NOPE',
+      question: 'Is it dishwasher safe?',
+      name: 'A',
+      email: 'a@b.co',
+    });
     expect(product.body).toEqual(errorBody(404, 'Not Found', 'Product not found'));
-    const business = await ask({ question: 'Is it dishwasher safe?', name: 'A', email: 'a@b.co' }, 'no-such-business-x');
+    const business = await ask(
+      { question: 'Is it dishwasher safe?', name: 'A', email: 'a@b.co' },
+      'no-such-business-x',
+    );
     expect(business.body).toEqual(errorBody(404, 'Not Found', 'Business not found'));
     expect(await db`select count(*)::int as n from plaudit.questions where org_id = ${t.org.id}`).toEqual(before);
     const bad = await api('POST', '/api/v1/public/question-confirmations/wrong');
@@ -144,7 +157,8 @@ describe('answers', () => {
     const empty = await api('POST', `/api/v1/public/answers/${token}`, { body: { content: ' ' } });
     expect(empty.status).toBe(422);
 
-    const [row] = await db`select question_id, author, author_name from plaudit.question_answers where id = ${res.body.id}`;
+    const [row] =
+      await db`select question_id, author, author_name from plaudit.question_answers where id = ${res.body.id}`;
     expect(row).toEqual({ question_id: questionId, author: 'verified_buyer', author_name: 'Bea' });
     const pub = await api('GET', `/api/v1/public/products/${t.org.slug}/${mug.external_id}/questions`);
     const shown = pub.body.data.find((q: any) => q.id === questionId);
@@ -161,13 +175,17 @@ describe('answers', () => {
     const path = `/api/v1/public/questions/${t.org.slug}/${questionId}/answers/${answerId}/helpful`;
     expect((await api('POST', path)).body).toEqual({ helpful_count: 1 });
     expect((await api('POST', path)).body).toEqual({ helpful_count: 1 });
-    const elsewhere = await api('POST', `/api/v1/public/questions/${other.org.slug}/${questionId}/answers/${answerId}/helpful`);
+    const elsewhere = await api(
+      'POST',
+      `/api/v1/public/questions/${other.org.slug}/${questionId}/answers/${answerId}/helpful`,
+    );
     expect(elsewhere.body).toEqual(errorBody(404, 'Not Found', 'Answer not found'));
   });
 
   it('hides and unhides questions and answers on the trail; hidden ones never show', async () => {
     const path = `/api/v1/public/products/${t.org.slug}/${mug.external_id}/questions`;
-    const q = (await api('GET', `/api/v1/organizations/${t.org.id}/questions/${questionId}`, { key: t.keys.read })).body;
+    const q =
+      (await api('GET', `/api/v1/organizations/${t.org.id}/questions/${questionId}`, { key: t.keys.read })).body;
     const answerId = q.answers[0].id;
     const hideAnswer = await api('PATCH', `/api/v1/organizations/${t.org.id}/answers/${answerId}/moderate`, {
       key: t.keys.write,

@@ -52,7 +52,9 @@ export function questionLinkPages() {
     const token = c.req.param('token');
     if (!TOKEN.test(token)) return invalidLink(c);
     const link = await answerLinkState(c.var.sql, token);
-    if (link.state !== 'open') return ANSWER[link.state] ? message(c, ...ANSWER[link.state], link.org_name) : invalidLink(c);
+    if (link.state !== 'open') {
+      return ANSWER[link.state] ? message(c, ...ANSWER[link.state], link.org_name) : invalidLink(c);
+    }
     return privatePage(
       c,
       200,

@@ -40,7 +40,7 @@ const ProfileSettings = z.object({
   media_moderation: MediaModeration,
   ask_buyers: z.boolean().openapi({
     description:
-      "Whether a published question about a product is e-mailed to up to 10 customers whose orders held it, whose answers publish marked `verified_buyer` (docs/questions.md). On by default.",
+      'Whether a published question about a product is e-mailed to up to 10 customers whose orders held it, whose answers publish marked `verified_buyer` (docs/questions.md). On by default.',
   }),
 }).openapi('PublicProfileSettings');
 

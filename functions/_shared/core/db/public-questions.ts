@@ -41,10 +41,14 @@ export interface AskedQuestion {
 
 /** Stores a question pending and mails its confirmation link (plaudit.ask_question). */
 export async function askQuestion(sql: Sql, caller: QuestionCaller, q: AskedQuestion, linkBase: string) {
-  const [row] = await runAsPublic(sql, (tx) =>
-    tx<(RateAnswer & { error_code: string | null; error_message: string | null; id: string | null })[]>`
+  const [row] = await runAsPublic(
+    sql,
+    (tx) =>
+      tx<(RateAnswer & { error_code: string | null; error_message: string | null; id: string | null })[]>`
       select * from plaudit.ask_question(${caller.bucket}, ${caller.limit}, ${q.slug}, ${q.product_external_id},
-                                          ${q.question}, ${q.name}, ${q.email}, ${linkBase})`, { onPrimary: true });
+                                          ${q.question}, ${q.name}, ${q.email}, ${linkBase})`,
+    { onPrimary: true },
+  );
   return row;
 }
 
@@ -64,11 +68,15 @@ export type BuyerAnswerOutcome = 'answered' | 'already_used' | 'expired' | 'inva
 
 /** A verified buyer's answer through their link (plaudit.answer_question_by_token). */
 export async function answerAsBuyer(sql: Sql, caller: QuestionCaller, token: string, content: string) {
-  const [row] = await runAsPublic(sql, (tx) =>
-    tx<(RateAnswer & { outcome: BuyerAnswerOutcome | null; answer_id: string | null })[]>`
-      select * from plaudit.answer_question_by_token(${caller.bucket}, ${caller.limit}, ${token}, ${content})`, {
-    onPrimary: true,
-  });
+  const [row] = await runAsPublic(
+    sql,
+    (tx) =>
+      tx<(RateAnswer & { outcome: BuyerAnswerOutcome | null; answer_id: string | null })[]>`
+      select * from plaudit.answer_question_by_token(${caller.bucket}, ${caller.limit}, ${token}, ${content})`,
+    {
+      onPrimary: true,
+    },
+  );
   return row;
 }
 
@@ -80,17 +88,25 @@ export async function voteAnswerHelpful(
   questionId: string,
   answerId: string,
 ) {
-  const [row] = await runAsPublic(sql, (tx) =>
-    tx<(RateAnswer & { published: boolean; helpful_count: number | null })[]>`
+  const [row] = await runAsPublic(
+    sql,
+    (tx) =>
+      tx<(RateAnswer & { published: boolean; helpful_count: number | null })[]>`
       select * from plaudit.vote_answer_helpful(${caller.bucket}, ${caller.limit}, ${slug}, ${questionId},
-                                                ${answerId}, ${caller.visitor})`, { onPrimary: true });
+                                                ${answerId}, ${caller.visitor})`,
+    { onPrimary: true },
+  );
   return row;
 }
 
 /** What a buyer's answer page shows: the link's state and the question it answers. */
 export async function answerLinkState(sql: Sql, token: string) {
-  const [row] = await runAsPublic(sql, (tx) =>
-    tx<{ state: string; question: string | null; product_name: string | null; org_name: string | null }[]>`
-      select * from plaudit.question_answer_link(${token})`, { onPrimary: true });
+  const [row] = await runAsPublic(
+    sql,
+    (tx) =>
+      tx<{ state: string; question: string | null; product_name: string | null; org_name: string | null }[]>`
+      select * from plaudit.question_answer_link(${token})`,
+    { onPrimary: true },
+  );
   return row;
 }

@@ -37,8 +37,12 @@ function questionConfirmation({ orgName, data }: TemplateInput): RenderedEmail {
   return render(
     orgName,
     `Please confirm your question to ${orgName}`,
-    [name ? `Hello ${name},` : 'Hello,', `Thank you for your question to ${orgName}:`, `“${text(data.question)}”`,
-      'Please confirm your e-mail address so that it can be shown and answered.'],
+    [
+      name ? `Hello ${name},` : 'Hello,',
+      `Thank you for your question to ${orgName}:`,
+      `“${text(data.question)}”`,
+      'Please confirm your e-mail address so that it can be shown and answered.',
+    ],
     safeLink(data.confirm_url),
     'Confirm my question',
     'If you did not ask this, ignore this message: nothing will be shown.',
@@ -51,9 +55,12 @@ function questionForBuyer({ orgName, data }: TemplateInput): RenderedEmail {
   return render(
     orgName,
     `A shopper has a question about ${text(data.product_name) || 'a product you bought'}`,
-    [name ? `Hello ${name},` : 'Hello,',
-      `You bought ${text(data.product_name)} from ${orgName}. Another shopper asks:`, `“${text(data.question)}”`,
-      'Your answer is published with your first name, marked as a verified buyer. The link works once.'],
+    [
+      name ? `Hello ${name},` : 'Hello,',
+      `You bought ${text(data.product_name)} from ${orgName}. Another shopper asks:`,
+      `“${text(data.question)}”`,
+      'Your answer is published with your first name, marked as a verified buyer. The link works once.',
+    ],
     safeLink(data.answer_url),
     'Answer the question',
     'If you would rather not answer, ignore this message.',

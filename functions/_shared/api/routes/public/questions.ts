@@ -52,7 +52,10 @@ const ProductParams = SlugParams.extend({
   }),
 });
 const TokenParams = z.object({
-  token: z.string().max(200).openapi({ param: { name: 'token', in: 'path' }, description: 'The token of the e-mailed link' }),
+  token: z.string().max(200).openapi({
+    param: { name: 'token', in: 'path' },
+    description: 'The token of the e-mailed link',
+  }),
 });
 const AnswerVoteParams = SlugParams.extend({
   questionId: z.string().uuid().openapi({ param: { name: 'questionId', in: 'path' } }),
@@ -238,7 +241,7 @@ export const questionPublicRoutes = router()
       path: '/public/question-confirmations/{token}',
       operationId: 'public.confirmQuestion',
       tags: TAGS,
-      summary: "Confirm a question with its e-mailed token",
+      summary: 'Confirm a question with its e-mailed token',
       description:
         "Publishes the question once (`question.created`); a product's question is then e-mailed to up to 10 of its buyers when the profile's `ask_buyers` is on. The e-mailed link opens the hosted page `{PUBLIC_URL}/questions/confirm/{token}`, whose button does this. Already confirmed: 409; expired: 410; not valid: 404.",
       request: { params: TokenParams },
@@ -257,7 +260,9 @@ export const questionPublicRoutes = router()
         : 'invalid';
       if (outcome === 'confirmed') return c.json({ status: 'published' as const }, 200);
       if (outcome === 'already_confirmed') throw new ApiError(409, 'This question is already confirmed');
-      if (outcome === 'expired') throw new ApiError(410, 'This confirmation link has expired: links are valid for 7 days');
+      if (outcome === 'expired') {
+        throw new ApiError(410, 'This confirmation link has expired: links are valid for 7 days');
+      }
       throw new ApiError(404, 'Confirmation link not found');
     },
   );

@@ -19,7 +19,7 @@ const QuestionListQuery = PaginationQuery.extend({
   status: z.enum(['pending', 'published', 'hidden']).optional().openapi({
     description: '`pending` (not confirmed by its asker yet), `published` or `hidden`.',
   }),
-  product_id: z.string().uuid().optional().openapi({ description: "Only questions about this product (its `id`)." }),
+  product_id: z.string().uuid().optional().openapi({ description: 'Only questions about this product (its `id`).' }),
   answered: z.enum(['true', 'false']).transform((v) => v === 'true').optional().openapi({
     description: '`true`: only questions with a visible answer; `false`: only those without.',
   }),
