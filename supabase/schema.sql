@@ -58,12 +58,12 @@ COMMENT ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash byte
 
 COMMENT ON FUNCTION plaudit.add_review_statistics(p_deltas jsonb) IS 'Adds signed deltas to this backend''s slot of the review statistics, one row per organization, in organization order.';
 
--- FUNCTION plaudit.answer_question (supabase/schemas/questions.sql)
+-- FUNCTION plaudit.answer_question (supabase/schemas/question_answers.sql)
 --   (p_question_id uuid, p_content text, p_actor text) RETURNS uuid
 
 COMMENT ON FUNCTION plaudit.answer_question(p_question_id uuid, p_content text, p_actor text) IS 'Writes the business''s answer to a question of the caller''s tenant; answers its id.';
 
--- FUNCTION plaudit.answer_question_by_token (supabase/schemas/questions.sql)
+-- FUNCTION plaudit.answer_question_by_token (supabase/schemas/question_answers.sql)
 --   (p_rate_bucket text, p_rate_limit integer, p_token text, p_content text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer,
 --     rate_reset bigint, outcome text, answer_id uuid)
 
@@ -814,7 +814,7 @@ COMMENT ON FUNCTION plaudit.media_upload_token_lifetime() IS 'How long a reviewe
 
 COMMENT ON FUNCTION plaudit.meta_review_feed_page(p_slug text, p_profile_url text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) IS 'A page of a slug''s Meta product review feed after a cursor: its CSV rows, and the next cursor.';
 
--- FUNCTION plaudit.moderate_answer (supabase/schemas/questions.sql)
+-- FUNCTION plaudit.moderate_answer (supabase/schemas/question_answers.sql)
 --   (p_id uuid, p_action text, p_reason text, p_actor text) RETURNS uuid
 
 COMMENT ON FUNCTION plaudit.moderate_answer(p_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or unhides an answer of the caller''s tenant on behalf of `p_actor`, with a reason for the trail.';
@@ -1228,17 +1228,17 @@ COMMENT ON TABLE plaudit.question_answers IS 'Answers to questions, by the busin
 
 COMMENT ON FUNCTION plaudit.question_answer_json(a plaudit.question_answers) IS 'An answer as the organization''s API shows it.';
 
--- FUNCTION plaudit.question_answer_link (supabase/schemas/questions.sql)
+-- FUNCTION plaudit.question_answer_link (supabase/schemas/question_answers.sql)
 --   (p_token text) RETURNS TABLE(state text, question text, product_name text, org_name text)
 
 COMMENT ON FUNCTION plaudit.question_answer_link(p_token text) IS 'The state of a buyer''s answer link and the question it answers, for its page.';
 
--- FUNCTION plaudit.question_answers_emit_answered (supabase/schemas/questions.sql)
+-- FUNCTION plaudit.question_answers_emit_answered (supabase/schemas/question_answers.sql)
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.question_answers_emit_answered() IS 'Every new answer gets its question.answered event and moves its question''s last answer time.';
 
--- FUNCTION plaudit.question_answers_record_moderation (supabase/schemas/questions.sql)
+-- FUNCTION plaudit.question_answers_record_moderation (supabase/schemas/question_answers.sql)
 --   () RETURNS trigger
 
 COMMENT ON FUNCTION plaudit.question_answers_record_moderation() IS 'Every business answer and every hide and unhide of an answer is appended to the questions'' trail.';
@@ -1875,7 +1875,7 @@ COMMENT ON FUNCTION plaudit.version_at_least(p_version text, p_minimum integer[]
 
 COMMENT ON FUNCTION plaudit.visitor_hashes(p_review_id uuid, p_visitor bytea) IS 'A visitor''s keyed hashes for a review: under the current period''s key first, then the previous one''s.';
 
--- FUNCTION plaudit.vote_answer_helpful (supabase/schemas/questions.sql)
+-- FUNCTION plaudit.vote_answer_helpful (supabase/schemas/question_answers.sql)
 --   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_question_id uuid, p_answer_id uuid, p_visitor bytea) RETURNS TABLE(rate_allowed boolean,
 --     rate_remaining integer, rate_reset bigint, published boolean, helpful_count integer)
 

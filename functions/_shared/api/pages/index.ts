@@ -24,7 +24,7 @@ const FAMILIES = [
   hostedFormPages, // /forms/:formId, each form's submission_url
   reviewRequestPages, // /r/:token, /t/o/:token.gif, /t/c/:token, /unsubscribe/:token
   verificationPages, // /verify/:token
-  questionLinkPages, // /questions/confirm/:token, /answers/:token
+  questionLinkPages, // /questions/confirm/:token, /answers/:token, POST /p/:slug/products/:externalId/questions
   invitationPages, // /invitations/:token
   machinePages, // /p/:slug.md, /p/:slug/products/:externalId.md, /p/:slug/llms.txt (before /p/:slug)
   appealPages, // /appeals/:token

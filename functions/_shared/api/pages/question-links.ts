@@ -1,11 +1,12 @@
 // The questions' e-mailed links (no API key; outside /api/v1), docs/questions.md:
 //   GET/POST /questions/confirm/:token   the asker confirms: GET asks, the button's POST confirms
 //   GET/POST /answers/:token             a verified buyer answers one question, once
+//   POST /p/:slug/products/:externalId/questions   a product page's Ask form (question-section.ts)
 // Opening a link changes nothing (mail providers' link scanners fetch every link): the forms post.
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env.ts';
-import { answerAsBuyer, answerLinkState, confirmQuestion } from '../../core/db/public-questions.ts';
+import { answerAsBuyer, answerLinkState, askQuestion, confirmQuestion } from '../../core/db/public-questions.ts';
 import { questionCaller, tooManyRequests } from '../middleware/rate-limit/index.ts';
 import { markup } from './html.ts';
 import { invalidLink, message, privatePage, TOKEN } from './shared.ts';
@@ -91,6 +92,43 @@ export function questionLinkPages() {
     }
     const found = ANSWER[row.outcome ?? 'invalid'];
     return found ? message(c, ...found) : invalidLink(c);
+  });
+
+  // The Ask form of a product's page: the API's checks, in words for a person; the question is
+  // stored pending and the confirmation link mailed, as POST /public/questions/:slug does.
+  app.post('/p/:slug/products/:externalId/questions', async (c) => {
+    const { slug, externalId } = c.req.param();
+    const form = await c.req.parseBody();
+    const field = (k: string) => (typeof form[k] === 'string' ? (form[k] as string).trim() : '');
+    const [question, name, email] = [field('question'), field('name'), field('email')];
+    const wrong = question.length < 10 || question.length > 1000
+      ? 'Your question needs 10 to 1,000 characters.'
+      : name.length < 1 || name.length > 200
+      ? 'Please give your name (up to 200 characters).'
+      : !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 320
+      ? 'Please give an e-mail address we can send the confirmation link to.'
+      : null;
+    if (wrong) return message(c, 422, 'Your question was not sent', wrong, null, false);
+    const caller = questionCaller(c);
+    const row = await askQuestion(c.var.sql, caller, {
+      slug,
+      product_external_id: externalId,
+      question,
+      name,
+      email,
+    }, c.var.config.publicUrl);
+    if (!row.rate_allowed) {
+      return tooManyRequests(c, { limit: caller.limit, remaining: 0, reset: Number(row.rate_reset), allowed: false });
+    }
+    if (row.error_message) return message(c, 404, 'Your question was not sent', `${row.error_message}.`, null, false);
+    return message(
+      c,
+      202,
+      'Check your e-mail',
+      'We sent you a link: open it to confirm your question, and it shows on the product page.',
+      null,
+      false,
+    );
   });
 
   return app;
