@@ -4,6 +4,7 @@
 // "more" reads one page of the product's reviews route.
 import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
+import { QuestionsTab } from './questions.tsx';
 import type { Strings } from './strings.ts';
 import { oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
 
@@ -78,6 +79,7 @@ export function ProductWidget(
         )}
         <span class='mu'>{count ? t.reviews(count) : t.noReviews}</span>
       </div>
+      <QuestionsTab reviewsUrl={reviewsUrl} t={t} />
       {count > 0 && (
         <ul class='bars'>
           {[5, 4, 3, 2, 1].map((n) => {
