@@ -45,7 +45,7 @@ const WORDS: Record<string, string[]> = {
 
 // While the Questions tab is open, the product's section shows its head, the tabs and the questions.
 const CSS =
-  '.qa>:not(.qtab):not(.head){display:none}[role=tablist]{display:flex;gap:16px;margin:0 0 12px}[role=tab]{text-decoration:none;color:var(--fg);padding:4px 0;border-bottom:2px solid transparent}[role=tab][aria-selected=true]{border-color:var(--a);font-weight:700}.qtab form{display:grid;gap:6px;margin:12px 0 0}.qtab input,.qtab textarea{font:inherit;padding:6px;border:1px solid var(--bd);border-radius:6px;background:none;color:inherit}.qtab form button{justify-self:start;border:1px solid var(--a);border-radius:16px;padding:4px 16px;text-decoration:none}.qtab b{margin-right:8px}';
+  '.qa>:not(.qtab):not(.head){display:none}[role=tablist]{display:flex;gap:16px;margin:0 0 12px}[role=tab]{text-decoration:none;color:var(--fg);border-bottom:2px solid transparent}[role=tab][aria-selected=true]{border-color:var(--a);font-weight:700}.qtab form{display:grid;gap:6px;margin:12px 0 0}.qtab input,.qtab textarea{font:inherit;padding:6px;border:1px solid var(--bd);border-radius:6px}.qtab form button{justify-self:start;border:1px solid var(--a);border-radius:16px;padding:4px 16px;text-decoration:none}';
 
 export function QuestionsTab({ reviewsUrl, t }: { reviewsUrl: string; t: Strings }) {
   const w = WORDS[t.lang] ?? WORDS.en;
@@ -106,7 +106,7 @@ export function QuestionsTab({ reviewsUrl, t }: { reviewsUrl: string; t: Strings
                 {q.answers.length
                   ? q.answers.map((a) => (
                     <p key={a.id}>
-                      <b>{a.author_name} · {a.author === 'verified_buyer' ? w[10] : w[11]}</b>
+                      <b>{`${a.author_name} · ${a.author === 'verified_buyer' ? w[10] : w[11]}: `}</b>
                       {a.content}
                     </p>
                   ))
@@ -115,7 +115,7 @@ export function QuestionsTab({ reviewsUrl, t }: { reviewsUrl: string; t: Strings
             ))}
           </ul>
           <form onSubmit={ask}>
-            <p class='title'>{w[3]}</p>
+            <b>{w[3]}</b>
             <label for='q-text'>{w[4]}</label>
             <textarea id='q-text' name='question' required minLength={10} maxLength={1000} />
             <label for='q-name'>{w[5]}</label>

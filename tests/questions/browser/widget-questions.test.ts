@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 describe("the widget's Questions tab", () => {
   for (const width of [375, 1280]) {
-    it(`shows the questions and asks a new one at ${width} px`, async () => {
+    it(`shows the questions and asks a new one at ${width} px`, { timeout: 120_000 }, async () => {
       const url = site.page(
         `/mug-${width}`,
         hostPage(
