@@ -14425,7 +14425,9 @@ export interface operations {
             path: {
                 /** @description The business's public slug */
                 slug: string;
+                /** @description The published question's id, as public question items give it */
                 questionId: string;
+                /** @description The answer's id, as the question's `answers` give it */
                 answerId: string;
             };
             cookie?: never;

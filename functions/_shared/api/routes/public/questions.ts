@@ -58,8 +58,14 @@ const TokenParams = z.object({
   }),
 });
 const AnswerVoteParams = SlugParams.extend({
-  questionId: z.string().uuid().openapi({ param: { name: 'questionId', in: 'path' } }),
-  answerId: z.string().uuid().openapi({ param: { name: 'answerId', in: 'path' } }),
+  questionId: z.string().uuid().openapi({
+    param: { name: 'questionId', in: 'path' },
+    description: "The published question's id, as public question items give it",
+  }),
+  answerId: z.string().uuid().openapi({
+    param: { name: 'answerId', in: 'path' },
+    description: "The answer's id, as the question's `answers` give it",
+  }),
 });
 
 const Accepted = z.object({
