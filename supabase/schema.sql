@@ -63,6 +63,17 @@ COMMENT ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash byte
 
 COMMENT ON FUNCTION plaudit.add_review_statistics(p_deltas jsonb) IS 'Adds signed deltas to this backend''s slot of the review statistics, one row per organization, in organization order.';
 
+-- FUNCTION plaudit.answer_question (supabase/schemas/question_answers.sql)
+--   (p_question_id uuid, p_content text, p_actor text) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.answer_question(p_question_id uuid, p_content text, p_actor text) IS 'Writes the business''s answer to a question of the caller''s tenant; answers its id.';
+
+-- FUNCTION plaudit.answer_question_by_token (supabase/schemas/question_answers.sql)
+--   (p_rate_bucket text, p_rate_limit integer, p_token text, p_content text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer,
+--     rate_reset bigint, outcome text, answer_id uuid)
+
+COMMENT ON FUNCTION plaudit.answer_question_by_token(p_rate_bucket text, p_rate_limit integer, p_token text, p_content text) IS 'A verified buyer''s answer through their single-use link to one question, limited per address.';
+
 -- FUNCTION plaudit.api_key_checksum (supabase/schemas/organizations_members_and_keys.sql)
 --   (body text) RETURNS text
 
@@ -219,6 +230,42 @@ COMMENT ON COLUMN plaudit.reviews.attributes IS 'The public answers of the revie
 --   (p_review_id uuid, p_reason text, p_key_id uuid) RETURNS SETOF plaudit.reviews
 
 COMMENT ON FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) IS 'Approves a pending review of the caller''s tenant by hand: verified, method manual.';
+
+-- FUNCTION plaudit.ask_question (supabase/schemas/questions.sql)
+--   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_product_external_id text, p_question text, p_name text, p_email text,
+--     p_link_base text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text, id uuid)
+
+COMMENT ON FUNCTION plaudit.ask_question(p_rate_bucket text, p_rate_limit integer, p_slug text, p_product_external_id text, p_question text, p_name text,
+    p_email text, p_link_base text) IS 'Stores a shopper''s question pending, limited per address, and e-mails its confirmation link; answers the refusal as raised.';
+
+CREATE TABLE plaudit.questions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    product_id uuid,
+    question text NOT NULL,
+    asker_name text NOT NULL,
+    asker_email text NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    confirmation_token_hash bytea NOT NULL,
+    confirmation_expires_at timestamp with time zone DEFAULT (now() + '7 days'::interval) NOT NULL,
+    confirmed_at timestamp with time zone,
+    last_answered_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT questions_asker_email_check CHECK (((char_length(asker_email) <= 320) AND (asker_email ~ '^[^@\s]+@[^@\s]+$'::text))),
+    CONSTRAINT questions_asker_name_check CHECK (((char_length(asker_name) >= 1) AND (char_length(asker_name) <= 200))),
+    CONSTRAINT questions_confirmation_token_hash_check CHECK ((octet_length(confirmation_token_hash) = 32)),
+    CONSTRAINT questions_confirmed_before_shown CHECK (((status = 'pending'::text) OR (confirmed_at IS NOT NULL))),
+    CONSTRAINT questions_question_check CHECK (((char_length(question) >= 10) AND (char_length(question) <= 1000))),
+    CONSTRAINT questions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'published'::text, 'hidden'::text])))
+);
+
+COMMENT ON TABLE plaudit.questions IS 'Shoppers'' questions about a product (or the business), shown once the asker confirms by e-mail; never deleted.';
+
+-- FUNCTION plaudit.ask_verified_buyers (supabase/schemas/questions.sql)
+--   (q plaudit.questions, p_link_base text) RETURNS integer
+
+COMMENT ON FUNCTION plaudit.ask_verified_buyers(q plaudit.questions, p_link_base text) IS 'E-mails a published product question to up to 10 of its buyers, each with a single-use answer link.';
 
 -- FUNCTION plaudit.attribute_answers (supabase/schemas/attribute_ratings.sql)
 --   (p_definitions jsonb, p_answers jsonb) RETURNS jsonb
@@ -383,6 +430,11 @@ COMMENT ON FUNCTION plaudit.claim_shopify_write_backs(p_limit integer, p_lease_s
 
 COMMENT ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[], p_per_org integer,
     p_org_busy jsonb, p_suspect_room integer) IS 'Claims due deliveries, signed and leased, so no endpoint or organization fills a batch.';
+
+-- FUNCTION plaudit.confirm_question (supabase/schemas/questions.sql)
+--   (p_token text, p_link_base text) RETURNS TABLE(outcome text, question_id uuid)
+
+COMMENT ON FUNCTION plaudit.confirm_question(p_token text, p_link_base text) IS 'Spends a question''s confirmation link: publishes it, with question.created, and asks its verified buyers.';
 
 -- FUNCTION plaudit.connection_recent_events (supabase/schemas/shop_connections.sql)
 --   (p_connection_id uuid) RETURNS jsonb
@@ -633,12 +685,15 @@ CREATE TABLE plaudit.exports (
     moderation_chain_head bytea,
     custom_field_keys text[] DEFAULT '{}'::text[] NOT NULL,
     public_url text,
+    kind text DEFAULT 'reviews'::text NOT NULL,
     CONSTRAINT exports_format_check CHECK ((format = ANY (ARRAY['csv'::text, 'json'::text]))),
+    CONSTRAINT exports_kind_check CHECK ((kind = ANY (ARRAY['reviews'::text, 'questions'::text]))),
     CONSTRAINT exports_public_url_check CHECK (((public_url ~ '^https?://'::text) AND (char_length(public_url) <= 2048))),
     CONSTRAINT exports_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text])))
 );
 
 COMMENT ON TABLE plaudit.exports IS 'Export jobs: an organization''s reviews as a CSV or JSON file, generated inside the database in chunks.';
+COMMENT ON COLUMN plaudit.exports.kind IS 'What the file holds: reviews (the default) or questions with their answers.';
 
 -- FUNCTION plaudit.export_download_url (supabase/schemas/exports.sql)
 --   (e plaudit.exports) RETURNS text
@@ -651,6 +706,18 @@ COMMENT ON FUNCTION plaudit.export_download_url(e plaudit.exports) IS 'The absol
 
 COMMENT ON FUNCTION plaudit.export_page(p_org_id uuid, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone,
     p_after_id uuid, p_rating integer, p_form_id uuid, p_with_hidden boolean, p_rows integer) IS 'The next reviews an export writes.';
+
+-- FUNCTION plaudit.export_question_chunk (supabase/schemas/questions.sql)
+--   (p_org_id uuid, p_format text, p_from timestamp with time zone, p_to timestamp with time zone, p_after_ts timestamp with time zone, p_after_id uuid,
+--     p_with_hidden boolean, p_rows integer) RETURNS TABLE(body text, row_count integer, last_created_at timestamp with time zone, last_id uuid)
+
+COMMENT ON FUNCTION plaudit.export_question_chunk(p_org_id uuid, p_format text, p_from timestamp with time zone, p_to timestamp with time zone,
+    p_after_ts timestamp with time zone, p_after_id uuid, p_with_hidden boolean, p_rows integer) IS 'The next chunk of a questions export after its cursor: its body, row count and last question.';
+
+-- FUNCTION plaudit.export_question_csv_header (supabase/schemas/questions.sql)
+--   () RETURNS text
+
+COMMENT ON FUNCTION plaudit.export_question_csv_header() IS 'The header line of a CSV export of questions.';
 
 -- FUNCTION plaudit.export_step (supabase/schemas/exports.sql)
 --   (p_export_id uuid, p_rows integer DEFAULT 10000) RETURNS boolean
@@ -846,6 +913,16 @@ COMMENT ON FUNCTION plaudit.media_upload_token_lifetime() IS 'How long a reviewe
 --     reviews integer, last_product uuid, last_created_at text, last_id uuid)
 
 COMMENT ON FUNCTION plaudit.meta_review_feed_page(p_slug text, p_profile_url text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) IS 'A page of a slug''s Meta product review feed after a cursor: its CSV rows, and the next cursor.';
+
+-- FUNCTION plaudit.moderate_answer (supabase/schemas/question_answers.sql)
+--   (p_id uuid, p_action text, p_reason text, p_actor text) RETURNS uuid
+
+COMMENT ON FUNCTION plaudit.moderate_answer(p_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or unhides an answer of the caller''s tenant on behalf of `p_actor`, with a reason for the trail.';
+
+-- FUNCTION plaudit.moderate_question (supabase/schemas/questions.sql)
+--   (p_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
+
+COMMENT ON FUNCTION plaudit.moderate_question(p_id uuid, p_action text, p_reason text, p_actor text) IS 'Hides or unhides a question of the caller''s tenant on behalf of `p_actor`, with a reason for the trail.';
 
 -- FUNCTION plaudit.moderate_review (supabase/schemas/moderation_trail.sql)
 --   (p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS SETOF plaudit.reviews
@@ -1102,6 +1179,16 @@ COMMENT ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer
 
 COMMENT ON FUNCTION plaudit.public_profile_version(p_slug text) IS 'public_version with the moderation chain head''s entry count: the version of profile and embed answers, which carry the head.';
 
+-- FUNCTION plaudit.public_question_json (supabase/schemas/questions.sql)
+--   (q plaudit.questions) RETURNS json
+
+COMMENT ON FUNCTION plaudit.public_question_json(q plaudit.questions) IS 'A public question item with its visible answers, never an address.';
+
+-- FUNCTION plaudit.public_question_page (supabase/schemas/questions.sql)
+--   (p_slug text, p_external_id text, p_page integer, p_limit integer, OUT version text, OUT body text) RETURNS record
+
+COMMENT ON FUNCTION plaudit.public_question_page(p_slug text, p_external_id text, p_page integer, p_limit integer, OUT version text, OUT body text) IS 'A page of published questions of a product or the business, newest answered first, as the response body, with its version.';
+
 -- FUNCTION plaudit.public_read_fragment (supabase/schemas/one_statement_reads.sql)
 --   (p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) RETURNS record
 
@@ -1260,6 +1347,77 @@ COMMENT ON FUNCTION plaudit.public_version_delta(p_org_id uuid) IS 'A review sta
 --   (p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) RETURNS text
 
 COMMENT ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) IS 'Why an order does not prove a review''s purchase (not the organization''s, another reviewer''s, or without the reviewed product or its group), or null when it does.';
+
+CREATE TABLE plaudit.question_answers (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    question_id uuid NOT NULL,
+    author text NOT NULL,
+    author_name text NOT NULL,
+    content text NOT NULL,
+    is_hidden boolean DEFAULT false NOT NULL,
+    helpful_count integer DEFAULT 0 NOT NULL,
+    token_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT question_answers_author_check CHECK ((author = ANY (ARRAY['business'::text, 'verified_buyer'::text]))),
+    CONSTRAINT question_answers_author_name_check CHECK (((char_length(author_name) >= 1) AND (char_length(author_name) <= 200))),
+    CONSTRAINT question_answers_buyer_token CHECK (((author = 'verified_buyer'::text) = (token_id IS NOT NULL))),
+    CONSTRAINT question_answers_content_check CHECK (((char_length(content) >= 1) AND (char_length(content) <= 5000))),
+    CONSTRAINT question_answers_helpful_count_check CHECK ((helpful_count >= 0))
+);
+
+COMMENT ON TABLE plaudit.question_answers IS 'Answers to questions, by the business or by a verified buyer through their link; hidden by moderation, never deleted.';
+
+-- FUNCTION plaudit.question_answer_json (supabase/schemas/questions.sql)
+--   (a plaudit.question_answers) RETURNS json
+
+COMMENT ON FUNCTION plaudit.question_answer_json(a plaudit.question_answers) IS 'An answer as the organization''s API shows it.';
+
+-- FUNCTION plaudit.question_answer_link (supabase/schemas/question_answers.sql)
+--   (p_token text) RETURNS TABLE(state text, question text, product_name text, org_name text)
+
+COMMENT ON FUNCTION plaudit.question_answer_link(p_token text) IS 'The state of a buyer''s answer link and the question it answers, for its page.';
+
+-- FUNCTION plaudit.question_answers_emit_answered (supabase/schemas/question_answers.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.question_answers_emit_answered() IS 'Every new answer gets its question.answered event and moves its question''s last answer time.';
+
+-- FUNCTION plaudit.question_answers_record_moderation (supabase/schemas/question_answers.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.question_answers_record_moderation() IS 'Every business answer and every hide and unhide of an answer is appended to the questions'' trail.';
+
+-- FUNCTION plaudit.question_json (supabase/schemas/questions.sql)
+--   (p_id uuid) RETURNS json
+
+COMMENT ON FUNCTION plaudit.question_json(p_id uuid) IS 'A question of the caller''s tenant as the API answers it, with every answer.';
+
+-- FUNCTION plaudit.question_page (supabase/schemas/questions.sql)
+--   (p_status text, p_product_id uuid, p_answered boolean, p_page integer, p_limit integer) RETURNS text
+
+COMMENT ON FUNCTION plaudit.question_page(p_status text, p_product_id uuid, p_answered boolean, p_page integer, p_limit integer) IS 'A page of the caller''s tenant''s questions, filtered, as the response body.';
+
+-- FUNCTION plaudit.questions_answers_visible (supabase/schemas/questions.sql)
+--   (p_question_id uuid) RETURNS SETOF plaudit.question_answers
+
+COMMENT ON FUNCTION plaudit.questions_answers_visible(p_question_id uuid) IS 'A question''s answers that are not hidden, oldest first.';
+
+-- FUNCTION plaudit.questions_public_change (supabase/schemas/questions.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.questions_public_change() IS 'A public change of questions or answers moves the organization''s public version and asks for its CDN purge.';
+
+-- FUNCTION plaudit.questions_record_moderation (supabase/schemas/questions.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.questions_record_moderation() IS 'Every hide and unhide of a question is appended to the questions'' trail.';
+
+-- FUNCTION plaudit.questions_refuse_delete (supabase/schemas/questions.sql)
+--   () RETURNS trigger
+
+COMMENT ON FUNCTION plaudit.questions_refuse_delete() IS 'Questions and answers are never deleted or truncated: moderation hides them instead.';
 
 -- FUNCTION plaudit.queue_due_reminders (supabase/schemas/review_requests.sql)
 --   (p_now timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 1000, p_org_ids uuid[] DEFAULT NULL::uuid[]) RETURNS integer
@@ -1984,6 +2142,12 @@ COMMENT ON FUNCTION plaudit.version_at_least(p_version text, p_minimum integer[]
 
 COMMENT ON FUNCTION plaudit.visitor_hashes(p_review_id uuid, p_visitor bytea) IS 'A visitor''s keyed hashes for a review: under the current period''s key first, then the previous one''s.';
 
+-- FUNCTION plaudit.vote_answer_helpful (supabase/schemas/question_answers.sql)
+--   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_question_id uuid, p_answer_id uuid, p_visitor bytea) RETURNS TABLE(rate_allowed boolean,
+--     rate_remaining integer, rate_reset bigint, published boolean, helpful_count integer)
+
+COMMENT ON FUNCTION plaudit.vote_answer_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_question_id uuid, p_answer_id uuid, p_visitor bytea) IS 'Counts a visitor''s helpful vote on a visible answer once, limited per address; answers the answer''s count.';
+
 -- FUNCTION plaudit.vote_helpful (supabase/schemas/shopper_signals.sql)
 --   (p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea) RETURNS TABLE(rate_allowed boolean,
 --     rate_remaining integer, rate_reset bigint, published boolean, helpful_count integer)
@@ -2021,6 +2185,16 @@ COMMENT ON FUNCTION plaudit.xml_element_or_nothing(name text, data text) IS 'An 
 --   (t text) RETURNS text
 
 COMMENT ON FUNCTION plaudit.xml_text(t text) IS 'Text as XML 1.0 character data: forbidden characters dropped, &, < and > escaped.';
+
+CREATE TABLE plaudit.answer_votes (
+    answer_id uuid NOT NULL,
+    org_id uuid NOT NULL,
+    visitor_hash bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT answer_votes_visitor_hash_check CHECK ((octet_length(visitor_hash) = 32))
+);
+
+COMMENT ON TABLE plaudit.answer_votes IS 'Helpful votes on answers: one per visitor and answer, the visitor kept only as a keyed hash.';
 
 CREATE TABLE plaudit.api_keys (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -2408,6 +2582,7 @@ CREATE TABLE plaudit.public_profiles (
     google_product_feed boolean DEFAULT false NOT NULL,
     media_moderation text DEFAULT 'auto'::text NOT NULL,
     meta_review_feed boolean DEFAULT false NOT NULL,
+    ask_buyers boolean DEFAULT true NOT NULL,
     review_policy text,
     CONSTRAINT public_profiles_description_check CHECK ((char_length(description) <= 2000)),
     CONSTRAINT public_profiles_display_name_check CHECK (((char_length(display_name) >= 1) AND (char_length(display_name) <= 200))),
@@ -2425,7 +2600,39 @@ COMMENT ON TABLE plaudit.public_profiles IS 'Public-profile settings of an organ
 COMMENT ON COLUMN plaudit.public_profiles.google_product_feed IS 'Whether the public Google Product Ratings feed of the organization''s product reviews is published.';
 COMMENT ON COLUMN plaudit.public_profiles.media_moderation IS 'auto: new photos and videos show with their review; manual: they stay hidden until the business shows them.';
 COMMENT ON COLUMN plaudit.public_profiles.meta_review_feed IS 'Whether the public Meta product review feed (CSV) of the organization''s product reviews is published.';
+COMMENT ON COLUMN plaudit.public_profiles.ask_buyers IS 'Whether a published product question is e-mailed to up to 10 customers whose orders held the product.';
 COMMENT ON COLUMN plaudit.public_profiles.review_policy IS 'The business''s own sections of its review policy page, as plain text (blank lines part paragraphs); null for none.';
+
+CREATE TABLE plaudit.question_answer_tokens (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    question_id uuid NOT NULL,
+    token_hash bytea NOT NULL,
+    author_name text NOT NULL,
+    expires_at timestamp with time zone DEFAULT (now() + '30 days'::interval) NOT NULL,
+    used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT question_answer_tokens_author_name_check CHECK (((char_length(author_name) >= 1) AND (char_length(author_name) <= 200))),
+    CONSTRAINT question_answer_tokens_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
+COMMENT ON TABLE plaudit.question_answer_tokens IS 'Single-use links that let a verified buyer answer one question: only the SHA-256 of each token is kept.';
+
+CREATE TABLE plaudit.question_moderation_trail (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    question_id uuid NOT NULL,
+    answer_id uuid,
+    action text NOT NULL,
+    reason text,
+    actor text NOT NULL,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT question_moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'answer'::text]))),
+    CONSTRAINT question_moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
+    CONSTRAINT question_moderation_trail_reason_check CHECK ((char_length(reason) <= 5000))
+);
+
+COMMENT ON TABLE plaudit.question_moderation_trail IS 'The questions'' moderation trail: an append-only entry for each hide, unhide and business answer.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -2850,6 +3057,7 @@ CREATE TABLE plaudit.worker_bell (
 
 COMMENT ON TABLE plaudit.worker_bell IS 'Hosted Supabase: the worker function''s address and secret, one row, which pg_cron''s bell rings through pg_net; cdn_purges: due CDN purges ring it too.';
 
+ALTER TABLE ONLY plaudit.answer_votes ADD CONSTRAINT answer_votes_pkey PRIMARY KEY (answer_id, visitor_hash);
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_answer_key UNIQUE NULLS NOT DISTINCT (org_id, product_id, key, answer);
@@ -2887,6 +3095,13 @@ ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_external_id_key UNIQUE
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_id_org_id_key UNIQUE (id, org_id);
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_pkey PRIMARY KEY (org_id);
+ALTER TABLE ONLY plaudit.question_answer_tokens ADD CONSTRAINT question_answer_tokens_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.question_answer_tokens ADD CONSTRAINT question_answer_tokens_token_hash_key UNIQUE (token_hash);
+ALTER TABLE ONLY plaudit.question_answers ADD CONSTRAINT question_answers_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.question_answers ADD CONSTRAINT question_answers_token_id_key UNIQUE (token_id);
+ALTER TABLE ONLY plaudit.question_moderation_trail ADD CONSTRAINT question_moderation_trail_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY plaudit.questions ADD CONSTRAINT questions_confirmation_token_hash_key UNIQUE (confirmation_token_hash);
+ALTER TABLE ONLY plaudit.questions ADD CONSTRAINT questions_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.rate_limit_counters ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
 ALTER TABLE ONLY plaudit.replica_read_floor ADD CONSTRAINT replica_read_floor_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_pkey PRIMARY KEY (id);
@@ -2934,6 +3149,7 @@ ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delive
 ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.worker_bell ADD CONSTRAINT worker_bell_pkey PRIMARY KEY (id);
 
+CREATE INDEX answer_votes_org_id ON plaudit.answer_votes USING btree (org_id);
 CREATE INDEX api_keys_org_id_created_at ON plaudit.api_keys USING btree (org_id, created_at DESC, id);
 CREATE INDEX api_keys_replaced_by ON plaudit.api_keys USING btree (replaced_by) WHERE (replaced_by IS NOT NULL);
 CREATE INDEX attribute_statistics_product_id ON plaudit.attribute_statistics USING btree (product_id) WHERE (product_id IS NOT NULL);
@@ -2997,6 +3213,16 @@ CREATE INDEX products_org_id_created_at ON plaudit.products USING btree (org_id,
 CREATE INDEX products_org_id_group_key ON plaudit.products USING btree (org_id, group_key) WHERE (group_key IS NOT NULL);
 CREATE INDEX products_org_id_name ON plaudit.products USING btree (org_id, name, id);
 CREATE INDEX products_org_id_updated_at ON plaudit.products USING btree (org_id, updated_at);
+CREATE INDEX question_answer_tokens_org_id ON plaudit.question_answer_tokens USING btree (org_id);
+CREATE INDEX question_answer_tokens_question_id ON plaudit.question_answer_tokens USING btree (question_id);
+CREATE INDEX question_answers_org_id ON plaudit.question_answers USING btree (org_id);
+CREATE INDEX question_answers_question_id ON plaudit.question_answers USING btree (question_id, created_at);
+CREATE INDEX question_moderation_trail_answer_id ON plaudit.question_moderation_trail USING btree (answer_id) WHERE (answer_id IS NOT NULL);
+CREATE INDEX question_moderation_trail_org_id ON plaudit.question_moderation_trail USING btree (org_id, created_at);
+CREATE INDEX question_moderation_trail_question_id ON plaudit.question_moderation_trail USING btree (question_id);
+CREATE INDEX questions_org_id_created ON plaudit.questions USING btree (org_id, created_at DESC);
+CREATE INDEX questions_product_id ON plaudit.questions USING btree (product_id) WHERE (product_id IS NOT NULL);
+CREATE INDEX questions_public_order ON plaudit.questions USING btree (org_id, product_id, last_answered_at DESC NULLS LAST, created_at DESC) WHERE (status = 'published'::text);
 CREATE INDEX review_appeals_org_id ON plaudit.review_appeals USING btree (org_id, status, created_at, id);
 CREATE INDEX review_appeals_review_id ON plaudit.review_appeals USING btree (review_id);
 CREATE INDEX review_arrivals_clients_to_forget ON plaudit.review_arrivals USING btree (created_at) WHERE (client_key IS NOT NULL);
@@ -3127,6 +3353,17 @@ CREATE TRIGGER products_signal_changes_update AFTER UPDATE ON plaudit.products R
 CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
+CREATE TRIGGER question_answers_emit_answered AFTER INSERT ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_emit_answered();
+CREATE TRIGGER question_answers_public_change AFTER INSERT OR UPDATE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_public_change();
+CREATE TRIGGER question_answers_record_moderation AFTER INSERT OR UPDATE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_record_moderation();
+CREATE TRIGGER question_answers_refuse_delete BEFORE DELETE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_refuse_delete();
+CREATE TRIGGER question_answers_refuse_truncate BEFORE TRUNCATE ON plaudit.question_answers FOR EACH STATEMENT EXECUTE FUNCTION plaudit.questions_refuse_delete();
+CREATE TRIGGER question_moderation_trail_refuse_change BEFORE DELETE OR UPDATE ON plaudit.question_moderation_trail FOR EACH ROW EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
+CREATE TRIGGER question_moderation_trail_refuse_truncate BEFORE TRUNCATE ON plaudit.question_moderation_trail FOR EACH STATEMENT EXECUTE FUNCTION plaudit.moderation_trail_refuse_change();
+CREATE TRIGGER questions_public_change AFTER UPDATE ON plaudit.questions FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION plaudit.questions_public_change();
+CREATE TRIGGER questions_record_moderation AFTER UPDATE ON plaudit.questions FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION plaudit.questions_record_moderation();
+CREATE TRIGGER questions_refuse_delete BEFORE DELETE ON plaudit.questions FOR EACH ROW EXECUTE FUNCTION plaudit.questions_refuse_delete();
+CREATE TRIGGER questions_refuse_truncate BEFORE TRUNCATE ON plaudit.questions FOR EACH STATEMENT EXECUTE FUNCTION plaudit.questions_refuse_delete();
 CREATE TRIGGER review_appeals_purge_cdn AFTER INSERT OR UPDATE OF status, decided_at ON plaudit.review_appeals FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER review_forms_stay_deleted BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.review_forms_stay_deleted();
 CREATE TRIGGER review_forms_touch_updated_at BEFORE UPDATE ON plaudit.review_forms FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
@@ -3158,6 +3395,8 @@ CREATE TRIGGER sessions_guard_end BEFORE UPDATE ON plaudit.sessions FOR EACH ROW
 CREATE TRIGGER webhook_endpoints_cancel_on_disable BEFORE UPDATE OF enabled ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.cancel_deliveries_of_disabled_endpoint();
 CREATE TRIGGER webhook_endpoints_touch_updated_at BEFORE UPDATE ON plaudit.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 
+ALTER TABLE ONLY plaudit.answer_votes ADD CONSTRAINT answer_votes_answer_id_fkey FOREIGN KEY (answer_id) REFERENCES plaudit.question_answers(id);
+ALTER TABLE ONLY plaudit.answer_votes ADD CONSTRAINT answer_votes_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.api_keys ADD CONSTRAINT api_keys_replaced_by_fkey FOREIGN KEY (replaced_by) REFERENCES plaudit.api_keys(id);
 ALTER TABLE ONLY plaudit.attribute_statistics ADD CONSTRAINT attribute_statistics_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
@@ -3202,6 +3441,16 @@ ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review
 ALTER TABLE ONLY plaudit.product_review_statistics ADD CONSTRAINT product_review_statistics_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.products ADD CONSTRAINT products_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.public_profiles ADD CONSTRAINT public_profiles_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
+ALTER TABLE ONLY plaudit.question_answer_tokens ADD CONSTRAINT question_answer_tokens_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.question_answer_tokens ADD CONSTRAINT question_answer_tokens_question_id_fkey FOREIGN KEY (question_id) REFERENCES plaudit.questions(id);
+ALTER TABLE ONLY plaudit.question_answers ADD CONSTRAINT question_answers_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.question_answers ADD CONSTRAINT question_answers_question_id_fkey FOREIGN KEY (question_id) REFERENCES plaudit.questions(id);
+ALTER TABLE ONLY plaudit.question_answers ADD CONSTRAINT question_answers_token_id_fkey FOREIGN KEY (token_id) REFERENCES plaudit.question_answer_tokens(id);
+ALTER TABLE ONLY plaudit.question_moderation_trail ADD CONSTRAINT question_moderation_trail_answer_id_fkey FOREIGN KEY (answer_id) REFERENCES plaudit.question_answers(id);
+ALTER TABLE ONLY plaudit.question_moderation_trail ADD CONSTRAINT question_moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.question_moderation_trail ADD CONSTRAINT question_moderation_trail_question_id_fkey FOREIGN KEY (question_id) REFERENCES plaudit.questions(id);
+ALTER TABLE ONLY plaudit.questions ADD CONSTRAINT questions_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.questions ADD CONSTRAINT questions_product_id_fkey FOREIGN KEY (product_id) REFERENCES plaudit.products(id);
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.review_appeals ADD CONSTRAINT review_appeals_statement_id_fkey FOREIGN KEY (statement_id) REFERENCES plaudit.review_statements(id) ON DELETE CASCADE;
@@ -3274,6 +3523,11 @@ ALTER TABLE ONLY plaudit.webhook_endpoints ADD CONSTRAINT webhook_endpoints_org_
 CREATE POLICY "Tenants can add addresses to their own suppression list" ON plaudit.email_suppressions FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (reason = 'manual'::text)));
 CREATE POLICY "Tenants can add items to their own orders" ON plaudit.order_items FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can add products to their own catalog" ON plaudit.products FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+
+CREATE POLICY "Tenants can answer their own questions" ON plaudit.question_answers FOR INSERT TO plaudit_api WITH CHECK (((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)) AND (author = 'business'::text) AND (EXISTS ( SELECT
+   FROM plaudit.questions q
+  WHERE ((q.id = question_answers.question_id) AND (q.org_id = question_answers.org_id))))));
+
 CREATE POLICY "Tenants can change their own connections" ON plaudit.connections FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own members' roles" ON plaudit.members FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own review request automation" ON plaudit.review_request_automation FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3291,6 +3545,9 @@ CREATE POLICY "Tenants can invite into their own organization" ON plaudit.invita
 CREATE POLICY "Tenants can lift entries of their own suppression list" ON plaudit.email_suppressions FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can load their own orders" ON plaudit.orders FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can moderate and verify their own reviews" ON plaudit.reviews FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can moderate the answers to their own questions" ON plaudit.question_answers FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can moderate their own questions" ON plaudit.questions FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read the answers to their own questions" ON plaudit.question_answers FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the data requests their own shops passed on" ON plaudit.privacy_data_requests FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the events of their own connections" ON plaudit.connection_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the files of their own exports" ON plaudit.export_chunks FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3321,6 +3578,8 @@ CREATE POLICY "Tenants can read their own outgoing e-mail" ON plaudit.email_outb
 CREATE POLICY "Tenants can read their own products" ON plaudit.products FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own products' review statistics" ON plaudit.product_review_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own public profile" ON plaudit.public_profiles FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own questions" ON plaudit.questions FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read their own questions' moderation trail" ON plaudit.question_moderation_trail FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own reports" ON plaudit.review_reports FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review forms" ON plaudit.review_forms FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own review media" ON plaudit.review_media FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3361,6 +3620,7 @@ CREATE POLICY "Tenants can update their own review forms" ON plaudit.review_form
 CREATE POLICY "Tenants can withdraw their own invitations" ON plaudit.invitations FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can withdraw their own replies" ON plaudit.review_replies FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 
+ALTER TABLE plaudit.answer_votes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.api_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.attribute_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.cdn_purges ENABLE ROW LEVEL SECURITY;
@@ -3389,6 +3649,10 @@ ALTER TABLE plaudit.privacy_erasures ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.product_review_statistics ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.products ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.public_profiles ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.question_answer_tokens ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.question_answers ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.question_moderation_trail ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.questions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.rate_limit_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.replica_read_floor ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.review_appeals ENABLE ROW LEVEL SECURITY;
@@ -3430,6 +3694,8 @@ GRANT ALL ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash by
     p_thumbnail_key text, p_url text, p_thumbnail_url text, p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea, OUT refusal text,
     OUT created boolean, OUT item text) TO plaudit_api, plaudit_public;
 
+GRANT ALL ON FUNCTION plaudit.answer_question(p_question_id uuid, p_content text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.answer_question_by_token(p_rate_bucket text, p_rate_limit integer, p_token text, p_content text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.api_key_checksum(body text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.api_organization(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) TO plaudit_authenticator;
@@ -3461,6 +3727,32 @@ GRANT UPDATE(verification_order_hash) ON TABLE plaudit.reviews TO plaudit_api;
 GRANT UPDATE(verification_reason) ON TABLE plaudit.reviews TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.approve_review(p_review_id uuid, p_reason text, p_key_id uuid) TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.ask_question(p_rate_bucket text, p_rate_limit integer, p_slug text, p_product_external_id text, p_question text, p_name text,
+    p_email text, p_link_base text) TO plaudit_public;
+
+GRANT SELECT(id) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(product_id) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(question) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(asker_name) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(asker_email) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(confirmed_at) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(last_answered_at) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.questions TO plaudit_api;
+
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.questions TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.attributes_match(p_attributes jsonb, p_filter jsonb) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.authenticate(p_key_hash bytea, p_default_limit integer) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.authenticate_credential(p_hash bytea, p_org_id uuid, p_default_limit integer) TO plaudit_authenticator;
@@ -3492,6 +3784,7 @@ GRANT ALL ON FUNCTION plaudit.claim_shopify_write_backs(p_limit integer, p_lease
 GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_seconds integer, p_per_endpoint integer, p_org_ids uuid[],
     p_per_org integer, p_org_busy jsonb, p_suspect_room integer) TO plaudit_worker;
 
+GRANT ALL ON FUNCTION plaudit.confirm_question(p_token text, p_link_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.connection_recent_events(p_connection_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.create_connection(p_platform text, p_name text, p_settings jsonb, p_secret text, p_access_token text) TO plaudit_api;
 
@@ -3559,6 +3852,8 @@ GRANT SELECT(custom_field_keys) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT SELECT(public_url),INSERT(public_url) ON TABLE plaudit.exports TO plaudit_api;
 
+GRANT SELECT(kind),INSERT(kind) ON TABLE plaudit.exports TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
@@ -3573,6 +3868,8 @@ GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.meta_review_feed_page(p_slug text, p_profile_url text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.moderate_answer(p_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.moderate_question(p_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderate_review(p_review_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderate_review_media(p_review_id uuid, p_media_id uuid, p_action text, p_reason text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.moderation_chain_status(p_entries bigint, p_head text) TO plaudit_api;
@@ -3640,6 +3937,7 @@ GRANT ALL ON FUNCTION plaudit.public_product_version(p_slug text, p_external_id 
 GRANT ALL ON FUNCTION plaudit.public_profile(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_reviews(p_slug text, p_rating integer, p_page integer, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_profile_version(p_slug text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.public_question_page(p_slug text, p_external_id text, p_page integer, p_limit integer, OUT version text, OUT body text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_read_fragment(p_slug text, p_limit integer, p_sort text, OUT version text, OUT profile json, OUT items json) TO plaudit_authenticator;
 
 GRANT ALL ON FUNCTION plaudit.public_read_product_reviews(p_slug text, p_external_id text, p_page integer, p_limit integer, p_sort text, p_rating integer,
@@ -3682,6 +3980,28 @@ GRANT ALL ON FUNCTION plaudit.public_transparency(p_slug text) TO plaudit_public
 GRANT ALL ON FUNCTION plaudit.public_transparency_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.public_version(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.purchase_proof_refusal(p_org_id uuid, p_order_id text, p_email text, p_product_id uuid) TO plaudit_api;
+
+GRANT SELECT ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT INSERT(question_id) ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT INSERT(author) ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT INSERT(author_name) ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT INSERT(content) ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT UPDATE(is_hidden) ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT UPDATE(updated_at) ON TABLE plaudit.question_answers TO plaudit_api;
+
+GRANT ALL ON FUNCTION plaudit.question_answer_json(a plaudit.question_answers) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.question_answer_link(p_token text) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.question_json(p_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.question_page(p_status text, p_product_id uuid, p_answered boolean, p_page integer, p_limit integer) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.questions_answers_visible(p_question_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.raise_replica_read_floor(p_lsn pg_lsn) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
@@ -3837,6 +4157,7 @@ GRANT ALL ON FUNCTION plaudit.verify_review_by_order(p_review_id uuid, p_order_i
 GRANT ALL ON FUNCTION plaudit.verify_review_by_token(p_token text, p_review_id uuid, p_key_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_review_link(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code text, p_user_agent text) TO plaudit_authenticator;
+GRANT ALL ON FUNCTION plaudit.vote_answer_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_question_id uuid, p_answer_id uuid, p_visitor bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) TO plaudit_api;
 
@@ -4003,8 +4324,11 @@ GRANT INSERT(media_moderation),UPDATE(media_moderation) ON TABLE plaudit.public_
 
 GRANT INSERT(meta_review_feed),UPDATE(meta_review_feed) ON TABLE plaudit.public_profiles TO plaudit_api;
 
+GRANT INSERT(ask_buyers),UPDATE(ask_buyers) ON TABLE plaudit.public_profiles TO plaudit_api;
+
 GRANT INSERT(review_policy),UPDATE(review_policy) ON TABLE plaudit.public_profiles TO plaudit_api;
 
+GRANT SELECT ON TABLE plaudit.question_moderation_trail TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT INSERT(org_id) ON TABLE plaudit.review_forms TO plaudit_api;

@@ -17,6 +17,7 @@ import { Products } from './resources/products.ts';
 import { Appeals } from './resources/appeals.ts';
 import { Holds } from './resources/holds.ts';
 import { Transparency } from './resources/transparency.ts';
+import { Questions } from './resources/questions.ts';
 import { Reports } from './resources/reports.ts';
 import { ReviewForms } from './resources/review-forms.ts';
 import { ReviewRequests } from './resources/review-requests.ts';
@@ -47,6 +48,7 @@ export class Plaudit implements Core {
   /** Erasure and access for a reviewer's address (admin keys). */
   readonly privacy: Privacy;
   readonly reports: Reports;
+  readonly questions: Questions;
   readonly appeals: Appeals;
   readonly holds: Holds;
   readonly transparency: Transparency;
@@ -78,6 +80,7 @@ export class Plaudit implements Core {
     this.privacy = new Privacy(this);
     this.imports = new Imports(this);
     this.reports = new Reports(this);
+    this.questions = new Questions(this);
     this.appeals = new Appeals(this);
     this.holds = new Holds(this);
     this.transparency = new Transparency(this);

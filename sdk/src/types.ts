@@ -83,6 +83,14 @@ export type Order = ResponseOf<`${Org}/orders/{orderId}`, 'get'>;
 export type Automation = ResponseOf<`${Org}/review-requests/automation`, 'get'>;
 export type AutomationPatch = BodyOf<`${Org}/review-requests/automation`, 'patch'>;
 export type Report = ItemOf<`${Org}/reports`>;
+export type Question = ResponseOf<`${Org}/questions/{id}`, 'get'>;
+export type QuestionModeration = BodyOf<`${Org}/questions/{id}/moderate`, 'patch'>;
+export type PublicQuestion = ItemOf<'/api/v1/public/questions/{slug}'>;
+export type QuestionInput = BodyOf<'/api/v1/public/questions/{slug}', 'post'>;
+export type AnswerHelpfulCount = ResponseOf<
+  '/api/v1/public/questions/{slug}/{questionId}/answers/{answerId}/helpful',
+  'post'
+>;
 export type ReportResolution = BodyOf<`${Org}/reports/{id}`, 'patch'>;
 export type Appeal = ItemOf<`${Org}/appeals`>;
 export type AppealDecision = BodyOf<`${Org}/appeals/{id}`, 'patch'>;

@@ -111,9 +111,12 @@ begin
   after_id := coalesce(e.cursor_id, '00000000-0000-0000-0000-000000000000');
 
   if e.chunk_count = 0 then
-    e.custom_field_keys := plaudit.export_custom_field_keys(e.org_id, want_form);
+    e.custom_field_keys := case when e.kind = 'reviews' then plaudit.export_custom_field_keys(e.org_id, want_form)
+                                else '{}' end;
     update plaudit.exports set custom_field_keys = e.custom_field_keys where id = e.id;
-    edge := case e.format when 'csv' then plaudit.export_csv_header(e.custom_field_keys) || E'\r\n' else '[' end;
+    edge := case when e.format = 'json' then '['
+                 when e.kind = 'questions' then plaudit.export_question_csv_header() || E'\r\n'
+                 else plaudit.export_csv_header(e.custom_field_keys) || E'\r\n' end;
     insert into plaudit.export_chunks (export_id, seq, org_id, body) values (e.id, 0, e.org_id, edge);
     e.chunk_count := 1;
     e.byte_size := octet_length(edge);
@@ -123,7 +126,17 @@ begin
   -- The aggregates take their rows in the subquery's order (a Limit over an ordered index scan
   -- feeds the Aggregate directly; an ORDER BY inside string_agg would sort the rendered text
   -- again and halve the speed). The export tests compare the whole file with COPY … ORDER BY.
-  if e.format = 'csv' then
+  if e.kind = 'questions' then
+    -- Questions with their answers (questions.sql), in the same chunks and cursor.
+    insert into plaudit.export_chunks (export_id, seq, org_id, body, row_count, last_created_at, last_review_id)
+    select e.id, e.chunk_count, e.org_id,
+           case when e.format = 'json' and e.row_count > 0 then ',' else '' end || q.body,
+           q.row_count, q.last_created_at, q.last_id
+      from plaudit.export_question_chunk(e.org_id, e.format, from_ts, to_ts, after_ts, after_id, with_hidden, p_rows) q
+     where q.row_count > 0
+    returning row_count, last_created_at, last_review_id, octet_length(body)
+      into n, last_ts, last_id, bytes;
+  elsif e.format = 'csv' then
     insert into plaudit.export_chunks (export_id, seq, org_id, body, row_count, last_created_at, last_review_id)
     select e.id, e.chunk_count, e.org_id,
            string_agg(
@@ -385,5 +398,5 @@ create policy "Tenants can request exports of their own data"
 -- table privileges
 -- ============================================================================================
 grant select on plaudit.export_chunks to plaudit_api;
-grant insert (org_id, format, filters, created_by_key_id, public_url) on plaudit.exports to plaudit_api;
-grant select (id, org_id, format, filters, status, row_count, chunk_count, byte_size, error, created_at, started_at, completed_at, expires_at, moderation_chain_entries, moderation_chain_head, custom_field_keys, public_url) on plaudit.exports to plaudit_api;
+grant insert (org_id, format, filters, created_by_key_id, public_url, kind) on plaudit.exports to plaudit_api;
+grant select (id, org_id, kind, format, filters, status, row_count, chunk_count, byte_size, error, created_at, started_at, completed_at, expires_at, moderation_chain_entries, moderation_chain_head, custom_field_keys, public_url) on plaudit.exports to plaudit_api;

@@ -491,5 +491,5 @@ create policy "Tenants can update their own public profile"
 -- table privileges
 -- ============================================================================================
 grant select on plaudit.public_profiles to plaudit_api;
-grant insert (org_id, enabled, display_name, description, website, logo_url, embed_layout, embed_theme, embed_max_reviews, embed_min_rating, google_product_feed, meta_review_feed, media_moderation, review_policy) on plaudit.public_profiles to plaudit_api;
-grant update (enabled, display_name, description, website, logo_url, embed_layout, embed_theme, embed_max_reviews, embed_min_rating, google_product_feed, meta_review_feed, media_moderation, review_policy) on plaudit.public_profiles to plaudit_api;
+grant insert (org_id, enabled, display_name, description, website, logo_url, embed_layout, embed_theme, embed_max_reviews, embed_min_rating, google_product_feed, meta_review_feed, media_moderation, review_policy, ask_buyers) on plaudit.public_profiles to plaudit_api;
+grant update (enabled, display_name, description, website, logo_url, embed_layout, embed_theme, embed_max_reviews, embed_min_rating, google_product_feed, meta_review_feed, media_moderation, review_policy, ask_buyers) on plaudit.public_profiles to plaudit_api;

@@ -4,6 +4,7 @@
 // "more" reads one page of the product's reviews route.
 import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
+import { QuestionsTab } from './questions.tsx';
 import type { Strings } from './strings.ts';
 import { Summary } from './summary.tsx';
 import { Checking, oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
@@ -81,6 +82,7 @@ export function ProductWidget(
         <span class='mu'>{count ? t.reviews(count) : t.noReviews}</span>
       </div>
       <Checking on={product.checking_recent_reviews} t={t} />
+      <QuestionsTab reviewsUrl={reviewsUrl} t={t} />
       {count > 0 && (
         <ul class='bars'>
           {[5, 4, 3, 2, 1].map((n) => {

@@ -30,6 +30,7 @@ import { reviews } from './routes/reviews/index.ts';
 import { appeals } from './routes/appeals.ts';
 import { holds } from './routes/holds.ts';
 import { dsaTransparency } from './routes/dsa-transparency.ts';
+import { questionRoutes } from './routes/questions/org.ts';
 import { reports } from './routes/reports.ts';
 import { media } from './routes/media/index.ts';
 import { reviewRequests } from './routes/review-requests/index.ts';
@@ -145,6 +146,7 @@ export function createApp(
   v1.route('/', products);
   v1.route('/', reviews);
   v1.route('/', reports);
+  v1.route('/', questionRoutes);
   v1.route('/', appeals);
   v1.route('/', holds);
   v1.route('/', dsaTransparency);

@@ -972,6 +972,114 @@ export interface paths {
         patch: operations["reports.resolve"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shoppers' questions
+         * @description Newest first, each with its product (or null for a question about the business), its asker, its status and every answer (hidden ones marked).
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["questions.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/questions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a question
+         * @description Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["questions.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/questions/{id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a question
+         * @description The business's answer, published at once under the business's public name (`author: business`); emits `question.answered` and is kept in the questions' trail. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        post: operations["questions.answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/questions/{id}/moderate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hide or unhide a question
+         * @description Recorded in the questions' trail with its reason and the key that made it; nothing is deleted. Hiding a hidden question, or unhiding a visible one, answers 409.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["questions.moderate"];
+        trace?: never;
+    };
+    "/api/v1/organizations/{orgId}/answers/{id}/moderate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Hide or unhide an answer
+         * @description Recorded in the questions' trail with its reason and the key that made it; nothing is deleted. Hiding a hidden answer, or unhiding a visible one, answers 409.
+         *
+         *     Requires an API key (or a member's session) with scope `write` or higher.
+         */
+        patch: operations["questions.moderateAnswer"];
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/appeals": {
         parameters: {
             query?: never;
@@ -2086,6 +2194,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/questions/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the questions about the business
+         * @description Published questions with their visible answers, the most recently answered first, then the unanswered newest first; never an e-mail address. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.businessQuestions"];
+        put?: never;
+        /**
+         * Ask a question about a product or the business
+         * @description Public: no API key. The question is stored pending and a confirmation link is e-mailed to the asker; it shows once they open it. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         */
+        post: operations["public.askQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/products/{slug}/{externalId}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product's questions
+         * @description Published questions with their visible answers, the most recently answered first, then the unanswered newest first; never an e-mail address. Public: no API key; any site may call it (CORS `*`). Answers carry `ETag` and `Cache-Control`; a request with a current `If-None-Match` gets 304 without any review being read.
+         */
+        get: operations["public.productQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/questions/{slug}/{questionId}/answers/{answerId}/helpful": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find an answer helpful
+         * @description Public: no API key. One vote per answer and network, as reviews' helpful votes: a repeat changes nothing. Only visible answers of published questions take votes. Limited per client IP (`SUBMIT_RATE_LIMIT_PER_MINUTE`).
+         */
+        post: operations["public.voteAnswerHelpful"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/answers/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A verified buyer's answer
+         * @description Public: no API key. The token is the one in the link e-mailed to a customer whose order held the product: it answers that one question, once, within 30 days; the answer publishes at once marked `verified_buyer`. Used: 409; expired: 410; not valid: 404. Limited per client IP.
+         */
+        post: operations["public.answerQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/question-confirmations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a question with its e-mailed token
+         * @description Publishes the question once (`question.created`); a product's question is then e-mailed to up to 10 of its buyers when the profile's `ask_buyers` is on. The e-mailed link opens the hosted page `{PUBLIC_URL}/questions/confirm/{token}`, whose button does this. Already confirmed: 409; expired: 410; not valid: 404.
+         */
+        post: operations["public.confirmQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/feeds/{slug}/google-product-reviews.xml": {
         parameters: {
             query?: never;
@@ -2310,6 +2522,46 @@ export interface webhooks {
          * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
          */
         post: operations["webhooks.events.review_reported"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "question.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shopper's question was confirmed and published
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.question_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "question.answered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A question got an answer
+         * @description POSTed to each enabled endpoint subscribed to this event (or to `*`). The body is compact JSON, signed over its exact bytes. Answer 2xx within the timeout; anything else is retried on a schedule over about three days.
+         */
+        post: operations["webhooks.events.question_answered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2683,6 +2935,61 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             reported_at: string;
+        };
+        QuestionCreatedEvent: {
+            /** @enum {string} */
+            event: "question.created";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["QuestionCreatedData"];
+        };
+        /** @description A shopper's question was confirmed by its asker and is published (`product` null: about the business). Never the asker's address. */
+        QuestionCreatedData: {
+            /** Format: uuid */
+            id: string;
+            product: components["schemas"]["ReviewProduct"];
+            question: string;
+            asker_name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+        };
+        QuestionAnsweredEvent: {
+            /** @enum {string} */
+            event: "question.answered";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["QuestionAnsweredData"];
+        };
+        /** @description A question got an answer, from the business or a verified buyer. Never an address. */
+        QuestionAnsweredData: {
+            /** Format: uuid */
+            id: string;
+            product: components["schemas"]["ReviewProduct"];
+            question: string;
+            answer: {
+                /** Format: uuid */
+                id: string;
+                content: string;
+                /** @enum {string} */
+                author: "business" | "verified_buyer";
+                author_name: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            };
         };
         ExportCompletedEvent: {
             /** @enum {string} */
@@ -3289,7 +3596,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected" | "*")[];
+            events: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "question.created" | "question.answered" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected" | "*")[];
             description?: string;
         };
         /**
@@ -3313,7 +3620,7 @@ export interface components {
              *       "review.verified"
              *     ]
              */
-            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected" | "*")[];
+            events?: ("review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "question.created" | "question.answered" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected" | "*")[];
             description?: string | null;
             /** @description false stops deliveries (queued ones are cancelled); true resumes with new events. */
             enabled?: boolean;
@@ -3374,7 +3681,7 @@ export interface components {
              * @description Send a sample of this event instead of `webhook.test`.
              * @enum {string}
              */
-            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected";
+            event?: "webhook.test" | "review.created" | "review.moderated" | "review.verified" | "review.replied" | "review.anonymized" | "review.reported" | "question.created" | "question.answered" | "export.completed" | "import.completed" | "order.skipped" | "review_request.canceled" | "reviews.burst_detected";
         };
         RotatedWebhookSecret: {
             /** Format: uuid */
@@ -3395,6 +3702,11 @@ export interface components {
         ExportJob: {
             /** Format: uuid */
             id: string;
+            /**
+             * @description `reviews` (the default): the organization's reviews; `questions`: its published questions (hidden ones with `include_hidden`) with their visible answers, the JSON file an array of Question objects.
+             * @enum {string}
+             */
+            kind: "reviews" | "questions";
             /** @enum {string} */
             format: "csv" | "json";
             filters: components["schemas"]["ExportFilters"];
@@ -3433,6 +3745,11 @@ export interface components {
          *     }
          */
         ExportInput: {
+            /**
+             * @description `reviews` (the default): the organization's reviews; `questions`: its published questions (hidden ones with `include_hidden`) with their visible answers, the JSON file an array of Question objects. Defaults to `"reviews"`.
+             * @enum {string}
+             */
+            kind?: "reviews" | "questions";
             /** @enum {string} */
             format: "csv" | "json";
             filters?: components["schemas"]["ExportFilters"];
@@ -4008,6 +4325,67 @@ export interface components {
             decision?: "hidden" | "kept";
             /** @description What was done about the report (kept, hidden through moderation, …), up to 2000 characters. */
             resolution: string;
+        };
+        Question: {
+            /** Format: uuid */
+            id: string;
+            /** @description The product asked about, or null for a question about the business. */
+            product: {
+                /** Format: uuid */
+                id: string;
+                external_id: string;
+                name: string;
+            } | null;
+            /** @description Text, never markup. */
+            question: string;
+            asker_name: string;
+            /** @description Never shown to the public. */
+            asker_email: string;
+            /**
+             * @description `pending` until its asker confirms by the e-mailed link; `hidden` by moderation.
+             * @enum {string}
+             */
+            status: "pending" | "published" | "hidden";
+            /** @description Whether the question has a visible answer. */
+            answered: boolean;
+            /** @description Every answer, oldest first, hidden ones included. */
+            answers: components["schemas"]["QuestionAnswer"][];
+            confirmed_at: string | null;
+            created_at: string;
+        };
+        QuestionAnswer: {
+            /** Format: uuid */
+            id: string;
+            /** @description Text, never markup. */
+            content: string;
+            /**
+             * @description `business`: the business's own answer; `verified_buyer`: a customer whose order held the product.
+             * @enum {string}
+             */
+            author: "business" | "verified_buyer";
+            author_name: string;
+            is_hidden: boolean;
+            helpful_count: number;
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "content": "Yes: it is dishwasher safe up to 60 °C."
+         *     }
+         */
+        AnswerInput: {
+            content: string;
+        };
+        /**
+         * @example {
+         *       "action": "hide",
+         *       "reason": "Not about the product"
+         *     }
+         */
+        QuestionModerationInput: {
+            /** @enum {string} */
+            action: "hide" | "unhide";
+            reason: string;
         };
         Appeal: {
             /** Format: uuid */
@@ -5604,6 +5982,63 @@ export interface components {
              */
             good_faith?: true;
         };
+        QuestionAccepted: {
+            /**
+             * @description The question shows once its asker opens the link e-mailed to them.
+             * @enum {string}
+             */
+            status: "pending_confirmation";
+        };
+        /**
+         * @example {
+         *       "product_external_id": "MUG-1",
+         *       "question": "Is it dishwasher safe?",
+         *       "name": "Ada",
+         *       "email": "ada@example.net"
+         *     }
+         */
+        QuestionInput: {
+            /** @description The product asked about, by the business's own id; leave out for a question about the business. */
+            product_external_id?: string;
+            question: string;
+            name: string;
+            /**
+             * Format: email
+             * @description Where the confirmation link is sent. Never shown to the public.
+             */
+            email: string;
+        };
+        PublicQuestion: {
+            /** Format: uuid */
+            id: string;
+            /** @description Text, never markup. */
+            question: string;
+            asker_name: string;
+            created_at: string;
+            /** @description The visible answers, oldest first. */
+            answers: components["schemas"]["PublicQuestionAnswer"][];
+        };
+        PublicQuestionAnswer: {
+            /** Format: uuid */
+            id: string;
+            /** @description Text, never markup. */
+            content: string;
+            /**
+             * @description `business`: the business's own answer; `verified_buyer`: a customer whose order held the product.
+             * @enum {string}
+             */
+            author: "business" | "verified_buyer";
+            author_name: string;
+            created_at: string;
+            helpful_count: number;
+        };
+        AnswerHelpfulCount: {
+            helpful_count: number;
+        };
+        BuyerAnswerCreated: {
+            /** Format: uuid */
+            id: string;
+        };
         ReviewFeedsReport: {
             google: {
                 /** @description Whether the feed is switched on (its address answers). */
@@ -5655,6 +6090,8 @@ export interface components {
             media_moderation: "auto" | "manual";
             /** @description Your own sections of the review policy page (`{PUBLIC_URL}/p/{slug}/policy`), shown after the sections generated from your settings; plain text (a blank line starts a paragraph, markup shows as typed); null for none. */
             review_policy: string | null;
+            /** @description Whether a published question about a product is e-mailed to up to 10 customers whose orders held it, whose answers publish marked `verified_buyer` (docs/questions.md). On by default. */
+            ask_buyers: boolean;
         };
         EmbedSettings: {
             /** @enum {string} */
@@ -5700,6 +6137,7 @@ export interface components {
              */
             media_moderation?: "auto" | "manual";
             review_policy?: string | null;
+            ask_buyers?: boolean;
         };
     };
     responses: never;
@@ -9895,6 +10333,433 @@ export interface operations {
             };
             /** @description No report with this id in this organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "questions.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+                /** @description `pending` (not confirmed by its asker yet), `published` or `hidden`. */
+                status?: "pending" | "published" | "hidden";
+                /** @description Only questions about this product (its `id`). */
+                product_id?: string;
+                /** @description `true`: only questions with a visible answer; `false`: only those without. */
+                answered?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of questions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Question"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "questions.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The question and its answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No question with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "questions.answer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body answers the first call's result and changes nothing (kept 24 hours, per organization). 1 to 255 visible ASCII characters; a UUID per logical request is a good choice. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerInput"];
+            };
+        };
+        responses: {
+            /** @description The question with its answers */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No question with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was carried out already, and its answer showed a secret that is not kept */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "questions.moderate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionModerationInput"];
+            };
+        };
+        responses: {
+            /** @description The question after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No question with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The question is already in that state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "questions.moderateAnswer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+                /** @description The id of the item */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionModerationInput"];
+            };
+        };
+        responses: {
+            /** @description The answer's question after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No answer with this id in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The answer is already in that state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14271,6 +15136,370 @@ export interface operations {
             };
         };
     };
+    "public.businessQuestions": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of questions */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicQuestion"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.askQuestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionInput"];
+            };
+        };
+        responses: {
+            /** @description Stored; waiting for the e-mailed confirmation */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionAccepted"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown slug or product, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation; the message names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many questions from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.productQuestions": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The product's external id (the business's own), URL-encoded */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of questions */
+            200: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicQuestion"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current */
+            304: {
+                headers: {
+                    /** @description Changes when anything in the answer may have changed */
+                    ETag?: string;
+                    /** @description `public, max-age=30, stale-while-revalidate=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown slug or product, or the profile is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.voteAnswerHelpful": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business's public slug */
+                slug: string;
+                /** @description The published question's id, as public question items give it */
+                questionId: string;
+                /** @description The answer's id, as the question's `answers` give it */
+                answerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer's votes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerHelpfulCount"];
+                };
+            };
+            /** @description A malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No visible answer with this id on this published question */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many votes from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.answerQuestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the e-mailed link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerInput"];
+            };
+        };
+        responses: {
+            /** @description The answer is published */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuyerAnswerCreated"];
+                };
+            };
+            /** @description Not a valid link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already used, or the question is no longer shown */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many answers from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public.confirmQuestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the e-mailed link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The question is published */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "published";
+                    };
+                };
+            };
+            /** @description Not a valid link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already confirmed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "public.googleProductFeed": {
         parameters: {
             query?: never;
@@ -14812,6 +16041,76 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReviewReportedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.question_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.events.question_answered": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt and redelivery: drop duplicates by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded secret; two, space-separated, during a secret rotation. */
+                "webhook-signature": string;
+                /** @description Lowercase hex HMAC-SHA256 of the exact body, keyed with the secret string `whsec_…`. */
+                "x-webhook-signature": string;
+                /** @description The event type, as in the body. */
+                "x-webhook-event": string;
+                /** @description This delivery attempt, from 1. */
+                "x-webhook-attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionAnsweredEvent"];
             };
         };
         responses: {

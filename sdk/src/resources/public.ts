@@ -3,14 +3,17 @@ import type { RequestOptions } from '../http.ts';
 import type { PageRequest } from '../pagination.ts';
 import { Resource } from '../resource.ts';
 import type {
+  AnswerHelpfulCount,
   HelpfulCount,
   ProductJsonLd,
   PublicEmbed,
   PublicProduct,
   PublicProductRatings,
   PublicProfile,
+  PublicQuestion,
   PublicReview,
   QueryOf,
+  QuestionInput,
   ReportInput,
   ResponseOf,
   Transparency,
@@ -28,6 +31,9 @@ const PRODUCT_JSONLD = '/api/v1/public/products/{slug}/{externalId}/jsonld';
 const HELPFUL = '/api/v1/public/reviews/{slug}/{reviewId}/helpful';
 const REPORT = '/api/v1/public/reviews/{slug}/{reviewId}/reports';
 const TRANSPARENCY = '/api/v1/public/transparency/{slug}';
+const QUESTIONS = '/api/v1/public/questions/{slug}';
+const PRODUCT_QUESTIONS = '/api/v1/public/products/{slug}/{externalId}/questions';
+const ANSWER_HELPFUL = '/api/v1/public/questions/{slug}/{questionId}/answers/{answerId}/helpful';
 
 /** What anyone may read about a business, by its slug. No API key is sent. */
 export class Public extends Resource {
@@ -93,6 +99,36 @@ export class Public extends Resource {
    */
   voteHelpful(slug: string, reviewId: string, opts?: RequestOptions): ApiPromise<HelpfulCount> {
     return this.call('post', HELPFUL, { slug, reviewId }, { auth: false }, opts);
+  }
+
+  /** The questions about the business, the most recently answered first, with their answers. */
+  questions(slug: string, query?: QueryOf<typeof QUESTIONS>, opts?: RequestOptions): PageRequest<PublicQuestion> {
+    return this.paged(QUESTIONS, { slug }, query, opts, false);
+  }
+
+  /** A product's questions, the most recently answered first, with their answers. */
+  productQuestions(
+    slug: string,
+    externalId: string,
+    query?: QueryOf<typeof PRODUCT_QUESTIONS>,
+    opts?: RequestOptions,
+  ): PageRequest<PublicQuestion> {
+    return this.paged(PRODUCT_QUESTIONS, { slug, externalId }, query, opts, false);
+  }
+
+  /** A shopper asks about a product or the business (202); it shows once they confirm by e-mail. */
+  ask(slug: string, body: QuestionInput, opts?: RequestOptions): ApiPromise<{ status: 'pending_confirmation' }> {
+    return this.call('post', QUESTIONS, { slug }, { body, auth: false }, opts);
+  }
+
+  /** A visitor finds an answer helpful, once per visitor; call it from the visitor's browser. */
+  voteAnswerHelpful(
+    slug: string,
+    questionId: string,
+    answerId: string,
+    opts?: RequestOptions,
+  ): ApiPromise<AnswerHelpfulCount> {
+    return this.call('post', ANSWER_HELPFUL, { slug, questionId, answerId }, { auth: false }, opts);
   }
 
   /** A visitor reports a published review to the business (202); it hides nothing by itself. */

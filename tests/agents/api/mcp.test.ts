@@ -17,7 +17,7 @@ import { createForm, freshIp, ownApiServer, postReviews } from '../../helpers/re
 const server = ownApiServer();
 const call = server.call;
 
-const PUBLIC = ['get_rating', 'search_reviews', 'list_products', 'get_transparency', 'get_summary'];
+const PUBLIC = ['get_rating', 'search_reviews', 'list_products', 'list_questions', 'get_transparency', 'get_summary'];
 const KEYED = [
   'list_reviews',
   'moderate_review',

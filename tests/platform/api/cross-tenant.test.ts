@@ -99,6 +99,17 @@ beforeAll(async () => {
   expect(reported.status).toBe(202);
   [{ id: victimIds.reports }] = await db<{ id: string }[]>`
     select id from plaudit.review_reports where org_id = ${victim.org.id}`;
+  // A shopper's question about the victim's product, with the business's answer.
+  const [question] = await db<{ id: string }[]>`
+    insert into plaudit.questions (org_id, product_id, question, asker_name, asker_email, status,
+                                   confirmation_token_hash, confirmed_at)
+    values (${victim.org.id}, ${victimIds.products}, 'Is it dishwasher safe?', 'Ann', 'ann@example.com', 'published',
+            sha256(convert_to(${victim.org.id}::text, 'UTF8')), now()) returning id`;
+  victimIds.questions = question.id;
+  const [answer] = await db<{ id: string }[]>`
+    insert into plaudit.question_answers (org_id, question_id, author, author_name, content)
+    values (${victim.org.id}, ${question.id}, 'business', 'Victim', 'Yes.') returning id`;
+  victimIds.answers = answer.id;
   // A reviewer's appeal against the hide of another of the victim's reviews, through its statement's token.
   const [appealed] = await postReviews(form.id, `victim-appeal-${victim.org.slug}`, [[1, null, 'Rude', 'Ann']]);
   await db`update plaudit.reviews set is_hidden = true where id = ${appealed}`;

@@ -105,6 +105,8 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
       'export.completed',
       'import.completed',
       'order.skipped',
+      'question.answered',
+      'question.created',
       'review.anonymized',
       'review.created',
       'review.moderated',

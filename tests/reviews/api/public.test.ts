@@ -327,6 +327,7 @@ describe('public-profile settings', () => {
       meta_review_feed: false,
       media_moderation: 'auto',
       review_policy: null,
+      ask_buyers: true,
     };
     const get = await call('GET', `${orgPath(t)}/public-profile`, { key: t.keys.read });
     expect(get.status).toBe(200);
@@ -357,6 +358,7 @@ describe('public-profile settings', () => {
       meta_review_feed: false,
       media_moderation: 'auto',
       review_policy: null,
+      ask_buyers: true,
     });
     const second = await call('PATCH', `${orgPath(t)}/public-profile`, {
       key: t.keys.admin,

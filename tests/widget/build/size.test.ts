@@ -1,10 +1,17 @@
 // The widget's size budget, as Preact tracks its own: the whole script, Preact included, at most
-// 13.5 KB gzip and what 0.3's shopper features measured (npm run bench -- widget records the
-// figure beside the same-run reference; docs/widget.md says what each kilobyte pays for).
+// 15.5 KB gzip (npm run bench -- widget records the figure beside the same-run reference;
+// docs/widget.md says what each kilobyte pays for).
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WIDGET_SCRIPT } from '../../../scripts/lib/builds.mjs';
+
+/**
+ * 15.5 KB: the 13,840 bytes of 0.2 with the reviews' languages (as this test counts: Node's zlib at
+ * level 9), and what 0.3's shopper features measured each: attribute bars +184, the summary +420,
+ * the review bombing notice +143, the Questions tab +1,209; together 15,755 (docs/widget.md).
+ */
+const BUDGET = 15.5 * 1024;
 
 describe('the widget script', () => {
   it(`is one self-contained file of at most ${BUDGET} bytes gzip`, () => {

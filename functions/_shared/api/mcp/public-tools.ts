@@ -5,7 +5,16 @@ import { z } from 'zod';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { BUSINESS_NOT_FOUND, REVIEW_SORTS } from '../routes/public/shared.ts';
 import { PRODUCT_NOT_FOUND } from '../routes/public/products.ts';
-import { cursorOf, dataResult, errorResult, offsetOf, routeResult, tool, type ToolContext } from './tool.ts';
+import {
+  cursorOf,
+  dataResult,
+  errorResult,
+  invalidArguments,
+  offsetOf,
+  routeResult,
+  tool,
+  type ToolContext,
+} from './tool.ts';
 
 const Business = z.string().min(1).max(200).describe(
   "The business's public slug (as in its page's address, /p/{slug}).",
@@ -166,5 +175,50 @@ const getSummary = tool({
     ),
 });
 
+/** A public question as a tool answers it, field by field: never an e-mail address, nothing else. */
+function questionOf(q: any) {
+  return {
+    id: q.id,
+    question: q.question,
+    asker_name: q.asker_name,
+    created_at: q.created_at,
+    answers: (q.answers ?? []).map((a: any) => ({
+      id: a.id,
+      content: a.content,
+      author: a.author,
+      author_name: a.author_name,
+      created_at: a.created_at,
+      helpful_count: a.helpful_count,
+    })),
+  };
+}
+
+const listQuestions = tool({
+  name: 'list_questions',
+  title: "Shoppers' questions and their answers",
+  description:
+    'The published questions about a business (its slug as `business`), or about one of its products (`product`), the most recently answered first, each with its answers (`author`: `business`, or `verified_buyer` for a customer whose order held the product); in windows of up to 20 with a `next_cursor`.',
+  input: z.object({
+    business: Business,
+    product: Product.optional(),
+    limit: z.number().int().min(1).max(20).optional().describe('How many questions, 1 to 20 (10 by default).'),
+    cursor: Cursor.optional(),
+  }),
+  readOnly: true,
+  run: async (a, ctx) => {
+    const limit = a.limit ?? 10;
+    const offset = offsetOf(a.cursor);
+    if (offset % limit !== 0) throw invalidArguments('cursor: give the limit the cursor was made with');
+    const page = offset / limit + 1;
+    const where = a.product === undefined
+      ? `/public/questions/${path(a.business)}`
+      : `/public/products/${path(a.business, a.product)}/questions`;
+    return routeResult(await ctx.caller.call('GET', `${where}?page=${page}&limit=${limit}`), (body) => ({
+      questions: body.data.map(questionOf),
+      next_cursor: body.meta.totalPages > page ? cursorOf(offset + limit) : null,
+    }));
+  },
+});
+
 /** The tools anyone may call. */
-export const PUBLIC_TOOLS = [getRating, searchReviews, listProducts, getTransparency, getSummary];
+export const PUBLIC_TOOLS = [getRating, searchReviews, listProducts, listQuestions, getTransparency, getSummary];

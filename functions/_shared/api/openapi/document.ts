@@ -22,6 +22,11 @@ const TAGS = [
       "Visitors' reports (notices, EU DSA Art. 16) of published reviews, decided by the business: the review hidden or kept.",
   },
   {
+    name: 'Questions',
+    description:
+      "Shoppers' questions about products and the business: answered by the business and by verified buyers, hidden or shown again.",
+  },
+  {
     name: 'Appeals',
     description:
       "Reviewers' appeals against a hide (EU DSA Art. 20), made from the statement of reasons' link and decided by a member.",
@@ -115,6 +120,8 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'review.replied': 'A reply to a review was written, edited or withdrawn',
   'review.anonymized': "A reviewer's address was erased at their request",
   'review.reported': 'A visitor reported a published review',
+  'question.created': "A shopper's question was confirmed and published",
+  'question.answered': 'A question got an answer',
   'export.completed': 'An export file is ready',
   'import.completed': 'An import of reviews finished',
   'order.skipped': 'An order of a connection makes no review request, and why',

@@ -13,6 +13,7 @@ import { productPages } from './product-pages.ts';
 import { profilePages } from './profile.ts';
 import { reviewAddressPages } from './review-address.ts';
 import { reviewPolicyPages } from './review-policy.ts';
+import { questionLinkPages } from './question-links.ts';
 import { reviewRequestPages } from './review-request.ts';
 import { reviewSignalPages } from './review-signals.ts';
 import { sitemapPages } from './sitemap.ts';
@@ -24,6 +25,7 @@ const FAMILIES = [
   hostedFormPages, // /forms/:formId, each form's submission_url
   reviewRequestPages, // /r/:token, /t/o/:token.gif, /t/c/:token, /unsubscribe/:token
   verificationPages, // /verify/:token
+  questionLinkPages, // /questions/confirm/:token, /answers/:token, POST /p/:slug/products/:externalId/questions
   invitationPages, // /invitations/:token
   machinePages, // /p/:slug.md, /p/:slug/products/:externalId.md, /p/:slug/{transparency,policy}.md, /p/:slug/llms.txt (before /p/:slug)
   appealPages, // /appeals/:token

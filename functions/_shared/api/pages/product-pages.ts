@@ -1,8 +1,10 @@
-// A business's products in public, server-rendered like its profile page (no script, no form):
+// A business's products in public, server-rendered like its profile page (no script; the one form
+// is the Ask form of a product's Questions section, question-section.ts):
 //   GET /p/:slug/products               the catalog: each listed product with its stars, by name,
 //                                       24 a page (?page=), linking to its page
 //   GET /p/:slug/products/:externalId   a product's page: its summary over its group, the bars,
-//                                       its reviews ten a page with ?sort= and ?rating=, and the
+//                                       its reviews ten a page with ?sort= and ?rating=, its
+//                                       questions and answers with the Ask form, and the
 //                                       same schema.org Product JSON-LD as the `jsonld` route
 //                                       (core/product-jsonld.ts builds both)
 // Which products are listed is the database's (plaudit.public_listed_products: those sold, and
@@ -19,6 +21,7 @@ import {
   publicProductPageVersion,
   type PublicProductRow,
 } from '../../core/db/public-product.ts';
+import { loadPublicQuestions } from '../../core/db/public-questions.ts';
 import { runAsPublic } from '../../core/db/roles.ts';
 import { safeLink } from '../../core/html.ts';
 import { imageSource } from '../../core/web-links.ts';
@@ -45,6 +48,7 @@ import {
 } from './review-list.ts';
 import { loadSummarySection, SUMMARY_STYLE, summarySection, type SummarySectionData } from './summary-section.ts';
 import { cachedPublicPage, type Missing, NO_SUCH_BUSINESS, publicNotFound } from './shared.ts';
+import { type PublicQuestionItem, QUESTION_STYLE, QUESTIONS_ON_PAGE, questionSection } from './question-section.ts';
 
 const PRODUCTS_PER_PAGE = 24;
 const NO_SUCH_PRODUCT: Missing = {
@@ -79,7 +83,7 @@ main{max-width:46rem}
 .card p{margin:.25rem 0 0;color:#57606a;font-size:.9rem}
 .card .stars-row{font-size:1rem}
 .gone{font-style:italic}
-${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}
+${REVIEW_LIST_STYLE}${ATTRIBUTE_STYLE}${QUESTION_STYLE.value}
 ${SUMMARY_STYLE}`);
 
 const profileUrlOf = (base: string, slug: string) => `${base}/p/${encodeURIComponent(slug)}`;
@@ -142,6 +146,7 @@ export type ProductPageData = {
   reviews: ReviewEnvelope;
   newest: ReviewItem[];
   summary: SummarySectionData | null;
+  questions: PublicQuestionItem[];
 };
 
 function renderProduct(base: string, slug: string, data: ProductPageData, q: ListQuery) {
@@ -190,18 +195,20 @@ ${
         checking: p.checking_recent_reviews,
       })
     }
+${questionSection(`${productUrl}/questions`, p.name, data.questions)}
 <p class="fine">Reviews of ${p.name}, sold by ${profile.name}, collected and published with Plaudit.</p>`;
   return page({ title, body, indexable: true, head, style: STYLE });
 }
 
 /** What a product's page shows for this list query (its HTML and its markdown twin alike). */
 export async function loadProductPage(sql: Sql, slug: string, externalId: string, q: ListQuery) {
-  const [profile, product, reviews, newest, summary] = await Promise.all([
+  const [profile, product, reviews, newest, summary, questions] = await Promise.all([
     loadPublicProfile(sql, slug),
     loadPublicProduct(sql, slug, externalId),
     loadPublicProductReviews<ReviewItem>(sql, slug, externalId, { ...q, limit: REVIEWS_PER_PAGE }),
     loadPublicProductReviews<ReviewItem>(sql, slug, externalId, NEWEST_FOR_JSONLD),
     loadSummarySection(sql, slug, externalId),
+    loadPublicQuestions(sql, slug, externalId, 1, QUESTIONS_ON_PAGE),
   ]);
   if (!profile || !profile.enabled || !product || !reviews || !newest) return null;
   return {
@@ -211,6 +218,7 @@ export async function loadProductPage(sql: Sql, slug: string, externalId: string
     reviews,
     newest: newest.data,
     summary,
+    questions: questions ? (JSON.parse(questions.body) as { data: PublicQuestionItem[] }).data : [],
   };
 }
 

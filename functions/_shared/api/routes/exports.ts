@@ -37,13 +37,23 @@ export const Filters = z.object({
   path: ['endDate'],
 }).openapi('ExportFilters');
 
+const ExportKind = z.enum(['reviews', 'questions']).openapi({
+  description:
+    "`reviews` (the default): the organization's reviews; `questions`: its published questions (hidden ones with `include_hidden`) with their visible answers, the JSON file an array of Question objects.",
+});
+
 const ExportInput = z.object({
+  kind: ExportKind.default('reviews'),
   format: z.enum(['csv', 'json']),
   filters: Filters.optional(),
+}).refine((e) => e.kind === 'reviews' || (e.filters?.rating === undefined && e.filters?.form_id === undefined), {
+  message: 'rating and form_id filter reviews only',
+  path: ['filters'],
 }).openapi('ExportInput', { example: { format: 'csv', filters: { startDate: '2026-01-01', endDate: '2026-01-31' } } });
 
 const ExportJob = z.object({
   id: Uuid,
+  kind: ExportKind,
   format: z.enum(['csv', 'json']),
   filters: Filters,
   status: z.enum(['pending', 'processing', 'completed', 'failed']),
@@ -65,6 +75,7 @@ const ExportJob = z.object({
 type ExportRow = {
   id: string;
   org_id: string;
+  kind: 'reviews' | 'questions';
   format: 'csv' | 'json';
   filters: Record<string, unknown>;
   status: 'pending' | 'processing' | 'completed' | 'failed';
@@ -81,7 +92,7 @@ type ExportRow = {
 };
 
 const COLUMNS =
-  'id, org_id, format, filters, status, row_count, byte_size, chunk_count, error, created_at, completed_at, ' +
+  'id, org_id, kind, format, filters, status, row_count, byte_size, chunk_count, error, created_at, completed_at, ' +
   "expires_at, moderation_chain_entries, encode(moderation_chain_head, 'hex') as moderation_chain_head, public_url";
 
 function chainHead(r: ExportRow) {
@@ -95,6 +106,7 @@ function chainHead(r: ExportRow) {
 function toJob(r: ExportRow, publicUrl: string) {
   return {
     id: r.id,
+    kind: r.kind,
     format: r.format,
     filters: r.filters,
     status: r.status,
@@ -134,8 +146,8 @@ export const exports = router()
       for (const [k, v] of Object.entries(input.filters ?? {})) if (v !== undefined) filters[k] = v;
       const db = c.var.db;
       const [row] = await db<ExportRow[]>`
-        insert into plaudit.exports (org_id, format, filters, created_by_key_id, public_url)
-        values (${orgId}, ${input.format}, ${db.json(asJson(filters))}, ${c.var.caller!.keyId},
+        insert into plaudit.exports (org_id, kind, format, filters, created_by_key_id, public_url)
+        values (${orgId}, ${input.kind}, ${input.format}, ${db.json(asJson(filters))}, ${c.var.caller!.keyId},
                 ${c.var.config.publicUrl})
         returning ${db.unsafe(COLUMNS)}`;
       return c.json(toJob(row, c.var.config.publicUrl), 201);

@@ -42,6 +42,10 @@ const ProfileSettings = z.object({
     description:
       'Your own sections of the review policy page (`{PUBLIC_URL}/p/{slug}/policy`), shown after the sections generated from your settings; plain text (a blank line starts a paragraph, markup shows as typed); null for none.',
   }),
+  ask_buyers: z.boolean().openapi({
+    description:
+      'Whether a published question about a product is e-mailed to up to 10 customers whose orders held it, whose answers publish marked `verified_buyer` (docs/questions.md). On by default.',
+  }),
 }).openapi('PublicProfileSettings');
 
 const HttpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
@@ -63,6 +67,7 @@ const ProfileSettingsPatch = z.object({
   meta_review_feed: z.boolean().optional(),
   media_moderation: MediaModeration.optional(),
   review_policy: z.string().trim().min(1).max(10_000).nullable().optional(),
+  ask_buyers: z.boolean().optional(),
 }).openapi('PublicProfileSettingsPatch', {
   example: { enabled: true, display_name: 'Acme Coffee', embed: { layout: 'grid', min_rating: 4 } },
 });
@@ -84,6 +89,7 @@ function settingsOf(row: Record<string, unknown> | undefined): z.infer<typeof Pr
     meta_review_feed: (row?.meta_review_feed as boolean | undefined) ?? false,
     media_moderation: (row?.media_moderation as z.infer<typeof MediaModeration> | undefined) ?? 'auto',
     review_policy: (row?.review_policy as string | null | undefined) ?? null,
+    ask_buyers: (row?.ask_buyers as boolean | undefined) ?? true,
   };
 }
 
@@ -123,6 +129,7 @@ export const publicProfileSettings = orgSettingsRoutes({
         'meta_review_feed',
         'media_moderation',
         'review_policy',
+        'ask_buyers',
       ]),
       ...Object.fromEntries(Object.entries(embed).map(([key, value]) => [`embed_${key}`, value])),
     };

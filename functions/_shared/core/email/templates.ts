@@ -7,6 +7,7 @@ import { button, fallbackLink, layout, pick, plainText, smallPrint } from './lay
 import type { RenderedEmail, TemplateInput } from './layout.ts';
 import { APPEAL_TEMPLATES } from './appeal-templates.ts';
 import { burstDetectedEmail } from './burst-template.ts';
+import { QUESTION_TEMPLATES } from './question-templates.ts';
 import { REPORT_TEMPLATES } from './report-templates.ts';
 import { REVIEW_REQUEST_TEMPLATES } from './review-request-templates.ts';
 import { signInEmail } from './sign-in-template.ts';
@@ -77,6 +78,7 @@ export const TEMPLATES: Record<string, (input: TemplateInput) => RenderedEmail> 
   statement_of_reasons: statementOfReasonsEmail,
   ...APPEAL_TEMPLATES,
   review_burst_detected: burstDetectedEmail,
+  ...QUESTION_TEMPLATES,
   sign_in: signInEmail,
 };
 

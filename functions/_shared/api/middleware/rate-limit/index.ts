@@ -140,6 +140,15 @@ export function submissionContext<E extends AppEnv>(c: Context<E>): SubmissionCo
 }
 
 /**
+ * Who asks a question or answers one through a buyer's link: the database rate-limit bucket of the
+ * client's address (its own window), limited as review submissions are.
+ */
+export function questionCaller<E extends AppEnv>(c: Context<E>): { bucket: string; limit: number } {
+  const { config } = c.var;
+  return { bucket: `question:${sha256Hex(clientIp(c, config.trustProxy))}`, limit: config.submitRateLimitPerMinute };
+}
+
+/**
  * Who casts a helpful vote or a report: the database rate-limit bucket of the client's address (a
  * hash of it, each kind its own window, limited as submissions are) and the visitor's digest.
  */

@@ -99,6 +99,30 @@ export const EVENT_DATA = {
     description:
       "A visitor reported a published review. The review stays as it was; the reporter's network and e-mail addresses are never sent.",
   }),
+  'question.created': z.object({
+    id: Id,
+    product: Product,
+    question: z.string(),
+    asker_name: z.string(),
+    created_at: Timestamp,
+  }).openapi('QuestionCreatedData', {
+    description:
+      "A shopper's question was confirmed by its asker and is published (`product` null: about the business). Never the asker's address.",
+  }),
+  'question.answered': z.object({
+    id: Id,
+    product: Product,
+    question: z.string(),
+    answer: z.object({
+      id: Id,
+      content: z.string(),
+      author: z.enum(['business', 'verified_buyer']),
+      author_name: z.string(),
+      created_at: Timestamp,
+    }),
+  }).openapi('QuestionAnsweredData', {
+    description: 'A question got an answer, from the business or a verified buyer. Never an address.',
+  }),
   'export.completed': z.object({
     id: Id,
     format: z.enum(['csv', 'json']),
@@ -179,6 +203,8 @@ export const WEBHOOK_EVENTS = {
   'review.replied': envelope('review.replied', 'ReviewRepliedEvent'),
   'review.anonymized': envelope('review.anonymized', 'ReviewAnonymizedEvent'),
   'review.reported': envelope('review.reported', 'ReviewReportedEvent'),
+  'question.created': envelope('question.created', 'QuestionCreatedEvent'),
+  'question.answered': envelope('question.answered', 'QuestionAnsweredEvent'),
   'export.completed': envelope('export.completed', 'ExportCompletedEvent'),
   'import.completed': envelope('import.completed', 'ImportCompletedEvent'),
   'order.skipped': envelope('order.skipped', 'OrderSkippedEvent'),
@@ -195,6 +221,8 @@ export const WebhookEvent = z.discriminatedUnion('event', [
   WEBHOOK_EVENTS['review.replied'],
   WEBHOOK_EVENTS['review.anonymized'],
   WEBHOOK_EVENTS['review.reported'],
+  WEBHOOK_EVENTS['question.created'],
+  WEBHOOK_EVENTS['question.answered'],
   WEBHOOK_EVENTS['export.completed'],
   WEBHOOK_EVENTS['import.completed'],
   WEBHOOK_EVENTS['order.skipped'],
@@ -293,6 +321,27 @@ export function sampleData(event: EventName, endpointId: string, orgId: string):
         kind: 'policy',
         legal_ground: null,
         reported_at: now,
+      };
+    case 'question.created':
+      return {
+        id: reviewId,
+        product,
+        question: 'Is it dishwasher safe?',
+        asker_name: 'Sample Shopper',
+        created_at: now,
+      };
+    case 'question.answered':
+      return {
+        id: reviewId,
+        product,
+        question: 'Is it dishwasher safe?',
+        answer: {
+          id: '00000000-0000-4000-8000-000000000007',
+          content: 'Yes, up to 60 °C.',
+          author: 'business',
+          author_name: 'Sample shop',
+          created_at: now,
+        },
       };
     case 'export.completed':
       return {

@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'review.replied',
   'review.anonymized',
   'review.reported',
+  'question.created',
+  'question.answered',
   'export.completed',
   'import.completed',
   'order.skipped',
