@@ -244,7 +244,7 @@ CREATE TABLE plaudit.questions (
     product_id uuid,
     question text NOT NULL,
     asker_name text NOT NULL,
-    asker_email text NOT NULL,
+    asker_email text,
     status text DEFAULT 'pending'::text NOT NULL,
     confirmation_token_hash bytea NOT NULL,
     confirmation_expires_at timestamp with time zone DEFAULT (now() + '7 days'::interval) NOT NULL,
@@ -261,6 +261,7 @@ CREATE TABLE plaudit.questions (
 );
 
 COMMENT ON TABLE plaudit.questions IS 'Shoppers'' questions about a product (or the business), shown once the asker confirms by e-mail; never deleted.';
+COMMENT ON COLUMN plaudit.questions.asker_email IS 'Where the confirmation link was sent; null once the asker''s address was erased (plaudit.erase_reviewer).';
 
 -- FUNCTION plaudit.ask_verified_buyers (supabase/schemas/questions.sql)
 --   (q plaudit.questions, p_link_base text) RETURNS integer

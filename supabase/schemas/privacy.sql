@@ -47,11 +47,13 @@ comment on function plaudit.review_event_forgotten(jsonb,boolean) is 'A review e
 --   * its rows in imports waiting for the worker are refused (an import never brings the address
 --     back: plaudit.import_batch refuses it too), and refusal lists and import.completed events
 --     quoting it lose it;
+--   * the questions it asked keep their answers without the address and the name (with p_redact,
+--     their text too);
 --   * its review requests are deleted (their timelines with them), its e-mails (queued or sent)
 --     deleted, its orders keep their ids without the address, cached idempotent answers holding it
 --     dropped, and exports holding it expired with their files deleted;
 --   * the address is suppressed, kept only as its key (plaudit.email_key), and the erasure recorded.
--- Answers {"reviews","review_requests","media","files"}: what this call removed, and the storage
+-- Answers {"reviews","review_requests","questions","media","files"}: what this call removed, and the storage
 -- keys of the photos' and videos' files for the API to delete. A repeat finds nothing left and
 -- answers zeros (and is recorded, as asked).
 create or replace function plaudit.erase_reviewer(p_email text, p_redact_content boolean, p_actor text)
@@ -67,6 +69,7 @@ declare
   redact boolean := coalesce(p_redact_content, false);
   erased uuid[];
   requests integer;
+  questions integer;
   media integer := 0;
   files json := '[]'::json;
   r plaudit.reviews;
@@ -153,6 +156,20 @@ begin
   update plaudit.review_reports x set reporter_email = null
    where x.org_id = tenant and lower(x.reporter_email) = address;
   update plaudit.orders o set email = null where o.org_id = tenant and lower(o.email) = address;
+  -- The questions it asked keep their answers, without the address and the name, and with p_redact
+  -- without their text; the public pages that show them are refreshed.
+  with forgotten as (
+    update plaudit.questions q
+       set asker_email = null, asker_name = 'Anonymous',
+           question = case when redact then plaudit.erasure_notice() else q.question end, updated_at = now()
+     where q.org_id = tenant and lower(q.asker_email) = address
+    returning 1
+  )
+  select count(*)::integer into questions from forgotten;
+  if questions > 0 then
+    perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(tenant)));
+    perform plaudit.request_cdn_purge(tenant, false);
+  end if;
   delete from plaudit.idempotency_keys k where k.org_id = tenant and strpos(lower(k.response), address) > 0;
 
   -- Exports that hold the address: their files go, and they read as expired.
@@ -204,7 +221,8 @@ begin
   values (tenant, plaudit.email_key(tenant, address), redact, cardinality(erased), requests, media,
           coalesce(nullif(p_actor, ''), 'database:' || session_user));
 
-  return json_build_object('reviews', cardinality(erased), 'review_requests', requests, 'media', media, 'files', files);
+  return json_build_object('reviews', cardinality(erased), 'review_requests', requests, 'questions', questions,
+                           'media', media, 'files', files);
 end
 $$;
 comment on function plaudit.erase_reviewer(text,boolean,text) is 'Forgets an address in the transaction''s tenant: its reviews anonymized (text removed on request), its requests, e-mails and copies gone, the address suppressed as a hash; answers the counts.';

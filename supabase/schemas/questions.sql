@@ -276,7 +276,7 @@ begin
         from plaudit.orders o
         join plaudit.order_items i on i.org_id = o.org_id and i.order_id = o.order_id
        where o.org_id = q.org_id and i.product_external_id = product.external_id and not i.refunded
-         and o.email is not null and lower(o.email) <> lower(q.asker_email)
+         and o.email is not null and lower(o.email) is distinct from lower(q.asker_email)
          and not exists (select from plaudit.email_suppressions s
                           where s.org_id = q.org_id and s.email_key = plaudit.email_key(q.org_id, o.email))
        order by lower(o.email), coalesce(o.purchased_at, o.created_at) desc) b

@@ -1723,7 +1723,7 @@ export interface paths {
         put?: never;
         /**
          * Erase a reviewer's address
-         * @description Forgets an address at its owner's request. Its reviews keep their rating, dates, product, verification and moderation state, and lose the address (`reviewer_email` `null`), the name (`Anonymous`) and the custom-field answers; with `redact_content`, their title and text too. Each is recorded in its moderation history (`anonymize`; the chain still verifies) and emits `review.anonymized`. Its review requests and e-mails are deleted, its orders keep their ids without the address, exports holding it expire, and the address is suppressed, kept only as a hash. Repeating it changes nothing and answers zeros. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         * @description Forgets an address at its owner's request. Its reviews keep their rating, dates, product, verification and moderation state, and lose the address (`reviewer_email` `null`), the name (`Anonymous`) and the custom-field answers; with `redact_content`, their title and text too. Each is recorded in its moderation history (`anonymize`; the chain still verifies) and emits `review.anonymized`. The questions it asked keep their answers without the address and the name (and with `redact_content` their text). Its review requests and e-mails are deleted, its orders keep their ids without the address, exports holding it expire, and the address is suppressed, kept only as a hash. Repeating it changes nothing and answers zeros. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key (or a member's session) with scope `admin` or higher.
          */
@@ -4339,8 +4339,8 @@ export interface components {
             /** @description Text, never markup. */
             question: string;
             asker_name: string;
-            /** @description Never shown to the public. */
-            asker_email: string;
+            /** @description Never shown to the public; null once the asker was erased (privacy erasures). */
+            asker_email: string | null;
             /**
              * @description `pending` until its asker confirms by the e-mailed link; `hidden` by moderation.
              * @enum {string}
@@ -5129,6 +5129,7 @@ export interface components {
          * @example {
          *       "reviews": 2,
          *       "review_requests": 1,
+         *       "questions": 0,
          *       "media": 0
          *     }
          */
@@ -5137,6 +5138,8 @@ export interface components {
             reviews: number;
             /** @description Review requests to the address deleted by this call. */
             review_requests: number;
+            /** @description Questions the address asked that lost it and the name (and with `redact_content` their text) by this call. */
+            questions: number;
             /** @description Photos and videos of those reviews deleted by this call. */
             media: number;
         };

@@ -184,7 +184,7 @@ describe('POST …/privacy/erasures', () => {
     const dir = path.join(process.env.TEST_TMP_DIR ?? '/tmp', 'media', t.org.id, id);
     expect(fs.readdirSync(dir)).toHaveLength(2);
     const res = await api('POST', orgPath(t, '/privacy/erasures'), { key: t.keys.admin, body: { email: erin } });
-    expect(res.body).toEqual({ reviews: 1, review_requests: 0, media: 1 });
+    expect(res.body).toEqual({ reviews: 1, review_requests: 0, questions: 0, media: 1 });
     expect((await api('GET', orgPath(t, `/reviews/${id}`), { key: t.keys.read })).body.media).toEqual([]);
     expect((await fetchFile(photo.body.url)).status).toBe(404);
     expect((await fetchFile(photo.body.thumbnail_url)).status).toBe(404);
@@ -234,9 +234,17 @@ describe('POST …/privacy/erasures', () => {
       select count(*)::integer as staged from plaudit.import_rows where import_id = ${queued.id}`;
     expect(staged).toBe(1);
 
+    // A question the address asked (its confirmation mail holds the address too).
+    const asked = await api('POST', `/api/v1/public/questions/${t.org.slug}`, {
+      body: { question: 'Is the glaze safe in a dishwasher?', name: 'Ann Jensen', email: address },
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+
     const res = await api('POST', orgPath(t, '/privacy/erasures'), { key: t.keys.admin, body: { email: address } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ reviews: 2, review_requests: 1, media: 0 });
+    expect(res.body).toEqual({ reviews: 2, review_requests: 1, questions: 1, media: 0 });
+    expect(await db`select asker_email, asker_name, question from plaudit.questions where org_id = ${t.org.id}`)
+      .toEqual([{ asker_email: null, asker_name: 'Anonymous', question: 'Is the glaze safe in a dishwasher?' }]);
     worker = await startWorker([t.org.id, other.org.id]);
 
     for (const id of reviewIds) {
@@ -319,7 +327,7 @@ describe('POST …/privacy/erasures', () => {
       key: t.keys.admin,
       body: { email: address.toUpperCase(), redact_content: true },
     });
-    expect(again.body).toEqual({ reviews: 0, review_requests: 0, media: 0 });
+    expect(again.body).toEqual({ reviews: 0, review_requests: 0, questions: 0, media: 0 });
     expect((await api('GET', orgPath(t, `/reviews/${reviewIds[0]}`), { key: t.keys.read })).body.content).toBe(
       'Lovely mugs',
     );
@@ -332,7 +340,7 @@ describe('POST …/privacy/erasures', () => {
       key: t.keys.admin,
       body: { email: carol, redact_content: true },
     });
-    expect(res.body).toEqual({ reviews: 1, review_requests: 0, media: 0 });
+    expect(res.body).toEqual({ reviews: 1, review_requests: 0, questions: 0, media: 0 });
     const got = await api('GET', orgPath(t, `/reviews/${id}`), { key: t.keys.read });
     expect(got.body).toMatchObject({
       title: "[removed at the reviewer's request]",

@@ -22,8 +22,12 @@ const ErasureInput = z.object({
 const Erasure = z.object({
   reviews: z.number().int().openapi({ description: 'Reviews anonymized by this call.' }),
   review_requests: z.number().int().openapi({ description: 'Review requests to the address deleted by this call.' }),
+  questions: z.number().int().openapi({
+    description:
+      'Questions the address asked that lost it and the name (and with `redact_content` their text) by this call.',
+  }),
   media: z.number().int().openapi({ description: 'Photos and videos of those reviews deleted by this call.' }),
-}).openapi('Erasure', { example: { reviews: 2, review_requests: 1, media: 0 } });
+}).openapi('Erasure', { example: { reviews: 2, review_requests: 1, questions: 0, media: 0 } });
 
 const DataQuery = z.object({ email: Email.openapi({ description: 'The address, in any case.' }) });
 
@@ -97,7 +101,7 @@ export const privacy = router()
       tags: TAGS,
       summary: "Erase a reviewer's address",
       description:
-        "Forgets an address at its owner's request. Its reviews keep their rating, dates, product, verification and moderation state, and lose the address (`reviewer_email` `null`), the name (`Anonymous`) and the custom-field answers; with `redact_content`, their title and text too. Each is recorded in its moderation history (`anonymize`; the chain still verifies) and emits `review.anonymized`. Its review requests and e-mails are deleted, its orders keep their ids without the address, exports holding it expire, and the address is suppressed, kept only as a hash. Repeating it changes nothing and answers zeros.",
+        "Forgets an address at its owner's request. Its reviews keep their rating, dates, product, verification and moderation state, and lose the address (`reviewer_email` `null`), the name (`Anonymous`) and the custom-field answers; with `redact_content`, their title and text too. Each is recorded in its moderation history (`anonymize`; the chain still verifies) and emits `review.anonymized`. The questions it asked keep their answers without the address and the name (and with `redact_content` their text). Its review requests and e-mails are deleted, its orders keep their ids without the address, exports holding it expire, and the address is suppressed, kept only as a hash. Repeating it changes nothing and answers zeros.",
       request: { params: OrgParams, body: jsonBody(ErasureInput) },
       responses: {
         200: json(Erasure, 'What this call removed'),

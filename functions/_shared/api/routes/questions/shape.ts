@@ -23,7 +23,9 @@ export const Question = z.object({
   }),
   question: z.string().openapi({ description: 'Text, never markup.' }),
   asker_name: z.string(),
-  asker_email: z.string().openapi({ description: 'Never shown to the public.' }),
+  asker_email: z.string().nullable().openapi({
+    description: 'Never shown to the public; null once the asker was erased (privacy erasures).',
+  }),
   status: z.enum(['pending', 'published', 'hidden']).openapi({
     description: '`pending` until its asker confirms by the e-mailed link; `hidden` by moderation.',
   }),
