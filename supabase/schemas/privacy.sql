@@ -282,6 +282,11 @@ begin
                'legal_ground', x.legal_ground, 'details', x.details, 'status', x.status, 'decision', x.decision,
                'created_at', plaudit.iso_utc(x.created_at)) order by x.created_at, x.id)
         from plaudit.review_reports x where x.org_id = tenant and lower(x.reporter_email) = address), '[]'),
+    'questions', coalesce((
+      select json_agg(json_build_object(
+               'id', q.id, 'product_id', q.product_id, 'question', q.question, 'asker_name', q.asker_name,
+               'status', q.status, 'created_at', plaudit.iso_utc(q.created_at)) order by q.created_at, q.id)
+        from plaudit.questions q where q.org_id = tenant and lower(q.asker_email) = address), '[]'),
     'emails', coalesce((
       select json_agg(json_build_object('id', m.id, 'template', m.template, 'status', m.status,
                                           'created_at', plaudit.iso_utc(m.created_at),

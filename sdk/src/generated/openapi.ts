@@ -5246,6 +5246,22 @@ export interface components {
                  */
                 created_at: string;
             }[];
+            /** @description The questions the address asked about the business or its products, oldest first. */
+            questions: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                product_id: string | null;
+                question: string;
+                asker_name: string;
+                /** @enum {string} */
+                status: "pending" | "published" | "hidden";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
             /** @description E-mails to the address, queued or sent (their template, not their text). */
             emails: {
                 /** Format: uuid */

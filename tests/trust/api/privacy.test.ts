@@ -239,6 +239,10 @@ describe('POST …/privacy/erasures', () => {
       body: { question: 'Is the glaze safe in a dishwasher?', name: 'Ann Jensen', email: address },
     });
     expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    const held = await api('GET', orgPath(t, `/privacy/data?email=${address}`), { key: t.keys.admin });
+    expect(held.body.questions).toEqual([
+      expect.objectContaining({ question: 'Is the glaze safe in a dishwasher?', asker_name: 'Ann Jensen' }),
+    ]);
 
     const res = await api('POST', orgPath(t, '/privacy/erasures'), { key: t.keys.admin, body: { email: address } });
     expect(res.status).toBe(200);
@@ -318,6 +322,7 @@ describe('POST …/privacy/erasures', () => {
       reviews: [],
       review_requests: [],
       orders: [],
+      questions: [],
       emails: [],
       suppression: { reason: 'erased' },
       erasures: [{ reviews: 2, review_requests: 1, media: 0, redact_content: false }],

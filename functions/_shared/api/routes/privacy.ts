@@ -69,6 +69,14 @@ const ReviewerData = z.object({
     decision: z.enum(REPORT_DECISIONS).nullable(),
     created_at: Timestamp,
   })).openapi({ description: 'The reports (notices) the address made of reviews, oldest first.' }),
+  questions: z.array(z.object({
+    id: z.string().uuid(),
+    product_id: z.string().uuid().nullable(),
+    question: z.string(),
+    asker_name: z.string(),
+    status: z.enum(['pending', 'published', 'hidden']),
+    created_at: Timestamp,
+  })).openapi({ description: 'The questions the address asked about the business or its products, oldest first.' }),
   emails: z.array(z.object({
     id: z.string().uuid(),
     template: z.string(),
