@@ -2460,7 +2460,7 @@ CREATE TABLE plaudit.moderation_trail (
     hash bytea NOT NULL,
     CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
         'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text, 'appeal'::text,
-        'uphold_appeal'::text, 'reverse_appeal'::text, 'summarize'::text]))),
+        'uphold_appeal'::text, 'reverse_appeal'::text, 'hold'::text, 'burst_detected'::text, 'release_hold'::text, 'summarize'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),

@@ -105,7 +105,7 @@ select ok(
 
 select is(
   plaudit.erase_reviewer(' ANN@example.com ', false, 'api_key:k1')::text,
-  '{"reviews" : 2, "review_requests" : 0, "media" : 0, "files" : []}',
+  '{"reviews" : 2, "review_requests" : 0, "questions" : 0, "media" : 0, "files" : []}',
   'tenant A: erases an address, in any case: two reviews'
 );
 select tests.clear_persona();
@@ -173,7 +173,7 @@ select isnt((select v from versions), plaudit.public_version('acme'), 'the publi
 select tests.act_as_tenant('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa');
 select is(
   plaudit.erase_reviewer('ann@example.com', true, 'api_key:k1')::text,
-  '{"reviews" : 0, "review_requests" : 0, "media" : 0, "files" : []}',
+  '{"reviews" : 0, "review_requests" : 0, "questions" : 0, "media" : 0, "files" : []}',
   'tenant A: a repeat finds nothing left'
 );
 select is(
@@ -191,7 +191,7 @@ select is(
 
 select is(
   plaudit.erase_reviewer('cy@example.com', true, 'api_key:k1')::text,
-  '{"reviews" : 1, "review_requests" : 0, "media" : 0, "files" : []}',
+  '{"reviews" : 1, "review_requests" : 0, "questions" : 0, "media" : 0, "files" : []}',
   'tenant A: erases another address with its text'
 );
 select tests.clear_persona();
@@ -211,7 +211,7 @@ select is(
 select tests.act_as_tenant('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb');
 select is(
   plaudit.erase_reviewer('bob@example.com', false, 'api_key:kb')::text,
-  '{"reviews" : 0, "review_requests" : 0, "media" : 0, "files" : []}',
+  '{"reviews" : 0, "review_requests" : 0, "questions" : 0, "media" : 0, "files" : []}',
   'tenant B: an address known only to A finds nothing'
 );
 select is(
