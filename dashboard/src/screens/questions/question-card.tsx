@@ -1,6 +1,7 @@
 // One question: what it is about (a product, or the business), who asked and when, its text, every
 // answer with its author (the business or a verified buyer, hidden ones marked), the business's
-// answer form, and hiding or showing again the question or an answer with reasons.
+// answer form (folded once the question has a visible answer), and hiding or showing again the
+// question or an answer with reasons.
 import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
 import { useOrgId } from '../../session.ts';
@@ -32,7 +33,14 @@ export function QuestionCard({ question, onChanged }: { question: Question; onCh
           </ul>
         )
         : <p class='muted small'>No answer yet.</p>}
-      {question.status === 'published' && <AnswerForm question={question} onChanged={onChanged} />}
+      {question.status === 'published' && (question.answered
+        ? (
+          <details class='question-moderate'>
+            <summary>Add your answer</summary>
+            <AnswerForm question={question} onChanged={onChanged} />
+          </details>
+        )
+        : <AnswerForm question={question} onChanged={onChanged} />)}
       {question.status !== 'pending' && (
         <Moderate
           kind='question'
