@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 // Shoppers' questions in the dashboard, as a shop owner reads them: the published ones with their
 // product (or "About your business"), asker, date and text (markup shown as text), a verified
-// buyer's answer marked as such; one answered as the business (the answer shows, and the API has it
-// under the business), an answer hidden and a question hidden with reasons (checked through the API,
-// the question then under Hidden); "Unanswered only" and the tab waiting for confirmation. axe-core
-// finds no violation; screenshots at 375 and 1,280 px.
+// buyer's answer marked as such (the business's form folded then); one answered as the business
+// (the answer shows, and the API has it under the business), an answer hidden and a question hidden
+// with reasons (checked through the API, the question then under Hidden); "Unanswered only" and the
+// tab waiting for confirmation. axe-core finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, useBrowser } from '../../helpers/browser.ts';
@@ -74,6 +74,10 @@ describe('the questions screen', () => {
       expect(await mugCard.getByText('Verified buyer', { exact: true }).count()).toBe(1);
       expect(await mugCard.getByText('Bea', { exact: true }).count()).toBe(1);
       expect(await shipCard.getByText('No answer yet.').count()).toBe(1);
+      // An answered question folds the business's form; an unanswered one shows it.
+      expect(await mugCard.getByLabel('Your answer').isVisible()).toBe(false);
+      expect(await mugCard.getByText('Add your answer').count()).toBe(1);
+      expect(await shipCard.getByLabel('Your answer').isVisible()).toBe(true);
       expect(await page.getByText('Can I pay on delivery?').count()).toBe(0);
       await checkAndShoot(page, 'questions-published');
 
