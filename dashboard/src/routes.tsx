@@ -41,6 +41,7 @@ export const SCREENS: Screen[] = [
   ),
   lazy('/products/:id', 'Product', () => import('./screens/products/product-page.tsx').then((m) => m.ProductPage)),
   lazy('/reports', 'Reports', () => import('./screens/reports/reports.tsx').then((m) => m.Reports)),
+  lazy('/questions', 'Questions', () => import('./screens/questions/questions.tsx').then((m) => m.Questions)),
   lazy('/appeals', 'Appeals', () => import('./screens/appeals/appeals.tsx').then((m) => m.Appeals)),
   lazy('/holds', 'Holds', () => import('./screens/holds/holds.tsx').then((m) => m.Holds)),
   lazy('/holds/:id', 'Hold', () => import('./screens/holds/holds.tsx').then((m) => m.HoldPage)),
@@ -106,6 +107,7 @@ export const SCREENS: Screen[] = [
 export const NAV: { label: string; path: string; adminOnly?: boolean }[] = [
   { label: 'Reviews', path: '/reviews' },
   { label: 'Reports', path: '/reports' },
+  { label: 'Questions', path: '/questions' },
   { label: 'Appeals', path: '/appeals' },
   { label: 'Holds', path: '/holds' },
   { label: 'Products', path: '/products' },

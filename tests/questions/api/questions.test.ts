@@ -5,32 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
 import { createProduct, type Product } from '../../helpers/products.ts';
+import { askedAndConfirmed, mailedToken } from '../../helpers/questions.ts';
 
 let t: Tenant;
 let other: Tenant;
 let mug: Product;
 const ask = (body: Record<string, unknown>, slug = t.org.slug) =>
   api('POST', `/api/v1/public/questions/${slug}`, { body });
-
-/** The token of the link a template mailed to an address about a question. */
-async function mailedToken(template: string, to: string, key: 'confirm_url' | 'answer_url') {
-  const [row] = await db<{ url: string }[]>`
-    select data ->> ${key} as url from plaudit.email_outbox
-     where template = ${template} and to_address = ${to} order by created_at desc limit 1`;
-  return row.url.split('/').pop()!;
-}
-
-/** Asks as `email` and confirms through the mailed link; answers the question's id. */
-async function askedAndConfirmed(email: string, question: string, productExternalId?: string) {
-  const res = await ask({ product_external_id: productExternalId, question, name: 'Ann Asker', email });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  const token = await mailedToken('question_confirmation', email, 'confirm_url');
-  const confirmed = await api('POST', `/api/v1/public/question-confirmations/${token}`);
-  expect(confirmed.status).toBe(200);
-  const [q] = await db<{ id: string }[]>`
-    select id from plaudit.questions where asker_email = ${email} order by created_at desc limit 1`;
-  return q.id;
-}
 
 beforeAll(async () => {
   [t, other] = await Promise.all([createTenant(), createTenant()]);
@@ -112,7 +93,12 @@ describe('asking', () => {
 describe('answers', () => {
   let questionId: string;
   beforeAll(async () => {
-    questionId = await askedAndConfirmed(`eve-${t.org.slug}@example.com`, 'Does it keep coffee hot?', mug.external_id);
+    questionId = await askedAndConfirmed(
+      t,
+      `eve-${t.org.slug}@example.com`,
+      'Does it keep coffee hot?',
+      mug.external_id,
+    );
   });
 
   it("publishes the business's answer at once, and never shows an address in public", async () => {
@@ -265,7 +251,7 @@ describe('answers', () => {
   });
 
   it("lists the business's own questions apart from products'", async () => {
-    const id = await askedAndConfirmed(`fay-${t.org.slug}@example.com`, 'Do you ship to Norway?');
+    const id = await askedAndConfirmed(t, `fay-${t.org.slug}@example.com`, 'Do you ship to Norway?');
     const pub = await api('GET', `/api/v1/public/questions/${t.org.slug}`);
     expect(pub.body.data.map((q: any) => q.id)).toEqual([id]);
     const [n] = await db<{ n: number }[]>`
@@ -280,7 +266,7 @@ describe('the ask_buyers setting', () => {
     expect((await api('GET', path, { key: t.keys.read })).body.ask_buyers).toBe(true);
     const off = await api('PATCH', path, { key: t.keys.admin, body: { ask_buyers: false } });
     expect(off.body.ask_buyers).toBe(false);
-    const id = await askedAndConfirmed(`gus-${t.org.slug}@example.com`, 'What is it made of?', mug.external_id);
+    const id = await askedAndConfirmed(t, `gus-${t.org.slug}@example.com`, 'What is it made of?', mug.external_id);
     const [n] = await db<{ n: number }[]>`
       select count(*)::int as n from plaudit.email_outbox where template = 'question_for_buyer' and data ->> 'question_id' = ${id}`;
     expect(n.n).toBe(0);
