@@ -105,6 +105,8 @@ export type PublicEmbed = ResponseOf<'/api/v1/public/embed/{slug}', 'get'>;
 export type PublicProduct = ResponseOf<'/api/v1/public/products/{slug}/{externalId}', 'get'>;
 export type PublicProductRatings = ResponseOf<'/api/v1/public/products/{slug}/ratings', 'get'>;
 export type Transparency = ResponseOf<'/api/v1/public/transparency/{slug}', 'get'>;
+/** A summary of published reviews, each sentence with the reviews that support it (docs/summaries.md). */
+export type ReviewSummary = ResponseOf<'/api/v1/public/summaries/{slug}', 'get'>;
 /** A product's schema.org Product, to put in a page as `<script type="application/ld+json">`. */
 export type ProductJsonLd = NonNullable<
   paths['/api/v1/public/products/{slug}/{externalId}/jsonld']['get']

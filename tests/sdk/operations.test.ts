@@ -136,6 +136,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'public.voteAnswerHelpful': ['public.voteAnswerHelpful', 'acme', ID, OTHER],
   'public.reportReview': ['public.report', 'acme', ID, { reason: 'spam' }],
   'public.transparency': ['public.transparency', 'acme'],
+  'public.summary': ['public.summary', 'acme'],
+  'public.productSummary': ['public.productSummary', 'acme', 'MUG-1'],
   'public.fragment': ['fragments.get', 'acme'],
   'public.productFragment': ['fragments.get', 'acme', { product: 'MUG-1' }],
 };

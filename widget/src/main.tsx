@@ -164,9 +164,10 @@ function adopt(el: HTMLElement, view: HTMLElement): void {
             locale={s.locale}
             perPage={p.limit}
             reader={null}
+            summary={false}
           />
         )
-        : <Widget data={s.business} options={{ signals, locale: s.locale, reader: null }} />,
+        : <Widget data={s.business} options={{ signals, locale: s.locale, reader: null, summary: false }} />,
     );
   } catch {
     // the fragment stays as the server drew it

@@ -35,7 +35,20 @@ export const readPage = (
   );
 
 export function ProductWidget(
-  { product, first, reviewsUrl, pageUrl, signals, theme, t, locale, reader, sort: firstSort = SORTS[0], perPage }: {
+  {
+    product,
+    first,
+    reviewsUrl,
+    pageUrl,
+    signals,
+    theme,
+    t,
+    locale,
+    reader,
+    sort: firstSort = SORTS[0],
+    perPage,
+    summary = true,
+  }: {
     product: PublicProduct;
     /** The reader's language (ISO 639-1), or null. */
     reader: string | null;
@@ -50,6 +63,8 @@ export function ProductWidget(
     /** A fragment's first page (core/widget/fragment.ts): its order and size, which the later pages keep. */
     sort?: string;
     perPage?: number;
+    /** Whether the summary is read and shown; not over a fragment, which has none and reads nothing. */
+    summary?: boolean;
   },
 ) {
   const [sort, setSort] = useState<string>(firstSort);
@@ -107,7 +122,7 @@ export function ProductWidget(
         </ul>
       )}
       {product.attributes?.[0] && <Attributes items={product.attributes} t={t} />}
-      <Summary url={reviewsUrl.replace(/reviews$/, 'summary')} page={pageUrl} locale={locale} />
+      {summary && <Summary url={reviewsUrl.replace(/reviews$/, 'summary')} page={pageUrl} locale={locale} />}
       {count > 0 && (
         <div class='ctl'>
           <label>

@@ -39,6 +39,8 @@ export interface Options {
   locale: string;
   /** The reader's language (ISO 639-1): reviews written in it first, the others labelled. */
   reader: string | null;
+  /** Whether the summary is read and shown (default); not over a fragment, which reads nothing. */
+  summary?: boolean;
 }
 
 export { figure, oneDecimal, starGlyphs };
@@ -252,7 +254,9 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
         <span class='mu'>{t.reviews(data.review_count)}</span>
       </div>
       <Checking on={data.checking_recent_reviews} t={t} />
-      <Summary url={businessSummaryUrl(options.signals.api)} page={data.url} locale={options.locale} />
+      {options.summary !== false && (
+        <Summary url={businessSummaryUrl(options.signals.api)} page={data.url} locale={options.locale} />
+      )}
       <ul
         class='items'
         ref={list}

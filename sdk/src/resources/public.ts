@@ -16,6 +16,7 @@ import type {
   QuestionInput,
   ReportInput,
   ResponseOf,
+  ReviewSummary,
   Transparency,
 } from '../types.ts';
 
@@ -31,6 +32,8 @@ const PRODUCT_JSONLD = '/api/v1/public/products/{slug}/{externalId}/jsonld';
 const HELPFUL = '/api/v1/public/reviews/{slug}/{reviewId}/helpful';
 const REPORT = '/api/v1/public/reviews/{slug}/{reviewId}/reports';
 const TRANSPARENCY = '/api/v1/public/transparency/{slug}';
+const SUMMARY = '/api/v1/public/summaries/{slug}';
+const PRODUCT_SUMMARY = '/api/v1/public/products/{slug}/{externalId}/summary';
 const QUESTIONS = '/api/v1/public/questions/{slug}';
 const PRODUCT_QUESTIONS = '/api/v1/public/products/{slug}/{externalId}/questions';
 const ANSWER_HELPFUL = '/api/v1/public/questions/{slug}/{questionId}/answers/{answerId}/helpful';
@@ -143,6 +146,19 @@ export class Public extends Resource {
    */
   transparency(slug: string, opts?: RequestOptions): ApiPromise<Transparency> {
     return this.call('get', TRANSPARENCY, { slug }, { auth: false }, opts);
+  }
+
+  /**
+   * The summary of the business's own reviews (404 below 5 published reviews): sentences with their
+   * tone, the reviews that support each and how many do, and topics with their mentions.
+   */
+  summary(slug: string, opts?: RequestOptions): ApiPromise<ReviewSummary> {
+    return this.call('get', SUMMARY, { slug }, { auth: false }, opts);
+  }
+
+  /** The summary of a product's reviews, over its group (404 below 5 published reviews). */
+  productSummary(slug: string, externalId: string, opts?: RequestOptions): ApiPromise<ReviewSummary> {
+    return this.call('get', PRODUCT_SUMMARY, { slug, externalId }, { auth: false }, opts);
   }
 
   /**
