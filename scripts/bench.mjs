@@ -27,6 +27,7 @@ import googleFeed from './bench/scenarios/google-feed.mjs';
 import webhooks from './bench/scenarios/webhooks.mjs';
 import reviewScenarios from './bench/scenarios/reviews.mjs';
 import languages from './bench/scenarios/languages.mjs';
+import questions from './bench/scenarios/questions.mjs';
 import reviewRequests from './bench/scenarios/review-requests.mjs';
 import productSync from './bench/scenarios/product-sync.mjs';
 import productReads from './bench/scenarios/products.mjs';
@@ -62,6 +63,7 @@ const SCENARIOS = [
   webhooks,
   ...reviewScenarios,
   languages,
+  questions,
   reviewRequests,
   productSync,
   ...productReads,

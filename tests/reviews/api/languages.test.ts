@@ -46,12 +46,15 @@ beforeAll(async () => {
   const product = await createProduct(call, t);
   productExternalId = product.external_id;
   productReviews = [];
-  for (const lang of ['en', 'de', 'en'] as const) {
-    const r = await submitOk(call, form.id, {
-      title: TEXTS[lang][0],
-      content: `${TEXTS[lang][1]} ${productReviews.length}`,
-      product_external_id: product.external_id,
-    });
+  // Texts of their own: a text 90 % alike to another review's is held as a duplicate.
+  for (
+    const [lang, title, content] of [
+      ['en', 'Lovely mug', 'Keeps the coffee warm for ages and looks even better than in the pictures.'],
+      ['de', 'Schöne Tasse', 'Die Glasur ist wunderschön und der Becher liegt gut in der Hand.'],
+      ['en', 'Solid', 'The handle sits well in the hand and the glaze has not chipped after months of use.'],
+    ] as const
+  ) {
+    const r = await submitOk(call, form.id, { title, content, product_external_id: product.external_id });
     productReviews.push({ id: r.id, language: lang });
   }
 });
