@@ -1,7 +1,8 @@
 // The product mode's Questions tab (docs/questions.md): beside the reviews, the product's published
 // questions with their answers (read when the tab is first opened) and an Ask form, which sends
 // the question to POST /public/questions/:slug; the asker confirms it by e-mail before it shows.
-// Its own words and styles, so that the rest of the widget stays as it is.
+// The tabs' names are the widget's words (a fragment draws them too); the rest are its own, and its
+// styles are the widget's (styles.ts).
 import { useRef, useState } from 'preact/hooks';
 import { getJson } from './data.ts';
 import type { Strings } from './strings.ts';
@@ -9,11 +10,9 @@ import type { Strings } from './strings.ts';
 type Answer = { id: string; content: string; author: string; author_name: string };
 type Question = { id: string; question: string; asker_name: string; answers: Answer[] };
 
-// Reviews, Questions, none yet, ask heading, question, name, e-mail, send, sent, refused, buyer, business, unanswered
+// None yet, ask heading, question, name, e-mail, send, sent, refused, buyer, business, unanswered
 const WORDS: Record<string, string[]> = {
   en: [
-    'Reviews',
-    'Questions',
     'No questions yet.',
     'Ask a question',
     'Your question',
@@ -27,8 +26,6 @@ const WORDS: Record<string, string[]> = {
     'Not answered yet.',
   ],
   de: [
-    'Bewertungen',
-    'Fragen',
     'Noch keine Fragen.',
     'Eine Frage stellen',
     'Ihre Frage',
@@ -42,10 +39,6 @@ const WORDS: Record<string, string[]> = {
     'Noch nicht beantwortet.',
   ],
 };
-
-// While the Questions tab is open, the product's section shows its head, the tabs and the questions.
-const CSS =
-  '.qa>:not(.qtab):not(.head){display:none}[role=tablist]{display:flex;gap:16px;margin:0 0 12px}[role=tab]{text-decoration:none;color:var(--fg);border-bottom:2px solid transparent}[role=tab][aria-selected=true]{border-color:var(--a);font-weight:700}.qtab form{display:grid;gap:6px;margin:12px 0 0}.qtab input,.qtab textarea{font:inherit;padding:6px;border:1px solid var(--bd);border-radius:6px}.qtab form button{justify-self:start;border:1px solid var(--a);border-radius:16px;padding:4px 16px;text-decoration:none}';
 
 export function QuestionsTab({ reviewsUrl, t }: { reviewsUrl: string; t: Strings }) {
   const w = WORDS[t.lang] ?? WORDS.en;
@@ -75,15 +68,14 @@ export function QuestionsTab({ reviewsUrl, t }: { reviewsUrl: string; t: Strings
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).catch(() => null);
-    setSaid(res?.status === 202 ? w[8] : w[9]);
+    setSaid(res?.status === 202 ? w[6] : w[7]);
     if (res?.status === 202) form.reset();
   };
 
   return (
     <div class='qtab' ref={tabs}>
-      <style>{CSS}</style>
       <div role='tablist'>
-        {[w[0], w[1]].map((name, i) => (
+        {t.tabs.map((name, i) => (
           <button
             key={name}
             role='tab'
@@ -96,8 +88,8 @@ export function QuestionsTab({ reviewsUrl, t }: { reviewsUrl: string; t: Strings
         ))}
       </div>
       {open && (
-        <div role='tabpanel' aria-label={w[1]}>
-          {items && !items.length && <p class='mu'>{w[2]}</p>}
+        <div role='tabpanel' aria-label={t.tabs[1]}>
+          {items && !items.length && <p class='mu'>{w[0]}</p>}
           <ul class='items'>
             {items?.map((q) => (
               <li key={q.id} class='r'>
@@ -106,23 +98,23 @@ export function QuestionsTab({ reviewsUrl, t }: { reviewsUrl: string; t: Strings
                 {q.answers.length
                   ? q.answers.map((a) => (
                     <p key={a.id}>
-                      <b>{`${a.author_name} · ${a.author === 'verified_buyer' ? w[10] : w[11]}: `}</b>
+                      <b>{`${a.author_name} · ${a.author === 'verified_buyer' ? w[8] : w[9]}: `}</b>
                       {a.content}
                     </p>
                   ))
-                  : <p class='mu'>{w[12]}</p>}
+                  : <p class='mu'>{w[10]}</p>}
               </li>
             ))}
           </ul>
           <form onSubmit={ask}>
-            <b>{w[3]}</b>
-            <label for='q-text'>{w[4]}</label>
+            <b>{w[1]}</b>
+            <label for='q-text'>{w[2]}</label>
             <textarea id='q-text' name='question' required minLength={10} maxLength={1000} />
-            <label for='q-name'>{w[5]}</label>
+            <label for='q-name'>{w[3]}</label>
             <input id='q-name' name='name' required maxLength={200} autoComplete='name' />
-            <label for='q-mail'>{w[6]}</label>
+            <label for='q-mail'>{w[4]}</label>
             <input id='q-mail' name='email' type='email' required maxLength={320} autoComplete='email' />
-            <button type='submit'>{w[7]}</button>
+            <button type='submit'>{w[5]}</button>
             <p role='status'>{said}</p>
           </form>
         </div>

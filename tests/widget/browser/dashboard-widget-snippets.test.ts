@@ -47,7 +47,8 @@ async function drawn(snippet: string, selector: string): Promise<string> {
   try {
     await page.setContent(`<!doctype html><html lang="en"><body>${snippet}</body></html>`);
     await page.waitForFunction(
-      (sel) => Boolean(document.querySelector(sel)?.shadowRoot?.textContent?.match(/\d\.\d/)),
+      // The drawn view's text, not the shadow root's (its style sheet holds figures like 1.5 too).
+      (sel) => Boolean(document.querySelector(sel)?.shadowRoot?.querySelector('.root')?.textContent?.match(/\d\.\d/)),
       selector,
     );
     return await page.locator(selector).evaluate((el) => el.shadowRoot!.innerHTML);

@@ -208,6 +208,14 @@ function attributes(items: AttributeSummaryItem[], t: Strings): SafeHtml | '' {
   }</dl>`;
 }
 
+/** The product's tabs, its reviews shown (questions.tsx, QuestionsTab); the widget opens the questions. */
+const questionsTabs = (t: Strings) =>
+  markup`<div class="qtab"><div role="tablist">${
+    t.tabs.map((name, i) =>
+      markup`<button role="tab" type="button" aria-selected="${i === 0 ? 'true' : 'false'}">${name}</button>`
+    )
+  }</div></div>`;
+
 /** The product widget's view (product.tsx, ProductWidget). */
 function productSection(v: ProductView, t: Strings, place: FragmentPlace, pageUrl: string): SafeHtml {
   const p = v.product;
@@ -225,9 +233,9 @@ function productSection(v: ProductView, t: Strings, place: FragmentPlace, pageUr
   );
   return markup`<section class="w list ${v.theme}" aria-label="${t.region(p.name)}">${
     head(p.name, p.average_rating, count ? t.reviews(count) : t.noReviews, t)
-  }${count > 0 ? markup`<ul class="bars">${bars}</ul>` : ''}${attributes(p.attributes, t)}${
-    checking(p.checking_recent_reviews, t)
-  }${
+  }${checking(p.checking_recent_reviews, t)}${questionsTabs(t)}${
+    count > 0 ? markup`<ul class="bars">${bars}</ul>` : ''
+  }${attributes(p.attributes, t)}${
     count > 0
       ? markup`<div class="ctl"><label>${t.sortBy} <select>${options}</select></label><button type="button" class="hb" aria-pressed="false">${t.withPhotos}</button></div>`
       : ''

@@ -39,6 +39,8 @@ export interface Strings {
   writtenIn: (language: string) => string;
   /** While a review bombing hold is open on what the widget shows (docs/compliance.md). */
   checking: string;
+  /** A product's tabs: its reviews, its questions (questions.tsx). */
+  tabs: [string, string];
 }
 
 const counts: Record<string, Intl.NumberFormat> = {};
@@ -92,6 +94,7 @@ const en: Strings = {
   variant: (name) => `Variant: ${name}`,
   writtenIn: (language) => `Written in ${language}`,
   checking: 'We are checking an unusual number of recent reviews',
+  tabs: ['Reviews', 'Questions'],
 };
 
 const de: Strings = {
@@ -131,6 +134,7 @@ const de: Strings = {
   variant: (name) => `Variante: ${name}`,
   writtenIn: (language) => `Geschrieben auf ${language}`,
   checking: 'Wir prüfen gerade ungewöhnlich viele neue Bewertungen',
+  tabs: ['Bewertungen', 'Fragen'],
 };
 
 export function stringsFor(locale: string): Strings {

@@ -67,6 +67,14 @@ dialog::backdrop{background:#000b}
 .ctl{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 12px}
 .ctl.end{margin:12px 0 0;justify-content:space-between}
 select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:6px;padding:2px 6px}
+/* Product mode's Questions tab (questions.tsx): while it is open, the section shows its head, the tabs and the questions. */
+.qa>:not(.qtab):not(.head){display:none}
+.qtab [role=tablist]{display:flex;gap:16px;margin:0 0 12px}
+.qtab [role=tab]{text-decoration:none;color:var(--fg);border-bottom:2px solid transparent}
+.qtab [role=tab][aria-selected=true]{border-color:var(--a);font-weight:700}
+.qtab form{display:grid;gap:6px;margin:12px 0 0}
+.qtab input,.qtab textarea{font:inherit;padding:6px;border:1px solid var(--bd);border-radius:6px}
+.qtab form button{justify-self:start;border:1px solid var(--a);border-radius:16px;padding:4px 16px;text-decoration:none}
 /* Stars mode: one line of a fixed height, so that the page around it never moves. */
 .w.sm{display:block;height:24px;font-size:14px;line-height:24px;margin:0;padding:0;border:0;background:none;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 `;
