@@ -8,6 +8,7 @@
 # Set the backend to where the API listens, and `purgers` to the worker's addresses.
 vcl 4.1;
 
+import std;
 import xkey;
 
 backend plaudit {
@@ -58,6 +59,14 @@ sub vcl_recv {
       || req.url ~ "^/embed/v1/") {
     # Public answers do not depend on cookies a browser sends along.
     unset req.http.Cookie;
+    # The pages vary by the reader's language (Vary: Accept-Language), which the API reads as one
+    # primary language: keyed by the whole header, each browser's own list would be a cache entry
+    # of its own. Browsers list their languages most preferred first.
+    if (req.http.Accept-Language ~ "^\s*[A-Za-z]{2}(\b|[-_])") {
+      set req.http.Accept-Language = std.tolower(regsub(req.http.Accept-Language, "^\s*([A-Za-z]{2}).*$", "\1"));
+    } else {
+      unset req.http.Accept-Language;
+    }
     return (hash);
   }
   return (pass);

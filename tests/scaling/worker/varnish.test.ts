@@ -1,6 +1,7 @@
 // The shipped VCL (deploy/varnish/plaudit.vcl) in a real varnishd in front of a real API, with the
 // worker purging it (CDN_PURGE_URL): public answers are cached and served as hits, a moderation
-// hide is gone from them once its purge lands, and nothing with credentials is ever cached.
+// hide is gone from them once its purge lands, nothing with credentials is ever cached, and the
+// pages are keyed by the reader's primary language alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVarnish } from '../../../scripts/lib/varnish.mjs';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
@@ -91,6 +92,21 @@ describe('Varnish with the shipped VCL', () => {
     const unkeyed = await viaVarnish(`/api/v1/organizations/${t.org.id}`);
     expect(unkeyed.status).toBe(401);
     expect(unkeyed.headers.get('x-cache')).toBe('PASS');
+  });
+
+  it("keys the pages by the reader's primary language, not by the browser's whole list", async () => {
+    const asReader = async (language: string) => {
+      const res = await viaVarnish(profilePage(), { 'accept-language': language });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('vary')).toContain('Accept-Language');
+      await res.text();
+      return res.headers.get('x-cache');
+    };
+    expect(await asReader('de-DE,de;q=0.9,en;q=0.8')).toBe('MISS');
+    expect(await asReader('de-CH, fr;q=0.5')).toBe('HIT');
+    expect(await asReader('DE')).toBe('HIT');
+    expect(await asReader('en-US,en;q=0.9')).toBe('MISS');
+    expect(await asReader('en')).toBe('HIT');
   });
 
   it('refuses a purge that names no key', async () => {
