@@ -56,6 +56,20 @@ describe('ipRateLimit', () => {
     expect(elsewhere.status).toBe(200);
   });
 
+  it("counts an IPv6 client by its /64 network: its other addresses share the window, the next network's do not", async () => {
+    const a = app(2);
+    const from = (address: string) => a.request('/', { headers: { 'x-forwarded-for': address } });
+    expect((await from('2001:db8:1:2::1')).status).toBe(200);
+    expect((await from('2001:db8:1:2:ffff:ffff:ffff:fffe')).status).toBe(200);
+    expect((await from('2001:0db8:0001:0002:abcd::9')).status).toBe(429);
+    expect((await from('2001:db8:1:3::1')).status).toBe(200);
+    // An IPv4 address stays itself, also written as an IPv4-mapped IPv6 address.
+    expect((await from('203.0.113.20')).status).toBe(200);
+    expect((await from('::ffff:203.0.113.20')).status).toBe(200);
+    expect((await from('203.0.113.20')).status).toBe(429);
+    expect((await from('203.0.113.21')).status).toBe(200);
+  });
+
   it('does not count again a request the MCP server dispatched for a request it counted', async () => {
     const a = app(1);
     const headers = { 'x-forwarded-for': '203.0.113.9' };

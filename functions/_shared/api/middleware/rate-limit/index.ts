@@ -111,9 +111,13 @@ export function clientAddress(forwardedFor: string | undefined, peer: string | u
   return peer ?? 'unknown';
 }
 
-/** The address's window of anonymous requests (ipRateLimit). */
+/**
+ * The address's window of anonymous requests (ipRateLimit): an IPv6 address's /64 network, which one
+ * subscriber holds whole (each of its addresses would otherwise be a window of its own), an IPv4
+ * address as it is.
+ */
 export function addressBucket(address: string): string {
-  return address;
+  return visitorNetwork(address);
 }
 
 /**
@@ -121,7 +125,7 @@ export function addressBucket(address: string): string {
  * address must not lock out the keys used behind it.
  */
 export function failuresBucket(address: string): string {
-  return `401:${address}`;
+  return `401:${addressBucket(address)}`;
 }
 
 /**
@@ -132,7 +136,7 @@ export function failuresBucket(address: string): string {
 export function submissionContext<E extends AppEnv>(c: Context<E>): SubmissionContext {
   const { config } = c.var;
   return {
-    rateBucket: `submit:${sha256Hex(clientIp(c, config.trustProxy))}`,
+    rateBucket: `submit:${sha256Hex(addressBucket(clientIp(c, config.trustProxy)))}`,
     rateLimit: config.submitRateLimitPerMinute,
     linkBase: config.publicUrl,
     detectLanguages: config.detectLanguages,
@@ -141,11 +145,14 @@ export function submissionContext<E extends AppEnv>(c: Context<E>): SubmissionCo
 
 /**
  * Who asks a question or answers one through a buyer's link: the database rate-limit bucket of the
- * client's address (its own window), limited as review submissions are.
+ * client's address (its network's, its own window), limited as review submissions are.
  */
 export function questionCaller<E extends AppEnv>(c: Context<E>): { bucket: string; limit: number } {
   const { config } = c.var;
-  return { bucket: `question:${sha256Hex(clientIp(c, config.trustProxy))}`, limit: config.submitRateLimitPerMinute };
+  return {
+    bucket: `question:${sha256Hex(addressBucket(clientIp(c, config.trustProxy)))}`,
+    limit: config.submitRateLimitPerMinute,
+  };
 }
 
 /**
@@ -154,7 +161,7 @@ export function questionCaller<E extends AppEnv>(c: Context<E>): { bucket: strin
  */
 export function signalCaller<E extends AppEnv>(kind: 'helpful' | 'report', c: Context<E>): SignalCaller {
   const { config } = c.var;
-  const network = visitorNetwork(clientIp(c, config.trustProxy));
+  const network = addressBucket(clientIp(c, config.trustProxy));
   return {
     bucket: `${kind}:${sha256Hex(network)}`,
     limit: config.submitRateLimitPerMinute,
