@@ -3530,6 +3530,7 @@ CREATE POLICY "Tenants can answer their own questions" ON plaudit.question_answe
   WHERE ((q.id = question_answers.question_id) AND (q.org_id = question_answers.org_id))))));
 
 CREATE POLICY "Tenants can change their own connections" ON plaudit.connections FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can change their own hold settings" ON plaudit.review_hold_settings FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own members' roles" ON plaudit.members FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own review request automation" ON plaudit.review_request_automation FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can change their own review request settings" ON plaudit.review_request_settings FOR UPDATE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id))) WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3537,6 +3538,7 @@ CREATE POLICY "Tenants can change their own webhook endpoints" ON plaudit.webhoo
 CREATE POLICY "Tenants can create API keys for themselves" ON plaudit.api_keys FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create review forms for themselves" ON plaudit.review_forms FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create their own connections" ON plaudit.connections FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can create their own hold settings" ON plaudit.review_hold_settings FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create their own public profile" ON plaudit.public_profiles FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can create their own review request settings" ON plaudit.review_request_settings FOR INSERT TO plaudit_api WITH CHECK ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can delete their own products" ON plaudit.products FOR DELETE TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -4347,6 +4349,19 @@ GRANT UPDATE(deleted_at) ON TABLE plaudit.review_forms TO plaudit_api;
 GRANT INSERT(incentive),UPDATE(incentive) ON TABLE plaudit.review_forms TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.review_hold_settings TO plaudit_api;
+
+GRANT INSERT(org_id) ON TABLE plaudit.review_hold_settings TO plaudit_api;
+
+GRANT INSERT(min_reviews),UPDATE(min_reviews) ON TABLE plaudit.review_hold_settings TO plaudit_api;
+
+GRANT INSERT(min_addresses),UPDATE(min_addresses) ON TABLE plaudit.review_hold_settings TO plaudit_api;
+
+GRANT INSERT(median_factor),UPDATE(median_factor) ON TABLE plaudit.review_hold_settings TO plaudit_api;
+
+GRANT INSERT(min_low_share),UPDATE(min_low_share) ON TABLE plaudit.review_hold_settings TO plaudit_api;
+
+GRANT UPDATE(updated_at) ON TABLE plaudit.review_hold_settings TO plaudit_api;
+
 GRANT SELECT ON TABLE plaudit.review_media TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_events TO plaudit_api;
 GRANT SELECT ON TABLE plaudit.review_request_products TO plaudit_api;

@@ -476,9 +476,18 @@ create policy "Tenants can read their own held reviews" on plaudit.held_reviews 
 create policy "Tenants can read their own hold settings" on plaudit.review_hold_settings for select to plaudit_api
   using (org_id = (select plaudit.current_org_id()));
 
+create policy "Tenants can create their own hold settings" on plaudit.review_hold_settings for insert to plaudit_api
+  with check (org_id = (select plaudit.current_org_id()));
+
+create policy "Tenants can change their own hold settings" on plaudit.review_hold_settings for update to plaudit_api
+  using (org_id = (select plaudit.current_org_id()))
+  with check (org_id = (select plaudit.current_org_id()));
+
 -- ============================================================================================
 -- table privileges
 -- ============================================================================================
 grant select on plaudit.review_holds to plaudit_api;
 grant select on plaudit.held_reviews to plaudit_api;
 grant select on plaudit.review_hold_settings to plaudit_api;
+grant insert (org_id, min_reviews, min_addresses, median_factor, min_low_share) on plaudit.review_hold_settings to plaudit_api;
+grant update (min_reviews, min_addresses, median_factor, min_low_share, updated_at) on plaudit.review_hold_settings to plaudit_api;

@@ -106,6 +106,8 @@ const METHODS: Record<string, [method: string, ...args: unknown[]]> = {
   'holds.get': ['holds.get', ID],
   'holds.release': ['holds.release', ID],
   'reviews.held': ['holds.held', ID],
+  'holds.settings.get': ['holds.settings'],
+  'holds.settings.update': ['holds.updateSettings', { min_reviews: 20 }],
   'transparency.dsa': ['transparency.dsa', 2025],
   'transparency.dsaCsv': ['transparency.dsaCsv', 2025],
   'publicProfile.get': ['publicProfile.get'],

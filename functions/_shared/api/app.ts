@@ -29,6 +29,7 @@ import { products } from './routes/products/index.ts';
 import { reviews } from './routes/reviews/index.ts';
 import { appeals } from './routes/appeals.ts';
 import { holds } from './routes/holds.ts';
+import { holdSettings } from './routes/hold-settings.ts';
 import { dsaTransparency } from './routes/dsa-transparency.ts';
 import { questionRoutes } from './routes/questions/org.ts';
 import { reports } from './routes/reports.ts';
@@ -148,6 +149,8 @@ export function createApp(
   v1.route('/', reports);
   v1.route('/', questionRoutes);
   v1.route('/', appeals);
+  // Before holds: `/holds/settings` is not a hold's id.
+  v1.route('/', holdSettings);
   v1.route('/', holds);
   v1.route('/', dsaTransparency);
   v1.route('/', media);

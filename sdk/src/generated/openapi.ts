@@ -1128,6 +1128,34 @@ export interface paths {
         patch: operations["appeals.decide"];
         trace?: never;
     };
+    "/api/v1/organizations/{orgId}/holds/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the review bombing thresholds
+         * @description What makes a burst of one- and two-star reviews of one subject (the business, a product or a product group) within an hour: every threshold must be met. The defaults until changed.
+         *
+         *     Requires an API key (or a member's session) with scope `read`.
+         */
+        get: operations["holds.settings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the review bombing thresholds
+         * @description `min_reviews` and `min_addresses` (2–100,000), `median_factor` (1–1,000), `min_low_share` (0–1). Fields left out stay as they are. The next detection cycle uses them; open holds stay open. An admin signed in to the dashboard changes them: an API key gets 403.
+         *
+         *     Requires an API key (or a member's session) with scope `admin` or higher.
+         */
+        patch: operations["holds.settings.update"];
+        trace?: never;
+    };
     "/api/v1/organizations/{orgId}/holds": {
         parameters: {
             query?: never;
@@ -4440,6 +4468,28 @@ export interface components {
             status: "upheld" | "reversed";
             /** @description The reasons, mailed to the reviewer. */
             resolution: string;
+        };
+        HoldSettings: {
+            /** @description One- and two-star reviews of one subject within an hour that can make a burst (default 10). */
+            min_reviews: number;
+            /** @description Distinct client addresses they must come from (default 5); the reviews must reach `min_reviews` without the busiest address too. */
+            min_addresses: number;
+            /** @description How many times the subject's 28-day hourly median of such reviews the hour must reach (default 5). */
+            median_factor: number;
+            /** @description The share of the hour's reviews of the subject they must make, 0 to 1 (default 0.5). */
+            min_low_share: number;
+        };
+        /**
+         * @example {
+         *       "min_reviews": 20,
+         *       "min_addresses": 8
+         *     }
+         */
+        HoldSettingsPatch: {
+            min_reviews?: number;
+            min_addresses?: number;
+            median_factor?: number;
+            min_low_share?: number;
         };
         Hold: {
             /** Format: uuid */
@@ -11015,6 +11065,137 @@ export interface operations {
             };
             /** @description The appeal is already decided */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field failed validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "holds.settings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HoldSettings"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key belongs to another organization or its scope is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "holds.settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoldSettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description The thresholds after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HoldSettings"];
+                };
+            };
+            /** @description Invalid path or query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or rotated API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member signed in, or not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,8 @@
 // detection (its clock given), and a shopper's review held. The shopper sees the notice on the
 // business's public page and in the widget on a shop's page; the member sees the hold's figures and
 // the held review on the Holds screen and releases it in one step (checked in the database); a
-// review held as a duplicate shows beside the review it repeats. axe-core finds no violation;
+// review held as a duplicate shows beside the review it repeats; the owner changes the thresholds
+// that make a burst. axe-core finds no violation;
 // screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,24 @@ describe('the member', () => {
     expect(hold.released_by).toMatch(/^member:/);
     const [review] = await db`select verification_status from plaudit.reviews where id = ${heldId}`;
     expect(review.verification_status).toBe('pending');
+  });
+
+  it('reads the thresholds as a sentence and changes them', { timeout: SLOW }, async () => {
+    const org = owner.tenant.org;
+    await onDashboardPage(browser(), owner.session, `/app/o/${org.id}/holds`, async (page) => {
+      const card = page.getByRole('region', { name: 'When reviews are held' });
+      await card.getByText(/^A burst is at least 10 one- and two-star reviews/).waitFor();
+      await card.getByLabel('One- and two-star reviews in an hour').fill('25');
+      await card.getByLabel("Share of the hour's reviews (%)").fill('60');
+      await card.getByRole('button', { name: 'Save thresholds' }).click();
+      await card.getByRole('status').filter({ hasText: 'The thresholds are saved' }).waitFor();
+      expect(await card.getByText(/^A burst is at least 25 one- and two-star reviews.* 60 % of its reviews/).count())
+        .toBe(1);
+      await checkAndShoot(page, 'holds-thresholds');
+    }, DESKTOP);
+    const [row] = await db`select min_reviews, min_low_share::float8 as share from plaudit.review_hold_settings
+                            where org_id = ${org.id}`;
+    expect(row).toEqual({ min_reviews: 25, share: 0.6 });
   });
 
   it('reads a duplicate side by side with the review it repeats', { timeout: SLOW }, async () => {

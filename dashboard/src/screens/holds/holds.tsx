@@ -10,6 +10,7 @@ import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, Stars } 
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useAction, useLoad } from '../../ui/hooks.ts';
+import { HoldThresholds } from './thresholds.tsx';
 
 type Hold = Schemas['Hold'];
 
@@ -75,6 +76,7 @@ export function Holds(_: { params: Record<string, string> }) {
           <Pager meta={list.data.meta} onPage={(p) => setQuery({ page: p }, false)} />
         </div>
       )}
+      <HoldThresholds />
     </>
   );
 }

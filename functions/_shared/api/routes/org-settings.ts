@@ -4,6 +4,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../core/db/client.ts';
 import { translateDbErrors } from '../http/db-errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { errorResponseSpec, json, jsonBody, OrgParams } from '../http/schemas.ts';
 import { orgRoute, router } from './define.ts';
 
@@ -24,11 +25,16 @@ export interface OrgSettings<S extends z.ZodTypeAny, P extends z.ZodObject> {
   columns: (patch: z.infer<P>) => Record<string, unknown>;
   /** An update sets `updated_at` (on a table that has no trigger to do it). */
   touchUpdatedAt?: boolean;
+  /**
+   * Only a member signed in to the dashboard changes them (an API key gets 403 with this message):
+   * settings that guard the reviews against the very integrations a key serves.
+   */
+  changedByMembersOnly?: string;
 }
 
 /** The GET and PATCH routes of an organization's settings. */
 export function orgSettingsRoutes<S extends z.ZodTypeAny, P extends z.ZodObject>(settings: OrgSettings<S, P>) {
-  const { path, operation, tag, table, read, columns, touchUpdatedAt } = settings;
+  const { path, operation, tag, table, read, columns, touchUpdatedAt, changedByMembersOnly } = settings;
   // Typed as any schema here, so that the routes' types are not generic; `columns` takes the patch
   // as the caller's schema made it.
   const schema: z.ZodTypeAny = settings.schema;
@@ -58,11 +64,15 @@ export function orgSettingsRoutes<S extends z.ZodTypeAny, P extends z.ZodObject>
         request: { params: OrgParams, body: jsonBody(patchSchema) },
         responses: {
           200: json(schema, settings.update.answer),
+          ...(changedByMembersOnly ? { 403: errorResponseSpec('Not a member signed in, or not allowed') } : {}),
           422: errorResponseSpec('A field failed validation'),
         },
       }),
       async (c) => {
         const { orgId } = c.req.valid('param');
+        if (changedByMembersOnly && !c.var.caller!.actor.startsWith('member:')) {
+          throw new ApiError(403, changedByMembersOnly);
+        }
         const changes = columns(c.req.valid('json') as z.infer<P>);
         const db = c.var.db;
         if (Object.keys(changes).length) {
