@@ -3355,7 +3355,8 @@ CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR E
 CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER question_answers_emit_answered AFTER INSERT ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_emit_answered();
-CREATE TRIGGER question_answers_public_change AFTER INSERT OR UPDATE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_public_change();
+CREATE TRIGGER question_answers_public_change_on_insert AFTER INSERT ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_public_change();
+CREATE TRIGGER question_answers_public_change_on_update AFTER UPDATE ON plaudit.question_answers FOR EACH ROW WHEN ((NOT (old.helpful_count IS DISTINCT FROM new.helpful_count))) EXECUTE FUNCTION plaudit.questions_public_change();
 CREATE TRIGGER question_answers_record_moderation AFTER INSERT OR UPDATE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_record_moderation();
 CREATE TRIGGER question_answers_refuse_delete BEFORE DELETE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_refuse_delete();
 CREATE TRIGGER question_answers_refuse_truncate BEFORE TRUNCATE ON plaudit.question_answers FOR EACH STATEMENT EXECUTE FUNCTION plaudit.questions_refuse_delete();
