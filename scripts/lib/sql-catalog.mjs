@@ -1,8 +1,7 @@
 // What the sources of supabase/schemas/ make, as the catalog holds it: every function, view,
 // trigger binding, policy and grant of schema plaudit, and the rows of the lookup tables they keep
 // (SOURCE_ROWS), keyed by an identity, each with the text that tells whether two databases agree
-// on it. The release writer (scripts/db-release.mjs) diffs
-// two of these; the tests compare them.
+// on it. The release writer (scripts/db-release.mjs) diffs two of these; the tests compare them.
 
 import { SOURCE_ROWS } from './sql-statements.mjs';
 
