@@ -7,9 +7,10 @@
 // HEAD on a throwaway cluster, compares what the sources make in each (sql-catalog.mjs), and
 // writes supabase/migrations/<now>_plaudit_<version>.sql: the grants, policies and trigger
 // bindings that went or changed, removed; the changes, as written; the functions and views that
-// are new or changed, as their sources read; what went, dropped; the bindings and grants that are
-// new or changed, made. It then applies that file to a third database of the last release, as
-// `supabase db push` would, and fails unless the result is HEAD exactly (catalog and pg_dump).
+// are new or changed, as their sources read; the lookup tables' rows the sources keep, new or
+// changed, inserted; what went, dropped; the bindings and grants that are new or changed, made. It
+// then applies that file to a third database of the last release, as `supabase db push` would,
+// and fails unless the result is HEAD exactly (catalog and pg_dump).
 // The changes it folds leave supabase/changes/, and supabase/releases.json names the release.
 //
 //   npm run db:release -- 0.3.0            # writes the release
@@ -108,6 +109,11 @@ function writeRelease({ before, after, sources, changes, release, waits }) {
     );
   }
   section('Functions that name what the changes make', late.map((d) => source(d.identity)));
+  // The lookup tables' rows the sources keep (SOURCE_ROWS), new or changed: the sources that insert
+  // them, after the changes that make their tables. A row never goes (a trail entry may name it).
+  section('Rows the sources keep, new or changed', [
+    ...new Set(of('row', 'new', 'changed').map((d) => source(d.identity))),
+  ]);
   section('Functions that go', of('function', 'gone').map((d) => `drop function ${d.identity};`));
   const views = [...sources.values()].filter((s) => s.kind === 'view').map((s) => s.identity);
   const viewChanges = new Set(of('view', 'new', 'changed').map((d) => d.identity));

@@ -2458,9 +2458,6 @@ CREATE TABLE plaudit.moderation_trail (
     created_at timestamp with time zone NOT NULL,
     previous_hash bytea NOT NULL,
     hash bytea NOT NULL,
-    CONSTRAINT moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'verify'::text, 'approve'::text, 'reject'::text,
-        'reply'::text, 'edit_reply'::text, 'withdraw_reply'::text, 'anonymize'::text, 'import'::text, 'hide_media'::text, 'unhide_media'::text, 'appeal'::text,
-        'uphold_appeal'::text, 'reverse_appeal'::text, 'hold'::text, 'burst_detected'::text, 'release_hold'::text, 'summarize'::text]))),
     CONSTRAINT moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT moderation_trail_hash_check CHECK ((octet_length(hash) = 32)),
     CONSTRAINT moderation_trail_previous_hash_check CHECK ((octet_length(previous_hash) = 32)),
@@ -2969,6 +2966,15 @@ CREATE TABLE plaudit.signing_secrets (
 
 COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose, that sign the links of review-request e-mails; only the owner reads them.';
 
+CREATE TABLE plaudit.trail_actions (
+    action text NOT NULL,
+    description text NOT NULL,
+    CONSTRAINT trail_actions_action_check CHECK (((action ~ '^[a-z][a-z_]*$'::text) AND (char_length(action) <= 40))),
+    CONSTRAINT trail_actions_description_check CHECK (((char_length(description) >= 1) AND (char_length(description) <= 300)))
+);
+
+COMMENT ON TABLE plaudit.trail_actions IS 'The actions a moderation trail entry may name, each inserted by the source file of the feature that writes it.';
+
 CREATE TABLE plaudit.visitor_hash_keys (
     period integer NOT NULL,
     secret bytea DEFAULT extensions.gen_random_bytes(32) NOT NULL,
@@ -3144,6 +3150,7 @@ ALTER TABLE ONLY plaudit.shopify_write_backs ADD CONSTRAINT shopify_write_backs_
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.sign_in_challenges ADD CONSTRAINT sign_in_challenges_token_hash_key UNIQUE (token_hash);
 ALTER TABLE ONLY plaudit.signing_secrets ADD CONSTRAINT signing_secrets_pkey PRIMARY KEY (purpose);
+ALTER TABLE ONLY plaudit.trail_actions ADD CONSTRAINT trail_actions_pkey PRIMARY KEY (action);
 ALTER TABLE ONLY plaudit.visitor_hash_keys ADD CONSTRAINT visitor_hash_keys_pkey PRIMARY KEY (period);
 ALTER TABLE ONLY plaudit.webhook_deliveries ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
 ALTER TABLE ONLY plaudit.webhook_delivery_attempts ADD CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (id);
@@ -3198,6 +3205,7 @@ CREATE INDEX members_org_id_created_at ON plaudit.members USING btree (org_id, c
 
 CREATE UNIQUE INDEX members_org_id_email ON plaudit.members USING btree (org_id, lower(email));
 
+CREATE INDEX moderation_trail_action ON plaudit.moderation_trail USING btree (action);
 CREATE INDEX moderation_trail_org_id_hides ON plaudit.moderation_trail USING btree (org_id, created_at) WHERE (action = 'hide'::text);
 CREATE INDEX moderation_trail_org_id_review_id ON plaudit.moderation_trail USING btree (org_id, review_id, seq);
 CREATE INDEX moderation_trail_review_id ON plaudit.moderation_trail USING btree (review_id);
@@ -3355,7 +3363,8 @@ CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR E
 CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER question_answers_emit_answered AFTER INSERT ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_emit_answered();
-CREATE TRIGGER question_answers_public_change AFTER INSERT OR UPDATE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_public_change();
+CREATE TRIGGER question_answers_public_change_on_insert AFTER INSERT ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_public_change();
+CREATE TRIGGER question_answers_public_change_on_update AFTER UPDATE ON plaudit.question_answers FOR EACH ROW WHEN ((NOT (old.helpful_count IS DISTINCT FROM new.helpful_count))) EXECUTE FUNCTION plaudit.questions_public_change();
 CREATE TRIGGER question_answers_record_moderation AFTER INSERT OR UPDATE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_record_moderation();
 CREATE TRIGGER question_answers_refuse_delete BEFORE DELETE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_refuse_delete();
 CREATE TRIGGER question_answers_refuse_truncate BEFORE TRUNCATE ON plaudit.question_answers FOR EACH STATEMENT EXECUTE FUNCTION plaudit.questions_refuse_delete();
@@ -3427,6 +3436,7 @@ ALTER TABLE ONLY plaudit.media_upload_tokens ADD CONSTRAINT media_upload_tokens_
 ALTER TABLE ONLY plaudit.media_upload_tokens ADD CONSTRAINT media_upload_tokens_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.members ADD CONSTRAINT members_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id) ON DELETE CASCADE;
 ALTER TABLE ONLY plaudit.moderation_chain_heads ADD CONSTRAINT moderation_chain_heads_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
+ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_action_fkey FOREIGN KEY (action) REFERENCES plaudit.trail_actions(action);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_org_id_fkey FOREIGN KEY (org_id) REFERENCES plaudit.organizations(id);
 ALTER TABLE ONLY plaudit.moderation_trail ADD CONSTRAINT moderation_trail_review_id_fkey FOREIGN KEY (review_id) REFERENCES plaudit.reviews(id);
 ALTER TABLE ONLY plaudit.order_events ADD CONSTRAINT order_events_connection_event_id_fkey FOREIGN KEY (connection_event_id) REFERENCES plaudit.connection_events(id) ON DELETE SET NULL;
@@ -3559,6 +3569,7 @@ CREATE POLICY "Tenants can read the products named in their own review request" 
 CREATE POLICY "Tenants can read the replies to their own reviews" ON plaudit.review_replies FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own orders" ON plaudit.order_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read the timelines of their own review requests" ON plaudit.review_request_events FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
+CREATE POLICY "Tenants can read the trail's actions" ON plaudit.trail_actions FOR SELECT TO plaudit_api USING (true);
 CREATE POLICY "Tenants can read their own API keys" ON plaudit.api_keys FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own Shopify write-backs" ON plaudit.shopify_write_backs FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
 CREATE POLICY "Tenants can read their own answers' statistics" ON plaudit.attribute_statistics FOR SELECT TO plaudit_api USING ((org_id = ( SELECT plaudit.current_org_id() AS current_org_id)));
@@ -3683,6 +3694,7 @@ ALTER TABLE plaudit.sessions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.shopify_write_backs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.sign_in_challenges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.signing_secrets ENABLE ROW LEVEL SECURITY;
+ALTER TABLE plaudit.trail_actions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.visitor_hash_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_deliveries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE plaudit.webhook_delivery_attempts ENABLE ROW LEVEL SECURITY;
@@ -4420,6 +4432,8 @@ GRANT SELECT(last_error) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
 GRANT SELECT(sent_at) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
 
 GRANT SELECT(created_at) ON TABLE plaudit.shopify_write_backs TO plaudit_api;
+
+GRANT SELECT ON TABLE plaudit.trail_actions TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.webhook_deliveries TO plaudit_api;
 

@@ -1,10 +1,12 @@
 // What the sources of supabase/schemas/ make, as the catalog holds it: every function, view,
-// trigger binding, policy and grant of schema plaudit, keyed by an identity, each with the text
-// that tells whether two databases agree on it. The release writer (scripts/db-release.mjs) diffs
-// two of these; the tests compare them.
+// trigger binding, policy and grant of schema plaudit, and the rows of the lookup tables they keep
+// (SOURCE_ROWS), keyed by an identity, each with the text that tells whether two databases agree
+// on it. The release writer (scripts/db-release.mjs) diffs two of these; the tests compare them.
+
+import { SOURCE_ROWS } from './sql-statements.mjs';
 
 /**
- * @typedef {{ kind: 'function' | 'view' | 'trigger' | 'policy' | 'grant', identity: string, definition: string,
+ * @typedef {{ kind: 'function' | 'view' | 'trigger' | 'policy' | 'grant' | 'row', identity: string, definition: string,
  *   object?: string, result?: string }} CatalogEntry
  * A grant's identity is the statement that gives it (`grant select (id) on table plaudit.x to r`);
  * `object` names what it is on, so that a remade object's grants are given again.
@@ -54,7 +56,17 @@ export async function sourceCatalog(sql) {
            '', p.oid::regprocedure::text, null
       from pg_proc p cross join lateral aclexplode(p.proacl) a
      where p.pronamespace = 'plaudit'::regnamespace and a.grantee <> p.proowner`;
-  return new Map(rows.map((r) => [r.identity, { ...r }]));
+  const entries = rows.map((r) => ({ ...r }));
+  // A row as `row <table> <key>`, its columns as JSON; a table a change has not made yet has none.
+  for (const [table, key] of SOURCE_ROWS) {
+    const [{ exists }] = await sql`select to_regclass(${table}) is not null as exists`;
+    if (!exists) continue;
+    const kept = await sql.unsafe(`select t.${key}::text as row_key, to_jsonb(t)::text as definition from ${table} t`);
+    for (const r of kept) {
+      entries.push({ kind: 'row', identity: `row ${table} ${r.row_key}`, definition: r.definition, object: table });
+    }
+  }
+  return new Map(entries.map((r) => [r.identity, r]));
 }
 
 /** The identities whose entries differ between two catalogs, each with what happened to it. */

@@ -10,12 +10,12 @@
 // The sources are applied as a whole, not by diff, so two branches that both edit a function merge
 // with git alone: clear what the sources make (policies, trigger bindings, grants), define the
 // functions, run the changes, define what is left; a function or view no source holds any more is
-// dropped. File names carry no order: statements apply by kind (functions, views, triggers,
-// policies, grants), views in the order their dependencies allow.
+// dropped. File names carry no order: statements apply by kind (functions, the rows of the lookup
+// tables, views, triggers, policies, grants), views in the order their dependencies allow.
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './database.mjs';
-import { definitionOf, splitStatements } from './sql-statements.mjs';
+import { definitionOf, SOURCE_ROWS, splitStatements } from './sql-statements.mjs';
 
 export const SOURCES_DIR = path.join('supabase', 'schemas');
 export const CHANGES_DIR = path.join('supabase', 'changes');
@@ -64,6 +64,16 @@ export function readSources(base = root) {
           );
         }
         last.commentOn = statement.text;
+      } else if (defined?.kind === 'rows' && SOURCE_ROWS.has(defined.name)) {
+        const key = SOURCE_ROWS.get(defined.name);
+        if (
+          !new RegExp(String.raw`\son\s+conflict\s*\(\s*${key}\s*\)\s+do\s+update\s+set\s`, 'i').test(statement.text)
+        ) {
+          throw new Error(
+            `${relative}: ${defined.name}: write \`on conflict (${key}) do update set …\`, the sources apply again and again`,
+          );
+        }
+        definitions.push({ file: relative, ...defined, statement, commentOn: null });
       } else if (defined && KINDS.includes(defined.kind)) {
         if (
           (defined.kind === 'function' || defined.kind === 'view') && !/^create\s+or\s+replace\b/i.test(statement.text)
@@ -75,8 +85,9 @@ export function readSources(base = root) {
         definitions.push({ file: relative, ...defined, statement, commentOn: null });
       } else {
         throw new Error(
-          `${relative}: only functions, views, triggers, policies and grants belong here (tables go to ` +
-            `supabase/changes/): ${statement.text.slice(0, 80)}`,
+          `${relative}: only functions, views, triggers, policies, grants and the rows of ` +
+            `${[...SOURCE_ROWS.keys()].join(', ')} belong here (tables go to supabase/changes/): ` +
+            statement.text.slice(0, 80),
         );
       }
     }
@@ -130,6 +141,7 @@ export async function applyHead(tx, { changes = [], definitions = readSources() 
     });
     made.push({ ...d, identity });
   }
+  made.push(...await defineRows(tx, definitions.filter((d) => d.kind === 'rows')));
   await dropUnsourcedFunctions(tx, madeFunctions);
   const views = await defineViews(tx, definitions.filter((d) => d.kind === 'view'));
   await dropUnsourcedViews(tx, new Set(views.map((v) => v.name)));
@@ -244,6 +256,34 @@ async function defineFunction(tx, d, made) {
   if (!row) throw new Error(`defined twice in ${SOURCES_DIR}`);
   made.add(row.identity);
   return row.identity;
+}
+
+/**
+ * Runs the sources' inserts into the lookup tables (after the changes, which make the tables),
+ * each answering the keys of its rows. A row two sources insert is an error, as a function defined
+ * twice: one feature keeps it, and another that writes it uses it.
+ */
+async function defineRows(tx, inserts) {
+  const made = [];
+  const keptBy = new Map();
+  for (const d of inserts) {
+    const key = SOURCE_ROWS.get(d.name);
+    const rows = await tx.unsafe(`${d.statement.text.replace(/;\s*$/, '')} returning ${key}::text as row_key`)
+      .catch((err) => {
+        throw new Error(`${d.file}: ${d.name}: ${err.message}`);
+      });
+    for (const { row_key: value } of rows) {
+      const identity = `row ${d.name} ${value}`;
+      if (keptBy.has(identity)) {
+        throw new Error(
+          `${d.file}: ${d.name} ${value}: inserted by ${keptBy.get(identity)} too; one source keeps a row`,
+        );
+      }
+      keptBy.set(identity, d.file);
+      made.push({ ...d, identity });
+    }
+  }
+  return made;
 }
 
 async function dropUnsourcedFunctions(tx, made) {

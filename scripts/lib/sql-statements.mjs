@@ -81,6 +81,15 @@ function commentAbove(source, at) {
   return block.join('\n');
 }
 
+/**
+ * The lookup tables whose rows the sources keep, each with its key column. A feature's source
+ * file inserts the rows it needs (the trail's actions it writes) next to the code that uses them,
+ * `on conflict (key) do update`, so that two branches adding rows merge with git alone, as their
+ * functions do. The sources never delete a row (a trail entry may name it for good); its other
+ * columns are its source's.
+ */
+export const SOURCE_ROWS = new Map([['plaudit.trail_actions', 'action']]);
+
 const IDENT = String.raw`(?:"[^"]+"|[a-z_][\w$]*)`;
 const NAME = String.raw`(${IDENT}\.${IDENT})`;
 const FUNCTION = new RegExp(String.raw`^create\s+(?:or\s+replace\s+)?function\s+${NAME}\s*\(`, 'i');
@@ -91,6 +100,7 @@ const TRIGGER = new RegExp(
 );
 const POLICY = new RegExp(String.raw`^create\s+policy\s+(${IDENT})\s+on\s+${NAME}`, 'i');
 const GRANT = /^(?:grant|revoke)\s/i;
+const ROWS = new RegExp(String.raw`^insert\s+into\s+${NAME}`, 'i');
 const COMMENT = new RegExp(
   String.raw`^comment\s+on\s+(function|view|trigger|policy)\s+(?:(${IDENT})\s+on\s+)?${NAME}`,
   'i',
@@ -100,7 +110,8 @@ const unquote = (name) => name.startsWith('"') ? name.slice(1, -1) : name.toLowe
 
 /**
  * What a statement defines: `{ kind: 'function' | 'view', name }` (schema-qualified, as written),
- * `{ kind: 'trigger' | 'policy', name, table, identity }`, `{ kind: 'grant' }`,
+ * `{ kind: 'trigger' | 'policy', name, table, identity }`, `{ kind: 'grant' }`, `{ kind: 'rows', name }`
+ * (an insert into the table `name`),
  * `{ kind: 'comment', on, name }`, or null for anything else.
  */
 export function definitionOf(statement) {
@@ -114,6 +125,8 @@ export function definitionOf(statement) {
   m = POLICY.exec(text);
   if (m) return bound('policy', m[1], m[2]);
   if (GRANT.test(text)) return { kind: 'grant', name: text.replace(/\s+/g, ' ').toLowerCase() };
+  m = ROWS.exec(text);
+  if (m) return { kind: 'rows', name: m[1].toLowerCase() };
   m = COMMENT.exec(text);
   if (m) {
     const on = m[1].toLowerCase();

@@ -158,6 +158,13 @@ $$;
 comment on function plaudit.decide_appeal(uuid,text,text,text) is 'A member upholds or reverses an open appeal of the caller''s tenant (reversing shows the review again), in the trail and mailed to the reviewer.';
 grant execute on function plaudit.decide_appeal(uuid,text,text,text) to plaudit_api;
 
+-- The trail's actions of appeals.
+insert into plaudit.trail_actions (action, description) values
+  ('appeal', 'A reviewer appealed a decision on their review.'),
+  ('uphold_appeal', 'A member upheld the decision appealed.'),
+  ('reverse_appeal', 'A member reversed the decision appealed.')
+on conflict (action) do update set description = excluded.description;
+
 -- ============================================================================================
 -- row-level security policies
 -- ============================================================================================

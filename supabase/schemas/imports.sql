@@ -319,6 +319,11 @@ $$;
 comment on function plaudit.run_imports(integer,integer,uuid[]) is 'Applies waiting imports a batch at a time, the organization served longest ago first, until the time budget is spent; completes each with its event and chain entry.';
 grant execute on function plaudit.run_imports(integer,integer,uuid[]) to plaudit_worker;
 
+-- The trail's action of a completed import (an imported review hidden is a `hide`).
+insert into plaudit.trail_actions (action, description) values
+  ('import', 'Reviews were imported from another platform.')
+on conflict (action) do update set description = excluded.description;
+
 -- An import as the API answers it (json: its keys in the documented order), and as import.completed carries it.
 create or replace function plaudit.import_json(p_import plaudit.imports)
 returns json

@@ -91,6 +91,16 @@ end
 $$;
 comment on function plaudit.reviews_record_moderation() is 'Every hide, unhide and verification decision on a review is appended to its organization''s moderation trail.';
 
+-- The trail's actions of a review's moderation and verification (plaudit.trail_actions: each feature
+-- inserts the actions it writes, CONTRIBUTING.md).
+insert into plaudit.trail_actions (action, description) values
+  ('hide', 'A review was hidden from the public.'),
+  ('unhide', 'A hidden review was shown again.'),
+  ('verify', 'A review was verified: by e-mail, a proof of purchase or its invitation.'),
+  ('approve', 'A member approved a pending review by hand.'),
+  ('reject', 'A review was rejected.')
+on conflict (action) do update set description = excluded.description;
+
 -- review.moderated and review.verified, beside the trail entry; each names the review's product
 -- as the Review's `product` does.
 create or replace function plaudit.reviews_emit_changes()
@@ -336,3 +346,17 @@ create trigger reviews_signal_changes
   when (old.is_hidden is distinct from new.is_hidden
         or old.verification_status is distinct from new.verification_status)
   execute function plaudit.reviews_emit_changes();
+
+-- ============================================================================================
+-- row-level security policies
+-- ============================================================================================
+-- The actions are the product's, the same for every tenant: read where the trail is read, written
+-- by the sources alone (as the owner).
+create policy "Tenants can read the trail's actions"
+  on plaudit.trail_actions for select to plaudit_api
+  using (true);
+
+-- ============================================================================================
+-- table privileges
+-- ============================================================================================
+grant select on plaudit.trail_actions to plaudit_api;

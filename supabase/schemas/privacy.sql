@@ -228,6 +228,11 @@ $$;
 comment on function plaudit.erase_reviewer(text,boolean,text) is 'Forgets an address in the transaction''s tenant: its reviews anonymized (text removed on request), its requests, e-mails and copies gone, the address suppressed as a hash; answers the counts.';
 grant execute on function plaudit.erase_reviewer(text,boolean,text) to plaudit_api;
 
+-- The trail's action of an erasure.
+insert into plaudit.trail_actions (action, description) values
+  ('anonymize', 'A review was anonymized at its reviewers request.')
+on conflict (action) do update set description = excluded.description;
+
 -- GET /organizations/:orgId/privacy/data?email=: everything the transaction's tenant holds about
 -- an address, and nothing about anyone else: its reviews (as the Review, the business's replies
 -- included: they answer this person), its review requests, orders, the reports it made, e-mails and suppression. An

@@ -185,7 +185,10 @@ $$;
 comment on function plaudit.question_answers_emit_answered() is 'Every new answer gets its question.answered event and moves its question''s last answer time.';
 
 -- A visitor finds a visible answer of a published question helpful, counted once per visitor as
--- review votes are (plaudit.visitor_hashes over the answer's id), limited per address.
+-- review votes are (plaudit.visitor_hashes over the answer's id), limited per address. As
+-- plaudit.vote_helpful, a counted vote moves the organization's public version (ETags) and asks
+-- for its CDN purge itself (coalesced per organization), so that readers get the new count; the
+-- answers' update trigger leaves a vote's to it. A repeated vote changes nothing.
 -- `published` false: no such visible answer of the slug's question (404).
 create or replace function plaudit.vote_answer_helpful(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_question_id uuid, p_answer_id uuid, p_visitor bytea
@@ -223,7 +226,12 @@ begin
     insert into plaudit.answer_votes (answer_id, org_id, visitor_hash) values (target.id, target.org_id, hashes[1])
     on conflict do nothing;
     if found then
-      update plaudit.question_answers a set helpful_count = a.helpful_count + 1 where a.id = target.id;
+      update plaudit.question_answers a set helpful_count = a.helpful_count + 1 where a.id = target.id
+      returning a.helpful_count into helpful_count;
+      perform plaudit.add_review_statistics(jsonb_build_array(plaudit.public_version_delta(target.org_id)));
+      perform plaudit.request_cdn_purge(target.org_id, false);
+      return next;
+      return;
     end if;
   end if;
   select a.helpful_count into helpful_count from plaudit.question_answers a where a.id = target.id;
@@ -244,9 +252,16 @@ create trigger question_answers_emit_answered
   after insert on plaudit.question_answers
   for each row execute function plaudit.question_answers_emit_answered();
 
-create trigger question_answers_public_change
-  after insert or update on plaudit.question_answers
+create trigger question_answers_public_change_on_insert
+  after insert on plaudit.question_answers
   for each row execute function plaudit.questions_public_change();
+
+-- A helpful vote (only plaudit.vote_answer_helpful changes helpful_count) moves the public version
+-- and asks for its purge itself, as review votes do.
+create trigger question_answers_public_change_on_update
+  after update on plaudit.question_answers
+  for each row when (old.helpful_count is not distinct from new.helpful_count)
+  execute function plaudit.questions_public_change();
 
 create trigger question_answers_refuse_delete
   before delete on plaudit.question_answers

@@ -353,8 +353,9 @@ end
 $$;
 comment on function plaudit.questions_record_moderation() is 'Every hide and unhide of a question is appended to the questions'' trail.';
 
--- A change the public may see (a question published or hidden, an answer written, hidden or voted
--- on) moves the organization's public version (ETags) and asks for its CDN purge.
+-- A change the public may see (a question published or hidden, an answer written or hidden) moves
+-- the organization's public version (ETags) and asks for its CDN purge; a helpful vote on an
+-- answer does the same in plaudit.vote_answer_helpful.
 create or replace function plaudit.questions_public_change()
 returns trigger
 language plpgsql

@@ -457,6 +457,14 @@ $$;
 comment on function plaudit.release_review_hold(uuid,text) is 'A member releases an open hold of the caller''s tenant, in the trail; its held reviews stay pending for manual verification.';
 grant execute on function plaudit.release_review_hold(uuid,text) to plaudit_api;
 
+-- The trail's actions of holds: a submission held (plaudit.record_submission), a burst detected
+-- (plaudit.detect_review_bursts), a hold released.
+insert into plaudit.trail_actions (action, description) values
+  ('hold', 'A submitted review was held for a check.'),
+  ('burst_detected', 'A burst of reviews was detected and held.'),
+  ('release_hold', 'A member released a hold.')
+on conflict (action) do update set description = excluded.description;
+
 -- ============================================================================================
 -- trigger bindings
 -- ============================================================================================

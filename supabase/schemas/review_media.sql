@@ -257,6 +257,12 @@ $$;
 comment on function plaudit.moderate_review_media(uuid,uuid,text,text,text) is 'Hides or shows a photo or video of a review of the caller''s tenant, with its trail entry and review.moderated.';
 grant execute on function plaudit.moderate_review_media(uuid,uuid,text,text,text) to plaudit_api;
 
+-- The trail's actions of media moderation.
+insert into plaudit.trail_actions (action, description) values
+  ('hide_media', 'A photo or video of a review was hidden.'),
+  ('unhide_media', 'A hidden photo or video was shown again.')
+on conflict (action) do update set description = excluded.description;
+
 -- ============================================================================================
 -- row-level security policies
 -- ============================================================================================

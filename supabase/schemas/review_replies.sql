@@ -34,6 +34,13 @@ end
 $$;
 comment on function plaudit.review_replies_record() is 'Every reply written, edited or withdrawn gets its trail entry, its review.replied event and a new public version.';
 
+-- The trail's actions of replies.
+insert into plaudit.trail_actions (action, description) values
+  ('reply', 'The business replied to a review.'),
+  ('edit_reply', 'The business edited its reply.'),
+  ('withdraw_reply', 'The business withdrew its reply.')
+on conflict (action) do update set description = excluded.description;
+
 -- ============================================================================================
 -- writing and withdrawing
 -- ============================================================================================

@@ -268,6 +268,11 @@ $$;
 comment on function plaudit.save_review_summary(uuid,uuid,text,text,jsonb,jsonb,uuid[],integer) is 'Saves a subject''s summary in place of the last, checking its citations, with a summarize entry in the trail.';
 grant execute on function plaudit.save_review_summary(uuid,uuid,text,text,jsonb,jsonb,uuid[],integer) to plaudit_worker;
 
+-- The trail's action of a summary.
+insert into plaudit.trail_actions (action, description) values
+  ('summarize', 'A summary of published reviews was saved.')
+on conflict (action) do update set description = excluded.description;
+
 -- A business's summary (p_external_id null) or a product's (over its group), as the response body,
 -- with the version of the answers that show it; no body for an unknown slug, a switched-off
 -- profile, an unknown product, fewer than 5 published reviews, or no summary yet.

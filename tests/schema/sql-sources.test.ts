@@ -62,11 +62,13 @@ describe('supabase/schemas/', () => {
   it('makes exactly what HEAD has: applying it again changes nothing', async () => {
     const { before, after, made } = await applyAgain();
     expect(catalogDifferences(before, after)).toEqual([]);
-    // Every function, view, trigger binding and policy of the schema comes from one source.
-    for (const kind of ['function', 'view', 'trigger', 'policy']) {
+    // Every function, view, trigger binding and policy of the schema comes from one source, and so
+    // does every row of the lookup tables the sources keep (the trail's actions).
+    for (const [kind, madeAs] of [['function'], ['view'], ['trigger'], ['policy'], ['row', 'rows']]) {
       const inCatalog = [...before.values()].filter((e) => e.kind === kind).length;
-      expect(made.filter((m: { kind: string }) => m.kind === kind).length, kind).toBe(inCatalog);
+      expect(made.filter((m: { kind: string }) => m.kind === (madeAs ?? kind)).length, kind).toBe(inCatalog);
     }
+    expect([...before.values()].filter((e) => e.kind === 'row').length).toBeGreaterThanOrEqual(19);
   });
 
   it('has a comment on every function and view', () => {
@@ -77,9 +79,39 @@ describe('supabase/schemas/', () => {
   it('refuses what belongs to the tables, naming the file', () => {
     const base = checkoutWith({ 'widgets.sql': 'create table plaudit.widgets (id uuid primary key);\n' });
     expect(() => readSources(base)).toThrow(
-      'supabase/schemas/widgets.sql: only functions, views, triggers, policies and grants belong here ' +
-        '(tables go to supabase/changes/): create table plaudit.widgets (id uuid primary key);',
+      'supabase/schemas/widgets.sql: only functions, views, triggers, policies, grants and the rows of ' +
+        'plaudit.trail_actions belong here (tables go to supabase/changes/): ' +
+        'create table plaudit.widgets (id uuid primary key);',
     );
+    const rows = checkoutWith({ 'widgets.sql': "insert into plaudit.reviews (content) values ('Hi');\n" });
+    expect(() => readSources(rows)).toThrow('supabase/schemas/widgets.sql: only functions, views, triggers, policies');
+  });
+
+  it('refuses trail actions inserted once only, and an action two sources insert', async () => {
+    const once = checkoutWith({
+      'a.sql': "insert into plaudit.trail_actions (action, description) values ('zz', 'Z.') on conflict do nothing;\n",
+    });
+    expect(() => readSources(once)).toThrow(
+      'supabase/schemas/a.sql: plaudit.trail_actions: write `on conflict (action) do update set …`, ' +
+        'the sources apply again and again',
+    );
+    const twice = checkoutWith({
+      'zz_twice.sql': "insert into plaudit.trail_actions (action, description) values ('hide', 'Hidden.')\n" +
+        'on conflict (action) do update set description = excluded.description;\n',
+    });
+    const sql = postgres(scratchUrl, { max: 1, prepare: false, onnotice: () => {} });
+    try {
+      const attempt = rolledBack(
+        sql,
+        (tx) => applyHead(tx, { definitions: [...readSources(), ...readSources(twice)] }),
+      );
+      await expect(attempt).rejects.toThrow(
+        'supabase/schemas/zz_twice.sql: plaudit.trail_actions hide: inserted by supabase/schemas/moderation_trail.sql ' +
+          'too; one source keeps a row',
+      );
+    } finally {
+      await sql.end();
+    }
   });
 
   it('refuses a function written to be made once, and a comment away from what it describes', () => {

@@ -1,5 +1,7 @@
 // Two branches that both change plaudit.review_json and plaudit.submit_review, each with a table
-// change of its own, merge with git alone: no merge migration, no rename. Then the merged tree
+// change of its own and a trail action of its own (a row of plaudit.trail_actions, inserted by
+// its feature's source file), merge with git alone: no merge migration, no rename, no union of
+// lists written by hand. Then the merged tree
 // is what every database becomes (the upgrade from the last release), and the release written
 // from it takes a database of the last release to exactly that (`npm run db:release -- --check`).
 // Everything happens in a scratch repository holding a copy of supabase/.
@@ -49,11 +51,29 @@ function recomment(name: string, description: string) {
   fs.writeFileSync(file, text.replace(commentOn, commentOn.replace(/ is '.*';$/s, ` is '${description}';`)));
 }
 
+/** Appends to a source file the insert of a trail action, as a feature that writes it does. */
+function addTrailAction(file: string, action: string) {
+  fs.appendFileSync(
+    path.join(repo, 'supabase', 'schemas', file),
+    `\n-- The trail's action of ${action}.\n` +
+      `insert into plaudit.trail_actions (action, description) values ('${action}', 'The ${action} of a review.')\n` +
+      'on conflict (action) do update set description = excluded.description;\n',
+  );
+}
+
 /**
  * A branch from main: a column of its own (a change), shown by review_json, and submit_review
- * changed too — its description on one branch, a line of its body on the other.
+ * changed too — its description on one branch, a line of its body on the other — and a trail
+ * action of its own, in a source file of its own.
  */
-function branch(name: string, column: string, stamp: string, where: 'first' | 'last', submitNote: string) {
+function branch(
+  name: string,
+  column: string,
+  stamp: string,
+  where: 'first' | 'last',
+  submitNote: string,
+  action: [file: string, action: string],
+) {
   git('checkout', '-q', '-b', name, 'main');
   fs.mkdirSync(path.join(repo, 'supabase', 'changes'), { recursive: true });
   fs.writeFileSync(
@@ -69,6 +89,7 @@ function branch(name: string, column: string, stamp: string, where: 'first' | 'l
   });
   if (where === 'first') recomment('plaudit.submit_review', submitNote);
   else editSource('plaudit.submit_review', (text) => text.replace(/\$\$\n/, `$$$$\n  -- ${submitNote}\n`));
+  addTrailAction(...action);
   git('add', '-A');
   return git('commit', '-qm', `Reviews keep their ${column}`);
 }
@@ -89,10 +110,18 @@ describe('two branches that change review_json and submit_review', () => {
     git('add', '-A');
     git('commit', '-qm', 'Plaudit as it is');
     migrationsBefore = git('ls-files', 'supabase/migrations').out;
-    expect(branch('locale', 'locale', '20991201000000', 'first', 'Submits a review in its locale.').status)
-      .toBe(0);
-    expect(branch('channel', 'channel', '20991201000100', 'last', 'Submits a review from its channel.').status)
-      .toBe(0);
+    expect(
+      branch('locale', 'locale', '20991201000000', 'first', 'Submits a review in its locale.', [
+        'one_statement_reads.sql',
+        'relocalize',
+      ]).status,
+    ).toBe(0);
+    expect(
+      branch('channel', 'channel', '20991201000100', 'last', 'Submits a review from its channel.', [
+        'review_replies.sql',
+        'rechannel',
+      ]).status,
+    ).toBe(0);
     git('checkout', '-q', 'main');
     git('merge', '-q', '--no-edit', 'locale');
     merge = git('merge', '--no-edit', 'channel');
@@ -112,6 +141,7 @@ describe('two branches that change review_json and submit_review', () => {
     expect(merge.status, merge.out).toBe(0);
     expect(git('diff', '--name-status', 'HEAD~2', 'HEAD').out.split('\n').filter(Boolean).sort()).toEqual([
       expect.stringMatching(/^M\tsupabase\/schemas\/one_statement_reads\.sql$/),
+      expect.stringMatching(/^M\tsupabase\/schemas\/review_replies\.sql$/),
       expect.stringMatching(/^M\tsupabase\/schemas\/review_submission\.sql$/),
       'A\tsupabase/changes/20991201000000_review_locale.sql',
       'A\tsupabase/changes/20991201000100_review_channel.sql',
@@ -145,6 +175,19 @@ describe('two branches that change review_json and submit_review', () => {
         select p.prosrc as body from pg_proc p
          where p.proname = 'submit_review' and p.pronamespace = 'plaudit'::regnamespace`;
       expect(body.startsWith('\n  -- Submits a review from its channel.\n')).toBe(true);
+      // Both branches' trail actions are there, and the trail takes them.
+      const actions = await sql`select action, description from plaudit.trail_actions
+                                 where action in ('relocalize', 'rechannel') order by action`;
+      expect(actions).toEqual([
+        { action: 'rechannel', description: 'The rechannel of a review.' },
+        { action: 'relocalize', description: 'The relocalize of a review.' },
+      ]);
+      for (const action of ['relocalize', 'rechannel']) {
+        await sql`select plaudit.append_moderation_entry(${org.id}, ${review.id}, ${action}, null, 'test:merge')`;
+      }
+      const [{ entries }] = await sql`select count(*)::int as entries from plaudit.moderation_trail
+                                       where org_id = ${org.id} and action in ('relocalize', 'rechannel')`;
+      expect(entries).toBe(2);
     } finally {
       await sql.end();
     }

@@ -155,12 +155,20 @@ describe('answers', () => {
     expect(JSON.stringify(pub.body)).not.toContain('@');
   });
 
-  it('counts a helpful vote once per network', async () => {
-    const pub = await api('GET', `/api/v1/public/products/${t.org.slug}/${mug.external_id}/questions`);
+  it('counts a helpful vote once per network, and a reader revalidates to the new count', async () => {
+    const list = `/api/v1/public/products/${t.org.slug}/${mug.external_id}/questions`;
+    const pub = await api('GET', list);
     const answerId = pub.body.data.find((q: any) => q.id === questionId).answers[0].id;
     const path = `/api/v1/public/questions/${t.org.slug}/${questionId}/answers/${answerId}/helpful`;
     expect((await api('POST', path)).body).toEqual({ helpful_count: 1 });
+    // The vote moved the public version: the reader's ETag no longer matches, and the list has the count.
+    const revalidated = await api('GET', list, { headers: { 'if-none-match': pub.headers.get('etag')! } });
+    expect(revalidated.status).toBe(200);
+    expect(revalidated.body.data.find((q: any) => q.id === questionId).answers[0].helpful_count).toBe(1);
     expect((await api('POST', path)).body).toEqual({ helpful_count: 1 });
+    // A repeat changes nothing, the version included.
+    const again = await api('GET', list, { headers: { 'if-none-match': revalidated.headers.get('etag')! } });
+    expect(again.status).toBe(304);
     const elsewhere = await api(
       'POST',
       `/api/v1/public/questions/${other.org.slug}/${questionId}/answers/${answerId}/helpful`,
