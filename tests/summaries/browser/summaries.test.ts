@@ -161,7 +161,7 @@ const isSummary = (url: URL) => /\/public\/(summaries\/|products\/.*\/summary$)/
 
 /**
  * The page in a context of its own, whose requests to the API pass through `route` first (the
- * widget's script excepted). Two frames after the widget showed, so that any shift is reported.
+ * widget's script excepted), once the widget has shown (`plaudit:ready`).
  */
 async function openRouted(url: string, width: number, route: (r: Route, summary: boolean) => Promise<void>) {
   const context = await browser().newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
@@ -177,6 +177,7 @@ async function openRouted(url: string, width: number, route: (r: Route, summary:
   return { page, errors, close: () => context.close() };
 }
 
+/** Two frames later, so that any shift is reported. */
 const frames = (page: Page) =>
   page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const shift = (page: Page) => page.evaluate(() => (window as unknown as { __shift: number }).__shift);
@@ -197,9 +198,9 @@ const modes = [
 ] as const;
 
 describe("the widget's first view", () => {
-  for (const width of [390, 1280]) {
-    it(`holds the summary from the start at ${width} px: nothing moves`, async () => {
-      for (const [mode, container, summary] of modes) {
+  for (const [mode, container, summary] of modes) {
+    for (const width of [390, 1280]) {
+      it(`holds the ${mode}'s summary from the start at ${width} px: nothing moves`, async () => {
         // The other answers wait for the summary's, whatever the machine's load (a widget that
         // reads the summary only once it shows gets them after 5 s, and the summary after).
         let answered!: () => void;
@@ -225,12 +226,10 @@ describe("the widget's first view", () => {
         } finally {
           await close();
         }
-      }
-    });
-  }
+      });
+    }
 
-  it('draws without a summary that fails or answers late, and never inserts it later', async () => {
-    for (const [mode, container] of modes) {
+    it(`draws the ${mode} without a summary that fails or answers late, and never inserts it later`, async () => {
       for (const late of [false, true]) {
         const url = site.page(`/without-${mode}-${late}`, shopPage(container()));
         let drawn!: () => void;
@@ -263,6 +262,6 @@ describe("the widget's first view", () => {
           await close();
         }
       }
-    }
-  });
+    });
+  }
 });
