@@ -15,6 +15,7 @@ import { ProductWidget, readPage, SORTS } from './product.tsx';
 import { askRating, StarsLine } from './stars.tsx';
 import { stringsFor } from './strings.ts';
 import { STYLES } from './styles.ts';
+import { businessSummaryUrl, readSummary } from './summary.tsx';
 import { type EmbedData, signalUrls, themeOf, Widget } from './widget.tsx';
 
 const SELECTOR = '#service-widget[data-slug], [data-plaudit-widget][data-slug]';
@@ -57,8 +58,12 @@ function readerOf(el: HTMLElement): string | null {
   return /^[a-z]{2}$/.test(primary) ? primary : null;
 }
 
+// Each mode's first view is drawn once, with its summary (summary.tsx, readSummary), so that
+// nothing in it moves after it shows.
 async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: string): Promise<void> {
   const d = el.dataset;
+  const signals = signalUrls(base, d.slug!);
+  const summary = readSummary(businessSummaryUrl(signals.api));
   const data = await getJson<EmbedData>(`${base}/api/v1/public/embed/${encodeURIComponent(d.slug!)}`);
   if (!data?.enabled || !Array.isArray(data.reviews)) return fallBack(el, m);
   show(
@@ -67,7 +72,8 @@ async function loadBusiness(el: HTMLElement, m: Mounted, base: string, locale: s
     <Widget
       data={data}
       options={{
-        signals: signalUrls(base, d.slug!),
+        signals,
+        summary: await summary(),
         layout: d.layout,
         theme: d.theme,
         maxReviews: number(d.maxReviews),
@@ -83,13 +89,15 @@ async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: st
   const d = el.dataset;
   const url = productPath(base, d.slug!, id);
   const reader = readerOf(el);
+  const summary = readSummary(`${url}/summary`);
   const [product, first, jsonld] = await Promise.all([
     getJson<PublicProduct>(url),
     readPage(`${url}/reviews`, reader, 1, SORTS[0], 0),
     d.jsonld === 'off' ? null : getJson<unknown>(`${url}/jsonld`),
   ]);
-  // Unmounted meanwhile: neither drawn nor its JSON-LD put.
   if (!product || !first) return fallBack(el, m);
+  const s = await summary();
+  // Unmounted meanwhile: neither drawn nor its JSON-LD put.
   if (mounted.get(el) !== m) return;
   if (jsonld) putJsonLd(`${d.slug}/${id}`, JSON.stringify(jsonld));
   const t = stringsFor(locale);
@@ -106,6 +114,7 @@ async function loadProduct(el: HTMLElement, m: Mounted, base: string, locale: st
       t={t}
       locale={locale}
       reader={reader}
+      summary={s}
     />,
   );
 }
@@ -164,10 +173,9 @@ function adopt(el: HTMLElement, view: HTMLElement): void {
             locale={s.locale}
             perPage={p.limit}
             reader={null}
-            summary={false}
           />
         )
-        : <Widget data={s.business} options={{ signals, locale: s.locale, reader: null, summary: false }} />,
+        : <Widget data={s.business} options={{ signals, locale: s.locale, reader: null }} />,
     );
   } catch {
     // the fragment stays as the server drew it

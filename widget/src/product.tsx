@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { getJson, type PublicProduct, type PublicReview } from './data.ts';
 import { QuestionsTab } from './questions.tsx';
 import type { Strings } from './strings.ts';
-import { Summary } from './summary.tsx';
+import { type ReviewSummary, Summary } from './summary.tsx';
 import { Checking, oneDecimal, Review, type SignalUrls, Stars } from './widget.tsx';
 import { Attributes } from './attributes.tsx';
 
@@ -47,7 +47,7 @@ export function ProductWidget(
     reader,
     sort: firstSort = SORTS[0],
     perPage,
-    summary = true,
+    summary,
   }: {
     product: PublicProduct;
     /** The reader's language (ISO 639-1), or null. */
@@ -63,8 +63,8 @@ export function ProductWidget(
     /** A fragment's first page (core/widget/fragment.ts): its order and size, which the later pages keep. */
     sort?: string;
     perPage?: number;
-    /** Whether the summary is read and shown; not over a fragment, which has none and reads nothing. */
-    summary?: boolean;
+    /** The summary, read with the first page (main.tsx); none over a fragment, which reads nothing. */
+    summary?: ReviewSummary | null;
   },
 ) {
   const [sort, setSort] = useState<string>(firstSort);
@@ -122,7 +122,7 @@ export function ProductWidget(
         </ul>
       )}
       {product.attributes?.[0] && <Attributes items={product.attributes} t={t} />}
-      {summary && <Summary url={reviewsUrl.replace(/reviews$/, 'summary')} page={pageUrl} locale={locale} />}
+      <Summary s={summary} page={pageUrl} locale={locale} />
       {count > 0 && (
         <div class='ctl'>
           <label>

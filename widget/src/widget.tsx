@@ -5,7 +5,7 @@ import type { components } from '../../sdk/src/generated/openapi.ts';
 import type { PublicReview } from './data.ts';
 import { Gallery } from './gallery.tsx';
 import { PLATFORMS, type Strings, stringsFor } from './strings.ts';
-import { businessSummaryUrl, Summary } from './summary.tsx';
+import { type ReviewSummary, Summary } from './summary.tsx';
 import { foldedText } from '../../functions/_shared/core/review-fold.ts';
 import {
   figure,
@@ -39,8 +39,8 @@ export interface Options {
   locale: string;
   /** The reader's language (ISO 639-1): reviews written in it first, the others labelled. */
   reader: string | null;
-  /** Whether the summary is read and shown (default); not over a fragment, which reads nothing. */
-  summary?: boolean;
+  /** The summary, read with the embed data (main.tsx); none over a fragment, which reads nothing. */
+  summary?: ReviewSummary | null;
 }
 
 export { figure, oneDecimal, starGlyphs };
@@ -254,9 +254,7 @@ export function Widget({ data, options }: { data: EmbedData; options: Options })
         <span class='mu'>{t.reviews(data.review_count)}</span>
       </div>
       <Checking on={data.checking_recent_reviews} t={t} />
-      {options.summary !== false && (
-        <Summary url={businessSummaryUrl(options.signals.api)} page={data.url} locale={options.locale} />
-      )}
+      <Summary s={options.summary} page={data.url} locale={options.locale} />
       <ul
         class='items'
         ref={list}

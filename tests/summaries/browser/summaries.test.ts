@@ -3,13 +3,17 @@
 // widget's business and product modes on a shop's page of another origin show its sentences, each
 // linking to the reviews behind it on the public page; there, a sentence opens those reviews. The
 // page and the widget have no axe-core violation; screenshots at 375 and 1,280 px go to
-// $TEST_TMP_DIR/screenshots (summary-*.png).
+// $TEST_TMP_DIR/screenshots (summary-*.png). The live widget draws its first view once, with the
+// summary in it: on a shop's page that sums its layout shifts (as tests/widget/browser/
+// fragments.test.ts does), nothing moves, at 390 and 1,280 px; a summary that fails, or answers
+// after the other reads and the widget's wait, is left out and never inserted later.
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/db.ts';
 import { hostPage, openPage, useHostSite } from '../../helpers/host-site.ts';
+import { productSnippet } from '../../../functions/_shared/core/embed-snippets.ts';
 import { api } from '../../helpers/http.ts';
 import { syncProducts } from '../../helpers/products.ts';
 import { createForm } from '../../helpers/review-requests.ts';
@@ -22,6 +26,7 @@ const site = useHostSite();
 
 let t: Tenant;
 let script: string;
+let snippet: string;
 let worker: HeldClockWorker;
 type Summary = { sentences: { text: string; sentiment: string; review_ids: string[]; count: number }[] };
 let business: Summary;
@@ -29,7 +34,7 @@ let dress: Summary;
 
 beforeAll(async () => {
   t = await createTenant();
-  script = (await api('GET', `/api/v1/public/embed/${t.org.slug}`)).body.script_url;
+  ({ script_url: script, snippet } = (await api('GET', `/api/v1/public/embed/${t.org.slug}`)).body);
   await syncProducts(t, [{ external_id: 'DRESS', name: 'Swing dress' }]);
   const form = await createForm(t, {});
   const data = datasetReviews();
@@ -137,4 +142,126 @@ describe('the public page', () => {
       await close();
     }
   });
+});
+
+/** A shop's plain page with this container (the snippet's, its height reserved), text below it, and its shifts summed. */
+function shopPage(container: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our shop</title>
+<style>body{font:16px/1.6 Georgia,serif;margin:0 auto;max-width:960px;padding:16px;color:#222}</style></head>
+<body><script>
+  window.__shift = 0;
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__shift += e.value; })
+    .observe({ type: 'layout-shift', buffered: true });
+  document.addEventListener('plaudit:ready', () => { window.__ready = (window.__ready || 0) + 1; });
+</script>
+<main><h1>Our shop</h1>${container}<p id="below">Text below the reviews.</p></main></body></html>`;
+}
+
+const isSummary = (url: URL) => /\/public\/(summaries\/|products\/.*\/summary$)/.test(url.pathname);
+
+/**
+ * The page in a context of its own, whose requests to the API pass through `route` first (the
+ * widget's script excepted), once the widget has shown (`plaudit:ready`).
+ */
+async function openRouted(url: string, width: number, route: (r: Route, summary: boolean) => Promise<void>) {
+  const context = await browser().newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route(
+    (u) => u.href.startsWith(inject('apiUrl')) && !u.pathname.startsWith('/embed/v1/'),
+    (r) => route(r, isSummary(new URL(r.request().url()))),
+  );
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __ready?: number }).__ready === 1);
+  return { page, errors, close: () => context.close() };
+}
+
+/** Two frames later, so that any shift is reported. */
+const frames = (page: Page) =>
+  page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const shift = (page: Page) => page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+
+const modes = [
+  ['business', () => snippet, () => business],
+  [
+    'product',
+    () =>
+      productSnippet(
+        t.org.slug,
+        { external_id: 'DRESS', name: 'Swing dress' },
+        `${inject('apiUrl')}/p/${t.org.slug}`,
+        script,
+      ),
+    () => dress,
+  ],
+] as const;
+
+describe("the widget's first view", () => {
+  for (const [mode, container, summary] of modes) {
+    for (const width of [390, 1280]) {
+      it(`holds the ${mode}'s summary from the start at ${width} px: nothing moves`, async () => {
+        // The other answers wait for the summary's, whatever the machine's load (a widget that
+        // reads the summary only once it shows gets them after 5 s, and the summary after).
+        let answered!: () => void;
+        const summaryIn = new Promise<void>((r) => (answered = r, setTimeout(r, 5_000)));
+        const url = site.page(`/first-${mode}-${width}`, shopPage(container()));
+        const { page, errors, close } = await openRouted(url, width, async (r, isIt) => {
+          if (isIt) return r.fulfill({ response: await r.fetch() }).then(answered);
+          await summaryIn;
+          await r.continue();
+        });
+        try {
+          await page.waitForFunction(() =>
+            document.querySelector('[data-slug]')!.shadowRoot!.querySelector('[role=group] li')
+          );
+          await frames(page);
+          expect((await widgetSummary(page))!.map((s) => s.text)).toEqual(
+            summary().sentences.map((s) => expect.stringContaining(s.text)),
+          );
+          expect(await shift(page)).toBe(0);
+          expect(await axeViolations(page, ['[data-slug]'])).toEqual([]);
+          await shotOf(page, `first-view-${mode}-${width}`);
+          expect(errors).toEqual([]);
+        } finally {
+          await close();
+        }
+      });
+    }
+
+    it(`draws the ${mode} without a summary that fails or answers late, and never inserts it later`, async () => {
+      for (const late of [false, true]) {
+        const url = site.page(`/without-${mode}-${late}`, shopPage(container()));
+        let drawn!: () => void;
+        const shown = new Promise<void>((r) => (drawn = r));
+        let settled!: () => void;
+        const summaryDone = new Promise<void>((r) => (settled = r));
+        const { page, errors, close } = await openRouted(url, 1280, async (r, isIt) => {
+          if (!isIt) return r.continue();
+          if (late) {
+            // Its answer reaches the page only once the widget has drawn.
+            const answer = await r.fetch();
+            await shown;
+            await r.fulfill({ response: answer });
+          } else await r.abort();
+          settled();
+        });
+        try {
+          drawn();
+          await summaryDone;
+          await frames(page);
+          expect(await widgetSummary(page)).toBeNull();
+          expect(
+            await page.evaluate(() =>
+              document.querySelector('[data-slug]')!.shadowRoot!.querySelectorAll('li.r').length
+            ),
+          ).toBeGreaterThan(0);
+          expect(await shift(page)).toBe(0);
+          expect(errors).toEqual([]);
+        } finally {
+          await close();
+        }
+      }
+    });
+  }
 });

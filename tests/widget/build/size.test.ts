@@ -9,7 +9,8 @@ import { WIDGET_SCRIPT } from '../../../scripts/lib/builds.mjs';
 /**
  * 15.5 KB: the 13,840 bytes of 0.2 with the reviews' languages (as this test counts: Node's zlib at
  * level 9), and what 0.3's shopper features measured each: attribute bars +184, the summary +420,
- * the review bombing notice +143, the Questions tab +1,209; together 15,755 (docs/widget.md).
+ * the review bombing notice +143, the Questions tab +1,209; together 15,755 (docs/widget.md). The
+ * summary read with the first view and held to 30 % of the height took +31: 15,848.
  */
 const BUDGET = 15.5 * 1024;
 
