@@ -136,7 +136,7 @@ COMMENT ON TABLE plaudit.review_appeals IS 'Reviewers'' appeals against a hide (
 -- FUNCTION plaudit.appeal_mail_data (supabase/schemas/appeals.sql)
 --   (p_appeal plaudit.review_appeals) RETURNS jsonb
 
-COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement.';
+COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement, with the slug of the business''s policy page while it is public.';
 
 -- FUNCTION plaudit.append_moderation_entry (supabase/schemas/moderation_trail.sql)
 --   (p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
@@ -1035,6 +1035,11 @@ COMMENT ON FUNCTION plaudit.order_status_rank(p_status text) IS 'An order status
 --   (p_total bigint, p_page integer, p_limit integer) RETURNS text
 
 COMMENT ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) IS 'The pagination envelope''s meta, as the API''s lists write it.';
+
+-- FUNCTION plaudit.policy_page_slug (supabase/schemas/review_policy.sql)
+--   (p_org_id uuid) RETURNS text
+
+COMMENT ON FUNCTION plaudit.policy_page_slug(p_org_id uuid) IS 'The slug whose review policy page the reviewer''s mails link to: the organization''s while its profile is public, else null.';
 
 -- FUNCTION plaudit.product_group_ids (supabase/schemas/public_products.sql)
 --   (p_org_id uuid, p_product_id uuid, p_group_key text) RETURNS uuid[]
