@@ -1325,9 +1325,9 @@ COMMENT ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id tex
     p_with_media boolean, p_sort text, p_offset integer, p_limit integer) IS 'A window of a business''s (or a product group''s) public reviews found by words and filters, in a public order.';
 
 -- FUNCTION plaudit.public_sitemap (supabase/schemas/public_profiles.sql)
---   (p_page integer, p_limit integer) RETURNS TABLE(slug text, catalog boolean, external_id text, updated_at timestamp with time zone, total bigint)
+--   (p_page integer, p_limit integer) RETURNS TABLE(slug text, page text, external_id text, updated_at timestamp with time zone, total bigint)
 
-COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, catalog, products) by slug, a page at a time, with when each last changed.';
+COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, review policy, catalog, products) by slug, a page at a time, with when each last changed.';
 
 -- FUNCTION plaudit.public_transparency (supabase/schemas/transparency.sql)
 --   (p_slug text) RETURNS json
