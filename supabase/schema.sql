@@ -136,7 +136,7 @@ COMMENT ON TABLE plaudit.review_appeals IS 'Reviewers'' appeals against a hide (
 -- FUNCTION plaudit.appeal_mail_data (supabase/schemas/appeals.sql)
 --   (p_appeal plaudit.review_appeals) RETURNS jsonb
 
-COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement.';
+COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement, with the slug of the business''s policy page while it is public.';
 
 -- FUNCTION plaudit.append_moderation_entry (supabase/schemas/moderation_trail.sql)
 --   (p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
@@ -1036,6 +1036,11 @@ COMMENT ON FUNCTION plaudit.order_status_rank(p_status text) IS 'An order status
 
 COMMENT ON FUNCTION plaudit.page_meta(p_total bigint, p_page integer, p_limit integer) IS 'The pagination envelope''s meta, as the API''s lists write it.';
 
+-- FUNCTION plaudit.policy_page_slug (supabase/schemas/review_policy.sql)
+--   (p_org_id uuid) RETURNS text
+
+COMMENT ON FUNCTION plaudit.policy_page_slug(p_org_id uuid) IS 'The slug whose review policy page the reviewer''s mails link to: the organization''s while its profile is public, else null.';
+
 -- FUNCTION plaudit.product_group_ids (supabase/schemas/public_products.sql)
 --   (p_org_id uuid, p_product_id uuid, p_group_key text) RETURNS uuid[]
 
@@ -1320,9 +1325,9 @@ COMMENT ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id tex
     p_with_media boolean, p_sort text, p_offset integer, p_limit integer) IS 'A window of a business''s (or a product group''s) public reviews found by words and filters, in a public order.';
 
 -- FUNCTION plaudit.public_sitemap (supabase/schemas/public_profiles.sql)
---   (p_page integer, p_limit integer) RETURNS TABLE(slug text, catalog boolean, external_id text, updated_at timestamp with time zone, total bigint)
+--   (p_page integer, p_limit integer) RETURNS TABLE(slug text, page text, external_id text, updated_at timestamp with time zone, total bigint)
 
-COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, catalog, products) by slug, a page at a time, with when each last changed.';
+COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, review policy, catalog, products) by slug, a page at a time, with when each last changed.';
 
 -- FUNCTION plaudit.public_transparency (supabase/schemas/transparency.sql)
 --   (p_slug text) RETURNS json

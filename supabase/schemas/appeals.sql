@@ -64,7 +64,8 @@ $$;
 comment on function plaudit.submit_appeal(text,text) is 'Stores the reviewer''s appeal through its statement''s token, once, in the trail, with its acknowledgement mail.';
 grant execute on function plaudit.submit_appeal(text,text) to plaudit_public;
 
--- What the reviewer's appeal mails say: the appeal, its statement's ground, the decision once made.
+-- What the reviewer's appeal mails say: the appeal, its statement's ground, the decision once made,
+-- and the slug of the business's review policy page while it is public (the decision links to it).
 create or replace function plaudit.appeal_mail_data(p_appeal plaudit.review_appeals)
 returns jsonb
 language sql
@@ -74,10 +75,11 @@ as $$
   select jsonb_build_object(
     'appeal_id', p_appeal.id, 'text', p_appeal.text, 'status', p_appeal.status, 'resolution', p_appeal.resolution,
     'received_at', plaudit.iso_utc(p_appeal.created_at), 'decided_at', plaudit.iso_utc(p_appeal.decided_at),
-    'ground', jsonb_build_object('type', s.ground_type, 'text', s.ground))
+    'ground', jsonb_build_object('type', s.ground_type, 'text', s.ground),
+    'org_slug', plaudit.policy_page_slug(p_appeal.org_id))
     from plaudit.review_statements s where s.id = p_appeal.statement_id
 $$;
-comment on function plaudit.appeal_mail_data(plaudit.review_appeals) is 'What the reviewer''s appeal mails say of the appeal and its statement.';
+comment on function plaudit.appeal_mail_data(plaudit.review_appeals) is 'What the reviewer''s appeal mails say of the appeal and its statement, with the slug of the business''s policy page while it is public.';
 
 -- An appeal of the caller's tenant as the API answers it, with its review and statement. Null: no
 -- such appeal of the tenant.

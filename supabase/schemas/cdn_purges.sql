@@ -30,12 +30,13 @@ $$;
 comment on function plaudit.request_cdn_purge(uuid,boolean) is 'Writes a pending CDN purge of an organization in the caller''s transaction, unless one is pending already.';
 
 -- Whether a change alters what the sitemaps list (plaudit.public_sitemap: every enabled profile's
--- page, its catalog page and each listed product's page, by slug): a page that comes, goes or
--- moves. An organization created (listed by default), renamed or deleted, a profile setting (it
--- switches the pages on or off), a product added, removed, archived or restored, or given another
--- external id; a review of an archived product, which is listed while it has public reviews of its
--- own. Anything else (a review, a reply, a product's name or image) leaves the sitemaps as they
--- are: their keys are not purged with it, so a busy business does not empty them with every review.
+-- page, its review policy page, its catalog page and each listed product's page, by slug): a page
+-- that comes, goes or moves. An organization created (listed by default), renamed or deleted, a
+-- profile setting (it switches the pages on or off), a product added, removed, archived or
+-- restored, or given another external id; a review of an archived product, which is listed while it
+-- has public reviews of its own. Anything else (a review, a reply, a product's name or image)
+-- leaves the sitemaps as they are: their keys are not purged with it, so a busy business does not
+-- empty them with every review.
 create or replace function plaudit.cdn_change_alters_sitemap(
   p_table text, p_op text, p_old jsonb, p_new jsonb
 )

@@ -401,11 +401,12 @@ $$;
 comment on function plaudit.public_listed_products(uuid) is 'The products public pages list: those not archived, and archived ones with public reviews of their own.';
 
 -- Every page of the enabled profiles for the sitemap, a page at a time (a sitemap holds at most
--- 50,000 addresses): each profile page (external_id null, catalog false), the catalog page of a
--- profile that lists products (catalog true), and each listed product's page, by slug, with when
--- each last changed as far as its settings go.
+-- 50,000 addresses), by slug: each profile page (`profile`), its review policy page (`policy`), the
+-- catalog page of a profile that lists products (`catalog`), and each listed product's page
+-- (`product`, with its external_id), with when each last changed as far as its settings go (the
+-- policy page: its profile's settings).
 create or replace function plaudit.public_sitemap(p_page integer, p_limit integer)
-returns table (slug text, catalog boolean, external_id text, updated_at timestamptz, total bigint)
+returns table (slug text, page text, external_id text, updated_at timestamptz, total bigint)
 language sql
 stable
 security definer
@@ -417,20 +418,22 @@ as $$
       left join plaudit.public_profiles p on p.org_id = o.id
      where coalesce(p.enabled, true)
   ), pages as (
-    select f.slug, false as catalog, null::text as external_id, f.updated_at from profiles f
+    select f.slug, 'profile' as page, null::text as external_id, f.updated_at from profiles f
     union all
-    select f.slug, true, null, max(l.updated_at)
+    select f.slug, 'policy', null, f.updated_at from profiles f
+    union all
+    select f.slug, 'catalog', null, max(l.updated_at)
       from profiles f cross join lateral plaudit.public_listed_products(f.id) l group by f.slug
     union all
-    select f.slug, false, l.external_id, l.updated_at
+    select f.slug, 'product', l.external_id, l.updated_at
       from profiles f cross join lateral plaudit.public_listed_products(f.id) l
   )
-  select g.slug, g.catalog, g.external_id, g.updated_at, count(*) over ()
+  select g.slug, g.page, g.external_id, g.updated_at, count(*) over ()
     from pages g
-   order by g.slug, g.external_id is not null, g.catalog, g.external_id
+   order by g.slug, array_position(array['profile', 'policy', 'catalog', 'product'], g.page), g.external_id
    limit p_limit offset (p_page - 1)::bigint * p_limit
 $$;
-comment on function plaudit.public_sitemap(integer,integer) is 'Every public page of the enabled profiles (profile, catalog, products) by slug, a page at a time, with when each last changed.';
+comment on function plaudit.public_sitemap(integer,integer) is 'Every public page of the enabled profiles (profile, review policy, catalog, products) by slug, a page at a time, with when each last changed.';
 grant execute on function plaudit.public_sitemap(integer,integer) to plaudit_public;
 
 -- The widget's first reviews of the business: at most the embed's max_reviews public reviews

@@ -59,3 +59,19 @@ as $$
 $$;
 comment on function plaudit.public_review_policy(text) is 'The facts a slug''s review policy page is written from: forms by verification mode, incentives, review requests, imports, grounds of the last 12 months'' statements, widget and media settings, the business''s own text.';
 grant execute on function plaudit.public_review_policy(text) to plaudit_public;
+
+-- The slug whose review policy page the reviewer's mails link to (the statement of reasons, the
+-- decision on an appeal): the organization's while its profile is public, null while it is switched
+-- off (the page then answers 404, and the mails name no page). Called by the SECURITY DEFINER
+-- functions that write those mails.
+create or replace function plaudit.policy_page_slug(p_org_id uuid)
+returns text
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select o.slug
+    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+   where o.id = p_org_id and coalesce(p.enabled, true)
+$$;
+comment on function plaudit.policy_page_slug(uuid) is 'The slug whose review policy page the reviewer''s mails link to: the organization''s while its profile is public, else null.';

@@ -55,7 +55,7 @@ begin
     perform plaudit.enqueue_email(new.org_id, new.reviewer_email, 'statement_of_reasons',
       plaudit.statement_json(statement)::jsonb || jsonb_build_object(
         'appeal_token', token, 'reviewer_name', new.reviewer_name,
-        'org_slug', (select o.slug from plaudit.organizations o where o.id = new.org_id),
+        'org_slug', plaudit.policy_page_slug(new.org_id),
         'review', jsonb_build_object('rating', new.rating, 'title', new.title, 'excerpt', left(new.content, 200))),
       'en', 'statement_of_reasons:' || statement.id);
   end if;

@@ -95,7 +95,7 @@ export function Inbox() {
           label='Visibility'
           name='is_hidden'
           value={filters.is_hidden}
-          options={[['', 'Any'], ['false', 'Published'], ['true', 'Hidden']]}
+          options={[['', 'Any'], ['false', 'Not hidden'], ['true', 'Hidden']]}
         />
         <QuerySelect
           label='Photos and videos'

@@ -1,17 +1,28 @@
-// One review as its organization sees it: the text and answers, how it was verified, the
-// moderation trail, and what a member can do: approve or reject a pending review, hide or show it
-// with a reason, its photos and videos (ui/review-media.tsx), and reply in public.
+// One review as its organization sees it: whether the public sees it (published, hidden, or not
+// public yet: pending, held at submission, or rejected), the text and answers, how it was verified,
+// the moderation trail, and what a member can do: approve or reject a pending review (a held one
+// once its hold is released), hide or show it with a reason, its photos and videos
+// (ui/review-media.tsx), and reply in public.
 import { useState } from 'preact/hooks';
 import { api, type ItemIds, type Review } from '../api.ts';
 import { useAppPath, useOrgId } from '../session.ts';
 import { Badge, ErrorNotice, Field, Loading, Notice, Stars } from '../ui/components.tsx';
 import { TextAreaField, TextField } from '../ui/fields.tsx';
 import { formatDateTime } from '../ui/format.ts';
-import { HeldReason } from '../ui/held-reason.tsx';
+import { type Held, HeldReason, holdOpen, useHeld } from '../ui/held-reason.tsx';
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { incentiveWords } from '../ui/incentive.ts';
 import { ReviewMedia, trailReason } from '../ui/review-media.tsx';
-import { ACTION_LABEL, actorLabel, METHOD_LABEL, sourceWords, VERIFICATION_LABEL } from '../ui/words.ts';
+import {
+  ACTION_LABEL,
+  actorLabel,
+  METHOD_LABEL,
+  type PublicState,
+  publicState,
+  publicStateBadge,
+  sourceWords,
+  VERIFICATION_LABEL,
+} from '../ui/words.ts';
 
 export function ReviewPage({ params }: { params: Record<string, string> }) {
   const orgId = useOrgId();
@@ -31,6 +42,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
       api.get('/organizations/{orgId}/members', { params: { orgId }, query: { limit: 100 }, signal }).catch(() => null),
     [orgId],
   );
+  const held = useHeld(review.data);
   const names = new Map((members.data?.data ?? []).map((m) => [m.id, m.name || m.email]));
   const [notice, setNotice] = useState('');
 
@@ -53,6 +65,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
   }
   if (!review.data) return <Loading what='Loading the review' />;
   const r = review.data;
+  const badge = publicStateBadge(publicState(r), Boolean(held.data));
   // Who decided, for a decision made by a person or a key: the trail's entry of that decision.
   const decidedBy = trail.data?.data.find((e) => ['verify', 'approve', 'reject'].includes(e.action));
 
@@ -65,7 +78,17 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
         <h1 tabIndex={-1}>{r.title || `Review by ${r.reviewer_name}`}</h1>
       </header>
       {notice && <Notice tone='success'>{notice}</Notice>}
-      {r.verification_status === 'pending' && <HeldReason reviewId={r.id} />}
+      <ErrorNotice error={held.error} />
+      {held.data && (
+        <HeldReason
+          held={held.data}
+          onReleased={() => {
+            held.reload();
+            trail.reload();
+            setNotice('The hold is released: new reviews publish as usual. Approve or reject this review.');
+          }}
+        />
+      )}
       <div class='review-grid'>
         <article class='card review-card'>
           <p class='review-row-head'>
@@ -73,7 +96,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
             <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
               {VERIFICATION_LABEL[r.verification_status]}
             </Badge>
-            {r.is_hidden ? <Badge tone='bad'>Hidden</Badge> : <Badge tone='plain'>Published</Badge>}
+            <Badge tone={badge.tone}>{badge.label}</Badge>
           </p>
           <p class='review-text'>{r.content}</p>
           <dl class='facts'>
@@ -133,7 +156,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
           <Reply review={r} ids={ids} onChange={changed} />
         </article>
         <aside class='side'>
-          {r.verification_status === 'pending' && <Decide review={r} onChange={changed} />}
+          {r.verification_status === 'pending' && <Decide review={r} held={held.data} onChange={changed} />}
           <Visibility review={r} ids={ids} onChange={changed} />
           <section class='card'>
             <h2>Trail</h2>
@@ -160,7 +183,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
 
 type Changed = (r: Review, what: string) => void;
 
-function Decide({ review, onChange }: { review: Review; onChange: Changed }) {
+function Decide({ review, held, onChange }: { review: Review; held: Held | null | undefined; onChange: Changed }) {
   const orgId = useOrgId();
   const [reason, setReason] = useState('');
   const act = useAction(async (decision: 'approve' | 'reject') => {
@@ -170,11 +193,21 @@ function Decide({ review, onChange }: { review: Review; onChange: Changed }) {
     });
     onChange(r, decision === 'approve' ? 'The review is approved and verified.' : 'The review is rejected.');
   });
+  if (holdOpen(held)) {
+    return (
+      <section class='card'>
+        <h2>Held for a check</h2>
+        <p class='muted small'>Approve or reject it once its hold is released (above).</p>
+      </section>
+    );
+  }
   return (
     <section class='card'>
-      <h2>Awaiting verification</h2>
+      <h2>{held ? 'Held for a check' : 'Awaiting verification'}</h2>
       <p class='muted small'>
-        Approve it when you know the reviewer is a real customer; a rejected review is never public.
+        {held
+          ? 'Approve it to publish it when you are sure it is genuine; a rejected review is never public.'
+          : 'Approve it when you know the reviewer is a real customer; a rejected review is never public.'}
       </p>
       <ErrorNotice error={act.error} />
       <Field label='Reason (optional)' name='decision-reason'>
@@ -182,7 +215,7 @@ function Decide({ review, onChange }: { review: Review; onChange: Changed }) {
       </Field>
       <div class='actions'>
         <button type='button' class='button primary' disabled={act.pending} onClick={() => void act.run('approve')}>
-          Approve
+          {review.is_hidden ? 'Approve' : 'Approve and publish'}
         </button>
         <button type='button' class='button danger' disabled={act.pending} onClick={() => void act.run('reject')}>
           Reject
@@ -195,6 +228,7 @@ function Decide({ review, onChange }: { review: Review; onChange: Changed }) {
 function Visibility({ review, ids, onChange }: { review: Review; ids: ItemIds; onChange: Changed }) {
   const [reason, setReason] = useState('');
   const action = review.is_hidden ? 'unhide' : 'hide';
+  const [heading, hint] = VISIBILITY[publicState(review)];
   const act = useAction(async () => {
     const r = await api.patch('/organizations/{orgId}/reviews/{id}/moderate', {
       params: ids,
@@ -205,7 +239,8 @@ function Visibility({ review, ids, onChange }: { review: Review; ids: ItemIds; o
   });
   return (
     <section class='card'>
-      <h2>{review.is_hidden ? 'Hidden from the public' : 'Visible to the public'}</h2>
+      <h2>{heading}</h2>
+      {hint && <p class='muted small'>{hint}</p>}
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -230,6 +265,14 @@ function Visibility({ review, ids, onChange }: { review: Review; ids: ItemIds; o
     </section>
   );
 }
+
+/** The visibility card's heading and what it adds: what the public sees of the review now. */
+const VISIBILITY: Record<PublicState, [heading: string, hint: string | null]> = {
+  published: ['Visible to the public', null],
+  hidden: ['Hidden from the public', null],
+  pending: ['Not public yet', 'It is published once approved. Hide it now and it stays hidden then too.'],
+  rejected: ['Not public', 'A rejected review is never public.'],
+};
 
 function Reply({ review, ids, onChange }: { review: Review; ids: ItemIds; onChange: Changed }) {
   const [editing, setEditing] = useState(false);

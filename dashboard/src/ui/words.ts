@@ -7,6 +7,32 @@ export const VERIFICATION_LABEL: Record<string, string> = {
 };
 import { type ImportFormat, PLATFORM_NAMES } from '../../../functions/_shared/core/imports/formats.ts';
 
+/** Whether the public sees a review: shown, hidden, or not yet or never (pending, rejected). */
+export type PublicState = 'published' | 'hidden' | 'pending' | 'rejected';
+
+/**
+ * Whether the public sees a review: only one neither hidden nor pending nor rejected is published
+ * (the contract: public items are not hidden, and verified or unverified).
+ */
+export function publicState(r: { is_hidden: boolean; verification_status: string }): PublicState {
+  if (r.is_hidden) return 'hidden';
+  if (r.verification_status === 'pending' || r.verification_status === 'rejected') return r.verification_status;
+  return 'published';
+}
+
+/** A review's public state as its badge says it; `held`: a pending review held at submission. */
+export function publicStateBadge(
+  state: PublicState,
+  held = false,
+): { label: string; tone: 'warn' | 'bad' | 'plain' } {
+  return {
+    published: { label: 'Published', tone: 'plain' as const },
+    hidden: { label: 'Hidden', tone: 'bad' as const },
+    pending: { label: held ? 'Held, not public' : 'Not public until verified', tone: 'warn' as const },
+    rejected: { label: 'Not public', tone: 'bad' as const },
+  }[state];
+}
+
 /** How a review was verified (the Review's verification_method), said to the shop. */
 export const METHOD_LABEL: Record<string, string> = {
   email: 'The reviewer confirmed their e-mail address through the link we sent',

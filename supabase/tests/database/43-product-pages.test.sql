@@ -1,8 +1,8 @@
 -- The product pages' reads, as the public role: the catalog lists the products sold and the
 -- archived ones with public reviews of their own (an archived one without is left out), by name,
 -- with their group's figures; a switched-off profile or an unknown slug has none; the sitemap
--- lists each enabled profile's page, its catalog and its listed products, and nothing of a
--- switched-off profile.
+-- lists each enabled profile's page, its review policy, its catalog and its listed products, and
+-- nothing of a switched-off profile.
 begin;
 select tests.lend_temporary_to_runtime_roles();
 select plan(9);
@@ -60,11 +60,11 @@ select is((plaudit.public_product_catalog('page-shop', 1, 0)->>'total')::int, 3,
 select is(plaudit.public_product_catalog('page-dark', 1, 10)::text, null, 'a switched-off profile has no catalog');
 select is(plaudit.public_product_catalog('no-such-shop', 1, 10)::text, null, 'an unknown slug has none');
 select is(
-  (select array_agg(concat_ws(':', s.catalog, s.external_id) order by ord)::text
-     from plaudit.public_sitemap(1, 50000) with ordinality s(slug, catalog, external_id, updated_at, total, ord)
+  (select array_agg(concat_ws(':', s.page, s.external_id) order by ord)::text
+     from plaudit.public_sitemap(1, 50000) with ordinality s(slug, page, external_id, updated_at, total, ord)
     where s.slug = 'page-shop'),
-  '{f,t,f:BOWL,f:MUG-BLUE,f:MUG-RED}',
-  'the sitemap lists the profile page, then its catalog, then each listed product''s page'
+  '{profile,policy,catalog,product:BOWL,product:MUG-BLUE,product:MUG-RED}',
+  'the sitemap lists the profile page, its review policy, then its catalog, then each listed product''s page'
 );
 select is(
   (select count(*)::int from plaudit.public_sitemap(1, 50000) s where s.slug = 'page-dark'),

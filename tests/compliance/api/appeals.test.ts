@@ -3,7 +3,8 @@
 // (empty, too long or not text: 422), in the trail and acknowledged by mail; `GET …/appeals` (the
 // pagination envelope) and `GET …/appeals/:id` show it with its review and statement; a member
 // signed in decides it (`PATCH`; an API key gets 403); reversing shows the review again, in the
-// trail, mailed to the reviewer; a decided appeal is 409; other tenants get 403 or 404.
+// trail, mailed to the reviewer with the link to the business's review policy page (none while
+// its profile is off); a decided appeal is 409; other tenants get 403 or 404.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
@@ -133,20 +134,37 @@ describe('GET and PATCH …/appeals', () => {
     const mails = await waitForMail((to) => to === reviewer(0), 3);
     const decided = mails.find((m) => m.subject.startsWith('Decision on your appeal'))!;
     expect(decided.text).toContain('your review is shown again');
+    // Where the business's review policy is, as the statement of reasons says it.
+    const policy = linkIn(decided.text, /\/policy$/);
+    expect(new URL(policy).pathname).toBe(`/p/${t.org.slug}/policy`);
+    expect(decided.text).toContain(`${t.org.name}'s review policy: ${policy}`);
+    expect(decided.html).toContain(`<a href="${policy}">${policy}</a>`);
+    expect((await fetch(local(policy))).status).toBe(200);
     const twice = await asSession(member, 'PATCH', orgPath(t, `/appeals/${id}`), {
       body: { status: 'upheld', resolution: 'Changed my mind' },
     });
     expect(twice.status).toBe(409);
   });
 
-  it('upholding keeps the review hidden', async () => {
+  it('upholding keeps the review hidden; its mail names no policy page while the profile is off', async () => {
     const [mail] = await waitForMail((to) => to === reviewer(1), 1);
     expect((await postForm(local(linkIn(mail.text, /\/appeals\//)), { text: 'Please' })).status).toBe(200);
     const [{ id }] = await db`select id from plaudit.review_appeals where review_id = ${ids[1]}`;
-    const res = await asSession(member, 'PATCH', orgPath(t, `/appeals/${id}`), {
-      body: { status: 'upheld', resolution: 'It names the manager.' },
-    });
-    expect(res.body).toMatchObject({ status: 'upheld', review: { is_hidden: true } });
+    const off = await api('PATCH', orgPath(t, '/public-profile'), { key: t.keys.admin, body: { enabled: false } });
+    expect(off.status).toBe(200);
+    try {
+      const res = await asSession(member, 'PATCH', orgPath(t, `/appeals/${id}`), {
+        body: { status: 'upheld', resolution: 'It names the manager.' },
+      });
+      expect(res.body).toMatchObject({ status: 'upheld', review: { is_hidden: true } });
+      const mails = await waitForMail((to) => to === reviewer(1), 3);
+      const decided = mails.find((m) => m.subject.startsWith('Decision on your appeal'))!;
+      expect(decided.text).toContain('your review stays hidden');
+      expect(decided.text).not.toContain('review policy');
+      expect(decided.html).not.toContain('/policy');
+    } finally {
+      await api('PATCH', orgPath(t, '/public-profile'), { key: t.keys.admin, body: { enabled: true } });
+    }
   });
 
   it("answers 404 for another organization's appeal, and 403 to another organization's key", async () => {

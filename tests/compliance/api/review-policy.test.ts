@@ -2,8 +2,9 @@
 // business's settings (turn one and the sentence changes: a form's verification, its incentive, a
 // ground named when hiding); the business's own sections (`review_policy` of …/public-profile)
 // stay text on the page and in the twin, whatever markup they hold; the page is linked from the
-// profile, the transparency page, the hosted form and the statement of reasons; another tenant
-// can neither read nor change the setting; a disabled profile has no policy page.
+// profile, the transparency page, the hosted form, the pages of a review request's e-mail and the
+// statement of reasons; another tenant can neither read nor change the setting; a disabled profile
+// has no policy page, and no page or mail links to it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
@@ -155,10 +156,59 @@ describe('where the policy is linked from', () => {
     expect(mail.html).toContain(`href="https://reviews.example${url}"`);
   });
 
+  it("the pages of a review request's e-mail, with or without products, but not while the profile is off", async () => {
+    const orgPath = `/api/v1/organizations/${t.org.id}`;
+    const product = await api('POST', `${orgPath}/products`, {
+      key: t.keys.write,
+      body: { external_id: 'POLICY-MUG', name: 'Mug' },
+    });
+    expect(product.status, JSON.stringify(product.body)).toBe(201);
+    const landing = async (products?: string[]) => {
+      const created = await api('POST', `${orgPath}/review-requests`, {
+        key: t.keys.write,
+        body: { email: `policy-${crypto.randomUUID()}@example.com`, name: 'Kim', form_id: form.id, products },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const [{ token }] = await db`select plaudit.review_request_token(${created.body.id}) as token`;
+      const res = await api('GET', `/r/${token}?c=1`);
+      expect(res.status).toBe(200);
+      return res.body as string;
+    };
+    const link = new RegExp(`<a href="[^"]*/p/${t.org.slug}/policy">the review policy of ${t.org.name}</a>`);
+    const single = await landing();
+    expect(single).toContain('name="rating"');
+    expect(single).toMatch(link);
+    const withProducts = await landing(['POLICY-MUG']);
+    expect(withProducts).toContain('Rate each product');
+    expect(withProducts).toMatch(link);
+    await api('PATCH', settings(t), { key: t.keys.admin, body: { enabled: false } });
+    try {
+      for (const html of [await landing(), await landing(['POLICY-MUG'])]) {
+        expect(html).toContain('name="rating"');
+        expect(html).not.toContain('/policy');
+      }
+    } finally {
+      await api('PATCH', settings(t), { key: t.keys.admin, body: { enabled: true } });
+    }
+  });
+
   it('is not there while the profile is off, and 404s for an unknown slug', async () => {
     await api('PATCH', settings(other), { key: other.keys.admin, body: { enabled: false } });
     for (const path of [`/p/${other.org.slug}/policy`, `/p/${other.org.slug}/policy.md`, '/p/no-such-shop-x/policy']) {
       expect((await api('GET', path)).status, path).toBe(404);
     }
+    // The statement of reasons of a review it hides names no page either.
+    const [id] = await postReviews((await createForm(api, other)).id, `policy-off-${other.org.id}`, [
+      [1, null, 'Rude words', 'Bea'],
+    ]);
+    const hidden = await api('PATCH', `/api/v1/organizations/${other.org.id}/reviews/${id}/moderate`, {
+      key: other.keys.write,
+      body: { action: 'hide', reason: 'Rude' },
+    });
+    expect(hidden.status, JSON.stringify(hidden.body)).toBe(200);
+    const [mail] = await db<{ slug: string | null }[]>`
+      select data ->> 'org_slug' as slug from plaudit.email_outbox
+       where org_id = ${other.org.id} and template = 'statement_of_reasons'`;
+    expect(mail.slug).toBeNull();
   });
 });

@@ -3,8 +3,10 @@
 // detection (its clock given), and a shopper's review held. The shopper sees the notice on the
 // business's public page and in the widget on a shop's page; the member sees the hold's figures and
 // the held review on the Holds screen and releases it in one step (checked in the database); a
-// review held as a duplicate shows beside the review it repeats; the owner changes the thresholds
-// that make a burst. axe-core finds no violation;
+// held review's own page says it is held and not public (never "Published"), offers no decision
+// while its hold is open, releases the hold there and then publishes it; a review held as a
+// duplicate shows beside the review it repeats, and is rejected there; the owner changes the
+// thresholds that make a burst. axe-core finds no violation;
 // screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,11 +37,12 @@ async function submitted(formId: string, bucket: string, review: Record<string, 
   return row.id;
 }
 
-beforeAll(async () => {
-  owner = await signedInOwner('Olga Owner');
+/** A shop whose business a burst of one-star reviews has put on hold, and a shopper's review held by it. */
+async function shopWithHold(name: string): Promise<{ owner: SignedInOwner; heldId: string }> {
+  const owner = await signedInOwner(name);
   const org = owner.tenant.org;
   const form = await createForm(owner.tenant);
-  await submitted(form.id, 'regular', {
+  await submitted(form.id, `regular-${org.id}`, {
     rating: 5,
     title: 'Lovely evening',
     content: 'Kind staff and a view over the harbour.',
@@ -60,18 +63,28 @@ beforeAll(async () => {
     select id from plaudit.detect_review_bursts(${new Date(latest.getTime() + 1000).toISOString()}::timestamptz,
                                                 ${[org.id]}::uuid[])`;
   expect(holds).toHaveLength(1);
-  heldId = await submitted(form.id, 'shopper', {
+  const heldId = await submitted(form.id, `shopper-${org.id}`, {
     rating: 4,
     title: 'Good food, slow service',
     content: 'The fish was excellent; we waited a while for the bill.',
     reviewer_name: 'Sam Shopper',
     reviewer_email: 'sam@example.com',
   });
+  return { owner, heldId };
+}
+
+const owners: SignedInOwner[] = [];
+beforeAll(async () => {
+  ({ owner, heldId } = await shopWithHold('Olga Owner'));
+  owners.push(owner);
 }, SLOW);
 afterAll(async () => {
   await db`update plaudit.review_holds set released_at = now(), released_by = 'member:test'
-            where org_id = ${owner.tenant.org.id} and released_at is null`;
+            where org_id in ${db(owners.map((o) => o.tenant.org.id))} and released_at is null`;
 });
+
+/** The badges at the head of a review's page: its verification, and whether the public sees it. */
+const headBadges = (page: Page) => page.locator('.review-card .review-row-head .badge').allTextContents();
 
 async function checkAndShoot(page: Page, name: string, scope?: string[]) {
   for (const viewport of [DESKTOP, PHONE]) {
@@ -157,6 +170,49 @@ describe('the member', () => {
     expect(row).toEqual({ min_reviews: 25, share: 0.6 });
   });
 
+  it("sees on a held review's page that it is held and not public, releases the hold there, and publishes it", {
+    timeout: SLOW,
+  }, async () => {
+    const shop = await shopWithHold('Hana Holder');
+    owners.push(shop.owner);
+    const org = shop.owner.tenant.org;
+    const [hold] = await db<{ id: string }[]>`select id from plaudit.review_holds where org_id = ${org.id}`;
+    await onDashboardPage(browser(), shop.owner.session, `/app/o/${org.id}/reviews/${shop.heldId}`, async (page) => {
+      const held = page.getByRole('region', { name: 'Held while an unusual number of recent low ratings is checked' });
+      await held.waitFor();
+      expect(await headBadges(page)).toEqual(['Awaiting verification', 'Held, not public']);
+      expect(await held.getByRole('link', { name: 'see the hold and its figures' }).getAttribute('href')).toBe(
+        `/app/o/${org.id}/holds/${hold.id}`,
+      );
+      expect(await held.textContent()).toContain(
+        'Releasing it lets new reviews of your business publish as usual; this review waits',
+      );
+      // While the hold is open, the database refuses a decision: none is offered.
+      await page.getByRole('heading', { name: 'Held for a check' }).waitFor();
+      expect(await page.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Reject' }).count()).toBe(0);
+      expect(await page.getByRole('heading', { name: 'Not public yet' }).count()).toBe(1);
+      expect(await page.getByRole('heading', { name: 'Visible to the public' }).count()).toBe(0);
+      await checkAndShoot(page, 'holds-review-held');
+
+      await held.getByRole('button', { name: 'Release the hold' }).click();
+      await page.getByRole('status').filter({ hasText: 'The hold is released' }).waitFor();
+      await held.getByText(/was released .*: approve this review to publish it, or reject it\./).waitFor();
+      const [released] = await db`select released_by from plaudit.review_holds where id = ${hold.id}`;
+      expect(released.released_by).toMatch(/^member:/);
+
+      await page.getByRole('button', { name: 'Approve and publish' }).click();
+      await page.getByRole('status').filter({ hasText: 'The review is approved and verified.' }).waitFor();
+      expect(await headBadges(page)).toEqual(['Verified', 'Published']);
+      expect(await page.getByRole('heading', { name: 'Visible to the public' }).count()).toBe(1);
+      expect(await page.getByRole('region', { name: /^Held/ }).count()).toBe(0);
+      await checkAndShoot(page, 'holds-review-published');
+    }, DESKTOP);
+    const [review] = await db`select verification_status, verification_method from plaudit.reviews
+                               where id = ${shop.heldId}`;
+    expect(review).toEqual({ verification_status: 'verified', verification_method: 'manual' });
+  });
+
   it('reads a duplicate side by side with the review it repeats', { timeout: SLOW }, async () => {
     const org = owner.tenant.org;
     const form = await createForm(owner.tenant);
@@ -178,7 +234,18 @@ describe('the member', () => {
       expect(await held.getByText('First Diner', { exact: false }).count()).toBe(1);
       expect(await held.getByText('Copy Diner', { exact: false }).count()).toBe(1);
       expect(await held.getByText(/\d+ % alike/).count()).toBe(1);
+      expect(await headBadges(page)).toEqual(['Awaiting verification', 'Held, not public']);
+      expect(await held.textContent()).toContain('It is not public: compare them, then approve this review');
+      await page.getByRole('button', { name: 'Approve and publish' }).waitFor();
       await checkAndShoot(page, 'holds-duplicate-pair');
+      await page.getByRole('button', { name: 'Reject' }).click();
+      await page.getByRole('status').filter({ hasText: 'The review is rejected.' }).waitFor();
+      expect(await headBadges(page)).toEqual(['Rejected', 'Not public']);
+      await page.getByRole('heading', { name: 'Not public', exact: true }).waitFor();
+      expect(await page.getByText('A rejected review is never public.').count()).toBe(1);
+      await checkAndShoot(page, 'holds-duplicate-rejected');
     }, DESKTOP);
+    const [copy] = await db`select verification_status from plaudit.reviews where id = ${copyId}`;
+    expect(copy.verification_status).toBe('rejected');
   });
 });

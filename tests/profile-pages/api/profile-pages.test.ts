@@ -1,6 +1,6 @@
 // The public profile page /p/:slug over HTTP: the same numbers as the API, structured data that
 // matches what is visible, pagination and the rating filter, escaping, caching, the 404 of a
-// switched-off profile, and the sitemap and robots.txt.
+// switched-off profile, and the sitemap (with each profile's review policy page) and robots.txt.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_NOTICE } from '../../../functions/_shared/core/erasure.ts';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
@@ -176,6 +176,13 @@ describe('the public profile page', () => {
     expect(sitemap).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset /);
     expect(sitemap).toContain(`<loc>${whole.url}/p/${t.org.slug}</loc>`);
     expect(sitemap).not.toContain(`/p/${off.org.slug}<`);
+    // Its review policy page is listed right after the profile page, and goes with it.
+    const policy = `<loc>${whole.url}/p/${t.org.slug}/policy</loc>`;
+    expect(sitemap).toMatch(
+      new RegExp(`<loc>${whole.url}/p/${t.org.slug}</loc><lastmod>[\\d-]+</lastmod></url>\n<url>${policy}`),
+    );
+    expect((await get(`/p/${t.org.slug}/policy`)).status).toBe(200);
+    expect(sitemap).not.toContain(`/p/${off.org.slug}/policy<`);
   });
 });
 

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // The dashboard's reviews in a real browser, as a shop owner uses them: the inbox with its
 // filters (kept in the URL), a review's page, hiding a review (it leaves the public widget's
-// data), replying (the reply shows on the public profile page), approving a pending review, and
-// the trail naming who did what. axe-core finds no violation; screenshots at 375 and 1,280 px.
+// data), replying (the reply shows on the public profile page), approving a pending review (not
+// public until then), and the trail naming who did what. axe-core finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../../helpers/browser.ts';
@@ -221,9 +221,14 @@ describe("a review's page", () => {
   it('approves a pending review, which is then verified by the owner', async () => {
     await withPage(appPath(`/reviews/${ids.pending}`), async (page) => {
       await page.getByRole('heading', { name: 'Awaiting verification' }).waitFor();
+      // Not public while it waits: never said to be published.
+      const badges = () => page.locator('.review-card .review-row-head .badge').allTextContents();
+      expect(await badges()).toEqual(['Awaiting verification', 'Not public until verified']);
+      expect(await page.getByRole('heading', { name: 'Not public yet' }).count()).toBe(1);
       await page.getByLabel('Reason (optional)').fill('Order found in the till');
-      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('button', { name: 'Approve and publish' }).click();
       await page.getByText('The review is approved and verified.').waitFor();
+      expect(await badges()).toEqual(['Verified', 'Published']);
       expect((await review(ids.pending)).verification_status).toBe('verified');
       await page.getByText('How it was verified').waitFor();
       await expect.poll(() => page.locator('.facts').textContent()).toContain('Olga Owner');

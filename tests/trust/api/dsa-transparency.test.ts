@@ -246,6 +246,27 @@ describe("the public transparency page's DSA year", () => {
     expect(current).toContain('<th scope="row">All notices received</th><td class="n">0</td>');
   });
 
+  it("gives another year's page its own canonical address, and the current year's the bare one", async () => {
+    const page = `/p/${t.org.slug}/transparency`;
+    // The page's own addresses, without the origin (PUBLIC_URL's).
+    const links = (html: string) =>
+      [...html.matchAll(/<link rel="(canonical|alternate)"[^>]* href="([^"]*)">/g)].map((m) => {
+        const u = new URL(m[2]);
+        return [m[1], `${u.pathname}${u.search}`];
+      });
+    const past = (await api('GET', `${page}?year=${YEAR}`)).body as string;
+    expect(links(past)).toEqual([['canonical', `${page}?year=${YEAR}`], ['alternate', `${page}.md?year=${YEAR}`]]);
+    const now = new Date().getUTCFullYear();
+    for (const query of ['', '?year=', `?year=${now}`]) {
+      const html = (await api('GET', `${page}${query}`)).body as string;
+      expect(links(html), query).toEqual([['canonical', page], ['alternate', `${page}.md`]]);
+    }
+    expect((await api('GET', `${page}.md?year=${YEAR}`)).body).toMatch(
+      new RegExp(`This page as HTML: <[^>]*${page}\\?year=${YEAR}>\\.`),
+    );
+    expect((await api('GET', `${page}.md`)).body).toMatch(new RegExp(`This page as HTML: <[^>]*${page}>\\.`));
+  });
+
   it('answers 400 for a year it cannot show', async () => {
     for (const y of ['abc', '2019', String(new Date().getUTCFullYear() + 1)]) {
       const res = await api('GET', `/p/${t.org.slug}/transparency?year=${y}`);

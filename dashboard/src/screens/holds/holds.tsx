@@ -9,7 +9,8 @@ import { useAppPath, useOrgId } from '../../session.ts';
 import { Badge, Empty, ErrorNotice, Loading, Notice, PageHeader, Pager, Stars } from '../../ui/components.tsx';
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { formatDateTime } from '../../ui/format.ts';
-import { useAction, useLoad } from '../../ui/hooks.ts';
+import { useLoad } from '../../ui/hooks.ts';
+import { ReleaseHold } from '../../ui/release-hold.tsx';
 import { HoldThresholds } from './thresholds.tsx';
 
 type Hold = Schemas['Hold'];
@@ -179,27 +180,11 @@ function HoldCard({ hold, onReleased }: { hold: Hold; onReleased: () => void }) 
       <p class='small'>
         <a href={appPath('/reviews?verification_status=pending')}>All reviews awaiting verification</a>
       </p>
-      {hold.status === 'open' ? <Release hold={hold} onReleased={onReleased} /> : (
+      {hold.status === 'open' ? <ReleaseHold holdId={hold.id} onReleased={onReleased} /> : (
         <p class='report-resolution'>
           <strong>Released</strong> {formatDateTime(hold.released_at)}.
         </p>
       )}
     </article>
-  );
-}
-
-function Release({ hold, onReleased }: { hold: Hold; onReleased: () => void }) {
-  const orgId = useOrgId();
-  const act = useAction(async () => {
-    await api.post('/organizations/{orgId}/holds/{id}/release', { params: { orgId, id: hold.id } });
-    onReleased();
-  });
-  return (
-    <div class='actions'>
-      <ErrorNotice error={act.error} />
-      <button type='button' class='button primary' disabled={act.pending} onClick={() => void act.run()}>
-        Release the hold
-      </button>
-    </div>
   );
 }

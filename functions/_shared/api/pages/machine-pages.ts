@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import { loadPublicProfile, publicProfileVersion } from '../../core/db/public-profile.ts';
 import { publicProductPageVersion } from '../../core/db/public-product.ts';
-import { dsaYear } from '../../core/db/public-dsa.ts';
+import { dsaYear, dsaYearQuery } from '../../core/db/public-dsa.ts';
 import { transparencyReport, transparencyVersion } from '../../core/db/public-transparency.ts';
 import { dsaMarkdown } from './dsa-figures.ts';
 import { loadTransparencyPage, type TransparencyPageData } from './transparency.ts';
@@ -176,9 +176,9 @@ export function machinePages() {
         const md = [
           `# How ${mdText(r.name)} collects and publishes reviews`,
           '',
-          `This page as HTML: <${r.url}>. The figures as data: <${base}/api/v1/public/transparency/${
-            encodeURIComponent(r.slug)
-          }>`,
+          `This page as HTML: <${r.url}${
+            dsaYearQuery(t.dsa.report.year)
+          }>. The figures as data: <${base}/api/v1/public/transparency/${encodeURIComponent(r.slug)}>`,
           '',
           `Reviews received: ${r.received.all_time} (${r.received.last_12_months} in the last 12 months). Published: ${r.published.all_time} (${r.published.last_12_months} in the last 12 months).`,
           '',

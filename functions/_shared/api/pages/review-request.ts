@@ -22,6 +22,7 @@ import {
   type Values,
 } from './review-form.ts';
 import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
+import { policyUrl } from './review-policy.ts';
 import { afterSubmit } from './submission.ts';
 import { newUploadToken } from '../api-keys/upload-token.ts';
 import { submitRequestedReview } from '../../core/db/review-submission.ts';
@@ -74,7 +75,7 @@ const loadSubjects = (c: Context<AppEnv>, token: string) =>
     onPrimary: true,
   });
 
-const formContext = (token: string, r: LandingRow) => ({
+const formContext = (c: Context<AppEnv>, token: string, r: LandingRow) => ({
   action: `/r/${token}`,
   orgName: r.org_name,
   logoUrl: r.logo_url,
@@ -83,6 +84,7 @@ const formContext = (token: string, r: LandingRow) => ({
   verificationMode: r.verification_mode,
   customFields: r.custom_fields,
   askOrderId: r.verification_mode === 'purchase_proof' && !r.order_id,
+  policyUrl: r.profile_slug ? policyUrl(c.var.config.publicUrl, r.profile_slug) : null,
 });
 
 /** The organization as the thank-you page names it and leads back to it. */
@@ -102,7 +104,7 @@ const landingPage = (
     c,
     status,
     `${Object.keys(errors).length ? 'Error: ' : ''}Review ${r.org_name}`,
-    reviewForm(formContext(token, r), values, errors, heading(r)),
+    reviewForm(formContext(c, token, r), values, errors, heading(r)),
     { privateLink: true },
   );
 
@@ -120,7 +122,7 @@ const subjectsLandingPage = (
     status,
     `${status >= 400 ? 'Error: ' : ''}Review ${r.org_name}`,
     subjectsPage({
-      form: formContext(token, r),
+      form: formContext(c, token, r),
       heading: heading(r),
       email: r.email,
       name: r.name,

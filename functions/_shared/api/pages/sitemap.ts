@@ -1,6 +1,6 @@
 // What search engines read besides the profile pages (profile.ts):
 //   GET /sitemap.xml          every public page of the enabled profiles (each profile page, its
-//                             catalog of products, each listed product's page), or past
+//                             review policy, its catalog of products, each listed product's page), or past
 //                             SITEMAP_LIMIT an index of sitemaps
 //   GET /sitemap-N.xml        one page of that index
 //   GET /robots.txt           the profile pages are for indexing; the API and the e-mailed links are not
@@ -20,10 +20,10 @@ function sitemapPageSize(): number {
   return Number.isInteger(n) && n >= 1 && n <= SITEMAP_LIMIT ? n : SITEMAP_LIMIT;
 }
 
-/** One page: a profile's (catalog false, external_id null), its catalog's, or a product's. */
+/** One page of a profile: its own, its review policy's, its catalog's, or a product's (with its external_id). */
 type SitemapRow = {
   slug: string;
-  catalog: boolean;
+  page: 'profile' | 'policy' | 'catalog' | 'product';
   external_id: string | null;
   updated_at: Date | null;
   total: string;
@@ -31,8 +31,16 @@ type SitemapRow = {
 
 function pagePath(r: SitemapRow): string {
   const profile = `/p/${encodeURIComponent(r.slug)}`;
-  if (r.external_id !== null) return `${profile}/products/${encodeURIComponent(r.external_id)}`;
-  return r.catalog ? `${profile}/products` : profile;
+  switch (r.page) {
+    case 'policy':
+      return `${profile}/policy`;
+    case 'catalog':
+      return `${profile}/products`;
+    case 'product':
+      return `${profile}/products/${encodeURIComponent(r.external_id ?? '')}`;
+    default:
+      return profile;
+  }
 }
 
 async function sitemapPage(c: Context<AppEnv>, n: number, size: number) {

@@ -12,7 +12,7 @@ import {
   type TransparencyRow,
   transparencyVersion,
 } from '../../core/db/public-transparency.ts';
-import { dsaYear, loadPublicDsa, type PublicDsa } from '../../core/db/public-dsa.ts';
+import { dsaYear, dsaYearQuery, loadPublicDsa, type PublicDsa } from '../../core/db/public-dsa.ts';
 import type { Sql } from '../../core/db/client.ts';
 import type { AppEnv } from '../http/env.ts';
 import { dsaHtml } from './dsa-figures.ts';
@@ -113,6 +113,8 @@ function render(base: string, t: TransparencyPageData): string {
   const profileUrl = `${base}/p/${encodeURIComponent(r.slug)}`;
   const title = `How ${r.name} collects and publishes reviews`;
   const c = r.moderation_chain;
+  // Each year's figures have an address of their own; the default year's is the bare one.
+  const year = dsaYearQuery(t.dsa.report.year);
   const body = markup`<p class="back"><a href="${profileUrl}">← Reviews of ${r.name}</a></p>
 <h1>${title}</h1>
 <p>Every figure on this page is counted from the reviews as they are stored now. The last 12 months are the calendar months since ${r.period.since} (UTC).</p>
@@ -142,8 +144,8 @@ ${dsaHtml(t.dsa, r.url)}
     style: STYLE,
     head:
       markup`<meta name="description" content="${`How ${r.name} collects, verifies, publishes and orders reviews.`}">
-<link rel="canonical" href="${r.url}">
-<link rel="alternate" type="text/markdown" href="${r.url}.md">
+<link rel="canonical" href="${`${r.url}${year}`}">
+<link rel="alternate" type="text/markdown" href="${`${r.url}.md${year}`}">
 `,
   });
 }

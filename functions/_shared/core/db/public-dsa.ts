@@ -63,6 +63,14 @@ export async function loadPublicDsa(sql: Sql, slug: string, year: number): Promi
   return row.d;
 }
 
+/**
+ * The query that names `year` in a page's own address: none for the default (the current year), so
+ * that the bare address stays the canonical one of the default, and `?year=YYYY` for any other.
+ */
+export function dsaYearQuery(year: number, now = new Date()): string {
+  return year === now.getUTCFullYear() ? '' : `?year=${year}`;
+}
+
 /** The years a picker offers: those with data, the one shown and the current one (the default), newest first. */
 export function pickerYears(d: PublicDsa, now = new Date()): number[] {
   return [...new Set([now.getUTCFullYear(), d.report.year, ...d.years])].sort((a, b) => b - a);

@@ -1,20 +1,30 @@
 // The reviewer's appeal mails (EU DSA Art. 20): the acknowledgement of an appeal, and the decision
-// a member took on it, with the reasons. Every value from data is escaped in HTML.
+// a member took on it, with the reasons and, as the statement of reasons does, where the business's
+// review policy is (when the mail's data names the slug). Every value from data is escaped in HTML.
 import { escapeHtml } from '../html.ts';
 import { layout, plainText, smallPrint } from './layout.ts';
 import type { RenderedEmail, TemplateInput } from './layout.ts';
+import { policyLine } from './statement-template.ts';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-function render(orgName: string, subject: string, lines: string[], after: string): RenderedEmail {
+function render(
+  orgName: string,
+  subject: string,
+  lines: string[],
+  after: string,
+  policy: ReturnType<typeof policyLine> = null,
+): RenderedEmail {
   const footer = `Sent on behalf of ${orgName} by Plaudit.`;
   return {
     subject,
-    text: plainText([...lines, '', after], [footer]),
+    text: plainText([...lines, ...(policy ? [policy.text] : []), '', after], [footer]),
     html: layout(
       'en',
       subject,
-      `${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}\n${smallPrint(after)}`,
+      `${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}\n${policy ? `${policy.html}\n` : ''}${
+        smallPrint(after)
+      }`,
       escapeHtml(footer),
     ),
   };
@@ -31,7 +41,7 @@ export function appealReceivedEmail({ orgName, data }: TemplateInput): RenderedE
 }
 
 /** `appeal_decided`: the decision on the appeal, with its reasons. */
-export function appealDecidedEmail({ orgName, data }: TemplateInput): RenderedEmail {
+export function appealDecidedEmail({ orgName, data, publicUrl }: TemplateInput): RenderedEmail {
   const reversed = data.status === 'reversed';
   return render(
     orgName,
@@ -47,6 +57,7 @@ export function appealDecidedEmail({ orgName, data }: TemplateInput): RenderedEm
     reversed
       ? ''
       : 'You may turn to an out-of-court dispute settlement body (EU Digital Services Act, Art. 21) or a court.',
+    policyLine(orgName, publicUrl, data.org_slug),
   );
 }
 

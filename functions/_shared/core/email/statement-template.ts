@@ -19,6 +19,23 @@ export function policyPageUrl(publicUrl: string | undefined, slug: string): stri
   return slug ? `${(publicUrl ?? '').replace(/\/+$/, '')}/p/${encodeURIComponent(slug)}/policy` : null;
 }
 
+/**
+ * The line that names the business's review policy page, as text and as HTML (a link), for the
+ * reviewer's mails (this statement, the appeal's decision); null without the slug (the mail's data
+ * names it only while the profile, and so the page, is public).
+ */
+export function policyLine(
+  orgName: string,
+  publicUrl: string | undefined,
+  slug: unknown,
+): { text: string; html: string } | null {
+  const url = policyPageUrl(publicUrl, text(slug));
+  if (!url) return null;
+  const label = `${orgName}'s review policy: `;
+  const href = escapeHtml(safeLink(url));
+  return { text: `${label}${safeLink(url)}`, html: `<p>${escapeHtml(label)}<a href="${href}">${href}</a></p>` };
+}
+
 export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateInput): RenderedEmail {
   const ground = (data.ground ?? {}) as Record<string, unknown>;
   const review = (data.review ?? {}) as Record<string, unknown>;
@@ -40,8 +57,7 @@ export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateIn
   ];
   const appeal =
     `You can appeal this decision through ${orgName}'s complaint form. A person will look at your appeal and you will be told the outcome. You may also turn to an out-of-court dispute settlement body or a court.`;
-  const policy = policyPageUrl(publicUrl, text(data.org_slug));
-  const policyLine = policy ? `${orgName}'s review policy: ${safeLink(policy)}` : null;
+  const policy = policyLine(orgName, publicUrl, data.org_slug);
   const greeting = name ? `Hello ${name},` : 'Hello,';
   const intro = `${orgName} hid your review. The law (EU Digital Services Act, Art. 17) asks them to tell you why.`;
   const body = plainText([
@@ -54,7 +70,7 @@ export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateIn
     appeal,
     '',
     `Appeal: ${link}`,
-    ...(policyLine ? ['', policyLine] : []),
+    ...(policy ? ['', policy.text] : []),
   ], [
     `Sent on behalf of ${orgName} by Plaudit.`,
   ]);
@@ -68,13 +84,7 @@ export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateIn
 <p>${escapeHtml(appeal)}</p>
 ${button(link, 'Appeal the decision')}
 ${fallbackLink('If the button does not work, open this link:', link)}
-${
-      policy
-        ? `<p>${escapeHtml(`${orgName}'s review policy: `)}<a href="${escapeHtml(safeLink(policy))}">${
-          escapeHtml(safeLink(policy))
-        }</a></p>`
-        : ''
-    }
+${policy?.html ?? ''}
 ${smallPrint('The link works for this decision only. Your address is not shown to anyone who reported the review.')}`,
     escapeHtml(`Sent on behalf of ${orgName} by Plaudit.`),
   );
