@@ -9,16 +9,19 @@
 -- writes no statement of reasons; a held review that is later hidden gets one, as every hide does.
 
 -- The subject a review of this product counts towards: the product's group, the product, or the
--- business itself for a review of no product.
+-- business itself for a review of no product. PL/pgSQL so the session keeps its plan (every
+-- submission asks).
 create or replace function plaudit.review_subject(p_product_id uuid)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select coalesce((select coalesce('group:' || p.group_key, 'product:' || p.id)
-                     from plaudit.products p where p.id = p_product_id), 'business')
+begin
+  return coalesce((select coalesce('group:' || p.group_key, 'product:' || p.id)
+                     from plaudit.products p where p.id = p_product_id), 'business');
+end
 $$;
 comment on function plaudit.review_subject(uuid) is 'The burst subject of a review of this product: its group, the product, or the business for none.';
 
@@ -27,24 +30,28 @@ comment on function plaudit.review_subject(uuid) is 'The burst subject of a revi
 -- smallest hashes kept (a bottom-k sketch). Texts that are nearly the same share most of their
 -- shingles, so most of their smallest hashes: kept with each submission's arrival, GIN-indexed,
 -- they find the candidates sharing two hashes or more, where a trigram index walked the posting
--- lists of the commonest letters (docs/benchmarks.md).
+-- lists of the commonest letters (docs/benchmarks.md). PL/pgSQL, so the session keeps its query's
+-- plan: as an SQL function (never inlined) it was parsed and planned again in every submission.
 create or replace function plaudit.text_sketch(p_text text)
 returns bigint[]
-language sql
+language plpgsql
 immutable
 parallel safe
 set search_path = pg_catalog, pg_temp
 as $$
-  with words as (
-    select w, n from regexp_split_to_table(lower(coalesce(p_text, '')), '[^[:alnum:]]+') with ordinality as t(w, n)
-     where w <> ''
-  ), shingles as (
-    select concat_ws(' ', w, lead(w, 1) over o, lead(w, 2) over o) as s, lead(w, 2) over o is not null as whole,
-           n, count(*) over () as total
-      from words window o as (order by n)
-  )
-  select coalesce(array_agg(h order by h), '{}') from (
-    select distinct hashtextextended(s, 0) as h from shingles where whole or (total < 3 and n = 1) order by h limit 8) x
+begin
+  return (
+    with words as (
+      select w, n from regexp_split_to_table(lower(coalesce(p_text, '')), '[^[:alnum:]]+') with ordinality as t(w, n)
+       where w <> ''
+    ), shingles as (
+      select concat_ws(' ', w, lead(w, 1) over o, lead(w, 2) over o) as s, lead(w, 2) over o is not null as whole,
+             n, count(*) over () as total
+        from words window o as (order by n)
+    )
+    select coalesce(array_agg(h order by h), '{}') from (
+      select distinct hashtextextended(s, 0) as h from shingles where whole or (total < 3 and n = 1) order by h limit 8) x);
+end
 $$;
 comment on function plaudit.text_sketch(text) is 'A text''s bottom-8 sketch: the smallest hashes of its three-word shingles, lowercased; what the duplicate check looks reviews up by.';
 
@@ -114,14 +121,18 @@ comment on function plaudit.submission_hold(uuid,uuid,text,text) is 'Why a submi
 
 -- The order id a submission names, as the duplicate check keeps it: hashed with the
 -- organization's secret as purchase proof does, without the `#` shops put before their numbers.
+-- PL/pgSQL, as plaudit.text_sketch: worked out in every submission.
 create or replace function plaudit.submitted_order_hash(p_org_id uuid, p_order_id text)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select plaudit.order_hash(p_org_id, ltrim(btrim(p_order_id), '#')) where nullif(ltrim(btrim(p_order_id), '#'), '') is not null
+begin
+  return case when nullif(ltrim(btrim(p_order_id), '#'), '') is not null
+              then plaudit.order_hash(p_org_id, ltrim(btrim(p_order_id), '#')) end;
+end
 $$;
 comment on function plaudit.submitted_order_hash(uuid,text) is 'The hash a submission''s order id is kept as for the reused-order check, without a leading #; null for none.';
 
