@@ -1524,7 +1524,7 @@ COMMENT ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids 
 --     p_duplicate_of uuid, p_similarity real) RETURNS void
 
 COMMENT ON FUNCTION plaudit.record_submission(p_review plaudit.reviews, p_client_key bytea, p_subject text, p_order_hash text, p_sketch bigint[],
-    p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) IS 'Records a stored submission''s arrival (subject, order hash and sketch as the checks worked them out) and, when held, its held row and the trail''s hold entry.';
+    p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) IS 'Records a stored submission''s arrival and, when held, its held row and the trail''s hold entry.';
 
 -- FUNCTION plaudit.record_test_delivery (supabase/schemas/webhooks.sql)
 --   (p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) RETURNS text
@@ -2026,7 +2026,7 @@ COMMENT ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid
 --   (p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) RETURNS TABLE(reason text, hold_id uuid, duplicate_of uuid, similarity real,
 --     subject text, order_hash text, sketch bigint[])
 
-COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) IS 'Why a submission is held as pending (an open burst hold on its subject, a reused order, a text at least 90 % alike to a recent review; null: it is not), with the subject, order hash and sketch its arrival keeps.';
+COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) IS 'Why a submission is held (a burst''s hold, a reused order, a 90 % alike text; null: not), with its arrival''s subject, order hash and sketch.';
 
 -- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
 --   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)

@@ -9,8 +9,7 @@
 -- writes no statement of reasons; a held review that is later hidden gets one, as every hide does.
 
 -- The subject a review of this product counts towards: the product's group, the product, or the
--- business itself for a review of no product. PL/pgSQL so the session keeps its plan (every
--- submission asks).
+-- business itself for a review of no product. PL/pgSQL, as plaudit.text_sketch.
 create or replace function plaudit.review_subject(p_product_id uuid)
 returns text
 language plpgsql
@@ -30,8 +29,8 @@ comment on function plaudit.review_subject(uuid) is 'The burst subject of a revi
 -- smallest hashes kept (a bottom-k sketch). Texts that are nearly the same share most of their
 -- shingles, so most of their smallest hashes: kept with each submission's arrival, GIN-indexed,
 -- they find the candidates sharing two hashes or more, where a trigram index walked the posting
--- lists of the commonest letters (docs/benchmarks.md). PL/pgSQL, so the session keeps its query's
--- plan: as an SQL function (never inlined) it was parsed and planned again in every submission.
+-- lists of the commonest letters (docs/benchmarks.md). PL/pgSQL, so a session keeps its plan: an SQL
+-- function with a search_path is never inlined, and was parsed and planned in every submission.
 create or replace function plaudit.text_sketch(p_text text)
 returns bigint[]
 language plpgsql
@@ -117,7 +116,7 @@ begin
   return next;
 end
 $$;
-comment on function plaudit.submission_hold(uuid,uuid,text,text) is 'Why a submission is held as pending (an open burst hold on its subject, a reused order, a text at least 90 % alike to a recent review; null: it is not), with the subject, order hash and sketch its arrival keeps.';
+comment on function plaudit.submission_hold(uuid,uuid,text,text) is 'Why a submission is held (a burst''s hold, a reused order, a 90 % alike text; null: not), with its arrival''s subject, order hash and sketch.';
 
 -- The order id a submission names, as the duplicate check keeps it: hashed with the
 -- organization's secret as purchase proof does, without the `#` shops put before their numbers.
@@ -164,7 +163,7 @@ begin
     plaudit.held_reason_text(p_reason, p_hold_id, p_duplicate_of, p_similarity), 'system:submission_checks');
 end
 $$;
-comment on function plaudit.record_submission(plaudit.reviews,bytea,text,text,bigint[],text,uuid,uuid,real) is 'Records a stored submission''s arrival (subject, order hash and sketch as the checks worked them out) and, when held, its held row and the trail''s hold entry.';
+comment on function plaudit.record_submission(plaudit.reviews,bytea,text,text,bigint[],text,uuid,uuid,real) is 'Records a stored submission''s arrival and, when held, its held row and the trail''s hold entry.';
 
 -- The words of a hold's reason, for the trail and the review's pending reason.
 create or replace function plaudit.held_reason_text(p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real)
