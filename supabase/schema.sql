@@ -1525,10 +1525,11 @@ COMMENT ON FUNCTION plaudit.record_order_event(c plaudit.connections, a plaudit.
 COMMENT ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) IS 'Records an attempt of claimed Shopify write-backs: sent, retrying or failed; answers the status.';
 
 -- FUNCTION plaudit.record_submission (supabase/schemas/review_holds.sql)
---   (p_review plaudit.reviews, p_client_key bytea, p_order_hash text, p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) RETURNS void
+--   (p_review plaudit.reviews, p_client_key bytea, p_subject text, p_order_hash text, p_sketch bigint[], p_reason text, p_hold_id uuid,
+--     p_duplicate_of uuid, p_similarity real) RETURNS void
 
-COMMENT ON FUNCTION plaudit.record_submission(p_review plaudit.reviews, p_client_key bytea, p_order_hash text, p_reason text, p_hold_id uuid,
-    p_duplicate_of uuid, p_similarity real) IS 'Records a stored submission''s arrival and, when held, its held row and the trail''s hold entry.';
+COMMENT ON FUNCTION plaudit.record_submission(p_review plaudit.reviews, p_client_key bytea, p_subject text, p_order_hash text, p_sketch bigint[],
+    p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) IS 'Records a stored submission''s arrival and, when held, its held row and the trail''s hold entry.';
 
 -- FUNCTION plaudit.record_test_delivery (supabase/schemas/webhooks.sql)
 --   (p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text, p_response_snippet text, p_succeeded boolean) RETURNS text
@@ -2027,9 +2028,10 @@ COMMENT ON FUNCTION plaudit.store_connection_event(c plaudit.connections, p_deli
 COMMENT ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) IS 'Whether the business''s or a product''s public pages show the notice of a burst being checked.';
 
 -- FUNCTION plaudit.submission_hold (supabase/schemas/review_holds.sql)
---   (p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) RETURNS TABLE(reason text, hold_id uuid, duplicate_of uuid, similarity real)
+--   (p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) RETURNS TABLE(reason text, hold_id uuid, duplicate_of uuid, similarity real,
+--     subject text, order_hash text, sketch bigint[])
 
-COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) IS 'Why a submission is held as pending: an open burst hold on its subject, a reused order, or a text at least 90 % alike to a recent review; no row: it is not.';
+COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) IS 'Why a submission is held (a burst''s hold, a reused order, a 90 % alike text; null: not), with its arrival''s subject, order hash and sketch.';
 
 -- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
 --   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
@@ -3243,7 +3245,7 @@ CREATE INDEX review_arrivals_clients_to_forget ON plaudit.review_arrivals USING 
 CREATE INDEX review_arrivals_order ON plaudit.review_arrivals USING btree (org_id, order_hash, product_id) WHERE (order_hash IS NOT NULL);
 CREATE INDEX review_arrivals_product_id ON plaudit.review_arrivals USING btree (product_id) WHERE (product_id IS NOT NULL);
 CREATE INDEX review_arrivals_recent ON plaudit.review_arrivals USING btree (created_at) INCLUDE (org_id, subject, rating, client_key);
-CREATE INDEX review_arrivals_sketch ON plaudit.review_arrivals USING gin (sketch) WHERE (sketch IS NOT NULL);
+CREATE INDEX review_arrivals_sketch ON plaudit.review_arrivals USING gin (sketch) WITH (fastupdate=off) WHERE (sketch IS NOT NULL);
 CREATE INDEX review_arrivals_subject ON plaudit.review_arrivals USING btree (org_id, subject, created_at) WHERE (rating <= 2);
 CREATE INDEX review_forms_org_id_created_at ON plaudit.review_forms USING btree (org_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 

@@ -124,7 +124,6 @@ declare
   product_ref uuid;
   product_archived boolean;
   proof_refusal text;
-  submitted_order text;
   held record;
 begin
   -- Counted first and outside the block below: a refused submission still counts.
@@ -206,8 +205,7 @@ begin
     end if;
 
     -- A burst's open hold, a reused order or a duplicate text keeps the review pending, with why.
-    submitted_order := plaudit.submitted_order_hash(f.org_id, p_review.order_id);
-    select * into held from plaudit.submission_hold(f.org_id, product_ref, p_review.content, p_review.order_id) limit 1;
+    select * into held from plaudit.submission_hold(f.org_id, product_ref, p_review.content, p_review.order_id);
     if held.reason is not null then
       status := 'pending';
       order_hash := null;
@@ -226,8 +224,8 @@ begin
        case when p_request_id is null then 'form' else 'invitation' end, f.incentive, p_review.language,
        plaudit.attribute_answers(f.custom_fields, answers))
     returning rv.* into r;
-    perform plaudit.record_submission(r, sha256(convert_to(p_rate_bucket, 'UTF8')), submitted_order,
-                                      held.reason, held.hold_id, held.duplicate_of, held.similarity);
+    perform plaudit.record_submission(r, sha256(convert_to(p_rate_bucket, 'UTF8')), held.subject, held.order_hash,
+                                      held.sketch, held.reason, held.hold_id, held.duplicate_of, held.similarity);
 
     if f.verification_mode = 'email' then
       token := plaudit.random_base62(43);

@@ -3,7 +3,7 @@
 -- product, is held as pending with its reason in the trail; only a person approves it then.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(12);
+select plan(15);
 
 insert into plaudit.organizations (id, name, slug) values
   ('68000000-0000-4000-8000-000000000001', 'Copy Co', 'copy-co'),
@@ -87,6 +87,28 @@ select is((select reason || ' by ' || actor from plaudit.moderation_trail where 
 select is((select verification_reason from plaudit.reviews where id = (select id from sent where label = 'order2')),
   'order_reused: the order id already has review ' || (select id from sent where label = 'order1') || ' of the same product',
   'owner: the pending review says why it waits');
+
+-- What each submission leaves for the checks, as the checks worked it out once --------------------
+select results_eq(
+  $$select s.label, a.subject, a.order_hash is not distinct from plaudit.submitted_order_hash(a.org_id, case s.label
+           when 'order1' then '#1001' when 'order2' then '1001' when 'order_other_product' then '1001' end),
+           a.sketch is not distinct from case when char_length(r.content) >= 60 then plaudit.text_sketch(r.content) end
+      from sent s join plaudit.review_arrivals a on a.review_id = s.id join plaudit.reviews r on r.id = s.id
+     where s.label in ('first', 'alike', 'short', 'order1', 'order2', 'order_other_product') order by s.label$$,
+  $$values ('alike'::text, 'business'::text, true, true), ('first', 'business', true, true),
+           ('order1', 'product:68000000-0000-4000-8000-0000000000c1', true, true),
+           ('order2', 'product:68000000-0000-4000-8000-0000000000c1', true, true),
+           ('order_other_product', 'product:68000000-0000-4000-8000-0000000000c2', true, true),
+           ('short', 'business', true, true)$$,
+  'arrivals: each keeps its subject, its order''s hash (none without an order) and its long text''s sketch');
+select is((select array_agg(p.proname::text || ':' || coalesce(array_to_string(p.proconfig, ','), '') order by p.proname)
+             from pg_proc p where p.oid in ('plaudit.submission_hold(uuid,uuid,text,text)'::regprocedure,
+               'plaudit.record_submission(plaudit.reviews,bytea,text,text,bigint[],text,uuid,uuid,real)'::regprocedure)),
+  array['record_submission:search_path=pg_catalog, pg_temp,plan_cache_mode=auto',
+        'submission_hold:search_path=pg_catalog, pg_temp,plan_cache_mode=auto'],
+  'schema: the checks keep their plans for the session, whatever the login''s plan_cache_mode');
+select is((select reloptions from pg_class where oid = 'plaudit.review_arrivals_sketch'::regclass), array['fastupdate=off'],
+  'schema: the sketch index has no pending list for every lookup to read');
 
 -- The reviewer's e-mail link confirms nothing while held; a person decides -------------------------
 update plaudit.review_verification_tokens set token_hash = sha256('tok-68'::bytea)
