@@ -761,7 +761,7 @@ COMMENT ON FUNCTION plaudit.gtin_is_valid(p_gtin text) IS 'True when the text is
 
 COMMENT ON FUNCTION plaudit.has_reviews_in_other_language(p_org_id uuid, p_language text) IS 'Whether any review of the business is written in another language than the one given.';
 
--- FUNCTION plaudit.held_reason_text (supabase/schemas/review_holds.sql)
+-- FUNCTION plaudit.held_reason_text (supabase/schemas/submission_checks.sql)
 --   (p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) RETURNS text
 
 COMMENT ON FUNCTION plaudit.held_reason_text(p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real) IS 'The words of a held review''s reason, for the trail and its pending reason.';
@@ -1524,7 +1524,7 @@ COMMENT ON FUNCTION plaudit.record_order_event(c plaudit.connections, a plaudit.
 
 COMMENT ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) IS 'Records an attempt of claimed Shopify write-backs: sent, retrying or failed; answers the status.';
 
--- FUNCTION plaudit.record_submission (supabase/schemas/review_holds.sql)
+-- FUNCTION plaudit.record_submission (supabase/schemas/submission_checks.sql)
 --   (p_review plaudit.reviews, p_client_key bytea, p_subject text, p_order_hash text, p_sketch bigint[], p_reason text, p_hold_id uuid,
 --     p_duplicate_of uuid, p_similarity real) RETURNS void
 
@@ -1803,7 +1803,7 @@ COMMENT ON FUNCTION plaudit.review_requests_guard_update() IS 'A review request 
 
 COMMENT ON FUNCTION plaudit.review_statements_json(p_review_id uuid) IS 'The statements of reasons of a review of the caller''s tenant, newest first; null when it is not the tenant''s.';
 
--- FUNCTION plaudit.review_subject (supabase/schemas/review_holds.sql)
+-- FUNCTION plaudit.review_subject (supabase/schemas/submission_checks.sql)
 --   (p_product_id uuid) RETURNS text
 
 COMMENT ON FUNCTION plaudit.review_subject(p_product_id uuid) IS 'The burst subject of a review of this product: its group, the product, or the business for none.';
@@ -2027,7 +2027,7 @@ COMMENT ON FUNCTION plaudit.store_connection_event(c plaudit.connections, p_deli
 
 COMMENT ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) IS 'Whether the business''s or a product''s public pages show the notice of a burst being checked.';
 
--- FUNCTION plaudit.submission_hold (supabase/schemas/review_holds.sql)
+-- FUNCTION plaudit.submission_hold (supabase/schemas/submission_checks.sql)
 --   (p_org_id uuid, p_product_id uuid, p_content text, p_order_id text) RETURNS TABLE(reason text, hold_id uuid, duplicate_of uuid, similarity real,
 --     subject text, order_hash text, sketch bigint[])
 
@@ -2055,7 +2055,7 @@ COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaud
 
 COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
 
--- FUNCTION plaudit.submitted_order_hash (supabase/schemas/review_holds.sql)
+-- FUNCTION plaudit.submitted_order_hash (supabase/schemas/submission_checks.sql)
 --   (p_org_id uuid, p_order_id text) RETURNS text
 
 COMMENT ON FUNCTION plaudit.submitted_order_hash(p_org_id uuid, p_order_id text) IS 'The hash a submission''s order id is kept as for the reused-order check, without a leading #; null for none.';
@@ -2075,7 +2075,7 @@ COMMENT ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_prod
 
 COMMENT ON FUNCTION plaudit.take_review_request_quota(p_org_id uuid, p_count integer) IS 'Takes p_count requests from today''s quota and answers what remains, or raises program_limit_exceeded and takes nothing.';
 
--- FUNCTION plaudit.text_sketch (supabase/schemas/review_holds.sql)
+-- FUNCTION plaudit.text_sketch (supabase/schemas/submission_checks.sql)
 --   (p_text text) RETURNS bigint[]
 
 COMMENT ON FUNCTION plaudit.text_sketch(p_text text) IS 'A text''s bottom-8 sketch: the smallest hashes of its three-word shingles, lowercased; what the duplicate check looks reviews up by.';
