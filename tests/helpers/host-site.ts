@@ -20,6 +20,23 @@ export function hostPage(body: string) {
 <body><main><h1>Our shop</h1>${body}</main></body></html>`;
 }
 
+/**
+ * A plain shop's page (its own serif styles, no hostile CSS) that sums its layout shifts in
+ * `window.__shift` and counts the widget's `plaudit:ready` events in `window.__ready`: `body` goes
+ * inside its main element, after the heading; `tail` before the body's end (scripts).
+ */
+export function plainShopPage(body: string, tail = '') {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our shop</title>
+<style>body{font:16px/1.6 Georgia,serif;margin:0 auto;max-width:960px;padding:16px;color:#222}h1{font-size:28px}</style></head>
+<body><script>
+  window.__shift = 0;
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__shift += e.value; })
+    .observe({ type: 'layout-shift', buffered: true });
+  document.addEventListener('plaudit:ready', () => { window.__ready = (window.__ready || 0) + 1; });
+</script>
+<main><h1>Our shop</h1>${body}<p id="below">Text below the reviews.</p></main>${tail}</body></html>`;
+}
+
 export function useHostSite() {
   /** The page's body, per request path. */
   const pages = new Map<string, string>();

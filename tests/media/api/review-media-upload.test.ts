@@ -283,21 +283,31 @@ describe('POST /api/v1/reviews/:id/media', () => {
   });
 
   it('limits uploads per client address, refused ones included (429 with Retry-After)', async () => {
-    const ip = freshIp();
-    const sent = await limited.call('POST', '/api/v1/reviews', {
-      body: reviewBody(formId),
-      headers: { 'x-forwarded-for': ip },
-    });
-    const opts = { token: sent.body.media_upload.token, baseUrl: limited.url, headers: { 'x-forwarded-for': ip } };
-    expect((await upload(sent.body.id, new TextEncoder().encode('not a photo'), opts)).status).toBe(415);
-    expect((await upload(sent.body.id, await jpegWithGps(20, 20), opts)).status).toBe(201);
-    const third = await upload(sent.body.id, await jpegWithGps(20, 20, 2), opts);
-    expect(third.status).toBe(429);
-    expect(third.body).toEqual(errorBody(429, 'Too Many Requests', /^Too many uploads from this address/));
-    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Another address still uploads.
-    const elsewhere = { ...opts, headers: { 'x-forwarded-for': freshIp() } };
-    expect((await upload(sent.body.id, await jpegWithGps(20, 20, 2), elsewhere)).status).toBe(201);
+    // The limit counts in windows of a clock minute: a try that straddles a minute's end (its
+    // count starting again) proves nothing and is made again, from a fresh address.
+    const minute = () => Math.floor(Date.now() / 60_000);
+    for (let attempt = 1;; attempt++) {
+      const ip = freshIp();
+      const began = minute();
+      const sent = await limited.call('POST', '/api/v1/reviews', {
+        body: reviewBody(formId),
+        headers: { 'x-forwarded-for': ip },
+      });
+      const opts = { token: sent.body.media_upload.token, baseUrl: limited.url, headers: { 'x-forwarded-for': ip } };
+      const refused = await upload(sent.body.id, new TextEncoder().encode('not a photo'), opts);
+      const stored = await upload(sent.body.id, await jpegWithGps(20, 20), opts);
+      const third = await upload(sent.body.id, await jpegWithGps(20, 20, 2), opts);
+      if (minute() !== began && attempt < 3) continue;
+      expect(refused.status).toBe(415);
+      expect(stored.status).toBe(201);
+      expect(third.status).toBe(429);
+      expect(third.body).toEqual(errorBody(429, 'Too Many Requests', /^Too many uploads from this address/));
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another address still uploads.
+      const elsewhere = { ...opts, headers: { 'x-forwarded-for': freshIp() } };
+      expect((await upload(sent.body.id, await jpegWithGps(20, 20, 2), elsewhere)).status).toBe(201);
+      return;
+    }
   });
 
   it("holds each media limit once on each side: the database's functions and the API's constants agree", async () => {

@@ -12,7 +12,7 @@ import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/db.ts';
-import { hostPage, openPage, useHostSite } from '../../helpers/host-site.ts';
+import { hostPage, openPage, plainShopPage, useHostSite } from '../../helpers/host-site.ts';
 import { productSnippet } from '../../../functions/_shared/core/embed-snippets.ts';
 import { api } from '../../helpers/http.ts';
 import { syncProducts } from '../../helpers/products.ts';
@@ -145,17 +145,7 @@ describe('the public page', () => {
 });
 
 /** A shop's plain page with this container (the snippet's, its height reserved), text below it, and its shifts summed. */
-function shopPage(container: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our shop</title>
-<style>body{font:16px/1.6 Georgia,serif;margin:0 auto;max-width:960px;padding:16px;color:#222}</style></head>
-<body><script>
-  window.__shift = 0;
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__shift += e.value; })
-    .observe({ type: 'layout-shift', buffered: true });
-  document.addEventListener('plaudit:ready', () => { window.__ready = (window.__ready || 0) + 1; });
-</script>
-<main><h1>Our shop</h1>${container}<p id="below">Text below the reviews.</p></main></body></html>`;
-}
+const shopPage = (container: string) => plainShopPage(container);
 
 const isSummary = (url: URL) => /\/public\/(summaries\/|products\/.*\/summary$)/.test(url.pathname);
 

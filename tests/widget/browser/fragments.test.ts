@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, screenshotDir, useBrowser } from '../../helpers/browser.ts';
 import { createTenant, type Tenant } from '../../helpers/db.ts';
-import { openPage, useHostSite } from '../../helpers/host-site.ts';
+import { openPage, plainShopPage, useHostSite } from '../../helpers/host-site.ts';
 import { api } from '../../helpers/http.ts';
 import { syncProducts } from '../../helpers/products.ts';
 import { createForm } from '../../helpers/review-requests.ts';
@@ -41,16 +41,9 @@ beforeAll(async () => {
 
 /** A shop's own page, with its own styles, the fragment included by its server, and the widget's script. */
 function shopPage(fragment: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our shop</title>
-<style>body{font:16px/1.6 Georgia,serif;margin:0 auto;max-width:960px;padding:16px;color:#222}h1{font-size:28px}</style></head>
-<body><script>
-  window.__shift = 0;
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__shift += e.value; })
-    .observe({ type: 'layout-shift', buffered: true });
-  document.addEventListener('plaudit:ready', () => { window.__ready = (window.__ready || 0) + 1; });
-</script>
-<main><h1>Our shop</h1><p>Handmade stoneware since 1998.</p>${fragment}<p id="below">Text below the reviews.</p></main>
-<script>window.__first = document.querySelector('.plaudit-fragment li.r');</script>
+  return plainShopPage(
+    `<p>Handmade stoneware since 1998.</p>${fragment}`,
+    `<script>window.__first = document.querySelector('.plaudit-fragment li.r');</script>
 <script>
   // The widget's script arrives after the first paint, as on a slow network: any difference
   // between the fragment and the widget's first render would then be a shift.
@@ -59,7 +52,8 @@ function shopPage(fragment: string) {
     s.src = ${JSON.stringify(script)};
     document.body.append(s);
   })));
-</script></body></html>`;
+</script>`,
+  );
 }
 
 /** The API's requests the page makes, past the widget's script. */

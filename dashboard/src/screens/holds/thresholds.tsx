@@ -3,9 +3,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
 import { useOrgId, useWorkspace } from '../../session.ts';
-import { ErrorNotice, Loading, Notice } from '../../ui/components.tsx';
+import { ErrorNotice, Loading } from '../../ui/components.tsx';
 import { NumberField } from '../../ui/fields.tsx';
 import { useAction, useLoad } from '../../ui/hooks.ts';
+import { SettingsForm } from '../../ui/settings-form.tsx';
 
 type Thresholds = Schemas['HoldSettings'];
 type Draft = Record<'reviews' | 'addresses' | 'factor' | 'share', string>;
@@ -61,15 +62,12 @@ export function HoldThresholds() {
       {s && <p>{ruleOf(s)}</p>}
       {s && !isAdmin && <p class='muted small'>Only the organization's owners and admins can change them.</p>}
       {s && draft && isAdmin && (
-        <form
-          class='rr-settings'
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save.run();
-          }}
+        <SettingsForm
+          save={save}
+          saved={saved}
+          savedText='The thresholds are saved. The next check uses them.'
+          submitLabel='Save thresholds'
         >
-          {saved && <Notice tone='success'>The thresholds are saved. The next check uses them.</Notice>}
-          {save.error && save.error.errors.length === 0 && <ErrorNotice error={save.error} />}
           <NumberField
             label='One- and two-star reviews in an hour'
             name='min_reviews'
@@ -116,10 +114,7 @@ export function HoldThresholds() {
             value={draft.share}
             onValue={(v) => edit({ share: v })}
           />
-          <button type='submit' class='button primary' disabled={save.pending}>
-            {save.pending ? 'Saving…' : 'Save thresholds'}
-          </button>
-        </form>
+        </SettingsForm>
       )}
     </section>
   );

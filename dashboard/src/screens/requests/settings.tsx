@@ -2,10 +2,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
 import { useOrgId, useWorkspace } from '../../session.ts';
-import { ErrorNotice, Loading, Notice, PageHeader } from '../../ui/components.tsx';
+import { ErrorNotice, Loading, PageHeader } from '../../ui/components.tsx';
 import { CheckboxField, NumberField, SelectField } from '../../ui/fields.tsx';
 import { formatNumber } from '../../ui/format.ts';
 import { useAction, useLoad } from '../../ui/hooks.ts';
+import { SettingsForm } from '../../ui/settings-form.tsx';
 import { SuppressionList } from './suppression-list.tsx';
 import { RequestTabs } from './tabs.tsx';
 
@@ -87,15 +88,7 @@ function SettingsCard() {
         </>
       )}
       {s && draft && isAdmin && (
-        <form
-          class='rr-settings'
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save.run();
-          }}
-        >
-          {saved && <Notice tone='success'>The settings are saved.</Notice>}
-          {save.error && save.error.errors.length === 0 && <ErrorNotice error={save.error} />}
+        <SettingsForm save={save} saved={saved} savedText='The settings are saved.' submitLabel='Save settings'>
           <NumberField
             label='Daily limit'
             name='daily_quota'
@@ -105,13 +98,15 @@ function SettingsCard() {
             max={100000}
             required
             value={draft.quota}
-            onValue={(v) => edit({ quota: v })}
+            onValue={(v) =>
+              edit({ quota: v })}
           />
           <CheckboxField
             id='f-reminders_enabled'
             label='Send reminders to customers who have not written a review'
             checked={draft.enabled}
-            onChecked={(on) => edit({ enabled: on })}
+            onChecked={(on) =>
+              edit({ enabled: on })}
           />
           <NumberField
             label='Days before a reminder'
@@ -123,7 +118,8 @@ function SettingsCard() {
             required
             disabled={!draft.enabled}
             value={draft.delay}
-            onValue={(v) => edit({ delay: v })}
+            onValue={(v) =>
+              edit({ delay: v })}
           />
           <SelectField
             label='Reminders per request'
@@ -131,13 +127,11 @@ function SettingsCard() {
             error={save.error}
             disabled={!draft.enabled}
             value={draft.max}
-            onValue={(v) => edit({ max: v })}
+            onValue={(v) =>
+              edit({ max: v })}
             options={[['1', 'One reminder'], ['2', 'Two reminders']]}
           />
-          <button type='submit' class='button primary' disabled={save.pending}>
-            {save.pending ? 'Saving…' : 'Save settings'}
-          </button>
-        </form>
+        </SettingsForm>
       )}
     </section>
   );
