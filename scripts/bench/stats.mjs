@@ -39,3 +39,15 @@ export function median(values) {
   const mid = v.length >> 1;
   return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
+
+/** The median time (ms) of `runs` calls of `call`, one after another, after one to warm up. */
+export async function timedMedian(runs, call) {
+  await call();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}

@@ -8,7 +8,7 @@
 // decision), each entry with a made-up hash: the figures never read a hash, and appending 100,000
 // entries one at a time through the chain would only slow the seeding. Each figure is the median
 // of BENCH_DSA_RUNS calls made one after another, after one to warm up.
-import { median, positive } from '../stats.mjs';
+import { positive, timedMedian } from '../stats.mjs';
 
 async function seed(sql, { reviews, notices, year }, log) {
   const [org] = await sql`
@@ -87,18 +87,6 @@ async function seed(sql, { reviews, notices, year }, log) {
   return { orgId: org.id, trail: n };
 }
 
-/** The median time (ms) of `runs` calls of `call`, one after another, after one to warm up. */
-async function timed(runs, call) {
-  await call();
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await call();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
-
 const scenario = {
   name: 'dsa-figures',
   description:
@@ -110,7 +98,7 @@ const scenario = {
     const runs = positive(ctx.env, 'BENCH_DSA_RUNS', 25);
     const year = new Date().getUTCFullYear() - 1;
     const { orgId, trail } = await seed(stack.sql, { reviews, notices, year }, ctx.log);
-    const figures = await timed(runs, () =>
+    const figures = await timedMedian(runs, () =>
       stack.sql.begin(async (tx) => {
         await tx`set local role plaudit_api`;
         await tx`select set_config('plaudit.org_id', ${orgId}, true)`;
@@ -119,7 +107,7 @@ const scenario = {
           throw new Error(`the figures counted ${row.report.notices.received.total} notices, not ${notices}`);
         }
       }));
-    const count = await timed(runs, () =>
+    const count = await timedMedian(runs, () =>
       stack.sql.begin(async (tx) => {
         await tx`
           select count(*) from plaudit.moderation_trail

@@ -3,7 +3,7 @@
 // revalidated (304), next to the least the report must do: one count of that year's reviews
 // through the same index, as plain SQL. Each figure is the median of BENCH_TRANSPARENCY_RUNS calls
 // made one after another (the report is read one reader at a time; caches do the rest).
-import { median, positive } from '../stats.mjs';
+import { positive, timedMedian } from '../stats.mjs';
 
 async function seed(sql, reviews, log) {
   const [org] = await sql`
@@ -31,18 +31,6 @@ async function seed(sql, reviews, log) {
   return org.id;
 }
 
-/** The median time (ms) of `runs` calls of `call`, one after another, after one to warm up. */
-async function timed(runs, call) {
-  await call();
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await call();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
-
 const scenario = {
   name: 'transparency',
   description:
@@ -54,17 +42,17 @@ const scenario = {
     const orgId = await seed(stack.sql, reviews, ctx.log);
     const url = `${stack.api.url}/api/v1/public/transparency/transparency-bench`;
     let etag = '';
-    const fresh = await timed(runs, async () => {
+    const fresh = await timedMedian(runs, async () => {
       const res = await fetch(url);
       if (res.status !== 200) throw new Error(`the report answered ${res.status}`);
       etag = res.headers.get('etag') ?? '';
       await res.arrayBuffer();
     });
-    const revalidated = await timed(runs, async () => {
+    const revalidated = await timedMedian(runs, async () => {
       const res = await fetch(url, { headers: { 'if-none-match': etag } });
       if (res.status !== 304) throw new Error(`a revalidation answered ${res.status}`);
     });
-    const count = await timed(runs, () =>
+    const count = await timedMedian(runs, () =>
       stack.sql`
         select count(*) from plaudit.reviews
          where org_id = ${orgId}

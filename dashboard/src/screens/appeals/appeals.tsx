@@ -11,6 +11,7 @@ import { DecisionForm } from '../../ui/decision-form.tsx';
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
+import { StatusTabs } from '../../ui/status-tabs.tsx';
 
 type Appeal = Schemas['Appeal'];
 
@@ -39,25 +40,7 @@ export function Appeals(_: { params: Record<string, string> }) {
         A reviewer whose review you hid is sent the reasons and may appeal. A person decides each appeal: uphold the
         decision, or reverse it and show the review again. Your reasons are mailed to the reviewer.
       </p>
-      <nav class='tabs' aria-label='Appeals by status'>
-        <ul>
-          {TABS.map(([value, label]) => (
-            <li key={value}>
-              <a
-                href={`?status=${value}`}
-                aria-current={tab === value ? 'page' : undefined}
-                onClick={(e) => {
-                  e.preventDefault();
-                  setDone(undefined);
-                  setQuery({ status: value, page: null }, false);
-                }}
-              >
-                {label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusTabs label='Appeals by status' tabs={TABS} current={tab} onPick={() => setDone(undefined)} />
       {done && <Notice tone='success'>The appeal is decided: {done}</Notice>}
       <ErrorNotice error={list.error} />
       {list.loading && !list.data && <Loading what='Loading appeals' />}

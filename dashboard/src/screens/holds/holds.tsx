@@ -12,6 +12,7 @@ import { formatDateTime } from '../../ui/format.ts';
 import { useLoad } from '../../ui/hooks.ts';
 import { ReleaseHold } from '../../ui/release-hold.tsx';
 import { HoldThresholds } from './thresholds.tsx';
+import { StatusTabs } from '../../ui/status-tabs.tsx';
 
 type Hold = Schemas['Hold'];
 
@@ -37,25 +38,7 @@ export function Holds(_: { params: Record<string, string> }) {
     <>
       <PageHeader title='Holds' />
       <Intro />
-      <nav class='tabs' aria-label='Holds by status'>
-        <ul>
-          {TABS.map(([value, label]) => (
-            <li key={value}>
-              <a
-                href={`?status=${value}`}
-                aria-current={tab === value ? 'page' : undefined}
-                onClick={(e) => {
-                  e.preventDefault();
-                  setDone(false);
-                  setQuery({ status: value, page: null }, false);
-                }}
-              >
-                {label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusTabs label='Holds by status' tabs={TABS} current={tab} onPick={() => setDone(false)} />
       {done && <Released />}
       <ErrorNotice error={list.error} />
       {list.loading && !list.data && <Loading what='Loading holds' />}

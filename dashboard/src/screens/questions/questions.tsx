@@ -9,6 +9,7 @@ import { CheckboxField } from '../../ui/fields.tsx';
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { useLoad } from '../../ui/hooks.ts';
 import { QuestionCard } from './question-card.tsx';
+import { StatusTabs } from '../../ui/status-tabs.tsx';
 
 const FILTERS = ['status', 'answered', 'page'] as const;
 const TABS = [['published', 'Published'], ['pending', 'Waiting for confirmation'], ['hidden', 'Hidden']] as const;
@@ -42,24 +43,7 @@ export function Questions(_: { params: Record<string, string> }) {
         once its asker confirms it by e-mail; customers who bought the product are asked to answer it, and you can
         answer it yourself. Hide what does not belong, with your reasons.
       </p>
-      <nav class='tabs' aria-label='Questions by status'>
-        <ul>
-          {TABS.map(([value, label]) => (
-            <li key={value}>
-              <a
-                href={`?status=${value}`}
-                aria-current={status === value ? 'page' : undefined}
-                onClick={(e) => {
-                  e.preventDefault();
-                  setQuery({ status: value, page: null }, false);
-                }}
-              >
-                {label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusTabs label='Questions by status' tabs={TABS} current={status} />
       <CheckboxField
         id='q-unanswered'
         label='Unanswered only'

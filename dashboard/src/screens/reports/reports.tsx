@@ -8,6 +8,7 @@ import { Empty, ErrorNotice, Loading, Notice, PageHeader, Pager } from '../../ui
 import { useQueryFilters } from '../../ui/filters.tsx';
 import { useLoad } from '../../ui/hooks.ts';
 import { ReportCard } from './report-card.tsx';
+import { StatusTabs } from '../../ui/status-tabs.tsx';
 
 const FILTERS = ['status', 'page'] as const;
 const TABS = [['open', 'Open'], ['resolved', 'Resolved']] as const;
@@ -40,25 +41,7 @@ export function Reports(_: { params: Record<string, string> }) {
         notice under the EU Digital Services Act, which asks you to decide in good time). Oldest open ones first deserve
         a look: decide each in one step, hiding the review or keeping it, with your reasons.
       </p>
-      <nav class='tabs' aria-label='Reports by status'>
-        <ul>
-          {TABS.map(([value, label]) => (
-            <li key={value}>
-              <a
-                href={`?status=${value}`}
-                aria-current={status === value ? 'page' : undefined}
-                onClick={(e) => {
-                  e.preventDefault();
-                  setResolved(undefined);
-                  setQuery({ status: value, page: null }, false);
-                }}
-              >
-                {label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusTabs label='Reports by status' tabs={TABS} current={status} onPick={() => setResolved(undefined)} />
       {resolved && <Notice tone='success'>The report is resolved: {resolved}</Notice>}
       <ErrorNotice error={list.error} />
       {list.loading && !list.data && <Loading what='Loading reports' />}
