@@ -287,12 +287,6 @@ export async function startSupabaseConditions({ dir, vault = true }) {
   } finally {
     await sql.end();
   }
-  // pg_cron's scheduler started with the cluster, before its extension existed, and pg_cron 1.4
-  // then misses the job cache's invalidations now and again (citusdata/pg_cron#362): jobs a
-  // migration schedules never run. Restarted, it starts as on hosted Supabase, where the extension
-  // exists long before any migration.
-  cluster.stop();
-  cluster.start();
   let pooler;
   try {
     pooler = await startPgBouncer({ cluster, pgbouncerPassword, port: await freePort() });

@@ -99,6 +99,8 @@ beforeAll(async () => {
   // 1. supabase db push (the release), as postgres.
   const pushed = dbPush(releaseWorkdir());
   if (pushed.status !== 0) throw new Error(`supabase db push failed:\n${pushed.stdout}\n${pushed.stderr}`);
+  // 2a. pg_cron is told of its jobs again in a small transaction of its own (README, step 2).
+  await asPostgres`select cron.alter_job(jobid, active := true) from cron.job where jobname like 'plaudit-%'`;
 
   // 2. The API's login role gets a password, in the SQL editor (as postgres).
   const password = 'hosted-rig-authenticator';
