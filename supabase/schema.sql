@@ -1682,6 +1682,11 @@ COMMENT ON FUNCTION plaudit.review_hold_json(p_id uuid) IS 'A hold of the caller
 
 COMMENT ON FUNCTION plaudit.review_hold_subject_json(p_org_id uuid, p_subject text) IS 'A hold''s subject as the API names it: the business, a product or a product group, with its name.';
 
+-- FUNCTION plaudit.review_hold_thresholds (supabase/schemas/review_holds.sql)
+--   (p_org_id uuid) RETURNS TABLE(min_reviews integer, min_addresses integer, median_factor numeric, min_low_share numeric)
+
+COMMENT ON FUNCTION plaudit.review_hold_thresholds(p_org_id uuid) IS 'An organization''s review bombing thresholds: its settings, else the defaults.';
+
 -- FUNCTION plaudit.review_holds_version (supabase/schemas/review_holds.sql)
 --   (p_org_id uuid) RETURNS bigint
 
@@ -4107,6 +4112,7 @@ GRANT ALL ON FUNCTION plaudit.review_appeal_json(p_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_feed_state(p_slug text, p_feed text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_feeds_report(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_hold_json(p_id uuid) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.review_hold_thresholds(p_org_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_json(r plaudit.reviews, reply plaudit.review_replies) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.review_leaves_summaries(p_old plaudit.reviews, p_new plaudit.reviews) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.review_media_json(p_review_id uuid, p_public boolean) TO plaudit_api;

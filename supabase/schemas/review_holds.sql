@@ -76,6 +76,24 @@ set search_path = pg_catalog, pg_temp
 as $$ select count(*) + count(h.released_at) from plaudit.review_holds h where h.org_id = p_org_id $$;
 comment on function plaudit.review_holds_version(uuid) is 'Moves when a hold of the organization opens or is released: a part of its public answers'' version.';
 
+-- An organization's review bombing thresholds as the detection applies them: its settings, else
+-- the defaults (the same as the settings table's column defaults, which a first change starts
+-- from; 67-review-bombing.test.sql checks that the two agree). The one home of the defaults: the
+-- burst detection and the API's settings route both read them here. Invoker's rights: the API
+-- reads its own organization's row through the table's policies.
+create or replace function plaudit.review_hold_thresholds(p_org_id uuid)
+returns table (min_reviews integer, min_addresses integer, median_factor numeric, min_low_share numeric)
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(st.min_reviews, 10), coalesce(st.min_addresses, 5),
+         coalesce(st.median_factor, 5), coalesce(st.min_low_share, 0.5)
+    from (select) one left join plaudit.review_hold_settings st on st.org_id = p_org_id
+$$;
+comment on function plaudit.review_hold_thresholds(uuid) is 'An organization''s review bombing thresholds: its settings, else the defaults.';
+grant execute on function plaudit.review_hold_thresholds(uuid) to plaudit_api;
+
 -- The worker's look, once a cycle, at the hour before p_now (the clock is given, so tests set it):
 -- for each subject, its one- and two-star reviews, from how many client addresses, and how many
 -- without the busiest address; against the subject's hourly median of them over the 28 days
@@ -121,10 +139,7 @@ begin
                           and b.created_at > p_now - interval '1 hour' and b.created_at <= p_now
                         group by b.client_key order by count(*) desc limit 1) as low_without_busiest
         from hour hr
-        cross join lateral (
-          select coalesce(st.min_reviews, 10) as min_reviews, coalesce(st.min_addresses, 5) as min_addresses,
-                 coalesce(st.median_factor, 5) as median_factor, coalesce(st.min_low_share, 0.5) as min_low_share
-            from (select) one left join plaudit.review_hold_settings st on st.org_id = hr.org_id) s
+        cross join lateral plaudit.review_hold_thresholds(hr.org_id) s
        where hr.addresses >= s.min_addresses and hr.low >= s.min_reviews
          and hr.low >= s.min_low_share * hr.total
          and not exists (select from plaudit.review_holds o

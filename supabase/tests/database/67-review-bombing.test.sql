@@ -2,7 +2,7 @@
 -- steady flow never make, the hold at submission, the member's release, and tenant isolation.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(22);
+select plan(25);
 
 insert into plaudit.organizations (id, name, slug) values
   ('67000000-0000-4000-8000-000000000001', 'Bombed Co', 'bombed-co'),
@@ -113,8 +113,17 @@ select is(plaudit.dsa_transparency(extract(year from now())::integer)::jsonb -> 
                                                                       'total', 1)),
   'tenant: the DSA transparency report counts the hold and the review it held');
 
+select is((select row(t.*)::text from plaudit.review_hold_thresholds('67000000-0000-4000-8000-000000000001') t),
+  '(10,5,5,0.5)', 'tenant: without settings, the thresholds are the defaults');
+insert into plaudit.review_hold_settings (org_id, min_reviews) values ('67000000-0000-4000-8000-000000000001', 20);
+select is((select row(t.*)::text from plaudit.review_hold_thresholds('67000000-0000-4000-8000-000000000001') t),
+  (select row(s.min_reviews, s.min_addresses, s.median_factor, s.min_low_share)::text from plaudit.review_hold_settings s),
+  'tenant: the defaults are the settings table''s own: a first change keeps the others as they were');
+
 -- Tenant B --------------------------------------------------------------------------------------
 select tests.act_as_tenant('67000000-0000-4000-8000-000000000002');
+select is((select min_reviews from plaudit.review_hold_thresholds('67000000-0000-4000-8000-000000000001')), 10,
+  'tenant B: another tenant''s thresholds are not read (its defaults answer)');
 select ok(plaudit.review_hold_json((select id from found_holds)) is null, 'tenant B: another tenant''s hold is not read');
 select is((select count(*)::int from plaudit.review_holds), 0, 'tenant B: sees no hold of another tenant');
 

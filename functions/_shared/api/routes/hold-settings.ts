@@ -56,12 +56,9 @@ export const holdSettings = orgSettingsRoutes({
 });
 
 async function loadHoldSettings(db: Tx): Promise<z.infer<typeof HoldSettings>> {
-  // The defaults where no row was written: the burst lane's (review_holds.sql) and the table's columns'.
+  // The organization's settings, else the defaults the burst detection applies (one home, in SQL).
   const [row] = await db<
     { min_reviews: number; min_addresses: number; median_factor: string; min_low_share: string }[]
-  >`
-    select coalesce(s.min_reviews, 10) as min_reviews, coalesce(s.min_addresses, 5) as min_addresses,
-           coalesce(s.median_factor, 5) as median_factor, coalesce(s.min_low_share, 0.5) as min_low_share
-      from (select 1) one left join plaudit.review_hold_settings s on true`;
+  >`select * from plaudit.review_hold_thresholds((select plaudit.current_org_id()))`;
   return { ...row, median_factor: Number(row.median_factor), min_low_share: Number(row.min_low_share) };
 }
