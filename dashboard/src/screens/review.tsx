@@ -13,6 +13,7 @@ import { type Held, HeldReason, holdOpen, useHeld } from '../ui/held-reason.tsx'
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { incentiveWords } from '../ui/incentive.ts';
 import { ReviewMedia, trailReason } from '../ui/review-media.tsx';
+import { VerificationBadge } from '../ui/review-list.tsx';
 import {
   ACTION_LABEL,
   actorLabel,
@@ -21,7 +22,6 @@ import {
   publicState,
   publicStateBadge,
   sourceWords,
-  VERIFICATION_LABEL,
 } from '../ui/words.ts';
 
 export function ReviewPage({ params }: { params: Record<string, string> }) {
@@ -93,9 +93,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
         <article class='card review-card'>
           <p class='review-row-head'>
             <Stars rating={r.rating} />
-            <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
-              {VERIFICATION_LABEL[r.verification_status]}
-            </Badge>
+            <VerificationBadge status={r.verification_status} />
             <Badge tone={badge.tone}>{badge.label}</Badge>
           </p>
           <p class='review-text'>{r.content}</p>
