@@ -740,6 +740,11 @@ COMMENT ON FUNCTION plaudit.fan_out_event() IS 'Every new event gets a delivery 
 
 COMMENT ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) IS 'Records the outcome of a processed connection event.';
 
+-- FUNCTION plaudit.form_subjects_under_check (supabase/schemas/review_holds.sql)
+--   (p_form_id uuid, p_external_ids text[]) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.form_subjects_under_check(p_form_id uuid, p_external_ids text[]) IS 'Whether a review of one of these subjects (product external ids, null for the business) written on this form would be held for a check now.';
+
 -- FUNCTION plaudit.google_product_feed_page (supabase/schemas/google_product_feed.sql)
 --   (p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) RETURNS TABLE(xml text,
 --     reviews integer, last_product uuid, last_created_at text, last_id uuid)
@@ -3878,6 +3883,7 @@ GRANT SELECT(kind),INSERT(kind) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.form_subjects_under_check(p_form_id uuid, p_external_ids text[]) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
