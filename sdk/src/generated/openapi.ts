@@ -844,7 +844,7 @@ export interface paths {
         get?: never;
         /**
          * Reply to a review, or edit the reply
-         * @description The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.
+         * @description The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Only a published review takes one: a `pending` review (not public yet) or a `rejected` one (never public) answers 409; a published review hidden since keeps its reply, which shows again with it. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -9960,6 +9960,15 @@ export interface operations {
             };
             /** @description No review with this id in this organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The review is pending or rejected: only a published review takes a public reply */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
