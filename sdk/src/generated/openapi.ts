@@ -1024,8 +1024,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Answer a question
-         * @description The business's answer, published at once under the business's public name (`author: business`); emits `question.answered` and is kept in the questions' trail. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         * Answer a question, or edit the business's answer
+         * @description The business's answer, published at once under the business's public name (`author: business`). The business has one answer per question: the first call makes it (201), a later one replaces its text (200; the same text changes nothing), and a hidden answer stays hidden until shown again. Emits `question.answered` (again, with the same answer id, on an edit) and is kept in the questions' trail (`answer`, then `edit_answer` with the text it replaced). Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -10607,6 +10607,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The question with its answers, the business's edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
             /** @description The question with its answers */
             201: {
                 headers: {
