@@ -401,11 +401,10 @@ $$;
 comment on function plaudit.public_listed_products(uuid) is 'The products public pages list: those not archived, and archived ones with public reviews of their own.';
 
 -- Every page of the enabled profiles for the sitemap, a page at a time (a sitemap holds at most
--- 50,000 addresses), by slug: each profile page (`profile`), its review policy page (`policy`), its
--- transparency page (`transparency`), the catalog page of a profile that lists products
--- (`catalog`), and each listed product's page (`product`, with its external_id), with when each
--- last changed as far as its settings go (the policy page: its profile's settings; the
--- transparency page none: its figures move with every review and decision).
+-- 50,000 addresses), by slug: each profile page (`profile`), its review policy (`policy`) and
+-- transparency (`transparency`) pages, the catalog page of a profile that lists products (`catalog`),
+-- and each listed product's page (`product`, with its external_id), with when each last changed as far
+-- as its settings go (policy: its profile's; transparency none: its figures move with every review).
 create or replace function plaudit.public_sitemap(p_page integer, p_limit integer)
 returns table (slug text, page text, external_id text, updated_at timestamptz, total bigint)
 language sql
