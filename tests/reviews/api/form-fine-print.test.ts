@@ -2,7 +2,8 @@
 // setting: at once (mode `none`, or an invitation's address), once the address is confirmed
 // (`email`) or the order found (`purchase_proof`), once the business has read it (`manual`), and,
 // while the worker holds the subject's new reviews for a check (a burst), once a person has checked
-// it. Neither of the last two promises "whatever its rating": a person decides them.
+// it (and an invitation's note then promises no verification at once). Neither of the last two
+// promises "whatever its rating": a person decides them.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api } from '../../helpers/http.ts';
@@ -86,5 +87,21 @@ describe("a review form's fine print", () => {
       await db`update plaudit.review_holds set released_at = now(), released_by = 'test' where id = ${hold.id}`;
     }
     expect(await finePrintAt(formUrl(form.id, 'MUG'))).toContain(AT_ONCE);
+  });
+
+  it("says an invitation's review waits for the check while the business's reviews are held", async () => {
+    const form = await createForm(t, { verification_mode: 'email' });
+    const landing = await landingFor(form.id, `cat@${t.org.slug}.example.com`);
+    const [hold] = await db`
+      insert into plaudit.review_holds (org_id, subject, started_at, figures)
+      values (${t.org.id}, 'business', now(), '{}') returning id`;
+    try {
+      const html = await (await fetch(landing)).text();
+      expect(html).not.toContain('no confirmation e-mail needed');
+      expect(await finePrintAt(landing)).toContain(`${name} is checking an unusual number of recent reviews`);
+    } finally {
+      await db`update plaudit.review_holds set released_at = now(), released_by = 'test' where id = ${hold.id}`;
+    }
+    expect(await (await fetch(landing)).text()).toContain('no confirmation e-mail needed');
   });
 });

@@ -45,9 +45,13 @@ export interface FormContext {
   underCheck?: boolean;
 }
 
-/** How the review will be verified, when the reviewer has something to know or do. */
-export function verificationNote(ctx: Pick<FormContext, 'invited' | 'verificationMode'>) {
-  return ctx.invited && ctx.verificationMode !== 'manual'
+/**
+ * How the review will be verified, when the reviewer has something to know or do (an invitation
+ * verifies it, but neither for a form whose reviews the business approves nor while a burst's hold
+ * keeps its subject's reviews for a person's check: the fine print says so).
+ */
+export function verificationNote(ctx: Pick<FormContext, 'invited' | 'verificationMode' | 'underCheck'>) {
+  return ctx.invited && ctx.verificationMode !== 'manual' && !ctx.underCheck
     ? markup`<p class="hint">Sent with the address this invitation went to, your review is published as verified: no confirmation e-mail needed.</p>`
     : ctx.verificationMode === 'email'
     ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
