@@ -63,11 +63,6 @@ COMMENT ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash byte
 
 COMMENT ON FUNCTION plaudit.add_review_statistics(p_deltas jsonb) IS 'Adds signed deltas to this backend''s slot of the review statistics, one row per organization, in organization order.';
 
--- FUNCTION plaudit.answer_question (supabase/schemas/question_answers.sql)
---   (p_question_id uuid, p_content text, p_actor text) RETURNS uuid
-
-COMMENT ON FUNCTION plaudit.answer_question(p_question_id uuid, p_content text, p_actor text) IS 'Writes the business''s answer to a question of the caller''s tenant; answers its id.';
-
 -- FUNCTION plaudit.answer_question_by_token (supabase/schemas/question_answers.sql)
 --   (p_rate_bucket text, p_rate_limit integer, p_token text, p_content text) RETURNS TABLE(rate_allowed boolean, rate_remaining integer,
 --     rate_reset bigint, outcome text, answer_id uuid)
@@ -740,6 +735,11 @@ COMMENT ON FUNCTION plaudit.fan_out_event() IS 'Every new event gets a delivery 
 
 COMMENT ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) IS 'Records the outcome of a processed connection event.';
 
+-- FUNCTION plaudit.form_subjects_under_check (supabase/schemas/review_holds.sql)
+--   (p_form_id uuid, p_external_ids text[]) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.form_subjects_under_check(p_form_id uuid, p_external_ids text[]) IS 'Whether a review of one of these subjects (product external ids, null for the business) written on this form would be held for a check now.';
+
 -- FUNCTION plaudit.google_product_feed_page (supabase/schemas/google_product_feed.sql)
 --   (p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) RETURNS TABLE(xml text,
 --     reviews integer, last_product uuid, last_created_at text, last_id uuid)
@@ -1327,7 +1327,7 @@ COMMENT ON FUNCTION plaudit.public_search_reviews(p_slug text, p_external_id tex
 -- FUNCTION plaudit.public_sitemap (supabase/schemas/public_profiles.sql)
 --   (p_page integer, p_limit integer) RETURNS TABLE(slug text, page text, external_id text, updated_at timestamp with time zone, total bigint)
 
-COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, review policy, catalog, products) by slug, a page at a time, with when each last changed.';
+COMMENT ON FUNCTION plaudit.public_sitemap(p_page integer, p_limit integer) IS 'Every public page of the enabled profiles (profile, review policy, transparency, catalog, products) by slug, a page at a time, with when each last changed.';
 
 -- FUNCTION plaudit.public_transparency (supabase/schemas/transparency.sql)
 --   (p_slug text) RETURNS json
@@ -1388,12 +1388,12 @@ COMMENT ON FUNCTION plaudit.question_answer_link(p_token text) IS 'The state of 
 -- FUNCTION plaudit.question_answers_emit_answered (supabase/schemas/question_answers.sql)
 --   () RETURNS trigger
 
-COMMENT ON FUNCTION plaudit.question_answers_emit_answered() IS 'Every new answer gets its question.answered event and moves its question''s last answer time.';
+COMMENT ON FUNCTION plaudit.question_answers_emit_answered() IS 'Every new answer gets its question.answered event and moves its question''s last answer time; an edited one gets its event again.';
 
 -- FUNCTION plaudit.question_answers_record_moderation (supabase/schemas/question_answers.sql)
 --   () RETURNS trigger
 
-COMMENT ON FUNCTION plaudit.question_answers_record_moderation() IS 'Every business answer and every hide and unhide of an answer is appended to the questions'' trail.';
+COMMENT ON FUNCTION plaudit.question_answers_record_moderation() IS 'Every business answer, each edit of it (with the text it replaced) and every hide and unhide of an answer is appended to the questions'' trail.';
 
 -- FUNCTION plaudit.question_json (supabase/schemas/questions.sql)
 --   (p_id uuid) RETURNS json
@@ -1567,7 +1567,7 @@ COMMENT ON FUNCTION plaudit.reply_json(reply plaudit.review_replies) IS 'A revie
 -- FUNCTION plaudit.reply_to_review (supabase/schemas/review_replies.sql)
 --   (p_review_id uuid, p_content text, p_actor text) RETURNS TABLE(content text, created_at timestamp with time zone, updated_at timestamp with time zone)
 
-COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
+COMMENT ON FUNCTION plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text) IS 'Writes or edits the reply to a published review of the caller''s tenant (never a pending or rejected one); answers the reply.';
 
 CREATE TABLE plaudit.review_reports (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -2189,6 +2189,11 @@ COMMENT ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text
 
 COMMENT ON FUNCTION plaudit.worker_is_due() IS 'Whether the worker has anything due now: deliveries, e-mails, exports, and CDN purges where the bell counts them.';
 
+-- FUNCTION plaudit.write_business_answer (supabase/schemas/question_answers.sql)
+--   (p_question_id uuid, p_content text, p_actor text) RETURNS TABLE(answer_id uuid, created boolean)
+
+COMMENT ON FUNCTION plaudit.write_business_answer(p_question_id uuid, p_content text, p_actor text) IS 'Writes the business''s one answer to a question of the caller''s tenant, or replaces its text; answers its id and whether it was made now.';
+
 -- FUNCTION plaudit.xml_element_or_nothing (supabase/schemas/google_product_feed.sql)
 --   (name text, data text) RETURNS text
 
@@ -2637,12 +2642,12 @@ CREATE TABLE plaudit.question_moderation_trail (
     reason text,
     actor text NOT NULL,
     created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    CONSTRAINT question_moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'answer'::text]))),
+    CONSTRAINT question_moderation_trail_action_check CHECK ((action = ANY (ARRAY['hide'::text, 'unhide'::text, 'answer'::text, 'edit_answer'::text]))),
     CONSTRAINT question_moderation_trail_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 200))),
     CONSTRAINT question_moderation_trail_reason_check CHECK ((char_length(reason) <= 5000))
 );
 
-COMMENT ON TABLE plaudit.question_moderation_trail IS 'The questions'' moderation trail: an append-only entry for each hide, unhide and business answer.';
+COMMENT ON TABLE plaudit.question_moderation_trail IS 'The questions'' moderation trail: an append-only entry for each hide, unhide, business answer and edit of it.';
 
 CREATE UNLOGGED TABLE plaudit.rate_limit_counters (
     bucket text NOT NULL,
@@ -3374,7 +3379,7 @@ CREATE TRIGGER products_signal_changes_update AFTER UPDATE ON plaudit.products R
 CREATE TRIGGER products_touch_updated_at BEFORE UPDATE ON plaudit.products FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
 CREATE TRIGGER public_profiles_purge_cdn AFTER INSERT OR DELETE OR UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.cdn_purge_on_change();
 CREATE TRIGGER public_profiles_touch_updated_at BEFORE UPDATE ON plaudit.public_profiles FOR EACH ROW EXECUTE FUNCTION plaudit.touch_updated_at();
-CREATE TRIGGER question_answers_emit_answered AFTER INSERT ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_emit_answered();
+CREATE TRIGGER question_answers_emit_answered AFTER INSERT OR UPDATE OF content ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_emit_answered();
 CREATE TRIGGER question_answers_public_change_on_insert AFTER INSERT ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.questions_public_change();
 CREATE TRIGGER question_answers_public_change_on_update AFTER UPDATE ON plaudit.question_answers FOR EACH ROW WHEN ((NOT (old.helpful_count IS DISTINCT FROM new.helpful_count))) EXECUTE FUNCTION plaudit.questions_public_change();
 CREATE TRIGGER question_answers_record_moderation AFTER INSERT OR UPDATE ON plaudit.question_answers FOR EACH ROW EXECUTE FUNCTION plaudit.question_answers_record_moderation();
@@ -3721,7 +3726,6 @@ GRANT ALL ON FUNCTION plaudit.add_review_media(p_review_id uuid, p_token_hash by
     p_thumbnail_key text, p_url text, p_thumbnail_url text, p_width integer, p_height integer, p_bytes bigint, p_sha256 bytea, OUT refusal text,
     OUT created boolean, OUT item text) TO plaudit_api, plaudit_public;
 
-GRANT ALL ON FUNCTION plaudit.answer_question(p_question_id uuid, p_content text, p_actor text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.answer_question_by_token(p_rate_bucket text, p_rate_limit integer, p_token text, p_content text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.api_key_checksum(body text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.api_key_for_read(p_key_hash bytea, p_rate_limit integer) TO plaudit_authenticator;
@@ -3883,6 +3887,7 @@ GRANT SELECT(kind),INSERT(kind) ON TABLE plaudit.exports TO plaudit_api;
 
 GRANT ALL ON FUNCTION plaudit.export_download_url(e plaudit.exports) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.finish_connection_event(p_event_id bigint, p_outcome text) TO plaudit_worker;
+GRANT ALL ON FUNCTION plaudit.form_subjects_under_check(p_form_id uuid, p_external_ids text[]) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_page(p_slug text, p_product_page text, p_after_product uuid, p_after_created_at text, p_after_id uuid, p_limit integer) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.google_product_feed_state(p_slug text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
@@ -4188,6 +4193,7 @@ GRANT ALL ON FUNCTION plaudit.verify_sign_in(p_token text, p_email text, p_code 
 GRANT ALL ON FUNCTION plaudit.vote_answer_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_question_id uuid, p_answer_id uuid, p_visitor bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.vote_helpful(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.withdraw_review_reply(p_review_id uuid, p_actor text) TO plaudit_api;
+GRANT ALL ON FUNCTION plaudit.write_business_answer(p_question_id uuid, p_content text, p_actor text) TO plaudit_api;
 
 GRANT SELECT(id) ON TABLE plaudit.api_keys TO plaudit_api;
 

@@ -401,10 +401,10 @@ $$;
 comment on function plaudit.public_listed_products(uuid) is 'The products public pages list: those not archived, and archived ones with public reviews of their own.';
 
 -- Every page of the enabled profiles for the sitemap, a page at a time (a sitemap holds at most
--- 50,000 addresses), by slug: each profile page (`profile`), its review policy page (`policy`), the
--- catalog page of a profile that lists products (`catalog`), and each listed product's page
--- (`product`, with its external_id), with when each last changed as far as its settings go (the
--- policy page: its profile's settings).
+-- 50,000 addresses), by slug: each profile page (`profile`), its review policy (`policy`) and
+-- transparency (`transparency`) pages, the catalog page of a profile that lists products (`catalog`),
+-- and each listed product's page (`product`, with its external_id), with when each last changed as far
+-- as its settings go (policy: its profile's; transparency none: its figures move with every review).
 create or replace function plaudit.public_sitemap(p_page integer, p_limit integer)
 returns table (slug text, page text, external_id text, updated_at timestamptz, total bigint)
 language sql
@@ -422,6 +422,8 @@ as $$
     union all
     select f.slug, 'policy', null, f.updated_at from profiles f
     union all
+    select f.slug, 'transparency', null, null from profiles f
+    union all
     select f.slug, 'catalog', null, max(l.updated_at)
       from profiles f cross join lateral plaudit.public_listed_products(f.id) l group by f.slug
     union all
@@ -430,10 +432,10 @@ as $$
   )
   select g.slug, g.page, g.external_id, g.updated_at, count(*) over ()
     from pages g
-   order by g.slug, array_position(array['profile', 'policy', 'catalog', 'product'], g.page), g.external_id
+   order by g.slug, array_position(array['profile', 'policy', 'transparency', 'catalog', 'product'], g.page), g.external_id
    limit p_limit offset (p_page - 1)::bigint * p_limit
 $$;
-comment on function plaudit.public_sitemap(integer,integer) is 'Every public page of the enabled profiles (profile, review policy, catalog, products) by slug, a page at a time, with when each last changed.';
+comment on function plaudit.public_sitemap(integer,integer) is 'Every public page of the enabled profiles (profile, review policy, transparency, catalog, products) by slug, a page at a time, with when each last changed.';
 grant execute on function plaudit.public_sitemap(integer,integer) to plaudit_public;
 
 -- The widget's first reviews of the business: at most the embed's max_reviews public reviews

@@ -74,36 +74,53 @@ comment on function plaudit.answer_question_by_token(text,integer,text,text) is 
 grant execute on function plaudit.answer_question_by_token(text,integer,text,text) to plaudit_public;
 
 -- The business's answer to a question of the caller's tenant, published at once and signed with
--- the business's public name; runs with the caller's rights (RLS finds the question). Answers the
--- answer's id.
-create or replace function plaudit.answer_question(p_question_id uuid, p_content text, p_actor text)
-returns uuid
+-- the business's public name. The business has one answer per question, as a seller's on GitHub or
+-- Amazon: writing it again replaces its text (in the trail as `edit_answer`, with the text it
+-- replaced, so nothing said is lost; an edit to the same text changes nothing), and a hidden one
+-- stays hidden until shown again. Security definer, so that no role may change an answer's text
+-- but through here (a buyer's never): the tenant is checked inside, and concurrent writes of one
+-- question's answer wait for each other. Answers the answer's id and whether it was made now.
+create or replace function plaudit.write_business_answer(p_question_id uuid, p_content text, p_actor text)
+returns table (answer_id uuid, created boolean)
 language plpgsql
 volatile
+security definer
 set search_path = pg_catalog, pg_temp
 as $$
 declare
   org uuid := plaudit.current_org_id();
+  existing uuid;
   new_id uuid;
 begin
-  if org is null or not exists (select from plaudit.questions q where q.id = p_question_id) then
+  if org is null or not exists (select from plaudit.questions q where q.id = p_question_id and q.org_id = org) then
     raise exception 'Question not found' using errcode = 'no_data_found';
   end if;
   if p_content is null or char_length(btrim(p_content)) not between 1 and 5000 then
     raise exception 'content: must be 1 to 5000 characters' using errcode = 'check_violation';
   end if;
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('business_answer:' || p_question_id::text, 0));
+  select a.id into existing
+    from plaudit.question_answers a
+   where a.question_id = p_question_id and a.org_id = org and a.author = 'business'
+   order by a.created_at desc, a.id desc
+   limit 1;
   perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
-  insert into plaudit.question_answers (org_id, question_id, author, author_name, content)
-  select org, p_question_id, 'business', left(coalesce(p.display_name, o.name), 200), btrim(p_content)
-    from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
-   where o.id = org
-  returning id into new_id;
+  if existing is null then
+    insert into plaudit.question_answers (org_id, question_id, author, author_name, content)
+    select org, p_question_id, 'business', left(coalesce(p.display_name, o.name), 200), btrim(p_content)
+      from plaudit.organizations o left join plaudit.public_profiles p on p.org_id = o.id
+     where o.id = org
+    returning id into new_id;
+  else
+    update plaudit.question_answers a set content = btrim(p_content), updated_at = now()
+     where a.id = existing and a.content is distinct from btrim(p_content);
+  end if;
   perform set_config('plaudit.actor', '', true);
-  return new_id;
+  return query select coalesce(new_id, existing), new_id is not null;
 end
 $$;
-comment on function plaudit.answer_question(uuid,text,text) is 'Writes the business''s answer to a question of the caller''s tenant; answers its id.';
-grant execute on function plaudit.answer_question(uuid,text,text) to plaudit_api;
+comment on function plaudit.write_business_answer(uuid,text,text) is 'Writes the business''s one answer to a question of the caller''s tenant, or replaces its text; answers its id and whether it was made now.';
+grant execute on function plaudit.write_business_answer(uuid,text,text) to plaudit_api;
 
 -- Hides or unhides an answer of the caller's tenant, as moderate_question; answers its question's id.
 create or replace function plaudit.moderate_answer(p_id uuid, p_action text, p_reason text, p_actor text)
@@ -152,6 +169,9 @@ begin
       insert into plaudit.question_moderation_trail (org_id, question_id, answer_id, action, reason, actor)
       values (new.org_id, new.question_id, new.id, 'answer', null, plaudit.current_actor());
     end if;
+  elsif old.content is distinct from new.content then
+    insert into plaudit.question_moderation_trail (org_id, question_id, answer_id, action, reason, actor)
+    values (new.org_id, new.question_id, new.id, 'edit_answer', old.content, plaudit.current_actor());
   elsif old.is_hidden is distinct from new.is_hidden then
     insert into plaudit.question_moderation_trail (org_id, question_id, answer_id, action, reason, actor)
     values (new.org_id, new.question_id, new.id, case when new.is_hidden then 'hide' else 'unhide' end,
@@ -160,10 +180,11 @@ begin
   return null;
 end
 $$;
-comment on function plaudit.question_answers_record_moderation() is 'Every business answer and every hide and unhide of an answer is appended to the questions'' trail.';
+comment on function plaudit.question_answers_record_moderation() is 'Every business answer, each edit of it (with the text it replaced) and every hide and unhide of an answer is appended to the questions'' trail.';
 
 -- question.answered for each new answer (never an address), and the question's last answer time,
--- which orders the public lists.
+-- which orders the public lists; again, with the same answer id, when the business edits its
+-- answer's text (the question's order stays).
 create or replace function plaudit.question_answers_emit_answered()
 returns trigger
 language plpgsql
@@ -173,8 +194,12 @@ as $$
 declare
   q plaudit.questions;
 begin
-  update plaudit.questions x set last_answered_at = new.created_at where x.id = new.question_id
-  returning x.* into q;
+  if tg_op = 'INSERT' then
+    update plaudit.questions x set last_answered_at = new.created_at where x.id = new.question_id
+    returning x.* into q;
+  else
+    select x.* into q from plaudit.questions x where x.id = new.question_id;
+  end if;
   perform plaudit.emit_event(new.org_id, 'question.answered', jsonb_build_object(
     'id', q.id, 'product', plaudit.review_product_json(q.product_id)::jsonb, 'question', q.question,
     'answer', jsonb_build_object('id', new.id, 'content', new.content, 'author', new.author,
@@ -182,7 +207,7 @@ begin
   return null;
 end
 $$;
-comment on function plaudit.question_answers_emit_answered() is 'Every new answer gets its question.answered event and moves its question''s last answer time.';
+comment on function plaudit.question_answers_emit_answered() is 'Every new answer gets its question.answered event and moves its question''s last answer time; an edited one gets its event again.';
 
 -- A visitor finds a visible answer of a published question helpful, counted once per visitor as
 -- review votes are (plaudit.visitor_hashes over the answer's id), limited per address. As
@@ -249,7 +274,7 @@ create trigger question_answers_record_moderation
   for each row execute function plaudit.question_answers_record_moderation();
 
 create trigger question_answers_emit_answered
-  after insert on plaudit.question_answers
+  after insert or update of content on plaudit.question_answers
   for each row execute function plaudit.question_answers_emit_answered();
 
 create trigger question_answers_public_change_on_insert

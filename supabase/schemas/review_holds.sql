@@ -65,6 +65,25 @@ $$;
 comment on function plaudit.subject_under_check(uuid,uuid) is 'Whether the business''s or a product''s public pages show the notice of a burst being checked.';
 grant execute on function plaudit.subject_under_check(uuid,uuid) to plaudit_api, plaudit_public;
 
+-- Whether a review written on a hosted form now would be held for a check: an open hold on one of
+-- the subjects (a product of the form's organization by its external id, or the business for a
+-- null), so that the form's fine print says when its review is published.
+create or replace function plaudit.form_subjects_under_check(p_form_id uuid, p_external_ids text[])
+returns boolean
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(bool_or(plaudit.subject_under_check(f.org_id, p.id)), false)
+    from plaudit.review_forms f
+   cross join unnest(p_external_ids) x(external_id)
+    left join plaudit.products p on p.org_id = f.org_id and p.external_id = x.external_id
+   where f.id = p_form_id and (x.external_id is null or p.id is not null)
+$$;
+comment on function plaudit.form_subjects_under_check(uuid,text[]) is 'Whether a review of one of these subjects (product external ids, null for the business) written on this form would be held for a check now.';
+grant execute on function plaudit.form_subjects_under_check(uuid,text[]) to plaudit_public;
+
 -- What of the holds the public answers' versions follow (plaudit.public_version): a hold opened
 -- or released changes it, so no cached page keeps or misses the notice past a revalidation.
 create or replace function plaudit.review_holds_version(p_org_id uuid)

@@ -46,7 +46,9 @@ on conflict (action) do update set description = excluded.description;
 -- ============================================================================================
 -- Writes or edits the reply to a review of the caller's tenant; answers the reply. Runs with the
 -- caller's rights: row-level security finds the review and guards the reply. An edit with the
--- same text changes nothing and records nothing.
+-- same text changes nothing and records nothing. A public reply needs a published review: a
+-- pending one (not public yet) or a rejected one (never public) is refused; a published review
+-- hidden since keeps its reply, which shows again with it.
 create or replace function plaudit.reply_to_review(p_review_id uuid, p_content text, p_actor text)
 returns table (content text, created_at timestamptz, updated_at timestamptz)
 language plpgsql
@@ -62,6 +64,10 @@ begin
   if p_content is null or char_length(btrim(p_content)) not between 1 and 5000 then
     raise exception 'content: must be 1 to 5000 characters' using errcode = 'check_violation';
   end if;
+  if exists (select from plaudit.reviews v
+              where v.id = p_review_id and v.verification_status in ('pending', 'rejected')) then
+    raise exception 'Only a published review takes a public reply' using errcode = 'object_not_in_prerequisite_state';
+  end if;
   perform set_config('plaudit.actor', coalesce(p_actor, ''), true);
   insert into plaudit.review_replies as rr (review_id, org_id, content)
   values (p_review_id, org, btrim(p_content))
@@ -72,7 +78,7 @@ begin
     from plaudit.review_replies rr where rr.review_id = p_review_id;
 end
 $$;
-comment on function plaudit.reply_to_review(uuid,text,text) is 'Writes or edits the reply to a review of the caller''s tenant; answers the reply.';
+comment on function plaudit.reply_to_review(uuid,text,text) is 'Writes or edits the reply to a published review of the caller''s tenant (never a pending or rejected one); answers the reply.';
 grant execute on function plaudit.reply_to_review(uuid,text,text) to plaudit_api;
 
 -- Withdraws the reply to a review of the caller's tenant; answers whether there was one. Runs

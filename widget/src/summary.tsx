@@ -2,7 +2,8 @@
 // public summary route beside the first view's other reads and drawn with them, so that it never
 // arrives later and moves the reviews below it; nothing when there is none (below 5 published
 // reviews, a failed read, or one that answers late: readSummary). It takes at most 30 % of the
-// widget's height and scrolls inside (`.sy`, core/widget/styles.ts), leaving the reviews their room.
+// widget's height and scrolls inside (`.sy`, core/widget/styles.ts), leaving the reviews their room;
+// its bottom line's height fades out, so that a line its edge cuts shows as going on.
 // Each sentence links to the reviews behind it on the public page (`#summary-<n>`,
 // pages/summary-section.ts), where it opens them.
 import { getJson } from './data.ts';

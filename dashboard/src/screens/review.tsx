@@ -2,7 +2,7 @@
 // public yet: pending, held at submission, or rejected), the text and answers, how it was verified,
 // the moderation trail, and what a member can do: approve or reject a pending review (a held one
 // once its hold is released), hide or show it with a reason, its photos and videos
-// (ui/review-media.tsx), and reply in public.
+// (ui/review-media.tsx), and reply in public once it is published.
 import { useState } from 'preact/hooks';
 import { api, type ItemIds, type Review } from '../api.ts';
 import { useAppPath, useOrgId } from '../session.ts';
@@ -13,6 +13,7 @@ import { type Held, HeldReason, holdOpen, useHeld } from '../ui/held-reason.tsx'
 import { useAction, useLoad } from '../ui/hooks.ts';
 import { incentiveWords } from '../ui/incentive.ts';
 import { ReviewMedia, trailReason } from '../ui/review-media.tsx';
+import { VerificationBadge } from '../ui/review-list.tsx';
 import {
   ACTION_LABEL,
   actorLabel,
@@ -21,7 +22,6 @@ import {
   publicState,
   publicStateBadge,
   sourceWords,
-  VERIFICATION_LABEL,
 } from '../ui/words.ts';
 
 export function ReviewPage({ params }: { params: Record<string, string> }) {
@@ -93,9 +93,7 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
         <article class='card review-card'>
           <p class='review-row-head'>
             <Stars rating={r.rating} />
-            <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
-              {VERIFICATION_LABEL[r.verification_status]}
-            </Badge>
+            <VerificationBadge status={r.verification_status} />
             <Badge tone={badge.tone}>{badge.label}</Badge>
           </p>
           <p class='review-text'>{r.content}</p>
@@ -153,7 +151,13 @@ export function ReviewPage({ params }: { params: Record<string, string> }) {
             )}
           </dl>
           <ReviewMedia review={r} ids={ids} onChange={changed} />
-          <Reply review={r} ids={ids} onChange={changed} />
+          {repliable(r) ? <Reply review={r} ids={ids} onChange={changed} /> : (
+            <p class='muted small reply'>
+              {r.verification_status === 'pending'
+                ? 'You can reply in public once the review is published.'
+                : 'A rejected review is never public, so it takes no public reply.'}
+            </p>
+          )}
         </article>
         <aside class='side'>
           {r.verification_status === 'pending' && <Decide review={r} held={held.data} onChange={changed} />}
@@ -237,31 +241,35 @@ function Visibility({ review, ids, onChange }: { review: Review; ids: ItemIds; o
     setReason('');
     onChange(r, action === 'hide' ? 'The review is hidden from the public.' : 'The review is public again.');
   });
+  // A rejected review is never public: there is nothing to hide.
+  const hideable = publicState(review) !== 'rejected';
   return (
     <section class='card'>
       <h2>{heading}</h2>
       {hint && <p class='muted small'>{hint}</p>}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void act.run();
-        }}
-      >
-        {act.error && !act.error.field('reason') && <ErrorNotice error={act.error} />}
-        <TextField
-          label={review.is_hidden ? 'Why show it again' : 'Why hide it'}
-          name='reason'
-          error={act.error}
-          hint='Kept in the trail, and shown by reason on your public transparency page. The review itself is never deleted.'
-          required
-          maxLength={1000}
-          value={reason}
-          onValue={setReason}
-        />
-        <button type='submit' class={`button ${action === 'hide' ? 'danger' : 'primary'}`} disabled={act.pending}>
-          {action === 'hide' ? 'Hide review' : 'Show review'}
-        </button>
-      </form>
+      {hideable && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act.run();
+          }}
+        >
+          {act.error && !act.error.field('reason') && <ErrorNotice error={act.error} />}
+          <TextField
+            label={review.is_hidden ? 'Why show it again' : 'Why hide it'}
+            name='reason'
+            error={act.error}
+            hint='Kept in the trail, and shown by reason on your public transparency page. The review itself is never deleted.'
+            required
+            maxLength={1000}
+            value={reason}
+            onValue={setReason}
+          />
+          <button type='submit' class={`button ${action === 'hide' ? 'danger' : 'primary'}`} disabled={act.pending}>
+            {action === 'hide' ? 'Hide review' : 'Show review'}
+          </button>
+        </form>
+      )}
     </section>
   );
 }
@@ -273,6 +281,12 @@ const VISIBILITY: Record<PublicState, [heading: string, hint: string | null]> = 
   pending: ['Not public yet', 'It is published once approved. Hide it now and it stays hidden then too.'],
   rejected: ['Not public', 'A rejected review is never public.'],
 };
+
+/**
+ * Whether the review takes a public reply: a published one, or one hidden since (it keeps its reply,
+ * which shows again with it); never a pending or rejected one (the API answers 409).
+ */
+const repliable = (r: Review) => r.verification_status !== 'pending' && r.verification_status !== 'rejected';
 
 function Reply({ review, ids, onChange }: { review: Review; ids: ItemIds; onChange: Changed }) {
   const [editing, setEditing] = useState(false);

@@ -34,7 +34,7 @@ const TONES: Record<string, string> = {
 };
 
 export function Badge({ children, tone }: { children: string; tone?: string }) {
-  return <span class={`badge badge-${tone ?? TONES[children] ?? 'plain'}`}>{children}</span>;
+  return <span class={`badge badge-${tone ?? TONES[children.toLowerCase()] ?? 'plain'}`}>{children}</span>;
 }
 
 export function Notice(

@@ -6,7 +6,7 @@ import type { Review } from '../api.ts';
 import { useAppPath } from '../session.ts';
 import { Badge, Stars } from './components.tsx';
 import { formatDate } from './format.ts';
-import { mediaWords, sourceWords, VERIFICATION_LABEL } from './words.ts';
+import { mediaWords, sourceWords, verificationBadge } from './words.ts';
 
 export function ReviewList({ reviews, busy, showProduct = true }: {
   reviews: Review[];
@@ -37,9 +37,7 @@ export function ReviewList({ reviews, busy, showProduct = true }: {
                   <a href={appPath(`/products/${r.product.id}`)}>{r.product.name}</a>
                 </span>
               )}
-              <Badge tone={r.verification_status === 'verified' ? 'good' : undefined}>
-                {VERIFICATION_LABEL[r.verification_status]}
-              </Badge>
+              <VerificationBadge status={r.verification_status} />
               {r.is_hidden && <Badge tone='bad'>Hidden</Badge>}
               {r.reply && <Badge tone='plain'>Replied</Badge>}
               {r.source === 'import' && <Badge tone='info'>{sourceWords(r.source, r.source_platform)}</Badge>}
@@ -50,4 +48,10 @@ export function ReviewList({ reviews, busy, showProduct = true }: {
       })}
     </ul>
   );
+}
+
+/** A review's verification status as a badge in its state's tone (words.ts). */
+export function VerificationBadge({ status }: { status: string }) {
+  const { label, tone } = verificationBadge(status);
+  return <Badge tone={tone}>{label}</Badge>;
 }

@@ -5,6 +5,15 @@ export const VERIFICATION_LABEL: Record<string, string> = {
   unverified: 'Not verified',
   rejected: 'Rejected',
 };
+
+/**
+ * A review's verification status as its badge says it, in the tone the other badges give the same
+ * state: verified is good, pending waits (warn), rejected is bad, unverified is plain.
+ */
+export function verificationBadge(status: string): { label: string; tone: 'good' | 'warn' | 'bad' | 'plain' } {
+  const tone = ({ verified: 'good', pending: 'warn', rejected: 'bad' } as const)[status as 'verified'] ?? 'plain';
+  return { label: VERIFICATION_LABEL[status] ?? status, tone };
+}
 import { type ImportFormat, PLATFORM_NAMES } from '../../../functions/_shared/core/imports/formats.ts';
 
 /** Whether the public sees a review: shown, hidden, or not yet or never (pending, rejected). */

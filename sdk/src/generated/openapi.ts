@@ -844,7 +844,7 @@ export interface paths {
         get?: never;
         /**
          * Reply to a review, or edit the reply
-         * @description The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.
+         * @description The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Only a published review takes one: a `pending` review (not public yet) or a `rejected` one (never public) answers 409; a published review hidden since keeps its reply, which shows again with it. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -1024,8 +1024,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Answer a question
-         * @description The business's answer, published at once under the business's public name (`author: business`); emits `question.answered` and is kept in the questions' trail. Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
+         * Answer a question, or edit the business's answer
+         * @description The business's answer, published at once under the business's public name (`author: business`). The business has one answer per question: the first call makes it (201), a later one replaces its text (200; the same text changes nothing), and a hidden answer stays hidden until shown again. Emits `question.answered` (again, with the same answer id, on an edit) and is kept in the questions' trail (`answer`, then `edit_answer` with the text it replaced). Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours answer the first result again (with `Idempotent-Replayed: true`) and change nothing.
          *
          *     Requires an API key (or a member's session) with scope `write` or higher.
          */
@@ -9967,6 +9967,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The review is pending or rejected: only a published review takes a public reply */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A field failed validation */
             422: {
                 headers: {
@@ -10598,6 +10607,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The question with its answers, the business's edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
             /** @description The question with its answers */
             201: {
                 headers: {

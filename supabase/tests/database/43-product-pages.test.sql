@@ -63,8 +63,8 @@ select is(
   (select array_agg(concat_ws(':', s.page, s.external_id) order by ord)::text
      from plaudit.public_sitemap(1, 50000) with ordinality s(slug, page, external_id, updated_at, total, ord)
     where s.slug = 'page-shop'),
-  '{profile,policy,catalog,product:BOWL,product:MUG-BLUE,product:MUG-RED}',
-  'the sitemap lists the profile page, its review policy, then its catalog, then each listed product''s page'
+  '{profile,policy,transparency,catalog,product:BOWL,product:MUG-BLUE,product:MUG-RED}',
+  'the sitemap lists the profile page, its review policy, its transparency page, then its catalog, then each listed product''s page'
 );
 select is(
   (select count(*)::int from plaudit.public_sitemap(1, 50000) s where s.slug = 'page-dark'),

@@ -3,7 +3,7 @@
 -- questions and visible answers, never an address; nothing is deleted.
 begin;
 select tests.lend_temporary_to_runtime_roles();
-select plan(24);
+select plan(26);
 
 insert into plaudit.organizations (id, name, slug) values
   ('80000000-aaaa-4aaa-8aaa-000000000001', 'Acme', 'acme80'),
@@ -62,9 +62,17 @@ select is((select outcome from plaudit.confirm_question((select token from asked
 --- Tenant A
 ------------
 select tests.act_as_tenant('80000000-aaaa-4aaa-8aaa-000000000001');
-select isnt(plaudit.answer_question((select id from asked), '  Yes, up to 60 °C.  ', 'api_key:k1'), null,
+select isnt((select answer_id from plaudit.write_business_answer((select id from asked), 'Yes, up to 50 °C.',
+                                                                  'api_key:k1')), null,
   'tenant A: answers its question');
-select throws_ok($$ select plaudit.answer_question((select id from asked), '   ', 'api_key:k1') $$,
+select results_eq(
+  $$ select created from plaudit.write_business_answer((select id from asked), '  Yes, up to 60 °C.  ', 'api_key:k1')
+     union all
+     select created from plaudit.write_business_answer((select id from asked), 'Yes, up to 60 °C.', 'api_key:k1') $$,
+  $$ values (false), (false) $$, 'tenant A: writing its answer again edits it, and the same text changes nothing');
+select is((select string_agg(content, '|') from plaudit.question_answers where author = 'business'),
+  'Yes, up to 60 °C.', 'tenant A: the business has one answer, with its new text');
+select throws_ok($$ select plaudit.write_business_answer((select id from asked), '   ', 'api_key:k1') $$,
   '23514', 'content: must be 1 to 5000 characters', 'tenant A: an empty answer is refused');
 select is((select plaudit.question_json(id) ->> 'answered' from asked), 'true', 'tenant A: the question is answered');
 select throws_ok($$ delete from plaudit.questions $$, '42501', 'permission denied for table questions',
@@ -84,8 +92,9 @@ select lives_ok($$ select plaudit.moderate_question((select id from asked), 'hid
 select throws_ok($$ select plaudit.moderate_question((select id from asked), 'hide', null, 'api_key:k1') $$,
   '55000', 'Question is already hidden', 'tenant A: hiding twice is refused');
 select results_eq($$ select action, reason, actor from plaudit.question_moderation_trail order by created_at $$,
-  $$ values ('answer', null, 'api_key:k1'), ('hide', 'Off topic', 'api_key:k1') $$,
-  'tenant A: the answer and the hide are on the trail, with reason and actor');
+  $$ values ('answer', null, 'api_key:k1'), ('edit_answer', 'Yes, up to 50 °C.', 'api_key:k1'),
+            ('hide', 'Off topic', 'api_key:k1') $$,
+  'tenant A: the answer, its edit (with the text it replaced) and the hide are on the trail, with reason and actor');
 
 select tests.act_as_public();
 select is((select body::json -> 'meta' ->> 'total' from plaudit.public_question_page('acme80', 'MUG-1', 1, 10)), '0',
@@ -96,7 +105,7 @@ select is((select body::json -> 'meta' ->> 'total' from plaudit.public_question_
 ------------
 select tests.act_as_tenant('80000000-bbbb-4bbb-8bbb-000000000002');
 select is((select count(*)::integer from plaudit.questions), 0, 'tenant B: reads none of tenant A''s questions');
-select throws_ok($$ select plaudit.answer_question((select id from asked), 'Mine now', 'api_key:k9') $$,
+select throws_ok($$ select plaudit.write_business_answer((select id from asked), 'Mine now', 'api_key:k9') $$,
   'P0002', 'Question not found', 'tenant B: cannot answer tenant A''s question');
 select throws_ok($$ select plaudit.moderate_question((select id from asked), 'unhide', null, 'api_key:k9') $$,
   'P0002', 'Question not found', 'tenant B: cannot moderate tenant A''s question');

@@ -69,7 +69,7 @@ select tests.clear_persona();
 update plaudit.cdn_purges set status = 'sent' where org_id = '85000000-aaaa-4aaa-8aaa-000000000001';
 insert into seen select 'before the answer', v from version;
 select tests.act_as_tenant('85000000-aaaa-4aaa-8aaa-000000000001');
-select lives_ok($$ select plaudit.answer_question('85000000-0000-4000-8000-0000000000c1', 'And to Sweden.', 'api_key:x') $$,
+select lives_ok($$ select plaudit.write_business_answer('85000000-0000-4000-8000-0000000000c1', 'And to Sweden.', 'api_key:x') $$,
   'tenant: answers the question');
 select ok((select v from version) - (select v from seen where step = 'before the answer') = 1 and (select n from purges) = 1,
   'tenant: a new answer moves the public version and asks for a purge');

@@ -1,6 +1,6 @@
 // The public profile page /p/:slug over HTTP: the same numbers as the API, structured data that
 // matches what is visible, pagination and the rating filter, escaping, caching, the 404 of a
-// switched-off profile, and the sitemap (with each profile's review policy page) and robots.txt.
+// switched-off profile, and the sitemap (with each profile's review policy and transparency pages) and robots.txt.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_NOTICE } from '../../../functions/_shared/core/erasure.ts';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
@@ -181,8 +181,14 @@ describe('the public profile page', () => {
     expect(sitemap).toMatch(
       new RegExp(`<loc>${whole.url}/p/${t.org.slug}</loc><lastmod>[\\d-]+</lastmod></url>\n<url>${policy}`),
     );
+    // Then its transparency page, with no date: its figures move with every review and decision.
+    const transparency = `<loc>${whole.url}/p/${t.org.slug}/transparency</loc>`;
+    expect(sitemap).toMatch(new RegExp(`${policy}<lastmod>[\\d-]+</lastmod></url>\n<url>${transparency}</url>\n`));
     expect((await get(`/p/${t.org.slug}/policy`)).status).toBe(200);
+    expect((await get(`/p/${t.org.slug}/transparency`)).status).toBe(200);
     expect(sitemap).not.toContain(`/p/${off.org.slug}/policy<`);
+    expect(sitemap).not.toContain(`/p/${off.org.slug}/transparency<`);
+    expect((await get(`/p/${off.org.slug}/transparency`)).status).toBe(404);
   });
 });
 

@@ -176,6 +176,36 @@ describe('answers', () => {
     expect(elsewhere.body).toEqual(errorBody(404, 'Not Found', 'Answer not found'));
   });
 
+  it("keeps the business's answer one: writing again edits it in place, its votes kept, the old text in the trail", async () => {
+    const path = `/api/v1/organizations/${t.org.id}/questions/${questionId}/answers`;
+    const before =
+      (await api('GET', `/api/v1/organizations/${t.org.id}/questions/${questionId}`, { key: t.keys.read })).body;
+    const business = before.answers.find((a: any) => a.author === 'business');
+    const edit = await api('POST', path, { key: t.keys.write, body: { content: 'For about an hour and a half.' } });
+    expect(edit.status).toBe(200);
+    expect(edit.body.answers).toEqual(
+      before.answers.map((a: any) =>
+        a.id === business.id ? { ...business, content: 'For about an hour and a half.' } : a
+      ),
+    );
+    const pub = await api('GET', `/api/v1/public/products/${t.org.slug}/${mug.external_id}/questions`);
+    const shown = pub.body.data.find((q: any) => q.id === questionId).answers;
+    expect(shown.filter((a: any) => a.author === 'business')).toEqual([
+      expect.objectContaining({ id: business.id, content: 'For about an hour and a half.', helpful_count: 1 }),
+    ]);
+    // The same text again changes nothing: no trail entry, no event.
+    const same = await api('POST', path, { key: t.keys.write, body: { content: ' For about an hour and a half. ' } });
+    expect(same.status).toBe(200);
+    expect(same.body.answers).toEqual(edit.body.answers);
+    const trail = await db`
+      select action, reason from plaudit.question_moderation_trail where answer_id = ${business.id} order by created_at`;
+    expect(trail.map((e) => [e.action, e.reason])).toEqual([['answer', null], ['edit_answer', 'For about an hour.']]);
+    const events = await db`
+      select data from plaudit.events where org_id = ${t.org.id} and type = 'question.answered'
+         and data -> 'answer' ->> 'id' = ${business.id} order by created_at`;
+    expect(events.map((e) => e.data.answer.content)).toEqual(['For about an hour.', 'For about an hour and a half.']);
+  });
+
   it('hides and unhides questions and answers on the trail; hidden ones never show', async () => {
     const path = `/api/v1/public/products/${t.org.slug}/${mug.external_id}/questions`;
     const q =
@@ -215,11 +245,24 @@ describe('answers', () => {
        order by created_at`;
     expect(trail.map((e) => [e.action, e.reason])).toEqual([
       ['answer', null],
+      ['edit_answer', 'For about an hour.'],
       ['hide', 'Wrong product'],
       ['hide', 'Duplicate'],
       ['unhide', 'Not a duplicate'],
     ]);
-    expect(trail[1].actor).toBe(`api_key:${t.keyIds.write}`);
+    expect(trail[2].actor).toBe(`api_key:${t.keyIds.write}`);
+    // A hidden answer edited stays hidden until shown again.
+    const edited = await api('POST', `/api/v1/organizations/${t.org.id}/questions/${questionId}/answers`, {
+      key: t.keys.write,
+      body: { content: 'About an hour, lid on.' },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.answers.find((a: any) => a.id === answerId)).toMatchObject({
+      content: 'About an hour, lid on.',
+      is_hidden: true,
+    });
+    expect((await api('GET', path)).body.data.find((x: any) => x.id === questionId).answers.map((a: any) => a.id))
+      .not.toContain(answerId);
   });
 
   it('lists with filters', async () => {

@@ -2,7 +2,8 @@
 // Shoppers' questions in the dashboard, as a shop owner reads them: the published ones with their
 // product (or "About your business"), asker, date and text (markup shown as text), a verified
 // buyer's answer marked as such (the business's form folded then); one answered as the business
-// (the answer shows, and the API has it under the business), an answer hidden and a question hidden
+// (the answer shows, and the API has it under the business) and its answer edited in place (the
+// business's answer is one), an answer hidden and a question hidden
 // with reasons (checked through the API, the question then under Hidden); "Unanswered only" and the
 // tab waiting for confirmation. axe-core finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
@@ -94,6 +95,17 @@ describe('the questions screen', () => {
       await page.getByLabel('Unanswered only').uncheck();
       await shipCard.getByText('Yes, within five working days.').waitFor();
       expect(await shipCard.getByText('Business', { exact: true }).count()).toBe(1);
+      // The business's answer is one: the form now edits it in place, never adds a second.
+      expect(await shipCard.getByText('Add your answer').count()).toBe(0);
+      await shipCard.getByText('Edit your answer').click();
+      const mine = shipCard.getByLabel('Your answer');
+      expect(await mine.inputValue()).toBe('Yes, within five working days.');
+      await mine.fill('Yes, within three working days.');
+      await shipCard.getByRole('button', { name: 'Save your answer' }).click();
+      await shipCard.getByText('Yes, within three working days.', { exact: true }).waitFor();
+      expect(await shipCard.getByText('Yes, within five working days.', { exact: true }).count()).toBe(0);
+      expect(await shipCard.getByText('Business', { exact: true }).count()).toBe(1);
+      await checkAndShoot(page, 'questions-edit-answer');
 
       // Hiding the buyer's answer: the reasons are required.
       const buyer = mugCard.getByRole('listitem').filter({ hasText: 'Mine survived a year.' });
@@ -124,7 +136,7 @@ describe('the questions screen', () => {
     const ship = await api('GET', orgPath(`/questions/${shippingQuestion}`), { key: owner.tenant.keys.read });
     expect(ship.body).toMatchObject({
       status: 'hidden',
-      answers: [{ content: 'Yes, within five working days.', author: 'business', is_hidden: false }],
+      answers: [{ content: 'Yes, within three working days.', author: 'business', is_hidden: false }],
     });
     const mugRead = await api('GET', orgPath(`/questions/${mugQuestion}`), { key: owner.tenant.keys.read });
     expect(mugRead.body.status).toBe('published');

@@ -93,6 +93,43 @@ describe('replies to reviews', () => {
     expect(await db`select 1 from plaudit.review_replies where org_id = ${other.org.id}`).toHaveLength(0);
   });
 
+  it('refuses a pending or a rejected review, which are not public: 409, nothing written; approved, it takes one', async () => {
+    const form = await api('POST', `/api/v1/organizations/${t.org.id}/review-forms`, {
+      key: t.keys.write,
+      body: { name: 'Approved first', verification_mode: 'manual' },
+    });
+    const [pending, rejected] = await postReviews(form.body.id, `unpublished-${t.org.id}`, [
+      [4, 'Waiting', 'Not approved yet', 'Pat'],
+      [1, 'Refused', 'Not a customer', 'Rex'],
+    ]);
+    const reject = await api('POST', `/api/v1/organizations/${t.org.id}/verification/reject`, {
+      key: t.keys.write,
+      body: { review_id: rejected },
+    });
+    expect(reject.status).toBe(200);
+    for (const id of [pending, rejected]) {
+      const res = await api('PUT', replyPath(id), { key: t.keys.write, body: { content: 'Thank you!' } });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual(errorBody(409, 'Conflict', 'Only a published review takes a public reply'));
+    }
+    expect(await db`select 1 from plaudit.review_replies where review_id in (${pending}, ${rejected})`).toHaveLength(0);
+    for (const id of [pending, rejected]) {
+      const history = await api('GET', `/api/v1/organizations/${t.org.id}/reviews/${id}/moderation-history`, {
+        key: t.keys.read,
+      });
+      expect(history.body.data.map((e: { action: string }) => e.action)).not.toContain('reply');
+    }
+
+    const approve = await api('POST', `/api/v1/organizations/${t.org.id}/verification/approve`, {
+      key: t.keys.write,
+      body: { review_id: pending },
+    });
+    expect(approve.status).toBe(200);
+    const replied = await api('PUT', replyPath(pending), { key: t.keys.write, body: { content: 'Thank you!' } });
+    expect(replied.status).toBe(200);
+    expect(replied.body.reply.content).toBe('Thank you!');
+  });
+
   it('shows the reply on the public routes, whose ETags move with it', async () => {
     const feed = `/api/v1/public/profiles/${t.org.slug}/reviews`;
     const before = await api('GET', feed);

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // The dashboard's reviews in a real browser, as a shop owner uses them: the inbox with its
 // filters (kept in the URL), a review's page, hiding a review (it leaves the public widget's
-// data), replying (the reply shows on the public profile page), approving a pending review (not
-// public until then), and the trail naming who did what. axe-core finds no violation; screenshots at 375 and 1,280 px.
+// data), replying (the reply shows on the public profile page; only a published review takes one),
+// approving a pending review (not public until then), and the trail naming who did what. axe-core finds no violation; screenshots at 375 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../../helpers/browser.ts';
@@ -225,6 +225,9 @@ describe("a review's page", () => {
       const badges = () => page.locator('.review-card .review-row-head .badge').allTextContents();
       expect(await badges()).toEqual(['Awaiting verification', 'Not public until verified']);
       expect(await page.getByRole('heading', { name: 'Not public yet' }).count()).toBe(1);
+      // No public reply to a review the public does not see: it comes once the review is published.
+      expect(await page.getByRole('heading', { name: 'Reply in public' }).count()).toBe(0);
+      await page.getByText('You can reply in public once the review is published.').waitFor();
       await page.getByLabel('Reason (optional)').fill('Order found in the till');
       await page.getByRole('button', { name: 'Approve and publish' }).click();
       await page.getByText('The review is approved and verified.').waitFor();
@@ -233,8 +236,47 @@ describe("a review's page", () => {
       await page.getByText('How it was verified').waitFor();
       await expect.poll(() => page.locator('.facts').textContent()).toContain('Olga Owner');
       expect(await page.getByRole('heading', { name: 'Awaiting verification' }).count()).toBe(0);
+      await page.getByRole('heading', { name: 'Reply in public' }).waitFor();
+      expect(await page.getByText('You can reply in public once the review is published.').count()).toBe(0);
     });
   });
+
+  it(
+    'offers no public reply on a pending or a rejected review, nor hiding a rejected one, at phone and desktop widths',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const [waiting, refused] = await postReviews(manualFormId, `${owner.tenant.org.slug}-r`, [
+        [4, 'Still waiting', 'Sent, and not approved yet.', 'Wes W.'],
+        [1, 'Turned away', 'Not one of our customers.', 'Rex R.'],
+      ]);
+      const rejected = await api('POST', `${orgPath()}/verification/reject`, {
+        key: owner.tenant.keys.write,
+        body: { review_id: refused, reason: 'No such order' },
+      });
+      expect(rejected.status).toBe(200);
+      for (const viewport of [PHONE, DESKTOP]) {
+        for (
+          const [id, title, note] of [
+            [waiting, 'Still waiting', 'You can reply in public once the review is published.'],
+            [refused, 'Turned away', 'A rejected review is never public, so it takes no public reply.'],
+          ]
+        ) {
+          await withPage(appPath(`/reviews/${id}`), async (page) => {
+            await page.getByRole('heading', { level: 1, name: title }).waitFor();
+            await page.getByText(note).waitFor();
+            expect(await page.getByRole('heading', { name: 'Reply in public' }).count()).toBe(0);
+            expect(await page.getByRole('button', { name: 'Publish reply' }).count()).toBe(0);
+            // Nor a hide form for a rejected review, which is never public; a pending one may be hidden ahead.
+            expect(await page.getByRole('button', { name: 'Hide review' }).count()).toBe(id === refused ? 0 : 1);
+            expect(await axeViolations(page)).toEqual([]);
+            await shot(page, `review-${title === 'Turned away' ? 'rejected' : 'pending'}-${viewport.width}`);
+          }, viewport);
+        }
+      }
+    },
+  );
 
   it('says how a review was verified: an order number that matched a loaded order', async () => {
     const t = owner.tenant;

@@ -6,7 +6,10 @@
 // $TEST_TMP_DIR/screenshots (summary-*.png). The live widget draws its first view once, with the
 // summary in it: on a shop's page that sums its layout shifts (as tests/widget/browser/
 // fragments.test.ts does), nothing moves, at 390 and 1,280 px; a summary that fails, or answers
-// after the other reads and the widget's wait, is left out and never inserted later.
+// after the other reads and the widget's wait, is left out and never inserted later. The summary's
+// box (at most 30 % of the widget's height) never shows a half line as if it were all: its bottom
+// line's height fades out, so that a line its edge cuts shows as going on, and scrolled to its end
+// its last line rests whole above the fade.
 import path from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -172,6 +175,27 @@ const frames = (page: Page) =>
   page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const shift = (page: Page) => page.evaluate(() => (window as unknown as { __shift: number }).__shift);
 
+/**
+ * The summary box's bottom edge: whether it scrolls, its mask, whether the fade is a line high,
+ * and whether, scrolled to its end, its last sentence rests above the fade.
+ */
+const summaryEdge = (page: Page) =>
+  page.evaluate(async () => {
+    const box = document.querySelector('[data-slug]')!.shadowRoot!.querySelector<HTMLElement>('.sy')!;
+    const style = getComputedStyle(box);
+    const fade = parseFloat(style.paddingBottom);
+    const scrolls = box.scrollHeight > box.clientHeight;
+    box.scrollTop = box.scrollHeight;
+    await new Promise(requestAnimationFrame);
+    const last = [...box.querySelectorAll('li')].at(-1)!.getBoundingClientRect();
+    return {
+      scrolls,
+      mask: style.maskImage,
+      fadeIsALine: fade >= parseFloat(style.lineHeight),
+      lastLineAboveFade: last.bottom <= box.getBoundingClientRect().bottom - fade,
+    };
+  });
+
 const modes = [
   ['business', () => snippet, () => business],
   [
@@ -212,6 +236,12 @@ describe("the widget's first view", () => {
           expect(await shift(page)).toBe(0);
           expect(await axeViolations(page, ['[data-slug]'])).toEqual([]);
           await shotOf(page, `first-view-${mode}-${width}`);
+          const edge = await summaryEdge(page);
+          // On a phone the product's summary overflows its box (the bars above it take their room).
+          if (mode === 'product' && width === 390) expect(edge.scrolls).toBe(true);
+          expect(edge.mask).toMatch(/^linear-gradient\(0deg, rgba\(0, 0, 0, 0\), rgb\(0, 0, 0\) /);
+          expect(edge).toMatchObject({ fadeIsALine: true, lastLineAboveFade: true });
+          await shotOf(page, `first-view-${mode}-${width}-scrolled`);
           expect(errors).toEqual([]);
         } finally {
           await close();

@@ -1,6 +1,7 @@
 // One question: what it is about (a product, or the business), who asked and when, its text, every
 // answer with its author (the business or a verified buyer, hidden ones marked), the business's
-// answer form (folded once the question has a visible answer), and hiding or showing again the
+// answer form (folded once the question has a visible answer; once the business has answered, it
+// edits that one answer), and hiding or showing again the
 // question or an answer with reasons.
 import { useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
@@ -18,6 +19,8 @@ const AUTHOR: Record<Answer['author'], string> = { business: 'Business', verifie
 
 export function QuestionCard({ question, onChanged }: { question: Question; onChanged: () => void }) {
   const heading = `question-${question.id}`;
+  // The business has one answer per question (the API edits it in place): shown or hidden, it is edited.
+  const own = question.answers.filter((a) => a.author === 'business').at(-1);
   return (
     <article class='card question' aria-labelledby={heading}>
       <h2 id={heading} class='report-reason'>
@@ -33,11 +36,11 @@ export function QuestionCard({ question, onChanged }: { question: Question; onCh
           </ul>
         )
         : <p class='muted small'>No answer yet.</p>}
-      {question.status === 'published' && (question.answered
+      {question.status === 'published' && (own || question.answered
         ? (
           <details class='question-moderate'>
-            <summary>Add your answer</summary>
-            <AnswerForm question={question} onChanged={onChanged} />
+            <summary>{own ? 'Edit your answer' : 'Add your answer'}</summary>
+            <AnswerForm question={question} own={own} onChanged={onChanged} />
           </details>
         )
         : <AnswerForm question={question} onChanged={onChanged} />)}
@@ -66,15 +69,16 @@ function AnswerItem({ answer, onChanged }: { answer: Answer; onChanged: () => vo
   );
 }
 
-function AnswerForm({ question, onChanged }: { question: Question; onChanged: () => void }) {
+/** The business's answer: written, or (`own`) edited in place, its old text kept in the trail. */
+function AnswerForm({ question, own, onChanged }: { question: Question; own?: Answer; onChanged: () => void }) {
   const orgId = useOrgId();
-  const [content, setContent] = useState('');
+  const [content, setContent] = useState(own?.content ?? '');
   const action = useAction(async () => {
     await api.post('/organizations/{orgId}/questions/{id}/answers', {
       params: { orgId, id: question.id },
       body: { content: content.trim() },
     });
-    setContent('');
+    if (!own) setContent('');
     onChanged();
   });
   return (
@@ -90,7 +94,11 @@ function AnswerForm({ question, onChanged }: { question: Question; onChanged: ()
         label='Your answer'
         name={`content-${question.id}`}
         error={action.error}
-        hint='Published at once under your public display name.'
+        hint={own
+          ? `Replaces your answer's text at once${
+            own.is_hidden ? ' (it stays hidden until you show it again)' : ''
+          }; the old text stays in the trail.`
+          : 'Published at once under your public display name. You can edit it later.'}
         required
         maxLength={5000}
         rows={3}
@@ -98,7 +106,9 @@ function AnswerForm({ question, onChanged }: { question: Question; onChanged: ()
         onValue={setContent}
       />
       <div class='actions'>
-        <button type='submit' class='button primary' disabled={action.pending}>Publish the answer</button>
+        <button type='submit' class='button primary' disabled={action.pending}>
+          {own ? 'Save your answer' : 'Publish the answer'}
+        </button>
       </div>
     </form>
   );

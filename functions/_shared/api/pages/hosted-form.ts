@@ -14,7 +14,7 @@ import { submitReview } from '../../core/db/review-submission.ts';
 import { isUuid } from '../../core/uuid.ts';
 import { markup } from './html.ts';
 import { type Errors, type FieldDefinition, readSubmission, reviewForm, type Values } from './review-form.ts';
-import { formValues, message, privatePage } from './shared.ts';
+import { formUnderCheck, formValues, message, privatePage } from './shared.ts';
 import { policyUrl } from './review-policy.ts';
 import { afterSubmit, formUnavailable } from './submission.ts';
 import { newUploadToken } from '../api-keys/upload-token.ts';
@@ -81,6 +81,7 @@ const formPage = (
   values: Values,
   errors: Errors,
   status: ContentfulStatusCode,
+  underCheck: boolean,
 ) =>
   privatePage(
     c,
@@ -97,6 +98,7 @@ const formPage = (
         askOrderId: form.verification_mode === 'purchase_proof',
         product: product && { name: product.name, imageUrl: product.image_url },
         policyUrl: form.profile_slug ? policyUrl(c.var.config.publicUrl, form.profile_slug) : null,
+        underCheck,
       },
       values,
       errors,
@@ -121,6 +123,7 @@ export function hostedFormPages() {
       { rating: /^[1-5]$/.test(c.req.query('rating') ?? '') ? c.req.query('rating')! : '' },
       {},
       200,
+      await formUnderCheck(c, form.id, [product?.external_id ?? null]),
     );
   });
 
@@ -132,8 +135,9 @@ export function hostedFormPages() {
     const product = await loadProduct(c, form);
     if (product === null || product?.archived) return productUnavailable(c, form, product);
     const values = await formValues(c);
+    const underCheck = await formUnderCheck(c, form.id, [product?.external_id ?? null]);
     const { submission, errors } = readSubmission(values, form.custom_fields);
-    if (!submission) return formPage(c, form, product, values, errors, 422);
+    if (!submission) return formPage(c, form, product, values, errors, 422, underCheck);
     // The review's upload token is issued in the same statement, as POST /api/v1/reviews does: the
     // thank-you page holds it for adding photos and videos.
     const upload = newUploadToken();
@@ -148,7 +152,7 @@ export function hostedFormPages() {
     return afterSubmit(
       c,
       { ...answer, upload_token: upload.token },
-      (errs, status) => formPage(c, form, product, values, errs, status),
+      (errs, status) => formPage(c, form, product, values, errs, status, underCheck),
       form.custom_fields,
       { name: form.org_name, website: form.website, profileSlug: form.profile_slug },
       false,

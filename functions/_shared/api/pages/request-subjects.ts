@@ -86,5 +86,5 @@ export function subjectsPage(view: SubjectsView): SafeHtml {
 ${alert}<p>Rate each product and ${view.form.orgName} itself. Each form is sent on its own: write one now, and come back to this page for the others whenever you like.</p>
 ${verificationNote(view.form)}
 <div class="subjects">${view.subjects.map((s, i) => section(view, s, i))}</div>
-${finePrint(view.form.orgName, view.form.policyUrl)}`;
+${finePrint(view.form)}`;
 }

@@ -41,11 +41,17 @@ export interface FormContext {
   product?: { name: string; imageUrl: string | null };
   /** The business's review policy page (/p/:slug/policy), linked from the fine print; none while its profile is off. */
   policyUrl?: string | null;
+  /** A review written now would be held for a check (an open hold on its subject: a burst of reviews). */
+  underCheck?: boolean;
 }
 
-/** How the review will be verified, when the reviewer has something to know or do. */
-export function verificationNote(ctx: Pick<FormContext, 'invited' | 'verificationMode'>) {
-  return ctx.invited && ctx.verificationMode !== 'manual'
+/**
+ * How the review will be verified, when the reviewer has something to know or do (an invitation
+ * verifies it, but neither for a form whose reviews the business approves nor while a burst's hold
+ * keeps its subject's reviews for a person's check: the fine print says so).
+ */
+export function verificationNote(ctx: Pick<FormContext, 'invited' | 'verificationMode' | 'underCheck'>) {
+  return ctx.invited && ctx.verificationMode !== 'manual' && !ctx.underCheck
     ? markup`<p class="hint">Sent with the address this invitation went to, your review is published as verified: no confirmation e-mail needed.</p>`
     : ctx.verificationMode === 'email'
     ? markup`<p class="hint">We will e-mail you a link to confirm your review before it is published.</p>`
@@ -276,11 +282,36 @@ export function formHeader(orgName: string, logoUrl: string | null | undefined, 
 <h1>${heading}</h1>`;
 }
 
-/** The line under a page of review forms. */
-export const finePrint = (orgName: string, policyUrl?: string | null) =>
-  markup`<p class="fine">Your review is published as you write it, whatever its rating. Reviews are collected for ${orgName} by Plaudit.${
-    policyUrl
-      ? markup` How reviews are checked, published and hidden: <a href="${policyUrl}">the review policy of ${orgName}</a>.`
+/**
+ * When the review is published, as the page's settings make it true: after a person's check while
+ * its subject is held, after the business's approval (form mode `manual`), after the address's or
+ * the order's check (`email`, `purchase_proof`; an invitation verifies at once), else at once.
+ */
+function whenPublished(ctx: Pick<FormContext, 'orgName' | 'verificationMode' | 'invited' | 'underCheck'>) {
+  const { orgName } = ctx;
+  if (ctx.underCheck) {
+    return markup`${orgName} is checking an unusual number of recent reviews: yours is published as you write it once a person has checked it, or not at all.`;
+  }
+  if (ctx.verificationMode === 'manual') {
+    return markup`${orgName} reads each review before publishing it: yours is published as you write it, or not at all.`;
+  }
+  const once = ctx.invited
+    ? ''
+    : ctx.verificationMode === 'email'
+    ? 'Once you confirm your address, your'
+    : ctx.verificationMode === 'purchase_proof'
+    ? markup`Once ${orgName} finds your order, your`
+    : '';
+  return markup`${once || 'Your'} review is published as you write it, whatever its rating.`;
+}
+
+/** The line under a page of review forms: when the review is published, who collects it, the policy. */
+export const finePrint = (
+  ctx: Pick<FormContext, 'orgName' | 'verificationMode' | 'invited' | 'underCheck' | 'policyUrl'>,
+) =>
+  markup`<p class="fine">${whenPublished(ctx)} Reviews are collected for ${ctx.orgName} by Plaudit.${
+    ctx.policyUrl
+      ? markup` How reviews are checked, published and hidden: <a href="${ctx.policyUrl}">the review policy of ${ctx.orgName}</a>.`
       : ''
   }</p>`;
 
@@ -362,5 +393,5 @@ ${
       : ''
   }
 ${reviewFormBody(ctx, values, errors)}
-${finePrint(ctx.orgName, ctx.policyUrl)}`;
+${finePrint(ctx)}`;
 }

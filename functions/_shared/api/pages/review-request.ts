@@ -21,7 +21,7 @@ import {
   type Submission,
   type Values,
 } from './review-form.ts';
-import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
+import { formUnderCheck, formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
 import { policyUrl } from './review-policy.ts';
 import { afterSubmit } from './submission.ts';
 import { newUploadToken } from '../api-keys/upload-token.ts';
@@ -58,6 +58,8 @@ type LandingRow = {
   logo_url: string | null;
   website: string | null;
   profile_slug: string | null;
+  /** Set with its subjects (loadSubjectsOf): a review of one would be held for a check now. */
+  under_check?: boolean;
 };
 
 async function loadLanding(c: Context<AppEnv>, token: string) {
@@ -75,6 +77,14 @@ const loadSubjects = (c: Context<AppEnv>, token: string) =>
     onPrimary: true,
   });
 
+/** The request's subjects, and whether a review of one not reviewed yet would be held for a check now. */
+async function loadSubjectsOf(c: Context<AppEnv>, token: string, r: LandingRow) {
+  const subjects = await loadSubjects(c, token);
+  const open = subjects.filter((s) => !s.reviewed).map((s) => s.product_external_id);
+  r.under_check = open.length > 0 && await formUnderCheck(c, r.form_id, open);
+  return subjects;
+}
+
 const formContext = (c: Context<AppEnv>, token: string, r: LandingRow) => ({
   action: `/r/${token}`,
   orgName: r.org_name,
@@ -85,6 +95,7 @@ const formContext = (c: Context<AppEnv>, token: string, r: LandingRow) => ({
   customFields: r.custom_fields,
   askOrderId: r.verification_mode === 'purchase_proof' && !r.order_id,
   policyUrl: r.profile_slug ? policyUrl(c.var.config.publicUrl, r.profile_slug) : null,
+  underCheck: r.under_check,
 });
 
 /** The organization as the thank-you page names it and leads back to it. */
@@ -198,7 +209,7 @@ export function reviewRequestPages() {
         onPrimary: true,
       });
     }
-    const subjects = await loadSubjects(c, token);
+    const subjects = await loadSubjectsOf(c, token, r);
     const closed = landingClosed(c, r, subjects);
     if (closed) return closed;
     if (namesProducts(subjects)) return subjectsLandingPage(c, token, r, subjects, 200);
@@ -210,7 +221,7 @@ export function reviewRequestPages() {
     const token = c.req.param('token');
     const r = await loadLanding(c, token);
     if (!r) return invalidLink(c);
-    const subjects = await loadSubjects(c, token);
+    const subjects = await loadSubjectsOf(c, token, r);
     const closed = landingClosed(c, r, subjects);
     if (closed) return closed;
     const values = await formValues(c);

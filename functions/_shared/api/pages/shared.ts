@@ -7,6 +7,7 @@ import type { AppEnv } from '../http/env.ts';
 import { type Absent, conditionalPublicRead } from '../middleware/public-access/index.ts';
 import { markup, page, type SafeHtml } from './html.ts';
 import { PHOTO_VIEWER_CSP } from './photo-viewer.ts';
+import { runAsPublic } from '../../core/db/roles.ts';
 
 /** Shared caches keep a public page five minutes and serve it stale while they revalidate it by ETag. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
@@ -123,4 +124,17 @@ export async function cachedPublicPage<T extends { version: string }>(
   if (typeof html !== 'string') return html;
   c.header('Cache-Control', PAGE_CACHE_CONTROL);
   return publicPage(c, 200, html);
+}
+
+/**
+ * Whether a review written now on this form, of one of these subjects (products by external id,
+ * null for the business), would be held for a check (a burst's hold): its fine print says so.
+ */
+export async function formUnderCheck(c: Context<AppEnv>, formId: string, externalIds: (string | null)[]) {
+  const [row] = await runAsPublic(
+    c.var.sql,
+    (tx) => tx<{ held: boolean }[]>`select plaudit.form_subjects_under_check(${formId}, ${externalIds}) as held`,
+    { onPrimary: true },
+  );
+  return row.held;
 }

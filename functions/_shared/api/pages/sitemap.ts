@@ -1,6 +1,7 @@
 // What search engines read besides the profile pages (profile.ts):
 //   GET /sitemap.xml          every public page of the enabled profiles (each profile page, its
-//                             review policy, its catalog of products, each listed product's page), or past
+//                             review policy, its transparency page, its catalog of products, each
+//                             listed product's page), or past
 //                             SITEMAP_LIMIT an index of sitemaps
 //   GET /sitemap-N.xml        one page of that index
 //   GET /robots.txt           the profile pages are for indexing; the API and the e-mailed links are not
@@ -20,10 +21,10 @@ function sitemapPageSize(): number {
   return Number.isInteger(n) && n >= 1 && n <= SITEMAP_LIMIT ? n : SITEMAP_LIMIT;
 }
 
-/** One page of a profile: its own, its review policy's, its catalog's, or a product's (with its external_id). */
+/** One page of a profile: its own, its review policy's, its transparency page, its catalog's, or a product's (with its external_id). */
 type SitemapRow = {
   slug: string;
-  page: 'profile' | 'policy' | 'catalog' | 'product';
+  page: 'profile' | 'policy' | 'transparency' | 'catalog' | 'product';
   external_id: string | null;
   updated_at: Date | null;
   total: string;
@@ -34,6 +35,8 @@ function pagePath(r: SitemapRow): string {
   switch (r.page) {
     case 'policy':
       return `${profile}/policy`;
+    case 'transparency':
+      return `${profile}/transparency`;
     case 'catalog':
       return `${profile}/products`;
     case 'product':

@@ -64,7 +64,7 @@ dialog::backdrop{background:#000b}
 .bars [aria-pressed=true]{outline:2px solid var(--a)}.ab{grid-template-columns:7.5em 1fr 3em}
 .at dt{font-weight:600}.at dd{margin:0 0 4px}.bar{height:8px;border-radius:4px;background:var(--bd);overflow:hidden}
 .bar span{display:block;height:100%;background:var(--s)}
-.sy{max-height:30%;overflow:auto;margin:0 0 12px}.sy ul{list-style:none;margin:0;padding:0}.sy li{margin:.4em 0}
+.sy{max-height:30%;overflow:auto;margin:0 0 12px;padding:0 0 1.5em;scroll-padding:0 0 1.5em;mask:linear-gradient(0deg,#0000,#000 1.5em)}.sy ul{list-style:none;margin:0;padding:0}.sy li{margin:.4em 0}
 .ctl{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 12px}
 .ctl.end{margin:12px 0 0;justify-content:space-between}
 select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:6px;padding:2px 6px}

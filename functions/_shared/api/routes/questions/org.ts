@@ -1,5 +1,5 @@
 // What the organization does with shoppers' questions (docs/questions.md): list and read them,
-// answer them (published at once), hide or unhide a question or an answer, on the questions' trail.
+// answer them (published at once; the business's answer is one, edited in place), hide or unhide a question or an answer, on the questions' trail.
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
 import { translateDbErrors } from '../../http/db-errors.ts';
@@ -79,11 +79,12 @@ export const questionRoutes = router()
       path: '/organizations/{orgId}/questions/{id}/answers',
       operationId: 'questions.answer',
       tags: TAGS,
-      summary: 'Answer a question',
+      summary: "Answer a question, or edit the business's answer",
       description:
-        "The business's answer, published at once under the business's public name (`author: business`); emits `question.answered` and is kept in the questions' trail.",
+        "The business's answer, published at once under the business's public name (`author: business`). The business has one answer per question: the first call makes it (201), a later one replaces its text (200; the same text changes nothing), and a hidden answer stays hidden until shown again. Emits `question.answered` (again, with the same answer id, on an edit) and is kept in the questions' trail (`answer`, then `edit_answer` with the text it replaced).",
       request: { params: OrgItemParams, body: jsonBody(AnswerInput) },
       responses: {
+        200: json(Question, "The question with its answers, the business's edited"),
         201: json(Question, 'The question with its answers'),
         404: errorResponseSpec('No question with this id in this organization'),
         422: errorResponseSpec('A field failed validation'),
@@ -93,8 +94,11 @@ export const questionRoutes = router()
       const { id } = c.req.valid('param');
       const { content } = c.req.valid('json');
       const db = c.var.db;
-      await translateDbErrors(() => db`select plaudit.answer_question(${id}, ${content}, ${c.var.caller!.actor})`);
-      return answerJsonText(c, await loadQuestion(db, id), 201);
+      const [row] = await translateDbErrors(() =>
+        db<{ created: boolean }[]>`
+          select created from plaudit.write_business_answer(${id}, ${content}, ${c.var.caller!.actor})`
+      );
+      return answerJsonText(c, await loadQuestion(db, id), row.created ? 201 : 200);
     },
   )
   .openapi(

@@ -69,11 +69,12 @@ export const reviewModeration = router()
       tags: ['Reviews'],
       summary: 'Reply to a review, or edit the reply',
       description:
-        "The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.",
+        "The business's public reply, one per review: shown with the review on the public routes. Writing it again replaces it. The review itself never changes. Only a published review takes one: a `pending` review (not public yet) or a `rejected` one (never public) answers 409; a published review hidden since keeps its reply, which shows again with it. Every change is kept in the review's moderation history (`reply`, `edit_reply`) with its text, and emits `review.replied`.",
       request: { params: OrgItemParams, body: jsonBody(ReplyInput) },
       responses: {
         200: json(Review, 'The review with its reply'),
         404: errorResponseSpec('No review with this id in this organization'),
+        409: errorResponseSpec('The review is pending or rejected: only a published review takes a public reply'),
         422: errorResponseSpec('A field failed validation'),
       },
     }),
