@@ -107,11 +107,16 @@ COMMENT ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_l
 
 COMMENT ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) IS 'Answers the review list''s first page, 20 newest, in one statement.';
 
+-- FUNCTION plaudit.appeal_closed_message (supabase/schemas/appeals.sql)
+--   (p_until timestamp with time zone) RETURNS text
+
+COMMENT ON FUNCTION plaudit.appeal_closed_message(p_until timestamp with time zone) IS 'The refusal of an appeal made after its window, naming the day it ended (UTC).';
+
 -- FUNCTION plaudit.appeal_form (supabase/schemas/appeals.sql)
 --   (p_token text) RETURNS TABLE(org_name text, statement_id uuid, ground_type text, ground text, facts text, hidden_at timestamp with time zone,
---     appeal_status text, still_hidden boolean)
+--     appeal_status text, still_hidden boolean, appeal_until timestamp with time zone, appeal_closed text)
 
-COMMENT ON FUNCTION plaudit.appeal_form(p_token text) IS 'What an appeal link''s form shows: the statement it answers and any appeal made; no row for an unknown token.';
+COMMENT ON FUNCTION plaudit.appeal_form(p_token text) IS 'What an appeal link''s form shows: the statement it answers, any appeal made, and until when one may appeal; no row for an unknown token.';
 
 CREATE TABLE plaudit.review_appeals (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -137,6 +142,42 @@ COMMENT ON TABLE plaudit.review_appeals IS 'Reviewers'' appeals against a hide (
 --   (p_appeal plaudit.review_appeals) RETURNS jsonb
 
 COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement, with the slug of the business''s policy page while it is public.';
+
+CREATE TABLE plaudit.review_statements (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    restriction text DEFAULT 'hidden'::text NOT NULL,
+    facts text NOT NULL,
+    automated boolean DEFAULT false NOT NULL,
+    ground_type text NOT NULL,
+    ground text NOT NULL,
+    source text NOT NULL,
+    report_id uuid,
+    actor text NOT NULL,
+    appeal_token_hash bytea NOT NULL,
+    mailed boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_statements_actor_check CHECK ((char_length(actor) <= 200)),
+    CONSTRAINT review_statements_appeal_token_hash_check CHECK ((octet_length(appeal_token_hash) = 32)),
+    CONSTRAINT review_statements_facts_check CHECK (((char_length(facts) >= 1) AND (char_length(facts) <= 2000))),
+    CONSTRAINT review_statements_ground_check CHECK (((char_length(ground) >= 1) AND (char_length(ground) <= 500))),
+    CONSTRAINT review_statements_ground_type_check CHECK ((ground_type = ANY (ARRAY['policy'::text, 'law'::text]))),
+    CONSTRAINT review_statements_restriction_check CHECK ((restriction = 'hidden'::text)),
+    CONSTRAINT review_statements_source_check CHECK ((source = ANY (ARRAY['moderation'::text, 'report'::text, 'automatic'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art. 17): why a review was hidden, on what ground, whether automatically, and the appeal token''s hash.';
+
+-- FUNCTION plaudit.appeal_until (supabase/schemas/appeals.sql)
+--   (p_statement plaudit.review_statements) RETURNS timestamp with time zone
+
+COMMENT ON FUNCTION plaudit.appeal_until(p_statement plaudit.review_statements) IS 'The last moment a statement''s decision may be appealed: its date plus plaudit.appeal_window().';
+
+-- FUNCTION plaudit.appeal_window (supabase/schemas/appeals.sql)
+--   () RETURNS interval
+
+COMMENT ON FUNCTION plaudit.appeal_window() IS 'How long after its statement of reasons a decision may be appealed: six months (DSA Art. 20(1)).';
 
 -- FUNCTION plaudit.append_moderation_entry (supabase/schemas/moderation_trail.sql)
 --   (p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
@@ -1096,9 +1137,9 @@ COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[
 COMMENT ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) IS 'The product of a hosted form''s organization with this external id (archived or not), while the form takes reviews.';
 
 -- FUNCTION plaudit.public_hidden_review_ground (supabase/schemas/statements_of_reasons.sql)
---   (p_slug text, p_review_id uuid) RETURNS TABLE(ground_type text, ground text, hidden_at timestamp with time zone)
+--   (p_slug text, p_review_id uuid) RETURNS TABLE(ground_type text, ground text, hidden_at timestamp with time zone, appeal_until timestamp with time zone)
 
-COMMENT ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) IS 'The ground of a hidden review of the slug, for its public address''s 410; no row when it is not hidden.';
+COMMENT ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) IS 'The ground of a hidden review of the slug and until when it may be appealed, for its public address''s 410; no row when it is not hidden.';
 
 CREATE TABLE plaudit.products (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1986,32 +2027,6 @@ COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integ
 
 COMMENT ON FUNCTION plaudit.skip_order(o plaudit.orders, p_reason text, p_event_id bigint) IS 'Records why an order makes no review request, once, and emits order.skipped.';
 
-CREATE TABLE plaudit.review_statements (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    review_id uuid NOT NULL,
-    restriction text DEFAULT 'hidden'::text NOT NULL,
-    facts text NOT NULL,
-    automated boolean DEFAULT false NOT NULL,
-    ground_type text NOT NULL,
-    ground text NOT NULL,
-    source text NOT NULL,
-    report_id uuid,
-    actor text NOT NULL,
-    appeal_token_hash bytea NOT NULL,
-    mailed boolean DEFAULT false NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT review_statements_actor_check CHECK ((char_length(actor) <= 200)),
-    CONSTRAINT review_statements_appeal_token_hash_check CHECK ((octet_length(appeal_token_hash) = 32)),
-    CONSTRAINT review_statements_facts_check CHECK (((char_length(facts) >= 1) AND (char_length(facts) <= 2000))),
-    CONSTRAINT review_statements_ground_check CHECK (((char_length(ground) >= 1) AND (char_length(ground) <= 500))),
-    CONSTRAINT review_statements_ground_type_check CHECK ((ground_type = ANY (ARRAY['policy'::text, 'law'::text]))),
-    CONSTRAINT review_statements_restriction_check CHECK ((restriction = 'hidden'::text)),
-    CONSTRAINT review_statements_source_check CHECK ((source = ANY (ARRAY['moderation'::text, 'report'::text, 'automatic'::text])))
-);
-
-COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art. 17): why a review was hidden, on what ground, whether automatically, and the appeal token''s hash.';
-
 -- FUNCTION plaudit.statement_json (supabase/schemas/statements_of_reasons.sql)
 --   (p_statement plaudit.review_statements) RETURNS json
 
@@ -2036,7 +2051,7 @@ COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_
 -- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
 --   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
 
-COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores the reviewer''s appeal through its statement''s token, once, in the trail, with its acknowledgement mail.';
+COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores the reviewer''s appeal through its statement''s token, once, within its window, in the trail, with its acknowledgement mail.';
 
 -- FUNCTION plaudit.submit_requested_review (supabase/schemas/hosted_review_pages.sql)
 --   (p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer,
@@ -3727,6 +3742,32 @@ GRANT ALL ON FUNCTION plaudit.appeal_form(p_token text) TO plaudit_public;
 
 GRANT SELECT ON TABLE plaudit.review_appeals TO plaudit_api;
 
+GRANT SELECT(id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(restriction) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(facts) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(automated) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground_type) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(source) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(report_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(actor) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.apply_connection_order_events(p_events jsonb, p_link_base text) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.apply_order_event(p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text,
@@ -4138,33 +4179,6 @@ GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
-
-GRANT SELECT(id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(org_id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(review_id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(restriction) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(facts) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(automated) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(ground_type) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(ground) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(source) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(report_id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(actor) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
-
 GRANT ALL ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
