@@ -2037,6 +2037,15 @@ COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements
 
 COMMENT ON FUNCTION plaudit.store_connection_event(c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of an active connection once per delivery id and wakes the worker; answers the outcome.';
 
+-- FUNCTION plaudit.store_submitted_review (supabase/schemas/review_submission.sql)
+--   (p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text,
+--     p_request_id uuid) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
+--     error_constraint text, error_table text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text,
+--     verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
+--     verification_at timestamp with time zone, review text)
+
+COMMENT ON FUNCTION plaudit.store_submitted_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Stores a submission of a form, or of the review request a checked token named; executable by no role, only by the public''s two submission functions.';
+
 -- FUNCTION plaudit.subject_under_check (supabase/schemas/review_holds.sql)
 --   (p_org_id uuid, p_product_id uuid) RETURNS boolean
 
@@ -2062,13 +2071,12 @@ COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores 
 COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) IS 'Submits a landing page''s review of the business or of a product the request names, once per subject; completes the request.';
 
 -- FUNCTION plaudit.submit_review (supabase/schemas/review_submission.sql)
---   (p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text,
---     p_request_id uuid DEFAULT NULL::uuid) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
---     error_constraint text, error_table text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text,
---     verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
---     verification_at timestamp with time zone, review text)
+--   (p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) RETURNS TABLE(rate_allowed boolean,
+--     rate_remaining integer, rate_reset bigint, error_code text, error_message text, error_constraint text, error_table text, id uuid, form_id uuid,
+--     rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean,
+--     created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone, review text)
 
-COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
+COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) IS 'Submits a public review of a form in one round trip; answers the review or the refusal as the database raised it.';
 
 -- FUNCTION plaudit.submitted_order_hash (supabase/schemas/submission_checks.sql)
 --   (p_org_id uuid, p_order_id text) RETURNS text
@@ -4182,7 +4190,7 @@ GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text
 GRANT ALL ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
-GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_product jsonb, p_deleted boolean) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;
