@@ -483,6 +483,39 @@ COMMENT ON FUNCTION plaudit.confirm_question(p_token text, p_link_base text) IS 
 
 COMMENT ON FUNCTION plaudit.connection_recent_events(p_connection_id uuid) IS 'The last 20 events of a connection of the tenant, newest first, with their outcome.';
 
+CREATE TABLE plaudit.connections (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    platform text NOT NULL,
+    name text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
+    secret text,
+    access_token text,
+    last_event_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT connections_access_token_check CHECK (((char_length(access_token) >= 1) AND (char_length(access_token) <= 500))),
+    CONSTRAINT connections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT connections_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
+    CONSTRAINT connections_secret_check CHECK (((char_length(secret) >= 1) AND (char_length(secret) <= 500))),
+    CONSTRAINT connections_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (octet_length((settings)::text) <= 4096))),
+    CONSTRAINT connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
+);
+
+COMMENT ON TABLE plaudit.connections IS 'Shop connections: where an organization''s orders happen (Shopify, WooCommerce, Stripe, any shop through signed webhooks), with the secret that signs their events.';
+
+-- FUNCTION plaudit.connection_signature_holds (supabase/schemas/shop_connections.sql)
+--   (c plaudit.connections, p_signed bytea, p_signatures bytea[]) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.connection_signature_holds(c plaudit.connections, p_signed bytea, p_signatures bytea[]) IS 'Whether one of the given MACs is the HMAC-SHA256 of the signed bytes under the connection''s key.';
+
+-- FUNCTION plaudit.connection_signing_key (supabase/schemas/shop_connections.sql)
+--   (c plaudit.connections) RETURNS bytea
+
+COMMENT ON FUNCTION plaudit.connection_signing_key(c plaudit.connections) IS 'The HMAC key a connection''s platform signs its events with, from its secret.';
+
 -- FUNCTION plaudit.connection_tenant (supabase/schemas/shop_connections.sql)
 --   (p_connection_id uuid) RETURNS uuid
 
@@ -863,10 +896,11 @@ COMMENT ON FUNCTION plaudit.import_key(p_format text, p_row jsonb) IS 'The key o
 COMMENT ON FUNCTION plaudit.import_refusals_kept(p_kept jsonb, p_more jsonb) IS 'An import''s refusals with more added: the first hundred by row.';
 
 -- FUNCTION plaudit.inbound_connection_event (supabase/schemas/shop_connections.sql)
---   (p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) RETURNS TABLE(platform text, status text,
---     secret text, outcome text)
+--   (p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[], p_delivery_id text, p_topic text, p_payload jsonb,
+--     p_settled text) RETURNS TABLE(platform text, status text, signature_holds boolean, outcome text)
 
-COMMENT ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'The inbound route''s call: a connection''s platform, state and secret, and the event stored if it is of that platform.';
+COMMENT ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[], p_delivery_id text,
+    p_topic text, p_payload jsonb, p_settled text) IS 'The inbound route''s call: a connection''s platform and state, whether the event''s signature holds, and the event stored if it does and is of that platform.';
 
 -- FUNCTION plaudit.invitation_for_token (supabase/schemas/team_invitations.sql)
 --   (p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)
@@ -1509,7 +1543,7 @@ COMMENT ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) IS 'Recount
 -- FUNCTION plaudit.receive_connection_event (supabase/schemas/shop_connections.sql)
 --   (p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text DEFAULT NULL::text) RETURNS text
 
-COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
+COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores an event of a connection once per delivery id, unchecked, and wakes the worker; the owner''s only (benchmarks, tests).';
 
 -- FUNCTION plaudit.record_cdn_purge (supabase/schemas/cdn_purges.sql)
 --   (p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) RETURNS text
@@ -1530,29 +1564,6 @@ COMMENT ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id te
 --   (p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) RETURNS text
 
 COMMENT ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) IS 'Records a claimed e-mail''s send: sent, queued again for a retry, or failed for good; answers its status.';
-
-CREATE TABLE plaudit.connections (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    platform text NOT NULL,
-    name text NOT NULL,
-    status text DEFAULT 'active'::text NOT NULL,
-    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
-    secret text,
-    access_token text,
-    last_event_at timestamp with time zone,
-    deleted_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT connections_access_token_check CHECK (((char_length(access_token) >= 1) AND (char_length(access_token) <= 500))),
-    CONSTRAINT connections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
-    CONSTRAINT connections_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
-    CONSTRAINT connections_secret_check CHECK (((char_length(secret) >= 1) AND (char_length(secret) <= 500))),
-    CONSTRAINT connections_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (octet_length((settings)::text) <= 4096))),
-    CONSTRAINT connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
-);
-
-COMMENT ON TABLE plaudit.connections IS 'Shop connections: where an organization''s orders happen (Shopify, WooCommerce, Stripe, any shop through signed webhooks), with the secret that signs their events.';
 
 -- FUNCTION plaudit.record_order_event (supabase/schemas/orders_timeline.sql)
 --   (c plaudit.connections, a plaudit.review_request_automation, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_event_id bigint, p_now timestamp with time zone) RETURNS jsonb
@@ -3857,6 +3868,31 @@ GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_
 
 GRANT ALL ON FUNCTION plaudit.confirm_question(p_token text, p_link_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.connection_recent_events(p_connection_id uuid) TO plaudit_api;
+
+GRANT SELECT(id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(platform),INSERT(platform) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(settings),INSERT(settings),UPDATE(settings) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(secret),UPDATE(secret) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(access_token),UPDATE(access_token) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(last_event_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(deleted_at),UPDATE(deleted_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.connections TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.create_connection(p_platform text, p_name text, p_settings jsonb, p_secret text, p_access_token text) TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.imports TO plaudit_api;
@@ -3933,7 +3969,10 @@ GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.held_review_json(p_review_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
+
+GRANT ALL ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[], p_delivery_id text,
+    p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
@@ -4076,36 +4115,10 @@ GRANT ALL ON FUNCTION plaudit.questions_answers_visible(p_question_id uuid) TO p
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.raise_replica_read_floor(p_lsn pg_lsn) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_connection_data_request(p_connection_id uuid, p_email text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
-
-GRANT SELECT(id) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(platform),INSERT(platform) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(settings),INSERT(settings),UPDATE(settings) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT INSERT(secret),UPDATE(secret) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT INSERT(access_token),UPDATE(access_token) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(last_event_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(deleted_at),UPDATE(deleted_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(created_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.connections TO plaudit_api;
-
 GRANT ALL ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
