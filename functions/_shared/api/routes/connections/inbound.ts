@@ -6,12 +6,13 @@
 // secret. Unknown ids answer 404; a disconnected connection, a missing, wrong or stale signature
 // 401; none of them stores anything. A signed event is read at once with its platform's
 // normalizer (what cannot be read answers 4xx, recorded as refused), stored once per delivery id
-// and answered 200: the worker applies it (worker/lanes/connections.ts). One transaction a request:
-// the event, read as the platform whose signature header it carries, is stored in the call that
-// checks its signature, only when it holds. Each connection has a rate limit of its own, answered
+// and answered 200: the worker applies it (worker/lanes/connections.ts). One transaction and one
+// round trip a request: the event, read as the platform whose signature header it carries, is
+// stored in the call that checks its signature, only when it holds (a request signed its
+// connection's platform's way with another platform's header too makes a second call). Each connection has a rate limit of its own, answered
 // 429 with Retry-After so the platform delivers again later.
 import { z } from '@hono/zod-openapi';
-import { openTenantTransaction } from '../../../core/db/roles.ts';
+import { runAsPublic } from '../../../core/db/roles.ts';
 import { asJson } from '../../../core/db/client.ts';
 import { toHex } from '../../../core/bytes.ts';
 import { isUuid } from '../../../core/uuid.ts';
@@ -90,46 +91,46 @@ export const connectionInbound = router().openapi(
     const header = (name: string) => c.req.header(name);
     const claimOf = (platform: Platform) => SIGNATURES[platform]({ body, header, nowSeconds: clock() });
     // Read as the platform whose signature it carries, the event is stored in the call that checks
-    // its signature (one transaction), and only when the signature holds.
+    // its signature, and only when the signature holds.
     const claimed = signedAs(header);
     let claim: SignatureClaim | null = claimed ? claimOf(claimed) : null;
     let event = claimed && claim?.ok ? readEvent(claimed, body, header) : null;
-    const t = await openTenantTransaction(c.var.sql, 'plaudit_public', null);
-    let committed = false;
-    try {
-      const call = (platform: Platform | null, e: InboundEvent | null) => {
-        const signed = claim?.ok && e ? claim : null;
-        return t.tx<{ platform: Platform; status: string; signature_holds: boolean | null; outcome: string | null }[]>`
+    // Each call is its own transaction, in one round trip (begin, role, call, commit pipelined):
+    // it stores nothing unless the signature holds, so there is nothing to roll back.
+    const call = (platform: Platform | null, e: InboundEvent | null) => {
+      const signed = claim?.ok && e ? claim : null;
+      return runAsPublic(
+        c.var.sql,
+        (tx) =>
+          tx<{ platform: Platform; status: string; signature_holds: boolean | null; outcome: string | null }[]>`
           select platform, status, signature_holds, outcome from plaudit.inbound_connection_event(${id}, ${platform},
             ${signed ? signed.signed : null},
             array(select decode(m, 'hex') from unnest(${signed ? signed.signatures.map(toHex) : []}::text[]) m),
-            ${e ? e.deliveryId : null}, ${e?.topic ?? null}, ${e && !e.settled ? t.tx.json(asJson(e.payload)) : null},
-            ${e?.settled ?? null})`;
-      };
-      let [conn] = await call(event ? claimed : null, event);
-      if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
-      if (conn.platform === 'woocommerce' && isWooCommercePing(header, body)) {
-        return c.json({ received: true, outcome: 'ping' }, 200);
-      }
-      if (conn.status !== 'active') return c.json(errorBody(401, 'The connection is disconnected'), 401);
-      if (conn.platform !== claimed) {
-        // Signed the connection's platform's way, with another's header too (or none): read and
-        // checked as its own.
-        claim = claimOf(conn.platform);
-        event = claim.ok ? readEvent(conn.platform, body, header) : null;
-        if (event) [conn] = await call(conn.platform, event);
-      }
-      if (!claim?.ok) return c.json(errorBody(401, `Invalid webhook signature: ${claim?.reason}`), 401);
-      if (!conn.signature_holds) return c.json(errorBody(401, `Invalid webhook signature: ${claim.wrong}`), 401);
-      await t.commit();
-      committed = true;
-      if (event!.problem) {
-        return c.json(errorBody(event!.status, `The event cannot be read: ${event!.problem}`), event!.status);
-      }
-      return c.json({ received: true, outcome: conn.outcome! }, 200);
-    } finally {
-      if (!committed) await t.rollback();
+            ${e ? e.deliveryId : null}, ${e?.topic ?? null}, ${e && !e.settled ? tx.json(asJson(e.payload)) : null},
+            ${e?.settled ?? null})`,
+        { onPrimary: true },
+      );
+    };
+    let [conn] = await call(event ? claimed : null, event);
+    if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
+    if (conn.platform === 'woocommerce' && isWooCommercePing(header, body)) {
+      return c.json({ received: true, outcome: 'ping' }, 200);
     }
+    if (conn.status !== 'active') return c.json(errorBody(401, 'The connection is disconnected'), 401);
+    if (conn.platform !== claimed) {
+      // Signed the connection's platform's way, with another's header too (or none): read and
+      // checked as its own, in a second call (the first stored nothing).
+      claim = claimOf(conn.platform);
+      event = claim.ok ? readEvent(conn.platform, body, header) : null;
+      if (event) [conn] = await call(conn.platform, event);
+      if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
+    }
+    if (!claim?.ok) return c.json(errorBody(401, `Invalid webhook signature: ${claim?.reason}`), 401);
+    if (!conn.signature_holds) return c.json(errorBody(401, `Invalid webhook signature: ${claim.wrong}`), 401);
+    if (event!.problem) {
+      return c.json(errorBody(event!.status, `The event cannot be read: ${event!.problem}`), event!.status);
+    }
+    return c.json({ received: true, outcome: conn.outcome! }, 200);
   },
 );
 
