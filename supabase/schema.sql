@@ -677,7 +677,7 @@ COMMENT ON FUNCTION plaudit.dsa_years(p_org_id uuid) IS 'The calendar years (UTC
 -- FUNCTION plaudit.email_key (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS bytea
 
-COMMENT ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) IS 'An address as the suppression list matches it: the SHA-256 of the organization''s id and the address in lower case.';
+COMMENT ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) IS 'An address as the suppression list matches it: the HMAC-SHA256, with the database''s email_keys secret, of the SHA-256 of the organization''s id and the address in lower case.';
 
 -- FUNCTION plaudit.email_outbox_track_review_requests (supabase/schemas/review_request_tracking.sql)
 --   () RETURNS trigger
@@ -3005,7 +3005,7 @@ CREATE TABLE plaudit.signing_secrets (
     CONSTRAINT signing_secrets_secret_check CHECK ((octet_length(secret) >= 32))
 );
 
-COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose, that sign the links of review-request e-mails; only the owner reads them.';
+COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose (review_request_links: the links of review-request e-mails; email_keys: the keys of addresses), that only the owner reads.';
 
 CREATE TABLE plaudit.trail_actions (
     action text NOT NULL,
