@@ -2055,7 +2055,7 @@ COMMENT ON FUNCTION plaudit.store_connection_event(c plaudit.connections, p_deli
 --     verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
 --     verification_at timestamp with time zone, review text)
 
-COMMENT ON FUNCTION plaudit.store_submitted_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Stores a submission of a form, or of the review request a checked token named; executable by no role, only by the public''s two submission functions.';
+COMMENT ON FUNCTION plaudit.store_submitted_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Stores a form''s submission, or a checked token''s request''s; no role may call it.';
 
 -- FUNCTION plaudit.subject_under_check (supabase/schemas/review_holds.sql)
 --   (p_org_id uuid, p_product_id uuid) RETURNS boolean

@@ -258,7 +258,7 @@ begin
   end;
 end
 $$;
-comment on function plaudit.store_submitted_review(plaudit.review_submission,text,integer,text,uuid) is 'Stores a submission of a form, or of the review request a checked token named; executable by no role, only by the public''s two submission functions.';
+comment on function plaudit.store_submitted_review(plaudit.review_submission,text,integer,text,uuid) is 'Stores a form''s submission, or a checked token''s request''s; no role may call it.';
 
 -- The public submission of a form's review (no review request: its source is `form`), in one
 -- round trip; what plaudit.store_submitted_review answers.
