@@ -51,9 +51,18 @@ const made = (c: Context<AppEnv>, f: AppealForm) =>
     f.org_name,
   );
 
-/** The page of a link whose appeal window has ended, with the database's words for it. */
+/**
+ * The page of a link whose appeal window has ended: the database's words for it, and the ways that
+ * stay open (an out-of-court dispute settlement body, DSA Art. 21, or a court), as the statement said.
+ */
 const closed = (c: Context<AppEnv>, f: Pick<AppealForm, 'org_name'>, refusal: string) =>
-  message(c, 410, 'The time to appeal has ended', refusal, f.org_name);
+  message(
+    c,
+    410,
+    'The time to appeal has ended',
+    `${refusal} You may still turn to an out-of-court dispute settlement body or a court.`,
+    f.org_name,
+  );
 
 export function appealPages() {
   const app = new Hono<AppEnv>();
