@@ -102,11 +102,16 @@ COMMENT ON FUNCTION plaudit.api_review(p_key_hash bytea, p_org_id uuid, p_rate_l
 
 COMMENT ON FUNCTION plaudit.api_review_first_page(p_key_hash bytea, p_org_id uuid, p_rate_limit integer) IS 'Answers the review list''s first page, 20 newest, in one statement.';
 
+-- FUNCTION plaudit.appeal_closed_message (supabase/schemas/appeals.sql)
+--   (p_until timestamp with time zone) RETURNS text
+
+COMMENT ON FUNCTION plaudit.appeal_closed_message(p_until timestamp with time zone) IS 'The refusal of an appeal made after its window, naming the day it ended (UTC).';
+
 -- FUNCTION plaudit.appeal_form (supabase/schemas/appeals.sql)
 --   (p_token text) RETURNS TABLE(org_name text, statement_id uuid, ground_type text, ground text, facts text, hidden_at timestamp with time zone,
---     appeal_status text, still_hidden boolean)
+--     appeal_status text, still_hidden boolean, appeal_until timestamp with time zone, appeal_closed text)
 
-COMMENT ON FUNCTION plaudit.appeal_form(p_token text) IS 'What an appeal link''s form shows: the statement it answers and any appeal made; no row for an unknown token.';
+COMMENT ON FUNCTION plaudit.appeal_form(p_token text) IS 'What an appeal link''s form shows: the statement it answers, any appeal made, and until when one may appeal; no row for an unknown token.';
 
 CREATE TABLE plaudit.review_appeals (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -132,6 +137,42 @@ COMMENT ON TABLE plaudit.review_appeals IS 'Reviewers'' appeals against a hide (
 --   (p_appeal plaudit.review_appeals) RETURNS jsonb
 
 COMMENT ON FUNCTION plaudit.appeal_mail_data(p_appeal plaudit.review_appeals) IS 'What the reviewer''s appeal mails say of the appeal and its statement, with the slug of the business''s policy page while it is public.';
+
+CREATE TABLE plaudit.review_statements (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    review_id uuid NOT NULL,
+    restriction text DEFAULT 'hidden'::text NOT NULL,
+    facts text NOT NULL,
+    automated boolean DEFAULT false NOT NULL,
+    ground_type text NOT NULL,
+    ground text NOT NULL,
+    source text NOT NULL,
+    report_id uuid,
+    actor text NOT NULL,
+    appeal_token_hash bytea NOT NULL,
+    mailed boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_statements_actor_check CHECK ((char_length(actor) <= 200)),
+    CONSTRAINT review_statements_appeal_token_hash_check CHECK ((octet_length(appeal_token_hash) = 32)),
+    CONSTRAINT review_statements_facts_check CHECK (((char_length(facts) >= 1) AND (char_length(facts) <= 2000))),
+    CONSTRAINT review_statements_ground_check CHECK (((char_length(ground) >= 1) AND (char_length(ground) <= 500))),
+    CONSTRAINT review_statements_ground_type_check CHECK ((ground_type = ANY (ARRAY['policy'::text, 'law'::text]))),
+    CONSTRAINT review_statements_restriction_check CHECK ((restriction = 'hidden'::text)),
+    CONSTRAINT review_statements_source_check CHECK ((source = ANY (ARRAY['moderation'::text, 'report'::text, 'automatic'::text])))
+);
+
+COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art. 17): why a review was hidden, on what ground, whether automatically, and the appeal token''s hash.';
+
+-- FUNCTION plaudit.appeal_until (supabase/schemas/appeals.sql)
+--   (p_statement plaudit.review_statements) RETURNS timestamp with time zone
+
+COMMENT ON FUNCTION plaudit.appeal_until(p_statement plaudit.review_statements) IS 'The last moment a statement''s decision may be appealed: its date plus plaudit.appeal_window().';
+
+-- FUNCTION plaudit.appeal_window (supabase/schemas/appeals.sql)
+--   () RETURNS interval
+
+COMMENT ON FUNCTION plaudit.appeal_window() IS 'How long after its statement of reasons a decision may be appealed: six months (DSA Art. 20(1)).';
 
 -- FUNCTION plaudit.append_moderation_entry (supabase/schemas/moderation_trail.sql)
 --   (p_org_id uuid, p_review_id uuid, p_action text, p_reason text, p_actor text) RETURNS void
@@ -437,6 +478,39 @@ COMMENT ON FUNCTION plaudit.confirm_question(p_token text, p_link_base text) IS 
 
 COMMENT ON FUNCTION plaudit.connection_recent_events(p_connection_id uuid) IS 'The last 20 events of a connection of the tenant, newest first, with their outcome.';
 
+CREATE TABLE plaudit.connections (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    org_id uuid NOT NULL,
+    platform text NOT NULL,
+    name text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
+    secret text,
+    access_token text,
+    last_event_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT connections_access_token_check CHECK (((char_length(access_token) >= 1) AND (char_length(access_token) <= 500))),
+    CONSTRAINT connections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT connections_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
+    CONSTRAINT connections_secret_check CHECK (((char_length(secret) >= 1) AND (char_length(secret) <= 500))),
+    CONSTRAINT connections_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (octet_length((settings)::text) <= 4096))),
+    CONSTRAINT connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
+);
+
+COMMENT ON TABLE plaudit.connections IS 'Shop connections: where an organization''s orders happen (Shopify, WooCommerce, Stripe, any shop through signed webhooks), with the secret that signs their events.';
+
+-- FUNCTION plaudit.connection_signature_holds (supabase/schemas/shop_connections.sql)
+--   (c plaudit.connections, p_signed bytea, p_signatures bytea[]) RETURNS boolean
+
+COMMENT ON FUNCTION plaudit.connection_signature_holds(c plaudit.connections, p_signed bytea, p_signatures bytea[]) IS 'Whether one of the given MACs is the HMAC-SHA256 of the signed bytes under the connection''s key.';
+
+-- FUNCTION plaudit.connection_signing_key (supabase/schemas/shop_connections.sql)
+--   (c plaudit.connections) RETURNS bytea
+
+COMMENT ON FUNCTION plaudit.connection_signing_key(c plaudit.connections) IS 'The HMAC key a connection''s platform signs its events with, from its secret.';
+
 -- FUNCTION plaudit.connection_tenant (supabase/schemas/shop_connections.sql)
 --   (p_connection_id uuid) RETURNS uuid
 
@@ -598,7 +672,7 @@ COMMENT ON FUNCTION plaudit.dsa_years(p_org_id uuid) IS 'The calendar years (UTC
 -- FUNCTION plaudit.email_key (supabase/schemas/review_request_tracking.sql)
 --   (p_org_id uuid, p_email text) RETURNS bytea
 
-COMMENT ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) IS 'An address as the suppression list matches it: the SHA-256 of the organization''s id and the address in lower case.';
+COMMENT ON FUNCTION plaudit.email_key(p_org_id uuid, p_email text) IS 'An address as the suppression list matches it: the HMAC-SHA256, with the database''s email_keys secret, of the SHA-256 of the organization''s id and the address in lower case.';
 
 -- FUNCTION plaudit.email_outbox_track_review_requests (supabase/schemas/review_request_tracking.sql)
 --   () RETURNS trigger
@@ -822,10 +896,11 @@ COMMENT ON FUNCTION plaudit.import_key(p_format text, p_row jsonb) IS 'The key o
 COMMENT ON FUNCTION plaudit.import_refusals_kept(p_kept jsonb, p_more jsonb) IS 'An import''s refusals with more added: the first hundred by row.';
 
 -- FUNCTION plaudit.inbound_connection_event (supabase/schemas/shop_connections.sql)
---   (p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) RETURNS TABLE(platform text, status text,
---     secret text, outcome text)
+--   (p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[], p_delivery_id text, p_topic text, p_payload jsonb,
+--     p_settled text) RETURNS TABLE(platform text, status text, signature_holds boolean, outcome text)
 
-COMMENT ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'The inbound route''s call: a connection''s platform, state and secret, and the event stored if it is of that platform.';
+COMMENT ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[], p_delivery_id text,
+    p_topic text, p_payload jsonb, p_settled text) IS 'The inbound route''s call: a connection''s platform and state, whether the event''s signature holds, and the event stored if it does and is of that platform.';
 
 -- FUNCTION plaudit.invitation_for_token (supabase/schemas/team_invitations.sql)
 --   (p_token text) RETURNS TABLE(state text, email text, role text, org_name text, expires_at timestamp with time zone)
@@ -1096,9 +1171,9 @@ COMMENT ON FUNCTION plaudit.public_feed_total(p_org_id uuid, p_product_ids uuid[
 COMMENT ON FUNCTION plaudit.public_form_product(p_form_id uuid, p_external_id text) IS 'The product of a hosted form''s organization with this external id (archived or not), while the form takes reviews.';
 
 -- FUNCTION plaudit.public_hidden_review_ground (supabase/schemas/statements_of_reasons.sql)
---   (p_slug text, p_review_id uuid) RETURNS TABLE(ground_type text, ground text, hidden_at timestamp with time zone)
+--   (p_slug text, p_review_id uuid) RETURNS TABLE(ground_type text, ground text, hidden_at timestamp with time zone, appeal_until timestamp with time zone)
 
-COMMENT ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) IS 'The ground of a hidden review of the slug, for its public address''s 410; no row when it is not hidden.';
+COMMENT ON FUNCTION plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid) IS 'The ground of a hidden review of the slug and until when it may be appealed, for its public address''s 410; no row when it is not hidden.';
 
 CREATE TABLE plaudit.products (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1468,7 +1543,7 @@ COMMENT ON FUNCTION plaudit.rebuild_review_statistics(p_org_id uuid) IS 'Recount
 -- FUNCTION plaudit.receive_connection_event (supabase/schemas/shop_connections.sql)
 --   (p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text DEFAULT NULL::text) RETURNS text
 
-COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
+COMMENT ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores an event of a connection once per delivery id, unchecked, and wakes the worker; the owner''s only (benchmarks, tests).';
 
 -- FUNCTION plaudit.record_cdn_purge (supabase/schemas/cdn_purges.sql)
 --   (p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) RETURNS text
@@ -1489,29 +1564,6 @@ COMMENT ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id te
 --   (p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) RETURNS text
 
 COMMENT ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) IS 'Records a claimed e-mail''s send: sent, queued again for a retry, or failed for good; answers its status.';
-
-CREATE TABLE plaudit.connections (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    platform text NOT NULL,
-    name text NOT NULL,
-    status text DEFAULT 'active'::text NOT NULL,
-    settings jsonb DEFAULT '{}'::jsonb NOT NULL,
-    secret text,
-    access_token text,
-    last_event_at timestamp with time zone,
-    deleted_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT connections_access_token_check CHECK (((char_length(access_token) >= 1) AND (char_length(access_token) <= 500))),
-    CONSTRAINT connections_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
-    CONSTRAINT connections_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text, 'stripe'::text, 'webhook'::text]))),
-    CONSTRAINT connections_secret_check CHECK (((char_length(secret) >= 1) AND (char_length(secret) <= 500))),
-    CONSTRAINT connections_settings_check CHECK (((jsonb_typeof(settings) = 'object'::text) AND (octet_length((settings)::text) <= 4096))),
-    CONSTRAINT connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
-);
-
-COMMENT ON TABLE plaudit.connections IS 'Shop connections: where an organization''s orders happen (Shopify, WooCommerce, Stripe, any shop through signed webhooks), with the secret that signs their events.';
 
 -- FUNCTION plaudit.record_order_event (supabase/schemas/orders_timeline.sql)
 --   (c plaudit.connections, a plaudit.review_request_automation, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_event_id bigint, p_now timestamp with time zone) RETURNS jsonb
@@ -1991,32 +2043,6 @@ COMMENT ON FUNCTION plaudit.signal_target(p_rate_bucket text, p_rate_limit integ
 
 COMMENT ON FUNCTION plaudit.skip_order(o plaudit.orders, p_reason text, p_event_id bigint) IS 'Records why an order makes no review request, once, and emits order.skipped.';
 
-CREATE TABLE plaudit.review_statements (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    org_id uuid NOT NULL,
-    review_id uuid NOT NULL,
-    restriction text DEFAULT 'hidden'::text NOT NULL,
-    facts text NOT NULL,
-    automated boolean DEFAULT false NOT NULL,
-    ground_type text NOT NULL,
-    ground text NOT NULL,
-    source text NOT NULL,
-    report_id uuid,
-    actor text NOT NULL,
-    appeal_token_hash bytea NOT NULL,
-    mailed boolean DEFAULT false NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT review_statements_actor_check CHECK ((char_length(actor) <= 200)),
-    CONSTRAINT review_statements_appeal_token_hash_check CHECK ((octet_length(appeal_token_hash) = 32)),
-    CONSTRAINT review_statements_facts_check CHECK (((char_length(facts) >= 1) AND (char_length(facts) <= 2000))),
-    CONSTRAINT review_statements_ground_check CHECK (((char_length(ground) >= 1) AND (char_length(ground) <= 500))),
-    CONSTRAINT review_statements_ground_type_check CHECK ((ground_type = ANY (ARRAY['policy'::text, 'law'::text]))),
-    CONSTRAINT review_statements_restriction_check CHECK ((restriction = 'hidden'::text)),
-    CONSTRAINT review_statements_source_check CHECK ((source = ANY (ARRAY['moderation'::text, 'report'::text, 'automatic'::text])))
-);
-
-COMMENT ON TABLE plaudit.review_statements IS 'Statements of reasons (EU DSA Art. 17): why a review was hidden, on what ground, whether automatically, and the appeal token''s hash.';
-
 -- FUNCTION plaudit.statement_json (supabase/schemas/statements_of_reasons.sql)
 --   (p_statement plaudit.review_statements) RETURNS json
 
@@ -2026,6 +2052,15 @@ COMMENT ON FUNCTION plaudit.statement_json(p_statement plaudit.review_statements
 --   (c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) RETURNS text
 
 COMMENT ON FUNCTION plaudit.store_connection_event(c plaudit.connections, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) IS 'Stores a signed event of an active connection once per delivery id and wakes the worker; answers the outcome.';
+
+-- FUNCTION plaudit.store_submitted_review (supabase/schemas/review_submission.sql)
+--   (p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text,
+--     p_request_id uuid) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
+--     error_constraint text, error_table text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text,
+--     verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
+--     verification_at timestamp with time zone, review text)
+
+COMMENT ON FUNCTION plaudit.store_submitted_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Stores a form''s submission, or a checked token''s request''s; no role may call it.';
 
 -- FUNCTION plaudit.subject_under_check (supabase/schemas/review_holds.sql)
 --   (p_org_id uuid, p_product_id uuid) RETURNS boolean
@@ -2041,7 +2076,7 @@ COMMENT ON FUNCTION plaudit.submission_hold(p_org_id uuid, p_product_id uuid, p_
 -- FUNCTION plaudit.submit_appeal (supabase/schemas/appeals.sql)
 --   (p_token text, p_text text) RETURNS TABLE(outcome text, appeal_id uuid)
 
-COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores the reviewer''s appeal through its statement''s token, once, in the trail, with its acknowledgement mail.';
+COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores the reviewer''s appeal through its statement''s token, once, within its window, in the trail, with its acknowledgement mail.';
 
 -- FUNCTION plaudit.submit_requested_review (supabase/schemas/hosted_review_pages.sql)
 --   (p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer,
@@ -2052,13 +2087,12 @@ COMMENT ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) IS 'Stores 
 COMMENT ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) IS 'Submits a landing page''s review of the business or of a product the request names, once per subject; completes the request.';
 
 -- FUNCTION plaudit.submit_review (supabase/schemas/review_submission.sql)
---   (p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text,
---     p_request_id uuid DEFAULT NULL::uuid) RETURNS TABLE(rate_allowed boolean, rate_remaining integer, rate_reset bigint, error_code text, error_message text,
---     error_constraint text, error_table text, id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text, reviewer_email text,
---     verification_status text, is_hidden boolean, created_at timestamp with time zone, custom_fields jsonb, verification_method text,
---     verification_at timestamp with time zone, review text)
+--   (p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) RETURNS TABLE(rate_allowed boolean,
+--     rate_remaining integer, rate_reset bigint, error_code text, error_message text, error_constraint text, error_table text, id uuid, form_id uuid,
+--     rating integer, title text, content text, reviewer_name text, reviewer_email text, verification_status text, is_hidden boolean,
+--     created_at timestamp with time zone, custom_fields jsonb, verification_method text, verification_at timestamp with time zone, review text)
 
-COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) IS 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
+COMMENT ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) IS 'Submits a public review of a form in one round trip; answers the review or the refusal as the database raised it.';
 
 -- FUNCTION plaudit.submitted_order_hash (supabase/schemas/submission_checks.sql)
 --   (p_org_id uuid, p_order_id text) RETURNS text
@@ -2981,7 +3015,7 @@ CREATE TABLE plaudit.signing_secrets (
     CONSTRAINT signing_secrets_secret_check CHECK ((octet_length(secret) >= 32))
 );
 
-COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose, that sign the links of review-request e-mails; only the owner reads them.';
+COMMENT ON TABLE plaudit.signing_secrets IS 'Secrets made in the database, one per purpose (review_request_links: the links of review-request e-mails; email_keys: the keys of addresses), that only the owner reads.';
 
 CREATE TABLE plaudit.trail_actions (
     action text NOT NULL,
@@ -3736,6 +3770,32 @@ GRANT ALL ON FUNCTION plaudit.appeal_form(p_token text) TO plaudit_public;
 
 GRANT SELECT ON TABLE plaudit.review_appeals TO plaudit_api;
 
+GRANT SELECT(id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(org_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(review_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(restriction) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(facts) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(automated) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground_type) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(ground) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(source) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(report_id) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(actor) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.apply_connection_order_events(p_events jsonb, p_link_base text) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.apply_order_event(p_connection_id uuid, p_type text, p_occurred_at timestamp with time zone, p_order jsonb, p_link_base text,
@@ -3817,6 +3877,31 @@ GRANT ALL ON FUNCTION plaudit.claim_webhook_deliveries(p_limit integer, p_lease_
 
 GRANT ALL ON FUNCTION plaudit.confirm_question(p_token text, p_link_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.connection_recent_events(p_connection_id uuid) TO plaudit_api;
+
+GRANT SELECT(id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(platform),INSERT(platform) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(settings),INSERT(settings),UPDATE(settings) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(secret),UPDATE(secret) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT INSERT(access_token),UPDATE(access_token) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(last_event_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(deleted_at),UPDATE(deleted_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(created_at) ON TABLE plaudit.connections TO plaudit_api;
+
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.connections TO plaudit_api;
+
 GRANT ALL ON FUNCTION plaudit.create_connection(p_platform text, p_name text, p_settings jsonb, p_secret text, p_access_token text) TO plaudit_api;
 
 GRANT SELECT ON TABLE plaudit.imports TO plaudit_api;
@@ -3894,7 +3979,10 @@ GRANT ALL ON FUNCTION plaudit.gtin_is_valid(p_gtin text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.held_review_json(p_review_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.hit_rate_limit(p_bucket text, p_limit integer, OUT allowed boolean, OUT remaining integer, OUT reset_at bigint) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.import_json(p_import plaudit.imports) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
+
+GRANT ALL ON FUNCTION plaudit.inbound_connection_event(p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[], p_delivery_id text,
+    p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
+
 GRANT ALL ON FUNCTION plaudit.invitation_for_token(p_token text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.iso_utc(t timestamp with time zone) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.issue_api_key(p_org_id uuid, p_name text, p_scope text, p_rate_limit_per_minute integer) TO plaudit_api;
@@ -4037,36 +4125,10 @@ GRANT ALL ON FUNCTION plaudit.questions_answers_visible(p_question_id uuid) TO p
 GRANT ALL ON FUNCTION plaudit.queue_invitation_email(p_invitation_id uuid, p_token text, p_link_base text) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.raise_replica_read_floor(p_lsn pg_lsn) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.random_base62(n integer) TO plaudit_api;
-GRANT ALL ON FUNCTION plaudit.receive_connection_event(p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_cdn_purge(p_claim_token uuid, p_org_id uuid, p_sent boolean, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_connection_data_request(p_connection_id uuid, p_email text) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.record_email_provider_event(p_provider_message_id text, p_type text, p_event_id text, p_occurred_at timestamp with time zone, p_data jsonb) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.record_email_result(p_id uuid, p_claim_token uuid, p_sent boolean, p_provider_message_id text, p_error text, p_retry_in_ms bigint) TO plaudit_worker;
-
-GRANT SELECT(id) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(org_id),INSERT(org_id) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(platform),INSERT(platform) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(status),UPDATE(status) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(settings),INSERT(settings),UPDATE(settings) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT INSERT(secret),UPDATE(secret) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT INSERT(access_token),UPDATE(access_token) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(last_event_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(deleted_at),UPDATE(deleted_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(created_at) ON TABLE plaudit.connections TO plaudit_api;
-
-GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE plaudit.connections TO plaudit_api;
-
 GRANT ALL ON FUNCTION plaudit.record_shopify_write_back(p_claim_token uuid, p_ids uuid[], p_sent boolean, p_error text, p_retry_in_ms bigint, p_rating text, p_rating_count integer) TO plaudit_worker;
 
 GRANT ALL ON FUNCTION plaudit.record_test_delivery(p_delivery_id uuid, p_claim_token uuid, p_status_code integer, p_duration_ms integer, p_error text,
@@ -4149,37 +4211,10 @@ GRANT ALL ON FUNCTION plaudit.session_for_read(p_token_hash bytea, p_org_id uuid
 GRANT ALL ON FUNCTION plaudit.session_summary(p_token_hash bytea) TO plaudit_authenticator;
 GRANT ALL ON FUNCTION plaudit.set_restriction(p_source text, p_ground_type text, p_ground text, p_automated boolean, p_report_id uuid) TO plaudit_api;
 GRANT ALL ON FUNCTION plaudit.sign_up(p_org_name text, p_slug text, p_email text, p_name text, p_client text, p_link_base text, p_client_limit integer) TO plaudit_authenticator;
-
-GRANT SELECT(id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(org_id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(review_id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(restriction) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(facts) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(automated) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(ground_type) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(ground) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(source) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(report_id) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(actor) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(mailed) ON TABLE plaudit.review_statements TO plaudit_api;
-
-GRANT SELECT(created_at) ON TABLE plaudit.review_statements TO plaudit_api;
-
 GRANT ALL ON FUNCTION plaudit.subject_under_check(p_org_id uuid, p_product_id uuid) TO plaudit_api, plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_appeal(p_token text, p_text text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.submit_requested_review(p_token text, p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
-GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text, p_request_id uuid) TO plaudit_public;
+GRANT ALL ON FUNCTION plaudit.submit_review(p_review plaudit.review_submission, p_rate_bucket text, p_rate_limit integer, p_verify_url_base text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.sync_connection_product(p_connection_id uuid, p_product jsonb, p_deleted boolean) TO plaudit_worker;
 GRANT ALL ON FUNCTION plaudit.track_review_request(p_token text, p_kind text) TO plaudit_public;
 GRANT ALL ON FUNCTION plaudit.unsubscribe_review_request(p_token text) TO plaudit_public;

@@ -3,28 +3,69 @@
 -- keeps the review hidden, `reversed` shows it again. Each step goes in the moderation trail
 -- (`appeal`, `uphold_appeal`, `reverse_appeal`, and the reversal's `unhide`) and is mailed to the
 -- reviewer.
+-- An appeal may be made for six months from the statement's date (Art. 20(1) asks for at least
+-- six months after the decision): plaudit.appeal_window() is that constant, and past
+-- plaudit.appeal_until(statement) the form shows the end and plaudit.submit_appeal refuses.
+
+-- How long after a statement of reasons its decision may be appealed: the DSA's minimum (Art. 20(1)).
+create or replace function plaudit.appeal_window()
+returns interval
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select interval '6 months'
+$$;
+comment on function plaudit.appeal_window() is 'How long after its statement of reasons a decision may be appealed: six months (DSA Art. 20(1)).';
+
+-- The last moment a statement's decision may be appealed: its date plus the appeal window.
+create or replace function plaudit.appeal_until(p_statement plaudit.review_statements)
+returns timestamptz
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select p_statement.created_at + plaudit.appeal_window()
+$$;
+comment on function plaudit.appeal_until(plaudit.review_statements) is 'The last moment a statement''s decision may be appealed: its date plus plaudit.appeal_window().';
+
+-- The refusal of an appeal made too late, as the form and the database say it (the date in UTC).
+create or replace function plaudit.appeal_closed_message(p_until timestamptz)
+returns text
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select 'The time to appeal this decision ended on ' || to_char(p_until at time zone 'UTC', 'FMMonth FMDD, YYYY') || '.'
+$$;
+comment on function plaudit.appeal_closed_message(timestamptz) is 'The refusal of an appeal made after its window, naming the day it ended (UTC).';
 
 -- What the appeal form shows for a token: the organization, and the statement's ground and facts;
--- the appeal when one was made. No row: no such token.
+-- the appeal when one was made; until when one may appeal, and, once that has passed, the
+-- refusal to show (appeal_closed). No row: no such token.
 create or replace function plaudit.appeal_form(p_token text)
 returns table (org_name text, statement_id uuid, ground_type text, ground text, facts text, hidden_at timestamptz,
-               appeal_status text, still_hidden boolean)
+               appeal_status text, still_hidden boolean, appeal_until timestamptz, appeal_closed text)
 language sql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select plaudit.brand_name(s.org_id), s.id, s.ground_type, s.ground, s.facts, s.created_at, a.status, r.is_hidden
+  select plaudit.brand_name(s.org_id), s.id, s.ground_type, s.ground, s.facts, s.created_at, a.status, r.is_hidden,
+         plaudit.appeal_until(s),
+         case when now() > plaudit.appeal_until(s) then plaudit.appeal_closed_message(plaudit.appeal_until(s)) end
     from plaudit.review_statements s
     join plaudit.reviews r on r.id = s.review_id
     left join plaudit.review_appeals a on a.statement_id = s.id
    where s.appeal_token_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8'))
 $$;
-comment on function plaudit.appeal_form(text) is 'What an appeal link''s form shows: the statement it answers and any appeal made; no row for an unknown token.';
+comment on function plaudit.appeal_form(text) is 'What an appeal link''s form shows: the statement it answers, any appeal made, and until when one may appeal; no row for an unknown token.';
 grant execute on function plaudit.appeal_form(text) to plaudit_public;
 
 -- The reviewer's appeal, through the token: stored open, in the trail (`appeal`, actor
 -- `reviewer:appeal_link`), acknowledged by mail. `outcome`: appealed, already_appealed, or invalid.
+-- Past the statement's appeal window (plaudit.appeal_until) a new appeal is refused
+-- (object_not_in_prerequisite_state, "The time to appeal this decision ended on <day>.").
 create or replace function plaudit.submit_appeal(p_token text, p_text text)
 returns table (outcome text, appeal_id uuid)
 language plpgsql
@@ -42,6 +83,11 @@ begin
   if s.id is null then
     return query select 'invalid'::text, null::uuid;
     return;
+  end if;
+  if now() > plaudit.appeal_until(s)
+     and not exists (select from plaudit.review_appeals x where x.statement_id = s.id) then
+    raise exception '%', plaudit.appeal_closed_message(plaudit.appeal_until(s))
+      using errcode = 'object_not_in_prerequisite_state';
   end if;
   insert into plaudit.review_appeals (org_id, review_id, statement_id, text)
   values (s.org_id, s.review_id, s.id, btrim(p_text))
@@ -61,7 +107,7 @@ begin
   return query select 'appealed'::text, a.id;
 end
 $$;
-comment on function plaudit.submit_appeal(text,text) is 'Stores the reviewer''s appeal through its statement''s token, once, in the trail, with its acknowledgement mail.';
+comment on function plaudit.submit_appeal(text,text) is 'Stores the reviewer''s appeal through its statement''s token, once, within its window, in the trail, with its acknowledgement mail.';
 grant execute on function plaudit.submit_appeal(text,text) to plaudit_public;
 
 -- What the reviewer's appeal mails say: the appeal, its statement's ground, the decision once made,

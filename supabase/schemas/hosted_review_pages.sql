@@ -160,7 +160,7 @@ begin
   sent.product_id := product;
   sent.product_external_id := null;
   sent.order_id := coalesce(nullif(btrim(p_review.order_id), ''), q.order_id);
-  select * into s from plaudit.submit_review(sent, p_rate_bucket, p_rate_limit, p_verify_url_base, q.id);
+  select * into s from plaudit.store_submitted_review(sent, p_rate_bucket, p_rate_limit, p_verify_url_base, q.id);
   if s.rate_allowed and s.error_code is null and not coalesce(p_review.honeypot, false) then
     perform plaudit.apply_review_request_event(q.id, 'completed', 'completed', now(),
       jsonb_build_object('review_id', s.id));

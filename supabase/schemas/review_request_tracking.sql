@@ -1,18 +1,25 @@
 -- Tracking review requests: the suppression list, the events of each request (sent, opened, clicked, completed) and the provider's reports.
 
--- An address as the suppression list matches it: SHA-256 of the organization's id and the address
--- in lower case. Keyed by the organization, so that one hash says nothing of the same address
--- elsewhere; an erased address is kept as this alone. No search_path of its own: inlined.
+-- An address as the suppression list, erasures and data requests match it: the HMAC-SHA256, keyed
+-- with a secret the database made and only its owner reads (plaudit.signing_secrets, `email_keys`),
+-- of the SHA-256 of the organization's id, a colon and the address in lower case. Keyed by the
+-- organization, one key says nothing of the same address elsewhere; keyed by the secret, a
+-- dictionary of addresses does not reverse a stored key (a copy of the tables without the
+-- secret). The inner SHA-256 is the key before it was keyed, so the change that keyed it re-keyed
+-- every stored key from itself, erased addresses' too. An erased address is kept as this alone.
 create or replace function plaudit.email_key(p_org_id uuid, p_email text)
 returns bytea
 language sql
-immutable
+stable
 strict
 parallel safe
+security definer
+set search_path = pg_catalog, pg_temp
 as $$
-  select pg_catalog.sha256(pg_catalog.convert_to(p_org_id::text || ':' || pg_catalog.lower(p_email), 'UTF8'))
+  select extensions.hmac(sha256(convert_to(p_org_id::text || ':' || lower(p_email), 'UTF8')), s.secret, 'sha256')
+    from plaudit.signing_secrets s where s.purpose = 'email_keys'
 $$;
-comment on function plaudit.email_key(uuid,text) is 'An address as the suppression list matches it: the SHA-256 of the organization''s id and the address in lower case.';
+comment on function plaudit.email_key(uuid,text) is 'An address as the suppression list matches it: the HMAC-SHA256, with the database''s email_keys secret, of the SHA-256 of the organization''s id and the address in lower case.';
 grant execute on function plaudit.email_key(uuid,text) to plaudit_api;
 
 -- Every suppression is matched by its key; an address written (not an erased one) keys itself.

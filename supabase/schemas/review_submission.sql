@@ -78,7 +78,7 @@ end
 $$;
 comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates answers against a form''s custom fields and answers those to keep: the form''s keys only, strings trimmed.';
 
--- The public submission in one round trip, as SECURITY DEFINER because a submitter has no tenant:
+-- Every submission in one round trip, as SECURITY DEFINER because a submitter has no tenant:
 -- rate limit, form, custom fields, the product reviewed (by id or external id), the duplicate rule,
 -- purchase proof and the verification e-mail. The review is p_review, as every caller builds it
 -- (plaudit.review_submission); the rest is the request's: the client's rate-limit bucket and its
@@ -87,16 +87,18 @@ comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates
 -- is named in error_constraint and error_table, and the API says which field that is
 -- (functions/_shared/api/http/db-errors.ts).
 -- p_request_id names the review request whose page the review was written on (its source is then
--- `invitation`, else `form`): plaudit.submit_requested_review passes it, after checking the request.
+-- `invitation`, else `form`, and it takes the request's incentive): only plaudit.submit_requested_review
+-- passes it, the id it read from the link's checked token. So no role may execute this function:
+-- the public submits through plaudit.submit_review (no request) or submit_requested_review (a token).
 -- The review keeps the incentive offered for it, the request's or else the form's, as it is now.
 -- A burst's hold, a reused order or a duplicate text keeps it pending (supabase/schemas/review_holds.sql);
 -- its client (a hash of the rate-limit bucket, itself a hash of the address) goes to the burst check.
-create or replace function plaudit.submit_review(
+create or replace function plaudit.store_submitted_review(
   p_review plaudit.review_submission,
   p_rate_bucket text,
   p_rate_limit integer,
   p_verify_url_base text,
-  p_request_id uuid default null
+  p_request_id uuid
 )
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint,
@@ -256,5 +258,30 @@ begin
   end;
 end
 $$;
-comment on function plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid) is 'Submits a public review in one round trip; answers the review or the refusal as the database raised it.';
-grant execute on function plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid) to plaudit_public;
+comment on function plaudit.store_submitted_review(plaudit.review_submission,text,integer,text,uuid) is 'Stores a form''s submission, or a checked token''s request''s; no role may call it.';
+
+-- The public submission of a form's review (no review request: its source is `form`), in one
+-- round trip; what plaudit.store_submitted_review answers.
+create or replace function plaudit.submit_review(
+  p_review plaudit.review_submission,
+  p_rate_bucket text,
+  p_rate_limit integer,
+  p_verify_url_base text
+)
+returns table (
+  rate_allowed boolean, rate_remaining integer, rate_reset bigint,
+  error_code text, error_message text, error_constraint text, error_table text,
+  id uuid, form_id uuid, rating integer, title text, content text, reviewer_name text,
+  reviewer_email text, verification_status text, is_hidden boolean, created_at timestamptz,
+  custom_fields jsonb, verification_method text, verification_at timestamptz,
+  review text
+)
+language sql
+volatile
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+  select * from plaudit.store_submitted_review(p_review, p_rate_bucket, p_rate_limit, p_verify_url_base, null)
+$$;
+comment on function plaudit.submit_review(plaudit.review_submission,text,integer,text) is 'Submits a public review of a form in one round trip; answers the review or the refusal as the database raised it.';
+grant execute on function plaudit.submit_review(plaudit.review_submission,text,integer,text) to plaudit_public;

@@ -100,19 +100,53 @@ end
 $$;
 comment on function plaudit.store_connection_event(plaudit.connections,text,text,jsonb,text) is 'Stores a signed event of an active connection once per delivery id and wakes the worker; answers the outcome.';
 
--- The inbound route's one call: the connection's platform, state and secret, for checking the
--- event's signature, and the event stored (plaudit.store_connection_event) when the connection is
--- active, its platform is p_platform (the one whose signature header the request carries, which
--- the route read the event's delivery id, topic and payload as) and p_delivery_id is given; the
--- outcome is null when nothing was stored. The route checks the signature with the secret answered
--- and rolls the transaction back when it fails, so that an unsigned event leaves nothing; nothing
--- is stored either until the platform is known. The route runs without a tenant (the signature is
--- the credential, and the connection decides the tenant); this is its one way to a secret, by the
--- connection's id. No row: no such connection, or deleted.
+-- The key a connection's platform signs its events with: the base64-decoded part of a `webhook`
+-- connection's `whsec_` secret (Standard Webhooks); the secret's UTF-8 bytes for the others
+-- (Shopify, WooCommerce, and Stripe, whose `whsec_` secret is used as a string). Null once the
+-- connection is deleted (its secret forgotten).
+create or replace function plaudit.connection_signing_key(c plaudit.connections)
+returns bytea
+language sql
+immutable
+set search_path = pg_catalog, pg_temp
+as $$
+  select case when c.platform = 'webhook' then decode(regexp_replace(c.secret, '^whsec_', ''), 'base64')
+              else convert_to(c.secret, 'UTF8') end
+$$;
+comment on function plaudit.connection_signing_key(plaudit.connections) is 'The HMAC key a connection''s platform signs its events with, from its secret.';
+
+-- Whether an event is signed with connection c's secret: one of p_signatures (the MACs its
+-- headers carry, decoded) is the HMAC-SHA256 of p_signed (what the platform signs: the raw body,
+-- Stripe's `t.body`, Standard Webhooks' `id.timestamp.body`) under the connection's key. The
+-- MACs are compared through SHA-256 of each side, so the comparison's time says nothing of the
+-- expected MAC. The secret never leaves the database.
+create or replace function plaudit.connection_signature_holds(c plaudit.connections, p_signed bytea, p_signatures bytea[])
+returns boolean
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select coalesce(bool_or(sha256(given) = expected), false)
+    from (select sha256(extensions.hmac(p_signed, plaudit.connection_signing_key(c), 'sha256')) as expected) e,
+         unnest(p_signatures) given
+   where c.secret is not null
+$$;
+comment on function plaudit.connection_signature_holds(plaudit.connections,bytea,bytea[]) is 'Whether one of the given MACs is the HMAC-SHA256 of the signed bytes under the connection''s key.';
+
+-- The inbound route's one call: the connection's platform and state, whether the event's signature
+-- holds, and the event stored (plaudit.store_connection_event) only when it does, the connection
+-- is active, and its platform is p_platform (the one whose signature header the request carries,
+-- which the route read the signed bytes p_signed, the MACs p_signatures, and the event's delivery
+-- id, topic and payload as). The route runs without a tenant (the signature is the credential, and
+-- the connection decides the tenant), and never learns the secret: the signature is checked here
+-- (plaudit.connection_signature_holds). signature_holds is null and outcome null when nothing was
+-- checked (another platform's, or no signature); the route then calls again as the connection's
+-- platform. No row: no such connection, or deleted.
 create or replace function plaudit.inbound_connection_event(
-  p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
+  p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[],
+  p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
 )
-returns table (platform text, status text, secret text, outcome text)
+returns table (platform text, status text, signature_holds boolean, outcome text)
 language plpgsql
 volatile
 security definer
@@ -127,18 +161,22 @@ begin
   end if;
   platform := c.platform;
   status := c.status;
-  secret := c.secret;
-  if c.status = 'active' and c.platform = p_platform and p_delivery_id is not null then
-    outcome := plaudit.store_connection_event(c, p_delivery_id, p_topic, p_payload, p_settled);
+  if c.status = 'active' and c.platform = p_platform and p_signed is not null then
+    signature_holds := plaudit.connection_signature_holds(c, p_signed, p_signatures);
+    if signature_holds and p_delivery_id is not null then
+      outcome := plaudit.store_connection_event(c, p_delivery_id, p_topic, p_payload, p_settled);
+    end if;
   end if;
   return next;
 end
 $$;
-comment on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) is 'The inbound route''s call: a connection''s platform, state and secret, and the event stored if it is of that platform.';
-grant execute on function plaudit.inbound_connection_event(uuid,text,text,text,jsonb,text) to plaudit_public;
+comment on function plaudit.inbound_connection_event(uuid,text,bytea,bytea[],text,text,jsonb,text) is 'The inbound route''s call: a connection''s platform and state, whether the event''s signature holds, and the event stored if it does and is of that platform.';
+grant execute on function plaudit.inbound_connection_event(uuid,text,bytea,bytea[],text,text,jsonb,text) to plaudit_public;
 
--- Stores a signed event of a connection (plaudit.store_connection_event) by the connection's id;
--- answers the outcome, or not_found (no such active connection).
+-- Stores an event of a connection (plaudit.store_connection_event) by the connection's id, with no
+-- signature checked: for the owner only (the benchmarks and tests that fill a connection's queue),
+-- executable by no runtime role, so no request stores an unsigned event. Answers the outcome, or
+-- not_found (no such active connection).
 create or replace function plaudit.receive_connection_event(
   p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
 )
@@ -159,8 +197,7 @@ begin
   return plaudit.store_connection_event(c, p_delivery_id, p_topic, p_payload, p_settled);
 end
 $$;
-comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores a signed event of a connection once per delivery id and wakes the worker; answers the outcome.';
-grant execute on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) to plaudit_public;
+comment on function plaudit.receive_connection_event(uuid,text,text,jsonb,text) is 'Stores an event of a connection once per delivery id, unchecked, and wakes the worker; the owner''s only (benchmarks, tests).';
 
 -- The worker claims stored events not yet processed, oldest first, with a lease; an event whose
 -- processing failed comes back after the lease, and is refused after 5 attempts.

@@ -23,7 +23,8 @@ $$;
 comment on function plaudit.set_restriction(text,text,text,boolean,uuid) is 'Sets, for the transaction, where the next hide''s statement of reasons comes from and on what ground; nulls clear it.';
 grant execute on function plaudit.set_restriction(text,text,text,boolean,uuid) to plaudit_api;
 
--- The statement a review's hide writes, and its mail to the reviewer with the appeal link's token.
+-- The statement a review's hide writes, and its mail to the reviewer with the appeal link's token
+-- and until when one may appeal (plaudit.appeal_until).
 create or replace function plaudit.reviews_state_reasons()
 returns trigger
 language plpgsql
@@ -54,7 +55,8 @@ begin
   if new.reviewer_email is not null then
     perform plaudit.enqueue_email(new.org_id, new.reviewer_email, 'statement_of_reasons',
       plaudit.statement_json(statement)::jsonb || jsonb_build_object(
-        'appeal_token', token, 'reviewer_name', new.reviewer_name,
+        'appeal_token', token, 'appeal_until', plaudit.iso_utc(plaudit.appeal_until(statement)),
+        'reviewer_name', new.reviewer_name,
         'org_slug', plaudit.policy_page_slug(new.org_id),
         'review', jsonb_build_object('rating', new.rating, 'title', new.title, 'excerpt', left(new.content, 200))),
       'en', 'statement_of_reasons:' || statement.id);
@@ -98,15 +100,16 @@ comment on function plaudit.review_statements_json(uuid) is 'The statements of r
 grant execute on function plaudit.review_statements_json(uuid) to plaudit_api;
 
 -- The ground a hidden review's public address answers with (410): its latest statement's, when the
--- review of the slug's (switched-on) profile is hidden; no row otherwise. Nothing of the review.
+-- review of the slug's (switched-on) profile is hidden, and until when its author may appeal; no
+-- row otherwise. Nothing of the review.
 create or replace function plaudit.public_hidden_review_ground(p_slug text, p_review_id uuid)
-returns table (ground_type text, ground text, hidden_at timestamptz)
+returns table (ground_type text, ground text, hidden_at timestamptz, appeal_until timestamptz)
 language sql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
-  select s.ground_type, s.ground, s.created_at
+  select s.ground_type, s.ground, s.created_at, plaudit.appeal_until(s)
     from plaudit.organizations o
     left join plaudit.public_profiles p on p.org_id = o.id
     join plaudit.reviews r on r.org_id = o.id and r.id = p_review_id and r.is_hidden
@@ -114,7 +117,7 @@ as $$
                    order by x.created_at desc, x.id desc limit 1) s on true
    where o.slug = p_slug and coalesce(p.enabled, true)
 $$;
-comment on function plaudit.public_hidden_review_ground(text,uuid) is 'The ground of a hidden review of the slug, for its public address''s 410; no row when it is not hidden.';
+comment on function plaudit.public_hidden_review_ground(text,uuid) is 'The ground of a hidden review of the slug and until when it may be appealed, for its public address''s 410; no row when it is not hidden.';
 grant execute on function plaudit.public_hidden_review_ground(text,uuid) to plaudit_public;
 
 -- ============================================================================================

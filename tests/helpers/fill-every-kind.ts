@@ -25,6 +25,8 @@ export interface FilledOrganization {
   id: string;
   /** The head before the organization's later moderation, kept as a customer would keep it. */
   keptHead: KeptHead;
+  /** The addresses the organization erased (none where the release has no erasure). */
+  erased: string[];
 }
 
 /** The organizations, alike but for what a setting decides. */
@@ -49,7 +51,7 @@ export async function fillEveryKind(sql: Sql): Promise<FilledOrganization[]> {
   for (const flavour of FLAVOURS) organizations.push(await fillOrganization(sql, schema, flavour));
   // Left for the worker: its run would take every organization's waiting import, so they come last.
   for (const org of organizations) await stageWaitingImport(org);
-  return organizations.map((org) => ({ id: org.id, keptHead: org.keptHead }));
+  return organizations.map((org) => ({ id: org.id, keptHead: org.keptHead, erased: org.erased }));
 }
 
 async function fillOrganization(sql: Sql, schema: Schema, flavour: Flavour) {
@@ -72,7 +74,7 @@ async function fillOrganization(sql: Sql, schema: Schema, flavour: Flavour) {
   await fillMedia(org, forms, reviews.bought.id);
   await fillSignals(org, reviews);
   await fillImports(org);
-  await fillErasure(org, forms);
+  const erased = await fillErasure(org, forms);
   await fillSummaries(org);
-  return { ...org, keptHead: reviews.keptHead };
+  return { ...org, keptHead: reviews.keptHead, erased };
 }

@@ -78,6 +78,18 @@ async function snapshot(sql: Sql, columnsOf?: Snapshot): Promise<Snapshot> {
   return shot;
 }
 
+/**
+ * Columns a change since the release rewrites on purpose, with the test that checks their new
+ * values; the release that folds the change starts from rewritten values, so its entry goes then.
+ */
+const REWRITTEN: Record<string, string[]> = {
+  // supabase/changes/20261129033901_email_keys_keyed.sql re-keys every address's key ("keys each
+  // address with HEAD's plaudit.email_key").
+  email_suppressions: ['email_key'],
+  privacy_erasures: ['email_key'],
+  privacy_data_requests: ['email_key'],
+};
+
 /** The rows of `before` that `after` lost or changed, one line each, naming the changed columns. */
 function lostOrChangedRows(before: Snapshot, after: Snapshot): string[] {
   const problems: string[] = [];
@@ -91,9 +103,10 @@ function lostOrChangedRows(before: Snapshot, after: Snapshot): string[] {
         const changed = table.columns.flatMap((c, i) => {
           const j = upgraded.columns.indexOf(c);
           if (j < 0) return [`${c} dropped`];
+          if (REWRITTEN[name]?.includes(c)) return [];
           return now.columnHashes[j] === row.columnHashes[i] ? [] : [`${c} changed`];
         });
-        problems.push(`plaudit.${name} ${key}: ${changed.join(', ')}`);
+        if (changed.length > 0) problems.push(`plaudit.${name} ${key}: ${changed.join(', ')}`);
       }
     }
   }
@@ -340,6 +353,24 @@ describe(`upgrading a database of release ${release} (${releaseVersion}) to HEAD
         from plaudit.privacy_erasures e`;
     if (wasFilled('privacy_erasures')) expect(erasures.n).toBeGreaterThan(0);
     expect(erasures).toMatchObject({ unsuppressed: 0, held: 0 });
+  });
+
+  it("keys each address with HEAD's plaudit.email_key: an erased one's key, re-keyed without its address, still matches it", async () => {
+    const erased = organizations.flatMap((org) => org.erased.map((address) => ({ org: org.id, address })));
+    if (wasFilled('privacy_erasures')) expect(erased.length).toBeGreaterThan(0);
+    for (const { org, address } of erased) {
+      const [found] = await sql`
+        select (select count(*)::integer from plaudit.email_suppressions s
+                 where s.org_id = ${org} and s.reason = 'erased' and s.email_key = k.key) as suppressions,
+               (select count(*)::integer from plaudit.privacy_erasures e
+                 where e.org_id = ${org} and e.email_key = k.key) as erasures
+          from (select plaudit.email_key(${org}, ${address}) as key) k`;
+      expect(found, address).toEqual({ suppressions: 1, erasures: 1 });
+    }
+    const [{ astray }] = await sql`
+      select count(*)::integer as astray from plaudit.email_suppressions s
+       where s.email is not null and s.email_key <> plaudit.email_key(s.org_id, s.email)`;
+    expect(astray, "suppressions whose key is not their address's").toBe(0);
   });
 
   it('keeps the imports waiting for the worker, which still applies them whole', async () => {

@@ -62,19 +62,27 @@ async function seed(ctx) {
   await sql`select plaudit.rebuild_review_statistics(${org.id})`;
   await sql`vacuum (analyze) plaudit.reviews, plaudit.review_arrivals`;
   ctx.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  // The same function without the two checks: its text with their statements taken out.
+  // The same functions without the two checks: the stored submission's text with their statements
+  // taken out, behind a copy of the public plaudit.submit_review that calls it.
   const [{ def }] = await sql`
-    select pg_get_functiondef('plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid)'::regprocedure) as def`;
+    select pg_get_functiondef('plaudit.store_submitted_review(plaudit.review_submission,text,integer,text,uuid)'::regprocedure) as def`;
   const unchecked = def
-    .replace('FUNCTION plaudit.submit_review(', 'FUNCTION plaudit.bench_submit_review_unchecked(')
+    .replace('FUNCTION plaudit.store_submitted_review(', 'FUNCTION plaudit.bench_store_submitted_review_unchecked(')
     .replace(/select \* into held from plaudit\.submission_hold\([^;]*;/, '')
     .replace(/perform plaudit\.record_submission\([^;]*;/, '')
     .replace(/if held\.reason is not null then[\s\S]*?end if;/, '');
   if (/submission_hold|record_submission|held\./.test(unchecked)) {
-    throw new Error('could not take the checks out of plaudit.submit_review');
+    throw new Error('could not take the checks out of plaudit.store_submitted_review');
   }
   await sql.unsafe(unchecked);
-  await sql`grant execute on function plaudit.bench_submit_review_unchecked(plaudit.review_submission,text,integer,text,uuid)
+  const [{ def: wrapper }] = await sql`
+    select pg_get_functiondef('plaudit.submit_review(plaudit.review_submission,text,integer,text)'::regprocedure) as def`;
+  await sql.unsafe(
+    wrapper
+      .replace('FUNCTION plaudit.submit_review(', 'FUNCTION plaudit.bench_submit_review_unchecked(')
+      .replace('plaudit.store_submitted_review(', 'plaudit.bench_store_submitted_review_unchecked('),
+  );
+  await sql`grant execute on function plaudit.bench_submit_review_unchecked(plaudit.review_submission,text,integer,text)
             to plaudit_public`;
   const last = new Date().toISOString();
   stack.holdsSeed = { orgId: org.id, formId: form.id, last, count };

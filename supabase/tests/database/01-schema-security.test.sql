@@ -151,7 +151,7 @@ select ok(
   (select count(*) from pg_proc p
     where p.pronamespace = 'plaudit'::regnamespace and p.prosecdef
       and p.oid in ('plaudit.authenticate(bytea,integer)'::regprocedure,
-                    'plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid)'::regprocedure,
+                    'plaudit.submit_review(plaudit.review_submission,text,integer,text)'::regprocedure,
                     'plaudit.claim_webhook_deliveries(integer,integer,integer,uuid[],integer,jsonb,integer)'::regprocedure)) = 3,
   'the search_path checks cover the SECURITY DEFINER functions of the API, the public routes and the worker'
 );

@@ -45,8 +45,6 @@ insert into accepted values
    'an inlined SQL function, as csv_cell (per field of the Google feed); not SECURITY DEFINER; pg_catalog names only'),
   ('function_search_path_mutable', 'plaudit.xml_element_or_nothing(text,text)',
    'inlined beside xml_text; not SECURITY DEFINER; every name in it is schema-qualified'),
-  ('function_search_path_mutable', 'plaudit.email_key(uuid,text)',
-   'inlined where the suppression list is matched (per row of a reminders batch); not SECURITY DEFINER; pg_catalog names only'),
   ('function_search_path_mutable', 'plaudit.erasure_notice()',
    'a constant, inlined into the reviews'' guard; not SECURITY DEFINER; it names nothing'),
   ('function_search_path_mutable', 'plaudit.media_per_review_limit()',

@@ -28,7 +28,7 @@ select is_empty(
   $$select p.oid::regprocedure::text from pg_proc p
     where p.oid in ('plaudit.public_version(text)'::regprocedure, 'plaudit.public_profile(text)'::regprocedure,
                     'plaudit.public_review_page(text,text,integer,integer,text,integer,boolean,text,text,jsonb)'::regprocedure,
-                    'plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid)'::regprocedure,
+                    'plaudit.submit_review(plaudit.review_submission,text,integer,text)'::regprocedure,
                     'plaudit.verify_review_by_token(text,uuid,uuid)'::regprocedure)
       and not (p.prosecdef and p.proconfig @> array['search_path=pg_catalog, pg_temp'])$$,
   'the public entry points are SECURITY DEFINER with the search_path pg_catalog, pg_temp');

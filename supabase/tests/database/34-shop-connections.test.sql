@@ -174,8 +174,8 @@ select tests.act_as_tenant('34000000-0000-4000-8000-000000000001');
 select is((select length(signing_secret) from plaudit.create_connection('webhook', 'Medusa', '{}', null, null)), 38,
   'a webhook connection''s secret is made by the service (whsec_ + base64 of 24 bytes), answered once');
 
--- ---- The public: inbound events ---------------------------------------------------------------------
-select tests.act_as_public();
+-- ---- Inbound events: stored unchecked by the owner, and by the public only signed ------------------
+select tests.clear_persona();
 select is(array[plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-1', 'orders/create', '{}'),
                 plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-1', 'orders/create', '{}'),
                 plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-2', 'orders/create', null,
@@ -185,16 +185,23 @@ select is(array[plaudit.receive_connection_event('34000000-0000-4000-8000-000000
                 plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c9', 'd-1', 'orders/create', '{}')],
   array['accepted', 'duplicate', 'refused: line_items: at most 100 items', 'ignored', 'accepted'],
   'a delivery id is stored once per connection; a repeat is a duplicate; events settled on arrival are recorded');
+create temporary table signed as
+  select convert_to('{}', 'UTF8') as body,
+         extensions.hmac(convert_to('{}', 'UTF8'), convert_to('shpss_9', 'UTF8'), 'sha256') as mac;
+grant select on signed to public;
+select tests.act_as_public();
 select throws_ok($$select count(*) from plaudit.connection_events$$, '42501',
   'permission denied for table connection_events', 'the public reads no stored event');
-select is((select array[platform, status, secret, outcome] from plaudit.inbound_connection_event(
-              '34000000-0000-4000-8000-0000000000c9', 'shopify', 'd-6', 'orders/create', '{}', null)),
-  array['shopify', 'active', 'shpss_9', 'accepted'],
-  'the inbound route finds a connection by its id alone, its secret to check the signature with, and stores the event');
-select is((select array[platform, outcome] from plaudit.inbound_connection_event(
-              '34000000-0000-4000-8000-0000000000c9', 'stripe', 'd-7', 'orders/create', '{}', null)),
-  array['shopify', null],
-  'an event read as another platform''s is not stored: the route learns the platform first');
+select is((select array[platform, status, signature_holds::text, outcome] from plaudit.inbound_connection_event(
+              '34000000-0000-4000-8000-0000000000c9', 'shopify', (select body from signed), array[(select mac from signed)],
+              'd-6', 'orders/create', '{}', null)),
+  array['shopify', 'active', 'true', 'accepted'],
+  'the inbound route finds a connection by its id alone, checks the signature in the database, and stores the event');
+select is((select array[platform, signature_holds::text, outcome] from plaudit.inbound_connection_event(
+              '34000000-0000-4000-8000-0000000000c9', 'stripe', (select body from signed), array[(select mac from signed)],
+              'd-7', 'orders/create', '{}', null)),
+  array['shopify', null, null],
+  'an event read as another platform''s is not checked or stored: the route learns the platform first');
 select tests.act_as_worker();
 select throws_ok($$select secret from plaudit.connections$$, '42501', 'permission denied for table connections',
   'the worker reads no secret but through the functions that need it');
@@ -208,16 +215,12 @@ select is((select distinct org_id from plaudit.connection_events where connectio
 -- last_event_at is stamped at most once a second, so that a burst does not queue on the connection's row.
 update plaudit.connections set last_event_at = now() - interval '500 milliseconds'
  where id = '34000000-0000-4000-8000-0000000000c1';
-select tests.act_as_public();
 select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-4', 'orders/create', '{}');
-select tests.clear_persona();
 select is((select last_event_at from plaudit.connections where id = '34000000-0000-4000-8000-0000000000c1'),
   now() - interval '500 milliseconds', 'an event within a second of the last stamp leaves last_event_at as it is');
 update plaudit.connections set last_event_at = now() - interval '2 seconds'
  where id = '34000000-0000-4000-8000-0000000000c1';
-select tests.act_as_public();
 select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', 'd-5', 'orders/create', '{}');
-select tests.clear_persona();
 select is((select last_event_at from plaudit.connections where id = '34000000-0000-4000-8000-0000000000c1'),
   now(), 'an event a second or more after the last stamp stamps it');
 
@@ -260,10 +263,8 @@ select is(array(select e ->> 'type' from jsonb_array_elements(pg_temp.o('#5001')
 
 -- The requests a batch decides are made together, before any later event of their order: a
 -- cancellation in the same batch finds the request and cancels it.
-select tests.act_as_public();
 select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', d, 'orders/delivered', '{}')
   from unnest(array['d-6', 'd-7', 'd-8']) d;
-select tests.clear_persona();
 create function pg_temp.delivered(p_delivery text, p_order text) returns jsonb language sql as $$
   select jsonb_build_object('id', pg_temp.event_id(p_delivery), 'connection_id', '34000000-0000-4000-8000-0000000000c1',
     'outcome', 'accepted', 'orders', jsonb_build_array(jsonb_build_object('type', 'delivered',
@@ -295,10 +296,8 @@ select is((select array_agg(e.notes order by e.order_id, e.id) from plaudit.orde
 -- Made together, the requests take the day's quota at once; when that fails, each event is
 -- applied again with its own request: those the quota still allows are made, the others fail
 -- alone and are retried after the lease.
-select tests.act_as_public();
 select plaudit.receive_connection_event('34000000-0000-4000-8000-0000000000c1', d, 'orders/delivered', '{}')
   from unnest(array['d-9', 'd-10']) d;
-select tests.clear_persona();
 insert into plaudit.review_request_usage as u (org_id, day, requests)
 values ('34000000-0000-4000-8000-000000000001', (now() at time zone 'UTC')::date, 999)
 on conflict (org_id, day) do update set requests = 999;

@@ -4,7 +4,9 @@
 // pagination envelope) and `GET …/appeals/:id` show it with its review and statement; a member
 // signed in decides it (`PATCH`; an API key gets 403); reversing shows the review again, in the
 // trail, mailed to the reviewer with the link to the business's review policy page (none while
-// its profile is off); a decided appeal is 409; other tenants get 403 or 404.
+// its profile is off); a decided appeal is 409; other tenants get 403 or 404. The statement's mail
+// and the form say until when one may appeal (six months from the statement); past it the link
+// answers 410 with the day it ended, takes nothing, and the hidden review's address says so.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTenant, db, type Tenant } from '../../helpers/db.ts';
 import { api, errorBody } from '../../helpers/http.ts';
@@ -33,6 +35,7 @@ beforeAll(async () => {
   ids = await postReviews((await createForm(api, t)).id, `appeals-${t.org.id}`, [
     [1, 'Bad', 'Terrible service from the manager', 'Ann'],
     [2, 'Meh', 'Slow', 'Bob'],
+    [1, 'Late', 'Appealed too late', 'Cy'],
   ]);
   for (const id of ids) {
     const hidden = await api('PATCH', orgPath(t, `/reviews/${id}/moderate`), {
@@ -56,6 +59,10 @@ describe('the appeal form', () => {
     const html = await page.text();
     expect(html).toContain(`on the ground of ${t.org.name}&#39;s review policy.`);
     expect(html).toContain('The facts given: Names a member of staff');
+    const [{ until }] = await db`
+      select to_char((created_at + interval '6 months') at time zone 'UTC', 'FMMonth FMDD, YYYY') as until
+        from plaudit.review_statements where review_id = ${ids[0]}`;
+    expect(html).toContain(`You may appeal until ${until}.`);
     for (const text of ['   ', 'x'.repeat(5001)]) {
       const refused = await postForm(appealUrl, { text });
       expect(refused.status).toBe(422);
@@ -77,6 +84,29 @@ describe('the appeal form', () => {
       { action: 'hide', actor: `api_key:${t.keyIds.write}` },
       { action: 'appeal', actor: 'reviewer:appeal_link' },
     ]);
+  });
+});
+
+describe('the appeal window', () => {
+  it('is six months from the statement, said in its mail; past it the link answers 410 and takes nothing', async () => {
+    const [mail] = await waitForMail((to) => to === reviewer(2), 1);
+    const [{ until }] = await db`
+      select to_char((created_at + interval '6 months') at time zone 'UTC', 'FMMonth FMDD, YYYY') as until
+        from plaudit.review_statements where review_id = ${ids[2]}`;
+    expect(mail.text).toContain(`You can appeal this decision through ${t.org.name}'s complaint form until ${until}.`);
+    const late = local(linkIn(mail.text, /\/appeals\//));
+    await db`update plaudit.review_statements set created_at = '2026-01-10T12:00:00Z' where review_id = ${ids[2]}`;
+    const ended = 'The time to appeal this decision ended on July 10, 2026.';
+    const page = await fetch(late);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain(ended);
+    const sent = await postForm(late, { text: 'Please look again' });
+    expect(sent.status).toBe(410);
+    expect(sent.body).toContain(ended);
+    expect(await db`select id from plaudit.review_appeals where review_id = ${ids[2]}`).toEqual([]);
+    const address = await fetch(new URL(`/p/${t.org.slug}/reviews/${ids[2]}`, inject('apiUrl')));
+    expect(address.status).toBe(410);
+    expect(await address.text()).toContain('Its author was told why, and could appeal until July 10, 2026.');
   });
 });
 

@@ -3,8 +3,8 @@
 // form (JavaScript off), which shows the ground and facts, asks again for an empty appeal with the
 // error tied to its field, and thanks the reviewer; in the dashboard, the member sees the appeal
 // with its review and statement and reverses it in one step (the review shown again, checked in
-// the database), then finds it under Reversed. axe-core finds no violation; screenshots at 375 or
-// 390 and 1,280 px.
+// the database), then finds it under Reversed. A link past its six months says when the time to
+// appeal ended. axe-core finds no violation; screenshots at 375 or 390 and 1,280 px.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations, useBrowser } from '../../helpers/browser.ts';
@@ -22,20 +22,33 @@ let owner: SignedInOwner;
 let reviewId: string;
 let worker: TestWorker;
 let appealLink: string;
+let lateReviewId: string;
+let lateLink: string;
 
 beforeAll(async () => {
   owner = await signedInOwner('Olga Owner');
   worker = await mailWorker([owner.tenant.org.id]);
-  [reviewId] = await postReviews((await createForm(owner.tenant)).id, `appeal-browser-${owner.tenant.org.id}`, [
-    [2, 'Slow and rude', 'The courier shouted at me and the parcel was late.', 'Ann Appeal'],
-  ]);
-  const hidden = await api('PATCH', `/api/v1/organizations/${owner.tenant.org.id}/reviews/${reviewId}/moderate`, {
-    key: owner.tenant.keys.write,
-    body: { action: 'hide', reason: 'Accuses a member of staff by name' },
-  });
-  expect(hidden.status).toBe(200);
-  const [mail] = await waitForMail((to) => to === `r0-appeal-browser-${owner.tenant.org.id}@example.com`, 1);
-  appealLink = local(linkIn(mail.text, /\/appeals\//));
+  [reviewId, lateReviewId] = await postReviews(
+    (await createForm(owner.tenant)).id,
+    `appeal-browser-${owner.tenant.org.id}`,
+    [
+      [2, 'Slow and rude', 'The courier shouted at me and the parcel was late.', 'Ann Appeal'],
+      [1, 'Never again', 'The manager was rude to me on the phone.', 'Len Late'],
+    ],
+  );
+  for (const id of [reviewId, lateReviewId]) {
+    const hidden = await api('PATCH', `/api/v1/organizations/${owner.tenant.org.id}/reviews/${id}/moderate`, {
+      key: owner.tenant.keys.write,
+      body: { action: 'hide', reason: 'Accuses a member of staff by name' },
+    });
+    expect(hidden.status).toBe(200);
+  }
+  const link = async (i: number) => {
+    const [mail] = await waitForMail((to) => to === `r${i}-appeal-browser-${owner.tenant.org.id}@example.com`, 1);
+    return local(linkIn(mail.text, /\/appeals\//));
+  };
+  appealLink = await link(0);
+  lateLink = await link(1);
 }, SLOW);
 afterAll(async () => {
   await worker?.stop();
@@ -74,6 +87,7 @@ describe('an appeal', () => {
       await page.goto(appealLink);
       await page.getByRole('heading', { name: 'Appeal the decision to hide your review' }).waitFor();
       expect(await page.getByText('The facts given: Accuses a member of staff by name').count()).toBe(1);
+      expect(await page.getByText(/^You may appeal until \w+ \d{1,2}, \d{4}\.$/).count()).toBe(1);
       await checkAndShoot(page, 'appeal-form', true);
       await page.getByRole('button', { name: 'Send my appeal' }).click();
       await page.getByText('Write why the decision should be changed.').waitFor();
@@ -89,6 +103,25 @@ describe('an appeal', () => {
       await context.close();
     }
     expect(inject('apiUrl')).toBeTruthy();
+  });
+
+  it('is closed six months after the statement, saying when', { timeout: SLOW }, async () => {
+    await db`update plaudit.review_statements set created_at = '2026-01-10T12:00:00Z' where review_id = ${lateReviewId}`;
+    const context = await browser().newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      const res = await page.goto(lateLink);
+      expect(res?.status()).toBe(410);
+      await page.getByRole('heading', { name: 'The time to appeal has ended' }).waitFor();
+      expect(
+        await page.getByText(
+          'The time to appeal this decision ended on July 10, 2026. You may still turn to an out-of-court dispute settlement body or a court.',
+        ).count(),
+      ).toBe(1);
+      await checkAndShoot(page, 'appeal-closed', true);
+    } finally {
+      await context.close();
+    }
   });
 
   it('is reversed by the member in the dashboard in one step', { timeout: SLOW }, async () => {

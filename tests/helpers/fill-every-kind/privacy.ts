@@ -9,10 +9,10 @@ import type { Forms } from './reviews.ts';
  * Her request, her review (with a photo where the release has media) and her e-mails go; the
  * review stays, anonymized (its words removed too where the organization was asked to), the
  * address suppressed as a hash, and the erasure recorded. Comes after the exports: an export
- * holding the address would be expired, its file deleted.
+ * holding the address would be expired, its file deleted. Answers the address erased.
  */
-export async function fillErasure(org: Org, forms: Forms) {
-  if (!org.schema.has('privacy_erasures')) return;
+export async function fillErasure(org: Org, forms: Forms): Promise<string[]> {
+  if (!org.schema.has('privacy_erasures')) return [];
   const rita = `Rita.Reviewer@${org.domain}`;
   await createRequests(org, [{ email: rita, name: 'Rita', form_id: forms.open }]);
   const media = org.schema.has('review_media');
@@ -29,4 +29,5 @@ export async function fillErasure(org: Org, forms: Forms) {
   );
   // (What it says of media depends on the release: erasure removed them from a later one on.)
   expectAnswer('erase_reviewer', `${erased.reviews} ${erased.review_requests}`, '1 1');
+  return [rita];
 }

@@ -411,7 +411,7 @@ describe('public-profile settings', () => {
     [{ display_name: '' }, /^display_name:/],
     [{ description: 'x'.repeat(2001) }, /^description:/],
     [{ website: 'ftp://acme.example' }, /^website:/],
-    [{ logo_url: 'http://acme.example/logo.png' }, /^logo_url:/],
+    [{ logo_url: 'http://acme.example/logo.png' }, /^logo_url: must be an https URL$/],
     [{ embed: { layout: 'masonry' } }, /^embed\.layout:/],
     [{ embed: { theme: 'blue' } }, /^embed\.theme:/],
     [{ embed: { max_reviews: 0 } }, /^embed\.max_reviews:/],

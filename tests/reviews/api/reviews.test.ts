@@ -327,7 +327,7 @@ describe('POST /api/v1/reviews (public submission)', () => {
        order by 1`;
     expect(signatures.map((s) => s.signature)).toEqual([
       'plaudit.submit_requested_review(text,plaudit.review_submission,text,integer,text)',
-      'plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid)',
+      'plaudit.submit_review(plaudit.review_submission,text,integer,text)',
     ]);
   });
 });

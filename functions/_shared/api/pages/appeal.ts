@@ -2,6 +2,8 @@
 // key; outside /api/v1; the token is single-purpose, stored as its hash):
 //   GET/POST /appeals/:token   the decision appealed against, and the appeal in the reviewer's words
 // One appeal per statement; a second visit says it was made. The text is bounded and taken as text.
+// An appeal may be made for six months from the statement (plaudit.appeal_window, EU DSA Art.
+// 20(1)): the form says until when, and past it the link answers 410 with the day it ended.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -9,8 +11,8 @@ import type { AppEnv } from '../http/env.ts';
 import { APPEAL_TEXT_MAX, type AppealForm, appealForm, submitAppeal } from '../../core/db/appeals.ts';
 import { markup } from './html.ts';
 import { formValues, invalidLink, message, privatePage, TOKEN } from './shared.ts';
+import { DAY } from '../../core/day.ts';
 
-const DAY = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 /** A NUL or a lone surrogate is not text the database can keep. */
 const notText = (s: string) => s.includes('\0') || !s.isWellFormed();
 
@@ -24,6 +26,7 @@ function form(c: Context<AppEnv>, status: ContentfulStatusCode, token: string, f
 <h1>Appeal the decision to hide your review</h1>
 <p>Your review was hidden on ${DAY.format(new Date(f.hidden_at))} on the ground of ${ground}.</p>
 <p>The facts given: ${f.facts}</p>
+<p>You may appeal until ${DAY.format(new Date(f.appeal_until))}.</p>
 <form method="post" action="/appeals/${token}" novalidate>
 <div class="field"><label for="f-text">Why should the decision be changed? <span class="hint">(up to ${APPEAL_TEXT_MAX} characters)</span></label>
 <textarea id="f-text" name="text" rows="6" maxlength="${APPEAL_TEXT_MAX}" required aria-required="true"${
@@ -48,6 +51,19 @@ const made = (c: Context<AppEnv>, f: AppealForm) =>
     f.org_name,
   );
 
+/**
+ * The page of a link whose appeal window has ended: the database's words for it, and the ways that
+ * stay open (an out-of-court dispute settlement body, DSA Art. 21, or a court), as the statement said.
+ */
+const closed = (c: Context<AppEnv>, f: Pick<AppealForm, 'org_name'>, refusal: string) =>
+  message(
+    c,
+    410,
+    'The time to appeal has ended',
+    `${refusal} You may still turn to an out-of-court dispute settlement body or a court.`,
+    f.org_name,
+  );
+
 export function appealPages() {
   const app = new Hono<AppEnv>();
 
@@ -56,6 +72,7 @@ export function appealPages() {
     const f = TOKEN.test(token) ? await appealForm(c.var.sql, token) : null;
     if (!f) return invalidLink(c);
     if (f.appeal_status) return made(c, f);
+    if (f.appeal_closed) return closed(c, f, f.appeal_closed);
     return form(c, 200, token, f);
   });
 
@@ -64,6 +81,7 @@ export function appealPages() {
     const f = TOKEN.test(token) ? await appealForm(c.var.sql, token) : null;
     if (!f) return invalidLink(c);
     if (f.appeal_status) return made(c, f);
+    if (f.appeal_closed) return closed(c, f, f.appeal_closed);
     const text = ((await formValues(c)).text ?? '').trim();
     const error = !text
       ? 'Write why the decision should be changed.'
@@ -74,6 +92,7 @@ export function appealPages() {
       : '';
     if (error) return form(c, 422, token, f, notText(text) ? '' : text, error);
     const outcome = await submitAppeal(c.var.sql, token, text);
+    if (typeof outcome === 'object') return closed(c, f, outcome.closed);
     if (outcome === 'invalid') return invalidLink(c);
     if (outcome === 'already_appealed') return made(c, { ...f, appeal_status: 'open' });
     return message(

@@ -14,6 +14,7 @@ import { loadPublicProfile, type PublicProfileRow, publicProfileVersion } from '
 import { runAsPublic } from '../../core/db/roles.ts';
 import { isErasedReview } from '../../core/erasure.ts';
 import { safeLink } from '../../core/html.ts';
+import { imageSource } from '../../core/web-links.ts';
 import type { Sql } from '../../core/db/client.ts';
 import type { AppEnv } from '../http/env.ts';
 import { markup, page, raw } from './html.ts';
@@ -79,7 +80,7 @@ function structuredData(p: PublicProfileRow, reviews: ReviewItem[], url: string)
     name: p.name,
     url: safeLink(p.website) || url,
     ...(p.description ? { description: p.description } : {}),
-    ...(safeLink(p.logo_url) ? { logo: p.logo_url } : {}),
+    ...(imageSource(p.logo_url) ? { logo: imageSource(p.logo_url) } : {}),
   };
   if (Number(p.review_count) > 0) {
     data.aggregateRating = {
@@ -114,7 +115,7 @@ function render(base: string, slug: string, data: PageData, q: ListQuery): strin
   const title = `${p.name} reviews${average === null ? '' : ` – rated ${average.toFixed(1)} of 5`}${
     q.page > 1 ? ` – page ${q.page}` : ''
   }`;
-  const logo = safeLink(p.logo_url);
+  const logo = imageSource(p.logo_url);
   const website = safeLink(p.website);
 
   const head = markup`<meta name="description" content="${description.slice(0, 300)}">

@@ -8,9 +8,9 @@ import { hiddenReviewGround } from '../../core/db/review-statements.ts';
 import { reportedReview } from '../../core/db/shopper-signals.ts';
 import { markup } from './html.ts';
 import { privatePage } from './shared.ts';
+import { DAY } from '../../core/day.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export function reviewAddressPages() {
   const app = new Hono<AppEnv>();
@@ -37,7 +37,9 @@ export function reviewAddressPages() {
         'This review was removed',
         markup`<h1>This review was removed</h1>
 <p role="status">It was hidden on ${DAY.format(new Date(hidden.hidden_at))} ${ground}.</p>
-<p>Its author was told why, and can appeal.</p>
+<p>Its author was told why, and ${new Date(hidden.appeal_until) > new Date() ? 'can' : 'could'} appeal until ${
+          DAY.format(new Date(hidden.appeal_until))
+        }.</p>
 <p><a href="${home}">See the other reviews</a></p>`,
       );
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrorsOf } from '../../core/errors.ts';
 import { refusalInRow, refusalOf } from '../http/db-errors.ts';
-import { errorFromDatabase, type FieldDefinition } from './review-form.ts';
+import { errorFromDatabase, type FieldDefinition, formHeader } from './review-form.ts';
 
 const fields: FieldDefinition[] = [{ key: 'size', label: 'Size', type: 'select', options: ['S', 'M'], required: true }];
 
@@ -64,5 +64,17 @@ describe('a refusal of the database, on the hosted form and in the API', () => {
       status: 404,
       message: 'Review form not found',
     });
+  });
+});
+
+describe("the business's logo above a page of review forms", () => {
+  it('is shown over https only: an http address is asked for over https, anything else is left out', () => {
+    expect(formHeader('Shop', 'http://shop.example/logo.png', 'Review').value).toContain(
+      '<img class="logo" src="https://shop.example/logo.png" alt="Shop logo"',
+    );
+    expect(formHeader('Shop', 'https://shop.example/logo.png', 'Review').value).toContain(
+      'src="https://shop.example/logo.png"',
+    );
+    expect(formHeader('Shop', 'javascript:alert(1)', 'Review').value).not.toContain('<img');
   });
 });

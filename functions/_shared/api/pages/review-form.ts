@@ -4,7 +4,6 @@
 // summary (links to the fields) and next to each field (aria-describedby), and the first
 // invalid field gets the focus (autofocus).
 import { markup, type SafeHtml } from './html.ts';
-import { safeLink } from '../../core/html.ts';
 import { imageSource } from '../../core/web-links.ts';
 import { fieldErrorsOf } from '../../core/errors.ts';
 import type { ReviewInput } from '../../core/db/review-submission.ts';
@@ -275,7 +274,7 @@ function ratingField(values: Values, state: FormState): SafeHtml {
 
 /** The business's logo and name, and the page's heading: the top of a page of review forms. */
 export function formHeader(orgName: string, logoUrl: string | null | undefined, heading: SafeHtml | string): SafeHtml {
-  const logo = safeLink(logoUrl);
+  const logo = imageSource(logoUrl);
   return markup`${
     logo ? markup`<img class="logo" src="${logo}" alt="${orgName} logo" width="48" height="48">` : ''
   }<p class="org">${orgName}</p>

@@ -13,6 +13,7 @@ import { fitWithin, THUMBNAIL_LONGEST_SIDE } from '../../core/media/limits.ts';
 import { PHOTO_VIEWER } from './photo-viewer.ts';
 import { foldedText } from '../../core/review-fold.ts';
 import { languageName, readerLanguage } from '../../core/language/detect.ts';
+import { DAY } from '../../core/day.ts';
 
 export const REVIEWS_PER_PAGE = 10;
 
@@ -158,11 +159,10 @@ export function stars(rating: number | null, { average = true, tag = 'span' } = 
 }
 
 // One formatter each, made once: building an Intl formatter per value costs more than the page.
-const DATE = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 export const COUNT = new Intl.NumberFormat('en');
 
 function formatDate(iso: string): string {
-  return DATE.format(new Date(iso));
+  return DAY.format(new Date(iso));
 }
 
 export const reviewsWord = (n: number) => `${COUNT.format(n)} review${n === 1 ? '' : 's'}`;

@@ -26,6 +26,7 @@ import {
 import { markup, raw } from './html.ts';
 import { stars } from './review-list.ts';
 import { formValues, privatePage } from './shared.ts';
+import { DAY } from '../../core/day.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -104,8 +105,6 @@ export function excerpt(text: string): string {
   const word = cut.replace(/\s+\S*$/, '');
   return `${word.length > EXCERPT_MAX / 2 ? word : cut}…`;
 }
-
-const DAY = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /** The review reported, quoted above the form so the visitor sees what they are reporting. */
 function quotedReview(r: ReportedReview) {

@@ -3,6 +3,7 @@
 // business's policy or the law named), and how to appeal (Art. 20), through a link that carries a
 // single-purpose token, and where the business's review policy is (its page, /p/:slug/policy, when
 // the mail's data names the slug). Every value from data is escaped in HTML.
+import { DAY } from '../day.ts';
 import { escapeHtml, safeLink } from '../html.ts';
 import { button, fallbackLink, layout, plainText, smallPrint } from './layout.ts';
 import type { RenderedEmail, TemplateInput } from './layout.ts';
@@ -36,6 +37,12 @@ export function policyLine(
   return { text: `${label}${safeLink(url)}`, html: `<p>${escapeHtml(label)}<a href="${href}">${href}</a></p>` };
 }
 
+/** The day an appeal may be made until (data.appeal_until, six months from the statement), as words; '' without it. */
+function appealDay(value: unknown): string {
+  const at = new Date(text(value));
+  return Number.isNaN(at.getTime()) ? '' : DAY.format(at);
+}
+
 export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateInput): RenderedEmail {
   const ground = (data.ground ?? {}) as Record<string, unknown>;
   const review = (data.review ?? {}) as Record<string, unknown>;
@@ -55,8 +62,10 @@ export function statementOfReasonsEmail({ orgName, data, publicUrl }: TemplateIn
     `Date: ${text(data.created_at)}`,
     `Reference: ${text(data.id)}`,
   ];
-  const appeal =
-    `You can appeal this decision through ${orgName}'s complaint form. A person will look at your appeal and you will be told the outcome. You may also turn to an out-of-court dispute settlement body or a court.`;
+  const until = appealDay(data.appeal_until);
+  const appeal = `You can appeal this decision through ${orgName}'s complaint form${
+    until ? ` until ${until}` : ''
+  }. A person will look at your appeal and you will be told the outcome. You may also turn to an out-of-court dispute settlement body or a court.`;
   const policy = policyLine(orgName, publicUrl, data.org_slug);
   const greeting = name ? `Hello ${name},` : 'Hello,';
   const intro = `${orgName} hid your review. The law (EU Digital Services Act, Art. 17) asks them to tell you why.`;

@@ -1,18 +1,28 @@
 // The inbound door of shop connections: POST /connections/:id/events, for the platforms, not for
-// API clients. No API key: the platform's signature over the raw body is the credential, checked
-// by the connection's platform's verifier (core/connections/verify), and the connection decides
-// the tenant. Unknown ids answer 404; a disconnected connection, a missing, wrong or stale
-// signature 401; none of them stores anything. A signed event is read at once with its platform's
+// API clients. No API key: the platform's signature over the raw body is the credential, and the
+// connection decides the tenant. The route reads, the platform's way (core/connections/verify),
+// what was signed and the MACs sent, and the database checks them with the connection's secret,
+// which never leaves it (plaudit.inbound_connection_event): no role a request runs as reads a
+// secret. Unknown ids answer 404; a disconnected connection, a missing, wrong or stale signature
+// 401; none of them stores anything. A signed event is read at once with its platform's
 // normalizer (what cannot be read answers 4xx, recorded as refused), stored once per delivery id
-// and answered 200: the worker applies it (worker/lanes/connections.ts). One transaction a request:
-// the event, read as the platform whose signature header it carries, is stored in the call that
-// answers the connection's secret, and the transaction rolls back unless the signature holds. Each connection has a
-// rate limit of its own, answered 429 with Retry-After so the platform delivers again later.
+// and answered 200: the worker applies it (worker/lanes/connections.ts). One transaction and one
+// round trip a request: the event, read as the platform whose signature header it carries, is
+// stored in the call that checks its signature, only when it holds (a request signed its
+// connection's platform's way with another platform's header too makes a second call). Each connection has a rate limit of its own, answered
+// 429 with Retry-After so the platform delivers again later.
 import { z } from '@hono/zod-openapi';
-import { openTenantTransaction } from '../../../core/db/roles.ts';
+import { runAsPublic } from '../../../core/db/roles.ts';
 import { asJson } from '../../../core/db/client.ts';
+import { toHex } from '../../../core/bytes.ts';
 import { isUuid } from '../../../core/uuid.ts';
-import { HEADER_IDS, isWooCommercePing, signedAs, VERIFIERS } from '../../../core/connections/verify/index.ts';
+import {
+  HEADER_IDS,
+  isWooCommercePing,
+  type SignatureClaim,
+  SIGNATURES,
+  signedAs,
+} from '../../../core/connections/verify/index.ts';
 import { idsInBody, NORMALIZERS, Refusal } from '../../../core/connections/normalize/index.ts';
 import type { Platform } from '../../../core/connections/platforms.ts';
 import { errorBody } from '../../http/errors.ts';
@@ -79,40 +89,48 @@ export const connectionInbound = router().openapi(
     }
     const body = new Uint8Array(await c.req.arrayBuffer());
     const header = (name: string) => c.req.header(name);
-    // Read as the platform whose signature it carries, the event is stored in the call that answers
-    // the connection's secret (one transaction), and rolled back unless the signature holds.
+    const claimOf = (platform: Platform) => SIGNATURES[platform]({ body, header, nowSeconds: clock() });
+    // Read as the platform whose signature it carries, the event is stored in the call that checks
+    // its signature, and only when the signature holds.
     const claimed = signedAs(header);
-    let event = claimed ? readEvent(claimed, body, header) : null;
-    const t = await openTenantTransaction(c.var.sql, 'plaudit_public', null);
-    let committed = false;
-    try {
-      const call = (platform: Platform | null, e: InboundEvent | null) =>
-        t.tx<{ platform: Platform; status: string; secret: string; outcome: string | null }[]>`
-          select platform, status, secret, outcome from plaudit.inbound_connection_event(${id}, ${platform},
-            ${e ? e.deliveryId : null}, ${e?.topic ?? null}, ${e && !e.settled ? t.tx.json(asJson(e.payload)) : null},
-            ${e?.settled ?? null})`;
-      let [conn] = await call(claimed, event);
-      if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
-      if (conn.platform === 'woocommerce' && isWooCommercePing(header, body)) {
-        return c.json({ received: true, outcome: 'ping' }, 200);
-      }
-      if (conn.status !== 'active') return c.json(errorBody(401, 'The connection is disconnected'), 401);
-      const verdict = await VERIFIERS[conn.platform]({ secret: conn.secret, body, header, nowSeconds: clock() });
-      if (!verdict.ok) return c.json(errorBody(401, `Invalid webhook signature: ${verdict.reason}`), 401);
-      if (conn.outcome === null) {
-        // Signed the connection's platform's way, with another's header too: read and stored as its own.
-        event = readEvent(conn.platform, body, header);
-        [conn] = await call(conn.platform, event);
-      }
-      await t.commit();
-      committed = true;
-      if (event!.problem) {
-        return c.json(errorBody(event!.status, `The event cannot be read: ${event!.problem}`), event!.status);
-      }
-      return c.json({ received: true, outcome: conn.outcome! }, 200);
-    } finally {
-      if (!committed) await t.rollback();
+    let claim: SignatureClaim | null = claimed ? claimOf(claimed) : null;
+    let event = claimed && claim?.ok ? readEvent(claimed, body, header) : null;
+    // Each call is its own transaction, in one round trip (begin, role, call, commit pipelined):
+    // it stores nothing unless the signature holds, so there is nothing to roll back.
+    const call = (platform: Platform | null, e: InboundEvent | null) => {
+      const signed = claim?.ok && e ? claim : null;
+      return runAsPublic(
+        c.var.sql,
+        (tx) =>
+          tx<{ platform: Platform; status: string; signature_holds: boolean | null; outcome: string | null }[]>`
+          select platform, status, signature_holds, outcome from plaudit.inbound_connection_event(${id}, ${platform},
+            ${signed ? signed.signed : null},
+            array(select decode(m, 'hex') from unnest(${signed ? signed.signatures.map(toHex) : []}::text[]) m),
+            ${e ? e.deliveryId : null}, ${e?.topic ?? null}, ${e && !e.settled ? tx.json(asJson(e.payload)) : null},
+            ${e?.settled ?? null})`,
+        { onPrimary: true },
+      );
+    };
+    let [conn] = await call(event ? claimed : null, event);
+    if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
+    if (conn.platform === 'woocommerce' && isWooCommercePing(header, body)) {
+      return c.json({ received: true, outcome: 'ping' }, 200);
     }
+    if (conn.status !== 'active') return c.json(errorBody(401, 'The connection is disconnected'), 401);
+    if (conn.platform !== claimed) {
+      // Signed the connection's platform's way, with another's header too (or none): read and
+      // checked as its own, in a second call (the first stored nothing).
+      claim = claimOf(conn.platform);
+      event = claim.ok ? readEvent(conn.platform, body, header) : null;
+      if (event) [conn] = await call(conn.platform, event);
+      if (!conn) return c.json(errorBody(404, 'Connection not found'), 404);
+    }
+    if (!claim?.ok) return c.json(errorBody(401, `Invalid webhook signature: ${claim?.reason}`), 401);
+    if (!conn.signature_holds) return c.json(errorBody(401, `Invalid webhook signature: ${claim.wrong}`), 401);
+    if (event!.problem) {
+      return c.json(errorBody(event!.status, `The event cannot be read: ${event!.problem}`), event!.status);
+    }
+    return c.json({ received: true, outcome: conn.outcome! }, 200);
   },
 );
 

@@ -1,23 +1,27 @@
-// HMAC-SHA256 over the raw bytes of an inbound event, the one primitive the platforms' schemes
-// share (Shopify and WooCommerce in base64, Stripe in hex); comparisons are constant-time.
-import { base64Encode, timingSafeEqual, toHex } from '../../bytes.ts';
+// The MACs the platforms' headers carry, decoded to bytes for the database's comparison (Shopify,
+// WooCommerce and Standard Webhooks in base64, Stripe in hex); what does not decode is no MAC.
+import { base64Decode } from '../../bytes.ts';
 
 const encoder = new TextEncoder();
 
-export async function hmacSha256(key: string | Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  const raw = typeof key === 'string' ? encoder.encode(key) : key;
-  const k = await crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', k, data as BufferSource));
+export function fromBase64(text: string): Uint8Array | null {
+  try {
+    return base64Decode(text.trim());
+  } catch {
+    return null;
+  }
 }
 
-export const hmacBase64 = async (key: string, data: Uint8Array) => base64Encode(await hmacSha256(key, data));
-export const hmacHex = async (key: string, data: Uint8Array) => toHex(await hmacSha256(key, data));
+export function fromHex(text: string): Uint8Array | null {
+  const hex = text.trim();
+  if (!/^(?:[0-9a-f]{2})+$/i.test(hex)) return null;
+  return Uint8Array.from(hex.match(/../g)!, (b) => parseInt(b, 16));
+}
 
-export { timingSafeEqual };
+/** The MACs that decode, dropping the others. */
+export const macs = (values: (Uint8Array | null)[]) => values.filter((v): v is Uint8Array => v !== null);
 
-/** Concatenates a text prefix and the body's bytes (Stripe signs `t.body`). */
+/** Concatenates a text prefix and the body's bytes (Stripe signs `t.body`, Standard Webhooks `id.timestamp.body`). */
 export function prefixed(prefix: string, body: Uint8Array): Uint8Array {
   const head = encoder.encode(prefix);
   const out = new Uint8Array(head.length + body.length);

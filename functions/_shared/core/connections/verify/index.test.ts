@@ -1,16 +1,51 @@
-// Each platform's verifier against signatures made the platform's documented way: Shopify and
-// WooCommerce with node:crypto, Stripe with its own library, the `webhook` platform with the
-// Standard Webhooks library. The clock is injected.
+// Each platform's signature scheme against signatures made the platform's documented way: Shopify
+// and WooCommerce with node:crypto, Stripe with its own library, the `webhook` platform with the
+// Standard Webhooks library. A scheme reads what was signed and the MACs sent; `verify` then
+// checks them with the secret as the database does (plaudit.connection_signature_holds: the
+// HMAC-SHA256 of the signed bytes under the key, the base64-decoded part of a `whsec_` secret for
+// the `webhook` platform, the secret's bytes for the others). The clock is injected.
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { isWooCommercePing, VERIFIERS } from './index.ts';
+import type { Platform } from '../platforms.ts';
+import { HEADER_IDS, isWooCommercePing, SIGNATURES } from './index.ts';
 
 const enc = new TextEncoder();
 const NOW = 1_800_000_000;
 const headers = (h: Record<string, string>) => (name: string) =>
   Object.entries(h).find(([k]) => k.toLowerCase() === name)?.[1];
+
+const VERIFIERS = Object.fromEntries(
+  (Object.keys(SIGNATURES) as Platform[]).map((platform) => [
+    platform,
+    (input: { secret: string; body: Uint8Array; header: (name: string) => string | undefined; nowSeconds: number }) =>
+      Promise.resolve(verify(platform, input)),
+  ]),
+) as Record<
+  Platform,
+  (
+    input: { secret: string; body: Uint8Array; header: (name: string) => string | undefined; nowSeconds: number },
+  ) => Promise<{ ok: true; deliveryId: string | null; topic: string | null } | { ok: false; reason: string }>
+>;
+
+function verify(
+  platform: Platform,
+  { secret, ...input }: {
+    secret: string;
+    body: Uint8Array;
+    header: (name: string) => string | undefined;
+    nowSeconds: number;
+  },
+): { ok: true; deliveryId: string | null; topic: string | null } | { ok: false; reason: string } {
+  const claim = SIGNATURES[platform](input);
+  if (!claim.ok) return claim;
+  const key = platform === 'webhook' ? Buffer.from(secret.replace(/^whsec_/, ''), 'base64') : Buffer.from(secret);
+  const expected = createHmac('sha256', key).update(claim.signed).digest();
+  return claim.signatures.some((mac) => expected.equals(Buffer.from(mac)))
+    ? { ok: true, ...HEADER_IDS[platform](input.header) }
+    : { ok: false, reason: claim.wrong };
+}
 
 describe('Shopify', () => {
   const secret = 'shpss_test_secret';

@@ -1,10 +1,10 @@
 // Stripe: `Stripe-Signature: t=<unix seconds>,v1=<hex>[,v1=…]` where v1 is the hex HMAC-SHA256 of
 // `t.` and the raw body, keyed with the endpoint's `whsec_…` secret as a string; t at most 300 s
 // away from now (replay). The delivery id and topic are the event's `id` and `type`, in the body.
-import { hmacHex, prefixed, timingSafeEqual } from './hmac.ts';
-import { REPLAY_WINDOW_SECONDS, type Verdict, type VerifyInput } from './types.ts';
+import { fromHex, macs, prefixed } from './hmac.ts';
+import { REPLAY_WINDOW_SECONDS, type SignatureClaim, type SignatureInput } from './types.ts';
 
-export async function verifyStripe({ secret, body, header, nowSeconds }: VerifyInput): Promise<Verdict> {
+export function stripeSignature({ body, header, nowSeconds }: SignatureInput): SignatureClaim {
   const given = header('stripe-signature');
   if (!given) return { ok: false, reason: 'missing Stripe-Signature' };
   const parts = given.split(',').map((p) => p.trim().split('='));
@@ -12,9 +12,10 @@ export async function verifyStripe({ secret, body, header, nowSeconds }: VerifyI
   const candidates = parts.filter(([k]) => k === 'v1').map(([, v]) => v ?? '');
   if (!t || !/^\d+$/.test(t) || candidates.length === 0) return { ok: false, reason: 'malformed Stripe-Signature' };
   if (Math.abs(nowSeconds - Number(t)) > REPLAY_WINDOW_SECONDS) return { ok: false, reason: 'stale signature' };
-  const expected = await hmacHex(secret, prefixed(`${t}.`, body));
-  let ok = false;
-  for (const v of candidates) ok = timingSafeEqual(expected, v.toLowerCase()) || ok;
-  if (!ok) return { ok: false, reason: 'wrong signature' };
-  return { ok: true, deliveryId: null, topic: null };
+  return {
+    ok: true,
+    signed: prefixed(`${t}.`, body),
+    signatures: macs(candidates.map(fromHex)),
+    wrong: 'wrong signature',
+  };
 }
