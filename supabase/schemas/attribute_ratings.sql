@@ -40,11 +40,13 @@ comment on function plaudit.add_attribute_statistics(jsonb) is 'Adds signed delt
 
 -- The counters' deltas of some reviews: each public answer of theirs, counted with its sign
 -- (+1 when it comes into public view, -1 when it leaves), for the business's reviews and each
--- product's. Null when there is nothing to count.
+-- product's. Null when there is nothing to count; strict, so that a statement of reviews without
+-- answers (most) is answered without its query being planned.
 create or replace function plaudit.attribute_deltas(p_reviews jsonb)
 returns jsonb
 language sql
 immutable
+strict
 set search_path = pg_catalog, pg_temp
 as $$
   select jsonb_agg(d) from (

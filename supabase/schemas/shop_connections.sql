@@ -109,6 +109,8 @@ comment on function plaudit.store_connection_event(plaudit.connections,text,text
 -- is stored either until the platform is known. The route runs without a tenant (the signature is
 -- the credential, and the connection decides the tenant); this is its one way to a secret, by the
 -- connection's id. No row: no such connection, or deleted.
+-- Plans kept for the session (plan_cache_mode = auto), as plaudit.submit_review's: a shop's burst of
+-- events planned each statement afresh under the login's force_custom_plan.
 create or replace function plaudit.inbound_connection_event(
   p_connection_id uuid, p_platform text, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
 )
@@ -117,6 +119,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   c plaudit.connections;
@@ -139,6 +142,7 @@ grant execute on function plaudit.inbound_connection_event(uuid,text,text,text,j
 
 -- Stores a signed event of a connection (plaudit.store_connection_event) by the connection's id;
 -- answers the outcome, or not_found (no such active connection).
+-- Plans kept for the session, as plaudit.inbound_connection_event's.
 create or replace function plaudit.receive_connection_event(
   p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
 )
@@ -147,6 +151,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   c plaudit.connections;

@@ -60,6 +60,8 @@ comment on function plaudit.signal_target(text,integer,text,uuid) is 'Counts a p
 -- moves the organization's public version (ETags) and purges its CDN keys (coalesced per
 -- organization; asked for here, the reviews' update trigger leaves a vote's to it). The hit counts
 -- first (signal_target); `published` false: no such published review (404).
+-- Plans kept for the session (plan_cache_mode = auto), as plaudit.submit_review's: each statement is
+-- a lookup by key.
 create or replace function plaudit.vote_helpful(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea
 )
@@ -68,6 +70,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 #variable_conflict use_column
 declare
@@ -113,6 +116,7 @@ grant execute on function plaudit.vote_helpful(text,integer,text,uuid,bytea) to 
 -- acknowledgement is mailed to at once (the decision follows on resolution). The address never
 -- reaches the event, the business's API answers or the public. `published` false: no such
 -- published review (404).
+-- Plans kept for the session, as plaudit.vote_helpful's.
 create or replace function plaudit.report_review(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea,
   p_reason text, p_details text, p_kind text default 'policy', p_legal_ground text default null,
@@ -123,6 +127,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 #variable_conflict use_column
 declare
