@@ -38,7 +38,7 @@ export async function readPlanning(sql) {
   // The statements that planned longest, to say where the planning went.
   const top = await sql`
     select round(s.total_plan_time::numeric, 1)::float8 as ms, s.plans, s.calls,
-           left(regexp_replace(s.query, '\s+', ' ', 'g'), 100) as query
+           left(regexp_replace(s.query, '\\s+', ' ', 'g'), 100) as query
       from bench_planning.pg_stat_statements s
      where s.userid <> (select oid from pg_roles where rolname = current_user)
      order by s.total_plan_time desc limit 8`;

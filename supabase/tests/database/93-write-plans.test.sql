@@ -60,11 +60,12 @@ reset plan_cache_mode;
 -- The owner ----------------------------------------------------------------------------------------
 select is((select array_agg(p.proname::text order by p.proname) from pg_proc p
             where p.pronamespace = 'plaudit'::regnamespace and 'plan_cache_mode=auto' = any (p.proconfig)
-              and p.proname in ('create_review_requests', 'inbound_connection_event', 'receive_connection_event',
-                                'report_review', 'submit_requested_review', 'submit_review', 'vote_helpful')),
-  array['create_review_requests', 'inbound_connection_event', 'receive_connection_event', 'report_review',
-        'submit_requested_review', 'submit_review', 'vote_helpful'],
-  'owner: the hot writes keep their plans: submissions, signals, connection events, review requests');
+              and p.proname in ('create_review_requests', 'inbound_connection_event', 'issue_media_upload_token',
+                                'receive_connection_event', 'report_review', 'submit_requested_review',
+                                'submit_review', 'vote_helpful')),
+  array['create_review_requests', 'inbound_connection_event', 'issue_media_upload_token', 'receive_connection_event',
+        'report_review', 'submit_requested_review', 'submit_review', 'vote_helpful'],
+  'owner: the hot writes keep their plans: submissions and their upload tokens, signals, connection events, requests');
 
 -- Reviews of the business never look products up for the sitemaps; a product's does.
 select results_eq($$values (plaudit.cdn_change_alters_sitemap('reviews', 'INSERT', null, '{"product_id": null}')),
