@@ -35,14 +35,18 @@ comment on function plaudit.visitor_hashes(uuid,bytea) is 'A visitor''s keyed ha
 -- window first (a refused or unknown one counts too), then, within the limit, the published review
 -- it names: of the slug's organization, whose profile is not switched off, and public (not hidden,
 -- verified or unverified). The review's columns are null when it is refused or not found.
+-- PL/pgSQL, so that its callers' sessions keep its plan (plaudit.vote_helpful's): as an SQL function
+-- with a search_path (never inlined) it was parsed and planned at every vote.
 create or replace function plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid)
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint, id uuid, org_id uuid, form_id uuid, product_id uuid
 )
-language sql
+language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
+begin
+  return query
   select h.allowed, h.remaining, h.reset_at, r.id, r.org_id, r.form_id, r.product_id
     from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit) h
     left join lateral (
@@ -51,7 +55,8 @@ as $$
         left join plaudit.public_profiles p on p.org_id = o.id
         join plaudit.reviews rv on rv.org_id = o.id and rv.id = p_review_id
        where h.allowed and o.slug = p_slug and coalesce(p.enabled, true)
-         and plaudit.review_is_public(rv.is_hidden, rv.verification_status)) r on true
+         and plaudit.review_is_public(rv.is_hidden, rv.verification_status)) r on true;
+end
 $$;
 comment on function plaudit.signal_target(text,integer,text,uuid) is 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
 
