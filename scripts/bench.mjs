@@ -10,6 +10,9 @@
 //                           report the median of each figure: steadier ratios on a noisy machine
 //   BENCH_JSON=path         write the results there as JSON (otherwise: the last line of stdout)
 //   BENCH_API_ENV='K=V …'   extra environment for the API (DATABASE_POOL_SIZE=16, say)
+//   BENCH_KEEP=1            keep the cluster's folder after the run (its data, postgres.log)
+//   BENCH_PLANNING=1        each measurement also says how much of PostgreSQL's time went to planning
+//                           (pg_stat_statements, scripts/bench/planning.mjs; it slows PostgreSQL a little)
 //
 // A scenario (scripts/bench/scenarios/) is
 //   { name, description, setup(ctx) → state, measurements: [{ key, name, run(ctx, state) }],
@@ -52,6 +55,7 @@ import summaries from './bench/scenarios/summaries.mjs';
 import holds from './bench/scenarios/holds.mjs';
 import { pgbench } from './bench/pgbench.mjs';
 import { postgresPids, toolPids, withCpu } from './bench/cpu.mjs';
+import { readPlanning, resetPlanning } from './bench/planning.mjs';
 import { createStack } from './bench/stack.mjs';
 import { fixed, median, table } from './bench/stats.mjs';
 import { httpLoad, httpLoadTool } from './bench/wrk.mjs';
@@ -116,13 +120,16 @@ async function runScenario(scenario, ctx, rounds) {
     for (const m of scenario.measurements) {
       const name = typeof m.name === 'function' ? m.name(state) : m.name;
       ctx.log(`${name}: ${ctx.seconds} s${rounds > 1 ? ` (round ${round}/${rounds})` : ''}`);
+      if (ctx.stack.planning) await resetPlanning(ctx.stack.sql);
       const { result, cpu } = await withCpu(cpuGroups(ctx, m, state), () => m.run(ctx, state));
       const perRequest = (us) => (result.requests > 0 ? us / result.requests : NaN);
       runs[m.key].push({
         name,
         ...result,
         cpuPerRequest: { api: perRequest(cpu.api), postgres: perRequest(cpu.postgres), tool: perRequest(cpu.tool) },
+        ...(ctx.stack.planning ? { planning: await readPlanning(ctx.stack.sql) } : {}),
       });
+      for (const line of runs[m.key].at(-1).planning?.top ?? []) ctx.log(`planned: ${line}`);
     }
   }
   const rows = scenario.measurements.map((m) => {
@@ -139,6 +146,14 @@ async function runScenario(scenario, ctx, rounds) {
         postgres: median(r.map((x) => x.cpuPerRequest.postgres)),
         tool: median(r.map((x) => x.cpuPerRequest.tool)),
       },
+      ...(r[0].planning
+        ? {
+          planning: {
+            share: median(r.map((x) => x.planning.share)),
+            plansPerCall: median(r.map((x) => x.planning.plansPerCall)),
+          },
+        }
+        : {}),
       runs: r.map(({ name: _name, ...rest }) => rest),
     };
   });
@@ -174,10 +189,14 @@ function report(scenario, result, rounds) {
     us(r.cpu?.api),
     us(r.cpu?.postgres),
     us(r.cpu?.tool),
+    ...(r.planning ? [`${fixed(100 * r.planning.share, 0)} %`, fixed(r.planning.plansPerCall)] : []),
   ]);
   console.log(`\n${scenario.name}: ${scenario.description}${rounds > 1 ? ` (median of ${rounds} rounds)` : ''}\n`);
   console.log(
-    table(['', 'req/s', 'p50 ms', 'p99 ms', 'API µs/req', 'PostgreSQL µs/req', 'load tool µs/req'], rows),
+    table([
+      ...['', 'req/s', 'p50 ms', 'p99 ms', 'API µs/req', 'PostgreSQL µs/req', 'load tool µs/req'],
+      ...(result.rows[0]?.planning ? ['planning', 'plans/call'] : []),
+    ], rows),
   );
   console.log('');
   const width = Math.max(...result.ratios.map((r) => r.name.length));
@@ -208,7 +227,7 @@ async function main() {
   const apiEnv = parseEnvList(process.env.BENCH_API_ENV);
   const loadTool = httpLoadTool();
 
-  const stack = createStack({ apiEnv, log: say });
+  const stack = createStack({ apiEnv, log: say, planning: process.env.BENCH_PLANNING === '1' });
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, async () => {
       say(`${signal}: stopping`);

@@ -9,6 +9,7 @@ import { startApi } from '../lib/api-server.mjs';
 import { spawnDeno } from '../lib/deno-process.mjs';
 import { applyMigrations, authenticatorUrl, connect, ensureDatabase } from '../lib/database.mjs';
 import { Cluster, freePort } from '../lib/postgres.mjs';
+import { installPlanning, PLANNING_SETTINGS } from './planning.mjs';
 
 /** The API's per-key limit during benchmarks: high enough never to answer 429. */
 export const BENCH_RATE_LIMIT = 1_000_000_000;
@@ -31,7 +32,7 @@ async function waitForOk(url, child, timeoutMs = 30_000) {
  * The shared stack; start() brings it up. `apiEnv` adds to the API's environment
  * (DATABASE_POOL_SIZE, say); the per-key rate limit and PLAUDIT_ENV=production are always set.
  */
-export function createStack({ apiEnv = {}, log = () => {} } = {}) {
+export function createStack({ apiEnv = {}, log = () => {}, planning = false } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaudit-bench-'));
   const stack = {
     dir,
@@ -51,7 +52,9 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
       ...apiEnv,
     },
     stopped: false,
-    keepDir: false,
+    // BENCH_KEEP=1: the cluster's folder stays after the run (pg_ctl start on its pg/ to look at its data).
+    keepDir: process.env.BENCH_KEEP === '1',
+    planning,
   };
 
   stack.stop = async () => {
@@ -112,7 +115,13 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
   stack.start = async () => {
     try {
       // No pg_cron: its once-a-minute maintenance job would land inside some measurements only.
-      stack.cluster = new Cluster({ dir, port: await freePort(), database: 'plaudit_bench', preloadCron: false });
+      stack.cluster = new Cluster({
+        dir,
+        port: await freePort(),
+        database: 'plaudit_bench',
+        preloadCron: false,
+        settings: planning ? PLANNING_SETTINGS : [],
+      });
       log(`PostgreSQL cluster in ${dir} (${stack.cluster.binaries.source} binaries)`);
       stack.cluster.init();
       stack.cluster.start();
@@ -122,6 +131,7 @@ export function createStack({ apiEnv = {}, log = () => {} } = {}) {
       await applyMigrations(stack.superuserUrl);
       stack.authenticatorUrl = await authenticatorUrl(stack.superuserUrl);
       stack.sql = connect(stack.superuserUrl);
+      if (planning) await installPlanning(stack.sql);
       log(`starting the API (${Object.entries(stack.apiEnv).map(([k, v]) => `${k}=${v}`).join(' ')})`);
       stack.api = await startApi({
         port: await freePort(),

@@ -5,16 +5,20 @@
 -- summary reads counters, never reviews.
 
 -- The answers of a form's scale and rating fields among a review's checked answers
--- (plaudit.check_custom_field_values): the public part of its custom fields.
+-- (plaudit.check_custom_field_values): the public part of its custom fields. PL/pgSQL, so that the
+-- submission's session keeps its plan (plaudit.submit_review): as an SQL function with a search_path
+-- (never inlined) it was planned at every submission.
 create or replace function plaudit.attribute_answers(p_definitions jsonb, p_answers jsonb)
 returns jsonb
-language sql
+language plpgsql
 immutable
 set search_path = pg_catalog, pg_temp
 as $$
-  select coalesce(jsonb_object_agg(f ->> 'key', p_answers -> (f ->> 'key')), '{}')
-    from jsonb_array_elements(p_definitions) f
-   where f ->> 'type' in ('scale', 'rating') and p_answers ? (f ->> 'key')
+begin
+  return coalesce((select jsonb_object_agg(f ->> 'key', p_answers -> (f ->> 'key'))
+                     from jsonb_array_elements(p_definitions) f
+                    where f ->> 'type' in ('scale', 'rating') and p_answers ? (f ->> 'key')), '{}');
+end
 $$;
 comment on function plaudit.attribute_answers(jsonb,jsonb) is 'The answers of a form''s scale and rating fields among a review''s answers: the public part of its custom fields.';
 
@@ -40,11 +44,13 @@ comment on function plaudit.add_attribute_statistics(jsonb) is 'Adds signed delt
 
 -- The counters' deltas of some reviews: each public answer of theirs, counted with its sign
 -- (+1 when it comes into public view, -1 when it leaves), for the business's reviews and each
--- product's. Null when there is nothing to count.
+-- product's. Null when there is nothing to count; strict, so that a statement of reviews without
+-- answers (most) is answered without its query being planned.
 create or replace function plaudit.attribute_deltas(p_reviews jsonb)
 returns jsonb
 language sql
 immutable
+strict
 set search_path = pg_catalog, pg_temp
 as $$
   select jsonb_agg(d) from (

@@ -103,6 +103,7 @@ comment on function plaudit.review_request_product_names(uuid) is 'The names of 
 -- (`product_external_id: …`). The request decides the form, the product and, when the reviewer
 -- gives none, the order: p_review's form_id and product_id are not read.
 -- Answers what submit_review answers; an unknown token answers error_code P0002 (not found).
+-- Plans kept for the session, as plaudit.submit_review's.
 create or replace function plaudit.submit_requested_review(
   p_token text,
   p_review plaudit.review_submission,
@@ -120,6 +121,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   request_id uuid := plaudit.review_request_from_token(p_token);

@@ -93,11 +93,13 @@ grant execute on function plaudit.reply_json(plaudit.review_replies) to plaudit_
 
 -- A reviewed product as the Review's `product` writes it. A function of its own, called only for
 -- reviews of products: a subquery written inside review_json would stop the planner inlining it.
--- (A product the reader cannot see writes null rather than voiding the whole Review.)
+-- (A product the reader cannot see writes null rather than voiding the whole Review.) Strict: the
+-- events of reviews of the business call it with null, answered without its query being planned.
 create or replace function plaudit.review_product_json(p_product_id uuid)
 returns text
 language sql
 stable
+strict
 parallel safe
 set search_path = pg_catalog, pg_temp
 as $$

@@ -25,19 +25,27 @@ comment on function plaudit.media_upload_token_lifetime() is 'How long a reviewe
 -- plaudit.media_upload_token_lifetime(): only in the
 -- transaction that created the review (its created_at is this transaction's now()), and once.
 -- Answers when it expires, or null when nothing was issued (a bot's unstored review).
+-- PL/pgSQL with its plan kept for the session, as plaudit.submit_review's, beside which the API calls
+-- it: as an SQL function its insert was planned at every submission.
 create or replace function plaudit.issue_media_upload_token(p_review_id uuid, p_token_hash bytea)
 returns timestamptz
-language sql
+language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
+declare
+  expires timestamptz;
+begin
   insert into plaudit.media_upload_tokens (review_id, org_id, token_hash, expires_at)
   select r.id, r.org_id, p_token_hash, now() + plaudit.media_upload_token_lifetime()
     from plaudit.reviews r
    where r.id = p_review_id and r.created_at = now()
   on conflict (review_id) do nothing
-  returning expires_at
+  returning expires_at into expires;
+  return expires;
+end
 $$;
 comment on function plaudit.issue_media_upload_token(uuid,bytea) is 'Issues the upload token of a review created in this transaction, once; answers its expiry.';
 grant execute on function plaudit.issue_media_upload_token(uuid,bytea) to plaudit_public;

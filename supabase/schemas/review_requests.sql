@@ -168,12 +168,15 @@ comment on function plaudit.take_review_request_quota(uuid,integer) is 'Takes p_
 -- The rows are checked in one query and kept in a variable, never in a temporary table: a
 -- SECURITY DEFINER function that created or reused a `pg_temp` table would run, with its owner's
 -- rights, any trigger a caller had put on a table of that name first (07-privilege-hardening).
+-- Plans kept for the session (plan_cache_mode = auto), as plaudit.submit_review's: its lookups go by
+-- key (the tenant's form, product, external id, suppressed address), whatever the tenant's size.
 create or replace function plaudit.create_review_requests(p_rows jsonb, p_link_base text)
 returns table (idx integer, id uuid, error text)
 language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 #variable_conflict use_column
 declare

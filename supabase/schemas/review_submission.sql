@@ -93,6 +93,11 @@ comment on function plaudit.check_custom_field_values(jsonb,jsonb) is 'Validates
 -- The review keeps the incentive offered for it, the request's or else the form's, as it is now.
 -- A burst's hold, a reused order or a duplicate text keeps it pending (supabase/schemas/review_holds.sql);
 -- its client (a hash of the rate-limit bucket, itself a hash of the address) goes to the burst check.
+-- Its statements, and those of every function and trigger it runs, keep their plans for the session
+-- (plan_cache_mode = auto, as hit_rate_limit's): under the login's force_custom_plan, kept for the
+-- reads' deep pages, ~45 % of a submission's database time went to planning them afresh. Each is a
+-- lookup by key, whose generic plan walks the same index for a tenant of 5 reviews or of a million
+-- (docs/benchmarks.md, "Submissions keep their plans").
 create or replace function plaudit.store_submitted_review(
   p_review plaudit.review_submission,
   p_rate_bucket text,
@@ -113,6 +118,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   hit record;
@@ -140,13 +146,17 @@ begin
   end if;
 
   begin
-    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields,
-           coalesce((select rq.incentive from plaudit.review_requests rq where rq.id = p_request_id),
-                    fm.incentive) as incentive into f
+    select fm.id, fm.org_id, fm.verification_mode, fm.custom_fields, fm.incentive into f
       from plaudit.review_forms fm
       where fm.id = p_review.form_id and fm.deleted_at is null and fm.is_active;
     if not found then
       raise exception 'Review form not found' using errcode = 'no_data_found';
+    end if;
+    -- A statement of its own: folded into the form's, a null request made its custom plan cheaper
+    -- than the kept one, and the statement was planned at every submission.
+    if p_request_id is not null then
+      f.incentive := coalesce((select rq.incentive from plaudit.review_requests rq where rq.id = p_request_id),
+                              f.incentive);
     end if;
     answers := plaudit.check_custom_field_values(f.custom_fields, p_review.custom_fields);
 

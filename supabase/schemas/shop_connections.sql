@@ -142,6 +142,8 @@ comment on function plaudit.connection_signature_holds(plaudit.connections,bytea
 -- (plaudit.connection_signature_holds). signature_holds is null and outcome null when nothing was
 -- checked (another platform's, or no signature); the route then calls again as the connection's
 -- platform. No row: no such connection, or deleted.
+-- Plans kept for the session (plan_cache_mode = auto), as plaudit.submit_review's: a shop's burst of
+-- events planned each statement afresh under the login's force_custom_plan.
 create or replace function plaudit.inbound_connection_event(
   p_connection_id uuid, p_platform text, p_signed bytea, p_signatures bytea[],
   p_delivery_id text, p_topic text, p_payload jsonb, p_settled text
@@ -151,6 +153,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   c plaudit.connections;
@@ -177,6 +180,7 @@ grant execute on function plaudit.inbound_connection_event(uuid,text,bytea,bytea
 -- signature checked: for the owner only (the benchmarks and tests that fill a connection's queue),
 -- executable by no runtime role, so no request stores an unsigned event. Answers the outcome, or
 -- not_found (no such active connection).
+-- Plans kept for the session, as plaudit.inbound_connection_event's.
 create or replace function plaudit.receive_connection_event(
   p_connection_id uuid, p_delivery_id text, p_topic text, p_payload jsonb, p_settled text default null
 )
@@ -185,6 +189,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 declare
   c plaudit.connections;

@@ -35,14 +35,18 @@ comment on function plaudit.visitor_hashes(uuid,bytea) is 'A visitor''s keyed ha
 -- window first (a refused or unknown one counts too), then, within the limit, the published review
 -- it names: of the slug's organization, whose profile is not switched off, and public (not hidden,
 -- verified or unverified). The review's columns are null when it is refused or not found.
+-- PL/pgSQL, so that its callers' sessions keep its plan (plaudit.vote_helpful's): as an SQL function
+-- with a search_path (never inlined) it was parsed and planned at every vote.
 create or replace function plaudit.signal_target(p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid)
 returns table (
   rate_allowed boolean, rate_remaining integer, rate_reset bigint, id uuid, org_id uuid, form_id uuid, product_id uuid
 )
-language sql
+language plpgsql
 volatile
 set search_path = pg_catalog, pg_temp
 as $$
+begin
+  return query
   select h.allowed, h.remaining, h.reset_at, r.id, r.org_id, r.form_id, r.product_id
     from plaudit.hit_rate_limit(p_rate_bucket, p_rate_limit) h
     left join lateral (
@@ -51,7 +55,8 @@ as $$
         left join plaudit.public_profiles p on p.org_id = o.id
         join plaudit.reviews rv on rv.org_id = o.id and rv.id = p_review_id
        where h.allowed and o.slug = p_slug and coalesce(p.enabled, true)
-         and plaudit.review_is_public(rv.is_hidden, rv.verification_status)) r on true
+         and plaudit.review_is_public(rv.is_hidden, rv.verification_status)) r on true;
+end
 $$;
 comment on function plaudit.signal_target(text,integer,text,uuid) is 'Counts a public signal''s hit in its address''s window and finds the published review it names, within the limit.';
 
@@ -60,6 +65,8 @@ comment on function plaudit.signal_target(text,integer,text,uuid) is 'Counts a p
 -- moves the organization's public version (ETags) and purges its CDN keys (coalesced per
 -- organization; asked for here, the reviews' update trigger leaves a vote's to it). The hit counts
 -- first (signal_target); `published` false: no such published review (404).
+-- Plans kept for the session (plan_cache_mode = auto), as plaudit.submit_review's: each statement is
+-- a lookup by key.
 create or replace function plaudit.vote_helpful(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea
 )
@@ -68,6 +75,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 #variable_conflict use_column
 declare
@@ -113,6 +121,7 @@ grant execute on function plaudit.vote_helpful(text,integer,text,uuid,bytea) to 
 -- acknowledgement is mailed to at once (the decision follows on resolution). The address never
 -- reaches the event, the business's API answers or the public. `published` false: no such
 -- published review (404).
+-- Plans kept for the session, as plaudit.vote_helpful's.
 create or replace function plaudit.report_review(
   p_rate_bucket text, p_rate_limit integer, p_slug text, p_review_id uuid, p_visitor bytea,
   p_reason text, p_details text, p_kind text default 'policy', p_legal_ground text default null,
@@ -123,6 +132,7 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
+set plan_cache_mode = auto
 as $$
 #variable_conflict use_column
 declare

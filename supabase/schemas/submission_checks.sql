@@ -4,7 +4,8 @@
 -- its arrival, kept for the burst detection (review_holds.sql) and later duplicate checks.
 
 -- The subject a review of this product counts towards: the product's group, the product, or the
--- business itself for a review of no product. PL/pgSQL, as plaudit.text_sketch.
+-- business itself for a review of no product. PL/pgSQL, as plaudit.text_sketch; the business
+-- answered before the lookup, whose custom plan a null product made cheaper than the kept one.
 create or replace function plaudit.review_subject(p_product_id uuid)
 returns text
 language plpgsql
@@ -13,6 +14,9 @@ security definer
 set search_path = pg_catalog, pg_temp
 as $$
 begin
+  if p_product_id is null then
+    return 'business';
+  end if;
   return coalesce((select coalesce('group:' || p.group_key, 'product:' || p.id)
                      from plaudit.products p where p.id = p_product_id), 'business');
 end
@@ -59,9 +63,9 @@ comment on function plaudit.text_sketch(text) is 'A text''s bottom-8 sketch: the
 -- 0.9 or more. Reviews imported, or stored before the check existed, have no sketch: not compared.
 -- One row, reason null when it is not held, with what the checks worked out for the arrival
 -- (plaudit.record_submission): its subject, order hash and sketch, each worked out once.
--- Its statements keep their plans for the session (plan_cache_mode = auto, as hit_rate_limit's):
--- under the login's force_custom_plan they were planned at every submission, more than they ran
--- (docs/benchmarks.md, "Review bombing holds and duplicates").
+-- Its statements keep their plans for the session: plaudit.submit_review, its one caller, runs with
+-- plan_cache_mode = auto (under the login's force_custom_plan they were planned at every
+-- submission, more than they ran: docs/benchmarks.md, "Review bombing holds and duplicates").
 create or replace function plaudit.submission_hold(
   p_org_id uuid, p_product_id uuid, p_content text, p_order_id text
 )
@@ -71,7 +75,6 @@ language plpgsql
 stable
 security definer
 set search_path = pg_catalog, pg_temp
-set plan_cache_mode = auto
 as $$
 declare
   v_order_forms text[];
@@ -132,7 +135,7 @@ comment on function plaudit.submitted_order_hash(uuid,text) is 'The hash a submi
 
 -- What a stored submission leaves: its arrival for the burst and order checks (with the subject,
 -- order hash and sketch plaudit.submission_hold worked out), and, when held, the held row and the
--- trail's `hold` with the reason. Plans kept for the session, as submission_hold's.
+-- trail's `hold` with the reason. Plans kept for the session, as submission_hold's (its caller's mode).
 create or replace function plaudit.record_submission(
   p_review plaudit.reviews, p_client_key bytea, p_subject text, p_order_hash text, p_sketch bigint[],
   p_reason text, p_hold_id uuid, p_duplicate_of uuid, p_similarity real
@@ -142,7 +145,6 @@ language plpgsql
 volatile
 security definer
 set search_path = pg_catalog, pg_temp
-set plan_cache_mode = auto
 as $$
 begin
   insert into plaudit.review_arrivals
