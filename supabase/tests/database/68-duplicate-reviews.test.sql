@@ -104,10 +104,10 @@ select results_eq(
 select is((select array_agg(p.proname::text || ':' || coalesce(array_to_string(p.proconfig, ','), '') order by p.proname)
              from pg_proc p where p.oid in ('plaudit.submission_hold(uuid,uuid,text,text)'::regprocedure,
                'plaudit.record_submission(plaudit.reviews,bytea,text,text,bigint[],text,uuid,uuid,real)'::regprocedure,
-               'plaudit.submit_review(plaudit.review_submission,text,integer,text,uuid)'::regprocedure)),
+               'plaudit.store_submitted_review(plaudit.review_submission,text,integer,text,uuid)'::regprocedure)),
   array['record_submission:search_path=pg_catalog, pg_temp',
-        'submission_hold:search_path=pg_catalog, pg_temp',
-        'submit_review:search_path=pg_catalog, pg_temp,plan_cache_mode=auto'],
+        'store_submitted_review:search_path=pg_catalog, pg_temp,plan_cache_mode=auto',
+        'submission_hold:search_path=pg_catalog, pg_temp'],
   'schema: the checks keep their plans for the session, in their caller''s plan_cache_mode (93-write-plans)');
 select is((select reloptions from pg_class where oid = 'plaudit.review_arrivals_sketch'::regclass), array['fastupdate=off'],
   'schema: the sketch index has no pending list for every lookup to read');
