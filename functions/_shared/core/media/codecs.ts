@@ -1,5 +1,6 @@
 // The image codecs: WebAssembly builds of MozJPEG, libwebp and the PNG decoder, from
-// npm (@jsquash/*), so that no native binary is needed (Supabase Edge Functions run none). Deno
+// npm (@jsquash/*), so that no native binary is needed (Supabase Edge Functions run none); a JPEG is
+// first given to our own decoder (jpeg/decode.ts), which decodes it at a reduced size. Deno
 // loads each module from its package on first use; under Node (the unit tests) they are compiled
 // here from the package's file.
 import decodeJpegWasm, { init as initJpegDecoder } from '@jsquash/jpeg/decode.js';
@@ -7,6 +8,8 @@ import encodeJpegWasm, { init as initJpegEncoder } from '@jsquash/jpeg/encode.js
 import decodePngWasm, { init as initPngDecoder } from '@jsquash/png/decode.js';
 import decodeWebpWasm, { init as initWebpDecoder } from '@jsquash/webp/decode.js';
 import { isDeno, nodePackageFile, readFileBytes } from '../runtime.ts';
+import { decodeJpeg } from './jpeg/decode.ts';
+import { orient } from './jpeg/orientation.ts';
 import type { ImageFormat } from './sniff.ts';
 
 /** Pixels as the codecs take and give them: RGBA, 4 bytes a pixel, row by row. */
@@ -52,8 +55,32 @@ function load(): Promise<unknown> {
 const asImageData = (p: Pixels) => p as unknown as ImageData;
 const asPixels = (i: ImageData) => i as unknown as Pixels;
 
-/** The pixels of an image; throws when it does not decode. */
-export async function decode(bytes: Uint8Array, format: ImageFormat): Promise<Pixels> {
+/**
+ * A JPEG's pixels by our own decoder, at the smallest DCT scale whose longest side is still at
+ * least `atLeast` (jpeg/decode.ts), turned as its EXIF orientation says; null for what that
+ * decoder does not read (CMYK, arithmetic coding, 12-bit, a stream it finds corrupt), which
+ * MozJPEG then decodes whole as before. A RangeError (memory that could not be had) is no reason
+ * to try again with the decoder that needs more.
+ */
+function decodeJpegScaled(bytes: Uint8Array, atLeast: number): Pixels | null {
+  try {
+    const { data, width, height, orientation } = decodeJpeg(bytes, atLeast);
+    return orient({ data, width, height }, orientation);
+  } catch (err) {
+    if (err instanceof RangeError) throw err;
+    return null;
+  }
+}
+
+/**
+ * The pixels of an image; throws when it does not decode. A JPEG may come out smaller than it
+ * is, but with its longest side at least `atLeast` (or whole, when it is smaller than that).
+ */
+export async function decode(bytes: Uint8Array, format: ImageFormat, atLeast = Infinity): Promise<Pixels> {
+  if (format === 'jpeg') {
+    const scaled = decodeJpegScaled(bytes, atLeast);
+    if (scaled) return scaled;
+  }
   await load();
   const buffer = bytes.slice().buffer;
   // A JPEG is turned as its EXIF orientation says (a phone's upright photo), since the EXIF goes.
