@@ -52,6 +52,24 @@ function sampler(c: Component, width: number, height: number, factorX: number, f
   };
 }
 
+/** YCbCr to RGBA where every component came out at the output's size (a 4:2:0 photo at 1/2 or less). */
+function ycbcrFullSize(components: Component[], width: number, height: number, out: Uint8ClampedArray) {
+  const [luma, blue, red] = components.map((c) => c.plane);
+  const [sy, sb, sr] = components.map((c) => c.paddedPerLine * c.nx);
+  for (let y = 0, o = 0; y < height; y++) {
+    let iy = y * sy, ib = y * sb, ir = y * sr;
+    for (let x = 0; x < width; x++, o += 4) {
+      const l = luma[iy++];
+      const cb = blue[ib++] - 128;
+      const cr = red[ir++] - 128;
+      out[o] = l + 1.402 * cr;
+      out[o + 1] = l - 0.344136 * cb - 0.714136 * cr;
+      out[o + 2] = l + 1.772 * cb;
+      out[o + 3] = 255;
+    }
+  }
+}
+
 /**
  * The RGBA pixels of width × height from the planes: one component is grey, three are YCbCr
  * unless `rgb` (an Adobe segment's "no transform", or components named R, G, B).
@@ -66,9 +84,12 @@ export function planesToRgba(
   rgb: boolean,
 ): Uint8ClampedArray {
   const out = new Uint8ClampedArray(width * height * 4);
-  const rows = components.map((c) =>
-    sampler(c, width, height, (scaledBlock * maxH) / (c.h * c.nx), (scaledBlock * maxV) / (c.v * c.ny))
-  );
+  const factors = components.map((c) => [(scaledBlock * maxH) / (c.h * c.nx), (scaledBlock * maxV) / (c.v * c.ny)]);
+  if (components.length === 3 && !rgb && factors.every(([fx, fy]) => fx === 1 && fy === 1)) {
+    ycbcrFullSize(components, width, height, out);
+    return out;
+  }
+  const rows = components.map((c, i) => sampler(c, width, height, factors[i][0], factors[i][1]));
   for (let y = 0; y < height; y++) {
     let o = y * width * 4;
     if (components.length === 1) {

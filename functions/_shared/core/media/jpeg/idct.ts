@@ -18,10 +18,12 @@ for (const n of [1, 2, 4, 8]) {
 }
 
 const rows = new Float64Array(64);
+const dequantised = new Float64Array(8);
 
 /**
  * Turns the block's coefficients (natural order, from `at` in `coefficients`) times the
  * quantisation table into nx × ny samples written to `out` at `base`, `stride` apart row to row.
+ * Rows of coefficients that are all zero (most of a photo's high frequencies) are skipped.
  */
 export function inverseDct(
   coefficients: Int16Array | Int32Array,
@@ -33,38 +35,41 @@ export function inverseDct(
   base: number,
   stride: number,
 ) {
-  // A block with nothing but its mean (most of a smooth photo at 1/2) is one value.
-  let flat = true;
-  for (let v = 0; v < ny && flat; v++) {
-    for (let u = v === 0 ? 1 : 0; u < nx; u++) {
-      if (coefficients[at + v * 8 + u] !== 0) {
-        flat = false;
-        break;
-      }
-    }
-  }
-  if (flat) {
-    const value = (coefficients[at] * quant[0]) / 8 + 128;
-    for (let y = 0; y < ny; y++) out.fill(value, base + y * stride, base + y * stride + nx);
-    return;
-  }
   const cx = cosines[nx];
   const cy = cosines[ny];
-  // Each coefficient row along x: rows[v * 8 + x].
+  // Along x, each row of coefficients that has any: rows[v * 8 + x]; `used` marks those rows.
+  let used = 0;
+  let widest = 0;
   for (let v = 0; v < ny; v++) {
     const row = at + v * 8;
+    let any = 0;
+    for (let u = 0; u < nx; u++) {
+      const c = coefficients[row + u];
+      dequantised[u] = c * quant[v * 8 + u];
+      if (c !== 0) any = u + 1;
+    }
+    if (any === 0) continue;
+    used |= 1 << v;
+    widest = Math.max(widest, any);
     for (let x = 0; x < nx; x++) {
       let sum = 0;
-      for (let u = 0; u < nx; u++) sum += cx[x * 8 + u] * coefficients[row + u] * quant[v * 8 + u];
+      for (let u = 0; u < any; u++) sum += cx[x * 8 + u] * dequantised[u];
       rows[v * 8 + x] = sum;
     }
   }
+  // A block with nothing but its mean (most of a smooth photo at 1/2) is one value.
+  if (used <= 1 && widest <= 1) {
+    const value = (used === 0 ? 0 : rows[0] * cy[0]) + 128;
+    for (let y = 0, o = base; y < ny; y++, o += stride) {
+      for (let x = 0; x < nx; x++) out[o + x] = value;
+    }
+    return;
+  }
   // Then along y, shifted back to 0..255 (Uint8ClampedArray clamps and rounds).
-  for (let y = 0; y < ny; y++) {
-    const o = base + y * stride;
+  for (let y = 0, o = base; y < ny; y++, o += stride) {
     for (let x = 0; x < nx; x++) {
       let sum = 128;
-      for (let v = 0; v < ny; v++) sum += cy[y * 8 + v] * rows[v * 8 + x];
+      for (let v = 0; v < ny; v++) if (used & (1 << v)) sum += cy[y * 8 + v] * rows[v * 8 + x];
       out[o + x] = sum;
     }
   }

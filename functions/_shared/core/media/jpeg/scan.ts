@@ -6,71 +6,11 @@ import { BitReader, type HuffmanTable, JpegError } from './bits.ts';
 import { inverseDct } from './idct.ts';
 
 /** The zig-zag order: the natural (row-major) position of the k-th coefficient of a block. */
+// deno-fmt-ignore
 export const ZIGZAG = new Uint8Array([
-  0,
-  1,
-  8,
-  16,
-  9,
-  2,
-  3,
-  10,
-  17,
-  24,
-  32,
-  25,
-  18,
-  11,
-  4,
-  5,
-  12,
-  19,
-  26,
-  33,
-  40,
-  48,
-  41,
-  34,
-  27,
-  20,
-  13,
-  6,
-  7,
-  14,
-  21,
-  28,
-  35,
-  42,
-  49,
-  56,
-  57,
-  50,
-  43,
-  36,
-  29,
-  22,
-  15,
-  23,
-  30,
-  37,
-  44,
-  51,
-  58,
-  59,
-  52,
-  45,
-  38,
-  31,
-  39,
-  46,
-  53,
-  60,
-  61,
-  54,
-  47,
-  55,
-  62,
-  63,
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+  35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
+  55, 62, 63,
 ]);
 
 export interface Component {
@@ -107,18 +47,14 @@ export interface Scan {
 }
 
 const scratch = new Int32Array(64);
-const table = (t: HuffmanTable | null) => {
-  if (!t) throw new JpegError('a scan uses a Huffman table that is not defined');
-  return t;
-};
 
 /** A baseline block: decoded into the scratch and turned into pixels in its plane. */
 function baselineBlock(r: BitReader, c: Component, row: number, col: number) {
   scratch.fill(0);
-  const t = r.decode(table(c.dc));
+  const t = r.decode(c.dc!);
   c.prediction += r.signed(t);
   scratch[0] = c.prediction;
-  const ac = table(c.ac);
+  const ac = c.ac!;
   for (let k = 1; k < 64;) {
     const rs = r.decode(ac);
     const s = rs & 15;
@@ -146,7 +82,7 @@ function progressiveDecoders(scan: Scan): BlockDecoder {
   const plus = 1 << low;
   const minus = -1 << low;
   const dcFirst: BlockDecoder = (r, c, at) => {
-    c.prediction += r.signed(r.decode(table(c.dc)));
+    c.prediction += r.signed(r.decode(c.dc!));
     c.coefficients![at] = c.prediction * plus;
   };
   const dcRefine: BlockDecoder = (r, c, at) => {
@@ -158,7 +94,7 @@ function progressiveDecoders(scan: Scan): BlockDecoder {
       return;
     }
     const coefficients = c.coefficients!;
-    const ac = table(c.ac);
+    const ac = c.ac!;
     for (let k = start; k <= end; k++) {
       const rs = r.decode(ac);
       const s = rs & 15;
@@ -180,14 +116,11 @@ function progressiveDecoders(scan: Scan): BlockDecoder {
   // A refinement adds one bit to each coefficient already non-zero in the band, and places the new
   // ones (of magnitude 1 << low) after `run` zero coefficients: the zeros are counted among the
   // coefficients that are still zero, so the history of earlier scans steers the reading.
-  const refineNonZero = (r: BitReader, coefficients: Int16Array, z: number) => {
-    if (r.bit() && (coefficients[z] & plus) === 0) coefficients[z] += coefficients[z] >= 0 ? plus : minus;
-  };
   const acRefine: BlockDecoder = (r, c, at) => {
     const coefficients = c.coefficients!;
     let k = start;
     if (eobrun === 0) {
-      const ac = table(c.ac);
+      const ac = c.ac!;
       for (; k <= end; k++) {
         const rs = r.decode(ac);
         let run = rs >> 4;
@@ -199,8 +132,10 @@ function progressiveDecoders(scan: Scan): BlockDecoder {
         }
         for (; k <= end; k++) {
           const z = at + ZIGZAG[k];
-          if (coefficients[z] !== 0) refineNonZero(r, coefficients, z);
-          else if (--run < 0) break;
+          const was = coefficients[z];
+          if (was !== 0) {
+            if (r.bit() && (was & plus) === 0) coefficients[z] = was + (was >= 0 ? plus : minus);
+          } else if (--run < 0) break;
         }
         if (value && k <= end) coefficients[at + ZIGZAG[k]] = value;
       }
@@ -208,7 +143,8 @@ function progressiveDecoders(scan: Scan): BlockDecoder {
     if (eobrun > 0) {
       for (; k <= end; k++) {
         const z = at + ZIGZAG[k];
-        if (coefficients[z] !== 0) refineNonZero(r, coefficients, z);
+        const was = coefficients[z];
+        if (was !== 0 && r.bit() && (was & plus) === 0) coefficients[z] = was + (was >= 0 ? plus : minus);
       }
       eobrun -= 1;
     }
@@ -242,7 +178,15 @@ export function decodeScan(
     for (const c of scan.components) c.prediction = 0;
     progressiveBlock?.(reader, scan.components[0], -1);
   };
-  for (const c of scan.components) c.prediction = 0;
+  // The tables this scan needs, checked once: DC for a baseline scan and a first DC scan, AC for the others.
+  const needsDc = !progressive || (scan.start === 0 && scan.high === 0);
+  const needsAc = !progressive || scan.start > 0;
+  for (const c of scan.components) {
+    if ((needsDc && !c.dc) || (needsAc && !c.ac)) {
+      throw new JpegError('a scan uses a Huffman table that is not defined');
+    }
+    c.prediction = 0;
+  }
   if (scan.components.length === 1) {
     const c = scan.components[0];
     const total = c.blocksPerLine * c.blocksPerColumn;
