@@ -81,6 +81,11 @@ export async function decode(bytes: Uint8Array, format: ImageFormat, atLeast = I
     const scaled = decodeJpegScaled(bytes, atLeast);
     if (scaled) return scaled;
   }
+  return await decodeWhole(bytes, format);
+}
+
+/** The pixels of an image at its full size, by the WebAssembly codecs; throws when it does not decode. */
+export async function decodeWhole(bytes: Uint8Array, format: ImageFormat): Promise<Pixels> {
   await load();
   const buffer = bytes.slice().buffer;
   // A JPEG is turned as its EXIF orientation says (a phone's upright photo), since the EXIF goes.
