@@ -166,6 +166,23 @@ describe('decodeJpeg', () => {
   });
 });
 
+describe('decode (codecs.ts)', () => {
+  it('gives our decoder a JPEG it decodes smaller, turned as its EXIF says, and MozJPEG a small one at full size', async () => {
+    const plain = await mozjpeg(photo(401, 299), { baseline: true, progressive: false });
+    // Full size and 0.1 megapixels: MozJPEG's pixels, exactly.
+    const whole = await decode(plain, 'jpeg');
+    expect(whole.data).toEqual((await decodeWhole(plain, 'jpeg')).data);
+    // At 1/4 by ours; with an EXIF orientation of 6 (a quarter turn clockwise) spliced in, turned.
+    expect([(await decode(plain, 'jpeg', 100)).width, (await decode(plain, 'jpeg', 100)).height]).toEqual([101, 75]);
+    const payload = [...new TextEncoder().encode('Exif\0\0'), 0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3];
+    const app1 = [...payload, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0];
+    const turned = new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 0, app1.length + 2, ...app1, ...plain.subarray(2)]);
+    expect(decodeJpeg(turned, 100).orientation).toBe(6);
+    const upright = await decode(turned, 'jpeg', 100);
+    expect([upright.width, upright.height]).toEqual([75, 101]);
+  });
+});
+
 describe('EXIF orientation', () => {
   // 3 × 2 pixels numbered 1 to 6, row by row: each orientation's view of them.
   const pixels = () => {
