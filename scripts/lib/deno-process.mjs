@@ -8,6 +8,15 @@ import { root } from './database.mjs';
 const DENO = path.join(root, 'node_modules', '.bin', 'deno');
 const PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-sys'];
 
+/**
+ * glibc's malloc serves a large allocation by mmap, but after one is freed it raises that threshold
+ * to the freed size (up to 32 MB), and keeps later buffers of the kind in its heaps, which it
+ * seldom gives back: each photo's pixels and coefficients (3 to 24 MB each, in a new worker every
+ * time) then stayed in the API's resident memory, 240 MB after four 12 MP uploads where one needs
+ * 180 (docs/media.md). A fixed threshold (128 KiB, glibc's default) returns them when freed.
+ */
+const MALLOC = { MALLOC_MMAP_THRESHOLD_: '131072' };
+
 const running = new Set();
 
 /**
@@ -23,7 +32,7 @@ export function spawnDeno(entry, { env = {}, stdio, allow = [], flags = [] }) {
     ['run', ...PERMISSIONS, ...allow, '--unstable-no-legacy-abort', ...flags, ...extra, entry],
     {
       cwd: root,
-      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', ...env },
+      env: { ...MALLOC, ...process.env, DENO_NO_UPDATE_CHECK: '1', ...env },
       stdio,
     },
   );

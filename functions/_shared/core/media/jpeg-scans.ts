@@ -17,7 +17,7 @@ const PROGRESSIVE_FRAMES = new Set([0xc2, 0xc6, 0xca, 0xce]);
 const isFrame = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
 
 /** Where the entropy-coded data after a scan header ends: the next marker that is not a stuffed byte or a restart. */
-function endOfScanData(b: Uint8Array, from: number): number {
+export function endOfScanData(b: Uint8Array, from: number): number {
   let at = from;
   for (;;) {
     at = b.indexOf(0xff, at);

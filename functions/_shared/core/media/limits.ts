@@ -41,6 +41,15 @@ export function decodeCost(width: number, height: number, jpeg?: { progressive: 
 export const STORED_LONGEST_SIDE = 2048;
 export const THUMBNAIL_LONGEST_SIDE = 400;
 
+/**
+ * A JPEG is decoded at the smallest DCT scale (1/2, 1/4, 1/8) whose longest side is still at least
+ * this: three quarters of STORED_LONGEST_SIDE. The scales only halve, so holding out for the whole
+ * 2,048 px would decode a 12-megapixel phone photo (4,000 px) at full size, 48 MB of pixels; at
+ * 1/2 it is 2,000 px, 12 MB, and stored so (within the contract's "at most 2,048 px"). No photo is
+ * stored smaller than 1,536 px unless it is smaller itself.
+ */
+export const DECODED_LONGEST_SIDE_AT_LEAST = (STORED_LONGEST_SIDE * 3) / 4;
+
 /** width × height scaled so that the longest side is at most `longest`, never up. */
 export function fitWithin(width: number, height: number, longest: number): { width: number; height: number } {
   const scale = Math.min(1, longest / Math.max(width, height));

@@ -4,7 +4,13 @@
 // the checks of process-image.ts (type, bytes, pixels, scans, decoding budget).
 import { decode, encodeJpeg, type Pixels } from './codecs.ts';
 import { downscale } from './downscale.ts';
-import { fitWithin, MAX_IMAGE_PIXELS, STORED_LONGEST_SIDE, THUMBNAIL_LONGEST_SIDE } from './limits.ts';
+import {
+  DECODED_LONGEST_SIDE_AT_LEAST,
+  fitWithin,
+  MAX_IMAGE_PIXELS,
+  STORED_LONGEST_SIDE,
+  THUMBNAIL_LONGEST_SIDE,
+} from './limits.ts';
 import { MediaRefusal } from './refusal.ts';
 import type { ImageFormat } from './sniff.ts';
 
@@ -39,7 +45,7 @@ function scaled(pixels: Pixels, longest: number): Pixels {
 async function decodeWithin(bytes: Uint8Array, format: ImageFormat): Promise<Pixels> {
   let pixels: Pixels;
   try {
-    pixels = await decode(bytes, format);
+    pixels = await decode(bytes, format, DECODED_LONGEST_SIDE_AT_LEAST);
   } catch {
     throw new MediaRefusal(422, `file: the ${format.toUpperCase()} image is corrupt and does not decode`);
   }
@@ -51,8 +57,9 @@ async function decodeWithin(bytes: Uint8Array, format: ImageFormat): Promise<Pix
 }
 
 export async function makeImage(bytes: Uint8Array, format: ImageFormat): Promise<ProcessedImage> {
-  // The full-size pixels live only until scaled: the largest allocation of the whole upload. They
-  // are flattened first, so that transparent pixels' colours do not bleed into the average.
+  // The decoded pixels live only until scaled: the largest allocation of the whole upload (a large
+  // JPEG's already at 1/2 to 1/8 of its size). They are flattened first, so that transparent
+  // pixels' colours do not bleed into the average.
   const full = await decodeWithin(bytes, format);
   if (format !== 'jpeg') flattenOntoWhite(full);
   const stored = scaled(full, STORED_LONGEST_SIDE);
