@@ -174,7 +174,7 @@ describe('the photo viewer of the pages', () => {
 });
 
 describe('a profile page of photo reviews', () => {
-  it("does not move while ten reviews' photos load, at 4× slower CPU (CLS 0)", async () => {
+  it("does not move while ten reviews' photos load, at 4× slower CPU (CLS under 0.01)", async () => {
     const shop = await createTenant();
     const form = await createForm(shop, {});
     const ids = await postReviews(
@@ -206,7 +206,11 @@ describe('a profile page of photo reviews', () => {
       for (let y = 0; y < 12; y++) await page.mouse.wheel(0, 700);
       await page.waitForFunction(() => [...document.images].every((img) => img.complete && img.naturalWidth > 0));
       expect(await page.locator('.media img').count()).toBe(10);
-      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+      // Photos without their reserved boxes move what is under them as they load: 0.05 here (measured
+      // with the thumbnails' sizes taken out). On a loaded machine the browser may paint the page before it has read all of it, and
+      // the first review's stars were seen to settle once by 17 px (0.0003): that is the parser's, not
+      // the photos', and stays under the bound.
+      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
     } finally {
       await context.close();
     }
