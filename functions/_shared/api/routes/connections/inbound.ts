@@ -1,16 +1,14 @@
-// The inbound door of shop connections: POST /connections/:id/events, for the platforms, not for
-// API clients. No API key: the platform's signature over the raw body is the credential, and the
-// connection decides the tenant. The route reads, the platform's way (core/connections/verify),
-// what was signed and the MACs sent, and the database checks them with the connection's secret,
-// which never leaves it (plaudit.inbound_connection_event): no role a request runs as reads a
-// secret. Unknown ids answer 404; a disconnected connection, a missing, wrong or stale signature
-// 401; none of them stores anything. A signed event is read at once with its platform's
-// normalizer (what cannot be read answers 4xx, recorded as refused), stored once per delivery id
-// and answered 200: the worker applies it (worker/lanes/connections.ts). One transaction and one
-// round trip a request: the event, read as the platform whose signature header it carries, is
-// stored in the call that checks its signature, only when it holds (a request signed its
-// connection's platform's way with another platform's header too makes a second call). Each connection has a rate limit of its own, answered
-// 429 with Retry-After so the platform delivers again later.
+// The inbound door of shop connections: POST /connections/:id/events, for the platforms, not for API clients. No API
+// key: the platform's signature over the raw body is the credential, and the connection decides the tenant. The route
+// reads, the platform's way (core/connections/verify), what was signed and the MACs sent, and the database checks them
+// with the connection's secret, which never leaves it (plaudit.inbound_connection_event): no role a request runs as
+// reads a secret. Unknown ids answer 404; a disconnected connection, a missing, wrong or stale signature 401; none of
+// them stores anything. A signed event is read at once with its platform's normalizer (what cannot be read answers 4xx,
+// recorded as refused), stored once per delivery id and answered 200: the worker applies it
+// (worker/lanes/connections.ts). One transaction and one round trip a request: the event, read as the platform whose
+// signature header it carries, is stored in the call that checks its signature, only when it holds (a request signed
+// its connection's platform's way with another platform's header too makes a second call). Each connection has a rate
+// limit of its own, answered 429 with Retry-After so the platform delivers again later.
 import { z } from '@hono/zod-openapi';
 import { runAsPublic } from '../../../core/db/roles.ts';
 import { asJson } from '../../../core/db/client.ts';

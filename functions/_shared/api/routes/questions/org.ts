@@ -1,5 +1,6 @@
-// What the organization does with shoppers' questions (docs/questions.md): list and read them,
-// answer them (published at once; the business's answer is one, edited in place), hide or unhide a question or an answer, on the questions' trail.
+// What the organization does with shoppers' questions (docs/questions.md): list and read them, answer them (published
+// at once; the business's answer is one, edited in place), hide or unhide a question or an answer, on the questions'
+// trail.
 import { z } from '@hono/zod-openapi';
 import type { Tx } from '../../../core/db/client.ts';
 import { translateDbErrors } from '../../http/db-errors.ts';
